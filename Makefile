@@ -1,0 +1,192 @@
+# libvxpeak - static peak-memory analysis for Vx programs.
+#
+# Set-up on a fresh machine is two commands:  make demo   and   make check
+# Everything builds into $(BUILD)/ (default build/); the source tree is never written,
+# except by `make grammar`, which regenerates grammar/src/ with the pinned tree-sitter CLI.
+
+# ----------------------------------------------------------------------------- versions
+
+VERSION := $(shell sed -n 's/^\#define VXP_VERSION_STRING "\(.*\)"/\1/p' include/vxpeak.h)
+MAJOR := $(word 1,$(subst ., ,$(VERSION)))
+MINOR := $(word 2,$(subst ., ,$(VERSION)))
+# Before 1.0 every minor release may break the ABI, so the SONAME carries it (as
+# tree-sitter does); after 1.0 it is the major version alone.
+SOVERSION := $(if $(filter 0,$(MAJOR)),$(MAJOR).$(MINOR),$(MAJOR))
+
+TREE_SITTER_CLI_VERSION := 0.26.12
+GRAMMAR_ABI := 14
+
+# ----------------------------------------------------------------------------- tools, flags
+
+BUILD ?= build
+CC ?= cc
+PREFIX ?= /usr/local
+CFLAGS ?= -O2 -g
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wno-missing-field-initializers
+override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden
+DEP_CFLAGS := $(shell pkg-config --cflags tree-sitter jansson 2>/dev/null)
+DEP_LIBS := $(shell pkg-config --libs tree-sitter jansson 2>/dev/null || echo -ltree-sitter -ljansson) -lm
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+LIB_CFLAGS = $(CFLAGS) $(WARNINGS) -Iinclude -Ilib -I$(BUILD)/gen $(DEP_CFLAGS) -DVXP_BUILDING_DLL
+# The generated parser is compiled without our warning set: it is tree-sitter's code shape.
+GRAMMAR_CFLAGS = $(CFLAGS) -Igrammar/src -DTREE_SITTER_HIDE_SYMBOLS
+# The CLI sees only the public header (checked: no -Ilib).
+CLI_CFLAGS = $(CFLAGS) $(WARNINGS) -Iinclude -DVXPEAK_FLEET_DIR='"$(PREFIX)/share/vxpeak/fleet"' \
+	-DVXPEAK_SOURCE_FLEET_DIR='"$(CURDIR)/fleet"'
+TEST_CFLAGS = $(CFLAGS) -Wall -Wextra -Werror -Wno-missing-field-initializers -Iinclude -Ilib \
+	-I$(BUILD)/gen $(DEP_CFLAGS)
+
+# ----------------------------------------------------------------------------- sources
+
+LIB_SRCS := $(sort $(wildcard lib/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_machines.o $(BUILD)/grammar/parser.o
+CLI_SRCS := $(sort $(wildcard bindings/cli/*.c))
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+BUILTIN_MACHINES := a100-40=fleet/a100-40.vx host-default=fleet/host-default.vx
+
+SHARED := $(BUILD)/libvxpeak.so.$(VERSION)
+SONAME := libvxpeak.so.$(SOVERSION)
+STATIC := $(BUILD)/libvxpeak.a
+CLI := $(BUILD)/vxpeak
+
+.PHONY: all shared static cli deps demo check test unit golden asan grammar grammar-check \
+	clean format help
+
+all: shared static cli
+
+help:
+	@echo "make demo            build everything and analyse the Llama-2-7B example"
+	@echo "make check           build and run every test"
+	@echo "make asan            run every test under AddressSanitizer + UBSan"
+	@echo "make grammar         regenerate grammar/src with tree-sitter-cli $(TREE_SITTER_CLI_VERSION)"
+	@echo "make grammar-check   fail if grammar/src differs from a fresh generation"
+	@echo "make deps            install the Debian packages the build needs"
+
+# ----------------------------------------------------------------------------- dependencies
+
+DEB_PACKAGES := gcc make pkg-config libtree-sitter-dev libjansson-dev libcmocka-dev
+deps:
+	@missing=""; \
+	for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all present ($(DEB_PACKAGES))"; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  echo "deps: installing$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	elif [ -n "$$CI" ] && sudo -n true 2>/dev/null; then \
+	  echo "deps: installing$$missing with sudo"; \
+	  sudo -n apt-get update -qq && sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else \
+	  echo "deps: missing$$missing; run:"; \
+	  echo "  sudo apt-get install -y$$missing"; exit 1; \
+	fi
+
+# ----------------------------------------------------------------------------- library
+
+shared: $(SHARED)
+static: $(STATIC)
+cli: $(CLI)
+
+$(BUILD)/gen/builtin_machines.c: lib/embed.sh fleet/a100-40.vx fleet/host-default.vx
+	@mkdir -p $(@D)
+	sh lib/embed.sh $@ $(BUILTIN_MACHINES)
+
+$(BUILD)/gen/builtin_machines.o: $(BUILD)/gen/builtin_machines.c lib/machine.h
+	$(CC) $(LIB_CFLAGS) -Wno-overlength-strings -c $< -o $@
+
+$(BUILD)/grammar/parser.o: grammar/src/parser.c
+	@mkdir -p $(@D)
+	$(CC) $(GRAMMAR_CFLAGS) -c $< -o $@
+
+$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h) include/vxpeak.h
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+$(STATIC): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SHARED): $(LIB_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ $(DEP_LIBS)
+	ln -sf libvxpeak.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/libvxpeak.so
+
+$(BUILD)/bindings/cli/%.o: bindings/cli/%.c bindings/cli/cli.h include/vxpeak.h
+	@mkdir -p $(@D)
+	$(CC) $(CLI_CFLAGS) -c $< -o $@
+
+# The command links the static library so that it runs from any directory.
+$(CLI): $(CLI_OBJS) $(STATIC)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(STATIC) $(DEP_LIBS)
+
+# ----------------------------------------------------------------------------- demo
+
+demo: deps all
+	@echo
+	@echo '$$ vxpeak check examples/blog/peak_not_sum.vx'
+	@$(CLI) check examples/blog/peak_not_sum.vx; echo "(exit $$?)"
+	@echo
+	@echo '$$ vxpeak check examples/blog/unrolled.vx'
+	@NO_COLOR=1 $(CLI) check examples/blog/unrolled.vx; echo "(exit $$?)"
+
+# ----------------------------------------------------------------------------- tests
+
+$(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/support.h $(STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(STATIC) $(DEP_LIBS) $(CMOCKA_LIBS)
+
+unit: $(UNIT_BINS)
+	@status=0; for t in $(UNIT_BINS); do \
+	  $$t || status=1; \
+	done; exit $$status
+
+golden: $(CLI)
+	@sh tests/golden/run.sh $(CLI)
+
+test: unit golden
+
+check: deps all
+	@$(MAKE) --no-print-directory test
+	@echo "make check: all tests passed"
+
+# Every test again, built with AddressSanitizer and UndefinedBehaviorSanitizer into a
+# separate build directory.
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CFLAGS="$(SAN_FLAGS)" \
+	  LDFLAGS="-fsanitize=address,undefined" test
+	@echo "make asan: all tests passed under ASan+UBSan"
+
+# ----------------------------------------------------------------------------- grammar
+
+TREE_SITTER ?= $(shell command -v tree-sitter 2>/dev/null || echo $(HOME)/.cargo/bin/tree-sitter)
+
+tree-sitter-cli:
+	@if ! "$(TREE_SITTER)" --version 2>/dev/null | grep -q "$(TREE_SITTER_CLI_VERSION)"; then \
+	  echo "installing tree-sitter-cli $(TREE_SITTER_CLI_VERSION) with cargo (about 10 minutes)"; \
+	  cargo install tree-sitter-cli --locked --version $(TREE_SITTER_CLI_VERSION) --no-default-features; \
+	fi
+
+grammar: tree-sitter-cli
+	cd grammar && "$(TREE_SITTER)" generate --abi $(GRAMMAR_ABI)
+
+grammar-check: tree-sitter-cli
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	cp grammar/grammar.js grammar/tree-sitter.json "$$tmp"/; \
+	(cd "$$tmp" && "$(TREE_SITTER)" generate --abi $(GRAMMAR_ABI) >/dev/null) || exit 1; \
+	for f in parser.c grammar.json node-types.json tree_sitter/parser.h; do \
+	  cmp -s "$$tmp/src/$$f" "grammar/src/$$f" || { echo "grammar-check: grammar/src/$$f is stale; run make grammar"; exit 1; }; \
+	done; echo "grammar-check: grammar/src matches grammar.js"
+
+# ----------------------------------------------------------------------------- housekeeping
+
+format:
+	clang-format -i include/*.h lib/*.c lib/*.h bindings/cli/*.c bindings/cli/*.h tests/unit/*.c tests/unit/*.h
+
+clean:
+	rm -rf $(BUILD)

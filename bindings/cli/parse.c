@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* parse.c - `vxpeak parse`: print the syntax tree and report syntax errors. */
+#include <string.h>
+
+#include "cli.h"
+
+int vxpeak_parse(int argc, char **argv) {
+  const char *file = NULL;
+  bool sexp = false;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--sexp") == 0) sexp = true;
+    else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+      printf("usage: vxpeak parse FILE.vx [--sexp]\n"
+             "Print the syntax tree (one node per line, or an S-expression with --sexp) and\n"
+             "report syntax errors; exit 0 only when the tree has no ERROR or MISSING node.\n");
+      return VXPEAK_EXIT_OK;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      fprintf(stderr, "vxpeak parse: unknown option '%s'\nTry 'vxpeak --help'.\n", argv[i]);
+      return VXPEAK_EXIT_USAGE;
+    } else if (!file) file = argv[i];
+    else {
+      fprintf(stderr, "vxpeak parse: unexpected argument '%s'\n", argv[i]);
+      return VXPEAK_EXIT_USAGE;
+    }
+  }
+  if (!file) {
+    fprintf(stderr, "vxpeak parse: missing FILE.vx\nTry 'vxpeak --help'.\n");
+    return VXPEAK_EXIT_USAGE;
+  }
+  vxp_context *ctx = NULL;
+  vxp_source *src = NULL;
+  vxp_program *prog = NULL;
+  int exit_code = VXPEAK_EXIT_USAGE;
+  int rc = vxp_context_new(&ctx, NULL);
+  if (rc != VXP_OK) {
+    fprintf(stderr, "vxpeak: cannot create a context: %s\n", vxp_strerror(rc));
+    return exit_code;
+  }
+  if ((rc = vxp_source_load_file(&src, ctx, file)) != VXP_OK) {
+    exit_code = vxpeak_fail(ctx, rc, "cannot read the program");
+    goto done;
+  }
+  if ((rc = vxp_program_parse(&prog, ctx, src)) != VXP_OK) {
+    exit_code = vxpeak_fail(ctx, rc, "cannot parse the program");
+    goto done;
+  }
+  const char *tree = vxp_program_sexp(prog);
+  if (!tree) {
+    exit_code = vxpeak_fail(ctx, VXP_ENOMEM, "cannot render the tree");
+    goto done;
+  }
+  if (sexp) {
+    printf("%s\n", tree);
+  } else {
+    /* One node per line, indented by depth: the S-expression re-flowed. */
+    int depth = 0;
+    bool at_line_start = true;
+    for (const char *p = tree; *p; p++) {
+      if (*p == '(') {
+        if (!at_line_start) putchar('\n');
+        for (int i = 0; i < depth; i++) fputs("  ", stdout);
+        depth++;
+        at_line_start = false;
+        continue;
+      }
+      if (*p == ')') {
+        depth--;
+        continue;
+      }
+      if (*p == ' ' && (p[1] == '(' || p[1] == ')')) continue;
+      putchar(*p);
+      at_line_start = false;
+    }
+    putchar('\n');
+  }
+  bool color = vxpeak_use_color(stderr);
+  size_t n = vxp_program_diagnostic_count(prog);
+  size_t errors = 0;
+  for (size_t i = 0; i < n; i++) {
+    const vxp_diagnostic *d = vxp_program_diagnostic(prog, i);
+    if (vxp_diagnostic_severity(d) == VXP_SEVERITY_ERROR) errors++;
+    vxpeak_render_diagnostic(stderr, d, color);
+  }
+  exit_code = errors ? VXPEAK_EXIT_REJECTED : VXPEAK_EXIT_OK;
+done:
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  return exit_code;
+}

@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * vxpeak.h - the public C API of libvxpeak.
+ *
+ * libvxpeak reads Vx programs (the language of vxc) and answers, before any hardware is
+ * provisioned: what is the peak working set of each function in each memory space, does it
+ * fit the machine, and what do its transfers cost.
+ *
+ * This is the only public header. It is C89-clean and includes only <stddef.h> and
+ * <stdint.h>; no tree-sitter or jansson type appears here.
+ *
+ * Object life cycle
+ * -----------------
+ * Five owning handles, each made by a constructor and released by its `_free` (which
+ * accepts NULL):
+ *
+ *   vxp_context   allocator, options, the last error, the tree-sitter parser
+ *   vxp_source    a private copy of a program's text and its line index
+ *   vxp_program   the syntax tree and the program model lowered from it
+ *   vxp_machine   Memory/Topology declarations read from a machine file
+ *   vxp_analysis  peaks, verdict, diagnostics, routes and the JSON report
+ *
+ * A program borrows its source, and an analysis borrows its program and machines: free
+ * them in the reverse order of creation. Everything an accessor returns (strings,
+ * diagnostics, resident sets, records) is borrowed from the object it was read from and
+ * stays valid until that object is freed. libvxpeak never returns memory the caller must
+ * free, except the handles themselves.
+ *
+ * Errors
+ * ------
+ * Functions that can fail return VXP_OK (0) or a negative VXP_E* code, set their `out`
+ * parameter only on success, and leave a message on the context (vxp_context_errmsg).
+ * Problems in the analysed program (syntax errors, capacity rejections) are not failures:
+ * they are diagnostics on the program or the analysis.
+ *
+ * Threads
+ * -------
+ * libvxpeak has no mutable global state and needs no initialisation call. A vxp_context,
+ * and every object created from it, may be used by only one thread at a time; the library
+ * does no locking. Different contexts may be used concurrently from different threads.
+ * vxp_machine, vxp_program and vxp_analysis are immutable once created; their read-only
+ * accessors may be called from several threads at once as long as no thread frees the
+ * object. Error state belongs to the context, so read it on the thread that made the
+ * failing call, before any other call on that context.
+ */
+#ifndef VXPEAK_H
+#define VXPEAK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ======================================================================== Versioning */
+
+#define VXP_VERSION_MAJOR 0
+#define VXP_VERSION_MINOR 1
+#define VXP_VERSION_PATCH 0
+#define VXP_VERSION_STRING "0.1.0"
+/** major * 10000 + minor * 100 + patch */
+#define VXP_VERSION_NUMBER (VXP_VERSION_MAJOR * 10000 + VXP_VERSION_MINOR * 100 + VXP_VERSION_PATCH)
+/** True when the header is at least version maj.min.pat. */
+#define VXP_VERSION_CHECK(maj, min, pat) \
+  (VXP_VERSION_NUMBER >= ((maj) * 10000 + (min) * 100 + (pat)))
+/** The shared library's SONAME suffix: 0.MINOR before 1.0, MAJOR after. */
+#define VXP_SOVERSION "0.1"
+
+#if defined(_WIN32) && defined(VXP_BUILDING_DLL)
+#define VXP_API __declspec(dllexport)
+#elif defined(_WIN32) && defined(VXP_USING_DLL)
+#define VXP_API __declspec(dllimport)
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define VXP_API __attribute__((visibility("default")))
+#else
+#define VXP_API
+#endif
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define VXP_WARN_UNUSED __attribute__((warn_unused_result))
+#else
+#define VXP_WARN_UNUSED
+#endif
+
+#ifdef __cplusplus
+#define VXP_BEGIN_DECL extern "C" {
+#define VXP_END_DECL }
+#else
+#define VXP_BEGIN_DECL
+#define VXP_END_DECL
+#endif
+
+VXP_BEGIN_DECL
+
+/**
+ * The library's version number (VXP_VERSION_NUMBER it was built with). Compare with the
+ * header's VXP_VERSION_NUMBER to detect a header/library mismatch.
+ */
+VXP_API int vxp_version(void);
+
+/** The library's version string. Static storage; never free it. */
+VXP_API const char *vxp_version_string(void);
+
+/** The tree-sitter language ABI version the bundled Vx grammar was generated for. */
+VXP_API unsigned int vxp_grammar_abi(void);
+
+/* ======================================================================== Types */
+
+/** Return codes. Values are ABI and never reused. */
+typedef enum vxp_error {
+  VXP_OK = 0,
+  VXP_ERROR = -1,      /**< generic failure; the context says what */
+  VXP_ENOMEM = -2,     /**< an allocation failed */
+  VXP_EINVAL = -3,     /**< misuse: a NULL handle, a bad option, an index out of range */
+  VXP_EIO = -4,        /**< a file could not be read */
+  VXP_ECANCELLED = -5, /**< the cancellation flag was raised */
+  VXP_EVERSION = -6,   /**< grammar ABI or options struct version not supported */
+  VXP_ENOTFOUND = -7,  /**< a named thing (machine, function, space) does not exist */
+  VXP_ITEROVER = -31   /**< an iterator has no more items */
+} vxp_error;
+
+/** A position: 0-based line, 0-based column counted in bytes (like TSPoint). Frozen. */
+typedef struct vxp_point {
+  uint32_t line;
+  uint32_t column;
+} vxp_point;
+
+/** A half-open source range with byte offsets (like TSRange). Frozen. */
+typedef struct vxp_range {
+  vxp_point start;
+  vxp_point end;
+  uint32_t start_byte;
+  uint32_t end_byte;
+} vxp_range;
+
+/** Diagnostic severity. Values are ABI. */
+typedef enum vxp_severity {
+  VXP_SEVERITY_NOTE = 1,
+  VXP_SEVERITY_WARNING = 2,
+  VXP_SEVERITY_ERROR = 3
+} vxp_severity;
+
+typedef struct vxp_context vxp_context;
+typedef struct vxp_source vxp_source;
+typedef struct vxp_program vxp_program;
+typedef struct vxp_machine vxp_machine;
+typedef struct vxp_analysis vxp_analysis;
+typedef struct vxp_diagnostic vxp_diagnostic;
+typedef struct vxp_resident_set vxp_resident_set;
+typedef struct vxp_record vxp_record;
+
+/**
+ * Static text for a return code (e.g. "out of memory"). Never NULL; never free it. Use it
+ * when a constructor failed before a context existed.
+ */
+VXP_API const char *vxp_strerror(int code);
+
+/* ======================================================================== Allocator */
+
+/**
+ * A custom allocator for everything libvxpeak allocates itself. `realloc` must accept a
+ * NULL pointer (then it allocates). Any function may return NULL to signal failure;
+ * libvxpeak then returns VXP_ENOMEM and never aborts.
+ *
+ * Limits: tree-sitter's and jansson's internal allocations go through their own global
+ * hooks, which libvxpeak leaves alone because they belong to the host program (and
+ * tree-sitter's default allocator aborts on exhaustion).
+ */
+typedef struct vxp_allocator {
+  void *(*malloc)(size_t size, void *ud);
+  void *(*realloc)(void *ptr, size_t size, void *ud);
+  void (*free)(void *ptr, void *ud);
+  void *ud;
+} vxp_allocator;
+
+/* ======================================================================== Context */
+
+#define VXP_CONTEXT_OPTIONS_VERSION 1
+
+/** Options for vxp_context_new. Fields are only ever appended. */
+typedef struct vxp_context_options {
+  unsigned int version;           /**< VXP_CONTEXT_OPTIONS_VERSION */
+  const vxp_allocator *allocator; /**< NULL: the C library's malloc/realloc/free */
+} vxp_context_options;
+
+#define VXP_CONTEXT_OPTIONS_INIT {VXP_CONTEXT_OPTIONS_VERSION, NULL}
+
+/**
+ * Initialise `opts` with defaults for options-struct `version`.
+ * @return VXP_OK, or VXP_EVERSION when `version` is unknown to this library.
+ */
+VXP_API int vxp_context_options_init(vxp_context_options *opts, unsigned int version);
+
+/**
+ * Create a context. `opts` may be NULL for defaults; the allocator it names is copied.
+ * @param[out] out the new context, owned by the caller (free with vxp_context_free)
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (out is NULL), or VXP_EVERSION (options version or
+ *         grammar ABI not supported by the tree-sitter runtime)
+ */
+VXP_API VXP_WARN_UNUSED int vxp_context_new(vxp_context **out, const vxp_context_options *opts);
+
+/** Free a context. NULL is accepted. Free every object made from it first. */
+VXP_API void vxp_context_free(vxp_context *ctx);
+
+/**
+ * The message of the last failed call on `ctx` ("" when none). Borrowed from the context;
+ * valid until the next call on it.
+ */
+VXP_API const char *vxp_context_errmsg(const vxp_context *ctx);
+
+/** The code of the last failed call on `ctx` (VXP_OK when none). */
+VXP_API int vxp_context_errcode(const vxp_context *ctx);
+
+/* ======================================================================== Source */
+
+/**
+ * Create a source from bytes. The text is copied, so the caller's buffer may be freed at
+ * once. `label` (typically the path) names the source in diagnostics and reports; it is
+ * copied too and may be NULL ("<input>").
+ * @param[out] out the new source, owned by the caller (vxp_source_free)
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL
+ */
+VXP_API VXP_WARN_UNUSED int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label,
+                                           const char *text, size_t len);
+
+/**
+ * Read a file into a new source labelled with `path`.
+ * @param[out] out the new source, owned by the caller (vxp_source_free)
+ * @return VXP_OK, VXP_EIO (the message names the path and the system's reason),
+ *         VXP_ENOMEM, VXP_EINVAL
+ */
+VXP_API VXP_WARN_UNUSED int vxp_source_load_file(vxp_source **out, vxp_context *ctx,
+                                                 const char *path);
+
+/** Free a source. NULL is accepted. Free the programs and machines made from it first. */
+VXP_API void vxp_source_free(vxp_source *src);
+
+/** The source's label. Borrowed from the source. */
+VXP_API const char *vxp_source_label(const vxp_source *src);
+
+/**
+ * The source's text (not NUL-terminated in general; a NUL follows it for convenience).
+ * Borrowed from the source. `len` may be NULL.
+ */
+VXP_API const char *vxp_source_text(const vxp_source *src, size_t *len);
+
+/**
+ * The text of 0-based line `line` without its line terminator, or NULL when the line does
+ * not exist. Borrowed from the source; `len` receives its byte length.
+ */
+VXP_API const char *vxp_source_line(const vxp_source *src, uint32_t line, size_t *len);
+
+/** Number of lines in the source (a final line without a newline counts). */
+VXP_API uint32_t vxp_source_line_count(const vxp_source *src);
+
+/**
+ * The UTF-16 code-unit column of `point` (whose column counts bytes), for LSP clients.
+ * Invalid UTF-8 bytes count one unit each. A point past the end of its line is clamped.
+ */
+VXP_API uint32_t vxp_source_utf16_column(const vxp_source *src, vxp_point point);
+
+/* ======================================================================== Program */
+
+/**
+ * Parse and lower a source into a program. A program with syntax errors is still a
+ * program: VXP_OK is returned and the errors are its diagnostics; error recovery keeps the
+ * unaffected items analysable.
+ * @param[out] out the new program, owned by the caller (vxp_program_free). It borrows
+ *             `src`, which must outlive it.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_ECANCELLED
+ */
+VXP_API VXP_WARN_UNUSED int vxp_program_parse(vxp_program **out, vxp_context *ctx,
+                                              const vxp_source *src);
+
+/** Free a program. NULL is accepted. Free analyses of it first. */
+VXP_API void vxp_program_free(vxp_program *prog);
+
+/** The source the program was parsed from. Borrowed. */
+VXP_API const vxp_source *vxp_program_source(const vxp_program *prog);
+
+/** Number of syntax and lowering diagnostics on the program. */
+VXP_API size_t vxp_program_diagnostic_count(const vxp_program *prog);
+
+/** Diagnostic `i` of the program, or NULL when out of range. Borrowed from the program. */
+VXP_API const vxp_diagnostic *vxp_program_diagnostic(const vxp_program *prog, size_t i);
+
+/**
+ * The syntax tree as an S-expression (tree-sitter's node notation). Rendered on first
+ * call and cached; borrowed from the program. NULL on allocation failure.
+ */
+VXP_API const char *vxp_program_sexp(vxp_program *prog);
+
+/**
+ * 1 when the program declares a machine model of its own: a Topology, or a Memory space
+ * with a `capacity`. Tools use this to decide whether to supply a default machine (the
+ * `vxpeak` command uses the built-in `a100-40` only for programs that declare none).
+ */
+VXP_API int vxp_program_declares_machine(const vxp_program *prog);
+
+/* ======================================================================== Machine */
+
+/**
+ * Read the Memory and Topology declarations of a machine file (a fleet model such as
+ * `fleet/a100-40.vx`, or a host file). Other items in the file are ignored. Problems in
+ * the declarations (bad units, syntax errors) are diagnostics on the machine; VXP_OK is
+ * still returned.
+ * @param[out] out the new machine, owned by the caller (vxp_machine_free). It borrows
+ *             `src`, which must outlive it.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL
+ */
+VXP_API VXP_WARN_UNUSED int vxp_machine_load(vxp_machine **out, vxp_context *ctx,
+                                             const vxp_source *src);
+
+/**
+ * A machine model compiled into the library: "a100-40" (the default device) or
+ * "host-default" (`Memory CPU_DRAM { managed: explicit }`, what `--host default` means).
+ * @param[out] out the new machine, owned by the caller (vxp_machine_free)
+ * @return VXP_OK, VXP_ENOTFOUND (no such built-in), VXP_ENOMEM, VXP_EINVAL
+ */
+VXP_API VXP_WARN_UNUSED int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx,
+                                                const char *name);
+
+/** Free a machine. NULL is accepted. Free analyses that use it first. */
+VXP_API void vxp_machine_free(vxp_machine *machine);
+
+/** The machine's label (its source's label, or the built-in name). Borrowed. */
+VXP_API const char *vxp_machine_label(const vxp_machine *machine);
+
+/** Number of diagnostics found while reading the machine's declarations. */
+VXP_API size_t vxp_machine_diagnostic_count(const vxp_machine *machine);
+
+/** Diagnostic `i` of the machine, or NULL when out of range. Borrowed from the machine. */
+VXP_API const vxp_diagnostic *vxp_machine_diagnostic(const vxp_machine *machine, size_t i);
+
+/* ======================================================================== Analysis */
+
+#define VXP_ANALYZE_OPTIONS_VERSION 1
+
+/** Options for vxp_analyze. Fields are only ever appended. */
+typedef struct vxp_analyze_options {
+  unsigned int version;       /**< VXP_ANALYZE_OPTIONS_VERSION */
+  const vxp_machine *machine; /**< device model (`--machine`), or NULL: the program's own */
+  const vxp_machine *host;    /**< host model (`--host`), or NULL */
+} vxp_analyze_options;
+
+#define VXP_ANALYZE_OPTIONS_INIT {VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL}
+
+/**
+ * Initialise `opts` with defaults for options-struct `version`.
+ * @return VXP_OK, or VXP_EVERSION when `version` is unknown to this library.
+ */
+VXP_API int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int version);
+
+/**
+ * Analyse a program against the machine model made of the program's own declarations,
+ * `opts->machine` and `opts->host`. The verdict, peaks and diagnostics are on the result.
+ * @param[out] out the new analysis, owned by the caller (vxp_analysis_free). It borrows
+ *             `prog` and the machines, which must outlive it.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_EVERSION (options version)
+ */
+VXP_API VXP_WARN_UNUSED int vxp_analyze(vxp_analysis **out, vxp_context *ctx,
+                                        const vxp_program *prog,
+                                        const vxp_analyze_options *opts);
+
+/** Free an analysis. NULL is accepted. */
+VXP_API void vxp_analysis_free(vxp_analysis *an);
+
+/** 1 when the program is admitted (no error diagnostic), 0 when rejected. */
+VXP_API int vxp_analysis_admitted(const vxp_analysis *an);
+
+/** Number of error diagnostics (syntax, machine and analysis errors together). */
+VXP_API size_t vxp_analysis_error_count(const vxp_analysis *an);
+
+/** Number of warning diagnostics. */
+VXP_API size_t vxp_analysis_warning_count(const vxp_analysis *an);
+
+/**
+ * Number of diagnostics: the program's, the machines', then the analysis' own, in that
+ * order.
+ */
+VXP_API size_t vxp_analysis_diagnostic_count(const vxp_analysis *an);
+
+/** Diagnostic `i`, or NULL when out of range. Borrowed from the analysis. */
+VXP_API const vxp_diagnostic *vxp_analysis_diagnostic(const vxp_analysis *an, size_t i);
+
+/** Number of resident sets: one per (function, space with a capacity) that got a tile. */
+VXP_API size_t vxp_analysis_resident_set_count(const vxp_analysis *an);
+
+/** Resident set `i`, or NULL when out of range. Borrowed from the analysis. */
+VXP_API const vxp_resident_set *vxp_analysis_resident_set(const vxp_analysis *an, size_t i);
+
+/** Number of allocation records (tiles), over all functions, in program order. */
+VXP_API size_t vxp_analysis_record_count(const vxp_analysis *an);
+
+/** Record `i`, or NULL when out of range. Borrowed from the analysis. */
+VXP_API const vxp_record *vxp_analysis_record(const vxp_analysis *an, size_t i);
+
+/* ======================================================================== Diagnostics */
+
+/** Severity of a diagnostic. */
+VXP_API vxp_severity vxp_diagnostic_severity(const vxp_diagnostic *d);
+
+/**
+ * The stable code ("E6010", "W1029", "S0001" for syntax errors), or NULL when the
+ * diagnostic has none. Borrowed from the diagnostic's owner.
+ */
+VXP_API const char *vxp_diagnostic_code(const vxp_diagnostic *d);
+
+/** The message, UTF-8. Borrowed from the diagnostic's owner. */
+VXP_API const char *vxp_diagnostic_message(const vxp_diagnostic *d);
+
+/** 1 when the diagnostic has a source range, 0 when it does not (e.g. a whole-program fact). */
+VXP_API int vxp_diagnostic_has_range(const vxp_diagnostic *d);
+
+/** The source the range refers to, or NULL when there is no range. Borrowed. */
+VXP_API const vxp_source *vxp_diagnostic_source(const vxp_diagnostic *d);
+
+/** The range (all zero when there is none). */
+VXP_API vxp_range vxp_diagnostic_range(const vxp_diagnostic *d);
+
+/** Number of notes attached to the diagnostic. */
+VXP_API size_t vxp_diagnostic_note_count(const vxp_diagnostic *d);
+
+/** Note `i` (a diagnostic of severity NOTE), or NULL. Borrowed from the owner. */
+VXP_API const vxp_diagnostic *vxp_diagnostic_note(const vxp_diagnostic *d, size_t i);
+
+/** 1 when a note suggests a fix (rendered `help:`), 0 for a plain note or a diagnostic. */
+VXP_API int vxp_diagnostic_is_help(const vxp_diagnostic *d);
+
+/* ======================================================================== Resident sets */
+
+/** The function the resident set belongs to. Borrowed from the analysis. */
+VXP_API const char *vxp_resident_set_function(const vxp_resident_set *rs);
+
+/** The memory space's name (e.g. "HBM"). Borrowed from the analysis. */
+VXP_API const char *vxp_resident_set_space(const vxp_resident_set *rs);
+
+/** The peak: the largest number of bytes live at once in the space during the function. */
+VXP_API uint64_t vxp_resident_set_peak_bytes(const vxp_resident_set *rs);
+
+/** The space's capacity in bytes. */
+VXP_API uint64_t vxp_resident_set_capacity_bytes(const vxp_resident_set *rs);
+
+/** Number of tiles live at the peak (at least 1). */
+VXP_API size_t vxp_resident_set_tile_count(const vxp_resident_set *rs);
+
+/** 1 when the space is declared `overcommit`. */
+VXP_API int vxp_resident_set_overcommit(const vxp_resident_set *rs);
+
+/**
+ * The naive sum over the run: every placement's bytes times its loop trip counts.
+ * @return 1 and sets `*out` when the sum is known; 0 when a trip count is not static.
+ */
+VXP_API int vxp_resident_set_allocated_bytes(const vxp_resident_set *rs, uint64_t *out);
+
+/* ======================================================================== Records */
+
+/** The function that placed the tile. Borrowed from the analysis. */
+VXP_API const char *vxp_record_function(const vxp_record *rec);
+
+/** The memory space the tile is placed in. Borrowed from the analysis. */
+VXP_API const char *vxp_record_space(const vxp_record *rec);
+
+/** The variable the tile is bound to, or NULL when unbound. Borrowed from the analysis. */
+VXP_API const char *vxp_record_binding(const vxp_record *rec);
+
+/** The tile's bytes, rounded up to the space's granule. */
+VXP_API uint64_t vxp_record_bytes(const vxp_record *rec);
+
+/** Number of releasing blocks enclosing the placement (0 = function scope). */
+VXP_API uint32_t vxp_record_scope_depth(const vxp_record *rec);
+
+/** Position of the placement in its function's program order (0-based). */
+VXP_API uint32_t vxp_record_order(const vxp_record *rec);
+
+/** Where the placement is written. */
+VXP_API vxp_range vxp_record_range(const vxp_record *rec);
+
+/** 1 when the tile is live at its space's peak in its function. */
+VXP_API int vxp_record_live_at_peak(const vxp_record *rec);
+
+/* ======================================================================== JSON */
+
+/**
+ * The analysis as JSON (schema "vxpeak-report-v1": vxc's `vx-diagnostics-v1` record shapes
+ * extended with per-function facts). Rendered on first call and cached; the text is owned
+ * by the analysis and valid until it is freed. `len` may be NULL.
+ * @return the text, or NULL on allocation failure (the context says why)
+ */
+VXP_API const char *vxp_analysis_json(vxp_analysis *an, size_t *len);
+
+VXP_END_DECL
+
+#endif /* VXPEAK_H */

@@ -1,0 +1,673 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* analysis.c - from program model and machine view to tiles, peaks and verdicts.
+ *
+ * Each analysed function's events are walked once: placements into spaces with a
+ * capacity become tiles (bytes folded from the shape, rounded to the granule), releasing
+ * blocks become trace markers, and the linear sweep of peak.c turns the trace into peaks
+ * and the set of tiles live at each peak. */
+#include "analysis.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "context.h"
+#include "program.h"
+#include "source.h"
+
+typedef unsigned __int128 u128;
+
+/* A releasing or non-releasing block open during the walk. */
+typedef struct block_frame {
+  bool releasing;
+  bool multiplier_known;
+  uint64_t multiplier;  /* product of enclosing loop trip counts (saturated) */
+} block_frame;
+
+/* A space of the machine view that the program can name. */
+typedef struct named_space {
+  vxp_name name;
+  uint32_t space;
+} named_space;
+
+typedef struct walker {
+  vxp_analysis *an;
+  vxp_context *ctx;
+  const vxp_model *m;
+  const vxp_source *src;
+  Array(named_space) spaces;      /* program names of declared spaces */
+  bool host_declared;             /* `Memory CPU_DRAM` is in the view */
+  bool device_declared;           /* some space with a capacity is in the view */
+  bool reported_e6014;
+  /* per function */
+  const vxp_function *fn;
+  uint32_t fn_index;
+  vxp_const_env env;
+  Array(vxp_trace_item) trace;
+  Array(vxp_peak_tile) tiles;
+  Array(block_frame) blocks;
+  size_t record_base;
+  uint32_t order;
+  uint32_t depth;
+  uint32_t calls;
+  int rc;
+} walker;
+
+/* ------------------------------------------------------------------ diagnostics helpers */
+
+static vxp_diagnostic *add_diag(walker *W, vxp_severity sev, const char *code, uint32_t start,
+                                uint32_t end, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+static vxp_diagnostic *add_diag(walker *W, vxp_severity sev, const char *code, uint32_t start,
+                                uint32_t end, const char *fmt, ...) {
+  if (W->rc != VXP_OK) return NULL;
+  char message[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(message, sizeof(message), fmt, ap);
+  va_end(ap);
+  vxp_diagnostic *d =
+      vxp_diag__add(W->ctx, &W->an->diags, sev, code, W->src, start, end, "%s", message);
+  if (!d) W->rc = VXP_ENOMEM;
+  return d;
+}
+
+static void note(walker *W, vxp_diagnostic *d, bool help, uint32_t start, uint32_t end,
+                 const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+static void note(walker *W, vxp_diagnostic *d, bool help, uint32_t start, uint32_t end,
+                 const char *fmt, ...) {
+  if (!d || W->rc != VXP_OK) return;
+  char message[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(message, sizeof(message), fmt, ap);
+  va_end(ap);
+  const vxp_source *src = (start == VXP_NONE) ? NULL : W->src;
+  if (!vxp_diag__note(W->ctx, d, help, src, src ? start : 0, src ? end : 0, "%s", message))
+    W->rc = VXP_ENOMEM;
+}
+
+static const char *name_str(walker *W, vxp_name n) { return vxp_strtab__str(&W->m->names, n); }
+
+static const vxp_space *space_at(walker *W, uint32_t index) {
+  return W->an->view.spaces.items[index];
+}
+
+/* ------------------------------------------------------------------ resolving places */
+
+/* Default spaces of Vx's built-in topologies (used only when the view declares them). */
+static const char *builtin_topology_space(const char *topology) {
+  static const struct {
+    const char *topology, *space;
+  } table[] = {{"CPU", "CPU_DRAM"},        {"CpuAvx512", "CPU_DRAM"}, {"CPU_AVX512", "CPU_DRAM"},
+               {"CpuNeon", "CPU_DRAM"},    {"CPU_Neon", "CPU_DRAM"},  {"AMX", "CPU_DRAM"},
+               {"GPU", "GPU_HBM"},         {"NPU", "NPU_HBM"},        {"ANE", "NPU_HBM"},
+               {"AccCore", "Local_SRAM"}};
+  for (size_t i = 0; i < VXP__ARRAY_LEN(table); i++) {
+    if (strcmp(table[i].topology, topology) == 0) return table[i].space;
+  }
+  return NULL;
+}
+
+/* The view index of the space a place denotes, or VXP_NONE when the space is not declared
+ * (an undeclared space has no capacity, so nothing is checked in it). */
+static uint32_t resolve_place(walker *W, const vxp_place *p) {
+  if (p->kind == VXP_PLACE_MEMORY) {
+    for (size_t i = 0; i < W->spaces.len; i++) {
+      if (W->spaces.items[i].name == p->name) return W->spaces.items[i].space;
+    }
+    return VXP_NONE;
+  }
+  if (p->kind == VXP_PLACE_TOPOLOGY) {
+    const char *topo = name_str(W, p->name);
+    const vxp_topology *t = vxp_machine__topology(&W->an->view, topo);
+    const char *space = t ? t->memory : builtin_topology_space(topo);
+    if (!space) return VXP_NONE;
+    for (size_t i = 0; i < W->an->view.spaces.len; i++) {
+      if (strcmp(W->an->view.spaces.items[i]->name, space) == 0) return (uint32_t)i;
+    }
+  }
+  return VXP_NONE;
+}
+
+static bool place_is_host(walker *W, const vxp_place *p) {
+  if (p->kind == VXP_PLACE_NONE) return true;
+  if (p->kind == VXP_PLACE_MEMORY) return strcmp(name_str(W, p->name), "CPU_DRAM") == 0;
+  return false;
+}
+
+/* ------------------------------------------------------------------ tile sizes */
+
+typedef enum size_status { SIZE_OK, SIZE_UNKNOWN, SIZE_TOO_BIG } size_status;
+
+/* Bytes of a tensor type: ceil(bits x product(dims) / 8), exact in 128 bits. On
+ * SIZE_UNKNOWN, `why` says which dimension did not fold and `culprit` where. */
+static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes, char *why,
+                                size_t why_size, uint32_t *culprit_start,
+                                uint32_t *culprit_end) {
+  *culprit_start = t->start_byte;
+  *culprit_end = t->end_byte;
+  unsigned bits = vxp_elem__bits((vxp_elem)t->elem);
+  if (bits == 0) {
+    snprintf(why, why_size, "its element type '%s' is not a concrete element type",
+             name_str(W, t->elem_name));
+    return SIZE_UNKNOWN;
+  }
+  if (!t->has_shape || t->dims_count == 0) {
+    snprintf(why, why_size, "its shape has no static dimensions");
+    return SIZE_UNKNOWN;
+  }
+  u128 product = bits;
+  bool too_big = false;
+  for (uint32_t i = 0; i < t->dims_count; i++) {
+    uint32_t cx = W->m->dim_list.items[t->dims_first + i];
+    vxp_fold f = vxp_consteval__fold(&W->env, cx);
+    if (f.status != VXP_FOLD_OK) {
+      char reason[256];
+      vxp_consteval__explain(&W->env, f, reason, sizeof(reason));
+      const vxp_cexpr *dim = &W->m->cexprs.items[cx];
+      snprintf(why, why_size, "dimension %u is not a compile-time constant: %s", i, reason);
+      if (dim->kind == VXP_CX_NAME && f.status == VXP_FOLD_UNKNOWN)
+        snprintf(why, why_size, "dimension %u is the runtime value '%s'", i,
+                 name_str(W, dim->name));
+      *culprit_start = dim->start_byte;
+      *culprit_end = dim->end_byte;
+      return SIZE_UNKNOWN;
+    }
+    /* Keep multiplying exactly while it fits; a zero dimension makes the tile empty
+     * whatever the others are. */
+    if (f.value == 0) {
+      product = 0;
+      too_big = false;
+      continue;
+    }
+    if (product != 0) {
+      if (product > (((u128)1 << 100) / f.value)) too_big = true;
+      else product *= f.value;
+    }
+  }
+  if (too_big && product != 0) return SIZE_TOO_BIG;
+  *bytes = (product + 7) / 8;
+  return *bytes > UINT64_MAX ? SIZE_TOO_BIG : SIZE_OK;
+}
+
+static uint64_t round_to_granule(const vxp_space *sp, uint64_t bytes, bool *overflow) {
+  *overflow = false;
+  if (!sp->has_granule || sp->granule == 0 || bytes == 0) return bytes;
+  uint64_t units = vxp_div_ceil_u64(bytes, sp->granule), rounded;
+  if (!vxp_mul_u64(units, sp->granule, &rounded)) {
+    *overflow = true;
+    return UINT64_MAX;
+  }
+  return rounded;
+}
+
+/* ------------------------------------------------------------------ the walk */
+
+static void trace_push(walker *W, vxp_trace_kind kind, uint32_t index) {
+  if (W->rc != VXP_OK) return;
+  vxp_trace_item it = {(uint8_t)kind, index};
+  if (!array_push(W->ctx, &W->trace, it)) W->rc = VXP_ENOMEM;
+}
+
+static block_frame *top_block(walker *W) { return array_last(&W->blocks); }
+
+static void describe_context(walker *W, const vxp_place_event *pl, char *buf, size_t size) {
+  if (pl->form == VXP_FORM_LET_TYPE && pl->binding)
+    snprintf(buf, size, "variable '%s'", name_str(W, pl->binding));
+  else snprintf(buf, size, "transferred tensor");
+}
+
+/* E6014: a transfer that touches CPU_DRAM needs a host model once a device is modelled. */
+static void check_host(walker *W, const vxp_place_event *pl) {
+  if (pl->form != VXP_FORM_TRANSFER || W->host_declared || !W->device_declared ||
+      W->reported_e6014)
+    return;
+  bool touches = place_is_host(W, &pl->dest) || (pl->origin.known && place_is_host(W, &pl->origin.place));
+  if (!touches) return;
+  W->reported_e6014 = true;
+  vxp_diagnostic *d = add_diag(
+      W, VXP_SEVERITY_ERROR, "E6014", pl->start_byte, pl->end_byte,
+      "this transfer touches memory space 'CPU_DRAM', but the machine model declares no "
+      "host memory");
+  note(W, d, true, VXP_NONE, 0,
+       "pass --host default (or --host FILE), or declare `Memory CPU_DRAM {}` in the program");
+}
+
+static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint64_t bytes) {
+  const vxp_space *sp = space_at(W, space);
+  bool never_read = pl->binding != VXP_NAME_NONE && !vxp_function__reads(W->fn, pl->binding);
+  block_frame *b = top_block(W);
+  vxp_record rec;
+  memset(&rec, 0, sizeof(rec));
+  rec.function = W->fn_index;
+  rec.space = space;
+  rec.bytes = bytes;
+  rec.depth = W->depth;
+  rec.order = W->order;
+  rec.released_at_once = never_read;
+  rec.multiplier_known = b->multiplier_known;
+  rec.multiplier = b->multiplier;
+  rec.binding = pl->binding;
+  rec.function_name = W->an->functions.items[W->fn_index].name;
+  rec.space_name = sp->name;
+  rec.binding_name = pl->binding ? name_str(W, pl->binding) : NULL;
+  rec.start_byte = pl->start_byte;
+  rec.end_byte = pl->end_byte;
+  rec.range = vxp_source__range(W->src, pl->start_byte, pl->end_byte);
+  vxp_peak_tile tile = {space, bytes, never_read};
+  if (!array_push(W->ctx, &W->an->records, rec) || !array_push(W->ctx, &W->tiles, tile)) {
+    W->rc = VXP_ENOMEM;
+    return;
+  }
+  trace_push(W, VXP_TRACE_PLACE, (uint32_t)(W->tiles.len - 1));
+}
+
+static void place(walker *W, const vxp_place_event *pl) {
+  check_host(W, pl);
+  uint32_t space = resolve_place(W, &pl->dest);
+  W->order++;
+  if (space == VXP_NONE) return;
+  const vxp_space *sp = space_at(W, space);
+  if (!sp->has_capacity) return;
+  char context[160];
+  describe_context(W, pl, context, sizeof(context));
+  if (!pl->type_known) {
+    vxp_diagnostic *d = add_diag(W, VXP_SEVERITY_WARNING, "W1029", pl->start_byte, pl->end_byte,
+                                 "capacity of '%s' not verified \xe2\x80\x94 %s has a dynamic shape",
+                                 sp->name, context);
+    note(W, d, false, VXP_NONE, 0,
+         "vxpeak could not infer the type of the placed value; bind it to a variable with a "
+         "declared tensor type");
+    return;
+  }
+  const vxp_tensor_type *t = &W->m->types.items[pl->type];
+  u128 raw = 0;
+  char why[320];
+  uint32_t cs, ce;
+  size_status st = tensor_bytes(W, t, &raw, why, sizeof(why), &cs, &ce);
+  if (st == SIZE_UNKNOWN) {
+    vxp_diagnostic *d = add_diag(W, VXP_SEVERITY_WARNING, "W1029", pl->start_byte, pl->end_byte,
+                                 "capacity of '%s' not verified \xe2\x80\x94 %s has a dynamic shape",
+                                 sp->name, context);
+    note(W, d, false, cs, ce, "%s", why);
+    return;
+  }
+  bool overflow = st == SIZE_TOO_BIG;
+  uint64_t bytes = overflow ? UINT64_MAX : (uint64_t)raw;
+  if (!overflow) bytes = round_to_granule(sp, bytes, &overflow);
+  if (overflow || bytes > sp->capacity) {
+    vxp_diagnostic *d;
+    if (overflow)
+      d = add_diag(W, VXP_SEVERITY_ERROR, "E6009", pl->start_byte, pl->end_byte,
+                   "%s needs more than %llu bytes but memory space '%s' has capacity %llu bytes",
+                   context, (unsigned long long)UINT64_MAX, sp->name,
+                   (unsigned long long)sp->capacity);
+    else
+      d = add_diag(W, VXP_SEVERITY_ERROR, "E6009", pl->start_byte, pl->end_byte,
+                   "%s needs %llu bytes but memory space '%s' has capacity %llu bytes", context,
+                   (unsigned long long)bytes, sp->name, (unsigned long long)sp->capacity);
+    if (d && !vxp_diag__capacity(W->ctx, d, sp->name, bytes, sp->capacity, false, 0))
+      W->rc = VXP_ENOMEM;
+  }
+  add_tile(W, pl, space, bytes);
+}
+
+/* Skip the events of a block whose `if comptime` arm is not taken, up to its CLOSE. */
+static size_t skip_block(const vxp_function *fn, size_t open_index) {
+  size_t depth = 0;
+  for (size_t i = open_index; i < fn->events.len; i++) {
+    if (fn->events.items[i].kind == VXP_EV_OPEN) depth++;
+    else if (fn->events.items[i].kind == VXP_EV_CLOSE && --depth == 0) return i;
+  }
+  return fn->events.len - 1;
+}
+
+/* Whether an `if comptime` arm is pruned: its condition folds and selects the other arm. */
+static bool pruned(walker *W, const vxp_block_event *b) {
+  if (!b->comptime || b->condition == VXP_NONE) return false;
+  vxp_fold f = vxp_consteval__fold(&W->env, b->condition);
+  if (f.status != VXP_FOLD_OK) return false;
+  bool taken = f.value != 0;
+  return b->kind == VXP_BLOCK_IF ? !taken : taken;
+}
+
+static void open_block(walker *W, const vxp_block_event *b) {
+  block_frame parent = *top_block(W);
+  block_frame frame = parent;
+  frame.releasing = vxp_block__releases((vxp_block_kind)b->kind);
+  if (b->kind == VXP_BLOCK_LOOP) frame.multiplier_known = false;
+  if (b->kind == VXP_BLOCK_FOR) {
+    vxp_fold lo = vxp_consteval__fold(&W->env, b->trip_start);
+    vxp_fold hi = vxp_consteval__fold(&W->env, b->trip_end);
+    if (lo.status != VXP_FOLD_OK || hi.status != VXP_FOLD_OK) {
+      frame.multiplier_known = false;
+    } else {
+      uint64_t trips = hi.value > lo.value ? hi.value - lo.value : 0;
+      if (!vxp_mul_u64(frame.multiplier, trips, &frame.multiplier)) frame.multiplier = UINT64_MAX;
+    }
+  }
+  if (!array_push(W->ctx, &W->blocks, frame)) {
+    W->rc = VXP_ENOMEM;
+    return;
+  }
+  if (frame.releasing) {
+    W->depth++;
+    trace_push(W, VXP_TRACE_OPEN, 0);
+  }
+}
+
+static void close_block(walker *W) {
+  if (W->blocks.len <= 1) return;
+  block_frame frame = W->blocks.items[--W->blocks.len];
+  if (frame.releasing) {
+    W->depth--;
+    trace_push(W, VXP_TRACE_CLOSE, 0);
+  }
+}
+
+/* Resident sets, E6010 and W1028 for the function just walked. */
+static void finish_function(walker *W) {
+  vxp_analysis *an = W->an;
+  uint32_t space_count = (uint32_t)an->view.spaces.len;
+  if (W->tiles.len == 0 || space_count == 0) return;
+  vxp_space_peak *peaks = vxp_ctx__calloc(W->ctx, space_count, sizeof(*peaks));
+  bool *live = vxp_ctx__calloc(W->ctx, W->tiles.len, sizeof(bool));
+  if (!peaks || !live) {
+    W->rc = VXP_ENOMEM;
+  } else {
+    int rc = vxp_peak__sweep(W->ctx, W->trace.items, W->trace.len, W->tiles.items, W->tiles.len,
+                             space_count, peaks, live, NULL, 0);
+    if (rc != VXP_OK) W->rc = rc;
+  }
+  if (W->rc == VXP_OK) {
+    for (size_t t = 0; t < W->tiles.len; t++) an->records.items[W->record_base + t].live_at_peak = live[t];
+    /* Spaces in name order, as vxc reports them. */
+    for (;;) {
+      uint32_t next = VXP_NONE;
+      for (uint32_t s = 0; s < space_count; s++) {
+        if (!peaks[s].any) continue;
+        if (next == VXP_NONE || strcmp(space_at(W, s)->name, space_at(W, next)->name) < 0)
+          next = s;
+      }
+      if (next == VXP_NONE) break;
+      vxp_space_peak *p = &peaks[next];
+      p->any = false;
+      const vxp_space *sp = space_at(W, next);
+      vxp_resident_set rs;
+      memset(&rs, 0, sizeof(rs));
+      rs.function = W->fn_index;
+      rs.space = next;
+      rs.function_name = an->functions.items[W->fn_index].name;
+      rs.space_name = sp->name;
+      rs.peak_saturated = p->peak > UINT64_MAX;
+      rs.peak_bytes = rs.peak_saturated ? UINT64_MAX : (uint64_t)p->peak;
+      rs.capacity_bytes = sp->capacity;
+      rs.tiles = p->tiles_at_peak ? p->tiles_at_peak : 1;
+      rs.peak_record = (uint32_t)(W->record_base + p->peak_tile);
+      rs.overcommit = sp->overcommit;
+      rs.allocated_known = true;
+      u128 sum = 0;
+      for (size_t t = 0; t < W->tiles.len; t++) {
+        const vxp_record *r = &an->records.items[W->record_base + t];
+        if (r->space != next) continue;
+        if (!r->multiplier_known) rs.allocated_known = false;
+        sum += (u128)r->bytes * r->multiplier;
+      }
+      rs.allocated_bytes = sum > UINT64_MAX ? UINT64_MAX : (uint64_t)sum;
+      if (!array_push(W->ctx, &an->resident_sets, rs)) {
+        W->rc = VXP_ENOMEM;
+        break;
+      }
+      if (rs.peak_saturated || (rs.peak_bytes > sp->capacity && rs.tiles > 1)) {
+        const vxp_record *at = &an->records.items[rs.peak_record];
+        char granule[64] = "";
+        if (sp->has_granule)
+          snprintf(granule, sizeof(granule), " (each rounded up to the %llu-byte granule)",
+                   (unsigned long long)sp->granule);
+        vxp_diagnostic *d;
+        if (sp->overcommit)
+          d = add_diag(W, VXP_SEVERITY_WARNING, "W1028", at->start_byte, at->end_byte,
+                       "the working set placed in memory space '%s' (%u tiles)%s sums to %llu "
+                       "bytes, over its %llu byte capacity; allowed because '%s' is `overcommit`",
+                       sp->name, rs.tiles, granule, (unsigned long long)rs.peak_bytes,
+                       (unsigned long long)sp->capacity, sp->name);
+        else
+          d = add_diag(W, VXP_SEVERITY_ERROR, "E6010", at->start_byte, at->end_byte,
+                       "the working set placed in memory space '%s' (%u tiles)%s sums to %llu "
+                       "bytes, over its %llu byte capacity; place fewer/smaller tiles or declare "
+                       "it `overcommit`",
+                       sp->name, rs.tiles, granule, (unsigned long long)rs.peak_bytes,
+                       (unsigned long long)sp->capacity);
+        if (d && !vxp_diag__capacity(W->ctx, d, sp->name, rs.peak_bytes, sp->capacity, true,
+                                     rs.tiles))
+          W->rc = VXP_ENOMEM;
+      }
+    }
+  }
+  vxp_ctx__free(W->ctx, peaks);
+  vxp_ctx__free(W->ctx, live);
+}
+
+static void walk_function(walker *W, uint32_t model_fn) {
+  const vxp_function *fn = &W->m->functions.items[model_fn];
+  vxp_analysed_fn af = {model_fn, name_str(W, fn->name)};
+  if (!array_push(W->ctx, &W->an->functions, af)) {
+    W->rc = VXP_ENOMEM;
+    return;
+  }
+  W->fn = fn;
+  W->fn_index = (uint32_t)(W->an->functions.len - 1);
+  W->trace.len = W->tiles.len = W->blocks.len = 0;
+  W->record_base = W->an->records.len;
+  W->order = W->depth = W->calls = 0;
+  block_frame root = {false, true, 1};
+  if (!array_push(W->ctx, &W->blocks, root)) {
+    W->rc = VXP_ENOMEM;
+    return;
+  }
+  for (size_t i = 0; i < fn->events.len && W->rc == VXP_OK; i++) {
+    const vxp_event *ev = &fn->events.items[i];
+    switch (ev->kind) {
+    case VXP_EV_OPEN:
+      if (pruned(W, &ev->u.block)) i = skip_block(fn, i);
+      else open_block(W, &ev->u.block);
+      break;
+    case VXP_EV_CLOSE:
+      close_block(W);
+      break;
+    case VXP_EV_PLACE:
+      place(W, &ev->u.place);
+      break;
+    case VXP_EV_CALL:
+      W->order++;
+      trace_push(W, VXP_TRACE_CALL, W->calls++);
+      break;
+    }
+  }
+  if (W->rc == VXP_OK) finish_function(W);
+}
+
+/* ------------------------------------------------------------------ construction */
+
+static int copy_diags(vxp_context *ctx, vxp_diag_list *to, const vxp_diag_list *from) {
+  for (size_t i = 0; i < from->len; i++) {
+    if (!vxp_diag__copy(ctx, to, &from->items[i])) return VXP_ENOMEM;
+  }
+  return VXP_OK;
+}
+
+static int analyse(vxp_analysis *an) {
+  vxp_context *ctx = an->ctx;
+  const vxp_program *prog = an->prog;
+  int rc = copy_diags(ctx, &an->diags, &prog->diags);
+  if (rc == VXP_OK && an->machine) rc = copy_diags(ctx, &an->diags, &an->machine->diags);
+  if (rc == VXP_OK && an->host) rc = copy_diags(ctx, &an->diags, &an->host->diags);
+  if (rc != VXP_OK) return rc;
+
+  /* The program's own declarations come first: they are read from its tree. */
+  vxp_machine *own = vxp_machine__new(ctx, prog->src->label);
+  if (!own) return VXP_ENOMEM;
+  own->src = prog->src;
+  rc = vxp_machine__read(ctx, own, prog->src, ts_tree_root_node(prog->tree));
+  if (rc == VXP_OK) rc = copy_diags(ctx, &an->diags, &own->diags);
+  const vxp_machine *inputs[3] = {own, an->machine, an->host};
+  if (rc == VXP_OK) rc = vxp_machine__merge(ctx, inputs, 3, &an->view, &an->diags);
+
+  walker W;
+  memset(&W, 0, sizeof(W));
+  W.an = an;
+  W.ctx = ctx;
+  W.m = &prog->model;
+  W.src = prog->src;
+  W.env.model = &prog->model;
+  for (size_t i = 0; rc == VXP_OK && i < an->view.spaces.len; i++) {
+    const vxp_space *sp = an->view.spaces.items[i];
+    if (strcmp(sp->name, "CPU_DRAM") == 0) W.host_declared = true;
+    if (sp->has_capacity) W.device_declared = true;
+    named_space ns = {vxp_strtab__find(&prog->model.names, sp->name, strlen(sp->name)),
+                      (uint32_t)i};
+    if (ns.name != VXP_NAME_NONE && !array_push(ctx, &W.spaces, ns)) rc = VXP_ENOMEM;
+  }
+  W.rc = rc;
+  for (size_t f = 0; W.rc == VXP_OK && f < prog->model.functions.len; f++) {
+    /* Generic templates are analysed per instance (their shapes need the arguments). */
+    if (prog->model.functions.items[f].generics.len > 0) continue;
+    walk_function(&W, (uint32_t)f);
+  }
+  rc = W.rc;
+  array_free(ctx, &W.spaces);
+  array_free(ctx, &W.trace);
+  array_free(ctx, &W.tiles);
+  array_free(ctx, &W.blocks);
+  /* The view borrows `own`'s declarations; keep them alive as long as the analysis by
+   * moving ownership into the analysis. */
+  an->own = own;
+  an->error_count = vxp_diag__count(&an->diags, VXP_SEVERITY_ERROR);
+  an->warning_count = vxp_diag__count(&an->diags, VXP_SEVERITY_WARNING);
+  return rc;
+}
+
+int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int version) {
+  if (!opts) return VXP_EINVAL;
+  if (version != VXP_ANALYZE_OPTIONS_VERSION) return VXP_EVERSION;
+  memset(opts, 0, sizeof(*opts));
+  opts->version = version;
+  return VXP_OK;
+}
+
+int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
+                const vxp_analyze_options *opts) {
+  if (!out || !ctx || !prog)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_analyze") : VXP_EINVAL;
+  if (opts && opts->version != VXP_ANALYZE_OPTIONS_VERSION)
+    return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_analyze_options version %u is not supported",
+                          opts->version);
+  vxp_analysis *an = vxp_ctx__calloc(ctx, 1, sizeof(*an));
+  if (!an) return vxp_ctx__nomem(ctx);
+  an->ctx = ctx;
+  an->prog = prog;
+  an->machine = opts ? opts->machine : NULL;
+  an->host = opts ? opts->host : NULL;
+  int rc = analyse(an);
+  if (rc != VXP_OK) {
+    vxp_analysis_free(an);
+    return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : vxp_ctx__error(ctx, rc, "analysis failed");
+  }
+  *out = an;
+  return VXP_OK;
+}
+
+void vxp_analysis_free(vxp_analysis *an) {
+  if (!an) return;
+  vxp_context *ctx = an->ctx;
+  vxp_machine__view_free(ctx, &an->view);
+  vxp_machine_free(an->own);
+  vxp_diag__list_free(ctx, &an->diags);
+  array_free(ctx, &an->functions);
+  array_free(ctx, &an->records);
+  array_free(ctx, &an->resident_sets);
+  vxp_ctx__free(ctx, an->json);
+  vxp_ctx__free(ctx, an);
+}
+
+/* ------------------------------------------------------------------ public accessors */
+
+int vxp_analysis_admitted(const vxp_analysis *an) { return an && an->error_count == 0; }
+
+size_t vxp_analysis_error_count(const vxp_analysis *an) { return an ? an->error_count : 0; }
+
+size_t vxp_analysis_warning_count(const vxp_analysis *an) { return an ? an->warning_count : 0; }
+
+size_t vxp_analysis_diagnostic_count(const vxp_analysis *an) { return an ? an->diags.len : 0; }
+
+const vxp_diagnostic *vxp_analysis_diagnostic(const vxp_analysis *an, size_t i) {
+  return (an && i < an->diags.len) ? &an->diags.items[i] : NULL;
+}
+
+size_t vxp_analysis_resident_set_count(const vxp_analysis *an) {
+  return an ? an->resident_sets.len : 0;
+}
+
+const vxp_resident_set *vxp_analysis_resident_set(const vxp_analysis *an, size_t i) {
+  return (an && i < an->resident_sets.len) ? &an->resident_sets.items[i] : NULL;
+}
+
+size_t vxp_analysis_record_count(const vxp_analysis *an) { return an ? an->records.len : 0; }
+
+const vxp_record *vxp_analysis_record(const vxp_analysis *an, size_t i) {
+  return (an && i < an->records.len) ? &an->records.items[i] : NULL;
+}
+
+const char *vxp_analysis_json(vxp_analysis *an, size_t *len) {
+  if (!an) return NULL;
+  if (!an->json) {
+    an->json = vxp_report__json(an, &an->json_len);
+    if (!an->json) {
+      vxp_ctx__nomem(an->ctx);
+      return NULL;
+    }
+  }
+  if (len) *len = an->json_len;
+  return an->json;
+}
+
+/* ------------------------------------------------------------------ resident sets, records */
+
+const char *vxp_resident_set_function(const vxp_resident_set *rs) {
+  return rs ? rs->function_name : NULL;
+}
+const char *vxp_resident_set_space(const vxp_resident_set *rs) { return rs ? rs->space_name : NULL; }
+uint64_t vxp_resident_set_peak_bytes(const vxp_resident_set *rs) { return rs ? rs->peak_bytes : 0; }
+uint64_t vxp_resident_set_capacity_bytes(const vxp_resident_set *rs) {
+  return rs ? rs->capacity_bytes : 0;
+}
+size_t vxp_resident_set_tile_count(const vxp_resident_set *rs) { return rs ? rs->tiles : 0; }
+int vxp_resident_set_overcommit(const vxp_resident_set *rs) { return rs && rs->overcommit; }
+int vxp_resident_set_allocated_bytes(const vxp_resident_set *rs, uint64_t *out) {
+  if (!rs || !rs->allocated_known) return 0;
+  if (out) *out = rs->allocated_bytes;
+  return 1;
+}
+
+const char *vxp_record_function(const vxp_record *rec) { return rec ? rec->function_name : NULL; }
+const char *vxp_record_space(const vxp_record *rec) { return rec ? rec->space_name : NULL; }
+const char *vxp_record_binding(const vxp_record *rec) { return rec ? rec->binding_name : NULL; }
+uint64_t vxp_record_bytes(const vxp_record *rec) { return rec ? rec->bytes : 0; }
+uint32_t vxp_record_scope_depth(const vxp_record *rec) { return rec ? rec->depth : 0; }
+uint32_t vxp_record_order(const vxp_record *rec) { return rec ? rec->order : 0; }
+vxp_range vxp_record_range(const vxp_record *rec) {
+  vxp_range none;
+  memset(&none, 0, sizeof(none));
+  return rec ? rec->range : none;
+}
+int vxp_record_live_at_peak(const vxp_record *rec) { return rec && rec->live_at_peak; }

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* analysis.h - the result of analysing a program against a machine model. */
+#ifndef VXP_ANALYSIS_H
+#define VXP_ANALYSIS_H
+
+#include "consteval.h"
+#include "diag.h"
+#include "machine.h"
+#include "model.h"
+#include "peak.h"
+
+/* One tile: a placement into a space with a capacity, in one analysed function. */
+struct vxp_record {
+  uint32_t function;          /* index into the analysis' functions */
+  uint32_t space;             /* index into the machine view's spaces */
+  uint64_t bytes;             /* granule-rounded; UINT64_MAX when it does not fit 64 bits */
+  uint32_t depth;             /* releasing blocks enclosing it */
+  uint32_t order;             /* position in the function's program order */
+  bool released_at_once;      /* bound to a name that is never read */
+  bool live_at_peak;
+  bool multiplier_known;      /* the enclosing loops' trip counts are static */
+  uint64_t multiplier;        /* times the placement runs (saturated) */
+  vxp_name binding;
+  uint32_t start_byte, end_byte;
+  vxp_range range;
+  const char *function_name;  /* borrowed from the model or the machine view */
+  const char *space_name;
+  const char *binding_name;   /* NULL when unbound */
+};
+
+/* One (function, space) working set. */
+struct vxp_resident_set {
+  uint32_t function;
+  uint32_t space;
+  const char *function_name;  /* borrowed from the model or the machine view */
+  const char *space_name;
+  uint64_t peak_bytes;        /* saturated to UINT64_MAX */
+  bool peak_saturated;        /* the true peak exceeds 64 bits */
+  uint64_t capacity_bytes;
+  uint32_t tiles;             /* live at the peak, at least 1 */
+  uint32_t peak_record;       /* the placement that first reached the peak */
+  bool overcommit;
+  bool allocated_known;
+  uint64_t allocated_bytes;
+};
+
+/* An analysed function: a non-generic function or closure of the program. */
+typedef struct vxp_analysed_fn {
+  uint32_t model_fn;          /* index into the model's functions */
+  const char *name;           /* borrowed from the model's names */
+} vxp_analysed_fn;
+
+/* Invariant: diagnostics are the program's, the machines', then the analysis' own;
+ * records are grouped by function in analysis order, each function's in program order;
+ * resident sets are by function, then by space name. */
+struct vxp_analysis {
+  vxp_context *ctx;
+  const vxp_program *prog;
+  const vxp_machine *machine;
+  const vxp_machine *host;
+  vxp_machine *own;           /* the program's own declarations (the view borrows them) */
+  vxp_machine_view view;
+  vxp_diag_list diags;
+  Array(vxp_analysed_fn) functions;
+  Array(vxp_record) records;
+  Array(vxp_resident_set) resident_sets;
+  size_t error_count, warning_count;
+  char *json;                 /* cached report */
+  size_t json_len;
+};
+
+/* Render the JSON report (report_json.c). Returns a buffer from the context's allocator
+ * and its length, or NULL on allocation failure. */
+char *vxp_report__json(const vxp_analysis *an, size_t *len);
+
+#endif /* VXP_ANALYSIS_H */

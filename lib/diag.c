@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* diag.c - building diagnostic lists and the public diagnostic accessors. */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "source.h"
+
+static char *vformat(vxp_context *ctx, const char *fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  if (n < 0) return NULL;
+  char *buf = vxp_ctx__malloc(ctx, (size_t)n + 1);
+  if (!buf) return NULL;
+  vsnprintf(buf, (size_t)n + 1, fmt, ap);
+  return buf;
+}
+
+static void init_diag(vxp_diagnostic *d, vxp_severity severity, const char *code,
+                      const vxp_source *src, uint32_t start_byte, uint32_t end_byte) {
+  memset(d, 0, sizeof(*d));
+  d->severity = severity;
+  if (code) snprintf(d->code, sizeof(d->code), "%s", code);
+  if (src) {
+    d->source = src;
+    d->has_range = true;
+    d->range = vxp_source__range(src, start_byte, end_byte);
+  }
+}
+
+vxp_diagnostic *vxp_diag__add(vxp_context *ctx, vxp_diag_list *list, vxp_severity severity,
+                              const char *code, const vxp_source *src, uint32_t start_byte,
+                              uint32_t end_byte, const char *fmt, ...) {
+  if (!array_reserve(ctx, list, 1)) return NULL;
+  va_list ap;
+  va_start(ap, fmt);
+  char *message = vformat(ctx, fmt, ap);
+  va_end(ap);
+  if (!message) return NULL;
+  vxp_diagnostic *d = &list->items[list->len++];
+  init_diag(d, severity, code, src, start_byte, end_byte);
+  d->message = message;
+  return d;
+}
+
+bool vxp_diag__note(vxp_context *ctx, vxp_diagnostic *d, bool is_help, const vxp_source *src,
+                    uint32_t start_byte, uint32_t end_byte, const char *fmt, ...) {
+  if (!array_reserve(ctx, &d->notes, 1)) return false;
+  va_list ap;
+  va_start(ap, fmt);
+  char *message = vformat(ctx, fmt, ap);
+  va_end(ap);
+  if (!message) return false;
+  vxp_diagnostic *n = &d->notes.items[d->notes.len++];
+  init_diag(n, VXP_SEVERITY_NOTE, NULL, src, start_byte, end_byte);
+  n->message = message;
+  n->is_help = is_help;
+  return true;
+}
+
+bool vxp_diag__capacity(vxp_context *ctx, vxp_diagnostic *d, const char *space,
+                        uint64_t required, uint64_t available, bool has_tiles, uint64_t tiles) {
+  char *copy = vxp_ctx__strdup(ctx, space);
+  if (!copy) return false;
+  vxp_ctx__free(ctx, d->capacity.space);
+  d->capacity.present = true;
+  d->capacity.space = copy;
+  d->capacity.required_bytes = required;
+  d->capacity.available_bytes = available;
+  d->capacity.has_tiles = has_tiles;
+  d->capacity.tiles = tiles;
+  return true;
+}
+
+static void free_diag(vxp_context *ctx, vxp_diagnostic *d) {
+  vxp_ctx__free(ctx, d->message);
+  vxp_ctx__free(ctx, d->capacity.space);
+  for (size_t i = 0; i < d->notes.len; i++) free_diag(ctx, &d->notes.items[i]);
+  array_free(ctx, &d->notes);
+}
+
+static bool copy_into(vxp_context *ctx, vxp_diagnostic *to, const vxp_diagnostic *from) {
+  *to = *from;
+  to->message = NULL;
+  to->capacity.space = NULL;
+  memset(&to->notes, 0, sizeof(to->notes));
+  to->message = vxp_ctx__strdup(ctx, from->message);
+  if (!to->message) return false;
+  if (from->capacity.present) {
+    to->capacity.space = vxp_ctx__strdup(ctx, from->capacity.space);
+    if (!to->capacity.space) return false;
+  }
+  if (from->notes.len && !array_reserve(ctx, &to->notes, from->notes.len)) return false;
+  for (size_t i = 0; i < from->notes.len; i++) {
+    to->notes.len++;
+    if (!copy_into(ctx, &to->notes.items[i], &from->notes.items[i])) return false;
+  }
+  return true;
+}
+
+bool vxp_diag__copy(vxp_context *ctx, vxp_diag_list *list, const vxp_diagnostic *from) {
+  if (!array_reserve(ctx, list, 1)) return false;
+  vxp_diagnostic *to = &list->items[list->len++];
+  if (copy_into(ctx, to, from)) return true;
+  free_diag(ctx, to);
+  list->len--;
+  return false;
+}
+
+void vxp_diag__list_free(vxp_context *ctx, vxp_diag_list *list) {
+  for (size_t i = 0; i < list->len; i++) free_diag(ctx, &list->items[i]);
+  array_free(ctx, list);
+}
+
+size_t vxp_diag__count(const vxp_diag_list *list, vxp_severity severity) {
+  size_t n = 0;
+  for (size_t i = 0; i < list->len; i++) n += list->items[i].severity == severity;
+  return n;
+}
+
+/* ------------------------------------------------------------------ public accessors */
+
+vxp_severity vxp_diagnostic_severity(const vxp_diagnostic *d) {
+  return d ? d->severity : VXP_SEVERITY_NOTE;
+}
+
+const char *vxp_diagnostic_code(const vxp_diagnostic *d) {
+  return (d && d->code[0]) ? d->code : NULL;
+}
+
+const char *vxp_diagnostic_message(const vxp_diagnostic *d) { return d ? d->message : NULL; }
+
+int vxp_diagnostic_has_range(const vxp_diagnostic *d) { return d && d->has_range; }
+
+const vxp_source *vxp_diagnostic_source(const vxp_diagnostic *d) {
+  return d ? d->source : NULL;
+}
+
+vxp_range vxp_diagnostic_range(const vxp_diagnostic *d) {
+  vxp_range none;
+  memset(&none, 0, sizeof(none));
+  return (d && d->has_range) ? d->range : none;
+}
+
+size_t vxp_diagnostic_note_count(const vxp_diagnostic *d) { return d ? d->notes.len : 0; }
+
+const vxp_diagnostic *vxp_diagnostic_note(const vxp_diagnostic *d, size_t i) {
+  return (d && i < d->notes.len) ? &d->notes.items[i] : NULL;
+}
+
+int vxp_diagnostic_is_help(const vxp_diagnostic *d) { return d && d->is_help; }

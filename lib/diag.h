@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* diag.h - diagnostics: severity, stable code, message, range, notes, capacity facts. */
+#ifndef VXP_DIAG_H
+#define VXP_DIAG_H
+
+#include "array.h"
+
+/* Capacity facts carried by E6009/E6010/E6027/E6028/W1028 (vxc's `capacity` object). */
+typedef struct vxp_capacity_facts {
+  bool present;
+  char *space;
+  uint64_t required_bytes;
+  uint64_t available_bytes;
+  bool has_tiles;        /* false: `tiles` is null in the report */
+  uint64_t tiles;
+} vxp_capacity_facts;
+
+/* Invariant: `message` is never NULL; `source` is non-NULL exactly when has_range. Notes
+ * have severity NOTE and no notes or facts of their own. */
+struct vxp_diagnostic {
+  vxp_severity severity;
+  char code[12];               /* "E6010"; "" when the diagnostic has no code */
+  char *message;
+  const vxp_source *source;
+  bool has_range;
+  vxp_range range;
+  bool is_help;                /* a note that suggests a fix (`help:` in text output) */
+  Array(struct vxp_diagnostic) notes;
+  vxp_capacity_facts capacity;
+};
+
+typedef Array(vxp_diagnostic) vxp_diag_list;
+
+/* Append a diagnostic; `src` may be NULL for one without a range. Returns the new
+ * diagnostic (valid until the next append to `list`) or NULL on allocation failure. */
+vxp_diagnostic *vxp_diag__add(vxp_context *ctx, vxp_diag_list *list, vxp_severity severity,
+                              const char *code, const vxp_source *src, uint32_t start_byte,
+                              uint32_t end_byte, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 8, 9)))
+#endif
+    ;
+
+/* Attach a note (or, with is_help, a help line) to `d`; false on allocation failure. */
+bool vxp_diag__note(vxp_context *ctx, vxp_diagnostic *d, bool is_help, const vxp_source *src,
+                    uint32_t start_byte, uint32_t end_byte, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
+#endif
+    ;
+
+/* Set capacity facts on `d` (the space name is copied); false on allocation failure. */
+bool vxp_diag__capacity(vxp_context *ctx, vxp_diagnostic *d, const char *space,
+                        uint64_t required, uint64_t available, bool has_tiles, uint64_t tiles);
+
+/* Deep-copy `from` to the end of `list`; false on allocation failure. */
+bool vxp_diag__copy(vxp_context *ctx, vxp_diag_list *list, const vxp_diagnostic *from);
+
+void vxp_diag__list_free(vxp_context *ctx, vxp_diag_list *list);
+
+/* Count the diagnostics of `severity` in `list`. */
+size_t vxp_diag__count(const vxp_diag_list *list, vxp_severity severity);
+
+#endif /* VXP_DIAG_H */

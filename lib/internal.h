@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* internal.h - shared private definitions: allocation through the context, checked
+ * 64-bit arithmetic, and the small helpers every module uses. */
+#ifndef VXP_INTERNAL_H
+#define VXP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "vxpeak.h"
+
+/* Every allocation goes through the context's allocator so that a failing allocator
+ * yields VXP_ENOMEM and the test allocator sees every byte. */
+void *vxp_ctx__malloc(vxp_context *ctx, size_t size);
+void *vxp_ctx__calloc(vxp_context *ctx, size_t count, size_t size);
+void *vxp_ctx__realloc(vxp_context *ctx, void *ptr, size_t size);
+void vxp_ctx__free(vxp_context *ctx, void *ptr);
+char *vxp_ctx__strndup(vxp_context *ctx, const char *s, size_t len);
+char *vxp_ctx__strdup(vxp_context *ctx, const char *s);
+
+/* Record a failure on the context and return `code`; the message is printf-formatted. */
+int vxp_ctx__error(vxp_context *ctx, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Shorthand for the out-of-memory failure. */
+int vxp_ctx__nomem(vxp_context *ctx);
+/* Clear the last error (successful calls leave the previous message alone otherwise). */
+void vxp_ctx__clear_error(vxp_context *ctx);
+
+/* Checked unsigned 64-bit arithmetic: return false on overflow, leaving *out unset. */
+static inline bool vxp_add_u64(uint64_t a, uint64_t b, uint64_t *out) {
+  return !__builtin_add_overflow(a, b, out);
+}
+static inline bool vxp_mul_u64(uint64_t a, uint64_t b, uint64_t *out) {
+  return !__builtin_mul_overflow(a, b, out);
+}
+
+/* ceil(a / b) for b > 0 without overflow. */
+static inline uint64_t vxp_div_ceil_u64(uint64_t a, uint64_t b) {
+  return a / b + (a % b != 0);
+}
+
+#define VXP__UNUSED(x) ((void)(x))
+#define VXP__ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif /* VXP_INTERNAL_H */

@@ -1,0 +1,1058 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* lower.c - the one walk from syntax tree to program model.
+ *
+ * Functions become event streams (blocks, placements, calls) in program order; tensor
+ * types and shapes become unevaluated constant expressions; every name a function reads is
+ * collected for the never-read rule. Name resolution is lexical and local: a binding knows
+ * the tensor type and the location of the value it holds, which is what a later
+ * `transfer(x, Memory::S)` needs to price and place. */
+#include "lower.h"
+
+#include <stdlib.h>
+
+#include "context.h"
+#include "source.h"
+
+/* What lowering knows about the value of an expression. */
+typedef struct value_info {
+  uint32_t type;       /* tensor type index, VXP_NONE when not a (known) tensor */
+  vxp_origin loc;      /* where the tensor lives */
+  vxp_name nominal;    /* a struct's name, for method calls */
+  uint32_t closure_fn; /* a closure's function index, VXP_NONE otherwise */
+} value_info;
+
+typedef struct binding {
+  vxp_name name;
+  value_info value;
+} binding;
+
+/* A function signature collected before lowering bodies, so that calls to functions
+ * defined later in the file know what tensor they return. */
+typedef struct fn_signature {
+  vxp_name name;
+  uint32_t return_type; /* tensor type index or VXP_NONE */
+} fn_signature;
+
+typedef struct lowerer {
+  vxp_context *ctx;
+  const vxp_source *src;
+  vxp_model *m;
+  vxp_diag_list *diags;
+  const vxp_symbols *S;
+  const vxp_fields *F;
+  Array(binding) bindings;
+  Array(size_t) scopes;        /* bindings.len when each lexical scope opened */
+  Array(uint32_t) fn_stack;    /* functions being lowered (closures nest in functions) */
+  Array(fn_signature) signatures;
+  vxp_name impl_owner;         /* the type of the enclosing impl block, or NONE */
+  unsigned depth;
+  bool too_deep;               /* the current function hit VXP_MAX_NESTING */
+  int rc;                      /* sticky failure (VXP_ENOMEM) */
+} lowerer;
+
+static const value_info no_value = {VXP_NONE, {false, {0, 0, VXP_NONE, 0, 0}}, 0, VXP_NONE};
+
+/* ------------------------------------------------------------------ helpers */
+
+static bool failed(lowerer *L) { return L->rc != VXP_OK; }
+
+static void oom(lowerer *L) { L->rc = VXP_ENOMEM; }
+
+/* The 0.20 runtime dereferences null nodes, so every child lookup goes through here. */
+static TSNode field(lowerer *L, TSNode node, TSFieldId id) {
+  VXP__UNUSED(L);
+  return ts_node_is_null(node) ? node : ts_node_child_by_field_id(node, id);
+}
+
+static bool is(TSNode node, TSSymbol sym) { return !ts_node_is_null(node) && ts_node_symbol(node) == sym; }
+
+static const char *text_of(lowerer *L, TSNode node, size_t *len) {
+  uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+  *len = end - start;
+  return L->src->text + start;
+}
+
+static vxp_name intern_node(lowerer *L, TSNode node) {
+  if (ts_node_is_null(node) || failed(L)) return VXP_NAME_NONE;
+  size_t len;
+  const char *s = text_of(L, node, &len);
+  vxp_name n = vxp_strtab__intern(L->ctx, &L->m->names, s, len);
+  if (n == VXP_NAME_ERROR) {
+    oom(L);
+    return VXP_NAME_NONE;
+  }
+  return n;
+}
+
+static vxp_name intern_text(lowerer *L, const char *s, size_t len) {
+  if (failed(L)) return VXP_NAME_NONE;
+  vxp_name n = vxp_strtab__intern(L->ctx, &L->m->names, s, len);
+  if (n == VXP_NAME_ERROR) {
+    oom(L);
+    return VXP_NAME_NONE;
+  }
+  return n;
+}
+
+static bool is_extra(lowerer *L, TSNode node) {
+  TSSymbol s = ts_node_symbol(node);
+  return s == L->S->line_comment || s == L->S->doc_comment;
+}
+
+static vxp_function *current_fn(lowerer *L) {
+  return &L->m->functions.items[*array_last(&L->fn_stack)];
+}
+
+static void emit(lowerer *L, const vxp_event *ev) {
+  if (failed(L) || L->fn_stack.len == 0) return;
+  if (!array_push(L->ctx, &current_fn(L)->events, *ev)) oom(L);
+}
+
+static void open_block(lowerer *L, vxp_block_kind kind, bool comptime, uint32_t condition,
+                       uint32_t trip_start, uint32_t trip_end) {
+  vxp_event ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.kind = VXP_EV_OPEN;
+  ev.u.block.kind = (uint8_t)kind;
+  ev.u.block.comptime = comptime;
+  ev.u.block.condition = condition;
+  ev.u.block.trip_start = trip_start;
+  ev.u.block.trip_end = trip_end;
+  emit(L, &ev);
+}
+
+static void close_block(lowerer *L) {
+  vxp_event ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.kind = VXP_EV_CLOSE;
+  emit(L, &ev);
+}
+
+/* A read of `name` counts for every function being lowered: a closure's captures are
+ * reads of the enclosing function too. */
+static void add_read(lowerer *L, vxp_name name) {
+  if (failed(L) || name == VXP_NAME_NONE) return;
+  for (size_t i = 0; i < L->fn_stack.len; i++) {
+    vxp_function *fn = &L->m->functions.items[L->fn_stack.items[i]];
+    if (!array_push(L->ctx, &fn->reads, name)) {
+      oom(L);
+      return;
+    }
+  }
+}
+
+static void push_scope(lowerer *L) {
+  if (!failed(L) && !array_push(L->ctx, &L->scopes, L->bindings.len)) oom(L);
+}
+
+static void pop_scope(lowerer *L) {
+  if (L->scopes.len == 0) return;
+  L->bindings.len = L->scopes.items[--L->scopes.len];
+}
+
+static void bind(lowerer *L, vxp_name name, value_info value) {
+  if (failed(L) || name == VXP_NAME_NONE) return;
+  binding b = {name, value};
+  if (!array_push(L->ctx, &L->bindings, b)) oom(L);
+}
+
+static binding *lookup(lowerer *L, vxp_name name) {
+  for (size_t i = L->bindings.len; i-- > 0;) {
+    if (L->bindings.items[i].name == name) return &L->bindings.items[i];
+  }
+  return NULL;
+}
+
+static void lowering_error(lowerer *L, TSNode node, const char *code, const char *message) {
+  if (failed(L)) return;
+  if (!vxp_diag__add(L->ctx, L->diags, VXP_SEVERITY_ERROR, code, L->src,
+                     ts_node_start_byte(node), ts_node_end_byte(node), "%s", message))
+    oom(L);
+}
+
+/* Depth guard for the recursive walk; reports once per function. */
+static bool enter(lowerer *L, TSNode node) {
+  if (L->depth >= VXP_MAX_NESTING) {
+    if (!L->too_deep) {
+      L->too_deep = true;
+      char msg[160];
+      snprintf(msg, sizeof(msg),
+               "syntax nested more than %d levels deep; vxpeak does not analyse this "
+               "function, so it cannot be admitted",
+               VXP_MAX_NESTING);
+      lowering_error(L, node, "VXP0003", msg);
+    }
+    return false;
+  }
+  L->depth++;
+  return true;
+}
+
+static void leave(lowerer *L) { L->depth--; }
+
+/* ------------------------------------------------------------------ number literals */
+
+bool vxp_lower__number(const char *text, size_t len, uint64_t *value, vxp_elem *suffix,
+                       bool *is_float, bool *too_big) {
+  size_t split = 0;
+  while (split < len && ((text[split] >= '0' && text[split] <= '9') || text[split] == '.'))
+    split++;
+  *value = 0;
+  *suffix = VXP_ELEM_UNKNOWN;
+  *is_float = false;
+  *too_big = false;
+  /* vxc splits at the first alphabetic character or `_`; anything after that must be an
+   * element type name. Non-ASCII letters also start the suffix. */
+  if (split < len) {
+    *suffix = vxp_elem__from_name(text + split, len - split);
+    if (*suffix == VXP_ELEM_UNKNOWN) return false;
+  }
+  size_t dots = 0;
+  for (size_t i = 0; i < split; i++) dots += text[i] == '.';
+  if (dots > 1 || split == 0 || text[split - 1] == '.') return false;
+  if (dots == 1) {
+    *is_float = true;
+    return true;
+  }
+  uint64_t v = 0;
+  for (size_t i = 0; i < split; i++) {
+    if (!vxp_mul_u64(v, 10, &v) || !vxp_add_u64(v, (uint64_t)(text[i] - '0'), &v)) {
+      *too_big = true;
+      return true;
+    }
+  }
+  *value = v;
+  return true;
+}
+
+/* ------------------------------------------------------------------ constant expressions */
+
+static uint32_t add_cexpr(lowerer *L, vxp_cexpr cx, TSNode node) {
+  if (failed(L)) return VXP_NONE;
+  cx.start_byte = ts_node_start_byte(node);
+  cx.end_byte = ts_node_end_byte(node);
+  if (!array_push(L->ctx, &L->m->cexprs, cx)) {
+    oom(L);
+    return VXP_NONE;
+  }
+  return (uint32_t)(L->m->cexprs.len - 1);
+}
+
+static vxp_cexpr cexpr_of(vxp_cexpr_kind kind) {
+  vxp_cexpr cx;
+  memset(&cx, 0, sizeof(cx));
+  cx.kind = (uint8_t)kind;
+  cx.lhs = cx.rhs = VXP_NONE;
+  return cx;
+}
+
+static uint32_t opaque(lowerer *L, TSNode node, vxp_opaque_reason reason) {
+  vxp_cexpr cx = cexpr_of(VXP_CX_OPAQUE);
+  cx.reason = (uint8_t)reason;
+  return add_cexpr(L, cx, node);
+}
+
+static vxp_cop binary_op(const char *s, size_t len) {
+  static const struct {
+    const char *text;
+    vxp_cop op;
+  } ops[] = {{"+", VXP_OP_ADD},  {"-", VXP_OP_SUB},  {"*", VXP_OP_MUL},    {"/", VXP_OP_DIV},
+             {"%", VXP_OP_REM},  {"==", VXP_OP_EQ},  {"!=", VXP_OP_NE},    {"<", VXP_OP_LT},
+             {">", VXP_OP_GT},   {"<=", VXP_OP_LE},  {">=", VXP_OP_GE},    {"&&", VXP_OP_AND},
+             {"||", VXP_OP_OR},  {"&", VXP_OP_BITAND}, {"|", VXP_OP_BITOR}, {"^", VXP_OP_BITXOR}};
+  for (size_t i = 0; i < VXP__ARRAY_LEN(ops); i++) {
+    if (strlen(ops[i].text) == len && memcmp(ops[i].text, s, len) == 0) return ops[i].op;
+  }
+  return VXP_OP_NONE;
+}
+
+static uint32_t lower_cexpr(lowerer *L, TSNode node);
+
+static uint32_t lower_number_cexpr(lowerer *L, TSNode node) {
+  size_t len;
+  const char *s = text_of(L, node, &len);
+  uint64_t value;
+  vxp_elem suffix;
+  bool is_float, too_big;
+  if (!vxp_lower__number(s, len, &value, &suffix, &is_float, &too_big))
+    return opaque(L, node, VXP_OPAQUE_OTHER); /* reported once by check_number */
+  if (is_float) return opaque(L, node, VXP_OPAQUE_FLOAT);
+  vxp_cexpr cx = cexpr_of(too_big ? VXP_CX_BIGINT : VXP_CX_INT);
+  cx.value = value;
+  cx.suffix = (uint8_t)suffix;
+  return add_cexpr(L, cx, node);
+}
+
+static uint32_t lower_cexpr_inner(lowerer *L, TSNode node) {
+  const vxp_symbols *S = L->S;
+  TSSymbol sym = ts_node_symbol(node);
+  if (sym == S->number) return lower_number_cexpr(L, node);
+  if (sym == S->identifier || sym == S->type_identifier) {
+    vxp_cexpr cx = cexpr_of(VXP_CX_NAME);
+    cx.name = intern_node(L, node);
+    return add_cexpr(L, cx, node);
+  }
+  if (sym == S->boolean) {
+    size_t len;
+    const char *s = text_of(L, node, &len);
+    vxp_cexpr cx = cexpr_of(VXP_CX_BOOL);
+    cx.value = (len == 4 && memcmp(s, "true", 4) == 0);
+    return add_cexpr(L, cx, node);
+  }
+  if (sym == S->parenthesized_expression || sym == S->const_argument) {
+    TSNode inner = ts_node_named_child(node, 0);
+    /* `const_argument` may be `-x`: its only named child is x and the first token is `-`. */
+    if (sym == S->const_argument && ts_node_child_count(node) == 2) {
+      uint32_t operand = lower_cexpr(L, inner);
+      vxp_cexpr cx = cexpr_of(VXP_CX_UNARY);
+      cx.op = VXP_OP_NEG;
+      cx.lhs = operand;
+      return add_cexpr(L, cx, node);
+    }
+    return ts_node_is_null(inner) ? opaque(L, node, VXP_OPAQUE_OTHER) : lower_cexpr(L, inner);
+  }
+  if (sym == S->binary_expression || sym == S->const_binary_expression) {
+    TSNode op_node = field(L, node, L->F->operator);
+    size_t len;
+    const char *op_text = text_of(L, op_node, &len);
+    vxp_cop op = binary_op(op_text, len);
+    if (op == VXP_OP_NONE) return opaque(L, node, VXP_OPAQUE_OTHER); /* `@` */
+    uint32_t lhs = lower_cexpr(L, field(L, node, L->F->left));
+    uint32_t rhs = lower_cexpr(L, field(L, node, L->F->right));
+    vxp_cexpr cx = cexpr_of(VXP_CX_BINARY);
+    cx.op = (uint8_t)op;
+    cx.lhs = lhs;
+    cx.rhs = rhs;
+    return add_cexpr(L, cx, node);
+  }
+  if (sym == S->unary_expression) {
+    TSNode op_node = field(L, node, L->F->operator);
+    size_t len;
+    const char *op_text = text_of(L, op_node, &len);
+    if (len != 1 || (op_text[0] != '-' && op_text[0] != '!')) return opaque(L, node, VXP_OPAQUE_OTHER);
+    uint32_t operand = lower_cexpr(L, field(L, node, L->F->operand));
+    vxp_cexpr cx = cexpr_of(VXP_CX_UNARY);
+    cx.op = op_text[0] == '-' ? VXP_OP_NEG : VXP_OP_NOT;
+    cx.lhs = operand;
+    return add_cexpr(L, cx, node);
+  }
+  if (sym == S->dynamic_dimension) return opaque(L, node, VXP_OPAQUE_DYNAMIC);
+  if (sym == S->call_expression || sym == S->tensor_constructor)
+    return opaque(L, node, VXP_OPAQUE_CALL);
+  return opaque(L, node, VXP_OPAQUE_OTHER);
+}
+
+static uint32_t lower_cexpr(lowerer *L, TSNode node) {
+  if (failed(L)) return VXP_NONE;
+  if (ts_node_is_null(node)) return VXP_NONE;
+  if (!enter(L, node)) return opaque(L, node, VXP_OPAQUE_OTHER);
+  uint32_t cx = lower_cexpr_inner(L, node);
+  leave(L);
+  return cx;
+}
+
+/* ------------------------------------------------------------------ places and types */
+
+static vxp_place lower_place(lowerer *L, TSNode node) {
+  vxp_place p;
+  memset(&p, 0, sizeof(p));
+  p.index = VXP_NONE;
+  if (ts_node_is_null(node)) return p;
+  p.start_byte = ts_node_start_byte(node);
+  p.end_byte = ts_node_end_byte(node);
+  if (is(node, L->S->memory_path)) {
+    p.kind = VXP_PLACE_MEMORY;
+    p.name = intern_node(L, field(L, node, L->F->name));
+  } else if (is(node, L->S->topology_path)) {
+    p.kind = VXP_PLACE_TOPOLOGY;
+    p.name = intern_node(L, field(L, node, L->F->name));
+    TSNode index = field(L, node, L->F->index);
+    if (!ts_node_is_null(index)) p.index = lower_cexpr(L, index);
+  } else if (is(node, L->S->identifier)) {
+    /* A topology variable or generic topology parameter. */
+    p.kind = VXP_PLACE_TOPOLOGY;
+    p.name = intern_node(L, node);
+  }
+  return p;
+}
+
+static uint32_t add_type(lowerer *L, vxp_tensor_type t) {
+  if (failed(L)) return VXP_NONE;
+  if (!array_push(L->ctx, &L->m->types, t)) {
+    oom(L);
+    return VXP_NONE;
+  }
+  return (uint32_t)(L->m->types.len - 1);
+}
+
+static uint32_t lower_tensor_type(lowerer *L, TSNode node) {
+  vxp_tensor_type t;
+  memset(&t, 0, sizeof(t));
+  t.placement.index = VXP_NONE;
+  t.start_byte = ts_node_start_byte(node);
+  t.end_byte = ts_node_end_byte(node);
+  TSNode elem = field(L, node, L->F->element);
+  if (!ts_node_is_null(elem)) {
+    size_t len;
+    const char *s = text_of(L, elem, &len);
+    if (is(elem, L->S->type_identifier)) t.elem = (uint8_t)vxp_elem__from_name(s, len);
+    t.elem_name = intern_node(L, elem);
+  }
+  TSNode shape = field(L, node, L->F->dims);
+  if (!ts_node_is_null(shape)) {
+    t.has_shape = true;
+    t.dims_first = (uint32_t)L->m->dim_list.len;
+    uint32_t count = vxp_node__named_count(shape);
+    for (uint32_t i = 0; i < count && !failed(L); i++) {
+      TSNode dim = ts_node_named_child(shape, i);
+      if (is_extra(L, dim)) continue;
+      uint32_t cx = lower_cexpr(L, dim);
+      if (!array_push(L->ctx, &L->m->dim_list, cx)) oom(L);
+      t.dims_count++;
+    }
+  }
+  t.placement = lower_place(L, field(L, node, L->F->placement));
+  return add_type(L, t);
+}
+
+/* The tensor type a type node denotes, with wrappers applied; VXP_NONE for any other type
+ * (references and raw pointers borrow a tile, they do not hold one). */
+static uint32_t lower_type(lowerer *L, TSNode node) {
+  if (ts_node_is_null(node) || failed(L)) return VXP_NONE;
+  const vxp_symbols *S = L->S;
+  TSSymbol sym = ts_node_symbol(node);
+  if (sym == S->tensor_type) return lower_tensor_type(L, node);
+  if (sym == S->ref_type || sym == S->pinned_type) {
+    uint32_t inner = lower_type(L, field(L, node, L->F->type));
+    if (inner == VXP_NONE) return VXP_NONE;
+    vxp_tensor_type t = L->m->types.items[inner];
+    t.wrapper = (uint8_t)(sym == S->ref_type ? VXP_WRAP_REF : VXP_WRAP_PINNED);
+    t.placement = lower_place(L, field(L, node, sym == S->ref_type ? L->F->space : L->F->topology));
+    t.start_byte = ts_node_start_byte(node);
+    t.end_byte = ts_node_end_byte(node);
+    return add_type(L, t);
+  }
+  return VXP_NONE;
+}
+
+static bool type_is_placed(lowerer *L, uint32_t type) {
+  return type != VXP_NONE && L->m->types.items[type].placement.kind != VXP_PLACE_NONE;
+}
+
+static vxp_origin origin_of_type(lowerer *L, uint32_t type) {
+  vxp_origin o;
+  memset(&o, 0, sizeof(o));
+  o.place.index = VXP_NONE;
+  o.known = true;
+  if (type != VXP_NONE) o.place = L->m->types.items[type].placement;
+  return o;
+}
+
+/* The nominal type name of a type node (`S`, `S<T>` -> S), for method resolution. */
+static vxp_name nominal_name(lowerer *L, TSNode node) {
+  if (ts_node_is_null(node)) return VXP_NAME_NONE;
+  if (is(node, L->S->type_identifier)) return intern_node(L, node);
+  if (is(node, L->S->generic_type)) return nominal_name(L, field(L, node, L->F->name));
+  if (is(node, L->S->scoped_type_identifier)) return intern_node(L, node);
+  return VXP_NAME_NONE;
+}
+
+static void record_declared(lowerer *L, vxp_declared_kind kind, vxp_name owner, vxp_name member,
+                            TSNode type_node) {
+  uint32_t type = lower_type(L, type_node);
+  if (!type_is_placed(L, type)) return;
+  vxp_declared d = {(uint8_t)kind, owner, member, type, ts_node_start_byte(type_node),
+                    ts_node_end_byte(type_node)};
+  if (!array_push(L->ctx, &L->m->declared, d)) oom(L);
+}
+
+/* ------------------------------------------------------------------ expressions */
+
+static value_info lower_expr(lowerer *L, TSNode node, vxp_name binding_target);
+static value_info lower_block_body(lowerer *L, TSNode block);
+static void lower_statement(lowerer *L, TSNode node);
+
+/* Report malformed number tokens (`0x1F`, `1e10`, `3.3.5`, `4MiB`) where they appear. */
+static void check_number(lowerer *L, TSNode node) {
+  size_t len;
+  const char *s = text_of(L, node, &len);
+  uint64_t value;
+  vxp_elem suffix;
+  bool is_float, too_big;
+  if (vxp_lower__number(s, len, &value, &suffix, &is_float, &too_big)) return;
+  if (failed(L)) return;
+  if (!vxp_diag__add(L->ctx, L->diags, VXP_SEVERITY_ERROR, "VXP0002", L->src,
+                     ts_node_start_byte(node), ts_node_end_byte(node),
+                     "malformed number literal '%.*s': a number is decimal digits with at most "
+                     "one '.', optionally followed by an element type suffix such as i32 or f16",
+                     (int)len, s))
+    oom(L);
+}
+
+static void lower_children(lowerer *L, TSNode node) {
+  uint32_t count = vxp_node__named_count(node);
+  for (uint32_t i = 0; i < count && !failed(L); i++) {
+    TSNode child = ts_node_named_child(node, i);
+    if (!is_extra(L, child)) lower_expr(L, child, VXP_NAME_NONE);
+  }
+}
+
+/* Identifiers inside a macro's token trees are reads (`print!("{}", x)`). */
+static void read_token_tree(lowerer *L, TSNode node) {
+  if (!enter(L, node)) return;
+  uint32_t count = vxp_node__named_count(node);
+  for (uint32_t i = 0; i < count && !failed(L); i++) {
+    TSNode child = ts_node_named_child(node, i);
+    if (is(child, L->S->identifier)) add_read(L, intern_node(L, child));
+    else if (is(child, L->S->token_tree)) read_token_tree(L, child);
+  }
+  leave(L);
+}
+
+static vxp_name callee_name(lowerer *L, TSNode fn_node, uint32_t *generic_first,
+                            uint32_t *generic_count) {
+  *generic_first = (uint32_t)L->m->dim_list.len;
+  *generic_count = 0;
+  if (is(fn_node, L->S->generic_name)) {
+    TSNode args = field(L, fn_node, L->F->arguments);
+    uint32_t count = vxp_node__named_count(args);
+    for (uint32_t i = 0; i < count && !failed(L); i++) {
+      TSNode arg = ts_node_named_child(args, i);
+      if (is_extra(L, arg)) continue;
+      uint32_t cx = lower_cexpr(L, arg);
+      if (!array_push(L->ctx, &L->m->dim_list, cx)) oom(L);
+      (*generic_count)++;
+    }
+    return intern_node(L, field(L, fn_node, L->F->name));
+  }
+  return intern_node(L, fn_node);
+}
+
+static value_info lower_call(lowerer *L, TSNode node) {
+  TSNode fn_node = field(L, node, L->F->function);
+  if (ts_node_is_null(fn_node)) return no_value;
+  vxp_event ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.kind = VXP_EV_CALL;
+  vxp_call_event *call = &ev.u.call;
+  call->start_byte = ts_node_start_byte(node);
+  call->end_byte = ts_node_end_byte(node);
+  call->generic_first = (uint32_t)L->m->dim_list.len;
+  value_info result = no_value;
+  TSSymbol sym = ts_node_symbol(fn_node);
+  if (sym == L->S->identifier || sym == L->S->scoped_identifier || sym == L->S->generic_name) {
+    call->callee = callee_name(L, fn_node, &call->generic_first, &call->generic_count);
+    if (sym == L->S->identifier) {
+      add_read(L, call->callee);
+      binding *b = lookup(L, call->callee);
+      if (b && b->value.closure_fn != VXP_NONE) {
+        call->callee = L->m->functions.items[b->value.closure_fn].name;
+      } else if (b) {
+        call->indirect = true; /* a call through a function value */
+      }
+    }
+    for (size_t i = 0; i < L->signatures.len; i++) {
+      if (L->signatures.items[i].name == call->callee && call->generic_count == 0) {
+        result.type = L->signatures.items[i].return_type;
+        result.loc = origin_of_type(L, result.type);
+        break;
+      }
+    }
+  } else if (sym == L->S->field_expression) {
+    value_info receiver = lower_expr(L, field(L, fn_node, L->F->value), VXP_NAME_NONE);
+    call->method = intern_node(L, field(L, fn_node, L->F->field));
+    call->receiver_type = receiver.nominal;
+  } else {
+    lower_expr(L, fn_node, VXP_NAME_NONE);
+    call->indirect = true;
+  }
+  lower_children(L, field(L, node, L->F->arguments));
+  emit(L, &ev);
+  return result;
+}
+
+static value_info lower_transfer(lowerer *L, TSNode node, vxp_name binding_target) {
+  value_info source = lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
+  TSNode space = field(L, node, L->F->space);
+  vxp_event ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.kind = VXP_EV_PLACE;
+  vxp_place_event *pl = &ev.u.place;
+  pl->form = VXP_FORM_TRANSFER;
+  pl->type_known = source.type != VXP_NONE;
+  pl->type = source.type;
+  pl->dest = lower_place(L, space);
+  if (pl->dest.kind == VXP_PLACE_NONE) lower_expr(L, space, VXP_NAME_NONE);
+  pl->origin = source.loc;
+  pl->binding = binding_target;
+  pl->start_byte = ts_node_start_byte(node);
+  pl->end_byte = ts_node_end_byte(node);
+  emit(L, &ev);
+  value_info result = source;
+  result.loc.known = true;
+  result.loc.place = pl->dest;
+  return result;
+}
+
+static value_info lower_if(lowerer *L, TSNode node) {
+  bool comptime = !ts_node_is_null(field(L, node, L->F->comptime));
+  TSNode condition = field(L, node, L->F->condition);
+  lower_expr(L, condition, VXP_NAME_NONE);
+  uint32_t cond = lower_cexpr(L, condition);
+  open_block(L, VXP_BLOCK_IF, comptime, cond, VXP_NONE, VXP_NONE);
+  value_info value = lower_block_body(L, field(L, node, L->F->consequence));
+  close_block(L);
+  TSNode alternative = field(L, node, L->F->alternative);
+  if (!ts_node_is_null(alternative)) {
+    TSNode arm = ts_node_named_child(alternative, 0);
+    open_block(L, VXP_BLOCK_ELSE, comptime, cond, VXP_NONE, VXP_NONE);
+    if (is(arm, L->S->block)) lower_block_body(L, arm);
+    else if (!ts_node_is_null(arm)) lower_expr(L, arm, VXP_NAME_NONE);
+    close_block(L);
+  }
+  return value;
+}
+
+static value_info lower_wrapped_block(lowerer *L, TSNode block, vxp_block_kind kind) {
+  open_block(L, kind, false, VXP_NONE, VXP_NONE, VXP_NONE);
+  value_info value = lower_block_body(L, block);
+  close_block(L);
+  return value;
+}
+
+static void lower_match(lowerer *L, TSNode node) {
+  lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
+  TSNode body = field(L, node, L->F->body);
+  uint32_t count = vxp_node__named_count(body);
+  for (uint32_t i = 0; i < count && !failed(L); i++) {
+    TSNode arm = ts_node_named_child(body, i);
+    if (!is(arm, L->S->match_arm)) continue;
+    open_block(L, VXP_BLOCK_MATCH_ARM, false, VXP_NONE, VXP_NONE, VXP_NONE);
+    push_scope(L);
+    TSNode value = field(L, arm, L->F->value);
+    if (is(value, L->S->block)) lower_block_body(L, value);
+    else if (!ts_node_is_null(value)) lower_statement(L, value);
+    pop_scope(L);
+    close_block(L);
+  }
+}
+
+/* A closure body is lowered as a function of its own (vxc calls its instance), named after
+ * the binding it is assigned to or its position. */
+static value_info lower_closure(lowerer *L, TSNode node, vxp_name binding_target) {
+  char label[64];
+  vxp_point at = vxp_source__point(L->src, ts_node_start_byte(node));
+  const char *outer = vxp_strtab__str(&L->m->names, current_fn(L)->name);
+  const char *inner = binding_target ? vxp_strtab__str(&L->m->names, binding_target) : NULL;
+  char name[512];
+  if (inner) snprintf(name, sizeof(name), "%s::%s", outer, inner);
+  else {
+    snprintf(label, sizeof(label), "{closure@%u:%u}", at.line + 1, at.column + 1);
+    snprintf(name, sizeof(name), "%s::%s", outer, label);
+  }
+  vxp_function fn;
+  memset(&fn, 0, sizeof(fn));
+  fn.name = intern_text(L, name, strlen(name));
+  fn.start_byte = fn.name_start = ts_node_start_byte(node);
+  fn.end_byte = fn.name_end = ts_node_end_byte(node);
+  fn.is_closure = true;
+  if (failed(L) || !array_push(L->ctx, &L->m->functions, fn) ||
+      !array_push(L->ctx, &L->fn_stack, (uint32_t)(L->m->functions.len - 1))) {
+    oom(L);
+    return no_value;
+  }
+  uint32_t index = (uint32_t)(L->m->functions.len - 1);
+  push_scope(L);
+  TSNode params = field(L, node, L->F->parameters);
+  uint32_t count = vxp_node__named_count(params);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    TSNode pname = field(L, p, L->F->name);
+    if (!ts_node_is_null(pname)) bind(L, intern_node(L, pname), no_value);
+  }
+  lower_expr(L, field(L, node, L->F->body), VXP_NAME_NONE);
+  pop_scope(L);
+  L->fn_stack.len--;
+  value_info v = no_value;
+  v.closure_fn = index;
+  return v;
+}
+
+static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_target) {
+  const vxp_symbols *S = L->S;
+  TSSymbol sym = ts_node_symbol(node);
+  if (sym == S->identifier) {
+    vxp_name name = intern_node(L, node);
+    add_read(L, name);
+    binding *b = lookup(L, name);
+    return b ? b->value : no_value;
+  }
+  if (sym == S->number) {
+    check_number(L, node);
+    return no_value;
+  }
+  if (sym == S->transfer_expression) return lower_transfer(L, node, binding_target);
+  if (sym == S->tensor_constructor) {
+    lower_children(L, field(L, node, L->F->arguments));
+    value_info v = no_value;
+    v.type = lower_type(L, field(L, node, L->F->type));
+    v.loc = origin_of_type(L, v.type);
+    return v;
+  }
+  if (sym == S->call_expression) return lower_call(L, node);
+  if (sym == S->parenthesized_expression) {
+    TSNode inner = ts_node_named_child(node, 0);
+    return ts_node_is_null(inner) ? no_value : lower_expr(L, inner, binding_target);
+  }
+  if (sym == S->if_expression) return lower_if(L, node);
+  if (sym == S->match_expression) {
+    lower_match(L, node);
+    return no_value;
+  }
+  if (sym == S->unsafe_block)
+    return lower_wrapped_block(L, field(L, node, L->F->body), VXP_BLOCK_UNSAFE);
+  if (sym == S->comptime_block)
+    return lower_wrapped_block(L, field(L, node, L->F->body), VXP_BLOCK_COMPTIME);
+  if (sym == S->spawn_expression) {
+    lower_expr(L, field(L, node, L->F->topology), VXP_NAME_NONE);
+    return lower_wrapped_block(L, field(L, node, L->F->body), VXP_BLOCK_SPAWN);
+  }
+  if (sym == S->closure_expression) return lower_closure(L, node, binding_target);
+  if (sym == S->macro_invocation) {
+    add_read(L, intern_node(L, field(L, node, L->F->macro)));
+    uint32_t count = vxp_node__named_count(node);
+    for (uint32_t i = 0; i < count; i++) {
+      TSNode child = ts_node_named_child(node, i);
+      if (is(child, S->token_tree)) read_token_tree(L, child);
+    }
+    return no_value;
+  }
+  if (sym == S->struct_expression) {
+    TSNode body = field(L, node, L->F->body);
+    uint32_t count = vxp_node__named_count(body);
+    for (uint32_t i = 0; i < count && !failed(L); i++) {
+      TSNode init = ts_node_named_child(body, i);
+      TSNode value = field(L, init, L->F->value);
+      if (!ts_node_is_null(value)) lower_expr(L, value, VXP_NAME_NONE);
+    }
+    value_info v = no_value;
+    TSNode name = field(L, node, L->F->name);
+    v.nominal = is(name, S->generic_name) ? intern_node(L, field(L, name, L->F->name))
+                                          : intern_node(L, name);
+    return v;
+  }
+  if (sym == S->field_expression) {
+    lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
+    return no_value;
+  }
+  if (sym == S->reference_expression) {
+    return lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
+  }
+  if (sym == S->scoped_identifier || sym == S->generic_name || sym == S->memory_path ||
+      sym == S->topology_path || sym == S->string || sym == S->boolean) {
+    if (sym == S->topology_path) {
+      TSNode index = field(L, node, L->F->index);
+      if (!ts_node_is_null(index)) lower_expr(L, index, VXP_NAME_NONE);
+    }
+    return no_value;
+  }
+  /* Every other form (operators, index, cast, range, arrays, builtins): only its
+   * sub-expressions matter. */
+  lower_children(L, node);
+  return no_value;
+}
+
+static value_info lower_expr(lowerer *L, TSNode node, vxp_name binding_target) {
+  if (ts_node_is_null(node) || failed(L)) return no_value;
+  if (vxp_node__is_error(node) || ts_node_is_missing(node)) return no_value;
+  if (!enter(L, node)) return no_value;
+  value_info v = lower_expr_inner(L, node, binding_target);
+  leave(L);
+  return v;
+}
+
+/* ------------------------------------------------------------------ statements */
+
+static void lower_let(lowerer *L, TSNode node) {
+  vxp_name name = intern_node(L, field(L, node, L->F->name));
+  TSNode type_node = field(L, node, L->F->type);
+  TSNode value_node = field(L, node, L->F->value);
+  bool is_transfer = is(value_node, L->S->transfer_expression);
+  value_info value = lower_expr(L, value_node, name);
+  uint32_t declared = lower_type(L, type_node);
+  if (declared != VXP_NONE) {
+    value.type = declared;
+    value.loc = origin_of_type(L, declared);
+  }
+  /* A `let` whose declared or inferred type is placed holds a tile, unless the initializer
+   * is itself the transfer that placed it. */
+  if (!is_transfer && type_is_placed(L, value.type)) {
+    vxp_event ev;
+    memset(&ev, 0, sizeof(ev));
+    ev.kind = VXP_EV_PLACE;
+    ev.u.place.form = VXP_FORM_LET_TYPE;
+    ev.u.place.type_known = true;
+    ev.u.place.type = value.type;
+    ev.u.place.dest = L->m->types.items[value.type].placement;
+    ev.u.place.origin.known = false;
+    ev.u.place.origin.place.index = VXP_NONE;
+    ev.u.place.binding = name;
+    ev.u.place.start_byte = ts_node_start_byte(node);
+    ev.u.place.end_byte = ts_node_end_byte(node);
+    emit(L, &ev);
+  }
+  bind(L, name, value);
+}
+
+static void lower_assignment(lowerer *L, TSNode node) {
+  TSNode left = field(L, node, L->F->left);
+  TSNode right = field(L, node, L->F->right);
+  if (is(left, L->S->identifier)) {
+    /* `x = e` writes x without reading it. */
+    vxp_name name = intern_node(L, left);
+    value_info value = lower_expr(L, right, name);
+    binding *b = lookup(L, name);
+    if (b && (value.type != VXP_NONE || value.closure_fn != VXP_NONE)) b->value = value;
+  } else {
+    lower_expr(L, right, VXP_NAME_NONE);
+    lower_expr(L, left, VXP_NAME_NONE);
+  }
+}
+
+static void lower_for(lowerer *L, TSNode node) {
+  TSNode iterable = field(L, node, L->F->iterable);
+  lower_expr(L, iterable, VXP_NAME_NONE);
+  uint32_t trip_start = VXP_NONE, trip_end = VXP_NONE;
+  if (is(iterable, L->S->range_expression)) {
+    trip_start = lower_cexpr(L, field(L, iterable, L->F->start));
+    trip_end = lower_cexpr(L, field(L, iterable, L->F->end));
+  }
+  open_block(L, VXP_BLOCK_FOR, false, VXP_NONE, trip_start, trip_end);
+  push_scope(L);
+  bind(L, intern_node(L, field(L, node, L->F->variable)), no_value);
+  lower_block_body(L, field(L, node, L->F->body));
+  pop_scope(L);
+  close_block(L);
+}
+
+static void lower_statement(lowerer *L, TSNode node) {
+  if (failed(L) || ts_node_is_null(node) || is_extra(L, node)) return;
+  if (vxp_node__is_error(node) || ts_node_is_missing(node)) return;
+  if (!enter(L, node)) return;
+  const vxp_symbols *S = L->S;
+  TSSymbol sym = ts_node_symbol(node);
+  if (sym == S->let_declaration) lower_let(L, node);
+  else if (sym == S->assignment_statement) lower_assignment(L, node);
+  else if (sym == S->for_statement) lower_for(L, node);
+  else if (sym == S->loop_statement)
+    lower_wrapped_block(L, field(L, node, L->F->body), VXP_BLOCK_LOOP);
+  else if (sym == S->expression_statement || sym == S->return_statement) lower_children(L, node);
+  else if (sym == S->block) lower_block_body(L, node);
+  else lower_expr(L, node, VXP_NAME_NONE); /* compound assignment, assert, arm expressions */
+  leave(L);
+}
+
+/* Lower the statements of a block in a new lexical scope; returns the value of its
+ * trailing expression. Iterates with a cursor: blocks can hold millions of statements. */
+static value_info lower_block_body(lowerer *L, TSNode block) {
+  value_info value = no_value;
+  if (ts_node_is_null(block) || failed(L)) return value;
+  push_scope(L);
+  TSNode trailing = field(L, block, L->F->value);
+  TSTreeCursor cursor = ts_tree_cursor_new(block);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      TSNode child = ts_tree_cursor_current_node(&cursor);
+      if (!ts_node_is_named(child)) continue;
+      if (!ts_node_is_null(trailing) && ts_node_eq(child, trailing)) {
+        value = lower_expr(L, child, VXP_NAME_NONE);
+      } else {
+        lower_statement(L, child);
+      }
+    } while (!failed(L) && ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  pop_scope(L);
+  return value;
+}
+
+/* ------------------------------------------------------------------ items */
+
+static int compare_names(const void *a, const void *b) {
+  vxp_name x = *(const vxp_name *)a, y = *(const vxp_name *)b;
+  return (x > y) - (x < y);
+}
+
+static void finish_reads(vxp_function *fn) {
+  if (fn->reads.len == 0) return;
+  qsort(fn->reads.items, fn->reads.len, sizeof(vxp_name), compare_names);
+  size_t out = 1;
+  for (size_t i = 1; i < fn->reads.len; i++) {
+    if (fn->reads.items[i] != fn->reads.items[out - 1]) fn->reads.items[out++] = fn->reads.items[i];
+  }
+  fn->reads.len = out;
+}
+
+static vxp_name qualified_name(lowerer *L, TSNode name_node) {
+  if (L->impl_owner == VXP_NAME_NONE) return intern_node(L, name_node);
+  size_t len;
+  const char *s = text_of(L, name_node, &len);
+  const char *owner = vxp_strtab__str(&L->m->names, L->impl_owner);
+  size_t owner_len = strlen(owner);
+  char *buf = vxp_ctx__malloc(L->ctx, owner_len + 2 + len);
+  if (!buf) {
+    oom(L);
+    return VXP_NAME_NONE;
+  }
+  memcpy(buf, owner, owner_len);
+  memcpy(buf + owner_len, "::", 2);
+  memcpy(buf + owner_len + 2, s, len);
+  vxp_name n = intern_text(L, buf, owner_len + 2 + len);
+  vxp_ctx__free(L->ctx, buf);
+  return n;
+}
+
+static void lower_function(lowerer *L, TSNode node) {
+  vxp_function fn;
+  memset(&fn, 0, sizeof(fn));
+  TSNode name_node = field(L, node, L->F->name);
+  if (ts_node_is_null(name_node) || ts_node_is_missing(name_node)) return;
+  fn.name = qualified_name(L, name_node);
+  fn.owner = L->impl_owner;
+  fn.start_byte = ts_node_start_byte(node);
+  fn.end_byte = ts_node_end_byte(node);
+  fn.name_start = ts_node_start_byte(name_node);
+  fn.name_end = ts_node_end_byte(name_node);
+  TSNode generics = field(L, node, L->F->generics);
+  uint32_t gcount = vxp_node__named_count(generics);
+  for (uint32_t i = 0; i < gcount && !failed(L); i++) {
+    TSNode g = ts_node_named_child(generics, i);
+    if (is_extra(L, g)) continue;
+    vxp_generic_param gp = {intern_node(L, field(L, g, L->F->name)), is(g, L->S->const_parameter)};
+    if (!array_push(L->ctx, &fn.generics, gp)) oom(L);
+  }
+  if (failed(L) || !array_push(L->ctx, &L->m->functions, fn)) {
+    array_free(L->ctx, &fn.generics);
+    oom(L);
+    return;
+  }
+  uint32_t index = (uint32_t)(L->m->functions.len - 1);
+  if (!array_push(L->ctx, &L->fn_stack, index)) {
+    oom(L);
+    return;
+  }
+  L->too_deep = false;
+  push_scope(L);
+  TSNode params = field(L, node, L->F->parameters);
+  uint32_t pcount = vxp_node__named_count(params);
+  for (uint32_t i = 0; i < pcount && !failed(L); i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (!is(p, L->S->parameter)) continue;
+    vxp_name pname = intern_node(L, field(L, p, L->F->name));
+    TSNode ptype = field(L, p, L->F->type);
+    record_declared(L, VXP_DECLARED_PARAMETER, fn.name, pname, ptype);
+    value_info v = no_value;
+    v.type = lower_type(L, ptype);
+    v.loc = origin_of_type(L, v.type);
+    v.nominal = nominal_name(L, ptype);
+    bind(L, pname, v);
+  }
+  record_declared(L, VXP_DECLARED_RETURN, fn.name, VXP_NAME_NONE,
+                  field(L, node, L->F->return_type));
+  lower_block_body(L, field(L, node, L->F->body));
+  pop_scope(L);
+  L->fn_stack.len--;
+  for (size_t i = index; i < L->m->functions.len; i++) finish_reads(&L->m->functions.items[i]);
+}
+
+static void lower_struct(lowerer *L, TSNode node) {
+  vxp_name owner = intern_node(L, field(L, node, L->F->name));
+  TSNode body = field(L, node, L->F->body);
+  uint32_t count = vxp_node__named_count(body);
+  for (uint32_t i = 0; i < count && !failed(L); i++) {
+    TSNode f = ts_node_named_child(body, i);
+    if (!is(f, L->S->field_declaration)) continue;
+    record_declared(L, VXP_DECLARED_FIELD, owner, intern_node(L, field(L, f, L->F->name)),
+                    field(L, f, L->F->type));
+  }
+}
+
+static void lower_const(lowerer *L, TSNode node) {
+  vxp_const_item c;
+  c.name = intern_node(L, field(L, node, L->F->name));
+  TSNode value = field(L, node, L->F->value);
+  if (ts_node_is_null(value) || c.name == VXP_NAME_NONE) return;
+  c.value = lower_cexpr(L, value);
+  c.start_byte = ts_node_start_byte(node);
+  c.end_byte = ts_node_end_byte(node);
+  if (!failed(L) && !array_push(L->ctx, &L->m->consts, c)) oom(L);
+}
+
+/* Functions in impl blocks: the owner's name qualifies them (`Type::method`). */
+static void lower_impl(lowerer *L, TSNode node, bool signatures_only);
+
+static void collect_signature(lowerer *L, TSNode node) {
+  TSNode name_node = field(L, node, L->F->name);
+  if (ts_node_is_null(name_node)) return;
+  fn_signature sig;
+  sig.name = qualified_name(L, name_node);
+  sig.return_type = ts_node_is_null(field(L, node, L->F->generics))
+                        ? lower_type(L, field(L, node, L->F->return_type))
+                        : VXP_NONE;
+  if (!failed(L) && !array_push(L->ctx, &L->signatures, sig)) oom(L);
+}
+
+static void lower_impl(lowerer *L, TSNode node, bool signatures_only) {
+  L->impl_owner = nominal_name(L, field(L, node, L->F->type));
+  TSNode body = field(L, node, L->F->body);
+  uint32_t count = vxp_node__named_count(body);
+  for (uint32_t i = 0; i < count && !failed(L); i++) {
+    TSNode item = ts_node_named_child(body, i);
+    if (!is(item, L->S->function_item)) continue;
+    if (signatures_only) collect_signature(L, item);
+    else lower_function(L, item);
+  }
+  L->impl_owner = VXP_NAME_NONE;
+}
+
+static void lower_items(lowerer *L, TSNode root, bool signatures_only) {
+  const vxp_symbols *S = L->S;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      TSNode item = ts_tree_cursor_current_node(&cursor);
+      TSSymbol sym = ts_node_symbol(item);
+      if (sym == S->function_item) {
+        if (signatures_only) collect_signature(L, item);
+        else lower_function(L, item);
+      } else if (sym == S->impl_item) {
+        lower_impl(L, item, signatures_only);
+      } else if (!signatures_only && sym == S->struct_item) {
+        lower_struct(L, item);
+      } else if (!signatures_only && sym == S->const_item) {
+        lower_const(L, item);
+      }
+    } while (!failed(L) && ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+}
+
+int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp_model *model,
+                       vxp_diag_list *diags) {
+  lowerer L;
+  memset(&L, 0, sizeof(L));
+  L.ctx = ctx;
+  L.src = src;
+  L.m = model;
+  L.diags = diags;
+  L.S = &ctx->syms;
+  L.F = &ctx->fields;
+  if (vxp_strtab__init(ctx, &model->names) != VXP_OK) return VXP_ENOMEM;
+  lower_items(&L, root, true);
+  lower_items(&L, root, false);
+  array_free(ctx, &L.bindings);
+  array_free(ctx, &L.scopes);
+  array_free(ctx, &L.fn_stack);
+  array_free(ctx, &L.signatures);
+  return L.rc;
+}

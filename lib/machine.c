@@ -1,0 +1,634 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* machine.c - reading Memory and Topology declarations, built-in machines, merging the
+ * inputs of an analysis and the coherence checks of the memory hierarchy. */
+#include "machine.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "context.h"
+#include "program.h"
+#include "source.h"
+#include "units.h"
+
+/* ------------------------------------------------------------------ reading declarations */
+
+typedef struct reader {
+  vxp_context *ctx;
+  vxp_machine *m;
+  const vxp_source *src;
+  const vxp_symbols *S;
+  const vxp_fields *F;
+  int rc;
+} reader;
+
+/* The 0.20 runtime dereferences null nodes, so every child lookup goes through here. */
+static TSNode fld(reader *R, TSNode node, TSFieldId id) {
+  VXP__UNUSED(R);
+  return ts_node_is_null(node) ? node : ts_node_child_by_field_id(node, id);
+}
+
+static bool usable(TSNode node) {
+  return !ts_node_is_null(node) && !ts_node_is_missing(node) && !vxp_node__is_error(node);
+}
+
+static const char *node_text(reader *R, TSNode node, size_t *len) {
+  uint32_t start = ts_node_start_byte(node);
+  *len = ts_node_end_byte(node) - start;
+  return R->src->text + start;
+}
+
+static char *node_dup(reader *R, TSNode node) {
+  size_t len;
+  const char *s = node_text(R, node, &len);
+  char *copy = vxp_ctx__strndup(R->ctx, s, len);
+  if (!copy) R->rc = VXP_ENOMEM;
+  return copy;
+}
+
+static bool text_is(reader *R, TSNode node, const char *word) {
+  size_t len;
+  const char *s = node_text(R, node, &len);
+  return strlen(word) == len && memcmp(s, word, len) == 0;
+}
+
+static void diag(reader *R, const char *code, TSNode node, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void diag(reader *R, const char *code, TSNode node, const char *fmt, ...) {
+  if (R->rc != VXP_OK) return;
+  char message[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(message, sizeof(message), fmt, ap);
+  va_end(ap);
+  if (!vxp_diag__add(R->ctx, &R->m->diags, VXP_SEVERITY_ERROR, code, R->src,
+                     ts_node_start_byte(node), ts_node_end_byte(node), "%s", message))
+    R->rc = VXP_ENOMEM;
+}
+
+/* The text of `node`, cut to fit `buf`, for quoting in messages. */
+static const char *quote(reader *R, TSNode node, char *buf, size_t size) {
+  size_t len;
+  const char *s = node_text(R, node, &len);
+  if (len > size - 1) len = size - 1;
+  memcpy(buf, s, len);
+  buf[len] = '\0';
+  return buf;
+}
+
+static void unit_problem(reader *R, TSNode node, vxp_unit_status st, const char *what,
+                         const char *accepted) {
+  char quoted[128];
+  quote(R, node, quoted, sizeof(quoted));
+  switch (st) {
+  case VXP_UNIT_UNKNOWN:
+    diag(R, "VXP0010", node, "unknown unit in '%s'; units are case-sensitive: %s", quoted,
+         accepted);
+    break;
+  case VXP_UNIT_INEXACT:
+    diag(R, "VXP0011", node, "'%s' is not a whole number of %s", quoted, what);
+    break;
+  case VXP_UNIT_OVERFLOW:
+    diag(R, "VXP0012", node, "'%s' does not fit in 64 bits of %s", quoted, what);
+    break;
+  default:
+    diag(R, "VXP0013", node,
+         "malformed quantity '%s' (expected digits with at most one '.', a space, then a unit)",
+         quoted);
+    break;
+  }
+}
+
+/* A `size` node: number and byte unit. */
+static bool read_size(reader *R, TSNode size, uint64_t *out) {
+  TSNode number = fld(R, size, R->F->value), unit = fld(R, size, R->F->unit);
+  if (!usable(number) || !usable(unit)) return false;
+  size_t nlen, ulen;
+  const char *n = node_text(R, number, &nlen), *u = node_text(R, unit, &ulen);
+  vxp_unit_status st = vxp_units__bytes(n, nlen, u, ulen, out);
+  if (st != VXP_UNIT_OK) {
+    unit_problem(R, size, st, "bytes", vxp_units__byte_units());
+    return false;
+  }
+  return true;
+}
+
+/* A `rate` node: size `/` s|cyc. */
+static bool read_rate(reader *R, TSNode rate, uint64_t *out, bool *per_cycle) {
+  TSNode amount = fld(R, rate, R->F->amount), per = fld(R, rate, R->F->per);
+  if (!usable(amount) || !usable(per)) return false;
+  if (text_is(R, per, "s")) *per_cycle = false;
+  else if (text_is(R, per, "cyc")) *per_cycle = true;
+  else {
+    char word[64];
+    diag(R, "VXP0010", per,
+         "unknown rate denominator '/%s'; a rate is per second (/s) or per cycle (/cyc)",
+         quote(R, per, word, sizeof(word)));
+    return false;
+  }
+  return read_size(R, amount, out);
+}
+
+static const char *const scope_words[] = {"device", "sm", "cta", "thread"};
+
+static void read_memory_field(reader *R, vxp_space *sp, TSNode f) {
+  const vxp_symbols *S = R->S;
+  TSSymbol sym = ts_node_symbol(f);
+  TSNode value = fld(R, f, R->F->value);
+  if (sym == S->overcommit_field) {
+    sp->overcommit = true;
+    return;
+  }
+  if (!usable(value)) return;
+  if (sym == S->within_field) {
+    TSNode name = fld(R, value, R->F->name);
+    if (!usable(name)) return;
+    sp->within = node_dup(R, name);
+    sp->within_start = ts_node_start_byte(f);
+    sp->within_end = ts_node_end_byte(f);
+  } else if (sym == S->capacity_field) {
+    sp->has_capacity = read_size(R, value, &sp->capacity);
+    sp->capacity_start = ts_node_start_byte(f);
+    sp->capacity_end = ts_node_end_byte(f);
+  } else if (sym == S->granule_field) {
+    sp->has_granule = read_size(R, value, &sp->granule);
+    sp->granule_start = ts_node_start_byte(f);
+    sp->granule_end = ts_node_end_byte(f);
+  } else if (sym == S->bandwidth_field) {
+    sp->has_bandwidth = read_rate(R, value, &sp->bandwidth, &sp->bandwidth_per_cycle);
+    sp->bandwidth_start = ts_node_start_byte(f);
+    sp->bandwidth_end = ts_node_end_byte(f);
+  } else if (sym == S->clock_field) {
+    TSNode number = fld(R, value, R->F->value), unit = fld(R, value, R->F->unit);
+    if (!usable(number) || !usable(unit)) return;
+    size_t nlen, ulen;
+    const char *n = node_text(R, number, &nlen), *u = node_text(R, unit, &ulen);
+    vxp_unit_status st = vxp_units__hertz(n, nlen, u, ulen, &sp->clock_hz);
+    if (st == VXP_UNIT_OK) sp->has_clock = true;
+    else unit_problem(R, value, st, "hertz", vxp_units__hertz_units());
+  } else if (sym == S->scope_field) {
+    for (size_t i = 0; i < VXP__ARRAY_LEN(scope_words); i++) {
+      if (text_is(R, value, scope_words[i])) {
+        sp->has_scope = true;
+        sp->scope = (uint8_t)i;
+        return;
+      }
+    }
+    char word[64];
+    diag(R, "VXP0014", value,
+         "unknown scope '%s' for memory space '%s'; expected device, sm, cta or thread",
+         quote(R, value, word, sizeof(word)), sp->name);
+  } else if (sym == S->managed_field) {
+    if (text_is(R, value, "explicit")) sp->managed_explicit = true;
+    else if (text_is(R, value, "cached")) sp->managed_explicit = false;
+    else {
+      char word[64];
+      diag(R, "VXP0014", value,
+           "unknown `managed` value '%s' for memory space '%s'; expected explicit or cached",
+           quote(R, value, word, sizeof(word)), sp->name);
+    }
+  } else if (sym == S->replicas_field) {
+    size_t len;
+    const char *n = node_text(R, value, &len);
+    if (vxp_units__integer(n, len, &sp->replicas) == VXP_UNIT_OK && sp->replicas > 0)
+      sp->has_replicas = true;
+    else diag(R, "VXP0014", value, "`replicas` of memory space '%s' must be a positive integer",
+              sp->name);
+  } else if (sym == S->crossing_field) {
+    if (text_is(R, value, "streamed")) sp->crossing_streamed = true;
+    else if (text_is(R, value, "sequenced")) sp->crossing_streamed = false;
+    else {
+      char word[64];
+      diag(R, "VXP0014", value,
+           "unknown `crossing` value '%s' for memory space '%s'; expected streamed or sequenced",
+           quote(R, value, word, sizeof(word)), sp->name);
+    }
+  }
+}
+
+static void free_space(vxp_context *ctx, vxp_space *sp) {
+  vxp_ctx__free(ctx, sp->name);
+  vxp_ctx__free(ctx, sp->within);
+}
+
+static void free_topology(vxp_context *ctx, vxp_topology *t) {
+  vxp_ctx__free(ctx, t->name);
+  vxp_ctx__free(ctx, t->memory);
+  vxp_ctx__free(ctx, t->arch);
+  for (size_t i = 0; i < t->visible.len; i++) vxp_ctx__free(ctx, t->visible.items[i]);
+  for (size_t i = 0; i < t->dtypes.len; i++) vxp_ctx__free(ctx, t->dtypes.items[i]);
+  for (size_t i = 0; i < t->edges.len; i++) {
+    vxp_ctx__free(ctx, t->edges.items[i].from);
+    vxp_ctx__free(ctx, t->edges.items[i].to);
+  }
+  array_free(ctx, &t->visible);
+  array_free(ctx, &t->dtypes);
+  array_free(ctx, &t->edges);
+}
+
+static void read_memory(reader *R, TSNode item) {
+  TSNode name = fld(R, item, R->F->name);
+  if (!usable(name)) return;
+  vxp_space sp;
+  memset(&sp, 0, sizeof(sp));
+  sp.name = node_dup(R, name);
+  if (!sp.name) return;
+  sp.src = R->src;
+  sp.start_byte = ts_node_start_byte(item);
+  sp.end_byte = ts_node_end_byte(item);
+  sp.name_start = ts_node_start_byte(name);
+  sp.name_end = ts_node_end_byte(name);
+  for (size_t i = 0; i < R->m->spaces.len; i++) {
+    if (strcmp(R->m->spaces.items[i].name, sp.name) == 0) {
+      diag(R, "E6012", name, "memory space '%s' is declared twice in %s", sp.name, R->src->label);
+      free_space(R->ctx, &sp);
+      return;
+    }
+  }
+  TSNode body = fld(R, item, R->F->body);
+  uint32_t count = usable(body) ? vxp_node__named_count(body) : 0;
+  for (uint32_t i = 0; i < count && R->rc == VXP_OK; i++) {
+    TSNode f = ts_node_named_child(body, i);
+    if (usable(f)) read_memory_field(R, &sp, f);
+  }
+  if (R->rc != VXP_OK || !array_push(R->ctx, &R->m->spaces, sp)) {
+    free_space(R->ctx, &sp);
+    R->rc = VXP_ENOMEM;
+  }
+}
+
+static void read_edge(reader *R, vxp_topology *t, TSNode entry) {
+  TSNode from = fld(R, entry, R->F->from), to = fld(R, entry, R->F->to);
+  if (!usable(from) || !usable(to)) return;
+  TSNode from_name = fld(R, from, R->F->name), to_name = fld(R, to, R->F->name);
+  if (!usable(from_name) || !usable(to_name)) return;
+  vxp_edge e;
+  memset(&e, 0, sizeof(e));
+  e.start_byte = ts_node_start_byte(entry);
+  e.end_byte = ts_node_end_byte(entry);
+  TSNode cost = fld(R, entry, R->F->cost);
+  if (usable(cost)) {
+    if (ts_node_symbol(cost) == R->S->rate) {
+      if (!read_rate(R, cost, &e.rate, &e.rate_per_cycle)) return;
+      e.cost_kind = VXP_COST_RATE;
+    } else {
+      size_t len;
+      const char *n = node_text(R, cost, &len);
+      if (vxp_units__integer(n, len, &e.weight) != VXP_UNIT_OK) {
+        diag(R, "VXP0013", cost,
+             "a transfer cost is a non-negative integer weight or a rate such as 31.5 GB/s");
+        return;
+      }
+      e.cost_kind = VXP_COST_WEIGHT;
+    }
+  }
+  uint32_t count = vxp_node__named_count(entry);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode marker = ts_node_named_child(entry, i);
+    if (ts_node_symbol(marker) != R->S->edge_marker) continue;
+    if (text_is(R, marker, "relaxed")) e.markers |= VXP_EDGE_RELAXED;
+    else if (text_is(R, marker, "sync")) e.markers |= VXP_EDGE_SYNC;
+    else if (text_is(R, marker, "copy_engine")) e.markers |= VXP_EDGE_COPY_ENGINE;
+  }
+  e.from = node_dup(R, from_name);
+  e.to = node_dup(R, to_name);
+  if (R->rc != VXP_OK || !array_push(R->ctx, &t->edges, e)) {
+    vxp_ctx__free(R->ctx, e.from);
+    vxp_ctx__free(R->ctx, e.to);
+    R->rc = VXP_ENOMEM;
+  }
+}
+
+/* Names listed in `visible: [...]` (memory paths) or `dtypes: [...]` (identifiers). */
+static void read_name_list(reader *R, TSNode entry, bool space_paths, void *list_ptr) {
+  Array(char *) *list = list_ptr;
+  uint32_t count = ts_node_child_count(entry);
+  for (uint32_t i = 0; i < count && R->rc == VXP_OK; i++) {
+    if (ts_node_field_name_for_child(entry, i) == NULL) continue; /* punctuation, comments */
+    TSNode child = ts_node_child(entry, i);
+    if (!usable(child)) continue;
+    TSNode name = space_paths ? fld(R, child, R->F->name) : child;
+    if (!usable(name)) continue;
+    char *copy = node_dup(R, name);
+    if (copy && !array_push(R->ctx, list, copy)) {
+      vxp_ctx__free(R->ctx, copy);
+      R->rc = VXP_ENOMEM;
+    }
+  }
+}
+
+static void read_topology(reader *R, TSNode item) {
+  TSNode name = fld(R, item, R->F->name);
+  if (!usable(name)) return;
+  vxp_topology t;
+  memset(&t, 0, sizeof(t));
+  t.name = node_dup(R, name);
+  if (!t.name) return;
+  t.src = R->src;
+  t.start_byte = ts_node_start_byte(item);
+  t.end_byte = ts_node_end_byte(item);
+  t.name_start = ts_node_start_byte(name);
+  t.name_end = ts_node_end_byte(name);
+  for (size_t i = 0; i < R->m->topologies.len; i++) {
+    if (strcmp(R->m->topologies.items[i].name, t.name) == 0) {
+      diag(R, "E6012", name, "topology '%s' is declared twice in %s", t.name, R->src->label);
+      free_topology(R->ctx, &t);
+      return;
+    }
+  }
+  TSNode body = fld(R, item, R->F->body);
+  uint32_t count = usable(body) ? vxp_node__named_count(body) : 0;
+  for (uint32_t i = 0; i < count && R->rc == VXP_OK; i++) {
+    TSNode entry = ts_node_named_child(body, i);
+    if (!usable(entry)) continue;
+    TSSymbol sym = ts_node_symbol(entry);
+    if (sym == R->S->memory_entry) {
+      TSNode space = fld(R, fld(R, entry, R->F->value), R->F->name);
+      if (usable(space)) {
+        vxp_ctx__free(R->ctx, t.memory);
+        t.memory = node_dup(R, space);
+      }
+    } else if (sym == R->S->visible_entry) {
+      t.has_visible = true;
+      read_name_list(R, entry, true, &t.visible);
+    } else if (sym == R->S->dtypes_entry) {
+      t.has_dtypes = true;
+      read_name_list(R, entry, false, &t.dtypes);
+    } else if (sym == R->S->arch_entry) {
+      TSNode value = fld(R, entry, R->F->value);
+      if (usable(value)) {
+        vxp_ctx__free(R->ctx, t.arch);
+        t.arch = node_dup(R, value);
+      }
+    } else if (sym == R->S->transfer_edge) {
+      read_edge(R, &t, entry);
+    }
+  }
+  if (!t.memory && R->rc == VXP_OK)
+    diag(R, "VXP0015", name, "topology '%s' has no `memory:` entry (it is required)", t.name);
+  if (R->rc != VXP_OK || !array_push(R->ctx, &R->m->topologies, t)) {
+    free_topology(R->ctx, &t);
+    R->rc = VXP_ENOMEM;
+  }
+}
+
+int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root) {
+  reader R = {ctx, m, src, &ctx->syms, &ctx->fields, VXP_OK};
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      TSNode item = ts_tree_cursor_current_node(&cursor);
+      TSSymbol sym = ts_node_symbol(item);
+      if (sym == R.S->memory_item) read_memory(&R, item);
+      else if (sym == R.S->topology_item) read_topology(&R, item);
+    } while (R.rc == VXP_OK && ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return R.rc;
+}
+
+/* ------------------------------------------------------------------ machine objects */
+
+vxp_machine *vxp_machine__new(vxp_context *ctx, const char *label) {
+  vxp_machine *m = vxp_ctx__calloc(ctx, 1, sizeof(*m));
+  if (!m) return NULL;
+  m->ctx = ctx;
+  m->label = vxp_ctx__strdup(ctx, label);
+  if (!m->label) {
+    vxp_ctx__free(ctx, m);
+    return NULL;
+  }
+  return m;
+}
+
+/* Parse `src` and read its declarations, syntax errors included, into a new machine. */
+static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_source *src,
+                            const char *label, vxp_source *owned_src) {
+  vxp_machine *m = vxp_machine__new(ctx, label);
+  if (!m) {
+    vxp_source_free(owned_src);
+    return vxp_ctx__nomem(ctx);
+  }
+  m->src = src;
+  m->owned_src = owned_src;
+  TSTree *tree = ts_parser_parse_string(ctx->parser, NULL, src->text, (uint32_t)src->len);
+  if (!tree) {
+    vxp_machine_free(m);
+    return vxp_ctx__error(ctx, VXP_ERROR, "%s: the parser returned no tree", src->label);
+  }
+  TSNode root = ts_tree_root_node(tree);
+  int rc = vxp_syntax__diagnose(ctx, src, root, &m->diags);
+  if (rc == VXP_OK) rc = vxp_machine__read(ctx, m, src, root);
+  ts_tree_delete(tree);
+  if (rc != VXP_OK) {
+    vxp_machine_free(m);
+    return vxp_ctx__nomem(ctx);
+  }
+  *out = m;
+  return VXP_OK;
+}
+
+int vxp_machine_load(vxp_machine **out, vxp_context *ctx, const vxp_source *src) {
+  if (!out || !ctx || !src)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_machine_load")
+               : VXP_EINVAL;
+  return load_from_source(out, ctx, src, src->label, NULL);
+}
+
+int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx, const char *name) {
+  if (!out || !ctx || !name)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_machine_builtin")
+               : VXP_EINVAL;
+  size_t len;
+  const char *text = vxp_builtin__text(name, &len);
+  if (!text)
+    return vxp_ctx__error(ctx, VXP_ENOTFOUND,
+                          "no built-in machine named '%s' (built-ins: a100-40, host-default)",
+                          name);
+  char label[128];
+  snprintf(label, sizeof(label), "%s (built-in)", name);
+  vxp_source *src;
+  int rc = vxp_source_new(&src, ctx, label, text, len);
+  if (rc != VXP_OK) return rc;
+  return load_from_source(out, ctx, src, label, src);
+}
+
+void vxp_machine_free(vxp_machine *m) {
+  if (!m) return;
+  vxp_context *ctx = m->ctx;
+  for (size_t i = 0; i < m->spaces.len; i++) free_space(ctx, &m->spaces.items[i]);
+  for (size_t i = 0; i < m->topologies.len; i++) free_topology(ctx, &m->topologies.items[i]);
+  array_free(ctx, &m->spaces);
+  array_free(ctx, &m->topologies);
+  vxp_diag__list_free(ctx, &m->diags);
+  vxp_source_free(m->owned_src);
+  vxp_ctx__free(ctx, m->label);
+  vxp_ctx__free(ctx, m);
+}
+
+const char *vxp_machine_label(const vxp_machine *m) { return m ? m->label : NULL; }
+
+size_t vxp_machine_diagnostic_count(const vxp_machine *m) { return m ? m->diags.len : 0; }
+
+const vxp_diagnostic *vxp_machine_diagnostic(const vxp_machine *m, size_t i) {
+  return (m && i < m->diags.len) ? &m->diags.items[i] : NULL;
+}
+
+/* ------------------------------------------------------------------ merged view */
+
+bool vxp_machine__builtin_space(const char *name) {
+  static const char *const builtins[] = {"CPU_DRAM", "NPU_HBM", "GPU_HBM",
+                                         "Local_SRAM", "NIC_RAM", "Remote_HBM"};
+  for (size_t i = 0; i < VXP__ARRAY_LEN(builtins); i++) {
+    if (strcmp(builtins[i], name) == 0) return true;
+  }
+  return false;
+}
+
+const vxp_space *vxp_machine__space(const vxp_machine_view *view, const char *name) {
+  for (size_t i = 0; i < view->spaces.len; i++) {
+    if (strcmp(view->spaces.items[i]->name, name) == 0) return view->spaces.items[i];
+  }
+  return NULL;
+}
+
+const vxp_topology *vxp_machine__topology(const vxp_machine_view *view, const char *name) {
+  for (size_t i = 0; i < view->topologies.len; i++) {
+    if (strcmp(view->topologies.items[i]->name, name) == 0) return view->topologies.items[i];
+  }
+  return NULL;
+}
+
+void vxp_machine__view_free(vxp_context *ctx, vxp_machine_view *view) {
+  array_free(ctx, &view->spaces);
+  array_free(ctx, &view->topologies);
+}
+
+static const char *const scope_names[] = {"Device", "Sm", "Cta", "Thread"};
+
+/* Coherence of the merged hierarchy (vxc runs these before any function is checked). */
+static int check_coherence(vxp_context *ctx, vxp_machine_view *view, vxp_diag_list *diags) {
+  for (size_t i = 0; i < view->spaces.len; i++) {
+    const vxp_space *sp = view->spaces.items[i];
+    static const struct {
+      const char *field;
+      size_t has_off, val_off, start_off, end_off;
+    } positive[] = {
+        {"capacity", offsetof(vxp_space, has_capacity), offsetof(vxp_space, capacity),
+         offsetof(vxp_space, capacity_start), offsetof(vxp_space, capacity_end)},
+        {"bandwidth", offsetof(vxp_space, has_bandwidth), offsetof(vxp_space, bandwidth),
+         offsetof(vxp_space, bandwidth_start), offsetof(vxp_space, bandwidth_end)},
+        {"granule", offsetof(vxp_space, has_granule), offsetof(vxp_space, granule),
+         offsetof(vxp_space, granule_start), offsetof(vxp_space, granule_end)},
+    };
+    for (size_t k = 0; k < VXP__ARRAY_LEN(positive); k++) {
+      const char *base = (const char *)sp;
+      bool has = *(const bool *)(base + positive[k].has_off);
+      uint64_t value = *(const uint64_t *)(base + positive[k].val_off);
+      if (has && value == 0) {
+        uint32_t start = *(const uint32_t *)(base + positive[k].start_off);
+        uint32_t end = *(const uint32_t *)(base + positive[k].end_off);
+        if (!vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6008", sp->src, start, end,
+                           "memory space '%s' has a non-positive `%s`", sp->name,
+                           positive[k].field))
+          return VXP_ENOMEM;
+      }
+    }
+    if (!sp->within) continue;
+    const vxp_space *parent = vxp_machine__space(view, sp->within);
+    if (!parent) continue; /* a built-in parent (CPU_DRAM) has no capacity or scope */
+    /* E6006: follow `within:` links; a walk longer than the number of spaces is a cycle.
+     * Report it once, at the first space (in declaration order) on the cycle. */
+    const vxp_space *walk = sp;
+    size_t steps = 0;
+    bool on_cycle = false;
+    while (walk && walk->within && steps <= view->spaces.len) {
+      walk = vxp_machine__space(view, walk->within);
+      steps++;
+      if (walk == sp) {
+        on_cycle = true;
+        break;
+      }
+    }
+    if (on_cycle) {
+      bool first = true;
+      const vxp_space *w = vxp_machine__space(view, sp->within);
+      while (w && w != sp) {
+        for (size_t j = 0; j < i; j++) {
+          if (view->spaces.items[j] == w) first = false;
+        }
+        w = w->within ? vxp_machine__space(view, w->within) : NULL;
+      }
+      if (first && !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6006", sp->src,
+                                  sp->within_start, sp->within_end,
+                                  "memory space '%s' is in a `within:` cycle; the containment "
+                                  "hierarchy must be a tree",
+                                  sp->name))
+        return VXP_ENOMEM;
+      continue;
+    }
+    if (sp->has_capacity && parent->has_capacity && sp->capacity > parent->capacity) {
+      if (!vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6007", sp->src, sp->capacity_start,
+                         sp->capacity_end,
+                         "memory space '%s' (%llu bytes) is larger than its parent '%s' (%llu "
+                         "bytes); a space cannot hold more than the space it is within",
+                         sp->name, (unsigned long long)sp->capacity, parent->name,
+                         (unsigned long long)parent->capacity))
+        return VXP_ENOMEM;
+    }
+    if (sp->has_scope && parent->has_scope && sp->scope < parent->scope) {
+      if (!vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6011", sp->src, sp->start_byte,
+                         sp->end_byte,
+                         "memory space '%s' has scope %s, broader than its parent '%s' (%s); a "
+                         "space cannot be shared more widely than the space it is within",
+                         sp->name, scope_names[sp->scope], parent->name,
+                         scope_names[parent->scope]))
+        return VXP_ENOMEM;
+    }
+  }
+  return VXP_OK;
+}
+
+int vxp_machine__merge(vxp_context *ctx, const vxp_machine *const *inputs, size_t input_count,
+                       vxp_machine_view *view, vxp_diag_list *diags) {
+  for (size_t k = 0; k < input_count; k++) {
+    const vxp_machine *m = inputs[k];
+    if (!m) continue;
+    for (size_t i = 0; i < m->spaces.len; i++) {
+      const vxp_space *sp = &m->spaces.items[i];
+      const vxp_space *prior = vxp_machine__space(view, sp->name);
+      if (prior) {
+        vxp_diagnostic *d = vxp_diag__add(
+            ctx, diags, VXP_SEVERITY_ERROR, "E6012", sp->src, sp->name_start, sp->name_end,
+            "memory space '%s' is declared by two inputs (%s and %s); each name may be "
+            "declared once across the program, --machine and --host",
+            sp->name, prior->src->label, sp->src->label);
+        if (!d || !vxp_diag__note(ctx, d, false, prior->src, prior->name_start, prior->name_end,
+                                  "first declared here"))
+          return VXP_ENOMEM;
+        continue;
+      }
+      if (!array_push(ctx, &view->spaces, sp)) return VXP_ENOMEM;
+    }
+    for (size_t i = 0; i < m->topologies.len; i++) {
+      const vxp_topology *t = &m->topologies.items[i];
+      const vxp_topology *prior = vxp_machine__topology(view, t->name);
+      if (prior) {
+        vxp_diagnostic *d = vxp_diag__add(
+            ctx, diags, VXP_SEVERITY_ERROR, "E6012", t->src, t->name_start, t->name_end,
+            "topology '%s' is declared by two inputs (%s and %s)", t->name, prior->src->label,
+            t->src->label);
+        if (!d || !vxp_diag__note(ctx, d, false, prior->src, prior->name_start, prior->name_end,
+                                  "first declared here"))
+          return VXP_ENOMEM;
+        continue;
+      }
+      if (!array_push(ctx, &view->topologies, t)) return VXP_ENOMEM;
+    }
+  }
+  return check_coherence(ctx, view, diags);
+}

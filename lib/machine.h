@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* machine.h - machine models: Memory spaces and Topologies read from declarations, and
+ * the merged view (program + --machine + --host) an analysis runs against. */
+#ifndef VXP_MACHINE_H
+#define VXP_MACHINE_H
+
+#include <tree_sitter/api.h>
+
+#include "diag.h"
+
+typedef enum vxp_scope_level {
+  VXP_SCOPE_DEVICE = 0, /* broadest */
+  VXP_SCOPE_SM,
+  VXP_SCOPE_CTA,
+  VXP_SCOPE_THREAD      /* narrowest */
+} vxp_scope_level;
+
+/* A `Memory NAME { ... }` declaration. Fields not written keep has_* false. */
+typedef struct vxp_space {
+  char *name;
+  const vxp_source *src;           /* where it is declared */
+  uint32_t start_byte, end_byte;   /* the whole declaration */
+  uint32_t name_start, name_end;
+  char *within;                    /* parent space name, or NULL for a root */
+  uint32_t within_start, within_end;
+  bool has_capacity;
+  uint64_t capacity;
+  uint32_t capacity_start, capacity_end;
+  bool has_bandwidth;
+  uint64_t bandwidth;              /* bytes per second, or per cycle when bandwidth_per_cycle */
+  bool bandwidth_per_cycle;
+  uint32_t bandwidth_start, bandwidth_end;
+  bool has_clock;
+  uint64_t clock_hz;
+  bool has_granule;
+  uint64_t granule;
+  uint32_t granule_start, granule_end;
+  bool has_scope;
+  uint8_t scope;                   /* vxp_scope_level */
+  bool managed_explicit;           /* default `cached` */
+  bool has_replicas;
+  uint64_t replicas;
+  bool crossing_streamed;          /* default `sequenced` */
+  bool overcommit;
+} vxp_space;
+
+typedef enum vxp_edge_cost {
+  VXP_COST_NONE = 0,  /* derived from the endpoints' bandwidths */
+  VXP_COST_WEIGHT,    /* a unitless routing weight */
+  VXP_COST_RATE       /* a link rate: bytes per second (or per cycle) */
+} vxp_edge_cost;
+
+enum {
+  VXP_EDGE_RELAXED = 1u << 0,
+  VXP_EDGE_SYNC = 1u << 1,
+  VXP_EDGE_COPY_ENGINE = 1u << 2
+};
+
+typedef struct vxp_edge {
+  char *from, *to;
+  uint8_t cost_kind;               /* vxp_edge_cost */
+  uint64_t weight;                 /* VXP_COST_WEIGHT */
+  uint64_t rate;                   /* VXP_COST_RATE */
+  bool rate_per_cycle;
+  uint32_t markers;                /* VXP_EDGE_* bits */
+  uint32_t start_byte, end_byte;
+} vxp_edge;
+
+typedef struct vxp_topology {
+  char *name;
+  const vxp_source *src;
+  uint32_t start_byte, end_byte;
+  uint32_t name_start, name_end;
+  char *memory;                    /* default space (`memory:`), NULL if missing */
+  bool has_visible;
+  Array(char *) visible;
+  char *arch;
+  bool has_dtypes;
+  Array(char *) dtypes;
+  Array(vxp_edge) edges;
+} vxp_topology;
+
+/* The declarations of one input. Invariant: names are unique within `spaces` and within
+ * `topologies` (a duplicate is reported and dropped). `owned_src` is set when the machine
+ * made its own source (built-ins); otherwise `src` is borrowed. */
+struct vxp_machine {
+  vxp_context *ctx;
+  char *label;
+  const vxp_source *src;
+  vxp_source *owned_src;
+  Array(vxp_space) spaces;
+  Array(vxp_topology) topologies;
+  vxp_diag_list diags;
+};
+
+/* Read every Memory and Topology item under `root` (parsed from `src`) into `m`, with
+ * unit and field problems as diagnostics. Returns VXP_OK or VXP_ENOMEM. */
+int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root);
+
+/* Allocate an empty machine labelled `label`; NULL on allocation failure. */
+vxp_machine *vxp_machine__new(vxp_context *ctx, const char *label);
+
+/* The merged view of several inputs, in order: the program's own declarations, then the
+ * device machine, then the host. Borrowed pointers into the inputs. */
+typedef struct vxp_machine_view {
+  Array(const vxp_space *) spaces;
+  Array(const vxp_topology *) topologies;
+} vxp_machine_view;
+
+/* Merge `inputs` (NULL entries skipped) into `view`, reporting E6012 for a name declared
+ * by two inputs and the coherence errors E6006, E6007, E6008 and E6011 into `diags`. */
+int vxp_machine__merge(vxp_context *ctx, const vxp_machine *const *inputs, size_t input_count,
+                       vxp_machine_view *view, vxp_diag_list *diags);
+
+void vxp_machine__view_free(vxp_context *ctx, vxp_machine_view *view);
+
+/* The space named `name` in `view`, or NULL. */
+const vxp_space *vxp_machine__space(const vxp_machine_view *view, const char *name);
+
+/* The topology named `name` in `view`, or NULL. */
+const vxp_topology *vxp_machine__topology(const vxp_machine_view *view, const char *name);
+
+/* Whether `name` is one of Vx's built-in memory spaces (CPU_DRAM, GPU_HBM, ...). */
+bool vxp_machine__builtin_space(const char *name);
+
+/* Text of a built-in machine model compiled into the library, or NULL. */
+const char *vxp_builtin__text(const char *name, size_t *len);
+
+#endif /* VXP_MACHINE_H */

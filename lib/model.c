@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* model.c - element types and the program model's life cycle. */
+#include "model.h"
+
+static const struct {
+  const char *name;
+  unsigned bits;
+} elem_table[VXP_ELEM_COUNT] = {
+    [VXP_ELEM_UNKNOWN] = {"", 0},      [VXP_ELEM_BOOL] = {"bool", 1},
+    [VXP_ELEM_I4] = {"i4", 4},         [VXP_ELEM_U4] = {"u4", 4},
+    [VXP_ELEM_F4E2M1] = {"f4e2m1", 4}, [VXP_ELEM_I8] = {"i8", 8},
+    [VXP_ELEM_U8] = {"u8", 8},         [VXP_ELEM_F8E4M3] = {"f8e4m3", 8},
+    [VXP_ELEM_F8E5M2] = {"f8e5m2", 8}, [VXP_ELEM_I16] = {"i16", 16},
+    [VXP_ELEM_U16] = {"u16", 16},      [VXP_ELEM_F16] = {"f16", 16},
+    [VXP_ELEM_BF16] = {"bf16", 16},    [VXP_ELEM_I32] = {"i32", 32},
+    [VXP_ELEM_U32] = {"u32", 32},      [VXP_ELEM_F32] = {"f32", 32},
+    [VXP_ELEM_I64] = {"i64", 64},      [VXP_ELEM_U64] = {"u64", 64},
+    [VXP_ELEM_F64] = {"f64", 64},      [VXP_ELEM_I128] = {"i128", 128},
+    [VXP_ELEM_U128] = {"u128", 128},
+};
+
+vxp_elem vxp_elem__from_name(const char *s, size_t len) {
+  if (len == 4 && memcmp(s, "Bool", 4) == 0) return VXP_ELEM_BOOL;
+  for (int e = 1; e < VXP_ELEM_COUNT; e++) {
+    const char *name = elem_table[e].name;
+    if (strlen(name) == len && memcmp(name, s, len) == 0) return (vxp_elem)e;
+  }
+  return VXP_ELEM_UNKNOWN;
+}
+
+unsigned vxp_elem__bits(vxp_elem e) { return e < VXP_ELEM_COUNT ? elem_table[e].bits : 0; }
+
+const char *vxp_elem__name(vxp_elem e) { return e < VXP_ELEM_COUNT ? elem_table[e].name : ""; }
+
+void vxp_model__free(vxp_context *ctx, vxp_model *m) {
+  for (size_t i = 0; i < m->functions.len; i++) {
+    vxp_function *fn = &m->functions.items[i];
+    array_free(ctx, &fn->generics);
+    array_free(ctx, &fn->events);
+    array_free(ctx, &fn->reads);
+  }
+  array_free(ctx, &m->functions);
+  array_free(ctx, &m->cexprs);
+  array_free(ctx, &m->dim_list);
+  array_free(ctx, &m->types);
+  array_free(ctx, &m->consts);
+  array_free(ctx, &m->declared);
+  vxp_strtab__free(ctx, &m->names);
+}
+
+bool vxp_function__reads(const vxp_function *fn, vxp_name name) {
+  size_t lo = 0, hi = fn->reads.len;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (fn->reads.items[mid] < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < fn->reads.len && fn->reads.items[lo] == name;
+}

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* model.h - the program model: what lowering extracts from a syntax tree and everything
+ * after lowering works on. Functions are event streams in program order (blocks opening
+ * and closing, placements, calls); shapes are unevaluated constant expressions so that
+ * one generic function can be evaluated for each of its instances. */
+#ifndef VXP_MODEL_H
+#define VXP_MODEL_H
+
+#include "array.h"
+#include "strtab.h"
+
+/* Sentinel index meaning "none" in every uint32_t index field below. */
+#define VXP_NONE UINT32_MAX
+
+/* ------------------------------------------------------------------ element types */
+
+/* Element types of tensors, with their widths in bits (bool is packed to 1 bit). */
+typedef enum vxp_elem {
+  VXP_ELEM_UNKNOWN = 0, /* not an element type name (a generic parameter, a struct) */
+  VXP_ELEM_BOOL,
+  VXP_ELEM_I4,
+  VXP_ELEM_U4,
+  VXP_ELEM_F4E2M1,
+  VXP_ELEM_I8,
+  VXP_ELEM_U8,
+  VXP_ELEM_F8E4M3,
+  VXP_ELEM_F8E5M2,
+  VXP_ELEM_I16,
+  VXP_ELEM_U16,
+  VXP_ELEM_F16,
+  VXP_ELEM_BF16,
+  VXP_ELEM_I32,
+  VXP_ELEM_U32,
+  VXP_ELEM_F32,
+  VXP_ELEM_I64,
+  VXP_ELEM_U64,
+  VXP_ELEM_F64,
+  VXP_ELEM_I128,
+  VXP_ELEM_U128,
+  VXP_ELEM_COUNT
+} vxp_elem;
+
+/* Element type from its Vx spelling (`Bool` is accepted for `bool`); UNKNOWN otherwise. */
+vxp_elem vxp_elem__from_name(const char *s, size_t len);
+/* Width in bits (0 for UNKNOWN). */
+unsigned vxp_elem__bits(vxp_elem e);
+/* Canonical spelling ("f32"). */
+const char *vxp_elem__name(vxp_elem e);
+
+/* ------------------------------------------------------------------ constant expressions */
+
+/* Shapes, generic arguments, const items and loop bounds are kept as expression trees and
+ * folded by consteval.c against an environment (const items, const-generic bindings). */
+typedef enum vxp_cexpr_kind {
+  VXP_CX_INT,     /* integer literal: `value`; `suffix` holds an element type suffix */
+  VXP_CX_BIGINT,  /* an integer literal that does not fit in 64 bits */
+  VXP_CX_BOOL,    /* true/false: `value` 0/1 */
+  VXP_CX_NAME,    /* a name to look up: `name` */
+  VXP_CX_UNARY,   /* `op` applied to `lhs` */
+  VXP_CX_BINARY,  /* `lhs` `op` `rhs` */
+  VXP_CX_OPAQUE   /* cannot fold (call, float, method, ...): `reason` says what it is */
+} vxp_cexpr_kind;
+
+typedef enum vxp_cop {
+  VXP_OP_NONE = 0,
+  VXP_OP_ADD, VXP_OP_SUB, VXP_OP_MUL, VXP_OP_DIV, VXP_OP_REM,
+  VXP_OP_EQ, VXP_OP_NE, VXP_OP_LT, VXP_OP_GT, VXP_OP_LE, VXP_OP_GE,
+  VXP_OP_AND, VXP_OP_OR, VXP_OP_NOT, VXP_OP_NEG,
+  VXP_OP_BITAND, VXP_OP_BITOR, VXP_OP_BITXOR
+} vxp_cop;
+
+typedef enum vxp_opaque_reason {
+  VXP_OPAQUE_NONE = 0,
+  VXP_OPAQUE_DYNAMIC,  /* `?` */
+  VXP_OPAQUE_FLOAT,    /* a decimal literal */
+  VXP_OPAQUE_CALL,     /* a call or method call */
+  VXP_OPAQUE_OTHER     /* any other expression form (index, field, @, ...) */
+} vxp_opaque_reason;
+
+/* Invariant: lhs/rhs index earlier entries of the same program's `cexprs` array (VXP_NONE
+ * when unused), so a tree is evaluated bottom-up without recursion limits on its depth. */
+typedef struct vxp_cexpr {
+  uint8_t kind;   /* vxp_cexpr_kind */
+  uint8_t op;     /* vxp_cop */
+  uint8_t reason; /* vxp_opaque_reason */
+  uint8_t suffix; /* vxp_elem of an integer literal's suffix, or UNKNOWN */
+  uint32_t lhs, rhs;
+  vxp_name name;
+  uint64_t value;
+  uint32_t start_byte, end_byte;
+} vxp_cexpr;
+
+/* ------------------------------------------------------------------ types */
+
+typedef enum vxp_place_kind {
+  VXP_PLACE_NONE = 0,  /* unplaced: a host tensor */
+  VXP_PLACE_MEMORY,    /* `Memory::S` */
+  VXP_PLACE_TOPOLOGY   /* `Topology::X[i]`: the topology's default space */
+} vxp_place_kind;
+
+/* A place: a memory space or a topology (resolved against the machine at analysis time). */
+typedef struct vxp_place {
+  uint8_t kind;        /* vxp_place_kind */
+  vxp_name name;       /* space or topology name */
+  uint32_t index;      /* cexpr of a topology index, or VXP_NONE */
+  uint32_t start_byte, end_byte;
+} vxp_place;
+
+typedef enum vxp_wrapper {
+  VXP_WRAP_NONE = 0,
+  VXP_WRAP_REF,      /* Ref<Tensor<...>, Memory::S> */
+  VXP_WRAP_PINNED    /* Pinned<Tensor<...>, Topology::X> */
+} vxp_wrapper;
+
+/* A tensor type. Invariant: when has_shape, dims[dims_first .. dims_first + dims_count) of
+ * the program's `dim_list` are cexpr indices (a `?` dim is an OPAQUE/DYNAMIC cexpr). */
+typedef struct vxp_tensor_type {
+  uint8_t elem;      /* vxp_elem */
+  uint8_t wrapper;   /* vxp_wrapper */
+  bool has_shape;
+  vxp_name elem_name; /* the element as written (a generic parameter when elem is UNKNOWN) */
+  uint32_t dims_first, dims_count;
+  vxp_place placement;
+  uint32_t start_byte, end_byte;
+} vxp_tensor_type;
+
+/* ------------------------------------------------------------------ function events */
+
+typedef enum vxp_block_kind {
+  VXP_BLOCK_IF,        /* then-arm of `if` (releasing) */
+  VXP_BLOCK_ELSE,      /* `else` arm (releasing) */
+  VXP_BLOCK_FOR,       /* `for` body (releasing) */
+  VXP_BLOCK_LOOP,      /* `loop` body (releasing) */
+  VXP_BLOCK_SPAWN,     /* `spawn on(...)` region (not releasing) */
+  VXP_BLOCK_MATCH_ARM, /* `match` arm (not releasing) */
+  VXP_BLOCK_UNSAFE,    /* `unsafe { }` (not releasing) */
+  VXP_BLOCK_COMPTIME   /* `comptime { }` (not releasing) */
+} vxp_block_kind;
+
+/* Whether the runtime frees a block's tiles at its end (vxc's releasing scopes). */
+static inline bool vxp_block__releases(vxp_block_kind k) {
+  return k == VXP_BLOCK_IF || k == VXP_BLOCK_ELSE || k == VXP_BLOCK_FOR || k == VXP_BLOCK_LOOP;
+}
+
+typedef enum vxp_event_kind {
+  VXP_EV_OPEN,   /* a block opens: `block` */
+  VXP_EV_CLOSE,  /* the innermost open block closes */
+  VXP_EV_PLACE,  /* a placement: `place` */
+  VXP_EV_CALL    /* a call site: `call` */
+} vxp_event_kind;
+
+typedef enum vxp_place_form {
+  VXP_FORM_TRANSFER,   /* transfer(x, Memory::S) */
+  VXP_FORM_LET_TYPE    /* a `let` whose declared or inferred type is placed */
+} vxp_place_form;
+
+typedef struct vxp_block_event {
+  uint8_t kind;            /* vxp_block_kind */
+  bool comptime;           /* an `if comptime` arm: `condition` decides whether it runs */
+  uint32_t condition;      /* cexpr of the `if` condition, or VXP_NONE */
+  uint32_t trip_start;     /* `for` over `a..b`: cexprs of a and b; VXP_NONE otherwise */
+  uint32_t trip_end;
+} vxp_block_event;
+
+/* Where a transferred value lives before the transfer. */
+typedef struct vxp_origin {
+  bool known;              /* false: the value's placement could not be followed */
+  vxp_place place;         /* NONE kind = the host (CPU_DRAM) */
+} vxp_origin;
+
+typedef struct vxp_place_event {
+  uint8_t form;            /* vxp_place_form */
+  bool type_known;         /* false: the placed value's type could not be inferred */
+  uint32_t type;           /* index into the program's tensor types (when type_known) */
+  vxp_place dest;          /* the space (or topology) placed into */
+  vxp_origin origin;       /* transfers only */
+  vxp_name binding;        /* the `let` name or the assigned variable; NONE when unbound */
+  uint32_t start_byte, end_byte;
+} vxp_place_event;
+
+typedef struct vxp_call_event {
+  vxp_name callee;         /* the called path as written: `f`, `Type::m`, `a::b::f` */
+  vxp_name method;         /* `x.m(...)`: the method name (callee is NONE) */
+  vxp_name receiver_type;  /* `x.m(...)`: x's nominal type when known */
+  bool indirect;           /* a call through an expression (function value, closure var) */
+  uint32_t generic_first;  /* generic arguments: cexpr indices in the program's dim_list */
+  uint32_t generic_count;
+  uint32_t start_byte, end_byte;
+} vxp_call_event;
+
+typedef struct vxp_event {
+  uint8_t kind; /* vxp_event_kind */
+  union {
+    vxp_block_event block;
+    vxp_place_event place;
+    vxp_call_event call;
+  } u;
+} vxp_event;
+
+/* ------------------------------------------------------------------ items */
+
+typedef struct vxp_generic_param {
+  vxp_name name;
+  bool is_const;
+} vxp_generic_param;
+
+/* Invariant: events form a well-nested sequence (every OPEN has its CLOSE); `reads` is
+ * sorted and holds every name the body reads (a bare assignment target is not a read). */
+typedef struct vxp_function {
+  vxp_name name;             /* qualified for methods: `Type::method` */
+  vxp_name owner;            /* the impl's type for methods, else NONE */
+  uint32_t start_byte, end_byte;
+  uint32_t name_start, name_end;
+  Array(vxp_generic_param) generics;
+  Array(vxp_event) events;
+  Array(vxp_name) reads;
+  bool is_closure;           /* a closure body lowered as its own function */
+} vxp_function;
+
+/* A declared position holding a placed tensor type: a parameter, a return type or a
+ * struct field. vxc checks these against capacity one tile at a time (E6009) and adds
+ * them to nobody's working set: the caller owns the tile. */
+typedef enum vxp_declared_kind {
+  VXP_DECLARED_PARAMETER,
+  VXP_DECLARED_RETURN,
+  VXP_DECLARED_FIELD
+} vxp_declared_kind;
+
+typedef struct vxp_declared {
+  uint8_t kind;          /* vxp_declared_kind */
+  vxp_name owner;        /* the function or struct */
+  vxp_name member;       /* the parameter or field; NONE for a return type */
+  uint32_t type;         /* tensor type index */
+  uint32_t start_byte, end_byte;
+} vxp_declared;
+
+typedef struct vxp_const_item {
+  vxp_name name;
+  uint32_t value;            /* cexpr index */
+  uint32_t start_byte, end_byte;
+} vxp_const_item;
+
+/* The whole lowered program. Invariant: all indices refer into this struct's arrays. */
+typedef struct vxp_model {
+  vxp_strtab names;
+  Array(vxp_cexpr) cexprs;
+  Array(uint32_t) dim_list;  /* cexpr indices referenced by tensor dims and generic args */
+  Array(vxp_tensor_type) types;
+  Array(vxp_function) functions;
+  Array(vxp_const_item) consts;
+  Array(vxp_declared) declared;
+} vxp_model;
+
+void vxp_model__free(vxp_context *ctx, vxp_model *m);
+
+/* Binary search of a function's sorted `reads`. */
+bool vxp_function__reads(const vxp_function *fn, vxp_name name);
+
+#endif /* VXP_MODEL_H */

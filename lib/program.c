@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* program.c - parsing a source into a syntax tree and lowering it to the program model. */
+#include "program.h"
+
+#include <stdlib.h>
+
+#include "context.h"
+#include "lower.h"
+#include "source.h"
+
+int vxp_program_parse(vxp_program **out, vxp_context *ctx, const vxp_source *src) {
+  if (!out || !ctx || !src)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_parse")
+               : VXP_EINVAL;
+  vxp_program *prog = vxp_ctx__calloc(ctx, 1, sizeof(*prog));
+  if (!prog) return vxp_ctx__nomem(ctx);
+  prog->ctx = ctx;
+  prog->src = src;
+  prog->tree = ts_parser_parse_string(ctx->parser, NULL, src->text, (uint32_t)src->len);
+  if (!prog->tree) {
+    vxp_ctx__free(ctx, prog);
+    return vxp_ctx__error(ctx, VXP_ERROR, "%s: the parser returned no tree", src->label);
+  }
+  TSNode root = ts_tree_root_node(prog->tree);
+  int rc = vxp_syntax__diagnose(ctx, src, root, &prog->diags);
+  if (rc == VXP_OK) rc = vxp_lower__program(ctx, src, root, &prog->model, &prog->diags);
+  if (rc != VXP_OK) {
+    vxp_program_free(prog);
+    return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : vxp_ctx__error(ctx, rc, "lowering failed");
+  }
+  *out = prog;
+  return VXP_OK;
+}
+
+void vxp_program_free(vxp_program *prog) {
+  if (!prog) return;
+  vxp_context *ctx = prog->ctx;
+  if (prog->tree) ts_tree_delete(prog->tree);
+  vxp_model__free(ctx, &prog->model);
+  vxp_diag__list_free(ctx, &prog->diags);
+  vxp_ctx__free(ctx, prog->sexp);
+  vxp_ctx__free(ctx, prog);
+}
+
+const vxp_source *vxp_program_source(const vxp_program *prog) { return prog ? prog->src : NULL; }
+
+size_t vxp_program_diagnostic_count(const vxp_program *prog) {
+  return prog ? prog->diags.len : 0;
+}
+
+const vxp_diagnostic *vxp_program_diagnostic(const vxp_program *prog, size_t i) {
+  return (prog && i < prog->diags.len) ? &prog->diags.items[i] : NULL;
+}
+
+const char *vxp_program_sexp(vxp_program *prog) {
+  if (!prog) return NULL;
+  if (!prog->sexp) {
+    /* ts_node_string allocates with tree-sitter's allocator; copy it into ours so that
+     * the caller-visible lifetime rule is the program's. */
+    char *s = ts_node_string(ts_tree_root_node(prog->tree));
+    if (!s) return NULL;
+    prog->sexp = vxp_ctx__strdup(prog->ctx, s);
+    free(s);
+    if (!prog->sexp) vxp_ctx__nomem(prog->ctx);
+  }
+  return prog->sexp;
+}
+
+int vxp_program_declares_machine(const vxp_program *prog) {
+  if (!prog) return 0;
+  const vxp_symbols *S = &prog->ctx->syms;
+  int found = 0;
+  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(prog->tree));
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      TSNode item = ts_tree_cursor_current_node(&cursor);
+      TSSymbol sym = ts_node_symbol(item);
+      if (sym == S->topology_item) found = 1;
+      if (sym != S->memory_item) continue;
+      TSNode body = ts_node_child_by_field_id(item, prog->ctx->fields.body);
+      uint32_t fields = vxp_node__named_count(body);
+      for (uint32_t k = 0; k < fields; k++) {
+        if (ts_node_symbol(ts_node_named_child(body, k)) == S->capacity_field) found = 1;
+      }
+    } while (!found && ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return found;
+}

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* report_json.c - the JSON report, the only file that includes jansson.h.
+ *
+ * Layout: the top-level object has one key per line and every record of an array on a
+ * line of its own, so that line-oriented tools (grep, FileCheck-style checks written for
+ * vxc's --diagnostics-json) read it as they read vxc's output. Key order is fixed. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis.h"
+#include "context.h"
+#include "program.h"
+#include "source.h"
+
+#define VXP__JSON_SCHEMA "vxpeak-report-v1"
+/* Reals are printed with 15 significant digits: utilizations are rounded to 4 decimals
+ * first, so they print as 0.5 or 0.6774, never 0.67740000000000002. */
+#define VXP__JSON_FLAGS (JSON_REAL_PRECISION(15) | JSON_ENSURE_ASCII)
+
+/* A growable text buffer from the context's allocator. */
+typedef struct out_buf {
+  vxp_context *ctx;
+  char *data;
+  size_t len, cap;
+  bool failed;
+} out_buf;
+
+static void put(out_buf *b, const char *s, size_t n) {
+  if (b->failed) return;
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + n + 1) cap *= 2;
+    char *grown = vxp_ctx__realloc(b->ctx, b->data, cap);
+    if (!grown) {
+      b->failed = true;
+      return;
+    }
+    b->data = grown;
+    b->cap = cap;
+  }
+  memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+static void puts_(out_buf *b, const char *s) { put(b, s, strlen(s)); }
+
+/* Append `value` rendered on one line; takes ownership of `value`. */
+static void put_json(out_buf *b, json_t *value) {
+  if (!value) {
+    b->failed = true;
+    return;
+  }
+  char *text = json_dumps(value, VXP__JSON_FLAGS | JSON_ENCODE_ANY);
+  json_decref(value);
+  if (!text) {
+    b->failed = true;
+    return;
+  }
+  puts_(b, text);
+  free(text); /* jansson's default allocator */
+}
+
+/* `"key": value,` on its own line at the top level. */
+static void put_field(out_buf *b, const char *key, json_t *value, bool last) {
+  puts_(b, "  \"");
+  puts_(b, key);
+  puts_(b, "\": ");
+  put_json(b, value);
+  puts_(b, last ? "\n" : ",\n");
+}
+
+/* An array whose elements are each on their own line; takes ownership of `items`. */
+static void put_array_field(out_buf *b, const char *key, json_t *items, bool last) {
+  if (!items) {
+    b->failed = true;
+    return;
+  }
+  puts_(b, "  \"");
+  puts_(b, key);
+  size_t n = json_array_size(items);
+  if (n == 0) {
+    puts_(b, "\": []");
+  } else {
+    puts_(b, "\": [\n");
+    for (size_t i = 0; i < n; i++) {
+      puts_(b, "    ");
+      put_json(b, json_incref(json_array_get(items, i)));
+      puts_(b, i + 1 < n ? ",\n" : "\n");
+    }
+    puts_(b, "  ]");
+  }
+  puts_(b, last ? "\n" : ",\n");
+  json_decref(items);
+}
+
+/* Set `key` (steals `value`); reports failure through `ok`. */
+static void set(json_t *obj, const char *key, json_t *value, bool *ok) {
+  if (!value || json_object_set_new(obj, key, value) != 0) *ok = false;
+}
+
+static json_t *u64(uint64_t v) { return json_integer((json_int_t)v); }
+
+/* Utilization: total/capacity rounded to 4 decimals; whole numbers print without ".0",
+ * as vxc prints them. */
+static json_t *utilization(uint64_t total, uint64_t capacity) {
+  if (capacity == 0) return json_integer(0);
+  double u = round((double)total / (double)capacity * 10000.0) / 10000.0;
+  if (u == floor(u) && u < 9e15) return json_integer((json_int_t)u);
+  return json_real(u);
+}
+
+static json_t *diagnostic_json(const vxp_diagnostic *d, bool *ok) {
+  json_t *o = json_object();
+  if (!o) {
+    *ok = false;
+    return NULL;
+  }
+  const char *level = d->severity == VXP_SEVERITY_ERROR     ? "error"
+                      : d->severity == VXP_SEVERITY_WARNING ? "warning"
+                                                            : "note";
+  set(o, "level", json_string(level), ok);
+  set(o, "code", d->code[0] ? json_string(d->code) : json_null(), ok);
+  set(o, "message", json_string(d->message), ok);
+  if (d->has_range) {
+    set(o, "line", json_integer(d->range.start.line + 1), ok);
+    set(o, "column", json_integer(d->range.start.column + 1), ok);
+  }
+  if (d->capacity.present) {
+    const vxp_capacity_facts *c = &d->capacity;
+    json_t *cap = json_object();
+    if (cap) {
+      set(cap, "space", json_string(c->space), ok);
+      set(cap, "required_bytes", u64(c->required_bytes), ok);
+      set(cap, "available_bytes", u64(c->available_bytes), ok);
+      /* margin = available - required, signed: it is negative when over capacity. */
+      json_int_t margin = c->available_bytes >= c->required_bytes
+                              ? (json_int_t)(c->available_bytes - c->required_bytes)
+                              : -(json_int_t)(c->required_bytes - c->available_bytes);
+      set(cap, "margin_bytes", json_integer(margin), ok);
+      set(cap, "tiles", c->has_tiles ? u64(c->tiles) : json_null(), ok);
+    }
+    set(o, "capacity", cap, ok);
+  }
+  /* Extensions to vxc's record: the file (a diagnostic can be in a machine file), notes. */
+  if (d->has_range) set(o, "file", json_string(d->source->label), ok);
+  if (d->notes.len) {
+    json_t *notes = json_array();
+    for (size_t i = 0; notes && i < d->notes.len; i++) {
+      const vxp_diagnostic *n = &d->notes.items[i];
+      json_t *no = json_object();
+      if (!no) {
+        *ok = false;
+        break;
+      }
+      set(no, "kind", json_string(n->is_help ? "help" : "note"), ok);
+      set(no, "message", json_string(n->message), ok);
+      if (n->has_range) {
+        set(no, "line", json_integer(n->range.start.line + 1), ok);
+        set(no, "column", json_integer(n->range.start.column + 1), ok);
+      }
+      if (json_array_append_new(notes, no) != 0) *ok = false;
+    }
+    set(o, "notes", notes, ok);
+  }
+  return o;
+}
+
+static json_t *resident_set_json(const vxp_analysis *an, const vxp_resident_set *rs, bool *ok) {
+  json_t *o = json_object();
+  if (!o) {
+    *ok = false;
+    return NULL;
+  }
+  set(o, "function", json_string(rs->function_name), ok);
+  set(o, "space", json_string(rs->space_name), ok);
+  set(o, "total_bytes", u64(rs->peak_bytes), ok);
+  set(o, "capacity_bytes", u64(rs->capacity_bytes), ok);
+  set(o, "utilization", utilization(rs->peak_bytes, rs->capacity_bytes), ok);
+  set(o, "tiles", json_integer(rs->tiles), ok);
+  set(o, "overcommit", json_boolean(rs->overcommit), ok);
+  set(o, "allocated_bytes", rs->allocated_known ? u64(rs->allocated_bytes) : json_null(), ok);
+  json_t *live = json_array();
+  for (size_t i = 0; live && i < an->records.len; i++) {
+    const vxp_record *r = &an->records.items[i];
+    if (r->function != rs->function || r->space != rs->space || !r->live_at_peak) continue;
+    json_t *t = json_object();
+    if (!t) {
+      *ok = false;
+      break;
+    }
+    set(t, "binding", r->binding_name ? json_string(r->binding_name) : json_null(), ok);
+    set(t, "bytes", u64(r->bytes), ok);
+    set(t, "line", json_integer(r->range.start.line + 1), ok);
+    set(t, "column", json_integer(r->range.start.column + 1), ok);
+    if (json_array_append_new(live, t) != 0) *ok = false;
+  }
+  set(o, "live_at_peak", live, ok);
+  return o;
+}
+
+char *vxp_report__json(const vxp_analysis *an, size_t *len) {
+  out_buf b = {an->ctx, NULL, 0, 0, false};
+  bool ok = true;
+  puts_(&b, "{\n");
+  put_field(&b, "schema", json_string(VXP__JSON_SCHEMA), false);
+  put_field(&b, "file", json_string(an->prog->src->label), false);
+  put_field(&b, "machine", an->machine ? json_string(an->machine->label) : json_null(), false);
+  put_field(&b, "host", an->host ? json_string(an->host->label) : json_null(), false);
+  put_field(&b, "verdict", json_string(an->error_count ? "rejected" : "admitted"), false);
+  put_field(&b, "error_count", json_integer((json_int_t)an->error_count), false);
+  put_field(&b, "warning_count", json_integer((json_int_t)an->warning_count), false);
+
+  json_t *diags = json_array();
+  for (size_t i = 0; diags && i < an->diags.len; i++) {
+    if (json_array_append_new(diags, diagnostic_json(&an->diags.items[i], &ok)) != 0) ok = false;
+  }
+  put_array_field(&b, "diagnostics", diags, false);
+  put_array_field(&b, "routes", json_array(), false);
+  json_t *sets = json_array();
+  for (size_t i = 0; sets && i < an->resident_sets.len; i++) {
+    json_t *rs = resident_set_json(an, &an->resident_sets.items[i], &ok);
+    if (json_array_append_new(sets, rs) != 0) ok = false;
+  }
+  put_array_field(&b, "resident_sets", sets, true);
+  puts_(&b, "}\n");
+  if (b.failed || !ok) {
+    vxp_ctx__free(an->ctx, b.data);
+    return NULL;
+  }
+  *len = b.len;
+  return b.data;
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* source.c - sources: copying text, reading files, lines and UTF-16 columns. */
+#include "source.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+#include "context.h"
+
+/* Offsets are uint32_t (as in tree-sitter), so a source is limited to 4 GiB - 1. */
+#define VXP__MAX_SOURCE_BYTES ((size_t)UINT32_MAX - 1)
+
+static int index_lines(vxp_source *src) {
+  if (!array_push(src->ctx, &src->line_starts, 0)) return VXP_ENOMEM;
+  for (size_t i = 0; i < src->len; i++) {
+    if (src->text[i] == '\n' && i + 1 < src->len) {
+      if (!array_push(src->ctx, &src->line_starts, (uint32_t)(i + 1))) return VXP_ENOMEM;
+    }
+  }
+  return VXP_OK;
+}
+
+int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const char *text,
+                   size_t len) {
+  if (!out || !ctx || (!text && len)) return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_new") : VXP_EINVAL;
+  if (len > VXP__MAX_SOURCE_BYTES)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "%s: source of %zu bytes exceeds the 4 GiB limit",
+                          label ? label : "<input>", len);
+  vxp_source *src = vxp_ctx__calloc(ctx, 1, sizeof(*src));
+  if (!src) return vxp_ctx__nomem(ctx);
+  src->ctx = ctx;
+  src->label = vxp_ctx__strdup(ctx, label ? label : "<input>");
+  src->text = vxp_ctx__strndup(ctx, text ? text : "", len);
+  src->len = len;
+  if (!src->label || !src->text || index_lines(src) != VXP_OK) {
+    vxp_source_free(src);
+    return vxp_ctx__nomem(ctx);
+  }
+  *out = src;
+  return VXP_OK;
+}
+
+int vxp_source_load_file(vxp_source **out, vxp_context *ctx, const char *path) {
+  if (!out || !ctx || !path) return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_load_file") : VXP_EINVAL;
+  FILE *f = fopen(path, "rb");
+  if (!f) return vxp_ctx__error(ctx, VXP_EIO, "%s: cannot open: %s", path, strerror(errno));
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+  int rc = VXP_OK;
+  for (;;) {
+    if (len == cap) {
+      size_t new_cap = cap ? cap * 2 : 65536;
+      if (new_cap > VXP__MAX_SOURCE_BYTES + 1) new_cap = VXP__MAX_SOURCE_BYTES + 1;
+      if (new_cap == cap) {
+        rc = vxp_ctx__error(ctx, VXP_EIO, "%s: file exceeds the 4 GiB source limit", path);
+        break;
+      }
+      char *grown = vxp_ctx__realloc(ctx, buf, new_cap);
+      if (!grown) {
+        rc = vxp_ctx__nomem(ctx);
+        break;
+      }
+      buf = grown;
+      cap = new_cap;
+    }
+    size_t n = fread(buf + len, 1, cap - len, f);
+    len += n;
+    if (n == 0) {
+      if (ferror(f)) rc = vxp_ctx__error(ctx, VXP_EIO, "%s: read error: %s", path, strerror(errno));
+      break;
+    }
+  }
+  fclose(f);
+  if (rc == VXP_OK) rc = vxp_source_new(out, ctx, path, buf, len);
+  vxp_ctx__free(ctx, buf);
+  return rc;
+}
+
+void vxp_source_free(vxp_source *src) {
+  if (!src) return;
+  vxp_context *ctx = src->ctx;
+  vxp_ctx__free(ctx, src->label);
+  vxp_ctx__free(ctx, src->text);
+  array_free(ctx, &src->line_starts);
+  vxp_ctx__free(ctx, src);
+}
+
+const char *vxp_source_label(const vxp_source *src) { return src ? src->label : NULL; }
+
+const char *vxp_source_text(const vxp_source *src, size_t *len) {
+  if (!src) return NULL;
+  if (len) *len = src->len;
+  return src->text;
+}
+
+uint32_t vxp_source_line_count(const vxp_source *src) {
+  return src ? (uint32_t)src->line_starts.len : 0;
+}
+
+const char *vxp_source_line(const vxp_source *src, uint32_t line, size_t *len) {
+  if (!src || line >= src->line_starts.len) return NULL;
+  size_t start = src->line_starts.items[line];
+  size_t end = line + 1 < src->line_starts.len ? src->line_starts.items[line + 1] : src->len;
+  while (end > start && (src->text[end - 1] == '\n' || src->text[end - 1] == '\r')) end--;
+  if (len) *len = end - start;
+  return src->text + start;
+}
+
+vxp_point vxp_source__point(const vxp_source *src, uint32_t offset) {
+  if (offset > src->len) offset = (uint32_t)src->len;
+  size_t lo = 0, hi = src->line_starts.len;
+  while (hi - lo > 1) { /* last line start <= offset */
+    size_t mid = lo + (hi - lo) / 2;
+    if (src->line_starts.items[mid] <= offset) lo = mid;
+    else hi = mid;
+  }
+  vxp_point p = {(uint32_t)lo, offset - src->line_starts.items[lo]};
+  return p;
+}
+
+vxp_range vxp_source__range(const vxp_source *src, uint32_t start, uint32_t end) {
+  vxp_range r;
+  r.start = vxp_source__point(src, start);
+  r.end = vxp_source__point(src, end);
+  r.start_byte = start;
+  r.end_byte = end;
+  return r;
+}
+
+/* Length of the UTF-8 sequence starting at s[0] (1 for an invalid lead or truncated tail). */
+static size_t utf8_sequence_length(const unsigned char *s, size_t avail, uint32_t *codepoint) {
+  unsigned char c = s[0];
+  size_t n;
+  uint32_t cp;
+  if (c < 0x80) { *codepoint = c; return 1; }
+  if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; }
+  else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0F; }
+  else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07; }
+  else { *codepoint = 0xFFFD; return 1; }
+  if (n > avail) { *codepoint = 0xFFFD; return 1; }
+  for (size_t i = 1; i < n; i++) {
+    if ((s[i] & 0xC0) != 0x80) { *codepoint = 0xFFFD; return 1; }
+    cp = (cp << 6) | (s[i] & 0x3F);
+  }
+  *codepoint = cp;
+  return n;
+}
+
+uint32_t vxp_source_utf16_column(const vxp_source *src, vxp_point point) {
+  size_t len;
+  const char *line = vxp_source_line(src, point.line, &len);
+  if (!line) return 0;
+  size_t limit = point.column < len ? point.column : len;
+  uint32_t units = 0;
+  for (size_t i = 0; i < limit;) {
+    uint32_t cp;
+    size_t n = utf8_sequence_length((const unsigned char *)line + i, len - i, &cp);
+    if (i + n > limit) n = limit - i; /* a point inside a sequence counts what precedes it */
+    units += cp >= 0x10000 ? 2 : 1;
+    i += n;
+  }
+  return units;
+}

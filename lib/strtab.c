@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* strtab.c - string interning with an open-addressing hash table (FNV-1a). */
+#include "strtab.h"
+
+static uint32_t hash_bytes(const char *s, size_t len) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < len; i++) {
+    h ^= (unsigned char)s[i];
+    h *= 16777619u;
+  }
+  return h;
+}
+
+int vxp_strtab__init(vxp_context *ctx, vxp_strtab *tab) {
+  memset(tab, 0, sizeof(*tab));
+  tab->slot_count = 64;
+  tab->slots = vxp_ctx__calloc(ctx, tab->slot_count, sizeof(vxp_name));
+  char *empty = vxp_ctx__strndup(ctx, "", 0);
+  if (!tab->slots || !empty || !array_push(ctx, &tab->strings, empty) ||
+      !array_push(ctx, &tab->lengths, 0)) {
+    if (empty && tab->strings.len == 0) vxp_ctx__free(ctx, empty);
+    vxp_strtab__free(ctx, tab);
+    return VXP_ENOMEM;
+  }
+  return VXP_OK;
+}
+
+void vxp_strtab__free(vxp_context *ctx, vxp_strtab *tab) {
+  for (size_t i = 0; i < tab->strings.len; i++) vxp_ctx__free(ctx, tab->strings.items[i]);
+  array_free(ctx, &tab->strings);
+  array_free(ctx, &tab->lengths);
+  vxp_ctx__free(ctx, tab->slots);
+  tab->slots = NULL;
+  tab->slot_count = 0;
+}
+
+static size_t probe(const vxp_strtab *tab, const char *s, size_t len, uint32_t hash) {
+  size_t mask = tab->slot_count - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    vxp_name id = tab->slots[i];
+    if (id == VXP_NAME_NONE) return i;
+    if (tab->lengths.items[id] == len && memcmp(tab->strings.items[id], s, len) == 0) return i;
+  }
+}
+
+static bool grow(vxp_context *ctx, vxp_strtab *tab) {
+  size_t count = tab->slot_count * 2;
+  vxp_name *slots = vxp_ctx__calloc(ctx, count, sizeof(vxp_name));
+  if (!slots) return false;
+  size_t mask = count - 1;
+  for (size_t id = 1; id < tab->strings.len; id++) {
+    uint32_t h = hash_bytes(tab->strings.items[id], tab->lengths.items[id]);
+    size_t i = h & mask;
+    while (slots[i] != VXP_NAME_NONE) i = (i + 1) & mask;
+    slots[i] = (vxp_name)id;
+  }
+  vxp_ctx__free(ctx, tab->slots);
+  tab->slots = slots;
+  tab->slot_count = count;
+  return true;
+}
+
+vxp_name vxp_strtab__find(const vxp_strtab *tab, const char *s, size_t len) {
+  if (len == 0) return VXP_NAME_NONE;
+  return tab->slots[probe(tab, s, len, hash_bytes(s, len))];
+}
+
+vxp_name vxp_strtab__intern(vxp_context *ctx, vxp_strtab *tab, const char *s, size_t len) {
+  if (len == 0) return VXP_NAME_NONE;
+  if (len > UINT32_MAX) return VXP_NAME_ERROR;
+  uint32_t h = hash_bytes(s, len);
+  size_t slot = probe(tab, s, len, h);
+  if (tab->slots[slot] != VXP_NAME_NONE) return tab->slots[slot];
+  if ((tab->strings.len + 1) * 2 > tab->slot_count) {
+    if (!grow(ctx, tab)) return VXP_NAME_ERROR;
+    slot = probe(tab, s, len, h);
+  }
+  if (tab->strings.len >= VXP_NAME_ERROR - 1) return VXP_NAME_ERROR;
+  char *copy = vxp_ctx__strndup(ctx, s, len);
+  if (!copy) return VXP_NAME_ERROR;
+  if (!array_reserve(ctx, &tab->strings, 1) || !array_reserve(ctx, &tab->lengths, 1)) {
+    vxp_ctx__free(ctx, copy);
+    return VXP_NAME_ERROR;
+  }
+  vxp_name id = (vxp_name)tab->strings.len;
+  tab->strings.items[tab->strings.len++] = copy;
+  tab->lengths.items[tab->lengths.len++] = (uint32_t)len;
+  tab->slots[slot] = id;
+  return id;
+}

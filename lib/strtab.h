@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* strtab.h - string interning: every name in a program model is a small integer, so the
+ * analysis compares names with `==` and never calls strcmp in its hot paths. */
+#ifndef VXP_STRTAB_H
+#define VXP_STRTAB_H
+
+#include "array.h"
+
+/* An interned name. 0 is "no name"; VXP_NAME_ERROR signals allocation failure. */
+typedef uint32_t vxp_name;
+#define VXP_NAME_NONE ((vxp_name)0)
+#define VXP_NAME_ERROR ((vxp_name)UINT32_MAX)
+
+/* Invariant: strings[0] is "" (the none name); `slots` is an open-addressing table of
+ * capacity `slot_count` (a power of two, at most half full) holding name ids, 0 = empty. */
+typedef struct vxp_strtab {
+  Array(char *) strings;
+  Array(uint32_t) lengths;
+  vxp_name *slots;
+  size_t slot_count;
+} vxp_strtab;
+
+int vxp_strtab__init(vxp_context *ctx, vxp_strtab *tab);
+void vxp_strtab__free(vxp_context *ctx, vxp_strtab *tab);
+
+/* Intern `len` bytes of `s`; returns the name or VXP_NAME_ERROR on allocation failure. */
+vxp_name vxp_strtab__intern(vxp_context *ctx, vxp_strtab *tab, const char *s, size_t len);
+
+/* Look up without inserting; VXP_NAME_NONE when absent. */
+vxp_name vxp_strtab__find(const vxp_strtab *tab, const char *s, size_t len);
+
+/* The NUL-terminated text of `name` (borrowed from the table). */
+static inline const char *vxp_strtab__str(const vxp_strtab *tab, vxp_name name) {
+  return tab->strings.items[name];
+}
+
+#endif /* VXP_STRTAB_H */

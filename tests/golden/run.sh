@@ -1,0 +1,43 @@
+#!/bin/sh
+# run.sh CLI - the golden tests of the vxpeak command.
+#
+# Each directory under tests/golden/ is one case: `args` holds the command's arguments
+# (paths relative to the repository root), and expected.stdout, expected.stderr and
+# expected.status what the command must print and return. UPDATE=1 rewrites the expected
+# files from the current output (review the diff before committing it).
+set -u
+cli=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 2
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for case_dir in tests/golden/*/; do
+  case_dir=${case_dir%/}
+  [ -f "$case_dir/args" ] || continue
+  name=${case_dir#tests/golden/}
+  # shellcheck disable=SC2046 # args are whitespace-separated words by design
+  NO_COLOR=1 "$cli" $(cat "$case_dir/args") >"$tmp/stdout" 2>"$tmp/stderr"
+  echo $? >"$tmp/status"
+  # Absolute paths differ between checkouts: show the repository root as <root>.
+  for f in stdout stderr; do
+    sed "s|$root|<root>|g" "$tmp/$f" >"$tmp/$f.n" && mv "$tmp/$f.n" "$tmp/$f"
+  done
+  if [ "${UPDATE:-0}" = 1 ]; then
+    for f in stdout stderr status; do cp "$tmp/$f" "$case_dir/expected.$f"; done
+    pass=$((pass + 1))
+    continue
+  fi
+  ok=1
+  for f in stdout stderr status; do
+    if ! cmp -s "$tmp/$f" "$case_dir/expected.$f"; then
+      [ $ok = 1 ] && echo "FAIL golden/$name"
+      ok=0
+      diff -u "$case_dir/expected.$f" "$tmp/$f" | head -40
+    fi
+  done
+  if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+echo "golden: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_analysis.c - end-to-end rules through the public API: placements, releasing and
+ * non-releasing blocks, the never-read rule, granules, E6009/E6010/W1028/W1029. */
+#include "support.h"
+
+#define TILE_3MIB "Tensor<f32, [1024, 768]>::uninit()"
+
+/* A program on the 4 MiB fixture machine whose main body is `body`. */
+static test_run run_main(const char *body) {
+  static char text[16384];
+  snprintf(text, sizeof(text), TEST_MACHINE_4MIB "fn main() -> i32 {\n%s\n  return 0;\n}\n", body);
+  return test_analyse(text);
+}
+
+static void expect_peak(const char *body, uint64_t peak, size_t tiles, int admitted) {
+  test_run r = run_main(body);
+  const vxp_resident_set *rs = test_resident(r.an, "main", "W");
+  assert_non_null(rs);
+  if (vxp_resident_set_peak_bytes(rs) != peak || vxp_resident_set_tile_count(rs) != tiles)
+    fail_msg("peak %llu tiles %zu, expected %llu tiles %zu for:\n%s",
+             (unsigned long long)vxp_resident_set_peak_bytes(rs), vxp_resident_set_tile_count(rs),
+             (unsigned long long)peak, tiles, body);
+  assert_int_equal(vxp_analysis_admitted(r.an), admitted);
+  test_done(&r);
+}
+
+static void test_analysis__blog_loop_program_peaks_at_two_tiles(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_analysis *an;
+  assert_int_equal(vxp_source_load_file(&src, ctx, "examples/blog/peak_not_sum.vx"), VXP_OK);
+  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
+  assert_true(vxp_analysis_admitted(an));
+  const vxp_resident_set *rs = test_resident(an, "main", "HBM");
+  assert_non_null(rs);
+  assert_int_equal(vxp_resident_set_peak_bytes(rs), 2097152);
+  assert_int_equal(vxp_resident_set_capacity_bytes(rs), 4194304);
+  assert_int_equal(vxp_resident_set_tile_count(rs), 2);
+  assert_false(vxp_resident_set_overcommit(rs));
+  uint64_t sum = 0;
+  assert_true(vxp_resident_set_allocated_bytes(rs, &sum));
+  assert_int_equal(sum, 33ull * 1048576);
+  vxp_analysis_free(an);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
+static void test_analysis__blog_unrolled_program_is_e6010(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_analysis *an;
+  assert_int_equal(vxp_source_load_file(&src, ctx, "examples/blog/unrolled.vx"), VXP_OK);
+  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
+  assert_false(vxp_analysis_admitted(an));
+  assert_int_equal(vxp_analysis_error_count(an), 1);
+  const vxp_diagnostic *d = test_find_diag(an, "E6010");
+  assert_non_null(d);
+  const char *msg = vxp_diagnostic_message(d);
+  assert_non_null(strstr(msg, "(33 tiles)"));
+  assert_non_null(strstr(msg, "34603008 bytes"));
+  assert_non_null(strstr(msg, "4194304 byte capacity"));
+  vxp_analysis_free(an);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
+static void test_analysis__releasing_and_non_releasing_blocks(void **state) {
+  (void)state;
+  /* Three 3 MiB tiles read later: 9 MiB in one block does not fit 4 MiB. */
+  expect_peak("  let a = transfer(" TILE_3MIB ", Memory::W);\n"
+              "  let b = transfer(" TILE_3MIB ", Memory::W);\n"
+              "  let c = transfer(" TILE_3MIB ", Memory::W);\n"
+              "  print!(a, b, c);",
+              9437184, 3, 0);
+  /* The same three in sibling `if` blocks never coexist. */
+  expect_peak("  if x { let a = transfer(" TILE_3MIB ", Memory::W); print!(a); }\n"
+              "  if y { let b = transfer(" TILE_3MIB ", Memory::W); print!(b); }\n"
+              "  if z { let c = transfer(" TILE_3MIB ", Memory::W); print!(c); } else { let d = transfer(" TILE_3MIB ", Memory::W); print!(d); }",
+              3145728, 1, 1);
+  /* `for` and `loop` bodies release; the outer tile stays. */
+  expect_peak("  let o = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W);\n"
+              "  for i in 0..8 { let s = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(s, o); }\n"
+              "  loop { let t = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(t); break; }",
+              2097152, 2, 1);
+  /* spawn, match arms, unsafe and comptime blocks do not release. */
+  expect_peak("  spawn on(Topology::Dev) { let a = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(a); }\n"
+              "  unsafe { let b = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(b); }\n"
+              "  match k { 0 => { let c = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(c); } _ => {} }\n"
+              "  comptime { let d = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(d); }",
+              4194304, 4, 1);
+}
+
+static void test_analysis__a_tile_never_read_is_released_where_it_is_made(void **state) {
+  (void)state;
+  /* 4 MiB, 2 MiB and 1 MiB, each bound to `s` and never read: the peak is one tile. */
+  expect_peak("  let s = transfer(Tensor<f32, [1024, 1024]>::uninit(), Memory::W);\n"
+              "  let s = transfer(Tensor<f32, [512, 1024]>::uninit(), Memory::W);\n"
+              "  let s = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W);",
+              4194304, 1, 1);
+  /* Reading the name anywhere keeps every tile bound to it (readership is by name). */
+  expect_peak("  let s = transfer(Tensor<f32, [512, 1024]>::uninit(), Memory::W);\n"
+              "  let s = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W);\n"
+              "  print!(s);",
+              3145728, 2, 1);
+}
+
+static void test_analysis__a_tile_that_fills_the_space_exactly_fits(void **state) {
+  (void)state;
+  expect_peak("  let w = transfer(Tensor<f32, [1024, 1024]>::uninit(), Memory::W);\n  print!(w);",
+              4194304, 1, 1);
+}
+
+static void test_analysis__one_oversized_tile_is_e6009_not_e6010(void **state) {
+  (void)state;
+  test_run r = run_main("  let w = transfer(Tensor<f32, [2048, 1024]>::uninit(), Memory::W);\n  print!(w);");
+  assert_int_equal(test_count_diag(r.an, "E6009"), 1);
+  assert_int_equal(test_count_diag(r.an, "E6010"), 0);
+  const char *msg = vxp_diagnostic_message(test_find_diag(r.an, "E6009"));
+  assert_string_equal(msg, "transferred tensor needs 8388608 bytes but memory space 'W' has "
+                           "capacity 4194304 bytes");
+  test_done(&r);
+}
+
+static void test_analysis__element_widths_from_bool_to_128_bits(void **state) {
+  (void)state;
+  struct {
+    const char *elem;
+    uint64_t bytes;
+  } cases[] = {{"bool", 125}, {"i4", 500}, {"f4e2m1", 500}, {"u8", 1000}, {"f8e4m3", 1000},
+               {"bf16", 2000}, {"f32", 4000}, {"u64", 8000}, {"i128", 16000}};
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    char body[256];
+    snprintf(body, sizeof(body),
+             "  let t = transfer(Tensor<%s, [10, 100]>::uninit(), Memory::W);\n  print!(t);",
+             cases[i].elem);
+    expect_peak(body, cases[i].bytes, 1, 1);
+  }
+  /* 3 bools are 3 bits: one byte. */
+  expect_peak("  let t = transfer(Tensor<bool, [3]>::uninit(), Memory::W);\n  print!(t);", 1, 1, 1);
+}
+
+static void test_analysis__granule_rounds_each_tile_up(void **state) {
+  (void)state;
+  const char *text =
+      "Memory CPU_DRAM {}\n"
+      "Memory S { capacity: 2 KiB, granule: 1 KiB, managed: explicit }\n"
+      "fn main() -> i32 {\n"
+      "  let a = transfer(Tensor<u8, [1]>::uninit(), Memory::S);\n"
+      "  let b = transfer(Tensor<u8, [1025]>::uninit(), Memory::S);\n"
+      "  print!(a, b);\n"
+      "  return 0;\n"
+      "}\n";
+  test_run r = test_analyse(text);
+  const vxp_resident_set *rs = test_resident(r.an, "main", "S");
+  assert_int_equal(vxp_resident_set_peak_bytes(rs), 3072);
+  const vxp_diagnostic *d = test_find_diag(r.an, "E6010");
+  assert_non_null(d);
+  assert_non_null(strstr(vxp_diagnostic_message(d), "(each rounded up to the 1024-byte granule)"));
+  test_done(&r);
+}
+
+static void test_analysis__overcommit_turns_e6010_into_w1028(void **state) {
+  (void)state;
+  const char *text =
+      "Memory CPU_DRAM {}\n"
+      "Memory W { capacity: 4 MiB, managed: explicit, overcommit }\n"
+      "fn main() -> i32 {\n"
+      "  let a = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+      "  let b = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+      "  print!(a, b);\n"
+      "  return 0;\n"
+      "}\n";
+  test_run r = test_analyse(text);
+  assert_true(vxp_analysis_admitted(r.an));
+  const vxp_diagnostic *d = test_find_diag(r.an, "W1028");
+  assert_non_null(d);
+  assert_non_null(strstr(vxp_diagnostic_message(d), "allowed because 'W' is `overcommit`"));
+  assert_int_equal(test_count_diag(r.an, "E6010"), 0);
+  test_done(&r);
+}
+
+static void test_analysis__a_runtime_dimension_is_w1029_and_left_out(void **state) {
+  (void)state;
+  test_run r = run_main("  let n = read();\n"
+                        "  let t = transfer(Tensor<f32, [n, 1024]>::uninit(), Memory::W);\n"
+                        "  let u = transfer(Tensor<f32, [?, 4]>::uninit(), Memory::W);\n"
+                        "  print!(t, u);");
+  assert_int_equal(test_count_diag(r.an, "W1029"), 2);
+  const vxp_diagnostic *d = test_find_diag(r.an, "W1029");
+  assert_string_equal(vxp_diagnostic_message(d),
+                      "capacity of 'W' not verified \xe2\x80\x94 transferred tensor has a dynamic shape");
+  assert_int_equal(vxp_diagnostic_note_count(d), 1);
+  assert_string_equal(vxp_diagnostic_message(vxp_diagnostic_note(d, 0)),
+                      "dimension 0 is the runtime value 'n'");
+  assert_null(test_resident(r.an, "main", "W"));
+  assert_true(vxp_analysis_admitted(r.an));
+  test_done(&r);
+}
+
+static void test_analysis__const_items_fold_into_shapes(void **state) {
+  (void)state;
+  const char *text = TEST_MACHINE_4MIB
+      "const ROWS : i64 = 256 * 2;\n"
+      "const COLS : i64 = ROWS + 512;\n"
+      "fn main() -> i32 {\n"
+      "  let t = transfer(Tensor<f32, [ROWS, COLS % 1000]>::uninit(), Memory::W);\n"
+      "  print!(t);\n"
+      "  return 0;\n"
+      "}\n";
+  test_run r = test_analyse(text);
+  const vxp_resident_set *rs = test_resident(r.an, "main", "W");
+  assert_non_null(rs);
+  assert_int_equal(vxp_resident_set_peak_bytes(rs), 512ull * 24 * 4);
+  test_done(&r);
+}
+
+static void test_analysis__an_overflowing_shape_is_never_wrapped(void **state) {
+  (void)state;
+  test_run r = run_main("  let t = transfer(Tensor<f64, [4294967296, 4294967296]>::uninit(), Memory::W);\n  print!(t);");
+  const vxp_diagnostic *d = test_find_diag(r.an, "E6009");
+  assert_non_null(d);
+  assert_non_null(strstr(vxp_diagnostic_message(d), "needs more than 18446744073709551615 bytes"));
+  test_done(&r);
+}
+
+static void test_analysis__if_comptime_prunes_the_branch_not_taken(void **state) {
+  (void)state;
+  const char *text = TEST_MACHINE_4MIB
+      "const BIG : i32 = 0;\n"
+      "fn main() -> i32 {\n"
+      "  let a = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+      "  if comptime BIG == 1 { let b = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W); print!(b); }\n"
+      "  else { let c = transfer(Tensor<f32, [16]>::uninit(), Memory::W); print!(c, a); }\n"
+      "  return 0;\n"
+      "}\n";
+  test_run r = test_analyse(text);
+  const vxp_resident_set *rs = test_resident(r.an, "main", "W");
+  assert_int_equal(vxp_resident_set_peak_bytes(rs), 3145728 + 64);
+  assert_true(vxp_analysis_admitted(r.an));
+  test_done(&r);
+}
+
+static void test_analysis__placed_let_types_are_tiles(void **state) {
+  (void)state;
+  expect_peak("  let a = Tensor<f32, [1024, 768], Memory::W>::uninit();\n"
+              "  let b : Ref<Tensor<f32, [256]>, Memory::W> = make();\n"
+              "  let c : Pinned<Tensor<f32, [256]>, Topology::Dev> = make();\n"
+              "  print!(a, b, c);",
+              3145728 + 1024 + 1024, 3, 1);
+}
+
+static void test_analysis__a_syntax_error_keeps_later_functions_analysable(void **state) {
+  (void)state;
+  const char *text = TEST_MACHINE_4MIB
+      "fn broken() -> i32 { let = ; }\n"
+      "fn main() -> i32 {\n"
+      "  let a = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+      "  let b = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+      "  print!(a, b);\n"
+      "  return 0;\n"
+      "}\n";
+  test_run r = test_analyse(text);
+  assert_true(test_count_diag(r.an, "VXP0001") >= 1);
+  assert_int_equal(test_count_diag(r.an, "E6010"), 1);
+  test_done(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_analysis__blog_loop_program_peaks_at_two_tiles),
+      cmocka_unit_test(test_analysis__blog_unrolled_program_is_e6010),
+      cmocka_unit_test(test_analysis__releasing_and_non_releasing_blocks),
+      cmocka_unit_test(test_analysis__a_tile_never_read_is_released_where_it_is_made),
+      cmocka_unit_test(test_analysis__a_tile_that_fills_the_space_exactly_fits),
+      cmocka_unit_test(test_analysis__one_oversized_tile_is_e6009_not_e6010),
+      cmocka_unit_test(test_analysis__element_widths_from_bool_to_128_bits),
+      cmocka_unit_test(test_analysis__granule_rounds_each_tile_up),
+      cmocka_unit_test(test_analysis__overcommit_turns_e6010_into_w1028),
+      cmocka_unit_test(test_analysis__a_runtime_dimension_is_w1029_and_left_out),
+      cmocka_unit_test(test_analysis__const_items_fold_into_shapes),
+      cmocka_unit_test(test_analysis__an_overflowing_shape_is_never_wrapped),
+      cmocka_unit_test(test_analysis__if_comptime_prunes_the_branch_not_taken),
+      cmocka_unit_test(test_analysis__placed_let_types_are_tiles),
+      cmocka_unit_test(test_analysis__a_syntax_error_keeps_later_functions_analysable),
+  };
+  return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
+}
