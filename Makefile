@@ -54,7 +54,7 @@ STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
 .PHONY: all shared static cli deps demo check test unit golden asan grammar grammar-check \
-	clean format help
+	bench clean format help
 
 all: shared static cli
 
@@ -62,6 +62,7 @@ help:
 	@echo "make demo            build everything and analyse the Llama-2-7B example"
 	@echo "make check           build and run every test"
 	@echo "make asan            run every test under AddressSanitizer + UBSan"
+	@echo "make bench           run the benchmarks (medians and ratios)"
 	@echo "make grammar         regenerate grammar/src with tree-sitter-cli $(TREE_SITTER_CLI_VERSION)"
 	@echo "make grammar-check   fail if grammar/src differs from a fresh generation"
 	@echo "make deps            install the Debian packages the build needs"
@@ -153,6 +154,24 @@ test: unit golden
 check: deps all
 	@$(MAKE) --no-print-directory test
 	@echo "make check: all tests passed"
+
+# ----------------------------------------------------------------------------- benchmarks
+#
+# Every tests/bench/bench_*.c is a program built against the static library (optimised) and
+# run; every tests/bench/bench_*.sh is run with the path of the build directory. Each
+# prints its own medians and ratios.
+
+BENCH_SRCS := $(sort $(wildcard tests/bench/bench_*.c))
+BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/bench/%)
+BENCH_SCRIPTS := $(sort $(wildcard tests/bench/bench_*.sh))
+
+$(BUILD)/bench/%: tests/bench/%.c $(STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -O2 -o $@ $< $(STATIC) $(DEP_LIBS)
+
+bench: all $(BENCH_BINS)
+	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+	@for s in $(BENCH_SCRIPTS); do echo "== $$s"; sh $$s $(BUILD) || exit 1; done
 
 # Every test again, built with AddressSanitizer and UndefinedBehaviorSanitizer into a
 # separate build directory.
