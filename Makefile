@@ -54,7 +54,7 @@ STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
 .PHONY: all shared static cli deps demo check test unit golden asan grammar grammar-check \
-	bench clean format help
+	bench clean format help abi headertest check-exports check-public
 
 all: shared static cli
 
@@ -63,6 +63,7 @@ help:
 	@echo "make check           build and run every test"
 	@echo "make asan            run every test under AddressSanitizer + UBSan"
 	@echo "make bench           run the benchmarks (medians and ratios)"
+	@echo "make abi             headertest + check-exports + check-public (part of check)"
 	@echo "make grammar         regenerate grammar/src with tree-sitter-cli $(TREE_SITTER_CLI_VERSION)"
 	@echo "make grammar-check   fail if grammar/src differs from a fresh generation"
 	@echo "make deps            install the Debian packages the build needs"
@@ -112,8 +113,10 @@ $(STATIC): $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(SHARED): $(LIB_OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ $(DEP_LIBS)
+# The version script exports exactly lib/exports.txt's functions (make check-exports).
+$(SHARED): $(LIB_OBJS) lib/vxpeak.map
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined \
+	  -Wl,--version-script=lib/vxpeak.map -o $@ $(LIB_OBJS) $(DEP_LIBS)
 	ln -sf libvxpeak.so.$(VERSION) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/libvxpeak.so
 
@@ -152,8 +155,23 @@ golden: $(CLI)
 test: unit golden
 
 check: deps all
-	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory test abi
 	@echo "make check: all tests passed"
+
+# ----------------------------------------------------------------------------- ABI hygiene
+
+# The header compiles as C89/C99/C11/C++; the exported symbols are exactly lib/exports.txt
+# (= header = version script); the command uses nothing but the public header.
+abi: headertest check-exports check-public
+
+headertest:
+	@sh tests/headertest/run.sh
+
+check-exports: $(SHARED)
+	@sh tests/abi/check_exports.sh $(SHARED)
+
+check-public: $(CLI_OBJS)
+	@sh tests/abi/public_only.sh $(CLI_OBJS)
 
 # ----------------------------------------------------------------------------- benchmarks
 #
