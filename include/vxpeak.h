@@ -157,7 +157,12 @@ VXP_API const char *vxp_strerror(int code);
 /**
  * A custom allocator for everything libvxpeak allocates itself. `realloc` must accept a
  * NULL pointer (then it allocates). Any function may return NULL to signal failure;
- * libvxpeak then returns VXP_ENOMEM and never aborts.
+ * libvxpeak then returns VXP_ENOMEM from the call that needed the memory, leaks nothing,
+ * leaves its `out` parameter unset and never aborts (the test suite refuses each
+ * allocation of a whole session in turn to check this). Calls that return a pointer
+ * (vxp_analysis_json, vxp_program_sexp) return NULL instead, with VXP_ENOMEM on the
+ * context. The allocator is called only from the thread using its context, so it needs no
+ * locking unless it is shared by several contexts.
  *
  * Limits: tree-sitter's and jansson's internal allocations go through their own global
  * hooks, which libvxpeak leaves alone because they belong to the host program (and
@@ -229,6 +234,27 @@ VXP_API VXP_WARN_UNUSED int vxp_source_new(vxp_source **out, vxp_context *ctx, c
 VXP_API VXP_WARN_UNUSED int vxp_source_load_file(vxp_source **out, vxp_context *ctx,
                                                  const char *path);
 
+/**
+ * Make the next version of a source, as an editor applies a change: the bytes
+ * [start_byte, old_end_byte) of `src` replaced by the `len` bytes of `text` (copied; the
+ * caller's buffer may be freed at once). `src` itself is not modified, so programs parsed
+ * from it stay valid. The new source has `src`'s label and context, and remembers the edit
+ * (and up to 63 before it) so that vxp_program_reparse can reuse the syntax tree of a
+ * program parsed from `src` or from an earlier version. Only the edited text is scanned for
+ * line breaks; the rest of the line index is shifted.
+ *
+ * Several edits may be applied one after the other before reparsing; each offset refers to
+ * the version it is applied to (LSP's incremental didChange semantics, after converting
+ * positions to byte offsets).
+ * @param[out] out the new version, owned by the caller (vxp_source_free). It does not
+ *             borrow `src`, which may be freed once no program or machine needs it.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (NULL argument, a range that is reversed or ends
+ *         past the text, or a result over 4 GiB). Errors are reported on `src`'s context.
+ */
+VXP_API VXP_WARN_UNUSED int vxp_source_edit(vxp_source **out, const vxp_source *src,
+                                            uint32_t start_byte, uint32_t old_end_byte,
+                                            const char *text, size_t len);
+
 /** Free a source. NULL is accepted. Free the programs and machines made from it first. */
 VXP_API void vxp_source_free(vxp_source *src);
 
@@ -264,10 +290,34 @@ VXP_API uint32_t vxp_source_utf16_column(const vxp_source *src, vxp_point point)
  * unaffected items analysable.
  * @param[out] out the new program, owned by the caller (vxp_program_free). It borrows
  *             `src`, which must outlive it.
- * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_ECANCELLED
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_ERROR (the parser produced no tree)
  */
 VXP_API VXP_WARN_UNUSED int vxp_program_parse(vxp_program **out, vxp_context *ctx,
                                               const vxp_source *src);
+
+/**
+ * Parse a new version of a program's source incrementally: the syntax tree of `prog` is
+ * copied, adjusted by the edits that lead from `prog`'s source to `src` (see
+ * vxp_source_edit) and handed to the parser, which re-reads only what the edits touched;
+ * the new tree is then lowered as vxp_program_parse does. The result is the same program
+ * vxp_program_parse(out, ctx, src) would give. When `src` is not an edited version of
+ * `prog`'s source (or is more than 64 edits away), it is parsed from scratch.
+ *
+ * `prog` is only read: it and its analyses stay valid, and may be freed (with their
+ * source) as soon as this returns. A typical editor loop, one version to the next:
+ *
+ *     vxp_source_edit(&src2, src1, start, old_end, text, len);
+ *     vxp_program_reparse(&prog2, ctx, prog1, src2);
+ *     vxp_analyze(&an2, ctx, prog2, &opts);
+ *     vxp_analysis_free(an1); vxp_program_free(prog1); vxp_source_free(src1);
+ *
+ * @param[out] out the new program, owned by the caller (vxp_program_free). It borrows
+ *             `src` (not `prog`), which must outlive it.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_ERROR (the parser produced no tree)
+ */
+VXP_API VXP_WARN_UNUSED int vxp_program_reparse(vxp_program **out, vxp_context *ctx,
+                                                const vxp_program *prog,
+                                                const vxp_source *src);
 
 /** Free a program. NULL is accepted. Free analyses of it first. */
 VXP_API void vxp_program_free(vxp_program *prog);

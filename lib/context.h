@@ -20,6 +20,7 @@ struct vxp_context {
   TSParser *parser;
   vxp_symbols syms;
   vxp_fields fields;
+  uint64_t next_source_id; /* identifies source versions for incremental reparsing */
 };
 
 #endif /* VXP_CONTEXT_H */

@@ -8,15 +8,18 @@
 #include "lower.h"
 #include "source.h"
 
-int vxp_program_parse(vxp_program **out, vxp_context *ctx, const vxp_source *src) {
-  if (!out || !ctx || !src)
-    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_parse")
-               : VXP_EINVAL;
+/* Parse `src` (reusing `old_tree`, already edited to match it, when not NULL), then
+ * diagnose and lower. Takes ownership of `old_tree`. */
+static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TSTree *old_tree) {
   vxp_program *prog = vxp_ctx__calloc(ctx, 1, sizeof(*prog));
-  if (!prog) return vxp_ctx__nomem(ctx);
+  if (!prog) {
+    if (old_tree) ts_tree_delete(old_tree);
+    return vxp_ctx__nomem(ctx);
+  }
   prog->ctx = ctx;
   prog->src = src;
-  prog->tree = ts_parser_parse_string(ctx->parser, NULL, src->text, (uint32_t)src->len);
+  prog->tree = ts_parser_parse_string(ctx->parser, old_tree, src->text, (uint32_t)src->len);
+  if (old_tree) ts_tree_delete(old_tree);
   if (!prog->tree) {
     vxp_ctx__free(ctx, prog);
     return vxp_ctx__error(ctx, VXP_ERROR, "%s: the parser returned no tree", src->label);
@@ -30,6 +33,52 @@ int vxp_program_parse(vxp_program **out, vxp_context *ctx, const vxp_source *src
   }
   *out = prog;
   return VXP_OK;
+}
+
+int vxp_program_parse(vxp_program **out, vxp_context *ctx, const vxp_source *src) {
+  if (!out || !ctx || !src)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_parse")
+               : VXP_EINVAL;
+  return build(out, ctx, src, NULL);
+}
+
+/* The edits that lead from `from` to `to`: the index in to->history of the first step
+ * taken from `from`, to->history.len when they are the same version, or -1 when `to` does
+ * not descend from `from` within its remembered history. */
+static long edits_between(const vxp_source *from, const vxp_source *to) {
+  if (from->ctx != to->ctx) return -1; /* ids are unique within one context only */
+  if (from->id == to->id) return (long)to->history.len;
+  for (size_t i = to->history.len; i-- > 0;) {
+    if (to->history.items[i].from_id == from->id) return (long)i;
+  }
+  return -1;
+}
+
+int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *prog,
+                        const vxp_source *src) {
+  if (!out || !ctx || !prog || !src)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_reparse")
+               : VXP_EINVAL;
+  long first = edits_between(prog->src, src);
+  if (first < 0) return build(out, ctx, src, NULL);
+  /* The old tree is shared, not modified: edit a copy (tree-sitter copies are cheap,
+   * reference-counted), so that `prog` stays valid and usable from other threads. */
+  TSTree *tree = ts_tree_copy(prog->tree);
+  for (size_t i = (size_t)first; i < src->history.len; i++) {
+    const vxp_source_step *st = &src->history.items[i];
+    TSInputEdit edit;
+    edit.start_byte = st->start_byte;
+    edit.old_end_byte = st->old_end_byte;
+    edit.new_end_byte = st->new_end_byte;
+    edit.start_point.row = st->start_point.line;
+    edit.start_point.column = st->start_point.column;
+    edit.old_end_point.row = st->old_end_point.line;
+    edit.old_end_point.column = st->old_end_point.column;
+    edit.new_end_point.row = st->new_end_point.line;
+    edit.new_end_point.column = st->new_end_point.column;
+    ts_tree_edit(tree, &edit);
+  }
+  return build(out, ctx, src, tree);
 }
 
 void vxp_program_free(vxp_program *prog) {

@@ -29,6 +29,7 @@ int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const 
   vxp_source *src = vxp_ctx__calloc(ctx, 1, sizeof(*src));
   if (!src) return vxp_ctx__nomem(ctx);
   src->ctx = ctx;
+  src->id = ++ctx->next_source_id;
   src->label = vxp_ctx__strdup(ctx, label ? label : "<input>");
   src->text = vxp_ctx__strndup(ctx, text ? text : "", len);
   src->len = len;
@@ -82,7 +83,111 @@ void vxp_source_free(vxp_source *src) {
   vxp_ctx__free(ctx, src->label);
   vxp_ctx__free(ctx, src->text);
   array_free(ctx, &src->line_starts);
+  array_free(ctx, &src->history);
   vxp_ctx__free(ctx, src);
+}
+
+/* ------------------------------------------------------------------ edits */
+
+/* The line index of `to` (whose text is `from`'s with [start, old_end) replaced by `ins_len`
+ * bytes) from `from`'s index: starts before the edit are kept, the inserted text is
+ * scanned, starts after it are shifted. Only the edited text is read, so an edit costs
+ * O(lines) integer moves, not a scan of the whole file. */
+static int index_edited_lines(vxp_source *to, const vxp_source *from, uint32_t start,
+                              uint32_t old_end, size_t ins_len) {
+  vxp_context *ctx = to->ctx;
+  const uint32_t *old = from->line_starts.items;
+  size_t old_count = from->line_starts.len;
+  size_t keep = 0;
+  while (keep < old_count && old[keep] <= start) keep++;
+  if (!array_reserve(ctx, &to->line_starts, old_count + 1)) return VXP_ENOMEM;
+  memcpy(to->line_starts.items, old, keep * sizeof(uint32_t));
+  to->line_starts.len = keep;
+  /* A line that started at the edit point ends the text when nothing follows it... */
+  if (keep > 1 && to->line_starts.items[keep - 1] == start && start >= to->len)
+    to->line_starts.len--;
+  /* ...and a newline that ended `from` starts a line in `to` once text follows it. */
+  if (start > 0 && to->text[start - 1] == '\n' && *array_last(&to->line_starts) != start &&
+      start < to->len) {
+    if (!array_push(ctx, &to->line_starts, start)) return VXP_ENOMEM;
+  }
+  for (size_t i = 0; i < ins_len; i++) {
+    size_t next = start + i + 1;
+    if (to->text[start + i] == '\n' && next < to->len) {
+      if (!array_push(ctx, &to->line_starts, (uint32_t)next)) return VXP_ENOMEM;
+    }
+  }
+  size_t first_after = keep;
+  while (first_after < old_count && old[first_after] <= old_end) first_after++;
+  size_t tail = old_count - first_after;
+  if (!array_reserve(ctx, &to->line_starts, tail)) return VXP_ENOMEM;
+  /* Offsets fit in 32 bits on both sides; the shift is done in 64 to keep it exact. */
+  int64_t shift = (int64_t)start + (int64_t)ins_len - (int64_t)old_end;
+  for (size_t i = first_after; i < old_count; i++)
+    to->line_starts.items[to->line_starts.len++] = (uint32_t)((int64_t)old[i] + shift);
+  return VXP_OK;
+}
+
+/* The point of `offset` as tree-sitter counts it: past a final newline is the start of
+ * one more row (our line index does not list that empty line). */
+static vxp_point tree_point(const vxp_source *src, uint32_t offset) {
+  if (offset == src->len && offset > 0 && src->text[offset - 1] == '\n') {
+    vxp_point p = {(uint32_t)src->line_starts.len, 0};
+    return p;
+  }
+  return vxp_source__point(src, offset);
+}
+
+int vxp_source_edit(vxp_source **out, const vxp_source *src, uint32_t start_byte,
+                    uint32_t old_end_byte, const char *text, size_t len) {
+  if (!src) return VXP_EINVAL;
+  vxp_context *ctx = src->ctx;
+  if (!out || (!text && len))
+    return vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_edit");
+  if (start_byte > old_end_byte || old_end_byte > src->len)
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "%s: edit range [%u, %u) is not inside the %zu-byte source",
+                          src->label, start_byte, old_end_byte, src->len);
+  size_t kept = src->len - (old_end_byte - start_byte);
+  if (len > VXP__MAX_SOURCE_BYTES - kept)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "%s: the edit makes the source exceed the 4 GiB limit",
+                          src->label);
+  vxp_source *to = vxp_ctx__calloc(ctx, 1, sizeof(*to));
+  if (!to) return vxp_ctx__nomem(ctx);
+  to->ctx = ctx;
+  to->id = ++ctx->next_source_id;
+  to->len = kept + len;
+  to->label = vxp_ctx__strdup(ctx, src->label);
+  to->text = vxp_ctx__malloc(ctx, to->len + 1);
+  size_t keep_steps = src->history.len < VXP__SOURCE_HISTORY ? src->history.len
+                                                              : VXP__SOURCE_HISTORY - 1;
+  if (!to->label || !to->text || !array_reserve(ctx, &to->history, keep_steps + 1)) {
+    vxp_source_free(to);
+    return vxp_ctx__nomem(ctx);
+  }
+  memcpy(to->text, src->text, start_byte);
+  if (len) memcpy(to->text + start_byte, text, len);
+  memcpy(to->text + start_byte + len, src->text + old_end_byte, src->len - old_end_byte);
+  to->text[to->len] = '\0';
+  if (index_edited_lines(to, src, start_byte, old_end_byte, len) != VXP_OK) {
+    vxp_source_free(to);
+    return vxp_ctx__nomem(ctx);
+  }
+  if (keep_steps)
+    memcpy(to->history.items, src->history.items + (src->history.len - keep_steps),
+           keep_steps * sizeof(vxp_source_step));
+  vxp_source_step step;
+  step.from_id = src->id;
+  step.start_byte = start_byte;
+  step.old_end_byte = old_end_byte;
+  step.new_end_byte = (uint32_t)(start_byte + len);
+  step.start_point = tree_point(src, start_byte);
+  step.old_end_point = tree_point(src, old_end_byte);
+  step.new_end_point = tree_point(to, step.new_end_byte);
+  to->history.items[keep_steps] = step;
+  to->history.len = keep_steps + 1;
+  *out = to;
+  return VXP_OK;
 }
 
 const char *vxp_source_label(const vxp_source *src) { return src ? src->label : NULL; }

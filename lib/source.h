@@ -5,14 +5,32 @@
 
 #include "array.h"
 
+/* One edit in a source's history: the version `from_id` became the next version by
+ * replacing [start_byte, old_end_byte) with new text ending at new_end_byte. The points are
+ * 0-based line and byte column in the old text (start, old_end) and the new (new_end), as
+ * ts_tree_edit wants them. */
+typedef struct vxp_source_step {
+  uint64_t from_id;
+  uint32_t start_byte, old_end_byte, new_end_byte;
+  vxp_point start_point, old_end_point, new_end_point;
+} vxp_source_step;
+
+/* How many edits a source remembers: a program parsed from a version at most this many
+ * edits back is reparsed incrementally; an older one is parsed afresh (same result). */
+#define VXP__SOURCE_HISTORY 64
+
 /* Invariant: text[len] == '\0'; line_starts[0] == 0 and holds the byte offset of every
- * line's first byte in increasing order (a final line without '\n' counts). */
+ * line's first byte in increasing order (a final line without '\n' counts). `id` is
+ * unique among the sources of `ctx`; `history` holds the edits that led from earlier
+ * versions to this one, oldest first, its last step's `from_id` the direct parent. */
 struct vxp_source {
   vxp_context *ctx;
+  uint64_t id;
   char *label;
   char *text;
   size_t len;
   Array(uint32_t) line_starts;
+  Array(vxp_source_step) history;
 };
 
 /* The 0-based point of byte `offset` (clamped to the text). */

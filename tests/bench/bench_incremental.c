@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* bench_incremental.c - what an editor pays per keystroke: a one-line edit to a
+ * 20,000-line program followed by re-analysis (vxp_source_edit + vxp_program_reparse +
+ * vxp_analyze) against a full parse and analysis of the same text (vxp_source_new +
+ * vxp_program_parse + vxp_analyze). Both are timed on every edit, interleaved, and the
+ * medians and their ratio are printed, with the parse step alone for each side, and (white
+ * box, through lib/program.h) tree-sitter's own share: reparsing the edited old tree versus
+ * parsing the text afresh, without lowering. Every incremental result is checked against
+ * the full one, so a fast wrong answer fails. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "context.h"
+#include "program.h"
+#include "source.h"
+#include "vxpeak.h"
+
+#define LINES 20000
+#define LINES_PER_FN 10
+#define HEADER_LINES 10
+#define EDITS 101
+
+static double now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n) {
+  qsort(v, n, sizeof(*v), cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void check(int rc, vxp_context *ctx, const char *what) {
+  if (rc != VXP_OK) {
+    fprintf(stderr, "bench_incremental: %s failed: %s\n", what, vxp_context_errmsg(ctx));
+    exit(1);
+  }
+}
+
+/* A program of exactly LINES lines: a machine header, then functions of LINES_PER_FN
+ * lines with placements, a loop and a call. Function k's loop bound is on line
+ * HEADER_LINES + k * LINES_PER_FN + 2. */
+static char *generate(size_t *len) {
+  size_t cap = (size_t)LINES * 96, n = 0;
+  char *text = malloc(cap);
+  if (!text) exit(1);
+  n += (size_t)snprintf(text + n, cap - n,
+                        "// bench_incremental: generated, %d lines\n"
+                        "Memory CPU_DRAM {}\n"
+                        "Memory HBM {\n"
+                        "  within: Memory::CPU_DRAM, capacity: 40 GiB, managed: explicit\n"
+                        "}\n"
+                        "Topology Dev {\n"
+                        "  arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"
+                        "  transfer Memory::CPU_DRAM -> Memory::HBM : 31.5 GB/s\n"
+                        "}\n"
+                        "\n",
+                        LINES);
+  int functions = (LINES - HEADER_LINES) / LINES_PER_FN;
+  for (int k = 0; k < functions; k++) {
+    n += (size_t)snprintf(text + n, cap - n,
+                          "fn f%05d(x: i32) -> i32 {\n"
+                          "  let w = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::HBM);\n"
+                          "  for i in 0..10 {\n"
+                          "    let s = transfer(Tensor<f16, [256, 256]>::uninit(), Memory::HBM);\n"
+                          "    print(s);\n"
+                          "  }\n"
+                          "  print(w);\n"
+                          "  f%05d(x);\n"
+                          "  return 0;\n"
+                          "}\n",
+                          k, k > 0 ? k - 1 : 0);
+  }
+  *len = n;
+  return text;
+}
+
+/* Byte offset of the start of 0-based line `line`. */
+static size_t line_offset(const char *text, size_t line) {
+  size_t off = 0;
+  for (size_t l = 0; l < line; l++) off = (size_t)(strchr(text + off, '\n') - text) + 1;
+  return off;
+}
+
+/* The facts both sides must agree on. */
+static void fingerprint(const vxp_analysis *an, char *buf, size_t size) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < vxp_analysis_resident_set_count(an); i++)
+    total += vxp_resident_set_peak_bytes(vxp_analysis_resident_set(an, i));
+  snprintf(buf, size, "%zu diags, %zu sets, %zu records, peaks %llu",
+           vxp_analysis_diagnostic_count(an), vxp_analysis_resident_set_count(an),
+           vxp_analysis_record_count(an), (unsigned long long)total);
+}
+
+int main(void) {
+  vxp_context *ctx;
+  if (vxp_context_new(&ctx, NULL) != VXP_OK) return 1;
+  size_t len;
+  char *text = generate(&len);
+  vxp_source *src;
+  vxp_program *prog;
+  check(vxp_source_new(&src, ctx, "bench.vx", text, len), ctx, "vxp_source_new");
+  check(vxp_program_parse(&prog, ctx, src), ctx, "vxp_program_parse");
+  if (vxp_source_line_count(src) != LINES || vxp_program_diagnostic_count(prog) != 0) {
+    fprintf(stderr, "bench_incremental: the generated program has %u lines and %zu syntax "
+                    "diagnostics (want %d and 0)\n",
+            vxp_source_line_count(src), vxp_program_diagnostic_count(prog), LINES);
+    return 1;
+  }
+
+  double inc[EDITS], full[EDITS], inc_parse[EDITS], full_parse[EDITS];
+  double ts_inc[EDITS], ts_full[EDITS];
+  int functions = (LINES - HEADER_LINES) / LINES_PER_FN;
+  unsigned seed = 42;
+  for (int e = 0; e < EDITS; e++) {
+    /* One line: the loop bound of a pseudo-random function becomes 0..1 to 0..99. */
+    seed = seed * 1103515245u + 12345u;
+    int k = (int)((seed >> 8) % (unsigned)functions);
+    const char *cur = vxp_source_text(src, NULL);
+    size_t at = line_offset(cur, (size_t)(HEADER_LINES + k * LINES_PER_FN + 2));
+    size_t line_end = (size_t)(strchr(cur + at, '\n') - cur);
+    char line[64];
+    int line_len = snprintf(line, sizeof(line), "  for i in 0..%u {", 1 + (seed >> 4) % 99);
+
+    double t0 = now_us();
+    vxp_source *next;
+    vxp_program *next_prog;
+    vxp_analysis *an_inc;
+    check(vxp_source_edit(&next, src, (uint32_t)at, (uint32_t)line_end, line, (size_t)line_len),
+          ctx, "vxp_source_edit");
+    check(vxp_program_reparse(&next_prog, ctx, prog, next), ctx, "vxp_program_reparse");
+    double t1 = now_us();
+    check(vxp_analyze(&an_inc, ctx, next_prog, NULL), ctx, "vxp_analyze");
+    double t2 = now_us();
+
+    size_t next_len;
+    const char *next_text = vxp_source_text(next, &next_len);
+    vxp_source *fresh;
+    vxp_program *fresh_prog;
+    vxp_analysis *an_full;
+    double t3 = now_us();
+    check(vxp_source_new(&fresh, ctx, "bench.vx", next_text, next_len), ctx, "vxp_source_new");
+    check(vxp_program_parse(&fresh_prog, ctx, fresh), ctx, "vxp_program_parse");
+    double t4 = now_us();
+    check(vxp_analyze(&an_full, ctx, fresh_prog, NULL), ctx, "vxp_analyze");
+    double t5 = now_us();
+
+    /* Tree-sitter alone, on the same edit: the old tree adjusted and reparsed, then the
+     * whole text parsed without a tree. */
+    const vxp_source_step *st = array_last(&next->history);
+    TSInputEdit edit = {st->start_byte,
+                        st->old_end_byte,
+                        st->new_end_byte,
+                        {st->start_point.line, st->start_point.column},
+                        {st->old_end_point.line, st->old_end_point.column},
+                        {st->new_end_point.line, st->new_end_point.column}};
+    double t6 = now_us();
+    TSTree *copy = ts_tree_copy(prog->tree);
+    ts_tree_edit(copy, &edit);
+    TSTree *ts_new = ts_parser_parse_string(ctx->parser, copy, next_text, (uint32_t)next_len);
+    double t7 = now_us();
+    TSTree *ts_fresh = ts_parser_parse_string(ctx->parser, NULL, next_text, (uint32_t)next_len);
+    double t8 = now_us();
+    ts_tree_delete(copy);
+    ts_tree_delete(ts_new);
+    ts_tree_delete(ts_fresh);
+    ts_inc[e] = t7 - t6;
+    ts_full[e] = t8 - t7;
+
+    inc[e] = t2 - t0;
+    inc_parse[e] = t1 - t0;
+    full[e] = t5 - t3;
+    full_parse[e] = t4 - t3;
+
+    char a[160], b[160];
+    fingerprint(an_inc, a, sizeof(a));
+    fingerprint(an_full, b, sizeof(b));
+    if (strcmp(a, b) != 0) {
+      fprintf(stderr, "bench_incremental: edit %d: incremental (%s) and full (%s) differ\n", e,
+              a, b);
+      return 1;
+    }
+    vxp_analysis_free(an_full);
+    vxp_program_free(fresh_prog);
+    vxp_source_free(fresh);
+    vxp_analysis_free(an_inc);
+    vxp_program_free(prog);
+    vxp_source_free(src);
+    prog = next_prog;
+    src = next;
+  }
+  double m_inc = median(inc, EDITS), m_full = median(full, EDITS);
+  double m_inc_parse = median(inc_parse, EDITS), m_full_parse = median(full_parse, EDITS);
+  printf("bench_incremental: %d-line program (%zu bytes), %d one-line edits, medians:\n", LINES,
+         len, EDITS);
+  printf("  edit + reparse + analyse   %10.0f us\n", m_inc);
+  printf("  full parse + analyse       %10.0f us\n", m_full);
+  printf("  ratio full / incremental   %10.2fx\n", m_full / m_inc);
+  printf("  of which: edit + reparse   %10.0f us   full parse %10.0f us   (%.2fx)\n", m_inc_parse,
+         m_full_parse, m_full_parse / m_inc_parse);
+  double m_ts_inc = median(ts_inc, EDITS), m_ts_full = median(ts_full, EDITS);
+  printf("  tree-sitter alone:  reparse %10.0f us   full parse %10.0f us   (%.2fx)\n", m_ts_inc,
+         m_ts_full, m_ts_full / m_ts_inc);
+  printf("  (the rest of edit + reparse, %.0f us, is copying the text and lowering the whole "
+         "new tree)\n",
+         m_inc_parse - m_ts_inc);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(text);
+  return 0;
+}

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_edit.c - source versions and incremental reparsing: an edited source is the same
+ * as one made from the edited text, a reparsed program is the same as a parsed one, and
+ * the old tree's unchanged subtrees are really reused. */
+#include "support.h"
+
+#include <tree_sitter/api.h>
+
+#include "program.h"
+
+/* A deterministic generator, so a failure reproduces. */
+static uint32_t next_random(uint32_t *state) {
+  *state = *state * 1664525u + 1013904223u;
+  return *state >> 8;
+}
+
+/* Apply the same edit to a plain buffer (the oracle). */
+static size_t apply(char *buf, size_t len, size_t start, size_t old_end, const char *text,
+                    size_t text_len) {
+  memmove(buf + start + text_len, buf + old_end, len - old_end);
+  memcpy(buf + start, text, text_len);
+  return len - (old_end - start) + text_len;
+}
+
+static void expect_same_lines(const vxp_source *edited, const vxp_source *fresh) {
+  size_t a_len, b_len;
+  const char *a = vxp_source_text(edited, &a_len), *b = vxp_source_text(fresh, &b_len);
+  assert_int_equal(a_len, b_len);
+  assert_memory_equal(a, b, a_len);
+  assert_int_equal(a[a_len], '\0');
+  assert_int_equal(vxp_source_line_count(edited), vxp_source_line_count(fresh));
+  for (uint32_t i = 0; i <= vxp_source_line_count(fresh); i++) {
+    size_t la = 0, lb = 0;
+    const char *x = vxp_source_line(edited, i, &la), *y = vxp_source_line(fresh, i, &lb);
+    assert_true((x == NULL) == (y == NULL));
+    if (!x) continue;
+    assert_int_equal(la, lb);
+    assert_int_equal(x - a, y - b); /* the same line starts */
+  }
+}
+
+static void test_edit__line_index_matches_a_source_made_from_the_text(void **state) {
+  (void)state;
+  static const char *const pieces[] = {"", "\n", "\n\n", "x", "ab\ncd", "\r\n", "tail\n",
+                                       "\xc3\xa9\n", "lo\nng\nli\nnes\n"};
+  vxp_context *ctx = test_context();
+  char buf[4096] = "first line\nsecond\n\nfourth\nlast";
+  size_t len = strlen(buf);
+  vxp_source *src;
+  assert_int_equal(vxp_source_new(&src, ctx, "e.vx", buf, len), VXP_OK);
+  uint32_t seed = 12345;
+  for (int round = 0; round < 2000; round++) {
+    size_t start = len ? next_random(&seed) % (len + 1) : 0;
+    size_t old_end = start + (len - start ? next_random(&seed) % (len - start + 1) : 0);
+    if (next_random(&seed) % 4 == 0) old_end = start; /* pure insertions */
+    if (len > 2000) old_end = len;                     /* keep the buffer bounded */
+    const char *ins = pieces[next_random(&seed) % VXP__ARRAY_LEN(pieces)];
+    vxp_source *edited;
+    assert_int_equal(vxp_source_edit(&edited, src, (uint32_t)start, (uint32_t)old_end, ins,
+                                     strlen(ins)),
+                     VXP_OK);
+    len = apply(buf, len, start, old_end, ins, strlen(ins));
+    vxp_source *fresh;
+    assert_int_equal(vxp_source_new(&fresh, ctx, "e.vx", buf, len), VXP_OK);
+    expect_same_lines(edited, fresh);
+    assert_string_equal(vxp_source_label(edited), "e.vx");
+    vxp_source_free(fresh);
+    vxp_source_free(src); /* the new version does not borrow the old one */
+    src = edited;
+  }
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
+static void test_edit__bad_ranges_are_einval(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  vxp_source *src, *out = NULL;
+  assert_int_equal(vxp_source_new(&src, ctx, "e.vx", "abc\n", 4), VXP_OK);
+  assert_int_equal(vxp_source_edit(&out, src, 3, 2, "x", 1), VXP_EINVAL);
+  assert_non_null(strstr(vxp_context_errmsg(ctx), "[3, 2)"));
+  assert_int_equal(vxp_source_edit(&out, src, 0, 5, "x", 1), VXP_EINVAL);
+  assert_int_equal(vxp_context_errcode(ctx), VXP_EINVAL);
+  assert_int_equal(vxp_source_edit(&out, src, 0, 1, NULL, 1), VXP_EINVAL);
+  assert_int_equal(vxp_source_edit(NULL, src, 0, 1, "x", 1), VXP_EINVAL);
+  assert_int_equal(vxp_source_edit(&out, NULL, 0, 1, "x", 1), VXP_EINVAL);
+  assert_null(out);
+  /* An empty edit at the very end is valid, and NULL text with length 0 is fine. */
+  assert_int_equal(vxp_source_edit(&out, src, 4, 4, NULL, 0), VXP_OK);
+  vxp_source_free(out);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
+/* ------------------------------------------------------------------ reparsing */
+
+static const char base_program[] =
+    "Memory CPU_DRAM {}\n"
+    "Memory W { within: Memory::CPU_DRAM, capacity: 4 MiB, managed: explicit }\n"
+    "fn first() -> i32 {\n"
+    "  let a = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W);\n"
+    "  print(a);\n"
+    "  return 0;\n"
+    "}\n"
+    "fn main() -> i32 {\n"
+    "  for i in 0..4 {\n"
+    "    let s = transfer(Tensor<f32, [256, 256]>::uninit(), Memory::W);\n"
+    "    print(s);\n"
+    "  }\n"
+    "  return 0;\n"
+    "}\n";
+
+/* The analysis JSON of `prog` (a copy the caller frees). */
+static char *report_of(vxp_context *ctx, const vxp_program *prog) {
+  vxp_analysis *an;
+  assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
+  const char *json = vxp_analysis_json(an, NULL);
+  assert_non_null(json);
+  char *copy = strdup(json);
+  vxp_analysis_free(an);
+  return copy;
+}
+
+/* `prog` (reparsed) has the tree and the report a fresh parse of its source gives. */
+static void expect_same_as_fresh_parse(vxp_context *ctx, vxp_program *prog) {
+  vxp_program *fresh;
+  assert_int_equal(vxp_program_parse(&fresh, ctx, vxp_program_source(prog)), VXP_OK);
+  assert_string_equal(vxp_program_sexp(prog), vxp_program_sexp(fresh));
+  assert_int_equal(vxp_program_diagnostic_count(prog), vxp_program_diagnostic_count(fresh));
+  char *a = report_of(ctx, prog), *b = report_of(ctx, fresh);
+  assert_string_equal(a, b);
+  free(a);
+  free(b);
+  vxp_program_free(fresh);
+}
+
+/* Replace the first occurrence of `old` in `src`'s text. */
+static vxp_source *edit_text(const vxp_source *src, const char *old, const char *with) {
+  const char *text = vxp_source_text(src, NULL);
+  const char *at = strstr(text, old);
+  assert_non_null(at);
+  uint32_t start = (uint32_t)(at - text);
+  vxp_source *out;
+  assert_int_equal(
+      vxp_source_edit(&out, src, start, start + (uint32_t)strlen(old), with, strlen(with)),
+      VXP_OK);
+  return out;
+}
+
+static void test_edit__reparse_gives_what_a_fresh_parse_gives(void **state) {
+  (void)state;
+  static const struct {
+    const char *old, *with;
+  } edits[] = {
+      {"[256, 256]", "[1024, 1024]"},          /* now over capacity: E6010 */
+      {"0..4", "0..40"},                       /* a number grows */
+      {"  return 0;\n}\nfn main", "  retur"}, /* a syntax error spanning two functions */
+      {"  retur", "  return 0;\n}\nfn main"}, /* and back */
+      {"print(a);", "print(a); let b = transfer(Tensor<u8, [9]>::uninit(), Memory::W);"},
+      {"fn first", "\n\n\nfn first"},          /* lines inserted above everything */
+  };
+  vxp_context *ctx = test_context();
+  vxp_source *src;
+  vxp_program *prog;
+  assert_int_equal(vxp_source_new(&src, ctx, "e.vx", base_program, strlen(base_program)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  for (size_t i = 0; i < VXP__ARRAY_LEN(edits); i++) {
+    vxp_source *next = edit_text(src, edits[i].old, edits[i].with);
+    vxp_program *reparsed;
+    assert_int_equal(vxp_program_reparse(&reparsed, ctx, prog, next), VXP_OK);
+    assert_ptr_equal(vxp_program_source(reparsed), next);
+    expect_same_as_fresh_parse(ctx, reparsed);
+    vxp_program_free(prog);
+    vxp_source_free(src);
+    prog = reparsed;
+    src = next;
+  }
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
+static void test_edit__several_edits_before_one_reparse(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  vxp_source *v0, *v1, *v2, *v3;
+  vxp_program *p0, *p3;
+  assert_int_equal(vxp_source_new(&v0, ctx, "e.vx", base_program, strlen(base_program)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&p0, ctx, v0), VXP_OK);
+  v1 = edit_text(v0, "[512, 512]", "[512, 2048]");
+  v2 = edit_text(v1, "fn main", "fn helper() -> i32 { return 1; }\nfn main");
+  v3 = edit_text(v2, "0..4", "0..2");
+  /* Intermediate versions may go before the reparse: the history lives in v3. */
+  vxp_source_free(v1);
+  vxp_source_free(v2);
+  assert_int_equal(vxp_program_reparse(&p3, ctx, p0, v3), VXP_OK);
+  expect_same_as_fresh_parse(ctx, p3);
+  /* The old program is untouched and still analyses as before. */
+  char *old_report = report_of(ctx, p0);
+  assert_non_null(strstr(old_report, "\"total_bytes\": 1048576"));
+  free(old_report);
+  vxp_program_free(p3);
+  vxp_program_free(p0);
+  vxp_source_free(v3);
+  vxp_source_free(v0);
+  vxp_context_free(ctx);
+}
+
+static void test_edit__unrelated_or_distant_sources_are_parsed_afresh(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  vxp_source *v0, *other;
+  vxp_program *p0, *p;
+  assert_int_equal(vxp_source_new(&v0, ctx, "e.vx", base_program, strlen(base_program)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&p0, ctx, v0), VXP_OK);
+  /* Not a version of v0 at all. */
+  assert_int_equal(vxp_source_new(&other, ctx, "o.vx", "fn main() -> i32 { return 0; }\n", 31),
+                   VXP_OK);
+  assert_int_equal(vxp_program_reparse(&p, ctx, p0, other), VXP_OK);
+  expect_same_as_fresh_parse(ctx, p);
+  vxp_program_free(p);
+  vxp_source_free(other);
+  /* 100 edits: more than the history holds, so the tree of v0 cannot be adjusted. */
+  vxp_source *v = v0;
+  for (int i = 0; i < 100; i++) {
+    vxp_source *next = edit_text(v, "return 0;", i % 2 ? "return 0; " : "return 0;\n");
+    if (v != v0) vxp_source_free(v);
+    v = next;
+  }
+  assert_int_equal(vxp_program_reparse(&p, ctx, p0, v), VXP_OK);
+  expect_same_as_fresh_parse(ctx, p);
+  vxp_program_free(p);
+  /* The same version: a reparse with no edits. */
+  assert_int_equal(vxp_program_reparse(&p, ctx, p0, v0), VXP_OK);
+  expect_same_as_fresh_parse(ctx, p);
+  vxp_program_free(p);
+  vxp_source_free(v);
+  vxp_program_free(p0);
+  vxp_source_free(v0);
+  vxp_context_free(ctx);
+}
+
+/* The proof that the old tree is reused: the subtree of a function the edit does not
+ * touch is the very same tree-sitter subtree (TSNode.id is its address) in both trees,
+ * while a fresh parse builds a new one. */
+static void test_edit__untouched_functions_keep_their_subtrees(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  vxp_source *v0, *v1;
+  vxp_program *p0, *p1, *fresh;
+  assert_int_equal(vxp_source_new(&v0, ctx, "e.vx", base_program, strlen(base_program)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&p0, ctx, v0), VXP_OK);
+  v1 = edit_text(v0, "0..4", "0..5");
+  assert_int_equal(vxp_program_reparse(&p1, ctx, p0, v1), VXP_OK);
+  assert_int_equal(vxp_program_parse(&fresh, ctx, v1), VXP_OK);
+  TSNode first0 = ts_node_named_child(ts_tree_root_node(p0->tree), 2);
+  TSNode first1 = ts_node_named_child(ts_tree_root_node(p1->tree), 2);
+  TSNode first_fresh = ts_node_named_child(ts_tree_root_node(fresh->tree), 2);
+  assert_string_equal(ts_node_type(first0), "function_item");
+  assert_ptr_equal(first0.id, first1.id);
+  assert_ptr_not_equal(first0.id, first_fresh.id);
+  TSNode main0 = ts_node_named_child(ts_tree_root_node(p0->tree), 3);
+  TSNode main1 = ts_node_named_child(ts_tree_root_node(p1->tree), 3);
+  assert_ptr_not_equal(main0.id, main1.id); /* the edited function is rebuilt */
+  vxp_program_free(fresh);
+  vxp_program_free(p1);
+  vxp_program_free(p0);
+  vxp_source_free(v1);
+  vxp_source_free(v0);
+  vxp_context_free(ctx);
+}
+
+static void test_edit__reparse_rejects_null_arguments(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  vxp_source *v0;
+  vxp_program *p0, *p = NULL;
+  assert_int_equal(vxp_source_new(&v0, ctx, "e.vx", base_program, strlen(base_program)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&p0, ctx, v0), VXP_OK);
+  assert_int_equal(vxp_program_reparse(&p, ctx, NULL, v0), VXP_EINVAL);
+  assert_int_equal(vxp_program_reparse(&p, ctx, p0, NULL), VXP_EINVAL);
+  assert_int_equal(vxp_program_reparse(NULL, ctx, p0, v0), VXP_EINVAL);
+  assert_int_equal(vxp_program_reparse(&p, NULL, p0, v0), VXP_EINVAL);
+  assert_null(p);
+  vxp_program_free(p0);
+  vxp_source_free(v0);
+  vxp_context_free(ctx);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_edit__line_index_matches_a_source_made_from_the_text),
+      cmocka_unit_test(test_edit__bad_ranges_are_einval),
+      cmocka_unit_test(test_edit__reparse_gives_what_a_fresh_parse_gives),
+      cmocka_unit_test(test_edit__several_edits_before_one_reparse),
+      cmocka_unit_test(test_edit__unrelated_or_distant_sources_are_parsed_afresh),
+      cmocka_unit_test(test_edit__untouched_functions_keep_their_subtrees),
+      cmocka_unit_test(test_edit__reparse_rejects_null_arguments),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
