@@ -54,7 +54,7 @@ STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
 .PHONY: all shared static cli deps demo check test unit golden asan grammar grammar-check \
-	bench clean format help abi headertest check-exports check-public
+	bench clean format help abi headertest check-exports check-public tsan
 
 all: shared static cli
 
@@ -62,6 +62,7 @@ help:
 	@echo "make demo            build everything and analyse the Llama-2-7B example"
 	@echo "make check           build and run every test"
 	@echo "make asan            run every test under AddressSanitizer + UBSan"
+	@echo "make tsan            run the threads test under ThreadSanitizer"
 	@echo "make bench           run the benchmarks (medians and ratios)"
 	@echo "make abi             headertest + check-exports + check-public (part of check)"
 	@echo "make grammar         regenerate grammar/src with tree-sitter-cli $(TREE_SITTER_CLI_VERSION)"
@@ -142,7 +143,7 @@ demo: deps all
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/support.h $(STATIC)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(STATIC) $(DEP_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(TEST_CFLAGS) -pthread -o $@ $< $(STATIC) $(DEP_LIBS) $(CMOCKA_LIBS)
 
 unit: $(UNIT_BINS)
 	@status=0; for t in $(UNIT_BINS); do \
@@ -198,6 +199,23 @@ asan: deps
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CFLAGS="$(SAN_FLAGS)" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 	@echo "make asan: all tests passed under ASan+UBSan"
+
+# The threading statement of vxpeak.h, executed under ThreadSanitizer: the library and
+# tests/unit/test_threads.c built with -fsanitize=thread into a separate build directory.
+# Some kernels randomise mmap more than gcc 12's TSan accepts ("unexpected memory
+# mapping"); the run is then repeated with address randomisation off for the process.
+TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+tsan: deps
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan CFLAGS="$(TSAN_FLAGS)" \
+	  LDFLAGS="-fsanitize=thread" $(BUILD)/tsan/tests/test_threads
+	@out=$$(TSAN_OPTIONS="halt_on_error=1 exitcode=66" $(BUILD)/tsan/tests/test_threads 2>&1); \
+	status=$$?; \
+	if echo "$$out" | grep -q "unexpected memory mapping"; then \
+	  out=$$(TSAN_OPTIONS="halt_on_error=1 exitcode=66" setarch "$$(uname -m)" -R \
+	    $(BUILD)/tsan/tests/test_threads 2>&1); status=$$?; \
+	fi; \
+	echo "$$out"; \
+	[ $$status = 0 ] && echo "make tsan: no data race under ThreadSanitizer"
 
 # ----------------------------------------------------------------------------- grammar
 

@@ -38,10 +38,17 @@
  * libvxpeak has no mutable global state and needs no initialisation call. A vxp_context,
  * and every object created from it, may be used by only one thread at a time; the library
  * does no locking. Different contexts may be used concurrently from different threads.
- * vxp_machine, vxp_program and vxp_analysis are immutable once created; their read-only
- * accessors may be called from several threads at once as long as no thread frees the
- * object. Error state belongs to the context, so read it on the thread that made the
- * failing call, before any other call on that context.
+ * vxp_source, vxp_machine, vxp_program and vxp_analysis are immutable once created; their
+ * read-only accessors may be called from several threads at once as long as no thread
+ * frees the object. Two calls fill a cache on first use and so count as writes:
+ * vxp_program_sexp and vxp_analysis_json; call them once before sharing the object.
+ * An immutable object may be an input to calls on other contexts: one machine model (or
+ * program) can be analysed against from many threads, each with its own context, as
+ * tests/unit/test_threads.c does under ThreadSanitizer (`make tsan`). The exception is
+ * vxp_source_edit, which allocates from the context of the source it edits. Error state
+ * belongs to the context, so read it on the thread that made the failing call, before any
+ * other call on that context. The allocator hook is called on the thread using its
+ * context.
  */
 #ifndef VXPEAK_H
 #define VXPEAK_H
@@ -401,6 +408,8 @@ VXP_API int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int ver
 /**
  * Analyse a program against the machine model made of the program's own declarations,
  * `opts->machine` and `opts->host`. The verdict, peaks and diagnostics are on the result.
+ * `prog` and the machines are only read, and may belong to other contexts (one machine
+ * model shared by the contexts of several threads, for instance).
  * @param[out] out the new analysis, owned by the caller (vxp_analysis_free). It borrows
  *             `prog` and the machines, which must outlive it.
  * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_EVERSION (options version)
