@@ -46,7 +46,10 @@ CLI_SRCS := $(sort $(wildcard bindings/cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-BUILTIN_MACHINES := a100-40=fleet/a100-40.vx host-default=fleet/host-default.vx
+# Every fleet model is compiled into the library, so `--machine NAME` works from any
+# directory even when the fleet is not installed.
+FLEET_FILES := $(sort $(wildcard fleet/*.vx))
+BUILTIN_MACHINES := $(foreach f,$(FLEET_FILES),$(basename $(notdir $(f)))=$(f))
 
 SHARED := $(BUILD)/libvxpeak.so.$(VERSION)
 SONAME := libvxpeak.so.$(SOVERSION)
@@ -54,7 +57,7 @@ STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
 .PHONY: all shared static cli deps demo check test unit golden asan grammar grammar-check \
-	bench clean format help abi headertest check-exports check-public tsan
+	bench install clean format help abi headertest check-exports check-public tsan
 
 all: shared static cli
 
@@ -65,6 +68,7 @@ help:
 	@echo "make tsan            run the threads test under ThreadSanitizer"
 	@echo "make bench           run the benchmarks (medians and ratios)"
 	@echo "make abi             headertest + check-exports + check-public (part of check)"
+	@echo "make install         install the command, library, header and fleet under PREFIX"
 	@echo "make grammar         regenerate grammar/src with tree-sitter-cli $(TREE_SITTER_CLI_VERSION)"
 	@echo "make grammar-check   fail if grammar/src differs from a fresh generation"
 	@echo "make deps            install the Debian packages the build needs"
@@ -95,7 +99,7 @@ shared: $(SHARED)
 static: $(STATIC)
 cli: $(CLI)
 
-$(BUILD)/gen/builtin_machines.c: lib/embed.sh fleet/a100-40.vx fleet/host-default.vx
+$(BUILD)/gen/builtin_machines.c: lib/embed.sh $(FLEET_FILES)
 	@mkdir -p $(@D)
 	sh lib/embed.sh $@ $(BUILTIN_MACHINES)
 
@@ -237,6 +241,23 @@ grammar-check: tree-sitter-cli
 	for f in parser.c grammar.json node-types.json tree_sitter/parser.h; do \
 	  cmp -s "$$tmp/src/$$f" "grammar/src/$$f" || { echo "grammar-check: grammar/src/$$f is stale; run make grammar"; exit 1; }; \
 	done; echo "grammar-check: grammar/src matches grammar.js"
+
+# ----------------------------------------------------------------------------- install
+#
+# DESTDIR stages the tree (packaging); PREFIX is where the command looks for the fleet
+# (`--machine NAME` finds $(PREFIX)/share/vxpeak/fleet/NAME.vx), so build and install with
+# the same PREFIX.
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/share/vxpeak/fleet
+	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/vxpeak
+	install -m 644 include/vxpeak.h $(DESTDIR)$(PREFIX)/include/vxpeak.h
+	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/libvxpeak.a
+	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/libvxpeak.so.$(VERSION)
+	ln -sf libvxpeak.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libvxpeak.so
+	install -m 644 $(FLEET_FILES) fleet/README.md $(DESTDIR)$(PREFIX)/share/vxpeak/fleet/
 
 # ----------------------------------------------------------------------------- housekeeping
 

@@ -37,7 +37,7 @@ typedef struct walker {
   const vxp_source *src;
   Array(named_space) spaces;      /* program names of declared spaces */
   bool host_declared;             /* `Memory CPU_DRAM` is in the view */
-  bool device_declared;           /* some space with a capacity is in the view */
+  bool device_declared;           /* a device-scoped space (a machine model) is in the view */
   bool reported_e6014;
   /* per function */
   const vxp_function *fn;
@@ -104,18 +104,25 @@ static const vxp_space *space_at(walker *W, uint32_t index) {
 
 /* ------------------------------------------------------------------ resolving places */
 
-/* Default spaces of Vx's built-in topologies (used only when the view declares them). */
-static const char *builtin_topology_space(const char *topology) {
-  static const struct {
-    const char *topology, *space;
-  } table[] = {{"CPU", "CPU_DRAM"},        {"CpuAvx512", "CPU_DRAM"}, {"CPU_AVX512", "CPU_DRAM"},
-               {"CpuNeon", "CPU_DRAM"},    {"CPU_Neon", "CPU_DRAM"},  {"AMX", "CPU_DRAM"},
-               {"GPU", "GPU_HBM"},         {"NPU", "NPU_HBM"},        {"ANE", "NPU_HBM"},
-               {"AccCore", "Local_SRAM"}};
-  for (size_t i = 0; i < VXP__ARRAY_LEN(table); i++) {
-    if (strcmp(table[i].topology, topology) == 0) return table[i].space;
+/* The name of the space a place denotes: the space itself, a topology's `memory:` (a
+ * declared topology's, or a built-in's), or, for an undeclared custom topology, the
+ * like-named space (vxc's `Memory::Foo` <-> `Topology::Foo` convention). An unplaced value
+ * lives in host memory. */
+static const char *place_space_name(walker *W, const vxp_place *p) {
+  if (p->kind == VXP_PLACE_MEMORY) return name_str(W, p->name);
+  if (p->kind == VXP_PLACE_TOPOLOGY) {
+    const char *topo = name_str(W, p->name);
+    const vxp_topology *t = vxp_machine__topology(&W->an->view, topo);
+    if (t && t->memory) return t->memory;
+    const char *builtin = vxp_machine__builtin_topology_space(topo);
+    return builtin ? builtin : topo;
   }
-  return NULL;
+  return "CPU_DRAM";
+}
+
+/* Where a transferred value comes from; vxc takes host memory when it cannot tell. */
+static const char *origin_space_name(walker *W, const vxp_origin *o) {
+  return o->known ? place_space_name(W, &o->place) : "CPU_DRAM";
 }
 
 /* The view index of the space a place denotes, or VXP_NONE when the space is not declared
@@ -128,21 +135,12 @@ static uint32_t resolve_place(walker *W, const vxp_place *p) {
     return VXP_NONE;
   }
   if (p->kind == VXP_PLACE_TOPOLOGY) {
-    const char *topo = name_str(W, p->name);
-    const vxp_topology *t = vxp_machine__topology(&W->an->view, topo);
-    const char *space = t ? t->memory : builtin_topology_space(topo);
-    if (!space) return VXP_NONE;
+    const char *space = place_space_name(W, p);
     for (size_t i = 0; i < W->an->view.spaces.len; i++) {
       if (strcmp(W->an->view.spaces.items[i]->name, space) == 0) return (uint32_t)i;
     }
   }
   return VXP_NONE;
-}
-
-static bool place_is_host(walker *W, const vxp_place *p) {
-  if (p->kind == VXP_PLACE_NONE) return true;
-  if (p->kind == VXP_PLACE_MEMORY) return strcmp(name_str(W, p->name), "CPU_DRAM") == 0;
-  return false;
 }
 
 /* ------------------------------------------------------------------ tile sizes */
@@ -227,20 +225,21 @@ static void describe_context(walker *W, const vxp_place_event *pl, char *buf, si
   else snprintf(buf, size, "transferred tensor");
 }
 
-/* E6014: a transfer that touches CPU_DRAM needs a host model once a device is modelled. */
-static void check_host(walker *W, const vxp_place_event *pl) {
-  if (pl->form != VXP_FORM_TRANSFER || W->host_declared || !W->device_declared ||
-      W->reported_e6014)
+/* E6014: a transfer that touches CPU_DRAM needs a host model once a machine model (a
+ * device-scoped space) is declared. Reported once per program. */
+static void check_host(walker *W, const vxp_place_event *pl, const char *from, const char *to) {
+  if (W->host_declared || !W->device_declared || W->reported_e6014)
     return;
-  bool touches = place_is_host(W, &pl->dest) || (pl->origin.known && place_is_host(W, &pl->origin.place));
-  if (!touches) return;
+  if (strcmp(from, "CPU_DRAM") != 0 && strcmp(to, "CPU_DRAM") != 0) return;
   W->reported_e6014 = true;
   vxp_diagnostic *d = add_diag(
       W, VXP_SEVERITY_ERROR, "E6014", pl->start_byte, pl->end_byte,
-      "this transfer touches memory space 'CPU_DRAM', but the machine model declares no "
-      "host memory");
-  note(W, d, true, VXP_NONE, 0,
-       "pass --host default (or --host FILE), or declare `Memory CPU_DRAM {}` in the program");
+      "this program stages through host memory, but no host was declared: the transfer %s -> "
+      "%s has an end nothing describes",
+      from, to);
+  note(W, d, false, VXP_NONE, 0,
+       "pass --host <file> to name the host, or --host default for the machine compiling "
+       "this. `--machine` describes the accelerator only.");
 }
 
 static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint64_t bytes) {
@@ -273,7 +272,8 @@ static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint6
 }
 
 static void place(walker *W, const vxp_place_event *pl) {
-  check_host(W, pl);
+  if (pl->form == VXP_FORM_TRANSFER)
+    check_host(W, pl, origin_space_name(W, &pl->origin), place_space_name(W, &pl->dest));
   uint32_t space = resolve_place(W, &pl->dest);
   W->order++;
   if (space == VXP_NONE) return;
@@ -533,7 +533,7 @@ static int analyse(vxp_analysis *an) {
   for (size_t i = 0; rc == VXP_OK && i < an->view.spaces.len; i++) {
     const vxp_space *sp = an->view.spaces.items[i];
     if (strcmp(sp->name, "CPU_DRAM") == 0) W.host_declared = true;
-    if (sp->has_capacity) W.device_declared = true;
+    if (sp->has_scope && sp->scope == VXP_SCOPE_DEVICE) W.device_declared = true;
     named_space ns = {vxp_strtab__find(&prog->model.names, sp->name, strlen(sp->name)),
                       (uint32_t)i};
     if (ns.name != VXP_NAME_NONE && !array_push(ctx, &W.spaces, ns)) rc = VXP_ENOMEM;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # embed.sh OUT NAME=FILE... - write a C file whose vxp_builtin__text() returns the text of
-# each FILE under NAME: the built-in machine models compiled into the library.
+# each FILE under NAME, and vxp_builtin__names() their list: the built-in machine models
+# compiled into the library.
 set -eu
 out=$1
 shift
@@ -28,5 +29,14 @@ shift
   done
   echo '  return NULL;'
   echo '}'
+  echo
+  echo 'const char *vxp_builtin__names(void) {'
+  printf '  return "'
+  sep=''
+  for pair in "$@"; do
+    printf '%s%s' "$sep" "${pair%%=*}"
+    sep=', '
+  done
+  printf '";\n}\n'
 } >"$out.tmp"
 mv "$out.tmp" "$out"

@@ -244,7 +244,10 @@ static void read_memory(reader *R, TSNode item) {
   sp.name_end = ts_node_end_byte(name);
   for (size_t i = 0; i < R->m->spaces.len; i++) {
     if (strcmp(R->m->spaces.items[i].name, sp.name) == 0) {
-      diag(R, "E6012", name, "memory space '%s' is declared twice in %s", sp.name, R->src->label);
+      diag(R, "E6012", name,
+           "memory space '%s' is declared twice in %s; remove one or rename it -- a "
+           "duplicate declaration would silently shadow the other",
+           sp.name, R->src->label);
       free_space(R->ctx, &sp);
       return;
     }
@@ -307,10 +310,12 @@ static void read_edge(reader *R, vxp_topology *t, TSNode entry) {
 static void read_name_list(reader *R, TSNode entry, bool space_paths, void *list_ptr) {
   Array(char *) *list = list_ptr;
   uint32_t count = ts_node_child_count(entry);
+  /* Select by node kind: the 0.20 runtime's ts_node_field_name_for_child also names the
+   * separating commas, and comments are named nodes. */
+  TSSymbol want = space_paths ? R->S->memory_path : R->S->identifier;
   for (uint32_t i = 0; i < count && R->rc == VXP_OK; i++) {
-    if (ts_node_field_name_for_child(entry, i) == NULL) continue; /* punctuation, comments */
     TSNode child = ts_node_child(entry, i);
-    if (!usable(child)) continue;
+    if (!usable(child) || ts_node_symbol(child) != want) continue;
     TSNode name = space_paths ? fld(R, child, R->F->name) : child;
     if (!usable(name)) continue;
     char *copy = node_dup(R, name);
@@ -318,6 +323,23 @@ static void read_name_list(reader *R, TSNode entry, bool space_paths, void *list
       vxp_ctx__free(R->ctx, copy);
       R->rc = VXP_ENOMEM;
     }
+  }
+}
+
+/* `dtypes:` must list element types, and at least one (vxc refuses an empty list). */
+static void check_dtypes(reader *R, const vxp_topology *t, TSNode entry, size_t first) {
+  if (t->dtypes.len == first) {
+    diag(R, "VXP0016", entry, "`dtypes:` of topology '%s' is empty; list at least one element "
+         "type, or leave `dtypes:` out for an unconstrained topology", t->name);
+    return;
+  }
+  for (size_t i = first; i < t->dtypes.len; i++) {
+    const char *d = t->dtypes.items[i];
+    if (vxp_elem__from_name(d, strlen(d)) != VXP_ELEM_UNKNOWN) continue;
+    diag(R, "VXP0016", entry,
+         "'%s' in `dtypes:` of topology '%s' is not an element type (bool, i4 ... i128, u4 ... "
+         "u128, f4e2m1, f8e4m3, f8e5m2, f16, bf16, f32, f64)",
+         d, t->name);
   }
 }
 
@@ -335,7 +357,10 @@ static void read_topology(reader *R, TSNode item) {
   t.name_end = ts_node_end_byte(name);
   for (size_t i = 0; i < R->m->topologies.len; i++) {
     if (strcmp(R->m->topologies.items[i].name, t.name) == 0) {
-      diag(R, "E6012", name, "topology '%s' is declared twice in %s", t.name, R->src->label);
+      diag(R, "E6012", name,
+           "topology '%s' is declared twice in %s; remove one or rename it -- a duplicate "
+           "declaration would silently shadow the other",
+           t.name, R->src->label);
       free_topology(R->ctx, &t);
       return;
     }
@@ -357,7 +382,9 @@ static void read_topology(reader *R, TSNode item) {
       read_name_list(R, entry, true, &t.visible);
     } else if (sym == R->S->dtypes_entry) {
       t.has_dtypes = true;
+      size_t before = t.dtypes.len;
       read_name_list(R, entry, false, &t.dtypes);
+      check_dtypes(R, &t, entry, before);
     } else if (sym == R->S->arch_entry) {
       TSNode value = fld(R, entry, R->F->value);
       if (usable(value)) {
@@ -376,6 +403,19 @@ static void read_topology(reader *R, TSNode item) {
   }
 }
 
+static void read_lowering(reader *R, TSNode item) {
+  TSNode from = fld(R, fld(R, item, R->F->from), R->F->name);
+  TSNode to = fld(R, fld(R, item, R->F->to), R->F->name);
+  if (!usable(from) || !usable(to)) return;
+  vxp_lowering l = {node_dup(R, from), node_dup(R, to), ts_node_start_byte(item),
+                    ts_node_end_byte(item)};
+  if (R->rc != VXP_OK || !array_push(R->ctx, &R->m->lowerings, l)) {
+    vxp_ctx__free(R->ctx, l.from);
+    vxp_ctx__free(R->ctx, l.to);
+    R->rc = VXP_ENOMEM;
+  }
+}
+
 int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root) {
   reader R = {ctx, m, src, &ctx->syms, &ctx->fields, VXP_OK};
   TSTreeCursor cursor = ts_tree_cursor_new(root);
@@ -385,6 +425,7 @@ int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, T
       TSSymbol sym = ts_node_symbol(item);
       if (sym == R.S->memory_item) read_memory(&R, item);
       else if (sym == R.S->topology_item) read_topology(&R, item);
+      else if (sym == R.S->transfer_impl_item) read_lowering(&R, item);
     } while (R.rc == VXP_OK && ts_tree_cursor_goto_next_sibling(&cursor));
   }
   ts_tree_cursor_delete(&cursor);
@@ -446,9 +487,8 @@ int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx, const char *name) {
   size_t len;
   const char *text = vxp_builtin__text(name, &len);
   if (!text)
-    return vxp_ctx__error(ctx, VXP_ENOTFOUND,
-                          "no built-in machine named '%s' (built-ins: a100-40, host-default)",
-                          name);
+    return vxp_ctx__error(ctx, VXP_ENOTFOUND, "no built-in machine named '%s' (built-ins: %s)",
+                          name, vxp_builtin__names());
   char label[128];
   snprintf(label, sizeof(label), "%s (built-in)", name);
   vxp_source *src;
@@ -462,8 +502,13 @@ void vxp_machine_free(vxp_machine *m) {
   vxp_context *ctx = m->ctx;
   for (size_t i = 0; i < m->spaces.len; i++) free_space(ctx, &m->spaces.items[i]);
   for (size_t i = 0; i < m->topologies.len; i++) free_topology(ctx, &m->topologies.items[i]);
+  for (size_t i = 0; i < m->lowerings.len; i++) {
+    vxp_ctx__free(ctx, m->lowerings.items[i].from);
+    vxp_ctx__free(ctx, m->lowerings.items[i].to);
+  }
   array_free(ctx, &m->spaces);
   array_free(ctx, &m->topologies);
+  array_free(ctx, &m->lowerings);
   vxp_diag__list_free(ctx, &m->diags);
   vxp_source_free(m->owned_src);
   vxp_ctx__free(ctx, m->label);
@@ -480,13 +525,47 @@ const vxp_diagnostic *vxp_machine_diagnostic(const vxp_machine *m, size_t i) {
 
 /* ------------------------------------------------------------------ merged view */
 
+static const char *const builtin_spaces[] = {"CPU_DRAM", "NPU_HBM",  "GPU_HBM",
+                                             "Local_SRAM", "NIC_RAM", "Remote_HBM"};
+
+const char *const *vxp_machine__builtin_spaces(size_t *count) {
+  *count = VXP__ARRAY_LEN(builtin_spaces);
+  return builtin_spaces;
+}
+
 bool vxp_machine__builtin_space(const char *name) {
-  static const char *const builtins[] = {"CPU_DRAM", "NPU_HBM", "GPU_HBM",
-                                         "Local_SRAM", "NIC_RAM", "Remote_HBM"};
-  for (size_t i = 0; i < VXP__ARRAY_LEN(builtins); i++) {
-    if (strcmp(builtins[i], name) == 0) return true;
+  for (size_t i = 0; i < VXP__ARRAY_LEN(builtin_spaces); i++) {
+    if (strcmp(builtin_spaces[i], name) == 0) return true;
   }
   return false;
+}
+
+/* Vx's built-in topologies and the space their values live in (vxc's descriptor table). */
+static const struct {
+  const char *topology, *space;
+} builtin_topologies[] = {{"CPU", "CPU_DRAM"},        {"Current", NULL},
+                          {"CpuAvx512", "CPU_DRAM"},  {"CPU_AVX512", "CPU_DRAM"},
+                          {"CpuNeon", "CPU_DRAM"},    {"CPU_Neon", "CPU_DRAM"},
+                          {"AMX", "CPU_DRAM"},        {"GPU", "GPU_HBM"},
+                          {"NPU", "NPU_HBM"},         {"ANE", "NPU_HBM"},
+                          {"AccCore", "Local_SRAM"}};
+
+static bool is_builtin_topology(const char *name) {
+  for (size_t i = 0; i < VXP__ARRAY_LEN(builtin_topologies); i++) {
+    if (strcmp(builtin_topologies[i].topology, name) == 0) return true;
+  }
+  return false;
+}
+
+const char *vxp_machine__builtin_topology_space(const char *topology) {
+  for (size_t i = 0; i < VXP__ARRAY_LEN(builtin_topologies); i++) {
+    if (strcmp(builtin_topologies[i].topology, topology) == 0) return builtin_topologies[i].space;
+  }
+  return NULL;
+}
+
+const vxp_space *vxp_machine__parent(const vxp_machine_view *view, const vxp_space *sp) {
+  return sp->within ? vxp_machine__space(view, sp->within) : NULL;
 }
 
 const vxp_space *vxp_machine__space(const vxp_machine_view *view, const char *name) {
@@ -506,68 +585,58 @@ const vxp_topology *vxp_machine__topology(const vxp_machine_view *view, const ch
 void vxp_machine__view_free(vxp_context *ctx, vxp_machine_view *view) {
   array_free(ctx, &view->spaces);
   array_free(ctx, &view->topologies);
+  array_free(ctx, &view->lowerings);
 }
 
 static const char *const scope_names[] = {"Device", "Sm", "Cta", "Thread"};
 
-/* Coherence of the merged hierarchy (vxc runs these before any function is checked). */
-static int check_coherence(vxp_context *ctx, vxp_machine_view *view, vxp_diag_list *diags) {
+/* Whether `sp` lies on a `within:` cycle: following parents from it comes back to it. A
+ * walk longer than the number of spaces has entered a cycle that does not contain `sp`. */
+static bool on_within_cycle(const vxp_machine_view *view, const vxp_space *sp) {
+  const vxp_space *walk = vxp_machine__parent(view, sp);
+  for (size_t steps = 0; walk && steps <= view->spaces.len; steps++) {
+    if (walk == sp) return true;
+    walk = vxp_machine__parent(view, walk);
+  }
+  return false;
+}
+
+/* E6008: declared capacity, bandwidth and granule must be positive. */
+static int check_positive(vxp_context *ctx, const vxp_space *sp, vxp_diag_list *diags) {
+  const struct {
+    const char *field;
+    bool has;
+    uint64_t value;
+    uint32_t start, end;
+  } fields[] = {
+      {"capacity", sp->has_capacity, sp->capacity, sp->capacity_start, sp->capacity_end},
+      {"bandwidth", sp->has_bandwidth, sp->bandwidth, sp->bandwidth_start, sp->bandwidth_end},
+      {"granule", sp->has_granule, sp->granule, sp->granule_start, sp->granule_end},
+  };
+  for (size_t k = 0; k < VXP__ARRAY_LEN(fields); k++) {
+    if (!fields[k].has || fields[k].value != 0) continue;
+    if (!vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6008", sp->src, fields[k].start,
+                       fields[k].end, "memory space '%s' has a non-positive `%s`", sp->name,
+                       fields[k].field))
+      return VXP_ENOMEM;
+  }
+  return VXP_OK;
+}
+
+/* Coherence of the merged hierarchy, in declaration order: E6008, E6006 (every space on a
+ * cycle), then E6007 and E6011 against the parent (skipped on a cycle, as vxc does). */
+static int check_spaces(vxp_context *ctx, const vxp_machine_view *view, vxp_diag_list *diags) {
   for (size_t i = 0; i < view->spaces.len; i++) {
     const vxp_space *sp = view->spaces.items[i];
-    static const struct {
-      const char *field;
-      size_t has_off, val_off, start_off, end_off;
-    } positive[] = {
-        {"capacity", offsetof(vxp_space, has_capacity), offsetof(vxp_space, capacity),
-         offsetof(vxp_space, capacity_start), offsetof(vxp_space, capacity_end)},
-        {"bandwidth", offsetof(vxp_space, has_bandwidth), offsetof(vxp_space, bandwidth),
-         offsetof(vxp_space, bandwidth_start), offsetof(vxp_space, bandwidth_end)},
-        {"granule", offsetof(vxp_space, has_granule), offsetof(vxp_space, granule),
-         offsetof(vxp_space, granule_start), offsetof(vxp_space, granule_end)},
-    };
-    for (size_t k = 0; k < VXP__ARRAY_LEN(positive); k++) {
-      const char *base = (const char *)sp;
-      bool has = *(const bool *)(base + positive[k].has_off);
-      uint64_t value = *(const uint64_t *)(base + positive[k].val_off);
-      if (has && value == 0) {
-        uint32_t start = *(const uint32_t *)(base + positive[k].start_off);
-        uint32_t end = *(const uint32_t *)(base + positive[k].end_off);
-        if (!vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6008", sp->src, start, end,
-                           "memory space '%s' has a non-positive `%s`", sp->name,
-                           positive[k].field))
-          return VXP_ENOMEM;
-      }
-    }
-    if (!sp->within) continue;
-    const vxp_space *parent = vxp_machine__space(view, sp->within);
-    if (!parent) continue; /* a built-in parent (CPU_DRAM) has no capacity or scope */
-    /* E6006: follow `within:` links; a walk longer than the number of spaces is a cycle.
-     * Report it once, at the first space (in declaration order) on the cycle. */
-    const vxp_space *walk = sp;
-    size_t steps = 0;
-    bool on_cycle = false;
-    while (walk && walk->within && steps <= view->spaces.len) {
-      walk = vxp_machine__space(view, walk->within);
-      steps++;
-      if (walk == sp) {
-        on_cycle = true;
-        break;
-      }
-    }
-    if (on_cycle) {
-      bool first = true;
-      const vxp_space *w = vxp_machine__space(view, sp->within);
-      while (w && w != sp) {
-        for (size_t j = 0; j < i; j++) {
-          if (view->spaces.items[j] == w) first = false;
-        }
-        w = w->within ? vxp_machine__space(view, w->within) : NULL;
-      }
-      if (first && !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6006", sp->src,
-                                  sp->within_start, sp->within_end,
-                                  "memory space '%s' is in a `within:` cycle; the containment "
-                                  "hierarchy must be a tree",
-                                  sp->name))
+    if (check_positive(ctx, sp, diags) != VXP_OK) return VXP_ENOMEM;
+    const vxp_space *parent = vxp_machine__parent(view, sp);
+    if (!parent) continue; /* a root, or a built-in parent (CPU_DRAM) with no capacity */
+    if (on_within_cycle(view, sp)) {
+      if (!vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6006", sp->src, sp->within_start,
+                         sp->within_end,
+                         "memory space '%s' is in a `within:` cycle (a space cannot contain "
+                         "itself)",
+                         sp->name))
         return VXP_ENOMEM;
       continue;
     }
@@ -575,7 +644,7 @@ static int check_coherence(vxp_context *ctx, vxp_machine_view *view, vxp_diag_li
       if (!vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6007", sp->src, sp->capacity_start,
                          sp->capacity_end,
                          "memory space '%s' (%llu bytes) is larger than its parent '%s' (%llu "
-                         "bytes); a space cannot hold more than the space it is within",
+                         "bytes); a sub-space cannot exceed what contains it",
                          sp->name, (unsigned long long)sp->capacity, parent->name,
                          (unsigned long long)parent->capacity))
         return VXP_ENOMEM;
@@ -583,13 +652,58 @@ static int check_coherence(vxp_context *ctx, vxp_machine_view *view, vxp_diag_li
     if (sp->has_scope && parent->has_scope && sp->scope < parent->scope) {
       if (!vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6011", sp->src, sp->start_byte,
                          sp->end_byte,
-                         "memory space '%s' has scope %s, broader than its parent '%s' (%s); a "
-                         "space cannot be shared more widely than the space it is within",
+                         "memory space '%s' has scope %s, broader than its parent '%s' (%s); "
+                         "locality must narrow down the hierarchy, not widen",
                          sp->name, scope_names[sp->scope], parent->name,
                          scope_names[parent->scope]))
         return VXP_ENOMEM;
     }
   }
+  return VXP_OK;
+}
+
+/* E6016 (a declared topology reusing a built-in name) and E6005 (a topology whose explicit
+ * `visible:` list leaves out its own `memory:`). */
+static int check_topologies(vxp_context *ctx, const vxp_machine_view *view,
+                            vxp_diag_list *diags) {
+  for (size_t i = 0; i < view->topologies.len; i++) {
+    const vxp_topology *t = view->topologies.items[i];
+    if (is_builtin_topology(t->name) &&
+        !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6016", t->src, t->name_start,
+                       t->name_end,
+                       "topology '%s' shadows the built-in topology of the same name; give "
+                       "the declared machine a name of its own",
+                       t->name))
+      return VXP_ENOMEM;
+    if (!t->memory || !t->has_visible) continue;
+    bool sees_own = false;
+    for (size_t k = 0; k < t->visible.len; k++) {
+      if (strcmp(t->visible.items[k], t->memory) == 0) sees_own = true;
+    }
+    if (!sees_own &&
+        !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6005", t->src, t->start_byte,
+                       t->end_byte,
+                       "topology '%s' is incoherent: it cannot see its own default memory "
+                       "space '%s' (not in its visibility set)",
+                       t->name, t->memory))
+      return VXP_ENOMEM;
+  }
+  return VXP_OK;
+}
+
+/* E6012 for a name a previous input already declared; the first declaration wins. */
+static int report_duplicate(vxp_context *ctx, vxp_diag_list *diags, const char *kind,
+                            const char *name, const vxp_source *src, uint32_t start,
+                            uint32_t end, const vxp_source *prior_src, uint32_t prior_start,
+                            uint32_t prior_end) {
+  vxp_diagnostic *d = vxp_diag__add(
+      ctx, diags, VXP_SEVERITY_ERROR, "E6012", src, start, end,
+      "%s '%s' is declared in more than one input (also in '%s'); remove one or rename it -- "
+      "a duplicate declaration would silently shadow the other",
+      kind, name, prior_src->label);
+  if (!d || !vxp_diag__note(ctx, d, false, prior_src, prior_start, prior_end,
+                            "first declared here"))
+    return VXP_ENOMEM;
   return VXP_OK;
 }
 
@@ -602,13 +716,9 @@ int vxp_machine__merge(vxp_context *ctx, const vxp_machine *const *inputs, size_
       const vxp_space *sp = &m->spaces.items[i];
       const vxp_space *prior = vxp_machine__space(view, sp->name);
       if (prior) {
-        vxp_diagnostic *d = vxp_diag__add(
-            ctx, diags, VXP_SEVERITY_ERROR, "E6012", sp->src, sp->name_start, sp->name_end,
-            "memory space '%s' is declared by two inputs (%s and %s); each name may be "
-            "declared once across the program, --machine and --host",
-            sp->name, prior->src->label, sp->src->label);
-        if (!d || !vxp_diag__note(ctx, d, false, prior->src, prior->name_start, prior->name_end,
-                                  "first declared here"))
+        if (report_duplicate(ctx, diags, "memory space", sp->name, sp->src, sp->name_start,
+                             sp->name_end, prior->src, prior->name_start,
+                             prior->name_end) != VXP_OK)
           return VXP_ENOMEM;
         continue;
       }
@@ -618,17 +728,18 @@ int vxp_machine__merge(vxp_context *ctx, const vxp_machine *const *inputs, size_
       const vxp_topology *t = &m->topologies.items[i];
       const vxp_topology *prior = vxp_machine__topology(view, t->name);
       if (prior) {
-        vxp_diagnostic *d = vxp_diag__add(
-            ctx, diags, VXP_SEVERITY_ERROR, "E6012", t->src, t->name_start, t->name_end,
-            "topology '%s' is declared by two inputs (%s and %s)", t->name, prior->src->label,
-            t->src->label);
-        if (!d || !vxp_diag__note(ctx, d, false, prior->src, prior->name_start, prior->name_end,
-                                  "first declared here"))
+        if (report_duplicate(ctx, diags, "topology", t->name, t->src, t->name_start, t->name_end,
+                             prior->src, prior->name_start, prior->name_end) != VXP_OK)
           return VXP_ENOMEM;
         continue;
       }
       if (!array_push(ctx, &view->topologies, t)) return VXP_ENOMEM;
     }
+    for (size_t i = 0; i < m->lowerings.len; i++) {
+      if (!array_push(ctx, &view->lowerings, &m->lowerings.items[i])) return VXP_ENOMEM;
+    }
   }
-  return check_coherence(ctx, view, diags);
+  int rc = check_spaces(ctx, view, diags);
+  if (rc == VXP_OK) rc = check_topologies(ctx, view, diags);
+  return rc;
 }

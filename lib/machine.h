@@ -66,6 +66,14 @@ typedef struct vxp_edge {
   uint32_t start_byte, end_byte;
 } vxp_edge;
 
+/* A transfer lowering written in the program: `impl Transfer<Memory::A, Memory::B> for
+ * Topology::X { ... }`. Its body moves the hop instead of the builtin copy, so vxpeak does
+ * not claim to know that hop's traffic. */
+typedef struct vxp_lowering {
+  char *from, *to;
+  uint32_t start_byte, end_byte;
+} vxp_lowering;
+
 typedef struct vxp_topology {
   char *name;
   const vxp_source *src;
@@ -90,6 +98,7 @@ struct vxp_machine {
   vxp_source *owned_src;
   Array(vxp_space) spaces;
   Array(vxp_topology) topologies;
+  Array(vxp_lowering) lowerings;
   vxp_diag_list diags;
 };
 
@@ -105,10 +114,12 @@ vxp_machine *vxp_machine__new(vxp_context *ctx, const char *label);
 typedef struct vxp_machine_view {
   Array(const vxp_space *) spaces;
   Array(const vxp_topology *) topologies;
+  Array(const vxp_lowering *) lowerings;
 } vxp_machine_view;
 
 /* Merge `inputs` (NULL entries skipped) into `view`, reporting E6012 for a name declared
- * by two inputs and the coherence errors E6006, E6007, E6008 and E6011 into `diags`. */
+ * by two inputs and the coherence errors E6005, E6006, E6007, E6008, E6011 and E6016 into
+ * `diags` (vxc checks these before any function). */
 int vxp_machine__merge(vxp_context *ctx, const vxp_machine *const *inputs, size_t input_count,
                        vxp_machine_view *view, vxp_diag_list *diags);
 
@@ -123,7 +134,20 @@ const vxp_topology *vxp_machine__topology(const vxp_machine_view *view, const ch
 /* Whether `name` is one of Vx's built-in memory spaces (CPU_DRAM, GPU_HBM, ...). */
 bool vxp_machine__builtin_space(const char *name);
 
+/* Vx's built-in memory spaces, in a fixed order; `*count` receives their number. */
+const char *const *vxp_machine__builtin_spaces(size_t *count);
+
+/* The default memory space of a built-in topology (CPU -> CPU_DRAM, GPU -> GPU_HBM, ...),
+ * or NULL when `topology` is not a built-in one. */
+const char *vxp_machine__builtin_topology_space(const char *topology);
+
+/* The parent (`within:`) of `sp` in `view`, or NULL for a root or an undeclared parent. */
+const vxp_space *vxp_machine__parent(const vxp_machine_view *view, const vxp_space *sp);
+
 /* Text of a built-in machine model compiled into the library, or NULL. */
 const char *vxp_builtin__text(const char *name, size_t *len);
+
+/* The names of the built-in machine models, comma-separated ("a100-40, ..."). Static. */
+const char *vxp_builtin__names(void);
 
 #endif /* VXP_MACHINE_H */

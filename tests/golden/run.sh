@@ -4,7 +4,8 @@
 # Each directory under tests/golden/ is one case: `args` holds the command's arguments
 # (paths relative to the repository root), and expected.stdout, expected.stderr and
 # expected.status what the command must print and return. UPDATE=1 rewrites the expected
-# files from the current output (review the diff before committing it).
+# files from the current output (review the diff before committing it). An optional `env`
+# file holds NAME=VALUE words set in the command's environment (paths relative to the root).
 set -u
 cli=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,7 +19,10 @@ for case_dir in tests/golden/*/; do
   [ -f "$case_dir/args" ] || continue
   name=${case_dir#tests/golden/}
   # shellcheck disable=SC2046 # args are whitespace-separated words by design
-  NO_COLOR=1 "$cli" $(cat "$case_dir/args") >"$tmp/stdout" 2>"$tmp/stderr"
+  envs=""
+  [ -f "$case_dir/env" ] && envs=$(cat "$case_dir/env")
+  # shellcheck disable=SC2086 # env holds whitespace-separated NAME=VALUE words
+  env NO_COLOR=1 $envs "$cli" $(cat "$case_dir/args") >"$tmp/stdout" 2>"$tmp/stderr"
   echo $? >"$tmp/status"
   # Absolute paths differ between checkouts: show the repository root as <root>.
   for f in stdout stderr; do

@@ -273,6 +273,37 @@ static void test_analysis__a_syntax_error_keeps_later_functions_analysable(void 
   test_done(&r);
 }
 
+static void test_analysis__a_host_transfer_without_a_host_is_e6014_once(void **state) {
+  (void)state;
+  const char *machine = "Memory HBM { capacity: 1 GiB, managed: explicit, scope: device }\n"
+                        "Topology D { memory: Memory::HBM,\n"
+                        "  transfer Memory::CPU_DRAM -> Memory::HBM : 10 GB/s }\n";
+  const char *text = "fn main() -> i32 {\n"
+                     "  let a = transfer(Tensor<f32, [4]>::uninit(), Memory::HBM);\n"
+                     "  let b = transfer(Tensor<f32, [4]>::uninit(), Memory::HBM);\n"
+                     "  print!(a, b);\n"
+                     "  return 0;\n"
+                     "}\n";
+  test_run r = test_analyse_with(text, machine, 0);
+  assert_int_equal(test_count_diag(r.an, "E6014"), 1);
+  const vxp_diagnostic *d = test_find_diag(r.an, "E6014");
+  assert_string_equal(vxp_diagnostic_message(d),
+                      "this program stages through host memory, but no host was declared: the "
+                      "transfer CPU_DRAM -> HBM has an end nothing describes");
+  assert_int_equal(vxp_diagnostic_range(d).start.line, 1);
+  test_done(&r);
+  /* With the default host there is nothing to report. */
+  r = test_analyse_with(text, machine, 1);
+  assert_int_equal(test_count_diag(r.an, "E6014"), 0);
+  test_done(&r);
+  /* Without a device-scoped space the program is an ordinary native build: no E6014. */
+  r = test_analyse_with(text, "Memory HBM { capacity: 1 GiB }\n"
+                              "Topology D { memory: Memory::HBM,\n"
+                              "  transfer Memory::CPU_DRAM -> Memory::HBM : 10 GB/s }\n", 0);
+  assert_int_equal(test_count_diag(r.an, "E6014"), 0);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_analysis__blog_loop_program_peaks_at_two_tiles),
@@ -290,6 +321,7 @@ int main(void) {
       cmocka_unit_test(test_analysis__if_comptime_prunes_the_branch_not_taken),
       cmocka_unit_test(test_analysis__placed_let_types_are_tiles),
       cmocka_unit_test(test_analysis__a_syntax_error_keeps_later_functions_analysable),
+      cmocka_unit_test(test_analysis__a_host_transfer_without_a_host_is_e6014_once),
   };
   return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
 }
