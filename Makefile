@@ -20,7 +20,14 @@ GRAMMAR_ABI := 14
 
 BUILD ?= build
 CC ?= cc
+# Installation directories (make install PREFIX=... DESTDIR=...).
 PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PCLIBDIR ?= $(LIBDIR)/pkgconfig
+MANDIR ?= $(PREFIX)/share/man
+FLEETDIR ?= $(PREFIX)/share/vxpeak/fleet
 CFLAGS ?= -O2 -g
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-missing-field-initializers
@@ -32,9 +39,10 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 LIB_CFLAGS = $(CFLAGS) $(WARNINGS) -Iinclude -Ilib -I$(BUILD)/gen $(DEP_CFLAGS) -DVXP_BUILDING_DLL
 # The generated parser is compiled without our warning set: it is tree-sitter's code shape.
 GRAMMAR_CFLAGS = $(CFLAGS) -Igrammar/src -DTREE_SITTER_HIDE_SYMBOLS
-# The CLI sees only the public header (checked: no -Ilib).
-CLI_CFLAGS = $(CFLAGS) $(WARNINGS) -Iinclude -DVXPEAK_FLEET_DIR='"$(PREFIX)/share/vxpeak/fleet"' \
-	-DVXPEAK_SOURCE_FLEET_DIR='"$(CURDIR)/fleet"'
+# The CLI sees only the public header (checked: no -Ilib; make check-public). It looks
+# for fleet models in the installed fleet; the build-tree binary also in this checkout's
+# fleet/, the installed one (make install) not.
+CLI_CFLAGS = $(CFLAGS) $(WARNINGS) -Iinclude -DVXPEAK_FLEET_DIR='"$(FLEETDIR)"'
 TEST_CFLAGS = $(CFLAGS) -Wall -Wextra -Werror -Wno-missing-field-initializers -Iinclude -Ilib \
 	-I$(BUILD)/gen $(DEP_CFLAGS)
 
@@ -57,7 +65,8 @@ STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
 .PHONY: all shared static cli deps demo check test unit golden asan grammar grammar-check \
-	bench install clean format help abi headertest check-exports check-public tsan
+	bench clean format help abi headertest check-exports check-public tsan examples install \
+	uninstall install-test FORCE
 
 all: shared static cli
 
@@ -66,9 +75,11 @@ help:
 	@echo "make check           build and run every test"
 	@echo "make asan            run every test under AddressSanitizer + UBSan"
 	@echo "make tsan            run the threads test under ThreadSanitizer"
+	@echo "make install         install into PREFIX (default /usr/local), staged under DESTDIR"
+	@echo "make uninstall       remove what make install installed"
+	@echo "make install-test    install into a temporary prefix and build the examples there"
 	@echo "make bench           run the benchmarks (medians and ratios)"
 	@echo "make abi             headertest + check-exports + check-public (part of check)"
-	@echo "make install         install the command, library, header and fleet under PREFIX"
 	@echo "make grammar         regenerate grammar/src with tree-sitter-cli $(TREE_SITTER_CLI_VERSION)"
 	@echo "make grammar-check   fail if grammar/src differs from a fresh generation"
 	@echo "make deps            install the Debian packages the build needs"
@@ -129,9 +140,65 @@ $(BUILD)/bindings/cli/%.o: bindings/cli/%.c bindings/cli/cli.h include/vxpeak.h
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CFLAGS) -c $< -o $@
 
+# The installation directories compiled into the command and written into vxpeak.pc: the
+# stamp changes (and they are rebuilt) only when PREFIX or a directory variable does.
+INSTALL_DIRS := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(FLEETDIR)
+$(BUILD)/installdirs.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(INSTALL_DIRS)' | cmp -s - $@ 2>/dev/null || echo '$(INSTALL_DIRS)' >$@
+
+$(BUILD)/bindings/cli/machines.o: bindings/cli/machines.c bindings/cli/cli.h include/vxpeak.h \
+		$(BUILD)/installdirs.stamp
+	@mkdir -p $(@D)
+	$(CC) $(CLI_CFLAGS) -DVXPEAK_SOURCE_FLEET_DIR='"$(CURDIR)/fleet"' -c $< -o $@
+
 # The command links the static library so that it runs from any directory.
 $(CLI): $(CLI_OBJS) $(STATIC)
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(STATIC) $(DEP_LIBS)
+
+# The installed command: the same objects, but a machines.o that knows only the installed
+# fleet (no path into the build machine's checkout).
+$(BUILD)/install/machines.o: bindings/cli/machines.c bindings/cli/cli.h include/vxpeak.h \
+		$(BUILD)/installdirs.stamp
+	@mkdir -p $(@D)
+	$(CC) $(CLI_CFLAGS) -c $< -o $@
+
+$(BUILD)/install/vxpeak: $(filter-out %/machines.o,$(CLI_OBJS)) $(BUILD)/install/machines.o $(STATIC)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(STATIC),$^) $(STATIC) $(DEP_LIBS)
+
+$(BUILD)/vxpeak.pc: lib/vxpeak.pc.in include/vxpeak.h $(BUILD)/installdirs.stamp
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	  -e 's|@VERSION@|$(VERSION)|' lib/vxpeak.pc.in >$@
+
+# ----------------------------------------------------------------------------- install
+
+install: all $(BUILD)/install/vxpeak $(BUILD)/vxpeak.pc
+	install -d '$(DESTDIR)$(LIBDIR)' '$(DESTDIR)$(PCLIBDIR)' '$(DESTDIR)$(INCLUDEDIR)' \
+	  '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(FLEETDIR)'
+	install -m 644 $(STATIC) '$(DESTDIR)$(LIBDIR)/'
+	install -m 755 $(SHARED) '$(DESTDIR)$(LIBDIR)/'
+	ln -sf libvxpeak.so.$(VERSION) '$(DESTDIR)$(LIBDIR)/$(SONAME)'
+	ln -sf $(SONAME) '$(DESTDIR)$(LIBDIR)/libvxpeak.so'
+	install -m 644 include/vxpeak.h '$(DESTDIR)$(INCLUDEDIR)/'
+	install -m 644 $(BUILD)/vxpeak.pc '$(DESTDIR)$(PCLIBDIR)/'
+	install -m 755 $(BUILD)/install/vxpeak '$(DESTDIR)$(BINDIR)/'
+	install -m 644 bindings/cli/vxpeak.1 '$(DESTDIR)$(MANDIR)/man1/'
+	install -m 644 $(FLEET_FILES) fleet/README.md '$(DESTDIR)$(FLEETDIR)/'
+
+uninstall:
+	rm -f '$(DESTDIR)$(LIBDIR)/libvxpeak.a' '$(DESTDIR)$(LIBDIR)/libvxpeak.so' \
+	  '$(DESTDIR)$(LIBDIR)/$(SONAME)' '$(DESTDIR)$(LIBDIR)/libvxpeak.so.$(VERSION)' \
+	  '$(DESTDIR)$(INCLUDEDIR)/vxpeak.h' '$(DESTDIR)$(PCLIBDIR)/vxpeak.pc' \
+	  '$(DESTDIR)$(BINDIR)/vxpeak' '$(DESTDIR)$(MANDIR)/man1/vxpeak.1'
+	rm -f $(FLEET_FILES:fleet/%='$(DESTDIR)$(FLEETDIR)/%') '$(DESTDIR)$(FLEETDIR)/README.md'
+	-rmdir '$(DESTDIR)$(FLEETDIR)' '$(DESTDIR)$(FLEETDIR)/..' 2>/dev/null
+
+# Install into a temporary prefix (a build directory of its own, PREFIX and DESTDIR both
+# exercised), build examples/c/*.c against it with pkg-config, run them and the installed
+# command, then uninstall and check that nothing is left.
+install-test: deps
+	@sh tests/install/run.sh
 
 # ----------------------------------------------------------------------------- demo
 
@@ -157,7 +224,23 @@ unit: $(UNIT_BINS)
 golden: $(CLI)
 	@sh tests/golden/run.sh $(CLI)
 
-test: unit golden
+# The C examples, compiled with -Iinclude only and linked against the shared library, run
+# on the example programs; tests/examples/run.sh compares their output.
+EXAMPLE_SRCS := $(sort $(wildcard examples/c/*.c))
+EXAMPLE_OBJS := $(EXAMPLE_SRCS:examples/c/%.c=$(BUILD)/examples/%.o)
+EXAMPLE_BINS := $(EXAMPLE_OBJS:%.o=%)
+
+$(BUILD)/examples/%.o: examples/c/%.c include/vxpeak.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARNINGS) -Iinclude -c $< -o $@
+
+$(BUILD)/examples/%: $(BUILD)/examples/%.o $(SHARED)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -L$(BUILD) -lvxpeak -Wl,-rpath,'$(abspath $(BUILD))'
+
+examples: $(EXAMPLE_BINS)
+	@sh tests/examples/run.sh $(BUILD)/examples
+
+test: unit golden examples
 
 check: deps all
 	@$(MAKE) --no-print-directory test abi
@@ -175,8 +258,8 @@ headertest:
 check-exports: $(SHARED)
 	@sh tests/abi/check_exports.sh $(SHARED)
 
-check-public: $(CLI_OBJS)
-	@sh tests/abi/public_only.sh $(CLI_OBJS)
+check-public: $(CLI_OBJS) $(EXAMPLE_OBJS)
+	@sh tests/abi/public_only.sh $(CLI_OBJS) $(EXAMPLE_OBJS)
 
 # ----------------------------------------------------------------------------- benchmarks
 #
@@ -242,23 +325,6 @@ grammar-check: tree-sitter-cli
 	  cmp -s "$$tmp/src/$$f" "grammar/src/$$f" || { echo "grammar-check: grammar/src/$$f is stale; run make grammar"; exit 1; }; \
 	done; echo "grammar-check: grammar/src matches grammar.js"
 
-# ----------------------------------------------------------------------------- install
-#
-# DESTDIR stages the tree (packaging); PREFIX is where the command looks for the fleet
-# (`--machine NAME` finds $(PREFIX)/share/vxpeak/fleet/NAME.vx), so build and install with
-# the same PREFIX.
-
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
-	  $(DESTDIR)$(PREFIX)/share/vxpeak/fleet
-	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/vxpeak
-	install -m 644 include/vxpeak.h $(DESTDIR)$(PREFIX)/include/vxpeak.h
-	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/libvxpeak.a
-	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/libvxpeak.so.$(VERSION)
-	ln -sf libvxpeak.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libvxpeak.so
-	install -m 644 $(FLEET_FILES) fleet/README.md $(DESTDIR)$(PREFIX)/share/vxpeak/fleet/
-
 # ----------------------------------------------------------------------------- housekeeping
 
 format:
@@ -266,3 +332,5 @@ format:
 
 clean:
 	rm -rf $(BUILD)
+
+FORCE:

@@ -9,13 +9,11 @@
 
 #include "cli.h"
 
-/* Where `make install` puts the fleet, and the source tree this binary was built from
- * (so that build/vxpeak finds fleet/ without being installed). */
+/* Where `make install` puts the fleet, and, for the build-tree binary only, the source
+ * tree it was built from (so that build/vxpeak finds fleet/ without being installed; the
+ * installed binary is compiled without it). */
 #ifndef VXPEAK_FLEET_DIR
 #define VXPEAK_FLEET_DIR "/usr/local/share/vxpeak/fleet"
-#endif
-#ifndef VXPEAK_SOURCE_FLEET_DIR
-#define VXPEAK_SOURCE_FLEET_DIR "fleet"
 #endif
 
 static bool readable(const char *path) { return access(path, R_OK) == 0; }
@@ -45,7 +43,9 @@ int vxpeak_load_machine(vxp_context *ctx, const char *arg, vxp_source **out_src,
   size_t ndirs = 0;
   if (env && env[0]) dirs[ndirs++] = env;
   dirs[ndirs++] = VXPEAK_FLEET_DIR;
+#ifdef VXPEAK_SOURCE_FLEET_DIR
   dirs[ndirs++] = VXPEAK_SOURCE_FLEET_DIR;
+#endif
   for (size_t i = 0; i < ndirs; i++) {
     snprintf(candidate, sizeof(candidate), "%s/%s.vx", dirs[i], arg);
     if (readable(candidate)) return load_file(ctx, candidate, out_src, out_machine);
