@@ -31,7 +31,7 @@ echo "$CASES" | while read -r name want prog args; do
   expected=tests/examples/expected/$name.out
   if [ "${UPDATE:-0}" = 1 ]; then cp "$tmp/out" "$expected"; fi
   if [ "$got" != "$want" ] || ! cmp -s "$expected" "$tmp/out"; then
-    echo "FAIL examples/$name: exit $got (want $want)"
+    echo "FAIL examples/$name: exit $got (want $want), output:"
     diff -u "$expected" "$tmp/out" | head -30
     echo x >>"$tmp/failed"
   else
