@@ -152,6 +152,7 @@ typedef struct vxp_analysis vxp_analysis;
 typedef struct vxp_diagnostic vxp_diagnostic;
 typedef struct vxp_resident_set vxp_resident_set;
 typedef struct vxp_record vxp_record;
+typedef struct vxp_route vxp_route;
 
 /**
  * Static text for a return code (e.g. "out of memory"). Never NULL; never free it. Use it
@@ -451,6 +452,16 @@ VXP_API size_t vxp_analysis_record_count(const vxp_analysis *an);
 /** Record `i`, or NULL when out of range. Borrowed from the analysis. */
 VXP_API const vxp_record *vxp_analysis_record(const vxp_analysis *an, size_t i);
 
+/**
+ * Number of routes: one per hop of every transfer whose route was found, over all
+ * functions, in program order. A transfer with no direct edge is staged through
+ * intermediate spaces and yields one route per hop.
+ */
+VXP_API size_t vxp_analysis_route_count(const vxp_analysis *an);
+
+/** Route `i`, or NULL when out of range. Borrowed from the analysis. */
+VXP_API const vxp_route *vxp_analysis_route(const vxp_analysis *an, size_t i);
+
 /* ======================================================================== Diagnostics */
 
 /** Severity of a diagnostic. */
@@ -534,6 +545,53 @@ VXP_API vxp_range vxp_record_range(const vxp_record *rec);
 
 /** 1 when the tile is live at its space's peak in its function. */
 VXP_API int vxp_record_live_at_peak(const vxp_record *rec);
+
+/* ======================================================================== Routes */
+
+/** The function whose transfer the route belongs to. Borrowed from the analysis. */
+VXP_API const char *vxp_route_function(const vxp_route *route);
+
+/** Number of memory spaces on the route, source first (at least 2). */
+VXP_API size_t vxp_route_path_length(const vxp_route *route);
+
+/** Space `i` of the route, or NULL when out of range. Borrowed from the analysis. */
+VXP_API const char *vxp_route_path_space(const vxp_route *route, size_t i);
+
+/**
+ * The cost declared on edge `i` (from space i to space i + 1): 1 and `*out` set when the
+ * edge declares an integer routing weight; 0 when it declares none (a rate, or nothing).
+ */
+VXP_API int vxp_route_edge_cost(const vxp_route *route, size_t i, uint64_t *out);
+
+/** The route's total routing weight (unitless; an edge without an integer weight counts 1). */
+VXP_API uint64_t vxp_route_total_cost(const vxp_route *route);
+
+/** 1 and `*out` set to the bytes the hop moves when the tile's size is static; 0 otherwise. */
+VXP_API int vxp_route_bytes(const vxp_route *route, uint64_t *out);
+
+/**
+ * 1 and `*out` set to the hop's derived cost, in vxp_route_derived_unit's unit, when one is
+ * derivable; 0 otherwise (no rate on the edge and no bandwidths along the spaces).
+ */
+VXP_API int vxp_route_derived_cost(const vxp_route *route, uint64_t *out);
+
+/** "ps" (picoseconds, for rates per second) or "cyc" (cycles), or NULL. Static storage. */
+VXP_API const char *vxp_route_derived_unit(const vxp_route *route);
+
+/**
+ * Where the derived cost comes from: "link_rate" (the edge declares a rate) or
+ * "containment" (the spaces' bandwidths along the within: tree), or NULL. Static storage.
+ */
+VXP_API const char *vxp_route_cost_source(const vxp_route *route);
+
+/**
+ * How a containment cost combines its legs: "sum" or "bottleneck" (the destination is
+ * `crossing: streamed`); NULL for a link rate or no cost. Static storage.
+ */
+VXP_API const char *vxp_route_composition(const vxp_route *route);
+
+/** Where the transfer is written. */
+VXP_API vxp_range vxp_route_range(const vxp_route *route);
 
 /* ======================================================================== JSON */
 

@@ -21,7 +21,8 @@ typedef unsigned __int128 u128;
 typedef struct block_frame {
   bool releasing;
   bool multiplier_known;
-  uint64_t multiplier;  /* product of enclosing loop trip counts (saturated) */
+  uint64_t multiplier;       /* product of enclosing loop trip counts (saturated) */
+  uint32_t releasing_start;  /* where the innermost open releasing block starts, or NONE */
 } block_frame;
 
 /* A space of the machine view that the program can name. */
@@ -46,6 +47,8 @@ typedef struct walker {
   Array(vxp_trace_item) trace;
   Array(vxp_peak_tile) tiles;
   Array(block_frame) blocks;
+  vxp_node_path path;             /* scratch: a transfer's route */
+  vxp_node_path hop_path;         /* scratch: one hop of a staged route */
   size_t record_base;
   uint32_t order;
   uint32_t depth;
@@ -237,14 +240,42 @@ static void check_host(walker *W, const vxp_place_event *pl, const char *from, c
       "this program stages through host memory, but no host was declared: the transfer %s -> "
       "%s has an end nothing describes",
       from, to);
-  note(W, d, false, VXP_NONE, 0,
-       "pass --host <file> to name the host, or --host default for the machine compiling "
-       "this. `--machine` describes the accelerator only.");
+  note(W, d, true, VXP_NONE, 0,
+       "name the host with --host FILE (or --host default); --machine describes only the "
+       "accelerator");
 }
 
-static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint64_t bytes) {
+/* A placement's size before any granule: its raw bytes, or why they are not known. */
+typedef struct tile_size {
+  size_status status;
+  bool type_known;
+  u128 raw;
+  char why[320];
+  uint32_t culprit_start, culprit_end;
+} tile_size;
+
+static void size_of(walker *W, const vxp_place_event *pl, tile_size *ts) {
+  memset(ts, 0, sizeof(*ts));
+  ts->type_known = pl->type_known;
+  if (!pl->type_known) {
+    ts->status = SIZE_UNKNOWN;
+    return;
+  }
+  ts->status = tensor_bytes(W, &W->m->types.items[pl->type], &ts->raw, ts->why,
+                            sizeof(ts->why), &ts->culprit_start, &ts->culprit_end);
+}
+
+static uint32_t space_index(walker *W, const char *name) {
+  for (size_t i = 0; i < W->an->view.spaces.len; i++) {
+    if (strcmp(W->an->view.spaces.items[i]->name, name) == 0) return (uint32_t)i;
+  }
+  return VXP_NONE;
+}
+
+static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint64_t bytes,
+                     vxp_name binding) {
   const vxp_space *sp = space_at(W, space);
-  bool never_read = pl->binding != VXP_NAME_NONE && !vxp_function__reads(W->fn, pl->binding);
+  bool never_read = binding != VXP_NAME_NONE && !vxp_function__reads(W->fn, binding);
   block_frame *b = top_block(W);
   vxp_record rec;
   memset(&rec, 0, sizeof(rec));
@@ -256,10 +287,11 @@ static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint6
   rec.released_at_once = never_read;
   rec.multiplier_known = b->multiplier_known;
   rec.multiplier = b->multiplier;
-  rec.binding = pl->binding;
+  rec.binding = binding;
+  rec.block_start = b->releasing_start;
   rec.function_name = W->an->functions.items[W->fn_index].name;
   rec.space_name = sp->name;
-  rec.binding_name = pl->binding ? name_str(W, pl->binding) : NULL;
+  rec.binding_name = binding ? name_str(W, binding) : NULL;
   rec.start_byte = pl->start_byte;
   rec.end_byte = pl->end_byte;
   rec.range = vxp_source__range(W->src, pl->start_byte, pl->end_byte);
@@ -271,39 +303,29 @@ static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint6
   trace_push(W, VXP_TRACE_PLACE, (uint32_t)(W->tiles.len - 1));
 }
 
-static void place(walker *W, const vxp_place_event *pl) {
-  if (pl->form == VXP_FORM_TRANSFER)
-    check_host(W, pl, origin_space_name(W, &pl->origin), place_space_name(W, &pl->dest));
-  uint32_t space = resolve_place(W, &pl->dest);
+/* One placement into `space` (a view index, or VXP_NONE for an undeclared space):
+ * W1029 when its size is unknown, E6009 when one tile exceeds the space, then a tile. */
+static void place_in(walker *W, const vxp_place_event *pl, const tile_size *ts, uint32_t space,
+                     vxp_name binding) {
   W->order++;
   if (space == VXP_NONE) return;
   const vxp_space *sp = space_at(W, space);
   if (!sp->has_capacity) return;
   char context[160];
   describe_context(W, pl, context, sizeof(context));
-  if (!pl->type_known) {
+  if (ts->status == SIZE_UNKNOWN) {
     vxp_diagnostic *d = add_diag(W, VXP_SEVERITY_WARNING, "W1029", pl->start_byte, pl->end_byte,
                                  "capacity of '%s' not verified \xe2\x80\x94 %s has a dynamic shape",
                                  sp->name, context);
-    note(W, d, false, VXP_NONE, 0,
-         "vxpeak could not infer the type of the placed value; bind it to a variable with a "
-         "declared tensor type");
+    if (!ts->type_known)
+      note(W, d, false, VXP_NONE, 0,
+           "vxpeak could not infer the type of the placed value; bind it to a variable with a "
+           "declared tensor type");
+    else note(W, d, false, ts->culprit_start, ts->culprit_end, "%s", ts->why);
     return;
   }
-  const vxp_tensor_type *t = &W->m->types.items[pl->type];
-  u128 raw = 0;
-  char why[320];
-  uint32_t cs, ce;
-  size_status st = tensor_bytes(W, t, &raw, why, sizeof(why), &cs, &ce);
-  if (st == SIZE_UNKNOWN) {
-    vxp_diagnostic *d = add_diag(W, VXP_SEVERITY_WARNING, "W1029", pl->start_byte, pl->end_byte,
-                                 "capacity of '%s' not verified \xe2\x80\x94 %s has a dynamic shape",
-                                 sp->name, context);
-    note(W, d, false, cs, ce, "%s", why);
-    return;
-  }
-  bool overflow = st == SIZE_TOO_BIG;
-  uint64_t bytes = overflow ? UINT64_MAX : (uint64_t)raw;
+  bool overflow = ts->status == SIZE_TOO_BIG;
+  uint64_t bytes = overflow ? UINT64_MAX : (uint64_t)ts->raw;
   if (!overflow) bytes = round_to_granule(sp, bytes, &overflow);
   if (overflow || bytes > sp->capacity) {
     vxp_diagnostic *d;
@@ -319,7 +341,114 @@ static void place(walker *W, const vxp_place_event *pl) {
     if (d && !vxp_diag__capacity(W->ctx, d, sp->name, bytes, sp->capacity, false, 0))
       W->rc = VXP_ENOMEM;
   }
-  add_tile(W, pl, space, bytes);
+  add_tile(W, pl, space, bytes, binding);
+}
+
+/* ------------------------------------------------------------------ routes */
+
+static bool has_lowering(walker *W, const char *from, const char *to) {
+  const vxp_machine_view *v = &W->an->view;
+  for (size_t i = 0; i < v->lowerings.len; i++) {
+    if (strcmp(v->lowerings.items[i]->from, from) == 0 && strcmp(v->lowerings.items[i]->to, to) == 0)
+      return true;
+  }
+  return false;
+}
+
+/* Record one hop `from -> to` of the transfer `pl`, routed over `path` (its nodes) with
+ * routing weight `total`. */
+static void record_route(walker *W, const vxp_place_event *pl, const tile_size *ts,
+                         const char *from, const char *to, const vxp_node_path *path,
+                         uint64_t total, uint32_t hop, uint32_t hops) {
+  vxp_analysis *an = W->an;
+  vxp_route r;
+  memset(&r, 0, sizeof(r));
+  r.owner = an;
+  r.function = W->fn_index;
+  r.function_name = an->functions.items[W->fn_index].name;
+  r.path_first = (uint32_t)an->route_nodes.len;
+  r.path_len = (uint32_t)path->len;
+  r.total_cost = total;
+  r.hop = hop;
+  r.hops = hops;
+  r.bytes_known = ts->status == SIZE_OK;
+  r.bytes = r.bytes_known ? (uint64_t)ts->raw : 0;
+  if (r.bytes_known) {
+    int rc = vxp_transfer__hop(W->ctx, &an->graph, from, to, r.bytes, &r.cost);
+    if (rc != VXP_OK) {
+      W->rc = rc;
+      return;
+    }
+  }
+  if (!r.bytes_known)
+    r.traffic_absent_reason = "the transferred tile has no statically known size";
+  else if (has_lowering(W, from, to))
+    r.traffic_absent_reason = "a lowering (impl Transfer) written in the program moves this "
+                              "hop; vxpeak does not count lowering bodies";
+  r.start_byte = pl->start_byte;
+  r.end_byte = pl->end_byte;
+  r.range = vxp_source__range(W->src, pl->start_byte, pl->end_byte);
+  for (size_t i = 0; i < path->len; i++) {
+    if (!array_push(W->ctx, &an->route_nodes, path->items[i])) {
+      W->rc = VXP_ENOMEM;
+      return;
+    }
+  }
+  if (!array_push(W->ctx, &an->routes, r)) W->rc = VXP_ENOMEM;
+}
+
+/* Route and record the single hop `from -> to` of a staged transfer. */
+static void route_hop(walker *W, const vxp_place_event *pl, const tile_size *ts, const char *from,
+                      const char *to, uint32_t hop, uint32_t hops) {
+  uint64_t total = 0;
+  bool found = false;
+  int rc = vxp_transfer__route(W->ctx, &W->an->graph, from, to, &W->hop_path, &total, &found);
+  if (rc != VXP_OK) W->rc = rc;
+  else if (found) record_route(W, pl, ts, from, to, &W->hop_path, total, hop, hops);
+}
+
+/* A transfer: route it from where the value lives; a route through intermediate spaces is
+ * staged hop by hop, each hop's destination a placement of its own (bound to nothing, so
+ * never released as never-read), then the final destination takes the binding. */
+static void place_transfer(walker *W, const vxp_place_event *pl, const tile_size *ts) {
+  const char *from = origin_space_name(W, &pl->origin), *to = place_space_name(W, &pl->dest);
+  if (strcmp(from, to) != 0) {
+    uint64_t total = 0;
+    bool found = false;
+    int rc = vxp_transfer__route(W->ctx, &W->an->graph, from, to, &W->path, &total, &found);
+    if (rc != VXP_OK) {
+      W->rc = rc;
+      return;
+    }
+    if (!found) {
+      add_diag(W, VXP_SEVERITY_ERROR, "E6002", pl->start_byte, pl->end_byte,
+               "Cannot transfer from %s to %s: no hardware path exists", from, to);
+    } else {
+      check_host(W, pl, from, to);
+      if (W->path.len <= 2) {
+        record_route(W, pl, ts, from, to, &W->path, total, 0, 1);
+      } else {
+        const vxp_graph *g = &W->an->graph;
+        uint32_t hops = (uint32_t)W->path.len - 1;
+        const char *at = from;
+        for (uint32_t i = 1; i + 1 < W->path.len && W->rc == VXP_OK; i++) {
+          const char *next = g->nodes.items[W->path.items[i]];
+          route_hop(W, pl, ts, at, next, i - 1, hops);
+          place_in(W, pl, ts, space_index(W, next), VXP_NAME_NONE);
+          at = next;
+        }
+        route_hop(W, pl, ts, at, to, hops - 1, hops);
+      }
+    }
+  }
+  place_in(W, pl, ts, resolve_place(W, &pl->dest), pl->binding);
+}
+
+static void place(walker *W, const vxp_place_event *pl) {
+  tile_size ts;
+  size_of(W, pl, &ts);
+  if (pl->form == VXP_FORM_TRANSFER) place_transfer(W, pl, &ts);
+  else place_in(W, pl, &ts, resolve_place(W, &pl->dest), pl->binding);
 }
 
 /* Skip the events of a block whose `if comptime` arm is not taken, up to its CLOSE. */
@@ -345,6 +474,7 @@ static void open_block(walker *W, const vxp_block_event *b) {
   block_frame parent = *top_block(W);
   block_frame frame = parent;
   frame.releasing = vxp_block__releases((vxp_block_kind)b->kind);
+  if (frame.releasing) frame.releasing_start = b->start_byte;
   if (b->kind == VXP_BLOCK_LOOP) frame.multiplier_known = false;
   if (b->kind == VXP_BLOCK_FOR) {
     vxp_fold lo = vxp_consteval__fold(&W->env, b->trip_start);
@@ -470,7 +600,7 @@ static void walk_function(walker *W, uint32_t model_fn) {
   W->trace.len = W->tiles.len = W->blocks.len = 0;
   W->record_base = W->an->records.len;
   W->order = W->depth = W->calls = 0;
-  block_frame root = {false, true, 1};
+  block_frame root = {false, true, 1, VXP_NONE};
   if (!array_push(W->ctx, &W->blocks, root)) {
     W->rc = VXP_ENOMEM;
     return;
@@ -522,6 +652,8 @@ static int analyse(vxp_analysis *an) {
   if (rc == VXP_OK) rc = copy_diags(ctx, &an->diags, &own->diags);
   const vxp_machine *inputs[3] = {own, an->machine, an->host};
   if (rc == VXP_OK) rc = vxp_machine__merge(ctx, inputs, 3, &an->view, &an->diags);
+  if (rc == VXP_OK) rc = vxp_transfer__check_edges(ctx, &an->view, &an->diags);
+  if (rc == VXP_OK) rc = vxp_transfer__graph_init(ctx, &an->graph, &an->view);
 
   walker W;
   memset(&W, 0, sizeof(W));
@@ -549,6 +681,8 @@ static int analyse(vxp_analysis *an) {
   array_free(ctx, &W.trace);
   array_free(ctx, &W.tiles);
   array_free(ctx, &W.blocks);
+  array_free(ctx, &W.path);
+  array_free(ctx, &W.hop_path);
   /* The view borrows `own`'s declarations; keep them alive as long as the analysis by
    * moving ownership into the analysis. */
   an->own = own;
@@ -590,6 +724,9 @@ int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
 void vxp_analysis_free(vxp_analysis *an) {
   if (!an) return;
   vxp_context *ctx = an->ctx;
+  vxp_transfer__graph_free(ctx, &an->graph);
+  array_free(ctx, &an->routes);
+  array_free(ctx, &an->route_nodes);
   vxp_machine__view_free(ctx, &an->view);
   vxp_machine_free(an->own);
   vxp_diag__list_free(ctx, &an->diags);
@@ -671,3 +808,77 @@ vxp_range vxp_record_range(const vxp_record *rec) {
   return rec ? rec->range : none;
 }
 int vxp_record_live_at_peak(const vxp_record *rec) { return rec && rec->live_at_peak; }
+
+/* ------------------------------------------------------------------ routes */
+
+size_t vxp_analysis_route_count(const vxp_analysis *an) { return an ? an->routes.len : 0; }
+
+const vxp_route *vxp_analysis_route(const vxp_analysis *an, size_t i) {
+  return (an && i < an->routes.len) ? &an->routes.items[i] : NULL;
+}
+
+static const char *route_space(const vxp_route *r, size_t i) {
+  const vxp_analysis *an = r->owner;
+  return an->graph.nodes.items[an->route_nodes.items[r->path_first + i]];
+}
+
+const char *vxp_route_function(const vxp_route *r) { return r ? r->function_name : NULL; }
+
+size_t vxp_route_path_length(const vxp_route *r) { return r ? r->path_len : 0; }
+
+const char *vxp_route_path_space(const vxp_route *r, size_t i) {
+  return (r && i < r->path_len) ? route_space(r, i) : NULL;
+}
+
+int vxp_route_edge_cost(const vxp_route *r, size_t i, uint64_t *out) {
+  if (!r || i + 1 >= r->path_len) return 0;
+  const vxp_analysis *an = r->owner;
+  const vxp_graph_edge *e = vxp_transfer__edge(&an->graph, an->route_nodes.items[r->path_first + i],
+                                               an->route_nodes.items[r->path_first + i + 1]);
+  if (!e || !e->declared_cost) return 0;
+  if (out) *out = e->cost;
+  return 1;
+}
+
+uint64_t vxp_route_total_cost(const vxp_route *r) { return r ? r->total_cost : 0; }
+
+int vxp_route_bytes(const vxp_route *r, uint64_t *out) {
+  if (!r || !r->bytes_known) return 0;
+  if (out) *out = r->bytes;
+  return 1;
+}
+
+int vxp_route_derived_cost(const vxp_route *r, uint64_t *out) {
+  if (!r || r->cost.source == VXP_COST_SOURCE_NONE) return 0;
+  if (out) *out = r->cost.value;
+  return 1;
+}
+
+const char *vxp_route_derived_unit(const vxp_route *r) {
+  if (!r || r->cost.source == VXP_COST_SOURCE_NONE) return NULL;
+  return r->cost.per_cycle ? "cyc" : "ps";
+}
+
+const char *vxp_route_cost_source(const vxp_route *r) {
+  if (!r) return NULL;
+  switch (r->cost.source) {
+  case VXP_COST_SOURCE_LINK_RATE: return "link_rate";
+  case VXP_COST_SOURCE_CONTAINMENT: return "containment";
+  default: return NULL;
+  }
+}
+
+const char *vxp_route_composition(const vxp_route *r) {
+  if (!r) return NULL;
+  switch (r->cost.composition) {
+  case VXP_COMPOSE_SUM: return "sum";
+  case VXP_COMPOSE_BOTTLENECK: return "bottleneck";
+  default: return NULL;
+  }
+}
+
+vxp_range vxp_route_range(const vxp_route *r) {
+  vxp_range none;
+  memset(&none, 0, sizeof(none));
+  return r ? r->range : none;
+}

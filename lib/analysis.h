@@ -8,6 +8,7 @@
 #include "machine.h"
 #include "model.h"
 #include "peak.h"
+#include "transfer.h"
 
 /* One tile: a placement into a space with a capacity, in one analysed function. */
 struct vxp_record {
@@ -21,6 +22,7 @@ struct vxp_record {
   bool multiplier_known;      /* the enclosing loops' trip counts are static */
   uint64_t multiplier;        /* times the placement runs (saturated) */
   vxp_name binding;
+  uint32_t block_start;       /* start of the innermost releasing block, NONE at function scope */
   uint32_t start_byte, end_byte;
   vxp_range range;
   const char *function_name;  /* borrowed from the model or the machine view */
@@ -44,6 +46,24 @@ struct vxp_resident_set {
   uint64_t allocated_bytes;
 };
 
+/* One hop of a transfer as routed: a transfer with a direct edge is one route, a staged
+ * transfer one route per hop (vxc records each hop of the rewritten chain). */
+struct vxp_route {
+  const struct vxp_analysis *owner; /* for the node names of `path` */
+  uint32_t function;
+  const char *function_name;  /* borrowed from the model */
+  uint32_t path_first;        /* the route's graph nodes: route_nodes[first .. first + len) */
+  uint32_t path_len;
+  uint64_t total_cost;        /* the routing weight, not a prediction */
+  bool bytes_known;           /* the tile's size folds */
+  uint64_t bytes;             /* raw tensor bytes (no granule) */
+  vxp_hop_cost cost;          /* derived cost (source NONE: not derivable) */
+  const char *traffic_absent_reason; /* static text; NULL when the builtin copy moves it */
+  uint32_t hop, hops;         /* this hop of the transfer as written, and how many it has */
+  uint32_t start_byte, end_byte;
+  vxp_range range;
+};
+
 /* An analysed function: a non-generic function or closure of the program. */
 typedef struct vxp_analysed_fn {
   uint32_t model_fn;          /* index into the model's functions */
@@ -64,6 +84,9 @@ struct vxp_analysis {
   Array(vxp_analysed_fn) functions;
   Array(vxp_record) records;
   Array(vxp_resident_set) resident_sets;
+  vxp_graph graph;            /* routing graph of `view` */
+  Array(vxp_route) routes;    /* in program order, by function */
+  Array(uint32_t) route_nodes;
   size_t error_count, warning_count;
   char *json;                 /* cached report */
   size_t json_len;

@@ -201,6 +201,82 @@ static json_t *resident_set_json(const vxp_analysis *an, const vxp_resident_set 
   return o;
 }
 
+static json_t *nullable_u64(bool known, uint64_t v) { return known ? u64(v) : json_null(); }
+
+static json_t *nullable_string(const char *s) { return s ? json_string(s) : json_null(); }
+
+/* One route record, in vxc's key order, then vxpeak's additions (function, site). */
+static json_t *route_json(const vxp_route *r, bool *ok) {
+  json_t *o = json_object();
+  json_t *path = json_array(), *edges = json_array();
+  if (!o || !path || !edges) {
+    json_decref(o);
+    json_decref(path);
+    json_decref(edges);
+    *ok = false;
+    return NULL;
+  }
+  size_t n = vxp_route_path_length(r);
+  for (size_t i = 0; i < n; i++) {
+    if (json_array_append_new(path, json_string(vxp_route_path_space(r, i))) != 0) *ok = false;
+  }
+  for (size_t i = 0; i + 1 < n; i++) {
+    json_t *e = json_object();
+    if (!e) {
+      *ok = false;
+      break;
+    }
+    uint64_t cost;
+    set(e, "from", json_string(vxp_route_path_space(r, i)), ok);
+    set(e, "to", json_string(vxp_route_path_space(r, i + 1)), ok);
+    set(e, "cost", vxp_route_edge_cost(r, i, &cost) ? u64(cost) : json_null(), ok);
+    if (json_array_append_new(edges, e) != 0) *ok = false;
+  }
+  uint64_t bytes = 0, derived = 0;
+  bool has_bytes = vxp_route_bytes(r, &bytes), has_cost = vxp_route_derived_cost(r, &derived);
+  set(o, "path", path, ok);
+  set(o, "edges", edges, ok);
+  set(o, "total_cost", u64(vxp_route_total_cost(r)), ok);
+  set(o, "bytes", nullable_u64(has_bytes, bytes), ok);
+  set(o, "derived_cost", nullable_u64(has_cost, derived), ok);
+  set(o, "derived_unit", nullable_string(vxp_route_derived_unit(r)), ok);
+  set(o, "cost_source", nullable_string(vxp_route_cost_source(r)), ok);
+  set(o, "composition", nullable_string(vxp_route_composition(r)), ok);
+  /* Traffic of the builtin copy: it reads the tile from where it is and writes it where
+   * it goes, once, exactly. */
+  if (!r->traffic_absent_reason) {
+    json_t *traffic = json_array(), *src = json_object(), *dst = json_object();
+    if (!traffic || !src || !dst) {
+      json_decref(traffic);
+      json_decref(src);
+      json_decref(dst);
+      *ok = false;
+      return o;
+    }
+    set(src, "space", json_string(vxp_route_path_space(r, 0)), ok);
+    set(src, "read_bytes", u64(bytes), ok);
+    set(src, "written_bytes", u64(0), ok);
+    set(dst, "space", json_string(vxp_route_path_space(r, n - 1)), ok);
+    set(dst, "read_bytes", u64(0), ok);
+    set(dst, "written_bytes", u64(bytes), ok);
+    if (json_array_append_new(traffic, src) != 0 || json_array_append_new(traffic, dst) != 0)
+      *ok = false;
+    set(o, "traffic", traffic, ok);
+    set(o, "traffic_source", json_string("builtin_copy"), ok);
+    set(o, "traffic_exact", json_true(), ok);
+    set(o, "traffic_absent_reason", json_null(), ok);
+  } else {
+    set(o, "traffic", json_null(), ok);
+    set(o, "traffic_source", json_null(), ok);
+    set(o, "traffic_exact", json_null(), ok);
+    set(o, "traffic_absent_reason", json_string(r->traffic_absent_reason), ok);
+  }
+  set(o, "function", json_string(vxp_route_function(r)), ok);
+  set(o, "line", json_integer(r->range.start.line + 1), ok);
+  set(o, "column", json_integer(r->range.start.column + 1), ok);
+  return o;
+}
+
 char *vxp_report__json(const vxp_analysis *an, size_t *len) {
   out_buf b = {an->ctx, NULL, 0, 0, false};
   bool ok = true;
@@ -218,7 +294,11 @@ char *vxp_report__json(const vxp_analysis *an, size_t *len) {
     if (json_array_append_new(diags, diagnostic_json(&an->diags.items[i], &ok)) != 0) ok = false;
   }
   put_array_field(&b, "diagnostics", diags, false);
-  put_array_field(&b, "routes", json_array(), false);
+  json_t *routes = json_array();
+  for (size_t i = 0; routes && i < an->routes.len; i++) {
+    if (json_array_append_new(routes, route_json(&an->routes.items[i], &ok)) != 0) ok = false;
+  }
+  put_array_field(&b, "routes", routes, false);
   json_t *sets = json_array();
   for (size_t i = 0; sets && i < an->resident_sets.len; i++) {
     json_t *rs = resident_set_json(an, &an->resident_sets.items[i], &ok);

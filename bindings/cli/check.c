@@ -59,10 +59,95 @@ static void print_grouped(FILE *out, uint64_t v) {
   }
 }
 
+/* A byte count in the largest binary unit that keeps it at or above 1. */
 static void print_gib(FILE *out, uint64_t v) {
-  double gib = (double)v / (1024.0 * 1024.0 * 1024.0);
-  if (gib >= 1.0) fprintf(out, "%.2f GiB", gib);
-  else fprintf(out, "%.2f MiB", (double)v / (1024.0 * 1024.0));
+  static const struct {
+    double scale;
+    const char *unit;
+  } units[] = {{1099511627776.0, "TiB"}, {1073741824.0, "GiB"}, {1048576.0, "MiB"}, {1024.0, "KiB"}};
+  for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+    if ((double)v >= units[i].scale) {
+      fprintf(out, "%.2f %s", (double)v / units[i].scale, units[i].unit);
+      return;
+    }
+  }
+  fprintf(out, "%llu B", (unsigned long long)v);
+}
+
+/* A duration in picoseconds, in the largest unit that keeps it at or above 1. */
+static void print_duration(FILE *out, uint64_t ps) {
+  static const struct {
+    double scale;
+    const char *unit;
+  } units[] = {{1e12, "s"}, {1e9, "ms"}, {1e6, "us"}, {1e3, "ns"}};
+  for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+    if ((double)ps >= units[i].scale) {
+      fprintf(out, "%.2f %s", (double)ps / units[i].scale, units[i].unit);
+      return;
+    }
+  }
+  fprintf(out, "%llu ps", (unsigned long long)ps);
+}
+
+/* Whether two routes say the same thing (for folding a run of identical transfers). */
+static bool same_route(const vxp_route *a, const vxp_route *b) {
+  uint64_t x, y;
+  if (strcmp(vxp_route_function(a), vxp_route_function(b)) != 0) return false;
+  if (vxp_route_path_length(a) != vxp_route_path_length(b)) return false;
+  for (size_t i = 0; i < vxp_route_path_length(a); i++) {
+    if (strcmp(vxp_route_path_space(a, i), vxp_route_path_space(b, i)) != 0) return false;
+  }
+  int ba = vxp_route_bytes(a, &x), bb = vxp_route_bytes(b, &y);
+  if (ba != bb || (ba && x != y)) return false;
+  int ca = vxp_route_derived_cost(a, &x), cb = vxp_route_derived_cost(b, &y);
+  if (ca != cb || (ca && (x != y || strcmp(vxp_route_derived_unit(a), vxp_route_derived_unit(b)))))
+    return false;
+  return true;
+}
+
+/* One line per run of identical consecutive routes:
+ *   main: transfer at 17:21 routes CPU_DRAM -> HBM: 1,048,576 bytes in 33,288,127 ps
+ *   (33.29 us, link_rate) */
+static void print_routes(const vxp_analysis *an) {
+  size_t n = vxp_analysis_route_count(an);
+  for (size_t i = 0; i < n;) {
+    const vxp_route *r = vxp_analysis_route(an, i);
+    size_t run = 1;
+    while (i + run < n && same_route(r, vxp_analysis_route(an, i + run))) run++;
+    vxp_range first = vxp_route_range(r), last = vxp_route_range(vxp_analysis_route(an, i + run - 1));
+    if (run == 1)
+      printf("%s: transfer at %u:%u routes ", vxp_route_function(r), first.start.line + 1,
+             first.start.column + 1);
+    else
+      printf("%s: %zu transfers (lines %u-%u) route ", vxp_route_function(r), run,
+             first.start.line + 1, last.start.line + 1);
+    for (size_t k = 0; k < vxp_route_path_length(r); k++)
+      printf("%s%s", k ? " -> " : "", vxp_route_path_space(r, k));
+    uint64_t bytes, cost;
+    const char *each = run > 1 ? " each" : "";
+    if (vxp_route_bytes(r, &bytes)) {
+      printf(": ");
+      print_grouped(stdout, bytes);
+      printf(" bytes%s", each);
+    } else {
+      printf(": size not static");
+    }
+    if (vxp_route_derived_cost(r, &cost)) {
+      printf(" in ");
+      print_grouped(stdout, cost);
+      bool ps = strcmp(vxp_route_derived_unit(r), "ps") == 0;
+      printf(" %s%s (", ps ? "ps" : "cycles", each);
+      if (ps) {
+        print_duration(stdout, cost);
+        printf(", ");
+      }
+      printf("%s)", vxp_route_cost_source(r));
+    } else if (vxp_route_bytes(r, NULL)) {
+      printf(", no derived cost (no rate on the link, no bandwidths along the spaces)");
+    }
+    printf("\n");
+    i += run;
+  }
 }
 
 static void print_text_report(const vxp_analysis *an, bool color) {
@@ -90,6 +175,7 @@ static void print_text_report(const vxp_analysis *an, bool color) {
     }
     printf("\n");
   }
+  print_routes(an);
   size_t errors = vxp_analysis_error_count(an), warnings = vxp_analysis_warning_count(an);
   printf("%s: %zu error%s, %zu warning%s\n", vxp_analysis_admitted(an) ? "admitted" : "rejected",
          errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
@@ -125,16 +211,21 @@ int vxpeak_check(int argc, char **argv) {
     exit_code = vxpeak_fail(ctx, rc, "cannot parse the program");
     goto done;
   }
-  const char *machine_arg = a.machine, *host_arg = a.host;
-  if (!machine_arg && !vxp_program_declares_machine(prog)) {
-    /* A program without a machine model of its own runs on the built-in default device,
-     * with the default host for its transfers from CPU_DRAM. */
-    machine_arg = "a100-40";
+  const char *host_arg = a.host;
+  if (a.machine) {
+    if (vxpeak_load_machine(ctx, a.machine, &machine_src, &machine) != VXP_OK) {
+      exit_code = VXPEAK_EXIT_USAGE;
+      goto done;
+    }
+  } else if (!vxp_program_declares_machine(prog)) {
+    /* A program without a machine model of its own runs on the default device compiled
+     * into the library (the same from any directory), with the default host for its
+     * transfers from CPU_DRAM. */
+    if ((rc = vxp_machine_builtin(&machine, ctx, "a100-40")) != VXP_OK) {
+      exit_code = vxpeak_fail(ctx, rc, "cannot load the built-in machine");
+      goto done;
+    }
     if (!host_arg) host_arg = "default";
-  }
-  if (machine_arg && (rc = vxpeak_load_machine(ctx, machine_arg, &machine_src, &machine)) != VXP_OK) {
-    exit_code = VXPEAK_EXIT_USAGE;
-    goto done;
   }
   if (host_arg) {
     if (strcmp(host_arg, "default") == 0) rc = vxp_machine_builtin(&host, ctx, "host-default");

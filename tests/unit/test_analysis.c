@@ -172,6 +172,7 @@ static void test_analysis__overcommit_turns_e6010_into_w1028(void **state) {
   const char *text =
       "Memory CPU_DRAM {}\n"
       "Memory W { capacity: 4 MiB, managed: explicit, overcommit }\n"
+      "Topology T { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W }\n"
       "fn main() -> i32 {\n"
       "  let a = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
       "  let b = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
