@@ -65,8 +65,8 @@ STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
 .PHONY: all shared static cli deps demo check test unit golden asan grammar grammar-check \
-	bench clean format help abi headertest check-exports check-public tsan examples install \
-	uninstall install-test FORCE
+	bench conformance clean format help abi headertest check-exports check-public tsan examples \
+	install uninstall install-test FORCE
 
 all: shared static cli
 
@@ -82,6 +82,7 @@ help:
 	@echo "make abi             headertest + check-exports + check-public (part of check)"
 	@echo "make grammar         regenerate grammar/src with tree-sitter-cli $(TREE_SITTER_CLI_VERSION)"
 	@echo "make grammar-check   fail if grammar/src differs from a fresh generation"
+	@echo "make conformance     parse rate on real Vx programs in tests/conformance/vx/"
 	@echo "make deps            install the Debian packages the build needs"
 
 # ----------------------------------------------------------------------------- dependencies
@@ -305,6 +306,12 @@ tsan: deps
 	[ $$status = 0 ] && echo "make tsan: no data race under ThreadSanitizer"
 
 # ----------------------------------------------------------------------------- grammar
+
+# Parse rate on real Vx programs fetched from the vx-lang/Vx repository into
+# tests/conformance/vx/ (never committed; see tests/conformance/README.md).
+conformance: $(CLI)
+	@sh tests/conformance/run.sh $(CLI)
+
 
 TREE_SITTER ?= $(shell command -v tree-sitter 2>/dev/null || echo $(HOME)/.cargo/bin/tree-sitter)
 

@@ -24,13 +24,14 @@ const PREC = {
   bitxor: 42,
   bitand: 43,
   range: 45,
+  shift: 47,
   additive: 50,
   multiplicative: 60,
   unary: 70,
   postfix: 80,
 };
 
-const ASSIGNMENT_OPERATORS = ['+=', '-=', '*=', '/=', '%=', '&=', '^=', '|='];
+const ASSIGNMENT_OPERATORS = ['+=', '-=', '*=', '/=', '%=', '&=', '^=', '|=', '<<=', '>>='];
 
 /**
  * @param {RuleOrLiteral} rule
@@ -106,6 +107,7 @@ module.exports = grammar({
       $.extern_block,
       $.import_item,
       $.macro_definition,
+      $.macro_invocation_item,
       $.const_item,
       $.memory_item,
       $.topology_item,
@@ -146,9 +148,10 @@ module.exports = grammar({
 
     const_parameter: $ => seq('const', field('name', $.identifier), ':', field('type', $._type)),
 
+    // `T`, `D: Topology`, `I : Iterator<Item = i64>`, `T : Size + Copy`.
     type_parameter: $ => seq(
       field('name', $.identifier),
-      optional(seq(':', field('bound', choice($._type_identifier, $.topology_kind)))),
+      optional(seq(':', sepBy1('+', field('bound', $._type)))),
     ),
 
     topology_kind: _ => 'Topology',
@@ -191,7 +194,8 @@ module.exports = grammar({
       field('body', $.trait_body),
     ),
 
-    trait_body: $ => seq('{', repeat(choice($.function_signature, $.associated_type)), '}'),
+    // Signatures, and (newer) methods with a default body.
+    trait_body: $ => seq('{', repeat(choice($.function_signature, $.function_item, $.associated_type)), '}'),
 
     impl_item: $ => seq(
       'impl',
@@ -248,13 +252,17 @@ module.exports = grammar({
 
     import_path: $ => sepBy1('::', $.identifier),
 
+    // `macro_rules! name { ... }`; newer sources also write `macro_rules name { ... }`.
     macro_definition: $ => seq(
-      'macro_rules!',
+      choice('macro_rules!', 'macro_rules'),
       field('name', $.identifier),
       '{',
       repeat($.macro_rule),
       '}',
     ),
+
+    // A macro invoked at the top level expands to items: `unary_bench!(sqrt_f32, ...);`.
+    macro_invocation_item: $ => seq($.macro_invocation, optional(';')),
 
     macro_rule: $ => seq(
       field('matcher', $.token_tree),
@@ -276,7 +284,11 @@ module.exports = grammar({
       $.string,
       $._keyword_token,
       $._punctuation_token,
+      $._other_token,
     ),
+
+    // Macro bodies may hold foreign text (MLIR in `mlir!`): any other character is a token.
+    _other_token: _ => token(prec(-1, /[^\s()\[\]{}"A-Za-z0-9_]/)),
 
     // Inside macro token trees every keyword is just a token.
     _keyword_token: _ => choice(
@@ -284,13 +296,13 @@ module.exports = grammar({
       'spawn', 'on', 'where', 'transfer', 'match', 'struct', 'unsafe', 'safe', 'extern',
       'trait', 'impl', 'comptime', 'import', 'assert', 'enum', 'as', 'grad', 'vjp', 'jvp',
       'requires', 'ensures', 'invariant', 'Topology', 'Memory', 'Ref', 'Verified', 'Pinned',
-      'Tensor', 'const', 'true', 'false', 'sizeof', 'Reachable', 'type',
+      'Tensor', 'const', 'true', 'false', 'sizeof', 'Reachable', 'type', 'while', 'Transfer',
     ),
 
     _punctuation_token: _ => choice(
       ':', '::', ';', ',', '=', '->', '=>', '+', '-', '*', '/', '%', '.', '..', '&', '@',
-      '$', '?', '==', '!=', '<', '>', '<=', '>=', '&&', '||', '!', '|', '^', '+=', '-=',
-      '*=', '/=', '%=', '&=', '^=', '|=',
+      '$', '?', '==', '!=', '<', '>', '<=', '>=', '&&', '||', '!', '|', '^', '<<', '>>', '+=', '-=',
+      '*=', '/=', '%=', '&=', '^=', '|=', '<<=', '>>=',
     ),
 
     const_item: $ => seq(
@@ -413,10 +425,16 @@ module.exports = grammar({
       field('name', $.identifier),
     ),
 
-    type_arguments: $ => seq('<', commaList($._type_argument), '>'),
+    // Each argument list counts once in favour of the generic reading, so that in
+    // `g<Vec<i32>>(x)` the nested list wins over `(g < Vec<i32>) > (x)`.
+    type_arguments: $ => prec.dynamic(1, seq('<', commaList($._type_argument), '>')),
 
     // Generic arguments are types or constants (`admit<80, 64>()`, `countdown<N - 1>()`).
-    _type_argument: $ => choice($._type, $.const_argument),
+    // Placements (`Ref<T, Memory::S>`-like user generics, `Transfer<Topology::A, Topology::B>`)
+    // and associated-type bindings (`Iterator<Item = i64>`) are arguments too.
+    _type_argument: $ => choice($._type, $.const_argument, $.memory_path, $.topology_path, $.type_binding),
+
+    type_binding: $ => seq(field('name', $.identifier), '=', field('type', $._type)),
 
     const_argument: $ => choice(
       $.number,
@@ -469,7 +487,13 @@ module.exports = grammar({
 
     reference_type: $ => seq('&', optional(field('mutable', $.mutable_specifier)), field('type', $._type)),
 
-    pointer_type: $ => seq('*', field('mutability', choice($.mutable_specifier, 'const')), field('type', $._type)),
+    // `*mut f32`, and a device pointer `*mut f32 in Memory::GPU_HBM`.
+    pointer_type: $ => prec.right(seq(
+      '*',
+      field('mutability', choice($.mutable_specifier, 'const')),
+      field('type', $._type),
+      optional(seq('in', field('space', $.memory_path))),
+    )),
 
     mutable_specifier: _ => 'mut',
 
@@ -499,6 +523,7 @@ module.exports = grammar({
       $.compound_assignment_statement,
       $.return_statement,
       $.for_statement,
+      $.while_statement,
       $.loop_statement,
       $.break_statement,
       $.continue_statement,
@@ -541,6 +566,14 @@ module.exports = grammar({
 
     loop_statement: $ => seq('loop', repeat($.invariant_clause), field('body', $.block)),
 
+    // (newer) `while COND { ... }`.
+    while_statement: $ => seq(
+      'while',
+      field('condition', $._expression),
+      repeat($.invariant_clause),
+      field('body', $.block),
+    ),
+
     invariant_clause: $ => seq('invariant', '(', field('condition', $._expression), ')'),
 
     break_statement: _ => seq('break', ';'),
@@ -567,6 +600,8 @@ module.exports = grammar({
 
     _expression: $ => choice(
       $.identifier,
+      // `Tensor` on its own is a plain name: `Tensor([dim])`, `Tensor::from(p, [n])` in old code.
+      prec(-1, alias('Tensor', $.identifier)),
       $.number,
       $.string,
       $.boolean,
@@ -629,6 +664,9 @@ module.exports = grammar({
         [PREC.bitor, '|'],
         [PREC.bitxor, '^'],
         [PREC.bitand, '&'],
+        // `>>` is a token only where a shift may follow: inside generic arguments the lexer
+        // is never offered it, so `Vec<Vec<i32>>` still closes two lists.
+        [PREC.shift, choice('<<', '>>')],
         [PREC.additive, choice('+', '-')],
         [PREC.multiplicative, choice('*', '/', '%', '@')],
       ];

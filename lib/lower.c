@@ -847,6 +847,11 @@ static void lower_statement(lowerer *L, TSNode node) {
   else if (sym == S->for_statement) lower_for(L, node);
   else if (sym == S->loop_statement)
     lower_wrapped_block(L, field(L, node, L->F->body), VXP_BLOCK_LOOP);
+  else if (sym == S->while_statement) {
+    /* A `while` body is a loop body with an unknown trip count: releasing, like `loop`. */
+    lower_expr(L, field(L, node, L->F->condition), VXP_NAME_NONE);
+    lower_wrapped_block(L, field(L, node, L->F->body), VXP_BLOCK_LOOP);
+  }
   else if (sym == S->expression_statement || sym == S->return_statement) lower_children(L, node);
   else if (sym == S->block) lower_block_body(L, node);
   else lower_expr(L, node, VXP_NAME_NONE); /* compound assignment, assert, arm expressions */

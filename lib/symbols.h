@@ -70,6 +70,7 @@
   X(return_statement)                                                                       \
   X(for_statement)                                                                          \
   X(loop_statement)                                                                         \
+  X(while_statement)                                                                        \
   X(expression_statement)                                                                   \
   X(array_expression)                                                                       \
   X(parenthesized_expression)                                                               \
