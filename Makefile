@@ -48,8 +48,10 @@ TEST_CFLAGS = $(CFLAGS) -Wall -Wextra -Werror -Wno-missing-field-initializers -I
 
 # ----------------------------------------------------------------------------- sources
 
-LIB_SRCS := $(sort $(wildcard lib/*.c))
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_machines.o $(BUILD)/grammar/parser.o
+# lib/codegen/ is the optional CUDA stage: built into the library, used only when asked.
+LIB_SRCS := $(sort $(wildcard lib/*.c)) $(sort $(wildcard lib/codegen/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_machines.o \
+	$(BUILD)/gen/cuda_prelude.o $(BUILD)/grammar/parser.o
 CLI_SRCS := $(sort $(wildcard bindings/cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
@@ -64,15 +66,15 @@ SONAME := libvxpeak.so.$(SOVERSION)
 STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
-.PHONY: all shared static cli deps demo check test unit golden asan grammar grammar-check \
-	bench conformance clean format help abi headertest check-exports check-public tsan examples \
-	install uninstall install-test FORCE
+.PHONY: all shared static cli deps demo check test unit golden codegen codegen-nvcc asan \
+	grammar grammar-check bench conformance clean format help abi headertest check-exports \
+	check-public tsan examples install uninstall install-test FORCE
 
 all: shared static cli
 
 help:
 	@echo "make demo            build everything and analyse the Llama-2-7B example"
-	@echo "make check           build and run every test"
+	@echo "make check           build and run every test (codegen's nvcc check included)"
 	@echo "make asan            run every test under AddressSanitizer + UBSan"
 	@echo "make tsan            run the threads test under ThreadSanitizer"
 	@echo "make install         install into PREFIX (default /usr/local), staged under DESTDIR"
@@ -87,7 +89,7 @@ help:
 
 # ----------------------------------------------------------------------------- dependencies
 
-DEB_PACKAGES := gcc make pkg-config libtree-sitter-dev libjansson-dev libcmocka-dev
+DEB_PACKAGES := gcc g++ make pkg-config libtree-sitter-dev libjansson-dev libcmocka-dev
 deps:
 	@missing=""; \
 	for p in $(DEB_PACKAGES); do \
@@ -118,11 +120,18 @@ $(BUILD)/gen/builtin_machines.c: lib/embed.sh $(FLEET_FILES)
 $(BUILD)/gen/builtin_machines.o: $(BUILD)/gen/builtin_machines.c lib/machine.h
 	$(CC) $(LIB_CFLAGS) -Wno-overlength-strings -c $< -o $@
 
+$(BUILD)/gen/cuda_prelude.c: lib/codegen/embed.sh lib/codegen/prelude.cuh
+	@mkdir -p $(@D)
+	sh lib/codegen/embed.sh $@ vxp_cuda__prelude lib/codegen/prelude.cuh
+
+$(BUILD)/gen/cuda_prelude.o: $(BUILD)/gen/cuda_prelude.c
+	$(CC) $(LIB_CFLAGS) -Wno-overlength-strings -c $< -o $@
+
 $(BUILD)/grammar/parser.o: grammar/src/parser.c
 	@mkdir -p $(@D)
 	$(CC) $(GRAMMAR_CFLAGS) -c $< -o $@
 
-$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h) include/vxpeak.h
+$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h lib/codegen/*.h) include/vxpeak.h
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
@@ -241,10 +250,26 @@ $(BUILD)/examples/%: $(BUILD)/examples/%.o $(SHARED)
 examples: $(EXAMPLE_BINS)
 	@sh tests/examples/run.sh $(BUILD)/examples
 
-test: unit golden examples
+# CUDA code generation without a GPU: golden .cu files, and the generated programs built
+# against a CPU emulation of the CUDA runtime, whose measured peaks must equal the
+# analysis' (tests/codegen/run.sh); then the same programs compiled by nvcc, installed
+# from pip when missing (tests/codegen/nvcc.sh). The GPU run is tests/gpu/.
+PEAKCMP := $(BUILD)/tests/peakcmp
+$(PEAKCMP): tests/codegen/peakcmp.c $(STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(STATIC) $(DEP_LIBS)
+
+codegen: $(CLI) $(PEAKCMP)
+	@sh tests/codegen/run.sh $(CLI) $(PEAKCMP) $(BUILD)
+
+codegen-nvcc: codegen
+	@sh tests/codegen/nvcc.sh $(BUILD)
+
+test: unit golden examples codegen
 
 check: deps all
 	@$(MAKE) --no-print-directory test abi
+	@$(MAKE) --no-print-directory codegen-nvcc
 	@echo "make check: all tests passed"
 
 # ----------------------------------------------------------------------------- ABI hygiene
@@ -335,7 +360,7 @@ grammar-check: tree-sitter-cli
 # ----------------------------------------------------------------------------- housekeeping
 
 format:
-	clang-format -i include/*.h lib/*.c lib/*.h bindings/cli/*.c bindings/cli/*.h tests/unit/*.c tests/unit/*.h
+	clang-format -i include/*.h lib/*.c lib/*.h lib/codegen/*.c lib/codegen/*.h bindings/cli/*.c bindings/cli/*.h tests/unit/*.c tests/unit/*.h
 
 clean:
 	rm -rf $(BUILD)

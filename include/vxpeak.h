@@ -19,6 +19,7 @@
  *   vxp_program   the syntax tree and the program model lowered from it
  *   vxp_machine   Memory/Topology declarations read from a machine file
  *   vxp_analysis  peaks, verdict, diagnostics, routes and the JSON report
+ *   vxp_cuda      a CUDA program generated from an analysis (optional stage)
  *
  * A program borrows its source, and an analysis borrows its program and machines: free
  * them in the reverse order of creation. Everything an accessor returns (strings,
@@ -153,6 +154,7 @@ typedef struct vxp_diagnostic vxp_diagnostic;
 typedef struct vxp_resident_set vxp_resident_set;
 typedef struct vxp_record vxp_record;
 typedef struct vxp_route vxp_route;
+typedef struct vxp_cuda vxp_cuda;
 
 /**
  * Static text for a return code (e.g. "out of memory"). Never NULL; never free it. Use it
@@ -602,6 +604,52 @@ VXP_API vxp_range vxp_route_range(const vxp_route *route);
  * @return the text, or NULL on allocation failure (the context says why)
  */
 VXP_API const char *vxp_analysis_json(vxp_analysis *an, size_t *len);
+
+/* ======================================================================== CUDA code generation */
+
+/*
+ * An optional stage: a CUDA C++ program generated from an analysed program, whose device
+ * memory follows the analysis exactly. Every cudaMalloc is one of the analysis' tiles with
+ * its granule-rounded bytes, and every cudaFree sits where the analysis releases the tile
+ * (the end of the releasing block that placed it, at once for a never-read tile, or the
+ * function's exit), so the peak the program measures at run time is the static peak. The
+ * program carries a counting allocator that prints its high-water marks, per memory space
+ * and per function, next to vxp_resident_set_peak_bytes as one line of JSON
+ * (schema "vxpeak-cuda-memory-v1") when it exits.
+ *
+ * The subset: functions returning element-typed scalars, `let`, tensor constructors
+ * (`new`, `uninit`, `fill`), `transfer`, `if`/`else`, `for` over a range, `loop`, `break`,
+ * `continue`, `match` on scalars, `unsafe` blocks, calls, `print`, `assert`, and each
+ * `spawn on(...)` region as a `__global__` kernel doing its scalar arithmetic on indexed
+ * elements. Anything else is refused with an error diagnostic (code VXP0800) naming the
+ * construct and where it is; nothing is skipped silently. Capacity verdicts do not stop
+ * generation (a rejected program still runs on a GPU with room for it); syntax errors do.
+ */
+
+/**
+ * Generate CUDA for an analysed program.
+ * @param[out] out the generated program, owned by the caller (vxp_cuda_free). It does not
+ *             borrow `an`, but its diagnostics borrow the program's source, which must
+ *             outlive it.
+ * @return VXP_OK (also when the program is refused: then vxp_cuda_text is NULL and the
+ *         diagnostics say why), VXP_ENOMEM, VXP_EINVAL
+ */
+VXP_API VXP_WARN_UNUSED int vxp_cuda_generate(vxp_cuda **out, const vxp_analysis *an);
+
+/** Free a generated program. NULL is accepted. */
+VXP_API void vxp_cuda_free(vxp_cuda *cu);
+
+/**
+ * The generated CUDA C++ source (NUL-terminated), or NULL when the program was refused.
+ * Owned by `cu` and valid until it is freed. `len` may be NULL.
+ */
+VXP_API const char *vxp_cuda_text(const vxp_cuda *cu, size_t *len);
+
+/** Number of diagnostics: why the program was refused (none when it was generated). */
+VXP_API size_t vxp_cuda_diagnostic_count(const vxp_cuda *cu);
+
+/** Diagnostic `i`, or NULL when out of range. Borrowed from `cu`. */
+VXP_API const vxp_diagnostic *vxp_cuda_diagnostic(const vxp_cuda *cu, size_t i);
 
 VXP_END_DECL
 

@@ -17,6 +17,23 @@ enum {
 /* Commands: argv holds the command's own arguments (after the command word). */
 int vxpeak_check(int argc, char **argv);
 int vxpeak_parse(int argc, char **argv);
+int vxpeak_emit_cuda(int argc, char **argv);
+
+/* A program read, its machine models loaded and the analysis made (session.c). */
+typedef struct vxpeak_session {
+  vxp_context *ctx;
+  vxp_source *src, *machine_src, *host_src;
+  vxp_program *prog;
+  vxp_machine *machine, *host;
+  vxp_analysis *an;
+} vxpeak_session;
+
+/* Open a session on `file`: --machine and --host as given (NULL: the program's own model,
+ * or the built-in default when it declares none). Returns an exit code; close the session
+ * whatever it returns. */
+int vxpeak_session_open(vxpeak_session *s, const char *file, const char *machine_arg,
+                        const char *host_arg);
+void vxpeak_session_close(vxpeak_session *s);
 
 /* Print "vxpeak: <message>" for a failed library call and return VXPEAK_EXIT_USAGE. */
 int vxpeak_fail(vxp_context *ctx, int rc, const char *what);

@@ -2,6 +2,7 @@
 /* vxpeak.c - the command-line tool: a client of include/vxpeak.h only.
  *
  *   vxpeak check FILE.vx [--machine FILE|NAME] [--host FILE|default] [--format text|json]
+ *   vxpeak emit-cuda FILE.vx [--machine FILE|NAME] [--host FILE|default] -o OUT.cu
  *
  * Exit status: 0 admitted, 1 rejected (an error diagnostic), 2 usage or I/O error. */
 #include <errno.h>
@@ -29,6 +30,11 @@ static void print_help(FILE *out) {
           "commands:\n"
           "  check FILE.vx   analyse a program and print its verdict and peaks\n"
           "  parse FILE.vx   print the syntax tree and report syntax errors\n"
+          "  emit-cuda FILE.vx -o OUT.cu\n"
+          "                  generate CUDA whose device memory follows the analysis: each\n"
+          "                  tile a cudaMalloc of its bytes, freed where the analysis\n"
+          "                  releases it; takes --machine and --host like check\n"
+          "                  e.g. vxpeak emit-cuda prog.vx -o prog.cu && nvcc -o prog prog.cu\n"
           "\n"
           "check options:\n"
           "  --machine M     the device model: a file (fleet/h100-sxm.vx) or a fleet name\n"
@@ -73,5 +79,6 @@ int main(int argc, char **argv) {
   }
   if (strcmp(command, "check") == 0) return vxpeak_check(argc - 2, argv + 2);
   if (strcmp(command, "parse") == 0) return vxpeak_parse(argc - 2, argv + 2);
+  if (strcmp(command, "emit-cuda") == 0) return vxpeak_emit_cuda(argc - 2, argv + 2);
   return usage_error("unknown command '%s'", command);
 }

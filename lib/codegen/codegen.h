@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* codegen.h - private declarations of the optional CUDA code generation stage.
+ *
+ * The generator reads the program's syntax tree for the statements to emit (the program
+ * model keeps only what memory needs), and takes every allocation size and release point
+ * from the analysis: a device allocation is made only where the analysis recorded a tile,
+ * with that record's granule-rounded bytes, and freed where the analysis releases it (the
+ * end of its releasing block, at once for a never-read tile, or the function's exit). The
+ * core library does not depend on this directory. */
+#ifndef VXP_CODEGEN_H
+#define VXP_CODEGEN_H
+
+#include <tree_sitter/api.h>
+
+#include "analysis.h"
+#include "consteval.h"
+#include "context.h"
+#include "program.h"
+#include "source.h"
+
+/* Diagnostic code of a construct outside the code generation subset. */
+#define VXP_CG_REFUSED "VXP0800"
+
+/* ------------------------------------------------------------------ text buffers */
+
+/* A growable NUL-terminated string from the context's allocator. Invariant: data is NULL
+ * or holds len bytes plus a NUL; a failed append leaves `failed` set and the text as it was. */
+typedef struct vxp_sb {
+  char *data;
+  size_t len, cap;
+  bool failed;
+} vxp_sb;
+
+void vxp_sb__printf(vxp_context *ctx, vxp_sb *sb, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void vxp_sb__append(vxp_context *ctx, vxp_sb *sb, const char *s, size_t len);
+void vxp_sb__free(vxp_context *ctx, vxp_sb *sb);
+
+/* The runtime prelude (lib/codegen/prelude.cuh), embedded at build time. */
+extern const char vxp_cuda__prelude[];
+
+/* ------------------------------------------------------------------ the generator */
+
+/* The generated program. */
+struct vxp_cuda {
+  vxp_context *ctx;
+  char *text;            /* NULL when the program was refused */
+  size_t len;
+  vxp_diag_list diags;
+};
+
+#define CG_MAX_RANK 16
+
+/* A tensor type with its shape folded. `space` indexes the generator's spaces when the
+ * tensor lives in a counted space, VXP_NONE for an uncounted host buffer. */
+typedef struct cg_tensor {
+  uint8_t elem;          /* vxp_elem */
+  uint32_t rank;
+  uint64_t dims[CG_MAX_RANK];
+  uint64_t count;        /* elements */
+  uint64_t bytes;        /* ceil(bits * count / 8): what a copy moves */
+  bool device;
+  uint32_t space;
+} cg_tensor;
+
+/* A counted memory space of the generated program (one that received a tile). */
+typedef struct cg_space {
+  const char *name;      /* borrowed from the analysis' machine view */
+  char cname[64];        /* its C spelling: VXP_SPACE_<cname> */
+  uint32_t view_index;
+  bool host;
+} cg_space;
+
+/* A function of the generated program. */
+typedef struct cg_fn {
+  TSNode node;
+  uint32_t model_fn;
+  uint32_t analysed;     /* index into the analysis' functions, VXP_NONE if not analysed */
+  const char *name;      /* the Vx name, borrowed from the model */
+  char cname[80];
+  size_t record_first, record_end; /* the analysis' records of this function */
+  bool returns_scalar;
+  char return_ctype[16];
+  char *signature;       /* "static int32_t vx_f(float *v_w)", once emitted */
+} cg_fn;
+
+/* A variable in scope. Names point into the source text. */
+typedef struct cg_var {
+  const char *name;
+  uint32_t name_len;
+  char cname[80];
+  bool tensor;
+  cg_tensor t;
+  char ctype[16];        /* scalars with a known type; "" when `auto` */
+  uint32_t decl_depth;   /* releasing blocks open where it was declared */
+  uint32_t owner_depth;  /* tensors: releasing depth of the buffer its data lives in */
+  bool poisoned;         /* its declaration was refused: uses report nothing more */
+  bool kernel_local;     /* declared inside the kernel being emitted */
+} cg_var;
+
+/* A buffer of the function being emitted: a tile (counted) or a host buffer. */
+typedef struct cg_buffer {
+  bool tile;
+  uint32_t space;        /* cg_space index (tiles) */
+  uint64_t bytes;        /* tiles: the record's bytes */
+  uint32_t owner;        /* serial of the block whose end frees it */
+} cg_buffer;
+
+typedef enum cg_block_kind { CG_BLOCK_ROOT = 100 } cg_block_kind;
+
+typedef struct cg_block {
+  uint8_t kind;          /* vxp_block_kind, or CG_BLOCK_ROOT for the function body */
+  bool releasing;
+  bool loop;             /* a `for` or `loop` body: where break and continue go */
+  uint32_t serial;
+} cg_block;
+
+/* What an emitted expression is. */
+typedef enum cg_value_kind { CG_NONE = 0, CG_SCALAR, CG_TENSOR, CG_STRING } cg_value_kind;
+
+typedef struct cg_value {
+  uint8_t kind;
+  cg_tensor t;
+  uint32_t owner_depth;
+} cg_value;
+
+/* Grammar ids the core's symbol table does not carry, looked up by name per run so that
+ * the core keeps no dependency on them (a missing one is 0 and matches nothing). */
+typedef struct cg_syms {
+  TSSymbol break_statement, continue_statement, assert_statement, empty_statement;
+  TSSymbol literal_pattern, wildcard_pattern, string_content, escape_sequence;
+  TSFieldId pattern, mutable_field, message;
+} cg_syms;
+
+typedef struct cg {
+  vxp_context *ctx;
+  const vxp_analysis *an;
+  const vxp_program *prog;
+  const vxp_model *m;
+  const vxp_source *src;
+  const vxp_symbols *S;
+  const vxp_fields *F;
+  cg_syms X;
+  vxp_const_env env;
+  vxp_diag_list *diags;
+  int rc;
+  Array(cg_space) spaces;
+  Array(cg_fn) fns;
+  vxp_sb kernels;        /* one __global__ function per spawn region */
+  vxp_sb defs;           /* function definitions */
+  unsigned kernel_count;
+  /* the function being emitted */
+  cg_fn *fn;
+  vxp_sb body;
+  vxp_sb *out;           /* body, or the kernel being emitted */
+  unsigned indent;
+  Array(cg_buffer) buffers;
+  Array(uint32_t) pending; /* buffers to free after the current statement (never read) */
+  Array(cg_block) blocks;
+  uint32_t serial;
+  uint32_t depth;        /* releasing blocks open */
+  Array(cg_var) vars;
+  Array(size_t) scopes;
+  Array(char *) used_names;
+  unsigned temps;
+  bool in_kernel;
+  unsigned nesting;
+} cg;
+
+/* ------------------------------------------------------------------ shared helpers */
+
+/* Report a construct outside the subset (or a disagreement with the analysis) at `node`;
+ * returns false so callers can `return refuse(...)`. */
+bool vxp_cg__refuse(cg *G, TSNode node, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+bool vxp_cg__ok(const cg *G);
+bool vxp_cg__is(TSNode node, TSSymbol sym);
+TSNode vxp_cg__field(TSNode node, TSFieldId id);
+const char *vxp_cg__text(const cg *G, TSNode node, size_t *len);
+/* A readable name of a node's construct ("closure expression"). */
+const char *vxp_cg__construct(const cg *G, TSNode node, char *buf, size_t size);
+void vxp_cg__line(cg *G, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* "line:col" (1-based) of a node, for comments in the output. */
+void vxp_cg__where(const cg *G, TSNode node, char *buf, size_t size);
+
+/* C spelling of an element type as a scalar, or NULL when it has none here. */
+const char *vxp_cg__scalar_ctype(vxp_elem e);
+/* C storage type of a tensor's elements ("float", "unsigned char" for packed types). */
+const char *vxp_cg__storage_ctype(vxp_elem e);
+
+/* Fold a tensor type node's shape; false (with a refusal) when it does not fold. */
+bool vxp_cg__tensor_type(cg *G, TSNode type_node, cg_tensor *out);
+/* Whether a place node (memory_path, topology_path) denotes the host. */
+bool vxp_cg__place_is_host(cg *G, TSNode place);
+
+/* Variables. */
+cg_var *vxp_cg__lookup(cg *G, const char *name, size_t len);
+cg_var *vxp_cg__bind(cg *G, TSNode name_node);
+void vxp_cg__push_scope(cg *G);
+/* Write `name` as C identifier characters (other bytes as _xHH) into buf. */
+void vxp_cg__c_ident(const char *name, size_t len, char *buf, size_t size);
+void vxp_cg__pop_scope(cg *G);
+
+/* Expressions (expr.c). Emit `node` as C++ into `sb`; false when refused. */
+bool vxp_cg__expr(cg *G, TSNode node, vxp_sb *sb, cg_value *v);
+/* A placement at `node`'s range: the analysis' records there, in order. */
+size_t vxp_cg__records_at(cg *G, TSNode node, const vxp_record **out, size_t max);
+/* Whether the model has a placement event at `node`'s range in the current function. */
+bool vxp_cg__model_places(cg *G, TSNode node);
+/* Allocate the tiles of `records` (or a host buffer when there are none and the tensor
+ * lives on the host) and copy or initialise them: writes the pointer expression. */
+bool vxp_cg__place(cg *G, TSNode site, const vxp_record *const *records, size_t count,
+                   const cg_tensor *type, bool dest_host, const char *source,
+                   const cg_tensor *source_type, vxp_sb *sb, cg_value *v);
+
+/* Wrap a fresh pointer `ptr` in its constructor's initialisation (`new`, `fill`). */
+bool vxp_cg__initialise(cg *G, TSNode ctor, const cg_tensor *t, const char *ptr, vxp_sb *sb);
+
+/* Statements (stmt.c). */
+void vxp_cg__function(cg *G, cg_fn *fn);
+
+/* The generated program as a whole (cuda.c). */
+int vxp_cg__generate(cg *G, vxp_sb *out);
+
+#endif /* VXP_CODEGEN_H */

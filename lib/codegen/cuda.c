@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cuda.c - the public entry of the CUDA stage and the layout of a generated program:
+ * header, tables from the analysis, the runtime prelude, kernels, functions and main. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "codegen.h"
+
+/* ------------------------------------------------------------------ items */
+
+static void lookup_syms(cg *G) {
+  const TSLanguage *lang = G->ctx->language;
+#define SYM(member, name) G->X.member = ts_language_symbol_for_name(lang, name, strlen(name), true)
+#define FLD(member, name) G->X.member = ts_language_field_id_for_name(lang, name, strlen(name))
+  SYM(break_statement, "break_statement");
+  SYM(continue_statement, "continue_statement");
+  SYM(assert_statement, "assert_statement");
+  SYM(empty_statement, "empty_statement");
+  SYM(literal_pattern, "literal_pattern");
+  SYM(wildcard_pattern, "wildcard_pattern");
+  SYM(string_content, "string_content");
+  SYM(escape_sequence, "escape_sequence");
+  FLD(pattern, "pattern");
+  FLD(mutable_field, "mutable");
+  FLD(message, "message");
+#undef SYM
+#undef FLD
+}
+
+/* The model function lowered from `node`, and its index in the analysis. */
+static void find_model_fn(cg *G, TSNode node, cg_fn *f) {
+  f->model_fn = f->analysed = VXP_NONE;
+  uint32_t start = ts_node_start_byte(node);
+  for (size_t i = 0; i < G->m->functions.len; i++) {
+    const vxp_function *mf = &G->m->functions.items[i];
+    if (mf->start_byte == start && !mf->is_closure) {
+      f->model_fn = (uint32_t)i;
+      f->name = vxp_strtab__str(&G->m->names, mf->name);
+      break;
+    }
+  }
+  for (size_t i = 0; f->model_fn != VXP_NONE && i < G->an->functions.len; i++) {
+    if (G->an->functions.items[i].model_fn == f->model_fn) f->analysed = (uint32_t)i;
+  }
+  f->record_first = f->record_end = 0;
+  if (f->analysed == VXP_NONE) return;
+  bool seen = false;
+  for (size_t i = 0; i < G->an->records.len; i++) {
+    if (G->an->records.items[i].function != f->analysed) continue;
+    if (!seen) f->record_first = i;
+    seen = true;
+    f->record_end = i + 1;
+  }
+}
+
+static bool return_type(cg *G, cg_fn *f) {
+  TSNode type = vxp_cg__field(f->node, G->F->return_type);
+  size_t len;
+  const char *text = vxp_cg__text(G, type, &len);
+  const char *ct = vxp_cg__is(type, G->S->type_identifier)
+                       ? vxp_cg__scalar_ctype(vxp_elem__from_name(text, len))
+                       : NULL;
+  if (!ct)
+    return vxp_cg__refuse(G, ts_node_is_null(type) ? f->node : type,
+                          "function '%s' returns '%.*s': the subset returns element-typed "
+                          "scalars (a returned tile would outlive the function that the "
+                          "analysis releases it in)",
+                          f->name, (int)len, text);
+  snprintf(f->return_ctype, sizeof(f->return_ctype), "%s", ct);
+  f->returns_scalar = true;
+  return true;
+}
+
+static void collect_items(cg *G, TSNode root) {
+  const vxp_symbols *S = G->S;
+  uint32_t n = vxp_node__named_count(root);
+  for (uint32_t i = 0; i < n && vxp_cg__ok(G); i++) {
+    TSNode item = ts_node_named_child(root, i);
+    TSSymbol sym = ts_node_symbol(item);
+    if (sym == S->line_comment || sym == S->doc_comment || sym == S->const_item ||
+        sym == S->memory_item || sym == S->topology_item)
+      continue; /* comments, folded constants, and the machine model the analysis used */
+    if (sym != S->function_item) {
+      char buf[64];
+      vxp_cg__refuse(G, item, "%s is outside the CUDA code generation subset",
+                     vxp_cg__construct(G, item, buf, sizeof(buf)));
+      continue;
+    }
+    TSNode name = vxp_cg__field(item, G->F->name);
+    size_t len;
+    const char *text = vxp_cg__text(G, name, &len);
+    if (!ts_node_is_null(vxp_cg__field(item, G->F->generics))) {
+      vxp_cg__refuse(G, item, "generic function '%.*s' is outside the CUDA code generation "
+                              "subset",
+                     (int)len, text);
+      continue;
+    }
+    if (!ts_node_is_null(vxp_cg__field(item, G->F->topology))) {
+      vxp_cg__refuse(G, item, "function '%.*s' is bound to a topology (`on ..`): the subset "
+                              "runs functions on the host and `spawn` regions on devices",
+                     (int)len, text);
+      continue;
+    }
+    cg_fn f;
+    memset(&f, 0, sizeof(f));
+    f.node = item;
+    find_model_fn(G, item, &f);
+    if (f.model_fn == VXP_NONE || f.analysed == VXP_NONE) {
+      vxp_cg__refuse(G, item, "function '%.*s' was not analysed", (int)len, text);
+      continue;
+    }
+    char ident[64];
+    vxp_cg__c_ident(text, len, ident, sizeof(ident));
+    snprintf(f.cname, sizeof(f.cname), "vx_%s", ident);
+    bool duplicate = false;
+    for (size_t k = 0; k < G->fns.len; k++) duplicate |= strcmp(G->fns.items[k].cname, f.cname) == 0;
+    if (duplicate) {
+      vxp_cg__refuse(G, name, "a second function named '%.*s'", (int)len, text);
+      continue;
+    }
+    if (!return_type(G, &f)) continue;
+    if (!array_push(G->ctx, &G->fns, f)) G->rc = VXP_ENOMEM;
+  }
+}
+
+/* The spaces that received a tile in a generated function, in name order. */
+static void collect_spaces(cg *G) {
+  for (size_t f = 0; f < G->fns.len; f++) {
+    const cg_fn *fn = &G->fns.items[f];
+    for (size_t i = fn->record_first; i < fn->record_end; i++) {
+      const vxp_record *r = &G->an->records.items[i];
+      bool known = false;
+      for (size_t k = 0; k < G->spaces.len; k++) known |= G->spaces.items[k].view_index == r->space;
+      if (known) continue;
+      cg_space sp;
+      memset(&sp, 0, sizeof(sp));
+      sp.name = r->space_name;
+      sp.view_index = r->space;
+      sp.host = strcmp(r->space_name, "CPU_DRAM") == 0;
+      vxp_cg__c_ident(sp.name, strlen(sp.name), sp.cname, sizeof(sp.cname));
+      size_t at = G->spaces.len;
+      while (at > 0 && strcmp(G->spaces.items[at - 1].name, sp.name) > 0) at--;
+      if (!array_push(G->ctx, &G->spaces, sp)) {
+        G->rc = VXP_ENOMEM;
+        return;
+      }
+      memmove(&G->spaces.items[at + 1], &G->spaces.items[at],
+              (G->spaces.len - 1 - at) * sizeof(sp));
+      G->spaces.items[at] = sp;
+    }
+  }
+}
+
+/* ------------------------------------------------------------------ layout */
+
+/* `s` as the contents of a C string literal (also valid JSON text). */
+static void c_string(vxp_context *ctx, vxp_sb *sb, const char *s) {
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') vxp_sb__printf(ctx, sb, "\\%c", c);
+    else if (c < 0x20 || c >= 0x7f) vxp_sb__printf(ctx, sb, "\\u%04x", c);
+    else vxp_sb__append(ctx, sb, (const char *)&c, 1);
+  }
+}
+
+static void header(cg *G, vxp_sb *o) {
+  const char *label = vxp_source_label(G->src);
+  const char *machine = G->an->machine ? vxp_machine_label(G->an->machine)
+                                       : "the program's own declarations";
+  vxp_sb__printf(G->ctx, o,
+                 "/* Generated by vxpeak %s (emit-cuda) from %s, machine: %s. Do not edit. */\n",
+                 vxp_version_string(), label, machine);
+  vxp_sb__printf(G->ctx, o, "/* Analysis verdict: %s (%zu error%s, %zu warning%s). */\n",
+                 G->an->error_count ? "rejected" : "admitted", G->an->error_count,
+                 G->an->error_count == 1 ? "" : "s", G->an->warning_count,
+                 G->an->warning_count == 1 ? "" : "s");
+  vxp_sb__printf(G->ctx, o, "%s",
+                 "/*\n"
+                 " * Every device allocation below is one of the analysis' tiles, with its\n"
+                 " * granule-rounded bytes, and is freed where the analysis releases it: at the\n"
+                 " * end of the releasing block (`if`/`else` arm, `for` or `loop` body) that\n"
+                 " * placed it, at once when its name is never read, or at the function's exit.\n"
+                 " * The counting allocator prints, at exit, one line of JSON with the measured\n"
+                 " * high-water marks next to the analysis' static peaks; the exit status is 4\n"
+                 " * when they differ.\n"
+                 " *\n"
+                 " *   GPU:  nvcc -std=c++17 -o prog THIS.cu && ./prog\n"
+                 " *   CPU:  g++ -std=c++17 -x c++ -include tests/codegen/cuda_emul.h THIS.cu\n"
+                 " */\n"
+                 "#ifndef VXP_CUDA_EMULATED\n#include <cuda_runtime.h>\n#endif\n\n");
+}
+
+static void tables(cg *G, vxp_sb *o) {
+  vxp_context *ctx = G->ctx;
+  vxp_sb__append(ctx, o, "#define VXP_PROGRAM_LABEL \"", 27);
+  c_string(ctx, o, vxp_source_label(G->src));
+  vxp_sb__append(ctx, o, "\"\n#define VXP_MACHINE_LABEL \"", 29);
+  c_string(ctx, o, G->an->machine ? vxp_machine_label(G->an->machine) : "(program)");
+  vxp_sb__append(ctx, o, "\"\n\n", 3);
+  vxp_sb__printf(ctx, o, "/* Memory spaces that receive tiles (from the analysis). */\n");
+  vxp_sb__printf(ctx, o, "#define VXP_SPACE_COUNT %zu\n", G->spaces.len);
+  vxp_sb__printf(ctx, o, "#define VXP_SPACE_SLOTS %zu\n", G->spaces.len ? G->spaces.len : 1);
+  vxp_sb__printf(ctx, o, "enum vxp_space_id {");
+  for (size_t i = 0; i < G->spaces.len; i++)
+    vxp_sb__printf(ctx, o, "%s VXP_SPACE_%s = %zu", i ? "," : "", G->spaces.items[i].cname, i);
+  vxp_sb__printf(ctx, o, "%sVXP_SPACE_NONE_ = -1 };\n", G->spaces.len ? ", " : " ");
+  vxp_sb__printf(ctx, o, "static const struct vxp_space_info {\n  const char *name;\n  int host;\n"
+                         "} vxp_spaces[VXP_SPACE_SLOTS] = {");
+  for (size_t i = 0; i < G->spaces.len; i++)
+    vxp_sb__printf(ctx, o, "%s{\"%s\", %d}", i ? ", " : "", G->spaces.items[i].name,
+                   G->spaces.items[i].host ? 1 : 0);
+  if (G->spaces.len == 0) vxp_sb__printf(ctx, o, "{\"\", 0}");
+  vxp_sb__printf(ctx, o, "};\n\n/* Functions, and the analysis' peak of each in each space "
+                         "(vxp_resident_set_peak_bytes). */\n");
+  vxp_sb__printf(ctx, o, "#define VXP_FN_COUNT %zu\nenum vxp_fn_id {", G->fns.len);
+  for (size_t i = 0; i < G->fns.len; i++)
+    vxp_sb__printf(ctx, o, "%s VXP_FN_%s = %zu", i ? "," : "", G->fns.items[i].cname + 3, i);
+  vxp_sb__printf(ctx, o, " };\nstatic const char *const vxp_fn_names[VXP_FN_COUNT] = {");
+  for (size_t i = 0; i < G->fns.len; i++) {
+    vxp_sb__printf(ctx, o, "%s\"", i ? ", " : "");
+    c_string(ctx, o, G->fns.items[i].name);
+    vxp_sb__append(ctx, o, "\"", 1);
+  }
+  vxp_sb__printf(ctx, o, "};\n");
+  vxp_sb peaks;
+  memset(&peaks, 0, sizeof(peaks));
+  size_t count = 0;
+  for (size_t r = 0; r < G->an->resident_sets.len; r++) {
+    const vxp_resident_set *rs = &G->an->resident_sets.items[r];
+    size_t f = 0, s = 0;
+    while (f < G->fns.len && G->fns.items[f].analysed != rs->function) f++;
+    while (s < G->spaces.len && G->spaces.items[s].view_index != rs->space) s++;
+    if (f == G->fns.len || s == G->spaces.len) continue;
+    vxp_sb__printf(ctx, &peaks, "  {VXP_FN_%s, VXP_SPACE_%s, %lluull},\n",
+                   G->fns.items[f].cname + 3, G->spaces.items[s].cname,
+                   (unsigned long long)rs->peak_bytes);
+    count++;
+  }
+  vxp_sb__printf(ctx, o, "#define VXP_STATIC_PEAK_COUNT %zu\n", count);
+  vxp_sb__printf(ctx, o, "static const struct vxp_static_peak {\n  int fn, space;\n"
+                         "  unsigned long long bytes;\n} vxp_static_peaks[VXP_STATIC_PEAK_COUNT + 1] = {\n");
+  vxp_sb__append(ctx, o, peaks.data ? peaks.data : "", peaks.len);
+  vxp_sb__printf(ctx, o, "  {-1, -1, 0ull} /* end */\n};\n\n");
+  if (peaks.failed) G->rc = VXP_ENOMEM;
+  vxp_sb__free(ctx, &peaks);
+}
+
+int vxp_cg__generate(cg *G, vxp_sb *o) {
+  TSNode root = ts_tree_root_node(G->prog->tree);
+  lookup_syms(G);
+  collect_items(G, root);
+  bool has_main = false;
+  for (size_t i = 0; i < G->fns.len; i++) {
+    cg_fn *f = &G->fns.items[i];
+    if (strcmp(f->name, "main") != 0) continue;
+    has_main = true;
+    if (vxp_node__named_count(vxp_cg__field(f->node, G->F->parameters)) != 0)
+      vxp_cg__refuse(G, vxp_cg__field(f->node, G->F->parameters),
+                     "`main` takes no parameters in a generated program");
+  }
+  if (!has_main && vxp_cg__ok(G) && G->diags->len == 0)
+    vxp_cg__refuse(G, (TSNode){{0}, NULL, NULL},
+                   "the program has no `fn main() -> i32`, where the generated program starts");
+  if (G->rc == VXP_OK) collect_spaces(G);
+  for (size_t i = 0; i < G->fns.len && G->rc == VXP_OK; i++) vxp_cg__function(G, &G->fns.items[i]);
+  if (G->rc != VXP_OK || vxp_diag__count(G->diags, VXP_SEVERITY_ERROR) > 0) return G->rc;
+
+  header(G, o);
+  tables(G, o);
+  vxp_sb__append(G->ctx, o, vxp_cuda__prelude, strlen(vxp_cuda__prelude));
+  vxp_sb__printf(G->ctx, o, "\n/* ==================== functions of %s */\n\n",
+                 vxp_source_label(G->src));
+  for (size_t i = 0; i < G->fns.len; i++) vxp_sb__printf(G->ctx, o, "%s;\n", G->fns.items[i].signature);
+  vxp_sb__printf(G->ctx, o, "\n/* ==================== kernels: one per `spawn` region */\n\n");
+  vxp_sb__append(G->ctx, o, G->kernels.data ? G->kernels.data : "", G->kernels.len);
+  vxp_sb__printf(G->ctx, o, "/* ==================== function bodies */\n\n");
+  vxp_sb__append(G->ctx, o, G->defs.data ? G->defs.data : "", G->defs.len);
+  vxp_sb__printf(G->ctx, o,
+                 "int main(void) {\n"
+                 "  vxp_start();\n"
+                 "  int status = (int)vx_main();\n"
+                 "  return vxp_report() ? status : 4;\n"
+                 "}\n");
+  if (o->failed || G->kernels.failed || G->defs.failed) G->rc = VXP_ENOMEM;
+  return G->rc;
+}
+
+/* ------------------------------------------------------------------ public API */
+
+static void cg_free(cg *G) {
+  vxp_context *ctx = G->ctx;
+  for (size_t i = 0; i < G->fns.len; i++) vxp_ctx__free(ctx, G->fns.items[i].signature);
+  for (size_t i = 0; i < G->used_names.len; i++) vxp_ctx__free(ctx, G->used_names.items[i]);
+  array_free(ctx, &G->fns);
+  array_free(ctx, &G->spaces);
+  array_free(ctx, &G->buffers);
+  array_free(ctx, &G->pending);
+  array_free(ctx, &G->blocks);
+  array_free(ctx, &G->vars);
+  array_free(ctx, &G->scopes);
+  array_free(ctx, &G->used_names);
+  vxp_sb__free(ctx, &G->kernels);
+  vxp_sb__free(ctx, &G->defs);
+  vxp_sb__free(ctx, &G->body);
+}
+
+int vxp_cuda_generate(vxp_cuda **out, const vxp_analysis *an) {
+  if (!out || !an) return an ? vxp_ctx__error(an->ctx, VXP_EINVAL, "invalid argument to vxp_cuda_generate")
+                             : VXP_EINVAL;
+  vxp_context *ctx = an->ctx;
+  vxp_cuda *cu = vxp_ctx__calloc(ctx, 1, sizeof(*cu));
+  if (!cu) return vxp_ctx__nomem(ctx);
+  cu->ctx = ctx;
+  int rc = VXP_OK;
+  /* A program with syntax errors is not generated: its tree is not the program. */
+  const vxp_program *prog = an->prog;
+  for (size_t i = 0; rc == VXP_OK && i < prog->diags.len; i++) {
+    if (prog->diags.items[i].severity == VXP_SEVERITY_ERROR &&
+        !vxp_diag__copy(ctx, &cu->diags, &prog->diags.items[i]))
+      rc = VXP_ENOMEM;
+  }
+  if (rc == VXP_OK && cu->diags.len == 0) {
+    cg G;
+    memset(&G, 0, sizeof(G));
+    G.ctx = ctx;
+    G.an = an;
+    G.prog = prog;
+    G.m = &prog->model;
+    G.src = prog->src;
+    G.S = &ctx->syms;
+    G.F = &ctx->fields;
+    G.env.model = &prog->model;
+    G.diags = &cu->diags;
+    vxp_sb text;
+    memset(&text, 0, sizeof(text));
+    rc = vxp_cg__generate(&G, &text);
+    if (rc == VXP_OK && cu->diags.len == 0) {
+      cu->text = text.data;
+      cu->len = text.len;
+    } else {
+      vxp_sb__free(ctx, &text);
+    }
+    cg_free(&G);
+  } else if (rc == VXP_OK) {
+    if (!vxp_diag__add(ctx, &cu->diags, VXP_SEVERITY_ERROR, VXP_CG_REFUSED, NULL, 0, 0,
+                       "the program has syntax errors; no CUDA is generated for it"))
+      rc = VXP_ENOMEM;
+  }
+  if (rc != VXP_OK) {
+    vxp_cuda_free(cu);
+    return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : vxp_ctx__error(ctx, rc, "code generation failed");
+  }
+  *out = cu;
+  return VXP_OK;
+}
+
+void vxp_cuda_free(vxp_cuda *cu) {
+  if (!cu) return;
+  vxp_context *ctx = cu->ctx;
+  vxp_diag__list_free(ctx, &cu->diags);
+  vxp_ctx__free(ctx, cu->text);
+  vxp_ctx__free(ctx, cu);
+}
+
+const char *vxp_cuda_text(const vxp_cuda *cu, size_t *len) {
+  if (!cu || !cu->text) {
+    if (len) *len = 0;
+    return NULL;
+  }
+  if (len) *len = cu->len;
+  return cu->text;
+}
+
+size_t vxp_cuda_diagnostic_count(const vxp_cuda *cu) { return cu ? cu->diags.len : 0; }
+
+const vxp_diagnostic *vxp_cuda_diagnostic(const vxp_cuda *cu, size_t i) {
+  return (cu && i < cu->diags.len) ? &cu->diags.items[i] : NULL;
+}

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* util.c - the code generator's helpers: text buffers, refusals, names, types, scopes. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "codegen.h"
+
+/* ------------------------------------------------------------------ text buffers */
+
+static bool sb_reserve(vxp_context *ctx, vxp_sb *sb, size_t extra) {
+  if (sb->failed) return false;
+  if (sb->len + extra + 1 <= sb->cap) return true;
+  size_t cap = sb->cap ? sb->cap : 256;
+  while (cap < sb->len + extra + 1) {
+    if (cap > SIZE_MAX / 2) {
+      sb->failed = true;
+      return false;
+    }
+    cap *= 2;
+  }
+  char *grown = vxp_ctx__realloc(ctx, sb->data, cap);
+  if (!grown) {
+    sb->failed = true;
+    return false;
+  }
+  sb->data = grown;
+  sb->cap = cap;
+  return true;
+}
+
+void vxp_sb__append(vxp_context *ctx, vxp_sb *sb, const char *s, size_t len) {
+  if (!sb_reserve(ctx, sb, len)) return;
+  memcpy(sb->data + sb->len, s, len);
+  sb->len += len;
+  sb->data[sb->len] = '\0';
+}
+
+void vxp_sb__printf(vxp_context *ctx, vxp_sb *sb, const char *fmt, ...) {
+  if (sb->failed) return;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0 || !sb_reserve(ctx, sb, (size_t)n)) {
+    sb->failed = true;
+    return;
+  }
+  va_start(ap, fmt);
+  vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  sb->len += (size_t)n;
+}
+
+void vxp_sb__free(vxp_context *ctx, vxp_sb *sb) {
+  vxp_ctx__free(ctx, sb->data);
+  memset(sb, 0, sizeof(*sb));
+}
+
+/* ------------------------------------------------------------------ nodes and refusals */
+
+bool vxp_cg__ok(const cg *G) { return G->rc == VXP_OK; }
+
+bool vxp_cg__is(TSNode node, TSSymbol sym) {
+  return sym != 0 && !ts_node_is_null(node) && ts_node_symbol(node) == sym;
+}
+
+TSNode vxp_cg__field(TSNode node, TSFieldId id) {
+  return (ts_node_is_null(node) || id == 0) ? node : ts_node_child_by_field_id(node, id);
+}
+
+const char *vxp_cg__text(const cg *G, TSNode node, size_t *len) {
+  if (ts_node_is_null(node)) {
+    *len = 0;
+    return "";
+  }
+  uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+  *len = end - start;
+  return G->src->text + start;
+}
+
+bool vxp_cg__refuse(cg *G, TSNode node, const char *fmt, ...) {
+  if (G->rc != VXP_OK) return false;
+  char message[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(message, sizeof(message), fmt, ap);
+  va_end(ap);
+  vxp_diagnostic *d;
+  if (ts_node_is_null(node))
+    d = vxp_diag__add(G->ctx, G->diags, VXP_SEVERITY_ERROR, VXP_CG_REFUSED, NULL, 0, 0, "%s",
+                      message);
+  else
+    d = vxp_diag__add(G->ctx, G->diags, VXP_SEVERITY_ERROR, VXP_CG_REFUSED, G->src,
+                      ts_node_start_byte(node), ts_node_end_byte(node), "%s", message);
+  if (!d) G->rc = VXP_ENOMEM;
+  return false;
+}
+
+const char *vxp_cg__construct(const cg *G, TSNode node, char *buf, size_t size) {
+  static const struct {
+    const char *type, *name;
+  } names[] = {{"closure_expression", "closure"},
+               {"macro_invocation", "macro invocation"},
+               {"struct_expression", "struct literal"},
+               {"field_expression", "field access"},
+               {"array_expression", "array literal"},
+               {"autodiff_expression", "autodiff (grad/vjp/jvp)"},
+               {"reachable_expression", "`Reachable<..>` query"},
+               {"sizeof_expression", "`sizeof`"},
+               {"verified_expression", "`Verified(..)`"},
+               {"comptime_block", "`comptime` block"},
+               {"range_expression", "range outside a `for`"},
+               {"scoped_identifier", "path"},
+               {"generic_name", "generic call"},
+               {"struct_item", "struct declaration"},
+               {"enum_item", "enum declaration"},
+               {"trait_item", "trait declaration"},
+               {"impl_item", "impl block"},
+               {"transfer_impl_item", "transfer lowering (`impl Transfer`)"},
+               {"extern_block", "extern block"},
+               {"import_item", "import"},
+               {"macro_definition", "macro definition (`macro_rules!`)"},
+               {"variant_pattern", "enum variant pattern"}};
+  VXP__UNUSED(G);
+  const char *type = ts_node_type(node);
+  for (size_t i = 0; i < VXP__ARRAY_LEN(names); i++) {
+    if (strcmp(names[i].type, type) == 0) return names[i].name;
+  }
+  /* Otherwise the node kind in words: `index_expression` -> "index expression". */
+  size_t i = 0;
+  for (; type[i] && i + 1 < size; i++) buf[i] = type[i] == '_' ? ' ' : type[i];
+  buf[i] = '\0';
+  return buf;
+}
+
+void vxp_cg__line(cg *G, const char *fmt, ...) {
+  vxp_sb *sb = G->out;
+  if (sb->failed) return;
+  for (unsigned i = 0; i < G->indent; i++) vxp_sb__append(G->ctx, sb, "  ", 2);
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) {
+    sb->failed = true;
+    return;
+  }
+  char *tmp = vxp_ctx__malloc(G->ctx, (size_t)n + 1);
+  if (!tmp) {
+    sb->failed = true;
+    return;
+  }
+  va_start(ap, fmt);
+  vsnprintf(tmp, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  vxp_sb__append(G->ctx, sb, tmp, (size_t)n);
+  vxp_sb__append(G->ctx, sb, "\n", 1);
+  vxp_ctx__free(G->ctx, tmp);
+}
+
+void vxp_cg__where(const cg *G, TSNode node, char *buf, size_t size) {
+  vxp_point p = vxp_source__point(G->src, ts_node_start_byte(node));
+  snprintf(buf, size, "%u:%u", p.line + 1, p.column + 1);
+}
+
+/* ------------------------------------------------------------------ types */
+
+const char *vxp_cg__scalar_ctype(vxp_elem e) {
+  switch (e) {
+  case VXP_ELEM_BOOL: return "bool";
+  case VXP_ELEM_I8: return "int8_t";
+  case VXP_ELEM_U8: return "uint8_t";
+  case VXP_ELEM_I16: return "int16_t";
+  case VXP_ELEM_U16: return "uint16_t";
+  case VXP_ELEM_I32: return "int32_t";
+  case VXP_ELEM_U32: return "uint32_t";
+  case VXP_ELEM_I64: return "int64_t";
+  case VXP_ELEM_U64: return "uint64_t";
+  case VXP_ELEM_F32: return "float";
+  case VXP_ELEM_F64: return "double";
+  default: return NULL;
+  }
+}
+
+const char *vxp_cg__storage_ctype(vxp_elem e) {
+  /* bool tensors are packed (1 bit per element, as the analysis counts them), and the
+   * narrow floating formats have no portable C type: both are stored as bytes. */
+  if (e == VXP_ELEM_BOOL) return "unsigned char";
+  const char *c = vxp_cg__scalar_ctype(e);
+  return c ? c : "unsigned char";
+}
+
+bool vxp_cg__tensor_type(cg *G, TSNode node, cg_tensor *out) {
+  memset(out, 0, sizeof(*out));
+  out->space = VXP_NONE;
+  TSNode elem = vxp_cg__field(node, G->F->element);
+  size_t len;
+  const char *s = vxp_cg__text(G, elem, &len);
+  out->elem = (uint8_t)vxp_elem__from_name(s, len);
+  if (out->elem == VXP_ELEM_UNKNOWN)
+    return vxp_cg__refuse(G, node, "tensor element type '%.*s' is not a concrete element type",
+                          (int)len, s);
+  /* Lowering kept this type's dimensions as constant expressions: find its model type by
+   * the node's bytes and fold them as the analysis does. */
+  uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+  const vxp_tensor_type *mt = NULL;
+  for (size_t k = G->m->types.len; k-- > 0;) {
+    const vxp_tensor_type *t = &G->m->types.items[k];
+    if (t->start_byte == start && t->end_byte == end && t->wrapper == VXP_WRAP_NONE) {
+      mt = t;
+      break;
+    }
+  }
+  if (!mt) return vxp_cg__refuse(G, node, "this tensor type is not in the program model");
+  unsigned __int128 bits = vxp_elem__bits((vxp_elem)out->elem);
+  uint64_t count = 1;
+  for (uint32_t i = 0; mt->has_shape && i < mt->dims_count; i++) {
+    if (out->rank == CG_MAX_RANK)
+      return vxp_cg__refuse(G, node, "tensors of more than %d dimensions", CG_MAX_RANK);
+    uint32_t cx = G->m->dim_list.items[mt->dims_first + i];
+    const vxp_cexpr *dim = &G->m->cexprs.items[cx];
+    TSNode at = ts_node_descendant_for_byte_range(node, dim->start_byte, dim->end_byte);
+    vxp_fold f = vxp_consteval__fold(&G->env, cx);
+    if (f.status != VXP_FOLD_OK) {
+      char why[256];
+      vxp_consteval__explain(&G->env, f, why, sizeof(why));
+      if (dim->kind == VXP_CX_OPAQUE && dim->reason == VXP_OPAQUE_DYNAMIC)
+        return vxp_cg__refuse(G, at, "a dynamic dimension `?`: generated code needs static shapes");
+      return vxp_cg__refuse(G, at, "dimension %u does not fold to a constant: %s", i, why);
+    }
+    out->dims[out->rank++] = f.value;
+    if (!vxp_mul_u64(count, f.value, &count))
+      return vxp_cg__refuse(G, node, "a tensor of more than 2^64 elements");
+  }
+  if (out->rank == 0) return vxp_cg__refuse(G, node, "a tensor without dimensions");
+  out->count = count;
+  unsigned __int128 total = (bits * count + 7) / 8;
+  if (total > (unsigned __int128)INT64_MAX)
+    return vxp_cg__refuse(G, node, "a tensor of more than 2^63 bytes");
+  out->bytes = (uint64_t)total;
+  TSNode place = vxp_cg__field(node, G->F->placement);
+  out->device = !ts_node_is_null(place) && !vxp_cg__place_is_host(G, place);
+  return true;
+}
+
+bool vxp_cg__place_is_host(cg *G, TSNode place) {
+  size_t len;
+  const char *name = vxp_cg__text(G, vxp_cg__field(place, G->F->name), &len);
+  if (vxp_cg__is(place, G->S->memory_path)) return len == 8 && memcmp(name, "CPU_DRAM", 8) == 0;
+  if (vxp_cg__is(place, G->S->topology_path) || vxp_cg__is(place, G->S->identifier)) {
+    if (vxp_cg__is(place, G->S->identifier)) name = vxp_cg__text(G, place, &len);
+    char topo[128];
+    snprintf(topo, sizeof(topo), "%.*s", (int)len, name);
+    const vxp_topology *t = vxp_machine__topology(&G->an->view, topo);
+    if (t) return t->memory && strcmp(t->memory, "CPU_DRAM") == 0;
+    static const char *const host_topologies[] = {"CPU",     "CpuAvx512", "CPU_AVX512",
+                                                  "CpuNeon", "CPU_Neon",  "AMX"};
+    for (size_t i = 0; i < VXP__ARRAY_LEN(host_topologies); i++) {
+      if (strcmp(host_topologies[i], topo) == 0) return true;
+    }
+  }
+  return false;
+}
+
+/* ------------------------------------------------------------------ scopes */
+
+void vxp_cg__c_ident(const char *name, size_t len, char *buf, size_t size) {
+  size_t o = 0;
+  for (size_t i = 0; i < len && o + 5 < size; i++) {
+    unsigned char c = (unsigned char)name[i];
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')
+      buf[o++] = (char)c;
+    else o += (size_t)snprintf(buf + o, size - o, "_x%02X", c);
+  }
+  buf[o] = '\0';
+}
+
+cg_var *vxp_cg__lookup(cg *G, const char *name, size_t len) {
+  for (size_t i = G->vars.len; i-- > 0;) {
+    cg_var *v = &G->vars.items[i];
+    if (v->name_len == len && memcmp(v->name, name, len) == 0) return v;
+  }
+  return NULL;
+}
+
+static bool name_used(cg *G, const char *cname) {
+  for (size_t i = 0; i < G->used_names.len; i++) {
+    if (strcmp(G->used_names.items[i], cname) == 0) return true;
+  }
+  return false;
+}
+
+/* A C identifier for a Vx name: ASCII letters, digits and `_` kept, other bytes as _xHH,
+ * and a numeric suffix when the function already used it (Vx lets `let` shadow a name in
+ * the same block; C++ does not). */
+cg_var *vxp_cg__bind(cg *G, TSNode name_node) {
+  size_t len;
+  const char *name = vxp_cg__text(G, name_node, &len);
+  cg_var v;
+  memset(&v, 0, sizeof(v));
+  v.name = name;
+  v.name_len = (uint32_t)len;
+  v.decl_depth = G->depth;
+  v.kernel_local = G->in_kernel;
+  v.t.space = VXP_NONE;
+  char base[64] = "v_";
+  vxp_cg__c_ident(name, len, base + 2, sizeof(base) - 2);
+  snprintf(v.cname, sizeof(v.cname), "%s", base);
+  for (unsigned k = 2; name_used(G, v.cname); k++) snprintf(v.cname, sizeof(v.cname), "%s_%u", base, k);
+  char *copy = vxp_ctx__strdup(G->ctx, v.cname);
+  if (!copy || !array_push(G->ctx, &G->used_names, copy)) {
+    vxp_ctx__free(G->ctx, copy);
+    G->rc = VXP_ENOMEM;
+    return NULL;
+  }
+  if (!array_push(G->ctx, &G->vars, v)) {
+    G->rc = VXP_ENOMEM;
+    return NULL;
+  }
+  return array_last(&G->vars);
+}
+
+void vxp_cg__push_scope(cg *G) {
+  if (!array_push(G->ctx, &G->scopes, G->vars.len)) G->rc = VXP_ENOMEM;
+}
+
+void vxp_cg__pop_scope(cg *G) {
+  if (G->scopes.len) G->vars.len = G->scopes.items[--G->scopes.len];
+}

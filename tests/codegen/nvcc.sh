@@ -1,0 +1,56 @@
+#!/bin/sh
+# nvcc.sh BUILD_DIR - compile every generated example (BUILD_DIR/codegen/*.cu, written by
+# run.sh) with nvcc, warnings as errors, and link it against the CUDA runtime. No GPU is
+# needed to compile.
+#
+# nvcc comes from $NVCC, from PATH, or from a virtual environment made here with pip
+# (${VXPEAK_CUDA_VENV:-$HOME/.cache/vxpeak/cuda-venv}). The pip packages that hold the nvcc
+# driver are NVIDIA's CUDA 13 wheels `nvidia-cuda-nvcc` (with nvidia-nvvm, nvidia-cuda-crt
+# and nvidia-cuda-runtime): the CUDA 12 wheels `nvidia-cuda-nvcc-cu12` (12.0 to 12.9) carry
+# only ptxas and libnvvm, not nvcc itself. When nothing can be installed the check is
+# skipped with a message saying why; it never passes silently.
+set -u
+build=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 2
+venv=${VXPEAK_CUDA_VENV:-$HOME/.cache/vxpeak/cuda-venv}
+nvcc=${NVCC:-}
+venv_nvcc() {
+  for f in "$venv"/lib/python3*/site-packages/nvidia/cu1*/bin/nvcc; do
+    [ -x "$f" ] && { echo "$f"; return 0; }
+  done
+  return 1
+}
+if [ -z "$nvcc" ]; then nvcc=$(command -v nvcc 2>/dev/null || true); fi
+if [ -z "$nvcc" ]; then nvcc=$(venv_nvcc || true); fi
+if [ -z "$nvcc" ]; then
+  echo "nvcc: not found; installing NVIDIA's nvcc wheels into $venv"
+  if python3 -m venv "$venv" >/dev/null 2>&1 &&
+    "$venv/bin/pip" install -q --disable-pip-version-check nvidia-cuda-nvcc nvidia-cuda-runtime; then
+    nvcc=$(venv_nvcc || true)
+  fi
+fi
+if [ -z "$nvcc" ]; then
+  echo "nvcc: SKIPPED - no nvcc on PATH and the nvidia-cuda-nvcc wheels could not be installed"
+  exit 0
+fi
+pass=0
+fail=0
+for cu in "$build"/codegen/*.cu; do
+  case $cu in */refuse-*) continue ;; esac
+  [ -f "$cu" ] || continue
+  name=$(basename "$cu" .cu)
+  if "$nvcc" -std=c++17 -Werror all-warnings -o "$build/codegen/$name.gpu" "$cu" \
+    >"$build/codegen/$name.nvcc.log" 2>&1; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL nvcc/$name:"; head -30 "$build/codegen/$name.nvcc.log"
+    fail=$((fail + 1))
+  fi
+done
+if [ $((pass + fail)) = 0 ]; then
+  echo "nvcc: no generated programs in $build/codegen (run the codegen tests first)"
+  exit 1
+fi
+echo "nvcc ($("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')): $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,73 @@
+#!/bin/sh
+# run.sh CLI PEAKCMP BUILD_DIR - the CUDA code generation tests that need no GPU.
+#
+# For every example program (examples/blog/*.vx, examples/codegen/*.vx):
+#   1. `vxpeak emit-cuda` output must equal the golden file tests/codegen/golden/NAME.cu
+#      (UPDATE=1 rewrites the golden files from the current output: review the diff);
+#   2. the same code is built as C++ against the CPU emulation of the CUDA runtime
+#      (tests/codegen/cuda_emul.h), under ASan+UBSan, and run;
+#   3. peakcmp compares the high-water marks it measured with the analysis' peaks
+#      (vxp_resident_set_peak_bytes), byte for byte.
+# Then every refusal case under tests/codegen/refuse/ must be refused (exit 1) with the
+# diagnostics in its .expected file.
+set -u
+cli=$1
+peakcmp=$2
+build=$3
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 2
+out="$build/codegen"
+mkdir -p "$out"
+CXX=${CXX:-g++}
+pass=0
+fail=0
+for vx in examples/blog/*.vx examples/codegen/*.vx; do
+  name=$(echo "${vx#examples/}" | sed 's|/|_|g; s|\.vx$||')
+  golden="tests/codegen/golden/$name.cu"
+  ok=1
+  if ! "$cli" emit-cuda "$vx" -o "$out/$name.cu" 2>"$out/$name.emit.err"; then
+    echo "FAIL codegen/$name: emit-cuda failed"; cat "$out/$name.emit.err"; ok=0
+  elif [ "${UPDATE:-0}" = 1 ]; then
+    cp "$out/$name.cu" "$golden"
+  elif ! cmp -s "$out/$name.cu" "$golden"; then
+    echo "FAIL codegen/$name: output differs from $golden"
+    diff -u "$golden" "$out/$name.cu" | head -40
+    ok=0
+  fi
+  if [ $ok = 1 ]; then
+    if ! $CXX -std=c++17 -Wall -Wextra -Werror -g -fsanitize=address,undefined \
+      -fno-sanitize-recover=all -x c++ -include tests/codegen/cuda_emul.h "$out/$name.cu" \
+      -o "$out/$name.emul" 2>"$out/$name.build.err"; then
+      echo "FAIL codegen/$name: the generated code does not build against cuda_emul.h"
+      head -30 "$out/$name.build.err"; ok=0
+    elif ! "$out/$name.emul" >"$out/$name.out" 2>"$out/$name.run.err"; then
+      echo "FAIL codegen/$name: the emulated program failed"; tail -20 "$out/$name.run.err"; ok=0
+    else
+      tail -n 1 "$out/$name.out" >"$out/$name.json"
+      "$peakcmp" "$vx" "$out/$name.json" || ok=0
+    fi
+  fi
+  if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+for vx in tests/codegen/refuse/*.vx; do
+  [ -f "$vx" ] || continue
+  name=$(basename "$vx" .vx)
+  rm -f "$out/refuse-$name.cu"
+  NO_COLOR=1 "$cli" emit-cuda "$vx" -o "$out/refuse-$name.cu" >/dev/null 2>"$out/refuse-$name.err"
+  status=$?
+  sed "s|$root/||g" "$out/refuse-$name.err" >"$out/refuse-$name.txt"
+  expected="${vx%.vx}.expected"
+  if [ "${UPDATE:-0}" = 1 ]; then cp "$out/refuse-$name.txt" "$expected"; fi
+  if [ $status != 1 ] || [ -e "$out/refuse-$name.cu" ]; then
+    echo "FAIL codegen/refuse/$name: exit $status (expected 1, and no output file)"
+    fail=$((fail + 1))
+  elif ! cmp -s "$out/refuse-$name.txt" "$expected"; then
+    echo "FAIL codegen/refuse/$name: diagnostics differ from $expected"
+    diff -u "$expected" "$out/refuse-$name.txt" | head -40
+    fail=$((fail + 1))
+  else
+    pass=$((pass + 1))
+  fi
+done
+echo "codegen: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_codegen.c - the CUDA stage through the public API: sizes and release points come
+ * from the analysis, refusals name the construct and its place, and nothing leaks (also
+ * when allocations fail). The emulated and nvcc builds are in tests/codegen/. */
+#include "support.h"
+
+#include <limits.h>
+#include <stdbool.h>
+
+#define MACHINE                                                                            \
+  "Memory CPU_DRAM {}\n"                                                                   \
+  "Memory W { capacity: 4 MiB, managed: explicit }\n"                                      \
+  "Memory S { within: Memory::W, capacity: 64 KiB, granule: 1 KiB, managed: explicit }\n"  \
+  "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W, Memory::S],\n"    \
+  "  transfer Memory::CPU_DRAM -> Memory::W : 10\n  transfer Memory::W -> Memory::S }\n"
+
+/* Generate CUDA for `text`; the run owns everything but the result. */
+static vxp_cuda *generate(test_run *r, const char *text) {
+  *r = test_analyse(text);
+  vxp_cuda *cu = NULL;
+  assert_int_equal(vxp_cuda_generate(&cu, r->an), VXP_OK);
+  assert_non_null(cu);
+  return cu;
+}
+
+static void expect_refusal(const char *text, const char *needle, uint32_t line, uint32_t column) {
+  test_run r;
+  vxp_cuda *cu = generate(&r, text);
+  assert_null(vxp_cuda_text(cu, NULL));
+  bool found = false;
+  for (size_t i = 0; i < vxp_cuda_diagnostic_count(cu); i++) {
+    const vxp_diagnostic *d = vxp_cuda_diagnostic(cu, i);
+    assert_int_equal(vxp_diagnostic_severity(d), VXP_SEVERITY_ERROR);
+    assert_string_equal(vxp_diagnostic_code(d), "VXP0800");
+    if (strstr(vxp_diagnostic_message(d), needle)) {
+      vxp_range rg = vxp_diagnostic_range(d);
+      if (line == 0) {
+        assert_false(vxp_diagnostic_has_range(d));
+        found = true;
+        continue;
+      }
+      assert_true(vxp_diagnostic_has_range(d));
+      if (rg.start.line + 1 != line || rg.start.column + 1 != column)
+        fail_msg("'%s' reported at %u:%u, expected %u:%u", needle, rg.start.line + 1,
+                 rg.start.column + 1, line, column);
+      found = true;
+    }
+  }
+  if (!found) fail_msg("no diagnostic mentions '%s'", needle);
+  vxp_cuda_free(cu);
+  test_done(&r);
+}
+
+static void test_codegen__tile_bytes_are_the_records_granule_rounded(void **state) {
+  (void)state;
+  test_run r;
+  vxp_cuda *cu = generate(&r, MACHINE
+                          "fn main() -> i32 {\n"
+                          "  let h = Tensor<f32, [100]>::fill(1.0);\n"
+                          "  let w = transfer(h, Memory::W);\n"
+                          "  let s = transfer(w, Memory::S);\n"
+                          "  spawn on(Topology::Dev) { s[0] = w[1]; }\n"
+                          "  return 0;\n}\n");
+  size_t len;
+  const char *text = vxp_cuda_text(cu, &len);
+  assert_non_null(text);
+  assert_int_equal(strlen(text), len);
+  /* 400 bytes in W (no granule), rounded to 1024 in S; the copy moves the 400 bytes. */
+  assert_non_null(strstr(text, "vxp_tile_alloc(&fr, &vxb1, VXP_SPACE_W, 400ull)"));
+  assert_non_null(strstr(text, "vxp_tile_alloc(&fr, &vxb2, VXP_SPACE_S, 1024ull), v_w, 400ull, "
+                               "cudaMemcpyDeviceToDevice)"));
+  assert_non_null(strstr(text, "{VXP_FN_main, VXP_SPACE_S, 1024ull}"));
+  assert_non_null(strstr(text, "__global__ void vxk_main_0(float *v_s, float *v_w)"));
+  assert_int_equal(vxp_cuda_diagnostic_count(cu), 0);
+  vxp_cuda_free(cu);
+  test_done(&r);
+}
+
+static void test_codegen__never_read_tile_is_freed_after_its_placement(void **state) {
+  (void)state;
+  test_run r;
+  vxp_cuda *cu = generate(&r, MACHINE
+                          "fn main() -> i32 {\n"
+                          "  let h = Tensor<f32, [1024]>::new();\n"
+                          "  let unused = transfer(h, Memory::W);\n"
+                          "  let kept = transfer(h, Memory::W);\n"
+                          "  spawn on(Topology::Dev) { kept[0] = 1.0; }\n"
+                          "  return 0;\n}\n");
+  const char *text = vxp_cuda_text(cu, NULL);
+  assert_non_null(text);
+  const char *placed = strstr(text, "float *v_unused =");
+  const char *freed = strstr(text, "vxp_tile_release(&fr, &vxb1, VXP_SPACE_W, 4096ull); /* never read");
+  const char *next = strstr(text, "float *v_kept =");
+  assert_non_null(placed);
+  assert_non_null(freed);
+  assert_non_null(next);
+  assert_true(placed < freed && freed < next);
+  vxp_cuda_free(cu);
+  test_done(&r);
+}
+
+static void test_codegen__releasing_block_frees_its_tiles_at_its_end_and_on_break(void **state) {
+  (void)state;
+  test_run r;
+  vxp_cuda *cu = generate(&r, MACHINE
+                          "fn main() -> i32 {\n"
+                          "  let h = Tensor<f32, [1024]>::new();\n"
+                          "  loop {\n"
+                          "    let t = transfer(h, Memory::W);\n"
+                          "    spawn on(Topology::Dev) { t[0] = 1.0; }\n"
+                          "    if 1 > 0 { break; }\n"
+                          "  }\n"
+                          "  unsafe { let u = transfer(h, Memory::W); spawn on(Topology::Dev) { u[0] = 2.0; } }\n"
+                          "  return 0;\n}\n");
+  const char *text = vxp_cuda_text(cu, NULL);
+  assert_non_null(text);
+  text = strstr(text, "static int32_t vx_main(void) {"); /* past the prelude */
+  assert_non_null(text);
+  /* Freed before the break, and at the end of the loop body. */
+  const char *brk = strstr(text, "break;");
+  assert_non_null(brk);
+  const char *before = strstr(text, "vxp_tile_release(&fr, &vxb1, VXP_SPACE_W, 4096ull);\n");
+  assert_non_null(before);
+  assert_true(before < brk);
+  assert_non_null(strstr(brk, "vxp_tile_release(&fr, &vxb1, VXP_SPACE_W, 4096ull);\n  }"));
+  /* The unsafe block's tile is not freed at its end: only at the function's exit. */
+  const char *unsafe_end = strstr(text, "vxp_launched();\n    }\n  }\n");
+  assert_non_null(unsafe_end);
+  assert_non_null(strstr(unsafe_end, "vxp_tile_release(&fr, &vxb2"));
+  assert_true(strstr(unsafe_end, "}\n  {\n    int32_t vxr") != NULL);
+  vxp_cuda_free(cu);
+  test_done(&r);
+}
+
+static void test_codegen__refuses_constructs_outside_the_subset_where_they_are(void **state) {
+  (void)state;
+  expect_refusal(MACHINE "struct P { a: i32 }\nfn main() -> i32 { return 0; }\n",
+                 "struct declaration", 7, 1);
+  expect_refusal(MACHINE "fn main() -> i32 {\n  let f = |a: i32| a;\n  return 0;\n}\n", "closure", 8, 11);
+  expect_refusal(MACHINE "fn main() -> i32 {\n  let h = Tensor<f32, [4]>::new();\n"
+                         "  for x in h { print(1); }\n  return 0;\n}\n",
+                 "`for` over `h`", 9, 12);
+  expect_refusal(MACHINE "fn main() -> i32 {\n  let h = Tensor<f32, [4]>::new();\n"
+                         "  let d = transfer(h, Memory::W);\n  print(d[0]);\n  return 0;\n}\n",
+                 "placed tensor 'd' read on the host", 10, 9);
+  expect_refusal(MACHINE "fn main() -> i32 {\n  let n = 0;\n"
+                         "  spawn on(Topology::Dev) { n = 1; }\n  return 0;\n}\n",
+                 "writes 'n'", 9, 29);
+  expect_refusal(MACHINE "fn f() -> i32 { return 0; }\n", "no `fn main() -> i32`", 0, 0);
+}
+
+static void test_codegen__syntax_errors_are_copied_not_generated(void **state) {
+  (void)state;
+  test_run r;
+  vxp_cuda *cu = generate(&r, "fn main() -> i32 { let = ; }\n");
+  assert_null(vxp_cuda_text(cu, NULL));
+  assert_true(vxp_cuda_diagnostic_count(cu) >= 2);
+  const vxp_diagnostic *last = vxp_cuda_diagnostic(cu, vxp_cuda_diagnostic_count(cu) - 1);
+  assert_non_null(strstr(vxp_diagnostic_message(last), "syntax errors"));
+  assert_null(vxp_cuda_diagnostic(cu, vxp_cuda_diagnostic_count(cu)));
+  vxp_cuda_free(cu);
+  test_done(&r);
+}
+
+static void test_codegen__null_arguments(void **state) {
+  (void)state;
+  vxp_cuda *cu = NULL;
+  assert_int_equal(vxp_cuda_generate(&cu, NULL), VXP_EINVAL);
+  assert_null(cu);
+  vxp_cuda_free(NULL);
+  size_t len = 7;
+  assert_null(vxp_cuda_text(NULL, &len));
+  assert_int_equal(len, 0);
+  assert_int_equal(vxp_cuda_diagnostic_count(NULL), 0);
+  assert_null(vxp_cuda_diagnostic(NULL, 0));
+}
+
+/* An allocator that fails from the Nth allocation on. */
+typedef struct failing {
+  long remaining;
+} failing;
+
+static void *failing_malloc(size_t size, void *ud) {
+  failing *f = ud;
+  if (f->remaining-- <= 0) return NULL;
+  return test_malloc(size);
+}
+static void *failing_realloc(void *ptr, size_t size, void *ud) {
+  failing *f = ud;
+  if (f->remaining-- <= 0) return NULL;
+  return test_realloc(ptr, size);
+}
+static void failing_free(void *ptr, void *ud) {
+  (void)ud;
+  test_free(ptr);
+}
+
+static void test_codegen__allocation_failures_return_enomem_without_leaks(void **state) {
+  (void)state;
+  const char *text = MACHINE
+      "fn g(k: i32) -> i32 { let h = Tensor<f32, [8]>::new(); let d = transfer(h, Memory::W);\n"
+      "  spawn on(Topology::Dev) { d[0] = 1.0; } k }\n"
+      "fn main() -> i32 {\n  let h = Tensor<f32, [100]>::fill(1.0);\n"
+      "  for i in 0..2 { let w = transfer(h, Memory::W); spawn on(Topology::Dev) { w[i] = 2.0; } }\n"
+      "  return g(1);\n}\n";
+  bool succeeded = false;
+  for (long n = 0; n < 100000 && !succeeded; n += 1 + n / 8) {
+    failing f = {LONG_MAX};
+    vxp_allocator alloc = {failing_malloc, failing_realloc, failing_free, &f};
+    vxp_context_options opts = VXP_CONTEXT_OPTIONS_INIT;
+    opts.allocator = &alloc;
+    /* The analysis is made while the allocator still works; then generation, which
+     * allocates through the analysis' context, meets the Nth failure. */
+    vxp_context *ctx = NULL;
+    assert_int_equal(vxp_context_new(&ctx, &opts), VXP_OK);
+    vxp_source *src = NULL;
+    vxp_program *prog = NULL;
+    vxp_analysis *an = NULL;
+    assert_int_equal(vxp_source_new(&src, ctx, "oom.vx", text, strlen(text)), VXP_OK);
+    assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+    assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
+    f.remaining = n;
+    vxp_cuda *cu = NULL;
+    int rc = vxp_cuda_generate(&cu, an);
+    f.remaining = LONG_MAX;
+    if (rc == VXP_OK) {
+      assert_non_null(vxp_cuda_text(cu, NULL));
+      succeeded = true;
+    } else {
+      assert_int_equal(rc, VXP_ENOMEM);
+      assert_null(cu);
+      assert_int_equal(vxp_context_errcode(ctx), VXP_ENOMEM);
+    }
+    vxp_cuda_free(cu);
+    vxp_analysis_free(an);
+    vxp_program_free(prog);
+    vxp_source_free(src);
+    vxp_context_free(ctx);
+  }
+  assert_true(succeeded);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_codegen__tile_bytes_are_the_records_granule_rounded),
+      cmocka_unit_test(test_codegen__never_read_tile_is_freed_after_its_placement),
+      cmocka_unit_test(test_codegen__releasing_block_frees_its_tiles_at_its_end_and_on_break),
+      cmocka_unit_test(test_codegen__refuses_constructs_outside_the_subset_where_they_are),
+      cmocka_unit_test(test_codegen__syntax_errors_are_copied_not_generated),
+      cmocka_unit_test(test_codegen__null_arguments),
+      cmocka_unit_test(test_codegen__allocation_failures_return_enomem_without_leaks),
+  };
+  return cmocka_run_group_tests_name("codegen", tests, NULL, NULL);
+}
