@@ -262,8 +262,8 @@ $(PEAKCMP): tests/codegen/peakcmp.c $(STATIC)
 codegen: $(CLI) $(PEAKCMP)
 	@sh tests/codegen/run.sh $(CLI) $(PEAKCMP) $(BUILD)
 
-codegen-nvcc: codegen
-	@sh tests/codegen/nvcc.sh $(BUILD)
+codegen-nvcc: $(CLI)
+	@sh tests/codegen/nvcc.sh $(CLI) $(BUILD)
 
 test: unit golden examples codegen
 

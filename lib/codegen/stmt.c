@@ -547,8 +547,10 @@ static void match_statement(cg *G, TSNode node) {
 
 /* ------------------------------------------------------------------ spawn regions */
 
+/* A kernel parameter: the index of a host variable in G->vars (not a pointer: binding
+ * the kernel's own variables may move the array). */
 typedef struct capture {
-  cg_var *var;
+  size_t var;
 } capture;
 
 typedef Array(capture) capture_list;
@@ -561,10 +563,11 @@ static void collect_captures(cg *G, TSNode node, capture_list *out, unsigned dep
     const char *name = vxp_cg__text(G, node, &len);
     cg_var *var = vxp_cg__lookup(G, name, len);
     if (!var || var->poisoned) return;
+    size_t index = (size_t)(var - G->vars.items);
     for (size_t i = 0; i < out->len; i++) {
-      if (out->items[i].var == var) return;
+      if (out->items[i].var == index) return;
     }
-    capture c = {var};
+    capture c = {index};
     if (!array_push(G->ctx, out, c)) G->rc = VXP_ENOMEM;
     return;
   }
@@ -631,7 +634,7 @@ static void spawn_statement(cg *G, TSNode node) {
   memset(&kernel, 0, sizeof(kernel));
   unsigned templated = 0;
   for (size_t i = 0; i < caps.len; i++) {
-    const cg_var *v = caps.items[i].var;
+    const cg_var *v = &G->vars.items[caps.items[i].var];
     if (!v->tensor && !v->ctype[0]) templated++;
   }
   vxp_sb__printf(G->ctx, &G->kernels, "/* spawn on(%.*s) at %s in %s */\n",
@@ -640,7 +643,7 @@ static void spawn_statement(cg *G, TSNode node) {
     vxp_sb__append(G->ctx, &G->kernels, "template <", 10);
     unsigned t = 0;
     for (size_t i = 0; i < caps.len; i++) {
-      const cg_var *v = caps.items[i].var;
+      const cg_var *v = &G->vars.items[caps.items[i].var];
       if (!v->tensor && !v->ctype[0])
         vxp_sb__printf(G->ctx, &G->kernels, "%stypename T_%s", t++ ? ", " : "", v->cname);
     }
@@ -648,7 +651,7 @@ static void spawn_statement(cg *G, TSNode node) {
   }
   vxp_sb__printf(G->ctx, &G->kernels, "__global__ void %s(", kname);
   for (size_t i = 0; i < caps.len; i++) {
-    const cg_var *v = caps.items[i].var;
+    const cg_var *v = &G->vars.items[caps.items[i].var];
     if (i) vxp_sb__append(G->ctx, &G->kernels, ", ", 2);
     if (v->tensor)
       vxp_sb__printf(G->ctx, &G->kernels, "%s *%s", vxp_cg__storage_ctype((vxp_elem)v->t.elem),
@@ -671,7 +674,7 @@ static void spawn_statement(cg *G, TSNode node) {
   vxp_sb args;
   memset(&args, 0, sizeof(args));
   for (size_t i = 0; i < caps.len; i++)
-    vxp_sb__printf(G->ctx, &args, "%s%s", i ? ", " : "", caps.items[i].var->cname);
+    vxp_sb__printf(G->ctx, &args, "%s%s", i ? ", " : "", G->vars.items[caps.items[i].var].cname);
   vxp_cg__line(G, "VXP_LAUNCH(%s, (%s));", kname, args.data ? args.data : "");
   vxp_cg__line(G, "vxp_launched();");
   vxp_sb__free(G->ctx, &args);

@@ -1,7 +1,7 @@
 #!/bin/sh
-# nvcc.sh BUILD_DIR - compile every generated example (BUILD_DIR/codegen/*.cu, written by
-# run.sh) with nvcc, warnings as errors, and link it against the CUDA runtime. No GPU is
-# needed to compile.
+# nvcc.sh CLI BUILD_DIR - generate CUDA for every example program (examples/blog/*.vx,
+# examples/codegen/*.vx) and compile it with nvcc, warnings as errors, linked against the
+# CUDA runtime. No GPU is needed to compile.
 #
 # nvcc comes from $NVCC, from PATH, or from a virtual environment made here with pip
 # (${VXPEAK_CUDA_VENV:-$HOME/.cache/vxpeak/cuda-venv}). The pip packages that hold the nvcc
@@ -10,7 +10,8 @@
 # only ptxas and libnvvm, not nvcc itself. When nothing can be installed the check is
 # skipped with a message saying why; it never passes silently.
 set -u
-build=$1
+cli=$1
+build=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 2
 venv=${VXPEAK_CUDA_VENV:-$HOME/.cache/vxpeak/cuda-venv}
@@ -34,23 +35,22 @@ if [ -z "$nvcc" ]; then
   echo "nvcc: SKIPPED - no nvcc on PATH and the nvidia-cuda-nvcc wheels could not be installed"
   exit 0
 fi
+out="$build/nvcc"
+mkdir -p "$out"
 pass=0
 fail=0
-for cu in "$build"/codegen/*.cu; do
-  case $cu in */refuse-*) continue ;; esac
-  [ -f "$cu" ] || continue
-  name=$(basename "$cu" .cu)
-  if "$nvcc" -std=c++17 -Werror all-warnings -o "$build/codegen/$name.gpu" "$cu" \
-    >"$build/codegen/$name.nvcc.log" 2>&1; then
+for vx in examples/blog/*.vx examples/codegen/*.vx; do
+  name=$(echo "${vx#examples/}" | sed 's|/|_|g; s|\.vx$||')
+  if ! "$cli" emit-cuda "$vx" -o "$out/$name.cu"; then
+    echo "FAIL nvcc/$name: emit-cuda failed"
+    fail=$((fail + 1))
+  elif "$nvcc" -std=c++17 -Werror all-warnings -o "$out/$name" "$out/$name.cu" \
+    >"$out/$name.log" 2>&1; then
     pass=$((pass + 1))
   else
-    echo "FAIL nvcc/$name:"; head -30 "$build/codegen/$name.nvcc.log"
+    echo "FAIL nvcc/$name:"; head -30 "$out/$name.log"
     fail=$((fail + 1))
   fi
 done
-if [ $((pass + fail)) = 0 ]; then
-  echo "nvcc: no generated programs in $build/codegen (run the codegen tests first)"
-  exit 1
-fi
 echo "nvcc ($("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')): $pass passed, $fail failed"
 [ "$fail" = 0 ]
