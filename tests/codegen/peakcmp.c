@@ -3,7 +3,8 @@
  *
  *   peakcmp FILE.vx MEASURED.json [--machine FILE]
  *
- * FILE.vx is analysed through the public API (against its own machine model, or FILE);
+ * FILE.vx is analysed through the public API as `vxpeak emit-cuda` analyses it: against
+ * its own machine model, FILE, or (declaring none) the built-in a100-40 and default host;
  * MEASURED.json is the last line the generated program printed. Every resident set
  * (function, space) must have been measured, with a high-water mark equal to
  * vxp_resident_set_peak_bytes byte for byte; every measured (function, space) must have a
@@ -117,7 +118,7 @@ int main(int argc, char **argv) {
   vxp_context *ctx = NULL;
   vxp_source *src = NULL, *msrc = NULL;
   vxp_program *prog = NULL;
-  vxp_machine *machine = NULL;
+  vxp_machine *machine = NULL, *host = NULL;
   vxp_analysis *an = NULL;
   int status = 2;
   if (vxp_context_new(&ctx, NULL) != VXP_OK || vxp_source_load_file(&src, ctx, argv[1]) != VXP_OK ||
@@ -129,6 +130,12 @@ int main(int argc, char **argv) {
         vxp_machine_load(&machine, ctx, msrc) != VXP_OK)
       goto done;
     opts.machine = machine;
+  } else if (!vxp_program_declares_machine(prog)) {
+    if (vxp_machine_builtin(&machine, ctx, "a100-40") != VXP_OK ||
+        vxp_machine_builtin(&host, ctx, "host-default") != VXP_OK)
+      goto done;
+    opts.machine = machine;
+    opts.host = host;
   }
   if (vxp_analyze(&an, ctx, prog, &opts) != VXP_OK) goto done;
   compare(an, report);
@@ -138,6 +145,7 @@ int main(int argc, char **argv) {
 done:
   if (status == 2) fprintf(stderr, "peakcmp: %s\n", ctx ? vxp_context_errmsg(ctx) : "no context");
   vxp_analysis_free(an);
+  vxp_machine_free(host);
   vxp_machine_free(machine);
   vxp_program_free(prog);
   vxp_source_free(msrc);
