@@ -2,6 +2,8 @@
 /* peakcmp.c - compare what a generated CUDA program measured with what the analysis says.
  *
  *   peakcmp FILE.vx MEASURED.json [--machine FILE]
+ *   peakcmp FILE.vx --list [--machine FILE]     (the static peaks, one "function space
+ *                                                bytes" line each, for tests/gpu/)
  *
  * FILE.vx is analysed through the public API as `vxpeak emit-cuda` analyses it: against
  * its own machine model, FILE, or (declaring none) the built-in a100-40 and default host;
@@ -13,6 +15,7 @@
  * peak too (with tiles in callees that is the call-tree total, which the analysis does not
  * report yet). Exit 0 when all of that holds, 1 when not, 2 on usage or input errors. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,9 +111,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: peakcmp FILE.vx MEASURED.json [--machine FILE]\n");
     return 2;
   }
+  bool list = strcmp(argv[2], "--list") == 0;
   json_error_t err;
-  json_t *report = json_load_file(argv[2], 0, &err);
-  if (!report || !json_is_array(json_object_get(report, "functions"))) {
+  json_t *report = list ? json_object() : json_load_file(argv[2], 0, &err);
+  if (!list && (!report || !json_is_array(json_object_get(report, "functions")))) {
     fprintf(stderr, "peakcmp: %s: not a vxpeak-cuda-memory report (%s)\n", argv[2], err.text);
     json_decref(report);
     return 2;
@@ -138,6 +142,15 @@ int main(int argc, char **argv) {
     opts.host = host;
   }
   if (vxp_analyze(&an, ctx, prog, &opts) != VXP_OK) goto done;
+  if (list) {
+    for (size_t i = 0; i < vxp_analysis_resident_set_count(an); i++) {
+      const vxp_resident_set *rs = vxp_analysis_resident_set(an, i);
+      printf("%s %s %llu\n", vxp_resident_set_function(rs), vxp_resident_set_space(rs),
+             (unsigned long long)vxp_resident_set_peak_bytes(rs));
+    }
+    status = 0;
+    goto done;
+  }
   compare(an, report);
   printf("peakcmp: %s: %zu resident set(s) compared, %d mismatch(es)\n", argv[1],
          vxp_analysis_resident_set_count(an), failures);

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# compare.py PEAKS MEASURED.json STATUS - one generated program's GPU run against the
+# analysis: byte-for-byte peaks per (function, space), nothing live at exit, no activation
+# leaving with tiles, and cudaMemGetInfo's used bytes at the device high-water mark equal
+# to that mark within the allocator's rounding. Prints one block of figures; exit 1 on any
+# mismatch. Standard library only (the GPU machine's python3).
+import json
+import sys
+
+ROUNDING = 2 << 20  # the CUDA driver maps device memory in 2 MiB pages
+
+
+def main():
+    peaks_file, measured_file, status = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    static = {}
+    with open(peaks_file) as f:
+        for line in f:
+            fn, space, nbytes = line.split()
+            static[(fn, space)] = int(nbytes)
+    try:
+        with open(measured_file) as f:
+            report = json.loads(f.read())
+    except (OSError, ValueError) as e:
+        print(f"FAIL {measured_file}: no report ({e}); exit status {status}")
+        return 1
+    name = report.get("program")
+    problems = []
+    measured = {}
+    for fn in report["functions"]:
+        for sp in fn["spaces"]:
+            measured[(fn["function"], sp["space"])] = sp["high_water_bytes"]
+    for key, want in sorted(static.items()):
+        got = measured.get(key)
+        print(f"  {name} {key[0]}/{key[1]}: measured {got} bytes, static peak {want} bytes")
+        if got != want:
+            problems.append(f"{key[0]}/{key[1]} measured {got}, static {want}")
+    for key, got in measured.items():
+        if got and key not in static:
+            problems.append(f"{key[0]}/{key[1]} measured {got} bytes with no static peak")
+    for sp in report["spaces"]:
+        if sp["live_at_exit_bytes"]:
+            problems.append(f"{sp['space']}: {sp['live_at_exit_bytes']} bytes live at exit")
+    if report["frame_leaks"]:
+        problems.append(f"{report['frame_leaks']} activations left holding tiles")
+    dev = report["device"]
+    mi = report.get("meminfo")
+    if mi is None:
+        problems.append("cudaMemGetInfo did not answer")
+    else:
+        used, high = mi["used_at_high_water_bytes"], dev["high_water_bytes"]
+        slack = (dev["live_allocations_at_high_water"] + 1) * ROUNDING
+        print(f"  {name} device: high-water {high} bytes in "
+              f"{dev['live_allocations_at_high_water']} allocations; cudaMemGetInfo used "
+              f"{used} bytes at that point (difference {used - high}, allowed {slack}); "
+              f"free before {mi['free_before_bytes']}, after {mi['free_after_bytes']}")
+        if abs(used - high) > slack:
+            problems.append(f"cudaMemGetInfo used {used} vs high-water {high}: beyond {slack}")
+    if status not in (0, 4) or (status == 4 and not problems):
+        problems.append(f"exit status {status}")
+    if problems:
+        print(f"FAIL {name}: " + "; ".join(problems))
+        return 1
+    print(f"PASS {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
