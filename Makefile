@@ -212,13 +212,17 @@ install-test: deps
 
 # ----------------------------------------------------------------------------- demo
 
+# The Llama-2-7B prefill of the Vx blog post, with no flags: the built-in a100-40 and the
+# default host. The peak is printed beside the naive sum, then batch 9, which does not fit.
 demo: deps all
 	@echo
-	@echo '$$ vxpeak check examples/blog/peak_not_sum.vx'
-	@$(CLI) check examples/blog/peak_not_sum.vx; echo "(exit $$?)"
+	@echo '$$ vxpeak check examples/llama2/prefill.vx'
+	@NO_COLOR=1 $(CLI) check examples/llama2/prefill.vx; echo "(exit $$?)"
 	@echo
-	@echo '$$ vxpeak check examples/blog/unrolled.vx'
-	@NO_COLOR=1 $(CLI) check examples/blog/unrolled.vx; echo "(exit $$?)"
+	@echo '$$ vxpeak check examples/llama2/prefill.vx -D BATCH=9'
+	@out=$$(NO_COLOR=1 $(CLI) check examples/llama2/prefill.vx -D BATCH=9 2>&1); status=$$?; \
+	  printf '%s\n' "$$out" | head -5; echo "  ..."; printf '%s\n' "$$out" | tail -1; \
+	  echo "(exit $$status)"
 
 # ----------------------------------------------------------------------------- tests
 

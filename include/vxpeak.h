@@ -393,14 +393,31 @@ VXP_API const vxp_diagnostic *vxp_machine_diagnostic(const vxp_machine *machine,
 
 #define VXP_ANALYZE_OPTIONS_VERSION 1
 
+/**
+ * A constant override (`vxpeak check -D NAME=VALUE`): while folding shapes, loop bounds and
+ * `if comptime` conditions, NAME has VALUE instead of what the program's `const NAME` item
+ * says (or, for a name the program does not define, a value at all). Frozen.
+ */
+typedef struct vxp_const_override {
+  const char *name;           /**< the name as written in the program; copied */
+  uint64_t value;
+} vxp_const_override;
+
 /** Options for vxp_analyze. Fields are only ever appended. */
 typedef struct vxp_analyze_options {
   unsigned int version;       /**< VXP_ANALYZE_OPTIONS_VERSION */
   const vxp_machine *machine; /**< device model (`--machine`), or NULL: the program's own */
   const vxp_machine *host;    /**< host model (`--host`), or NULL */
+  /**
+   * `override_count` constant overrides, or NULL. Copied by vxp_analyze; when a name
+   * appears twice the later entry counts. A name the program never mentions is reported
+   * as warning VXP0020.
+   */
+  const vxp_const_override *overrides;
+  size_t override_count;
 } vxp_analyze_options;
 
-#define VXP_ANALYZE_OPTIONS_INIT {VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL}
+#define VXP_ANALYZE_OPTIONS_INIT {VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL, NULL, 0}
 
 /**
  * Initialise `opts` with defaults for options-struct `version`.
@@ -415,7 +432,8 @@ VXP_API int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int ver
  * model shared by the contexts of several threads, for instance).
  * @param[out] out the new analysis, owned by the caller (vxp_analysis_free). It borrows
  *             `prog` and the machines, which must outlive it.
- * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_EVERSION (options version)
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also: an override without a name, or a count
+ *         without overrides), VXP_EVERSION (options version)
  */
 VXP_API VXP_WARN_UNUSED int vxp_analyze(vxp_analysis **out, vxp_context *ctx,
                                         const vxp_program *prog,

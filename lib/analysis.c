@@ -21,8 +21,7 @@ typedef unsigned __int128 u128;
 typedef struct block_frame {
   bool releasing;
   bool multiplier_known;
-  uint64_t multiplier;       /* product of enclosing loop trip counts (saturated) */
-  uint32_t releasing_start;  /* where the innermost open releasing block starts, or NONE */
+  uint64_t multiplier;  /* product of enclosing loop trip counts (saturated) */
 } block_frame;
 
 /* A space of the machine view that the program can name. */
@@ -288,7 +287,6 @@ static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint6
   rec.multiplier_known = b->multiplier_known;
   rec.multiplier = b->multiplier;
   rec.binding = binding;
-  rec.block_start = b->releasing_start;
   rec.function_name = W->an->functions.items[W->fn_index].name;
   rec.space_name = sp->name;
   rec.binding_name = binding ? name_str(W, binding) : NULL;
@@ -474,7 +472,6 @@ static void open_block(walker *W, const vxp_block_event *b) {
   block_frame parent = *top_block(W);
   block_frame frame = parent;
   frame.releasing = vxp_block__releases((vxp_block_kind)b->kind);
-  if (frame.releasing) frame.releasing_start = b->start_byte;
   if (b->kind == VXP_BLOCK_LOOP) frame.multiplier_known = false;
   if (b->kind == VXP_BLOCK_FOR) {
     vxp_fold lo = vxp_consteval__fold(&W->env, b->trip_start);
@@ -600,7 +597,7 @@ static void walk_function(walker *W, uint32_t model_fn) {
   W->trace.len = W->tiles.len = W->blocks.len = 0;
   W->record_base = W->an->records.len;
   W->order = W->depth = W->calls = 0;
-  block_frame root = {false, true, 1, VXP_NONE};
+  block_frame root = {false, true, 1};
   if (!array_push(W->ctx, &W->blocks, root)) {
     W->rc = VXP_ENOMEM;
     return;
@@ -625,6 +622,52 @@ static void walk_function(walker *W, uint32_t model_fn) {
     }
   }
   if (W->rc == VXP_OK) finish_function(W);
+}
+
+/* Declared positions (parameters, return types, struct fields) state where a tile lives
+ * without placing it: the caller owns the tile. vxc gives them the per-tile check E6009
+ * only; a shape that does not fold here (a generic owner's) is checked per instance. */
+static void check_declared(walker *W) {
+  const vxp_model *m = W->m;
+  for (size_t i = 0; i < m->declared.len && W->rc == VXP_OK; i++) {
+    const vxp_declared *d = &m->declared.items[i];
+    const vxp_tensor_type *t = &m->types.items[d->type];
+    uint32_t space = resolve_place(W, &t->placement);
+    if (space == VXP_NONE || !space_at(W, space)->has_capacity) continue;
+    const vxp_space *sp = space_at(W, space);
+    u128 raw = 0;
+    char why[320];
+    uint32_t cs, ce;
+    size_status st = tensor_bytes(W, t, &raw, why, sizeof(why), &cs, &ce);
+    if (st == SIZE_UNKNOWN) continue;
+    bool overflow = st == SIZE_TOO_BIG;
+    uint64_t bytes = overflow ? UINT64_MAX : round_to_granule(sp, (uint64_t)raw, &overflow);
+    if (!overflow && bytes <= sp->capacity) continue;
+    char context[300];
+    const char *owner = name_str(W, d->owner);
+    if (d->kind == VXP_DECLARED_PARAMETER)
+      snprintf(context, sizeof(context), "parameter '%s' of function '%s'",
+               name_str(W, d->member), owner);
+    else if (d->kind == VXP_DECLARED_RETURN)
+      snprintf(context, sizeof(context), "the return value of function '%s'", owner);
+    else
+      snprintf(context, sizeof(context), "field '%s' of struct '%s'", name_str(W, d->member),
+               owner);
+    vxp_diagnostic *diag;
+    if (overflow)
+      diag = add_diag(W, VXP_SEVERITY_ERROR, "E6009", d->start_byte, d->end_byte,
+                      "%s needs more than %llu bytes but memory space '%s' has capacity %llu "
+                      "bytes",
+                      context, (unsigned long long)UINT64_MAX, sp->name,
+                      (unsigned long long)sp->capacity);
+    else
+      diag = add_diag(W, VXP_SEVERITY_ERROR, "E6009", d->start_byte, d->end_byte,
+                      "%s needs %llu bytes but memory space '%s' has capacity %llu bytes",
+                      context, (unsigned long long)bytes, sp->name,
+                      (unsigned long long)sp->capacity);
+    if (diag && !vxp_diag__capacity(W->ctx, diag, sp->name, bytes, sp->capacity, false, 0))
+      W->rc = VXP_ENOMEM;
+  }
 }
 
 /* ------------------------------------------------------------------ construction */
@@ -662,6 +705,23 @@ static int analyse(vxp_analysis *an) {
   W.m = &prog->model;
   W.src = prog->src;
   W.env.model = &prog->model;
+  /* Overrides fold in place of const items; one the program never names changes nothing,
+   * which is worth saying (a misspelt -D would otherwise pass silently). */
+  for (size_t i = 0; rc == VXP_OK && i < an->defines.len; i++) {
+    const vxp_define *d = &an->defines.items[i];
+    vxp_const_binding b = {vxp_strtab__find(&prog->model.names, d->name, strlen(d->name)),
+                           d->value};
+    if (b.name == VXP_NAME_NONE) {
+      if (!vxp_diag__add(ctx, &an->diags, VXP_SEVERITY_WARNING, "VXP0020", NULL, 0, 0,
+                         "-D %s=%llu has no effect: the program never names '%s'", d->name,
+                         (unsigned long long)d->value, d->name))
+        rc = VXP_ENOMEM;
+    } else if (!array_push(ctx, &an->overrides, b)) {
+      rc = VXP_ENOMEM;
+    }
+  }
+  W.env.overrides = an->overrides.items;
+  W.env.override_count = an->overrides.len;
   for (size_t i = 0; rc == VXP_OK && i < an->view.spaces.len; i++) {
     const vxp_space *sp = an->view.spaces.items[i];
     if (strcmp(sp->name, "CPU_DRAM") == 0) W.host_declared = true;
@@ -676,6 +736,7 @@ static int analyse(vxp_analysis *an) {
     if (prog->model.functions.items[f].generics.len > 0) continue;
     walk_function(&W, (uint32_t)f);
   }
+  if (W.rc == VXP_OK) check_declared(&W);
   rc = W.rc;
   array_free(ctx, &W.spaces);
   array_free(ctx, &W.trace);
@@ -699,6 +760,27 @@ int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int version) {
   return VXP_OK;
 }
 
+/* Copy the caller's overrides; a name given twice keeps its first position and its last
+ * value. */
+static int copy_defines(vxp_analysis *an, const vxp_const_override *ov, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    vxp_define *prior = NULL;
+    for (size_t k = 0; k < an->defines.len; k++) {
+      if (strcmp(an->defines.items[k].name, ov[i].name) == 0) prior = &an->defines.items[k];
+    }
+    if (prior) {
+      prior->value = ov[i].value;
+      continue;
+    }
+    vxp_define d = {vxp_ctx__strdup(an->ctx, ov[i].name), ov[i].value};
+    if (!d.name || !array_push(an->ctx, &an->defines, d)) {
+      vxp_ctx__free(an->ctx, d.name);
+      return VXP_ENOMEM;
+    }
+  }
+  return VXP_OK;
+}
+
 int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
                 const vxp_analyze_options *opts) {
   if (!out || !ctx || !prog)
@@ -706,13 +788,24 @@ int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
   if (opts && opts->version != VXP_ANALYZE_OPTIONS_VERSION)
     return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_analyze_options version %u is not supported",
                           opts->version);
+  if (opts && opts->override_count) {
+    if (!opts->overrides)
+      return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: override_count %zu with no "
+                            "overrides", opts->override_count);
+    for (size_t i = 0; i < opts->override_count; i++) {
+      if (!opts->overrides[i].name || !opts->overrides[i].name[0])
+        return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: override %zu has no name",
+                              i);
+    }
+  }
   vxp_analysis *an = vxp_ctx__calloc(ctx, 1, sizeof(*an));
   if (!an) return vxp_ctx__nomem(ctx);
   an->ctx = ctx;
   an->prog = prog;
   an->machine = opts ? opts->machine : NULL;
   an->host = opts ? opts->host : NULL;
-  int rc = analyse(an);
+  int rc = opts ? copy_defines(an, opts->overrides, opts->override_count) : VXP_OK;
+  if (rc == VXP_OK) rc = analyse(an);
   if (rc != VXP_OK) {
     vxp_analysis_free(an);
     return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : vxp_ctx__error(ctx, rc, "analysis failed");
@@ -724,6 +817,9 @@ int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
 void vxp_analysis_free(vxp_analysis *an) {
   if (!an) return;
   vxp_context *ctx = an->ctx;
+  for (size_t i = 0; i < an->defines.len; i++) vxp_ctx__free(ctx, an->defines.items[i].name);
+  array_free(ctx, &an->defines);
+  array_free(ctx, &an->overrides);
   vxp_transfer__graph_free(ctx, &an->graph);
   array_free(ctx, &an->routes);
   array_free(ctx, &an->route_nodes);

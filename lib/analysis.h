@@ -22,7 +22,6 @@ struct vxp_record {
   bool multiplier_known;      /* the enclosing loops' trip counts are static */
   uint64_t multiplier;        /* times the placement runs (saturated) */
   vxp_name binding;
-  uint32_t block_start;       /* start of the innermost releasing block, NONE at function scope */
   uint32_t start_byte, end_byte;
   vxp_range range;
   const char *function_name;  /* borrowed from the model or the machine view */
@@ -64,6 +63,12 @@ struct vxp_route {
   vxp_range range;
 };
 
+/* A constant override as the caller gave it (copied), and its name in the program. */
+typedef struct vxp_define {
+  char *name;
+  uint64_t value;
+} vxp_define;
+
 /* An analysed function: a non-generic function or closure of the program. */
 typedef struct vxp_analysed_fn {
   uint32_t model_fn;          /* index into the model's functions */
@@ -80,6 +85,8 @@ struct vxp_analysis {
   const vxp_machine *host;
   vxp_machine *own;           /* the program's own declarations (the view borrows them) */
   vxp_machine_view view;
+  Array(vxp_define) defines;  /* constant overrides, in the order first given */
+  Array(vxp_const_binding) overrides; /* the defines the program names, for folding */
   vxp_diag_list diags;
   Array(vxp_analysed_fn) functions;
   Array(vxp_record) records;

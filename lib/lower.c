@@ -108,12 +108,11 @@ static void emit(lowerer *L, const vxp_event *ev) {
   if (!array_push(L->ctx, &current_fn(L)->events, *ev)) oom(L);
 }
 
-static void open_block(lowerer *L, TSNode at, vxp_block_kind kind, bool comptime,
-                       uint32_t condition, uint32_t trip_start, uint32_t trip_end) {
+static void open_block(lowerer *L, vxp_block_kind kind, bool comptime, uint32_t condition,
+                       uint32_t trip_start, uint32_t trip_end) {
   vxp_event ev;
   memset(&ev, 0, sizeof(ev));
   ev.kind = VXP_EV_OPEN;
-  ev.u.block.start_byte = ts_node_is_null(at) ? 0 : ts_node_start_byte(at);
   ev.u.block.kind = (uint8_t)kind;
   ev.u.block.comptime = comptime;
   ev.u.block.condition = condition;
@@ -600,13 +599,13 @@ static value_info lower_if(lowerer *L, TSNode node) {
   TSNode condition = field(L, node, L->F->condition);
   lower_expr(L, condition, VXP_NAME_NONE);
   uint32_t cond = lower_cexpr(L, condition);
-  open_block(L, node, VXP_BLOCK_IF, comptime, cond, VXP_NONE, VXP_NONE);
+  open_block(L, VXP_BLOCK_IF, comptime, cond, VXP_NONE, VXP_NONE);
   value_info value = lower_block_body(L, field(L, node, L->F->consequence));
   close_block(L);
   TSNode alternative = field(L, node, L->F->alternative);
   if (!ts_node_is_null(alternative)) {
     TSNode arm = ts_node_named_child(alternative, 0);
-    open_block(L, alternative, VXP_BLOCK_ELSE, comptime, cond, VXP_NONE, VXP_NONE);
+    open_block(L, VXP_BLOCK_ELSE, comptime, cond, VXP_NONE, VXP_NONE);
     if (is(arm, L->S->block)) lower_block_body(L, arm);
     else if (!ts_node_is_null(arm)) lower_expr(L, arm, VXP_NAME_NONE);
     close_block(L);
@@ -615,7 +614,7 @@ static value_info lower_if(lowerer *L, TSNode node) {
 }
 
 static value_info lower_wrapped_block(lowerer *L, TSNode block, vxp_block_kind kind) {
-  open_block(L, block, kind, false, VXP_NONE, VXP_NONE, VXP_NONE);
+  open_block(L, kind, false, VXP_NONE, VXP_NONE, VXP_NONE);
   value_info value = lower_block_body(L, block);
   close_block(L);
   return value;
@@ -628,7 +627,7 @@ static void lower_match(lowerer *L, TSNode node) {
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode arm = ts_node_named_child(body, i);
     if (!is(arm, L->S->match_arm)) continue;
-    open_block(L, arm, VXP_BLOCK_MATCH_ARM, false, VXP_NONE, VXP_NONE, VXP_NONE);
+    open_block(L, VXP_BLOCK_MATCH_ARM, false, VXP_NONE, VXP_NONE, VXP_NONE);
     push_scope(L);
     TSNode value = field(L, arm, L->F->value);
     if (is(value, L->S->block)) lower_block_body(L, value);
@@ -828,7 +827,7 @@ static void lower_for(lowerer *L, TSNode node) {
     trip_start = lower_cexpr(L, field(L, iterable, L->F->start));
     trip_end = lower_cexpr(L, field(L, iterable, L->F->end));
   }
-  open_block(L, node, VXP_BLOCK_FOR, false, VXP_NONE, trip_start, trip_end);
+  open_block(L, VXP_BLOCK_FOR, false, VXP_NONE, trip_start, trip_end);
   push_scope(L);
   bind(L, intern_node(L, field(L, node, L->F->variable)), no_value);
   lower_block_body(L, field(L, node, L->F->body));

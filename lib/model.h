@@ -160,7 +160,6 @@ typedef struct vxp_block_event {
   uint32_t condition;      /* cexpr of the `if` condition, or VXP_NONE */
   uint32_t trip_start;     /* `for` over `a..b`: cexprs of a and b; VXP_NONE otherwise */
   uint32_t trip_end;
-  uint32_t start_byte;     /* where the block's statement starts (`if`, `for`, `else`, ...) */
 } vxp_block_event;
 
 /* Where a transferred value lives before the transfer. */

@@ -193,6 +193,7 @@ static json_t *resident_set_json(const vxp_analysis *an, const vxp_resident_set 
     }
     set(t, "binding", r->binding_name ? json_string(r->binding_name) : json_null(), ok);
     set(t, "bytes", u64(r->bytes), ok);
+    set(t, "depth", json_integer(r->depth), ok);
     set(t, "line", json_integer(r->range.start.line + 1), ok);
     set(t, "column", json_integer(r->range.start.column + 1), ok);
     if (json_array_append_new(live, t) != 0) *ok = false;
@@ -285,6 +286,10 @@ char *vxp_report__json(const vxp_analysis *an, size_t *len) {
   put_field(&b, "file", json_string(an->prog->src->label), false);
   put_field(&b, "machine", an->machine ? json_string(an->machine->label) : json_null(), false);
   put_field(&b, "host", an->host ? json_string(an->host->label) : json_null(), false);
+  json_t *defines = json_object();
+  for (size_t i = 0; defines && i < an->defines.len; i++)
+    set(defines, an->defines.items[i].name, u64(an->defines.items[i].value), &ok);
+  put_field(&b, "defines", defines, false);
   put_field(&b, "verdict", json_string(an->error_count ? "rejected" : "admitted"), false);
   put_field(&b, "error_count", json_integer((json_int_t)an->error_count), false);
   put_field(&b, "warning_count", json_integer((json_int_t)an->warning_count), false);

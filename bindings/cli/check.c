@@ -5,12 +5,49 @@
 
 #include "cli.h"
 
+#define VXPEAK_MAX_DEFINES 64
+
 typedef struct check_args {
   const char *file;
   const char *machine;
   const char *host;
   const char *format;
+  vxp_const_override defines[VXPEAK_MAX_DEFINES];
+  char define_names[VXPEAK_MAX_DEFINES][128];
+  size_t define_count;
 } check_args;
+
+/* `NAME=VALUE` with VALUE a non-negative decimal integer that fits 64 bits. */
+static int parse_define(check_args *a, const char *text) {
+  const char *eq = strchr(text, '=');
+  size_t name_len = eq ? (size_t)(eq - text) : 0;
+  if (!eq || name_len == 0 || name_len >= sizeof(a->define_names[0]) || eq[1] == '\0') {
+    fprintf(stderr, "vxpeak check: -D takes NAME=VALUE (e.g. -D BATCH=8), not '%s'\n", text);
+    return VXPEAK_EXIT_USAGE;
+  }
+  uint64_t value = 0;
+  for (const char *p = eq + 1; *p; p++) {
+    if (*p < '0' || *p > '9' || value > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) {
+      fprintf(stderr,
+              "vxpeak check: the value of -D %.*s must be a non-negative integer that fits in "
+              "64 bits, not '%s'\n",
+              (int)name_len, text, eq + 1);
+      return VXPEAK_EXIT_USAGE;
+    }
+    value = value * 10 + (uint64_t)(*p - '0');
+  }
+  if (a->define_count == VXPEAK_MAX_DEFINES) {
+    fprintf(stderr, "vxpeak check: at most %d -D options\n", VXPEAK_MAX_DEFINES);
+    return VXPEAK_EXIT_USAGE;
+  }
+  char *name = a->define_names[a->define_count];
+  memcpy(name, text, name_len);
+  name[name_len] = '\0';
+  a->defines[a->define_count].name = name;
+  a->defines[a->define_count].value = value;
+  a->define_count++;
+  return VXPEAK_EXIT_OK;
+}
 
 static int parse_args(int argc, char **argv, check_args *a) {
   memset(a, 0, sizeof(*a));
@@ -22,6 +59,16 @@ static int parse_args(int argc, char **argv, check_args *a) {
     else if (strcmp(arg, "--host") == 0) slot = &a->host;
     else if (strcmp(arg, "--format") == 0) slot = &a->format;
     else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) return -1;
+    else if (strncmp(arg, "-D", 2) == 0) {
+      const char *value = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
+      if (!value) {
+        fprintf(stderr, "vxpeak check: option '-D' needs NAME=VALUE\nTry 'vxpeak --help'.\n");
+        return VXPEAK_EXIT_USAGE;
+      }
+      int rc = parse_define(a, value);
+      if (rc != VXPEAK_EXIT_OK) return rc;
+      continue;
+    }
     else if (arg[0] == '-' && arg[1] != '\0') {
       fprintf(stderr, "vxpeak check: unknown option '%s'\nTry 'vxpeak --help'.\n", arg);
       return VXPEAK_EXIT_USAGE;
@@ -150,6 +197,101 @@ static void print_routes(const vxp_analysis *an) {
   }
 }
 
+/* `v` bytes in the binary unit `unit` (1 GiB = 1073741824, ...), two decimals. */
+static void print_in_unit(FILE *out, uint64_t v, uint64_t scale, const char *unit) {
+  fprintf(out, "%.2f %s", (double)v / (double)scale, unit);
+}
+
+/* A group of tiles live at the peak: those at function scope with one size, or those in the
+ * releasing block at one depth (the tiles live at a peak lie on one chain of open blocks,
+ * so there is one such block per depth). */
+typedef struct live_group {
+  uint32_t depth;
+  uint64_t tile_bytes;     /* function scope: the size shared by the group */
+  uint64_t total;
+  size_t count;
+  size_t first, last;      /* record indices, for the names */
+  uint32_t first_line, last_line;
+} live_group;
+
+static const char *binding_or_unbound(const vxp_record *r) {
+  const char *b = vxp_record_binding(r);
+  return b ? b : "(unbound)";
+}
+
+/* The tiles live at a resident set's peak, grouped, one line per group:
+ *   12.06 GiB: 32 tiles of 404,750,336 bytes at function scope (w0 ... w31) */
+static void print_breakdown(const vxp_analysis *an, const vxp_resident_set *rs) {
+  if (vxp_resident_set_tile_count(rs) < 2) return;
+  enum { MAX_GROUPS = 64 };
+  live_group groups[MAX_GROUPS];
+  size_t ngroups = 0, records = vxp_analysis_record_count(an);
+  const char *fn = vxp_resident_set_function(rs), *space = vxp_resident_set_space(rs);
+  for (size_t i = 0; i < records; i++) {
+    const vxp_record *r = vxp_analysis_record(an, i);
+    if (!vxp_record_live_at_peak(r) || strcmp(vxp_record_function(r), fn) != 0 ||
+        strcmp(vxp_record_space(r), space) != 0)
+      continue;
+    uint32_t depth = vxp_record_scope_depth(r), line = vxp_record_range(r).start.line + 1;
+    uint64_t bytes = vxp_record_bytes(r);
+    live_group *g = NULL;
+    for (size_t k = 0; k < ngroups && !g; k++) {
+      if (groups[k].depth == depth && (depth > 0 || groups[k].tile_bytes == bytes)) g = &groups[k];
+    }
+    if (!g) {
+      if (ngroups == MAX_GROUPS) continue;
+      g = &groups[ngroups++];
+      memset(g, 0, sizeof(*g));
+      g->depth = depth;
+      g->tile_bytes = bytes;
+      g->first = i;
+      g->first_line = line;
+    }
+    g->count++;
+    g->total = g->total + bytes < g->total ? UINT64_MAX : g->total + bytes;
+    g->last = i;
+    g->last_line = line;
+  }
+  /* One unit for every line, the peak's own, so that the lines add up by eye. */
+  uint64_t peak = vxp_resident_set_peak_bytes(rs), scale = 1;
+  const char *unit = "B";
+  if (peak >= (1ull << 30)) scale = 1ull << 30, unit = "GiB";
+  else if (peak >= (1ull << 20)) scale = 1ull << 20, unit = "MiB";
+  else if (peak >= (1ull << 10)) scale = 1ull << 10, unit = "KiB";
+  for (size_t k = 0; k < ngroups; k++) {
+    const live_group *g = &groups[k];
+    printf("  ");
+    if (scale == 1) printf("%llu B", (unsigned long long)g->total);
+    else print_in_unit(stdout, g->total, scale, unit);
+    if (g->depth == 0) {
+      printf(": %zu tile%s of ", g->count, g->count == 1 ? "" : "s");
+      print_grouped(stdout, g->tile_bytes);
+      printf(" bytes at function scope (");
+    } else {
+      printf(": %zu tile%s in the block at depth %u, line%s %u", g->count,
+             g->count == 1 ? "" : "s", g->depth, g->first_line == g->last_line ? "" : "s",
+             g->first_line);
+      if (g->last_line != g->first_line) printf("-%u", g->last_line);
+      printf(" (");
+    }
+    if (g->count > 7) {
+      printf("%s ... %s", binding_or_unbound(vxp_analysis_record(an, g->first)),
+             binding_or_unbound(vxp_analysis_record(an, g->last)));
+    } else {
+      size_t printed = 0;
+      for (size_t i = g->first; i <= g->last; i++) {
+        const vxp_record *r = vxp_analysis_record(an, i);
+        if (!vxp_record_live_at_peak(r) || strcmp(vxp_record_function(r), fn) != 0 ||
+            strcmp(vxp_record_space(r), space) != 0 || vxp_record_scope_depth(r) != g->depth ||
+            (g->depth == 0 && vxp_record_bytes(r) != g->tile_bytes))
+          continue;
+        printf("%s%s", printed++ ? ", " : "", binding_or_unbound(r));
+      }
+    }
+    printf(")\n");
+  }
+}
+
 static void print_text_report(const vxp_analysis *an, bool color) {
   size_t n = vxp_analysis_diagnostic_count(an);
   for (size_t i = 0; i < n; i++) vxpeak_render_diagnostic(stderr, vxp_analysis_diagnostic(an, i), color);
@@ -174,6 +316,7 @@ static void print_text_report(const vxp_analysis *an, bool color) {
       printf(")");
     }
     printf("\n");
+    print_breakdown(an, rs);
   }
   print_routes(an);
   size_t errors = vxp_analysis_error_count(an), warnings = vxp_analysis_warning_count(an);
@@ -186,7 +329,8 @@ int vxpeak_check(int argc, char **argv) {
   int rc = parse_args(argc, argv, &a);
   if (rc == -1) {
     printf("usage: vxpeak check FILE.vx [--machine FILE|NAME] [--host FILE|default] "
-           "[--format text|json]\n(see 'vxpeak --help' for details and examples)\n");
+           "[-D NAME=VALUE]... [--format text|json]\n(see 'vxpeak --help' for details and "
+           "examples)\n");
     return VXPEAK_EXIT_OK;
   }
   if (rc != VXPEAK_EXIT_OK) return rc;
@@ -239,6 +383,8 @@ int vxpeak_check(int argc, char **argv) {
   vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
   opts.machine = machine;
   opts.host = host;
+  opts.overrides = a.defines;
+  opts.override_count = a.define_count;
   if ((rc = vxp_analyze(&an, ctx, prog, &opts)) != VXP_OK) {
     exit_code = vxpeak_fail(ctx, rc, "analysis failed");
     goto done;

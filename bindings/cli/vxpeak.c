@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* vxpeak.c - the command-line tool: a client of include/vxpeak.h only.
  *
- *   vxpeak check FILE.vx [--machine FILE|NAME] [--host FILE|default] [--format text|json]
+ *   vxpeak check FILE.vx [--machine FILE|NAME] [--host FILE|default] [-D NAME=VALUE]...
+ *                [--format text|json]
  *   vxpeak emit-cuda FILE.vx [--machine FILE|NAME] [--host FILE|default] -o OUT.cu
  *
  * Exit status: 0 admitted, 1 rejected (an error diagnostic), 2 usage or I/O error. */
@@ -44,6 +45,9 @@ static void print_help(FILE *out) {
           "  --host H        the host model: a file, or 'default' for CPU_DRAM without a\n"
           "                  capacity. Implied as 'default' with the built-in machine.\n"
           "                  e.g. vxpeak check prog.vx --machine h200 --host default\n"
+          "  -D NAME=VALUE   fold NAME as VALUE (a non-negative integer) in place of the\n"
+          "                  program's `const NAME`; repeatable\n"
+          "                  e.g. vxpeak check examples/llama2/prefill.vx -D BATCH=9\n"
           "  --format F      text (default) or json\n"
           "                  e.g. vxpeak check prog.vx --format json\n"
           "\n"

@@ -305,6 +305,120 @@ static void test_analysis__a_host_transfer_without_a_host_is_e6014_once(void **s
   test_done(&r);
 }
 
+static test_run analyse_with_overrides(const char *text, const vxp_const_override *ov,
+                                       size_t count) {
+  test_run r;
+  memset(&r, 0, sizeof(r));
+  r.ctx = test_context();
+  assert_int_equal(vxp_source_new(&r.src, r.ctx, "test.vx", text, strlen(text)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&r.prog, r.ctx, r.src), VXP_OK);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.overrides = ov;
+  opts.override_count = count;
+  assert_int_equal(vxp_analyze(&r.an, r.ctx, r.prog, &opts), VXP_OK);
+  return r;
+}
+
+static void test_analysis__overrides_replace_const_items_everywhere(void **state) {
+  (void)state;
+  const char *text = TEST_MACHINE_4MIB
+      "const ROWS : i64 = 256;\n"
+      "const STEPS : i64 = 2;\n"
+      "const WIDE : i64 = 0;\n"
+      "fn main() -> i32 {\n"
+      "  for i in 0..STEPS {\n"
+      "    let t = transfer(Tensor<f32, [ROWS, 1024]>::uninit(), Memory::W);\n"
+      "    print!(t);\n"
+      "  }\n"
+      "  if comptime WIDE == 1 { let u = transfer(Tensor<f32, [16]>::uninit(), Memory::W); print!(u); }\n"
+      "  return 0;\n"
+      "}\n";
+  /* Without overrides: 1 MiB per step, two steps. */
+  test_run r = analyse_with_overrides(text, NULL, 0);
+  const vxp_resident_set *rs = test_resident(r.an, "main", "W");
+  uint64_t sum = 0;
+  assert_int_equal(vxp_resident_set_peak_bytes(rs), 1048576);
+  assert_true(vxp_resident_set_allocated_bytes(rs, &sum));
+  assert_int_equal(sum, 2 * 1048576);
+  test_done(&r);
+  /* ROWS, the trip count and the `if comptime` condition all fold with the overrides; a
+   * name given twice keeps the later value; one the program never names is VXP0020. */
+  vxp_const_override ov[] = {{"ROWS", 1}, {"STEPS", 10}, {"ROWS", 512}, {"WIDE", 1},
+                             {"ROWZ", 7}};
+  r = analyse_with_overrides(text, ov, 5);
+  rs = test_resident(r.an, "main", "W");
+  assert_int_equal(vxp_resident_set_peak_bytes(rs), 2097152);
+  assert_true(vxp_resident_set_allocated_bytes(rs, &sum));
+  assert_int_equal(sum, 10 * 2097152 + 64);
+  assert_int_equal(vxp_analysis_warning_count(r.an), 1);
+  const vxp_diagnostic *d = test_find_diag(r.an, "VXP0020");
+  assert_non_null(d);
+  assert_string_equal(vxp_diagnostic_message(d),
+                      "-D ROWZ=7 has no effect: the program never names 'ROWZ'");
+  assert_false(vxp_diagnostic_has_range(d));
+  const char *json = vxp_analysis_json(r.an, NULL);
+  assert_non_null(strstr(json, "\"defines\": {\"ROWS\": 512, \"STEPS\": 10, \"WIDE\": 1, \"ROWZ\": 7}"));
+  test_done(&r);
+}
+
+static void test_analysis__malformed_overrides_are_einval(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  const char *text = "fn main() -> i32 { return 0; }\n";
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_analysis *an = NULL;
+  assert_int_equal(vxp_source_new(&src, ctx, "t.vx", text, strlen(text)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.override_count = 1;
+  assert_int_equal(vxp_analyze(&an, ctx, prog, &opts), VXP_EINVAL);
+  vxp_const_override nameless = {NULL, 3};
+  opts.overrides = &nameless;
+  assert_int_equal(vxp_analyze(&an, ctx, prog, &opts), VXP_EINVAL);
+  assert_non_null(strstr(vxp_context_errmsg(ctx), "override 0 has no name"));
+  assert_null(an);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
+static void test_analysis__declared_positions_get_the_per_tile_check_only(void **state) {
+  (void)state;
+  const char *machine = "Memory HBM { capacity: 40 GiB, managed: explicit, scope: device }\n"
+                        "Topology D { memory: Memory::HBM }\n";
+  const char *text =
+      "struct Holder {\n"
+      "  big : Tensor<f32, [120000, 125000], Memory::HBM>\n"
+      "}\n"
+      "fn takes(t : Tensor<f32, [120000, 125000], Memory::HBM>) -> i32 {\n"
+      "  return 0;\n"
+      "}\n"
+      "fn makes() -> Tensor<f32, [120000, 125000], Memory::HBM> {\n"
+      "  return make();\n"
+      "}\n"
+      "fn fits(t : Tensor<f32, [4], Memory::HBM>) -> i32 { return 0; }\n"
+      "fn main() -> i32 { return 0; }\n";
+  test_run r = test_analyse_with(text, machine, 0);
+  assert_int_equal(test_count_diag(r.an, "E6009"), 3);
+  const char *expected[] = {
+      "field 'big' of struct 'Holder' needs 60000000000 bytes but memory space 'HBM' has "
+      "capacity 42949672960 bytes",
+      "parameter 't' of function 'takes' needs 60000000000 bytes but memory space 'HBM' has "
+      "capacity 42949672960 bytes",
+      "the return value of function 'makes' needs 60000000000 bytes but memory space 'HBM' "
+      "has capacity 42949672960 bytes"};
+  size_t k = 0;
+  for (size_t i = 0; i < vxp_analysis_diagnostic_count(r.an); i++) {
+    const vxp_diagnostic *d = vxp_analysis_diagnostic(r.an, i);
+    if (strcmp(vxp_diagnostic_code(d), "E6009") == 0)
+      assert_string_equal(vxp_diagnostic_message(d), expected[k++]);
+  }
+  /* The caller owns those tiles: nobody's working set holds them. */
+  assert_int_equal(vxp_analysis_resident_set_count(r.an), 0);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_analysis__blog_loop_program_peaks_at_two_tiles),
@@ -323,6 +437,9 @@ int main(void) {
       cmocka_unit_test(test_analysis__placed_let_types_are_tiles),
       cmocka_unit_test(test_analysis__a_syntax_error_keeps_later_functions_analysable),
       cmocka_unit_test(test_analysis__a_host_transfer_without_a_host_is_e6014_once),
+      cmocka_unit_test(test_analysis__overrides_replace_const_items_everywhere),
+      cmocka_unit_test(test_analysis__malformed_overrides_are_einval),
+      cmocka_unit_test(test_analysis__declared_positions_get_the_per_tile_check_only),
   };
   return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
 }
