@@ -67,7 +67,7 @@ STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
 .PHONY: all shared static cli deps demo check test unit golden codegen codegen-nvcc asan \
-	grammar grammar-check bench conformance clean format help abi headertest check-exports \
+	grammar grammar-check bench conformance grammar-tests clean format help abi headertest check-exports \
 	check-public tsan examples install uninstall install-test FORCE
 
 all: shared static cli
@@ -269,7 +269,19 @@ codegen: $(CLI) $(PEAKCMP)
 codegen-nvcc: $(CLI)
 	@sh tests/codegen/nvcc.sh $(CLI) $(BUILD)
 
-test: unit golden examples codegen
+# The grammar against the runtime we link (Debian's 0.20.7, not the CLI's): the corpus,
+# our own Vx programs (no ERROR/MISSING node), and every editor query compiling.
+GRAMMAR_TEST := $(BUILD)/tests/grammar_test
+$(GRAMMAR_TEST): tests/grammar/grammar_test.c $(BUILD)/grammar/parser.o
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(BUILD)/grammar/parser.o $(DEP_LIBS)
+
+grammar-tests: $(GRAMMAR_TEST)
+	@$(GRAMMAR_TEST) corpus grammar/test/corpus
+	@$(GRAMMAR_TEST) files tests/corpus
+	@$(GRAMMAR_TEST) queries grammar/queries
+
+test: unit golden examples codegen grammar-tests
 
 check: deps all
 	@$(MAKE) --no-print-directory test abi

@@ -91,9 +91,10 @@ module.exports = grammar({
 
     boolean: _ => choice('true', 'false'),
 
-    line_comment: _ => token(seq('//', /.*/)),
-    // Exactly three slashes; four or more make an ordinary comment.
-    doc_comment: _ => token(prec(2, seq('///', /([^/\n].*)?/))),
+    // `//` not followed by a third slash, or four and more slashes.
+    line_comment: _ => token(choice(seq('//', /([^/\n].*)?/), seq('////', /.*/))),
+    // Exactly three slashes; four or more make an ordinary comment (the longer match above).
+    doc_comment: _ => token(seq('///', /([^/\n].*)?/)),
 
     // ------------------------------------------------------------------ items
 

@@ -7,41 +7,71 @@
 #include "source.h"
 #include "symbols.h"
 
-/* Human names for the constructs an error can sit in. */
-static const char *construct_name(const char *type) {
-  static const struct {
-    const char *type, *name;
-  } names[] = {
-      {"source_file", "the top level"},
-      {"function_item", "a function declaration"},
-      {"block", "a block"},
-      {"memory_body", "a Memory declaration"},
-      {"topology_body", "a Topology declaration"},
-      {"parameters", "a parameter list"},
-      {"arguments", "an argument list"},
-      {"struct_item", "a struct declaration"},
-      {"field_declaration_list", "a struct declaration"},
-      {"enum_variant_list", "an enum declaration"},
-      {"impl_body", "an impl block"},
-      {"trait_body", "a trait declaration"},
-      {"tensor_type", "a tensor type"},
-      {"shape", "a tensor shape"},
-      {"let_declaration", "a let statement"},
-      {"match_block", "a match expression"},
-      {"type_arguments", "generic arguments"},
-      {"generic_parameters", "generic parameters"},
+/* Human names for the constructs an error can sit in, and what that construct expects next
+ * (vxc's own wording where it has one). The error path only: string compares are fine. */
+typedef struct {
+  const char *type, *name, *expected;
+} construct_info;
+
+static const construct_info *construct_of(const char *type) {
+  static const construct_info table[] = {
+      {"source_file", "the top level",
+       "an item: fn, struct, enum, trait, impl, extern, import, const, macro_rules!, Memory or "
+       "Topology"},
+      {"function_item", "a function declaration",
+       "`fn NAME(PARAMS) [on TOPOLOGY] -> TYPE {requires/ensures/where} { ... }`"},
+      {"block", "a block", "a statement or `}`"},
+      {"memory_body", "a Memory declaration",
+       "a field: within, capacity, bandwidth, clock, granule, scope, managed, replicas, "
+       "crossing or overcommit"},
+      {"topology_body", "a Topology declaration",
+       "an entry: memory, visible, arch, dtypes or `transfer Memory::A -> Memory::B`"},
+      {"parameters", "a parameter list", "`NAME : TYPE`, separated by commas"},
+      {"arguments", "an argument list", "expressions separated by commas"},
+      {"struct_item", "a struct declaration", "`struct NAME { FIELD : TYPE, ... }`"},
+      {"field_declaration_list", "a struct declaration", "`FIELD : TYPE`, separated by commas"},
+      {"enum_variant_list", "an enum declaration", "variants `NAME` or `NAME(TYPE, ...)`"},
+      {"impl_body", "an impl block", "functions or `type NAME = TYPE;`"},
+      {"trait_body", "a trait declaration", "signatures `fn NAME(PARAMS) -> TYPE;`"},
+      {"tensor_type", "a tensor type", "`Tensor<ELEM, [DIMS]>` or `Tensor<ELEM, [DIMS], PLACE>`"},
+      {"shape", "a tensor shape", "dimensions (expressions or `?`) separated by commas"},
+      {"let_declaration", "a let statement", "`let [mut] NAME [: TYPE] = VALUE;`"},
+      {"match_block", "a match expression", "arms `PATTERN => VALUE`"},
+      {"type_arguments", "generic arguments", "types or constants separated by commas, then `>`"},
+      {"generic_parameters", "generic parameters", "`T`, `T : BOUND` or `const N : TYPE`"},
+      {"extern_body", "an extern block", "signatures `[safe] fn NAME(PARAMS) -> TYPE;`"},
+      {"transfer_edge", "a transfer edge", "`transfer Memory::A -> Memory::B [: COST] [MARKERS]`"},
   };
-  for (size_t i = 0; i < VXP__ARRAY_LEN(names); i++) {
-    if (strcmp(names[i].type, type) == 0) return names[i].name;
+  for (size_t i = 0; i < VXP__ARRAY_LEN(table); i++) {
+    if (strcmp(table[i].type, type) == 0) return &table[i];
+  }
+  return NULL;
+}
+
+/* Tokens Vx does not have, each with what to write instead. `tok` is the unexpected text. */
+static const char *foreign_syntax(const vxp_source *src, uint32_t tok_start, const char *tok) {
+  /* text[len] is '\0', so looking one byte past a token never reads out of bounds. */
+  if (tok[0] == '/' && tok[1] == '*') return "Vx has no block comments; use `//`";
+  if (tok[0] == '#') return "Vx has no attributes";
+  if (tok[0] == '\'') return "Vx has no character literals; use a number or a string";
+  if (tok[0] == '!' && tok_start > 0) {
+    /* `print !(x)`: whitespace, then the name of a would-be macro before the `!`. */
+    uint32_t i = tok_start;
+    while (i > 0 && (src->text[i - 1] == ' ' || src->text[i - 1] == '\t')) i--;
+    if (i < tok_start && i > 0) {
+      char c = src->text[i - 1];
+      if (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        return "a macro call is written `name!(...)`, with no space before `!`";
+    }
   }
   return NULL;
 }
 
 static bool report(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags, TSNode node,
                    TSNode parent) {
-  const char *where = ts_node_is_null(parent) ? NULL : construct_name(ts_node_type(parent));
+  const construct_info *where = ts_node_is_null(parent) ? NULL : construct_of(ts_node_type(parent));
   char context[96] = "";
-  if (where) snprintf(context, sizeof(context), " in %s", where);
+  if (where) snprintf(context, sizeof(context), " in %s", where->name);
   uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
   if (ts_node_is_missing(node)) {
     return vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, end,
@@ -66,10 +96,21 @@ static bool report(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags
   if (len > 40) len = 40;
   if (len == 0) {
     return vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, end,
-                         "syntax error: unexpected end of input%s", context) != NULL;
+                         "syntax error: unexpected end of input%s%s%s", context,
+                         where ? "; expected " : "", where ? where->expected : "") != NULL;
+  }
+  /* A foreign token explains itself better than the construct it broke. */
+  /* A character the lexer skipped (`#`, `'`) is not a token: look at the error's first byte. */
+  const char *hint = foreign_syntax(src, start, src->text + start);
+  if (!hint) hint = foreign_syntax(src, tok_start, tok);
+  if (hint) {
+    return vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, end,
+                         "syntax error: unexpected '%.*s'%s: %s", (int)len, tok, context,
+                         hint) != NULL;
   }
   return vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, end,
-                       "syntax error: unexpected '%.*s'%s", (int)len, tok, context) != NULL;
+                       "syntax error: unexpected '%.*s'%s%s%s", (int)len, tok, context,
+                       where ? "; expected " : "", where ? where->expected : "") != NULL;
 }
 
 int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_syntax.c - syntax diagnostics (VXP0001) and error recovery: where the error is, what
+ * was unexpected or missing, and that later items are still analysed. */
+#include "support.h"
+
+/* Parse `text`; the caller frees the program, source and context. */
+static vxp_program *parse_text(vxp_context *ctx, vxp_source **src, const char *text) {
+  vxp_program *prog = NULL;
+  assert_int_equal(vxp_source_new(src, ctx, "t.vx", text, strlen(text)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&prog, ctx, *src), VXP_OK);
+  return prog;
+}
+
+/* The i-th VXP0001 diagnostic of `prog`, or NULL. */
+static const vxp_diagnostic *syntax_diag(const vxp_program *prog, size_t i) {
+  for (size_t k = 0; k < vxp_program_diagnostic_count(prog); k++) {
+    const vxp_diagnostic *d = vxp_program_diagnostic(prog, k);
+    if (strcmp(vxp_diagnostic_code(d), "VXP0001") == 0 && i-- == 0) return d;
+  }
+  return NULL;
+}
+
+static void expect_diag(const char *text, uint32_t line, uint32_t column, const char *part) {
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, text);
+  const vxp_diagnostic *d = syntax_diag(prog, 0);
+  assert_non_null(d);
+  assert_true(vxp_diagnostic_has_range(d));
+  vxp_range r = vxp_diagnostic_range(d);
+  const char *msg = vxp_diagnostic_message(d);
+  if (r.start.line != line || r.start.column != column || !strstr(msg, part))
+    fail_msg("got %u:%u \"%s\", expected %u:%u containing \"%s\"", r.start.line, r.start.column,
+             msg, line, column, part);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
+static void test_syntax__a_missing_token_is_named_with_its_position(void **state) {
+  (void)state;
+  /* 0-based: line 1, column 11 is where the `;` should have been. */
+  expect_diag("fn f() -> i32 {\n  let a = 1\n  return a;\n}\n", 1, 11, "missing ';'");
+}
+
+static void test_syntax__an_unexpected_token_is_quoted_with_what_was_expected(void **state) {
+  (void)state;
+  expect_diag("fn g(a i32) -> i32 { return 1; }\n", 0, 5,
+              "unexpected 'a' in a parameter list; expected `NAME : TYPE`");
+  expect_diag("fn f() -> i32 { return 0; }\nlet x = 1;\n", 1, 0,
+              "unexpected 'let' in the top level; expected an item");
+}
+
+static void test_syntax__foreign_syntax_says_what_vx_writes_instead(void **state) {
+  (void)state;
+  expect_diag("/* c */\nfn f() -> i32 { return 0; }\n", 0, 0, "no block comments");
+  expect_diag("#[inline]\nfn f() -> i32 { return 0; }\n", 0, 0, "no attributes");
+  expect_diag("fn f() -> i32 {\n  let c = 'a';\n  return 0;\n}\n", 1, 10, "no character literals");
+  expect_diag("fn f() -> i32 {\n  print !(1);\n  return 0;\n}\n", 1, 8, "no space before `!`");
+}
+
+static void test_syntax__a_clean_program_has_no_syntax_diagnostic(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src,
+                                 "fn f(a : i32) -> i32 {\n  while a > 0 { a -= 1; }\n  a << 2\n}\n");
+  assert_null(syntax_diag(prog, 0));
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
+/* Error recovery keeps the rest of the file: a function broken in its middle does not stop
+ * the next function's working set from being computed (E6010 there) or its own earlier
+ * statements from counting. */
+static void test_syntax__a_broken_function_does_not_hide_later_functions(void **state) {
+  (void)state;
+  const char *text = TEST_MACHINE_4MIB
+      "fn broken() -> i32 {\n"
+      "  let a = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+      "  let b = (1 + ;\n"
+      "  print!(a);\n"
+      "  return 0;\n"
+      "}\n"
+      "struct S { x : i32 }\n"
+      "fn later() -> i32 {\n"
+      "  let c = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+      "  let d = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+      "  print!(c, d);\n"
+      "  return 0;\n"
+      "}\n";
+  test_run r = test_analyse(text);
+  assert_true(test_count_diag(r.an, "VXP0001") >= 1);
+  assert_int_equal(test_count_diag(r.an, "E6010"), 1);
+  const vxp_resident_set *later = test_resident(r.an, "later", "W");
+  assert_non_null(later);
+  assert_int_equal(vxp_resident_set_peak_bytes(later), 2 * 3145728);
+  assert_non_null(test_resident(r.an, "broken", "W"));
+  test_done(&r);
+}
+
+/* A `while` body releases what it places, like a `loop` body: two 3 MiB tiles, one in the
+ * loop and one after it, never coexist in a 4 MiB space. */
+static void test_syntax__a_while_body_releases_its_tiles(void **state) {
+  (void)state;
+  const char *text = TEST_MACHINE_4MIB
+      "fn main() -> i32 {\n"
+      "  let mut k = 0;\n"
+      "  while k < 4 {\n"
+      "    let t = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+      "    print!(t);\n"
+      "    k += 1;\n"
+      "  }\n"
+      "  let u = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+      "  print!(u);\n"
+      "  return 0;\n"
+      "}\n";
+  test_run r = test_analyse(text);
+  const vxp_resident_set *rs = test_resident(r.an, "main", "W");
+  assert_non_null(rs);
+  assert_int_equal(vxp_resident_set_peak_bytes(rs), 3145728);
+  assert_true(vxp_analysis_admitted(r.an));
+  test_done(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_syntax__a_missing_token_is_named_with_its_position),
+      cmocka_unit_test(test_syntax__an_unexpected_token_is_quoted_with_what_was_expected),
+      cmocka_unit_test(test_syntax__foreign_syntax_says_what_vx_writes_instead),
+      cmocka_unit_test(test_syntax__a_clean_program_has_no_syntax_diagnostic),
+      cmocka_unit_test(test_syntax__a_broken_function_does_not_hide_later_functions),
+      cmocka_unit_test(test_syntax__a_while_body_releases_its_tiles),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
