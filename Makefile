@@ -68,7 +68,7 @@ CLI := $(BUILD)/vxpeak
 
 .PHONY: all shared static cli deps demo check test unit golden codegen codegen-nvcc asan \
 	grammar grammar-check bench conformance grammar-tests clean format help abi headertest check-exports \
-	check-public tsan examples install uninstall install-test FORCE
+	check-public tsan examples install uninstall install-test python-test FORCE
 
 all: shared static cli
 
@@ -82,6 +82,7 @@ help:
 	@echo "make install-test    install into a temporary prefix and build the examples there"
 	@echo "make bench           run the benchmarks (medians and ratios)"
 	@echo "make abi             headertest + check-exports + check-public (part of check)"
+	@echo "make python-test     the Python package's pytest suite (part of check)"
 	@echo "make grammar         regenerate grammar/src with tree-sitter-cli $(TREE_SITTER_CLI_VERSION)"
 	@echo "make grammar-check   fail if grammar/src differs from a fresh generation"
 	@echo "make conformance     parse rate on real Vx programs in tests/conformance/vx/"
@@ -89,7 +90,8 @@ help:
 
 # ----------------------------------------------------------------------------- dependencies
 
-DEB_PACKAGES := gcc g++ make pkg-config libtree-sitter-dev libjansson-dev libcmocka-dev
+DEB_PACKAGES := gcc g++ make pkg-config libtree-sitter-dev libjansson-dev libcmocka-dev python3 \
+	python3-venv
 deps:
 	@missing=""; \
 	for p in $(DEB_PACKAGES); do \
@@ -284,9 +286,14 @@ grammar-tests: $(GRAMMAR_TEST)
 test: unit golden examples codegen grammar-tests
 
 check: deps all
-	@$(MAKE) --no-print-directory test abi
+	@$(MAKE) --no-print-directory test abi python-test
 	@$(MAKE) --no-print-directory codegen-nvcc
 	@echo "make check: all tests passed"
+
+# The Python package's pytest suite against $(SHARED) (bindings/python/run-tests.sh
+# installs pytest with pip into $(BUILD)/pytest-venv when the python3 in PATH lacks it).
+python-test: $(SHARED)
+	@sh bindings/python/run-tests.sh $(BUILD)
 
 # ----------------------------------------------------------------------------- ABI hygiene
 

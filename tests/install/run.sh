@@ -10,7 +10,9 @@
 #  3. compile examples/c/*.c with `pkg-config --cflags --libs vxpeak` against it and run
 #     them; the installed `vxpeak` must find the installed fleet (the report names the
 #     file it loaded);
-#  4. make uninstall removes every file.
+#  4. pip install ./bindings/python into a virtual environment finds the installed
+#     library and runs examples/python/peak.py;
+#  5. make uninstall removes every file.
 set -eu
 export LC_ALL=C
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -97,6 +99,32 @@ if "$prefix/bin/vxpeak" check "$root/examples/blog/peak_not_sum.vx" --machine no
 fi
 grep -q "$root/fleet" "$tmp/err" && fail "the installed vxpeak searches the source tree: $(cat "$tmp/err")"
 cd "$root"
+
+# The Python package: pip install ./bindings/python into a fresh virtual environment (from
+# a copy, so the build does not write into the checkout; offline with the environment's
+# own setuptools when it has one), then peak.py must find the installed library through
+# pkg-config, as a user's program would.
+if python3 -c 'import venv' 2>/dev/null; then
+  python3 -m venv "$tmp/venv" >/dev/null
+  cp -r bindings/python "$tmp/pkg"
+  rm -rf "$tmp/pkg/tests"
+  "$tmp/venv/bin/python" -m pip install --quiet --no-build-isolation --no-index "$tmp/pkg" \
+    >"$tmp/pip.log" 2>&1 ||
+    "$tmp/venv/bin/python" -m pip install --quiet "$tmp/pkg" >>"$tmp/pip.log" 2>&1 ||
+    { cat "$tmp/pip.log"; fail "pip install ./bindings/python failed"; }
+  (cd "$tmp" && env -u LD_LIBRARY_PATH "$tmp/venv/bin/python" -c \
+    'import vxpeak; print(vxpeak.library_path())') >"$tmp/pylib" ||
+    fail "the installed package cannot load the installed library"
+  [ "$(cat "$tmp/pylib")" = "$lib/libvxpeak.so.$soversion" ] ||
+    fail "the package loaded $(cat "$tmp/pylib"), not the installed $lib/libvxpeak.so.$soversion"
+  env -u LD_LIBRARY_PATH "$tmp/venv/bin/python" examples/python/peak.py \
+    examples/blog/peak_not_sum.vx >"$tmp/py.out" || fail "examples/python/peak.py failed"
+  cmp -s "$tmp/py.out" tests/examples/expected/peak-loop.out ||
+    fail "examples/python/peak.py printed: $(cat "$tmp/py.out")"
+  echo "install-test: pip install ./bindings/python: loads $(cat "$tmp/pylib")"
+else
+  echo "install-test: no python3 venv module; the Python package was not tested (make deps)"
+fi
 
 # make uninstall (with the same DESTDIR) leaves nothing behind but empty directories.
 mkdir -p "$stage$(dirname "$prefix")"

@@ -1,0 +1,203 @@
+# SPDX-License-Identifier: Apache-2.0
+"""test_api.py - the Pythonic API against the C library: results, exceptions, lifetimes,
+incremental reparsing, and to_dict() agreeing with the accessors."""
+
+from __future__ import annotations
+
+import gc
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import vxpeak
+
+ROOT = Path(__file__).resolve().parents[3]
+LOOP = str(ROOT / "examples" / "blog" / "peak_not_sum.vx")
+UNROLLED = str(ROOT / "examples" / "blog" / "unrolled.vx")
+
+MACHINE = """
+Memory CPU_DRAM {}
+Memory W { within: Memory::CPU_DRAM, capacity: 4 MiB, managed: explicit }
+"""
+
+
+def test_version_matches_the_header() -> None:
+    header = (ROOT / "include" / "vxpeak.h").read_text()
+    version = re.search(r'#define VXP_VERSION_STRING "(.*)"', header).group(1)
+    assert vxpeak.version() == version
+    assert vxpeak.__version__ == version
+    pyproject = (ROOT / "bindings" / "python" / "pyproject.toml").read_text()
+    assert 'version = "%s"' % version in pyproject
+    assert vxpeak.grammar_abi() == 14
+    assert Path(vxpeak.library_path()).name == "libvxpeak.so.0.1"
+
+
+def test_blog_loop_peaks_at_two_tiles(ctx: vxpeak.Context) -> None:
+    analysis = ctx.analyze(ctx.parse(ctx.load(LOOP)))
+    assert analysis.admitted
+    assert (analysis.error_count, analysis.warning_count) == (0, 0)
+    [rs] = analysis.resident_sets
+    assert rs == vxpeak.ResidentSet(
+        function="main",
+        space="HBM",
+        peak_bytes=2 * 1024 * 1024,
+        capacity_bytes=4 * 1024 * 1024,
+        tiles=2,
+        overcommit=False,
+        allocated_bytes=33 * 1024 * 1024,
+    )
+    assert rs.utilization == 0.5 and rs.fits
+    live = [r for r in analysis.records if r.live_at_peak]
+    assert [r.binding for r in live] == ["weights", "scratch"]
+    assert [r.scope_depth for r in live] == [0, 1]
+    assert live[0].span.start_line == 16  # 0-based: line 17 in the file
+
+
+def test_unrolled_program_is_rejected_with_e6010(ctx: vxpeak.Context) -> None:
+    analysis = ctx.analyze(ctx.parse(ctx.load(UNROLLED)))
+    assert not analysis.admitted
+    [d] = analysis.diagnostics
+    assert (d.severity, d.code) == ("error", "E6010")
+    assert "(33 tiles)" in d.message
+    assert (d.line, d.column) == (81, 19)
+    assert str(d).startswith(UNROLLED + ":81:19: error[E6010]: the working set")
+
+
+def test_to_dict_is_the_json_report_and_agrees_with_the_accessors(ctx: vxpeak.Context) -> None:
+    machine = ctx.builtin_machine("a100-40")
+    host = ctx.builtin_machine("host-default")
+    program = ctx.parse(ctx.load(ROOT / "tests" / "examples" / "plain.vx"))
+    analysis = ctx.analyze(program, machine=machine, host=host)
+    report = analysis.to_dict()
+    assert report == json.loads(analysis.json)
+    assert list(report) == [
+        "schema", "file", "machine", "host", "verdict", "error_count", "warning_count",
+        "diagnostics", "routes", "resident_sets",
+    ]
+    assert report["schema"] == "vxpeak-report-v1"
+    assert report["verdict"] == ("admitted" if analysis.admitted else "rejected")
+    assert report["machine"] == machine.label == "a100-40 (built-in)"
+    sets = analysis.resident_sets
+    assert len(report["resident_sets"]) == len(sets) == 2
+    for entry, rs in zip(report["resident_sets"], sets):
+        assert (entry["function"], entry["space"]) == (rs.function, rs.space)
+        assert entry["total_bytes"] == rs.peak_bytes
+        assert entry["capacity_bytes"] == rs.capacity_bytes
+        assert entry["tiles"] == rs.tiles
+        assert entry["allocated_bytes"] == rs.allocated_bytes
+    assert analysis.routes == report["routes"]
+    # The dict is the caller's: changing it changes nothing else.
+    report["verdict"] = "changed"
+    assert analysis.to_dict()["verdict"] != "changed"
+
+
+def test_diagnostics_carry_notes_and_utf16_columns(ctx: vxpeak.Context) -> None:
+    analysis = ctx.analyze(ctx.parse(ctx.load(ROOT / "tests" / "examples" / "broken.vx")))
+    by_code = {d.code: d for d in analysis.diagnostics}
+    assert set(by_code) == {"VXP0001", "E6009", "W1029"}
+    e6009 = by_code["E6009"]
+    # Line 7 holds "données — 1 €" before the tile: more bytes than UTF-16 units.
+    assert e6009.span.start_column == 41
+    assert e6009.span.start_utf16 == 36
+    w1029 = by_code["W1029"]
+    assert w1029.severity == "warning"
+    [note] = w1029.notes
+    assert note.message == "dimension 0 is the runtime value 'n'"
+    assert not note.is_help
+
+
+def test_program_diagnostics_and_tree(ctx: vxpeak.Context) -> None:
+    program = ctx.parse(ctx.source("fn main() -> i32 { let x = ; return 0; }\n", "t.vx"))
+    [d] = program.diagnostics
+    assert d.code == "VXP0001" and d.span.file == "t.vx"
+    assert program.sexp.startswith("(source_file")
+    assert not program.declares_machine
+    assert ctx.parse(ctx.source(MACHINE)).declares_machine
+
+
+def test_sources_hold_text_lines_and_labels(ctx: vxpeak.Context) -> None:
+    src = ctx.source("é\nsecond\n", label="lab.vx")
+    assert src.label == "lab.vx"
+    assert src.text == "é\nsecond\n" and src.data == "é\nsecond\n".encode()
+    assert src.line_count == 2
+    assert src.line(1) == "second" and src.line(2) is None
+    assert src.utf16_column(0, 2) == 1
+
+
+def test_errors_raise_the_class_of_their_code(ctx: vxpeak.Context, tmp_path: Path) -> None:
+    missing = tmp_path / "missing.vx"
+    with pytest.raises(vxpeak.InputOutputError) as err:
+        ctx.load(missing)
+    assert str(missing) in str(err.value) and err.value.code == -4
+    assert isinstance(err.value, OSError)
+    with pytest.raises(vxpeak.NotFound) as nf:
+        ctx.builtin_machine("no-such-gpu")
+    assert "no-such-gpu" in nf.value.message and isinstance(nf.value, LookupError)
+    src = ctx.source("abc")
+    with pytest.raises(vxpeak.InvalidArgument):
+        src.edit(2, 1, "x")
+    assert isinstance(vxpeak.errors.error_for(-2, "m"), MemoryError)
+    assert type(vxpeak.errors.error_for(-99, "m")) is vxpeak.VxpeakError
+
+
+def test_edit_and_reparse(ctx: vxpeak.Context) -> None:
+    v1 = ctx.load(LOOP)
+    p1 = ctx.parse(v1)
+    a1 = ctx.analyze(p1)
+    text = v1.data
+    start = text.index(b"0..32") + 3
+    v2 = v1.edit(start, start + 2, "8")
+    p2 = ctx.reparse(p1, v2)
+    a2 = ctx.analyze(p2)
+    assert a1.resident_sets[0].allocated_bytes == 33 * 1024 * 1024
+    assert a2.resident_sets[0].allocated_bytes == 9 * 1024 * 1024
+    assert a2.to_dict() == ctx.analyze(ctx.parse(ctx.source(v2.data, v1.label))).to_dict()
+    # The old version and its analysis are untouched.
+    assert b"0..32" in v1.data and a1.resident_sets[0].allocated_bytes == 33 * 1024 * 1024
+
+
+def test_closing_cascades_and_closed_objects_refuse_use() -> None:
+    ctx = vxpeak.Context()
+    src = ctx.load(LOOP)
+    program = ctx.parse(src)
+    analysis = ctx.analyze(program)
+    src.close()  # closes the program and the analysis first
+    assert program.closed and analysis.closed and src.closed and not ctx.closed
+    with pytest.raises(vxpeak.InvalidArgument, match="closed"):
+        analysis.resident_sets
+    ctx.close()
+    ctx.close()  # idempotent
+    with pytest.raises(vxpeak.InvalidArgument):
+        ctx.source("x")
+
+
+def test_results_outlive_their_objects() -> None:
+    with vxpeak.Context() as ctx:
+        analysis = ctx.analyze(ctx.parse(ctx.load(UNROLLED)))
+        diagnostics, sets = analysis.diagnostics, analysis.resident_sets
+    assert analysis.closed
+    assert diagnostics[0].code == "E6010" and sets[0].tiles == 33
+
+
+def test_borrowed_objects_stay_alive_without_references() -> None:
+    def make() -> vxpeak.Analysis:
+        ctx = vxpeak.Context()
+        return ctx.analyze(ctx.parse(ctx.load(LOOP)), machine=None)
+
+    analysis = make()  # the context, source and program exist only through it
+    gc.collect()
+    assert analysis.resident_sets[0].peak_bytes == 2 * 1024 * 1024
+    del analysis
+    gc.collect()
+
+
+def test_check_is_the_command(root: Path) -> None:
+    report = vxpeak.check(root / "tests" / "examples" / "plain.vx")
+    assert report["machine"] == "a100-40 (built-in)"
+    assert report["host"] == "host-default (built-in)"
+    assert report["verdict"] == "admitted"
+    assert vxpeak.check(UNROLLED)["verdict"] == "rejected"
+    with pytest.raises(vxpeak.InputOutputError):
+        vxpeak.check(root / "no-such.vx")

@@ -1,0 +1,597 @@
+# SPDX-License-Identifier: Apache-2.0
+"""vxpeak - static peak-memory analysis of Vx programs, from Python.
+
+A thin, typed layer over libvxpeak's C API (through ctypes)::
+
+    import vxpeak
+
+    with vxpeak.Context() as ctx:
+        program = ctx.parse(ctx.load("examples/blog/peak_not_sum.vx"))
+        analysis = ctx.analyze(program, machine=ctx.builtin_machine("a100-40"))
+        for rs in analysis.resident_sets:
+            print(rs.function, rs.space, rs.peak_bytes, rs.capacity_bytes)
+        report = analysis.to_dict()          # the JSON report, as Python objects
+
+Objects mirror the C handles: a :class:`Context` makes :class:`Source`,
+:class:`Program`, :class:`Machine` and :class:`Analysis` objects. Each keeps the objects
+it borrows alive, and closing one (``close()``, a ``with`` block, or garbage collection)
+first closes the objects made from it, so no C object is ever freed while another still
+borrows it. Results (:class:`Diagnostic`, :class:`ResidentSet`, :class:`Record`) are
+plain immutable values copied out of the library, valid after everything is closed.
+
+A failing call raises the :mod:`vxpeak.errors` class of its return code with libvxpeak's
+message. A context, and what is made from it, is for one thread at a time.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import weakref
+from dataclasses import dataclass
+from os import PathLike, fspath
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from . import _ffi
+from ._ffi import LibraryNotFound
+from .errors import (
+    Cancelled,
+    InputOutputError,
+    InvalidArgument,
+    NotFound,
+    OutOfMemory,
+    VersionError,
+    VxpeakError,
+    error_for,
+)
+
+__all__ = [
+    "Analysis",
+    "Cancelled",
+    "Context",
+    "Diagnostic",
+    "InputOutputError",
+    "InvalidArgument",
+    "LibraryNotFound",
+    "Machine",
+    "NotFound",
+    "OutOfMemory",
+    "Program",
+    "Record",
+    "ResidentSet",
+    "Source",
+    "Span",
+    "VersionError",
+    "VxpeakError",
+    "check",
+    "grammar_abi",
+    "library_path",
+    "version",
+]
+
+__version__ = "0.1.0"
+
+PathArg = Union[str, "PathLike[str]"]
+
+
+def _text(raw: Optional[bytes]) -> Optional[str]:
+    """A borrowed C string as str (invalid UTF-8 survives as surrogate escapes)."""
+    return None if raw is None else raw.decode("utf-8", "surrogateescape")
+
+
+def version() -> str:
+    """The library's version string (e.g. ``"0.1.0"``)."""
+    return _text(_ffi.lib().vxp_version_string()) or ""
+
+
+def grammar_abi() -> int:
+    """The tree-sitter language ABI of the grammar compiled into the library."""
+    return int(_ffi.lib().vxp_grammar_abi())
+
+
+def library_path() -> str:
+    """The path of the libvxpeak shared library this package loaded."""
+    return _ffi.library_path()
+
+
+# ------------------------------------------------------------------ result values
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a diagnostic or a record is: 0-based line, byte column and UTF-16 column
+    (the LSP position) of both ends, and the byte offsets."""
+
+    file: str
+    start_line: int
+    start_column: int
+    start_utf16: int
+    end_line: int
+    end_column: int
+    end_utf16: int
+    start_byte: int
+    end_byte: int
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A diagnostic: ``severity`` is "error", "warning" or "note"; ``code`` the stable
+    code ("E6010"), or None; ``span`` None for a diagnostic without a source range;
+    ``notes`` its attached notes (``is_help`` marks a suggested fix)."""
+
+    severity: str
+    code: Optional[str]
+    message: str
+    span: Optional[Span]
+    notes: Tuple["Diagnostic", ...] = ()
+    is_help: bool = False
+
+    @property
+    def line(self) -> Optional[int]:
+        """1-based line, as compilers print it (None without a range)."""
+        return self.span.start_line + 1 if self.span else None
+
+    @property
+    def column(self) -> Optional[int]:
+        """1-based byte column, as compilers print it (None without a range)."""
+        return self.span.start_column + 1 if self.span else None
+
+    def __str__(self) -> str:
+        where = "%s:%d:%d: " % (self.span.file, self.line, self.column) if self.span else ""
+        code = "[%s]" % self.code if self.code else ""
+        return "%s%s%s: %s" % (where, self.severity, code, self.message)
+
+
+@dataclass(frozen=True)
+class ResidentSet:
+    """The peak working set of one function in one memory space."""
+
+    function: str
+    space: str
+    peak_bytes: int
+    capacity_bytes: int
+    tiles: int
+    overcommit: bool
+    allocated_bytes: Optional[int]  # the naive sum over the run; None: trip count unknown
+
+    @property
+    def utilization(self) -> float:
+        return self.peak_bytes / self.capacity_bytes if self.capacity_bytes else 0.0
+
+    @property
+    def fits(self) -> bool:
+        return self.peak_bytes <= self.capacity_bytes
+
+
+@dataclass(frozen=True)
+class Record:
+    """One tile: a placement into a space with a capacity."""
+
+    function: str
+    space: str
+    binding: Optional[str]
+    bytes: int
+    scope_depth: int
+    order: int
+    live_at_peak: bool
+    span: Span
+
+
+_SEVERITY = {1: "note", 2: "warning", 3: "error"}
+
+
+# ------------------------------------------------------------------ handles
+
+
+class _Handle:
+    """A C object: its pointer, the Python objects it borrows (kept alive), and the ones
+    made from it (closed first when it is closed, newest first)."""
+
+    _free_name = ""
+
+    def __init__(self, ptr: int, parents: Tuple["_Handle", ...]):
+        self._ptr: Optional[int] = ptr
+        self._parents = parents
+        self._children: List["weakref.ReferenceType[_Handle]"] = []
+        for parent in parents:
+            parent._adopt(self)
+
+    def _adopt(self, child: "_Handle") -> None:
+        self._children = [r for r in self._children if r() is not None]
+        self._children.append(weakref.ref(child))
+
+    @property
+    def closed(self) -> bool:
+        return self._ptr is None
+
+    def close(self) -> None:
+        """Free the C object, after closing every object made from it. Idempotent."""
+        if self._ptr is None:
+            return
+        for ref in reversed(self._children):
+            child = ref()
+            if child is not None:
+                child.close()
+        self._children = []
+        ptr, self._ptr = self._ptr, None
+        getattr(_ffi.lib(), self._free_name)(ptr)
+
+    def _handle(self) -> int:
+        if self._ptr is None:
+            raise InvalidArgument("%s is closed" % type(self).__name__)
+        return self._ptr
+
+    def __enter__(self):  # type: ignore[no-untyped-def]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may be gone already
+            pass
+
+
+class Context(_Handle):
+    """A libvxpeak context: the allocator, the parser and the last error. Everything is
+    made through it; closing it closes everything made from it."""
+
+    _free_name = "vxp_context_free"
+
+    def __init__(self) -> None:
+        out = ctypes.c_void_p()
+        rc = _ffi.lib().vxp_context_new(ctypes.byref(out), None)
+        if rc != 0:
+            raise error_for(rc, _text(_ffi.lib().vxp_strerror(rc)) or "")
+        super().__init__(out.value or 0, ())
+
+    def _check(self, rc: int) -> None:
+        if rc != 0:
+            raise error_for(rc, _text(_ffi.lib().vxp_context_errmsg(self._handle())) or "")
+
+    def source(self, text: Union[str, bytes], label: str = "<input>") -> "Source":
+        """A source holding a copy of ``text`` (str is encoded as UTF-8)."""
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        out = ctypes.c_void_p()
+        self._check(
+            _ffi.lib().vxp_source_new(
+                ctypes.byref(out), self._handle(), label.encode("utf-8"), data, len(data)
+            )
+        )
+        return Source(out.value or 0, self)
+
+    def load(self, path: PathArg) -> "Source":
+        """A source read from a file (InputOutputError names the path and the reason)."""
+        out = ctypes.c_void_p()
+        self._check(
+            _ffi.lib().vxp_source_load_file(
+                ctypes.byref(out), self._handle(), fspath(path).encode("utf-8")
+            )
+        )
+        return Source(out.value or 0, self)
+
+    def parse(self, source: "Source") -> "Program":
+        """Parse and lower ``source``. Syntax errors are diagnostics, not exceptions."""
+        out = ctypes.c_void_p()
+        self._check(
+            _ffi.lib().vxp_program_parse(ctypes.byref(out), self._handle(), source._handle())
+        )
+        return Program(out.value or 0, self, source)
+
+    def reparse(self, program: "Program", source: "Source") -> "Program":
+        """Parse ``source`` (an edited version of ``program``'s source, see
+        :meth:`Source.edit`) reusing ``program``'s syntax tree."""
+        out = ctypes.c_void_p()
+        self._check(
+            _ffi.lib().vxp_program_reparse(
+                ctypes.byref(out), self._handle(), program._handle(), source._handle()
+            )
+        )
+        return Program(out.value or 0, self, source)
+
+    def machine(self, source: Union["Source", PathArg]) -> "Machine":
+        """A machine model read from a source or a file (fleet/*.vx)."""
+        src = source if isinstance(source, Source) else self.load(source)
+        out = ctypes.c_void_p()
+        self._check(_ffi.lib().vxp_machine_load(ctypes.byref(out), self._handle(), src._handle()))
+        return Machine(out.value or 0, self, src)
+
+    def builtin_machine(self, name: str) -> "Machine":
+        """A machine model compiled into the library ("a100-40", "host-default", ...);
+        NotFound when there is none of that name."""
+        out = ctypes.c_void_p()
+        self._check(
+            _ffi.lib().vxp_machine_builtin(ctypes.byref(out), self._handle(), name.encode("utf-8"))
+        )
+        return Machine(out.value or 0, self, None)
+
+    def analyze(
+        self,
+        program: "Program",
+        machine: Optional["Machine"] = None,
+        host: Optional["Machine"] = None,
+    ) -> "Analysis":
+        """Analyse ``program`` against its own declarations plus ``machine`` and ``host``."""
+        opts = _AnalyzeOptions()
+        self._check(_ffi.lib().vxp_analyze_options_init(ctypes.byref(opts), 1))
+        opts.machine = machine._handle() if machine else None
+        opts.host = host._handle() if host else None
+        out = ctypes.c_void_p()
+        self._check(
+            _ffi.lib().vxp_analyze(
+                ctypes.byref(out), self._handle(), program._handle(), ctypes.byref(opts)
+            )
+        )
+        parents = tuple(p for p in (self, program, machine, host) if p is not None)
+        return Analysis(out.value or 0, parents, program)
+
+
+class _AnalyzeOptions(ctypes.Structure):
+    """vxp_analyze_options, version 1."""
+
+    _fields_ = [("version", ctypes.c_uint), ("machine", ctypes.c_void_p), ("host", ctypes.c_void_p)]
+
+
+def _span_of(range_: _ffi.Range, src_ptr: Optional[int]) -> Span:
+    lib = _ffi.lib()
+    return Span(
+        file=_text(lib.vxp_source_label(src_ptr)) or "",
+        start_line=range_.start.line,
+        start_column=range_.start.column,
+        start_utf16=int(lib.vxp_source_utf16_column(src_ptr, range_.start)),
+        end_line=range_.end.line,
+        end_column=range_.end.column,
+        end_utf16=int(lib.vxp_source_utf16_column(src_ptr, range_.end)),
+        start_byte=range_.start_byte,
+        end_byte=range_.end_byte,
+    )
+
+
+def _diagnostic(ptr: int) -> Diagnostic:
+    lib = _ffi.lib()
+    span = None
+    if lib.vxp_diagnostic_has_range(ptr):
+        span = _span_of(lib.vxp_diagnostic_range(ptr), lib.vxp_diagnostic_source(ptr))
+    notes = tuple(
+        _diagnostic(lib.vxp_diagnostic_note(ptr, i))
+        for i in range(lib.vxp_diagnostic_note_count(ptr))
+    )
+    return Diagnostic(
+        severity=_SEVERITY.get(lib.vxp_diagnostic_severity(ptr), "note"),
+        code=_text(lib.vxp_diagnostic_code(ptr)),
+        message=_text(lib.vxp_diagnostic_message(ptr)) or "",
+        span=span,
+        notes=notes,
+        is_help=bool(lib.vxp_diagnostic_is_help(ptr)),
+    )
+
+
+class Source(_Handle):
+    """A private copy of a program's text (immutable: edits make new versions)."""
+
+    _free_name = "vxp_source_free"
+
+    def __init__(self, ptr: int, ctx: Context):
+        super().__init__(ptr, (ctx,))
+        self.context = ctx
+
+    @property
+    def label(self) -> str:
+        return _text(_ffi.lib().vxp_source_label(self._handle())) or ""
+
+    @property
+    def data(self) -> bytes:
+        """The text, as the bytes libvxpeak holds."""
+        size = ctypes.c_size_t()
+        ptr = _ffi.lib().vxp_source_text(self._handle(), ctypes.byref(size))
+        return ctypes.string_at(ptr, size.value) if size.value else b""
+
+    @property
+    def text(self) -> str:
+        return self.data.decode("utf-8", "surrogateescape")
+
+    @property
+    def line_count(self) -> int:
+        return int(_ffi.lib().vxp_source_line_count(self._handle()))
+
+    def line(self, index: int) -> Optional[str]:
+        """0-based line ``index`` without its terminator, or None past the end."""
+        size = ctypes.c_size_t()
+        ptr = _ffi.lib().vxp_source_line(self._handle(), index, ctypes.byref(size))
+        if ptr is None:
+            return None
+        return ctypes.string_at(ptr, size.value).decode("utf-8", "surrogateescape")
+
+    def utf16_column(self, line: int, column: int) -> int:
+        """The UTF-16 column (LSP) of 0-based ``line`` and byte ``column``."""
+        return int(_ffi.lib().vxp_source_utf16_column(self._handle(), _ffi.Point(line, column)))
+
+    def edit(self, start_byte: int, old_end_byte: int, text: Union[str, bytes]) -> "Source":
+        """The next version: bytes [start_byte, old_end_byte) replaced by ``text``. This
+        source is unchanged; use :meth:`Context.reparse` to reparse incrementally."""
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        out = ctypes.c_void_p()
+        self.context._check(
+            _ffi.lib().vxp_source_edit(
+                ctypes.byref(out), self._handle(), start_byte, old_end_byte, data, len(data)
+            )
+        )
+        return Source(out.value or 0, self.context)
+
+
+class Program(_Handle):
+    """A parsed program: its syntax tree, model and syntax diagnostics."""
+
+    _free_name = "vxp_program_free"
+
+    def __init__(self, ptr: int, ctx: Context, source: Source):
+        super().__init__(ptr, (ctx, source))
+        self.context = ctx
+        self.source = source
+
+    @property
+    def diagnostics(self) -> List[Diagnostic]:
+        lib, h = _ffi.lib(), self._handle()
+        return [
+            _diagnostic(lib.vxp_program_diagnostic(h, i))
+            for i in range(lib.vxp_program_diagnostic_count(h))
+        ]
+
+    @property
+    def sexp(self) -> str:
+        """The syntax tree as an S-expression."""
+        raw = _ffi.lib().vxp_program_sexp(self._handle())
+        if raw is None:
+            self.context._check(_ffi.lib().vxp_context_errcode(self.context._handle()) or -2)
+        return _text(raw) or ""
+
+    @property
+    def declares_machine(self) -> bool:
+        """True when the program declares a Topology or a Memory with a capacity."""
+        return bool(_ffi.lib().vxp_program_declares_machine(self._handle()))
+
+
+class Machine(_Handle):
+    """A machine model: Memory and Topology declarations."""
+
+    _free_name = "vxp_machine_free"
+
+    def __init__(self, ptr: int, ctx: Context, source: Optional[Source]):
+        super().__init__(ptr, (ctx,) + ((source,) if source else ()))
+        self.context = ctx
+
+    @property
+    def label(self) -> str:
+        return _text(_ffi.lib().vxp_machine_label(self._handle())) or ""
+
+    @property
+    def diagnostics(self) -> List[Diagnostic]:
+        lib, h = _ffi.lib(), self._handle()
+        return [
+            _diagnostic(lib.vxp_machine_diagnostic(h, i))
+            for i in range(lib.vxp_machine_diagnostic_count(h))
+        ]
+
+
+class Analysis(_Handle):
+    """The result of :meth:`Context.analyze`: verdict, diagnostics, resident sets,
+    records, routes and the JSON report."""
+
+    _free_name = "vxp_analysis_free"
+
+    def __init__(self, ptr: int, parents: Tuple[_Handle, ...], program: Program):
+        super().__init__(ptr, parents)
+        self.program = program
+        self._report: Optional[Dict[str, Any]] = None
+
+    @property
+    def admitted(self) -> bool:
+        return bool(_ffi.lib().vxp_analysis_admitted(self._handle()))
+
+    @property
+    def error_count(self) -> int:
+        return int(_ffi.lib().vxp_analysis_error_count(self._handle()))
+
+    @property
+    def warning_count(self) -> int:
+        return int(_ffi.lib().vxp_analysis_warning_count(self._handle()))
+
+    @property
+    def diagnostics(self) -> List[Diagnostic]:
+        """The program's, the machines' and the analysis' own diagnostics, in that order."""
+        lib, h = _ffi.lib(), self._handle()
+        return [
+            _diagnostic(lib.vxp_analysis_diagnostic(h, i))
+            for i in range(lib.vxp_analysis_diagnostic_count(h))
+        ]
+
+    @property
+    def resident_sets(self) -> List[ResidentSet]:
+        lib, h = _ffi.lib(), self._handle()
+        sets = []
+        for i in range(lib.vxp_analysis_resident_set_count(h)):
+            rs = lib.vxp_analysis_resident_set(h, i)
+            allocated = ctypes.c_uint64()
+            known = lib.vxp_resident_set_allocated_bytes(rs, ctypes.byref(allocated))
+            sets.append(
+                ResidentSet(
+                    function=_text(lib.vxp_resident_set_function(rs)) or "",
+                    space=_text(lib.vxp_resident_set_space(rs)) or "",
+                    peak_bytes=int(lib.vxp_resident_set_peak_bytes(rs)),
+                    capacity_bytes=int(lib.vxp_resident_set_capacity_bytes(rs)),
+                    tiles=int(lib.vxp_resident_set_tile_count(rs)),
+                    overcommit=bool(lib.vxp_resident_set_overcommit(rs)),
+                    allocated_bytes=int(allocated.value) if known else None,
+                )
+            )
+        return sets
+
+    @property
+    def records(self) -> List[Record]:
+        lib, h = _ffi.lib(), self._handle()
+        src = lib.vxp_program_source(self.program._handle())
+        out = []
+        for i in range(lib.vxp_analysis_record_count(h)):
+            rec = lib.vxp_analysis_record(h, i)
+            out.append(
+                Record(
+                    function=_text(lib.vxp_record_function(rec)) or "",
+                    space=_text(lib.vxp_record_space(rec)) or "",
+                    binding=_text(lib.vxp_record_binding(rec)),
+                    bytes=int(lib.vxp_record_bytes(rec)),
+                    scope_depth=int(lib.vxp_record_scope_depth(rec)),
+                    order=int(lib.vxp_record_order(rec)),
+                    live_at_peak=bool(lib.vxp_record_live_at_peak(rec)),
+                    span=_span_of(lib.vxp_record_range(rec), src),
+                )
+            )
+        return out
+
+    @property
+    def routes(self) -> List[Dict[str, Any]]:
+        """The transfer routes of the report (path, edges, bytes, derived_cost,
+        derived_unit, cost_source), as the JSON report's ``routes`` records."""
+        return list(self.to_dict().get("routes", []))
+
+    @property
+    def json(self) -> str:
+        """The JSON report (schema vxpeak-report-v1), as libvxpeak renders it."""
+        size = ctypes.c_size_t()
+        ptr = _ffi.lib().vxp_analysis_json(self._handle(), ctypes.byref(size))
+        if not ptr:
+            self.program.context._check(
+                _ffi.lib().vxp_context_errcode(self.program.context._handle()) or -2
+            )
+        return ctypes.string_at(ptr, size.value).decode("utf-8")
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The JSON report as Python objects (the same keys, in the same order)."""
+        if self._report is None:
+            self._report = json.loads(self.json)
+        return json.loads(json.dumps(self._report))  # a copy the caller may change
+
+
+def check(
+    path: PathArg,
+    machine: Optional[str] = None,
+    host: Optional[str] = None,
+) -> Dict[str, Any]:
+    """Analyse the program in ``path`` as ``vxpeak check`` does and return the JSON report
+    as a dict. ``machine`` and ``host`` are files or built-in names ("a100-40";
+    host "default" is the built-in host). A program without a machine model of its own
+    and no ``machine`` is checked against the built-in a100-40 with the default host."""
+    with Context() as ctx:
+        program = ctx.parse(ctx.load(path))
+        if machine is None and not program.declares_machine:
+            machine, host = "a100-40", host or "default"
+
+        def model(name: Optional[str]) -> Optional[Machine]:
+            if name is None:
+                return None
+            if "/" in name or name.endswith(".vx"):
+                return ctx.machine(name)
+            return ctx.builtin_machine("host-default" if name == "default" else name)
+
+        return ctx.analyze(program, machine=model(machine), host=model(host)).to_dict()

@@ -1,0 +1,309 @@
+# SPDX-License-Identifier: Apache-2.0
+"""_ffi.py - finding and loading libvxpeak, and the ctypes prototype of every function.
+
+The table below is the Python side of ``include/vxpeak.h``: one entry per exported
+function, with its result and argument types. ``tests/test_ffi_table.py`` parses the
+header and fails when a function is missing here or declared with another arity or
+argument types, so a new C function must be added to this table too.
+
+Where the library comes from, in order (the first that loads wins):
+
+1. ``$VXPEAK_LIBRARY``: the path of the shared library, or of a directory holding it.
+   When it is set nothing else is tried.
+2. The build tree, when this package is imported from a libvxpeak checkout
+   (``bindings/python/vxpeak`` next to ``build/``); ``$VXPEAK_BUILD_DIR`` names another
+   build directory.
+3. The installed prefix: ``pkg-config --variable=libdir vxpeak``, ``sys.prefix/lib``,
+   ``/usr/local/lib``, ``/usr/lib``, then the dynamic linker's own search
+   (``ctypes.util.find_library``).
+
+When none loads, :class:`LibraryNotFound` lists every place tried and why it failed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import shutil
+import subprocess
+import sys
+from ctypes import (
+    POINTER,
+    Structure,
+    c_char_p,
+    c_int,
+    c_size_t,
+    c_uint,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+#: The ABI this package is written for: the library's SONAME is libvxpeak.so.<SOVERSION>.
+SOVERSION = "0.1"
+#: The library versions this package accepts: (major, minor) must match.
+VERSION_MAJOR, VERSION_MINOR = 0, 1
+LIBRARY_NAME = "libvxpeak.so." + SOVERSION
+
+
+class LibraryNotFound(ImportError):
+    """libvxpeak could not be loaded; the message lists every place that was tried."""
+
+    def __init__(self, tried: Sequence[Tuple[str, str, str]]):
+        self.tried = list(tried)
+        lines = ["cannot load %s; tried:" % LIBRARY_NAME]
+        lines += ["  %s: %s (%s)" % entry for entry in self.tried]
+        lines.append(
+            "set VXPEAK_LIBRARY to the library's path, or install libvxpeak "
+            "(make install PREFIX=...)"
+        )
+        super().__init__("\n".join(lines))
+
+
+# ------------------------------------------------------------------ ABI structs
+
+
+class Point(Structure):
+    """vxp_point: 0-based line, 0-based column in bytes."""
+
+    _fields_ = [("line", c_uint32), ("column", c_uint32)]
+
+
+class Range(Structure):
+    """vxp_range: half-open, with byte offsets."""
+
+    _fields_ = [
+        ("start", Point),
+        ("end", Point),
+        ("start_byte", c_uint32),
+        ("end_byte", c_uint32),
+    ]
+
+
+# Handles are opaque: plain pointers.
+_H = c_void_p
+_OUT = POINTER(c_void_p)
+_SIZE_OUT = POINTER(c_size_t)
+
+#: name -> (result type, argument types), in header order.
+PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
+    # versioning
+    "vxp_version": (c_int, []),
+    "vxp_version_string": (c_char_p, []),
+    "vxp_grammar_abi": (c_uint, []),
+    "vxp_strerror": (c_char_p, [c_int]),
+    # context
+    "vxp_context_options_init": (c_int, [c_void_p, c_uint]),
+    "vxp_context_new": (c_int, [_OUT, c_void_p]),
+    "vxp_context_free": (None, [_H]),
+    "vxp_context_errmsg": (c_char_p, [_H]),
+    "vxp_context_errcode": (c_int, [_H]),
+    # source
+    "vxp_source_new": (c_int, [_OUT, _H, c_char_p, c_char_p, c_size_t]),
+    "vxp_source_load_file": (c_int, [_OUT, _H, c_char_p]),
+    "vxp_source_edit": (c_int, [_OUT, _H, c_uint32, c_uint32, c_char_p, c_size_t]),
+    "vxp_source_free": (None, [_H]),
+    "vxp_source_label": (c_char_p, [_H]),
+    "vxp_source_text": (c_void_p, [_H, _SIZE_OUT]),
+    "vxp_source_line": (c_void_p, [_H, c_uint32, _SIZE_OUT]),
+    "vxp_source_line_count": (c_uint32, [_H]),
+    "vxp_source_utf16_column": (c_uint32, [_H, Point]),
+    # program
+    "vxp_program_parse": (c_int, [_OUT, _H, _H]),
+    "vxp_program_reparse": (c_int, [_OUT, _H, _H, _H]),
+    "vxp_program_free": (None, [_H]),
+    "vxp_program_source": (_H, [_H]),
+    "vxp_program_diagnostic_count": (c_size_t, [_H]),
+    "vxp_program_diagnostic": (_H, [_H, c_size_t]),
+    "vxp_program_sexp": (c_char_p, [_H]),
+    "vxp_program_declares_machine": (c_int, [_H]),
+    # machine
+    "vxp_machine_load": (c_int, [_OUT, _H, _H]),
+    "vxp_machine_builtin": (c_int, [_OUT, _H, c_char_p]),
+    "vxp_machine_free": (None, [_H]),
+    "vxp_machine_label": (c_char_p, [_H]),
+    "vxp_machine_diagnostic_count": (c_size_t, [_H]),
+    "vxp_machine_diagnostic": (_H, [_H, c_size_t]),
+    # analysis
+    "vxp_analyze_options_init": (c_int, [c_void_p, c_uint]),
+    "vxp_analyze": (c_int, [_OUT, _H, _H, c_void_p]),
+    "vxp_analysis_free": (None, [_H]),
+    "vxp_analysis_admitted": (c_int, [_H]),
+    "vxp_analysis_error_count": (c_size_t, [_H]),
+    "vxp_analysis_warning_count": (c_size_t, [_H]),
+    "vxp_analysis_diagnostic_count": (c_size_t, [_H]),
+    "vxp_analysis_diagnostic": (_H, [_H, c_size_t]),
+    "vxp_analysis_resident_set_count": (c_size_t, [_H]),
+    "vxp_analysis_resident_set": (_H, [_H, c_size_t]),
+    "vxp_analysis_record_count": (c_size_t, [_H]),
+    "vxp_analysis_record": (_H, [_H, c_size_t]),
+    # diagnostics
+    "vxp_diagnostic_severity": (c_int, [_H]),
+    "vxp_diagnostic_code": (c_char_p, [_H]),
+    "vxp_diagnostic_message": (c_char_p, [_H]),
+    "vxp_diagnostic_has_range": (c_int, [_H]),
+    "vxp_diagnostic_source": (_H, [_H]),
+    "vxp_diagnostic_range": (Range, [_H]),
+    "vxp_diagnostic_note_count": (c_size_t, [_H]),
+    "vxp_diagnostic_note": (_H, [_H, c_size_t]),
+    "vxp_diagnostic_is_help": (c_int, [_H]),
+    # resident sets
+    "vxp_resident_set_function": (c_char_p, [_H]),
+    "vxp_resident_set_space": (c_char_p, [_H]),
+    "vxp_resident_set_peak_bytes": (c_uint64, [_H]),
+    "vxp_resident_set_capacity_bytes": (c_uint64, [_H]),
+    "vxp_resident_set_tile_count": (c_size_t, [_H]),
+    "vxp_resident_set_overcommit": (c_int, [_H]),
+    "vxp_resident_set_allocated_bytes": (c_int, [_H, POINTER(c_uint64)]),
+    # records
+    "vxp_record_function": (c_char_p, [_H]),
+    "vxp_record_space": (c_char_p, [_H]),
+    "vxp_record_binding": (c_char_p, [_H]),
+    "vxp_record_bytes": (c_uint64, [_H]),
+    "vxp_record_scope_depth": (c_uint32, [_H]),
+    "vxp_record_order": (c_uint32, [_H]),
+    "vxp_record_range": (Range, [_H]),
+    "vxp_record_live_at_peak": (c_int, [_H]),
+    # JSON
+    "vxp_analysis_json": (c_void_p, [_H, _SIZE_OUT]),
+}
+
+
+# ------------------------------------------------------------------ finding the library
+
+
+def _package_build_dir() -> Optional[Path]:
+    """build/ of the checkout this package is imported from, if it is one."""
+    env = os.environ.get("VXPEAK_BUILD_DIR")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve()
+    # <checkout>/bindings/python/vxpeak/_ffi.py
+    if len(here.parents) > 3 and here.parents[2].name == "bindings":
+        return here.parents[3] / "build"
+    return None
+
+
+def _pkg_config_libdir() -> Tuple[Optional[str], str]:
+    """(libdir, "") from pkg-config's vxpeak.pc, or (None, why not)."""
+    if not shutil.which("pkg-config"):
+        return None, "no pkg-config command"
+    try:
+        out = subprocess.run(
+            ["pkg-config", "--variable=libdir", "vxpeak"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError) as err:
+        return None, str(err)
+    if out.returncode != 0 or not out.stdout.strip():
+        return None, "no vxpeak.pc on PKG_CONFIG_PATH"
+    return out.stdout.strip(), ""
+
+
+def candidates() -> List[Tuple[str, Optional[str], str]]:
+    """(where, path, note) triples to try, in order: `where` says where the path came
+    from; a None path is a place that could not even be asked (`note` says why)."""
+    env = os.environ.get("VXPEAK_LIBRARY")
+    if env:
+        path = Path(env)
+        if path.is_dir():
+            path = path / LIBRARY_NAME
+        return [("$VXPEAK_LIBRARY", str(path), "")]
+    found: List[Tuple[str, Optional[str], str]] = []
+    build = _package_build_dir()
+    if build is not None:
+        found.append(("build tree", str(build / LIBRARY_NAME), ""))
+    libdir, why = _pkg_config_libdir()
+    found.append(("pkg-config", str(Path(libdir) / LIBRARY_NAME) if libdir else None, why))
+    for prefix in (sys.prefix, "/usr/local", "/usr"):
+        found.append(("installed prefix %s" % prefix, str(Path(prefix) / "lib" / LIBRARY_NAME), ""))
+    system = ctypes.util.find_library("vxpeak")
+    found.append(("dynamic linker search", system if system else LIBRARY_NAME, ""))
+    return found
+
+
+def _version_ok(lib: ctypes.CDLL) -> Optional[str]:
+    """None when the library's version is one this package supports, else why not."""
+    try:
+        version = lib.vxp_version
+    except AttributeError:
+        return "not libvxpeak (no vxp_version)"
+    version.restype = c_int
+    version.argtypes = []
+    number = version()
+    major, minor = number // 10000, number // 100 % 100
+    if (major, minor) != (VERSION_MAJOR, VERSION_MINOR):
+        return "version %d.%d.%d, this package needs %d.%d.x" % (
+            major,
+            minor,
+            number % 100,
+            VERSION_MAJOR,
+            VERSION_MINOR,
+        )
+    return None
+
+
+def load(
+    places: Optional[Sequence[Tuple[str, Optional[str], str]]] = None,
+) -> Tuple[ctypes.CDLL, str]:
+    """Load the first usable library of ``places`` (default: :func:`candidates`),
+    declare every prototype, and return it with its path. LibraryNotFound lists every
+    place and why it was not used."""
+    tried: List[Tuple[str, str, str]] = []
+    for where, path, note in places if places is not None else candidates():
+        if path is None:
+            tried.append((where, "-", note))
+            continue
+        if os.sep in path and not os.path.exists(path):
+            tried.append((where, path, "no such file"))
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as err:
+            tried.append((where, path, str(err)))
+            continue
+        problem = _version_ok(lib) or _missing(lib)
+        if problem:
+            tried.append((where, path, problem))
+            continue
+        declare(lib)
+        return lib, path
+    raise LibraryNotFound(tried)
+
+
+def _missing(lib: ctypes.CDLL) -> Optional[str]:
+    names = [name for name in PROTOTYPES if not hasattr(lib, name)]
+    return "lacks " + ", ".join(names) if names else None
+
+
+def declare(lib: ctypes.CDLL) -> None:
+    """Set restype/argtypes of every function in PROTOTYPES."""
+    for name, (restype, argtypes) in PROTOTYPES.items():
+        fn = getattr(lib, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+
+
+_lib: Optional[ctypes.CDLL] = None
+_lib_path: Optional[str] = None
+
+
+def lib() -> ctypes.CDLL:
+    """The loaded library (loaded on first use)."""
+    global _lib, _lib_path
+    if _lib is None:
+        _lib, _lib_path = load()
+    return _lib
+
+
+def library_path() -> str:
+    """The path of the library in use."""
+    lib()
+    assert _lib_path is not None
+    return _lib_path
