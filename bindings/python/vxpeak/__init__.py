@@ -59,6 +59,7 @@ __all__ = [
     "Program",
     "Record",
     "ResidentSet",
+    "Route",
     "Source",
     "Span",
     "VersionError",
@@ -174,6 +175,26 @@ class Record:
     scope_depth: int
     order: int
     live_at_peak: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class Route:
+    """One hop of a transfer: the spaces it goes through (``path``, source first), the
+    integer routing weight each edge declares (None: a rate, or nothing), the total
+    weight, the bytes moved and the derived cost (None when not static or not derivable),
+    in ``derived_unit`` ("ps" or "cyc"), from ``cost_source`` ("link_rate" or
+    "containment", combined by ``composition``: "sum" or "bottleneck")."""
+
+    function: str
+    path: Tuple[str, ...]
+    edge_costs: Tuple[Optional[int], ...]
+    total_cost: int
+    bytes: Optional[int]
+    derived_cost: Optional[int]
+    derived_unit: Optional[str]
+    cost_source: Optional[str]
+    composition: Optional[str]
     span: Span
 
 
@@ -550,10 +571,36 @@ class Analysis(_Handle):
         return out
 
     @property
-    def routes(self) -> List[Dict[str, Any]]:
-        """The transfer routes of the report (path, edges, bytes, derived_cost,
-        derived_unit, cost_source), as the JSON report's ``routes`` records."""
-        return list(self.to_dict().get("routes", []))
+    def routes(self) -> List[Route]:
+        """One route per hop of every transfer whose route was found, in program order."""
+        lib, h = _ffi.lib(), self._handle()
+        src = lib.vxp_program_source(self.program._handle())
+        value = ctypes.c_uint64()
+
+        def optional(getter: Any, *args: Any) -> Optional[int]:
+            return int(value.value) if getter(*args, ctypes.byref(value)) else None
+
+        out = []
+        for i in range(lib.vxp_analysis_route_count(h)):
+            r = lib.vxp_analysis_route(h, i)
+            spaces = lib.vxp_route_path_length(r)
+            out.append(
+                Route(
+                    function=_text(lib.vxp_route_function(r)) or "",
+                    path=tuple(_text(lib.vxp_route_path_space(r, k)) or "" for k in range(spaces)),
+                    edge_costs=tuple(
+                        optional(lib.vxp_route_edge_cost, r, k) for k in range(spaces - 1)
+                    ),
+                    total_cost=int(lib.vxp_route_total_cost(r)),
+                    bytes=optional(lib.vxp_route_bytes, r),
+                    derived_cost=optional(lib.vxp_route_derived_cost, r),
+                    derived_unit=_text(lib.vxp_route_derived_unit(r)),
+                    cost_source=_text(lib.vxp_route_cost_source(r)),
+                    composition=_text(lib.vxp_route_composition(r)),
+                    span=_span_of(lib.vxp_route_range(r), src),
+                )
+            )
+        return out
 
     @property
     def json(self) -> str:

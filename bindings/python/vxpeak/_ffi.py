@@ -140,6 +140,8 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_analysis_resident_set": (_H, [_H, c_size_t]),
     "vxp_analysis_record_count": (c_size_t, [_H]),
     "vxp_analysis_record": (_H, [_H, c_size_t]),
+    "vxp_analysis_route_count": (c_size_t, [_H]),
+    "vxp_analysis_route": (_H, [_H, c_size_t]),
     # diagnostics
     "vxp_diagnostic_severity": (c_int, [_H]),
     "vxp_diagnostic_code": (c_char_p, [_H]),
@@ -167,6 +169,18 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_record_order": (c_uint32, [_H]),
     "vxp_record_range": (Range, [_H]),
     "vxp_record_live_at_peak": (c_int, [_H]),
+    # routes
+    "vxp_route_function": (c_char_p, [_H]),
+    "vxp_route_path_length": (c_size_t, [_H]),
+    "vxp_route_path_space": (c_char_p, [_H, c_size_t]),
+    "vxp_route_edge_cost": (c_int, [_H, c_size_t, POINTER(c_uint64)]),
+    "vxp_route_total_cost": (c_uint64, [_H]),
+    "vxp_route_bytes": (c_int, [_H, POINTER(c_uint64)]),
+    "vxp_route_derived_cost": (c_int, [_H, POINTER(c_uint64)]),
+    "vxp_route_derived_unit": (c_char_p, [_H]),
+    "vxp_route_cost_source": (c_char_p, [_H]),
+    "vxp_route_composition": (c_char_p, [_H]),
+    "vxp_route_range": (Range, [_H]),
     # JSON
     "vxp_analysis_json": (c_void_p, [_H, _SIZE_OUT]),
 }
