@@ -180,6 +180,10 @@ bool vxp_cg__refuse(cg *G, TSNode node, const char *fmt, ...)
 #endif
     ;
 bool vxp_cg__ok(const cg *G);
+
+/* Free a scratch text buffer; an allocation that failed while it was written becomes
+ * G->rc = VXP_ENOMEM (its text was cut short, so nothing built from it may be used). */
+void vxp_cg__sb_done(cg *G, vxp_sb *sb);
 bool vxp_cg__is(TSNode node, TSSymbol sym);
 TSNode vxp_cg__field(TSNode node, TSFieldId id);
 const char *vxp_cg__text(const cg *G, TSNode node, size_t *len);

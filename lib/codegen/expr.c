@@ -91,7 +91,7 @@ bool vxp_cg__place(cg *G, TSNode site, const vxp_record *const *records, size_t 
     if (r) {
       uint32_t space = space_of_record(G, r);
       if (space == VXP_NONE || r->depth != G->depth || r->bytes < type->bytes) {
-        vxp_sb__free(G->ctx, &expr);
+        vxp_cg__sb_done(G, &expr);
         return vxp_cg__refuse(G, site, "the analysis' tile here (%llu bytes in '%s' at scope "
                                        "depth %u) disagrees with the generated code (%llu bytes "
                                        "at depth %u)",
@@ -120,15 +120,15 @@ bool vxp_cg__place(cg *G, TSNode site, const vxp_record *const *records, size_t 
       vxp_sb__printf(G->ctx, &wrapped, "vxp_copy(%s, %s, %lluull, %s)", next.data ? next.data : "",
                      expr.data, (unsigned long long)type->bytes,
                      copy_kind(prev_device, result.device));
-      vxp_sb__free(G->ctx, &next);
+      vxp_cg__sb_done(G, &next);
       next = wrapped;
     }
-    vxp_sb__free(G->ctx, &expr);
+    vxp_cg__sb_done(G, &expr);
     expr = next;
     prev_device = result.device;
   }
   vxp_sb__printf(G->ctx, sb, "(%s *)%s", ctype, expr.data ? expr.data : "");
-  vxp_sb__free(G->ctx, &expr);
+  vxp_cg__sb_done(G, &expr);
   if (v) {
     v->kind = CG_TENSOR;
     v->t = result;
@@ -444,7 +444,7 @@ static bool transfer(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
       ok = vxp_cg__place(G, node, recs, n, &src.t, vxp_cg__place_is_host(G, space), source.data,
                          &src.t, sb, v);
   }
-  vxp_sb__free(G->ctx, &source);
+  vxp_cg__sb_done(G, &source);
   return ok;
 }
 
@@ -464,11 +464,11 @@ static bool constructor(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   vxp_sb ptr;
   memset(&ptr, 0, sizeof(ptr));
   if (!vxp_cg__place(G, node, NULL, 0, &t, true, NULL, NULL, &ptr, v)) {
-    vxp_sb__free(G->ctx, &ptr);
+    vxp_cg__sb_done(G, &ptr);
     return false;
   }
   bool ok = vxp_cg__initialise(G, node, &t, ptr.data, sb);
-  vxp_sb__free(G->ctx, &ptr);
+  vxp_cg__sb_done(G, &ptr);
   return ok;
 }
 
@@ -537,7 +537,7 @@ static bool expr_inner(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
       sb->len = mark;
       if (sb->data) sb->data[mark] = '\0';
       vxp_sb__append(G->ctx, sb, tmp.data ? tmp.data : "", tmp.len);
-      vxp_sb__free(G->ctx, &tmp);
+      vxp_cg__sb_done(G, &tmp);
     }
     *v = x;
     return true;

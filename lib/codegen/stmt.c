@@ -138,7 +138,7 @@ static bool let_tile(cg *G, TSNode node, TSNode type, TSNode value, vxp_sb *sb, 
     memset(&ptr, 0, sizeof(ptr));
     bool ok = vxp_cg__place(G, node, recs, n, &t, !t.device, NULL, NULL, &ptr, v) &&
               vxp_cg__initialise(G, init, &v->t, ptr.data, sb);
-    vxp_sb__free(G->ctx, &ptr);
+    vxp_cg__sb_done(G, &ptr);
     return ok;
   }
   /* Any other initializer is copied into the new tile (`let b = a` of a placed tensor). */
@@ -160,7 +160,7 @@ static bool let_tile(cg *G, TSNode node, TSNode type, TSNode value, vxp_sb *sb, 
     }
   }
   if (ok) ok = vxp_cg__place(G, node, recs, n, &t, !t.device, source.data, &src.t, sb, v);
-  vxp_sb__free(G->ctx, &source);
+  vxp_cg__sb_done(G, &source);
   return ok;
 }
 
@@ -186,7 +186,7 @@ static void let_statement(cg *G, TSNode node) {
   }
   if (!ok) {
     poison(G, name);
-    vxp_sb__free(G->ctx, &sb);
+    vxp_cg__sb_done(G, &sb);
     return;
   }
   char ctype[16] = "";
@@ -199,7 +199,7 @@ static void let_statement(cg *G, TSNode node) {
     if (!ct) {
       vxp_cg__refuse(G, type, "a scalar `let` of type '%.*s': only element types", (int)len, t);
       poison(G, name);
-      vxp_sb__free(G->ctx, &sb);
+      vxp_cg__sb_done(G, &sb);
       return;
     }
     snprintf(ctype, sizeof(ctype), "%s", ct);
@@ -217,7 +217,7 @@ static void let_statement(cg *G, TSNode node) {
     /* A never-read name is legal Vx; keep C++ quiet about it. */
     vxp_cg__line(G, "(void)%s;", var->cname);
   }
-  vxp_sb__free(G->ctx, &sb);
+  vxp_cg__sb_done(G, &sb);
 }
 
 static void assignment(cg *G, TSNode node, bool compound) {
@@ -284,8 +284,8 @@ static void assignment(cg *G, TSNode node, bool compound) {
                    vxp_cg__construct(G, left, buf, sizeof(buf)));
   }
 done:
-  vxp_sb__free(G->ctx, &lhs);
-  vxp_sb__free(G->ctx, &rhs);
+  vxp_cg__sb_done(G, &lhs);
+  vxp_cg__sb_done(G, &rhs);
 }
 
 /* ------------------------------------------------------------------ control flow */
@@ -340,11 +340,11 @@ static void if_statement(cg *G, TSNode node) {
   if (!vxp_cg__expr(G, cond, &c, &cv) || cv.kind != CG_SCALAR) {
     if (vxp_cg__ok(G) && cv.kind != CG_SCALAR && cv.kind != CG_NONE)
       vxp_cg__refuse(G, cond, "an `if` condition that is not a scalar");
-    vxp_sb__free(G->ctx, &c);
+    vxp_cg__sb_done(G, &c);
     return;
   }
   vxp_cg__line(G, "if (%s) {", c.data);
-  vxp_sb__free(G->ctx, &c);
+  vxp_cg__sb_done(G, &c);
   G->indent++;
   open_block(G, VXP_BLOCK_IF);
   block_contents(G, then_block, 0, false);
@@ -399,8 +399,8 @@ static void for_statement(cg *G, TSNode node) {
     }
     vxp_cg__pop_scope(G);
   }
-  vxp_sb__free(G->ctx, &a);
-  vxp_sb__free(G->ctx, &b);
+  vxp_cg__sb_done(G, &a);
+  vxp_cg__sb_done(G, &b);
 }
 
 static void loop_statement(cg *G, TSNode node) {
@@ -439,12 +439,12 @@ static void return_value(cg *G, TSNode value, TSNode at) {
     return;
   }
   if (!vxp_cg__expr(G, value, &sb, &v)) {
-    vxp_sb__free(G->ctx, &sb);
+    vxp_cg__sb_done(G, &sb);
     return;
   }
   if (v.kind != CG_SCALAR) {
     vxp_cg__refuse(G, value, "returning something that is not a scalar");
-    vxp_sb__free(G->ctx, &sb);
+    vxp_cg__sb_done(G, &sb);
     return;
   }
   /* The value first (it may read a buffer), then every buffer of the function. */
@@ -456,7 +456,7 @@ static void return_value(cg *G, TSNode value, TSNode at) {
   vxp_cg__line(G, "return vxr;");
   G->indent--;
   vxp_cg__line(G, "}");
-  vxp_sb__free(G->ctx, &sb);
+  vxp_cg__sb_done(G, &sb);
 }
 
 /* `match v { lit => .., x => .., _ => .. }` as an if/else chain; arms do not release. */
@@ -468,19 +468,19 @@ static void match_statement(cg *G, TSNode node) {
   cg_value v;
   memset(&v, 0, sizeof(v));
   if (!vxp_cg__expr(G, value, &sb, &v)) {
-    vxp_sb__free(G->ctx, &sb);
+    vxp_cg__sb_done(G, &sb);
     return;
   }
   if (v.kind != CG_SCALAR) {
     vxp_cg__refuse(G, value, "`match` on something that is not a scalar");
-    vxp_sb__free(G->ctx, &sb);
+    vxp_cg__sb_done(G, &sb);
     return;
   }
   unsigned m = G->temps++;
   vxp_cg__line(G, "{");
   G->indent++;
   vxp_cg__line(G, "const auto vxm%u = %s;", m, sb.data);
-  vxp_sb__free(G->ctx, &sb);
+  vxp_cg__sb_done(G, &sb);
   bool caught_all = false;
   unsigned arms = 0;
   uint32_t count = vxp_node__named_count(body);
@@ -505,12 +505,12 @@ static void match_statement(cg *G, TSNode node) {
       if (!vxp_cg__expr(G, inner, &lit, &lv) || lv.kind != CG_SCALAR) {
         if (vxp_cg__ok(G) && lv.kind == CG_STRING)
           vxp_cg__refuse(G, pattern, "a string pattern is outside the CUDA code generation subset");
-        vxp_sb__free(G->ctx, &lit);
+        vxp_cg__sb_done(G, &lit);
         vxp_cg__pop_scope(G);
         break;
       }
       vxp_cg__line(G, "%sif (vxm%u == %s%s) {", lead, m, negative ? "-" : "", lit.data);
-      vxp_sb__free(G->ctx, &lit);
+      vxp_cg__sb_done(G, &lit);
     } else if (vxp_cg__is(pattern, G->X.wildcard_pattern)) {
       vxp_cg__line(G, "%s{", arms ? "} else " : "if (true) ");
       caught_all = true;
@@ -670,14 +670,14 @@ static void spawn_statement(cg *G, TSNode node) {
   vxp_sb__append(G->ctx, &G->kernels, kernel.data ? kernel.data : "", kernel.len);
   vxp_sb__append(G->ctx, &G->kernels, "}\n\n", 3);
   if (kernel.failed) G->rc = VXP_ENOMEM;
-  vxp_sb__free(G->ctx, &kernel);
+  vxp_cg__sb_done(G, &kernel);
   vxp_sb args;
   memset(&args, 0, sizeof(args));
   for (size_t i = 0; i < caps.len; i++)
     vxp_sb__printf(G->ctx, &args, "%s%s", i ? ", " : "", G->vars.items[caps.items[i].var].cname);
   vxp_cg__line(G, "VXP_LAUNCH(%s, (%s));", kname, args.data ? args.data : "");
   vxp_cg__line(G, "vxp_launched();");
-  vxp_sb__free(G->ctx, &args);
+  vxp_cg__sb_done(G, &args);
   array_free(G->ctx, &caps);
   vxp_cg__pop_scope(G);
   close_block(G);
@@ -703,7 +703,7 @@ static void expression_statement(cg *G, TSNode node) {
   memset(&v, 0, sizeof(v));
   if (vxp_cg__expr(G, node, &sb, &v))
     vxp_cg__line(G, vxp_cg__is(node, G->S->call_expression) ? "%s;" : "(void)(%s);", sb.data);
-  vxp_sb__free(G->ctx, &sb);
+  vxp_cg__sb_done(G, &sb);
 }
 
 static void assert_statement(cg *G, TSNode node) {
@@ -723,7 +723,7 @@ static void assert_statement(cg *G, TSNode node) {
     vxp_cg__line(G, "  exit(6);");
     vxp_cg__line(G, "}");
   }
-  vxp_sb__free(G->ctx, &sb);
+  vxp_cg__sb_done(G, &sb);
 }
 
 static void statement_inner(cg *G, TSNode node) {

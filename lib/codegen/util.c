@@ -60,6 +60,11 @@ void vxp_sb__free(vxp_context *ctx, vxp_sb *sb) {
 
 bool vxp_cg__ok(const cg *G) { return G->rc == VXP_OK; }
 
+void vxp_cg__sb_done(cg *G, vxp_sb *sb) {
+  if (sb->failed) G->rc = VXP_ENOMEM;
+  vxp_sb__free(G->ctx, sb);
+}
+
 bool vxp_cg__is(TSNode node, TSSymbol sym) {
   return sym != 0 && !ts_node_is_null(node) && ts_node_symbol(node) == sym;
 }

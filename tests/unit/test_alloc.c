@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_alloc.c - the allocation-failure sweep: for N = 0, 1, 2, ... fail the Nth allocation
  * of a whole session (context, sources, program, machines, analysis, JSON, S-expression,
- * edit and reparse) until a run succeeds. Every run must end without a crash, without a
+ * edit and reparse, CUDA generation) until a run succeeds. Every run must end without a crash, without a
  * leak, and with VXP_ENOMEM returned by exactly the call whose allocation failed: a
  * failure that is swallowed (a call that succeeds although one of its allocations failed)
  * is a bug as much as a crash is. */
@@ -80,10 +80,15 @@ typedef struct session {
   vxp_program *prog, *file_prog, *edited_prog;
   vxp_machine *machine, *host, *builtin;
   vxp_analysis *an, *edited_an;
+  vxp_analysis *file_an;
+  vxp_cuda *cuda, *file_cuda;
   char json_copy[65536];
 } session;
 
 static void session_free(session *s) {
+  vxp_cuda_free(s->file_cuda);
+  vxp_cuda_free(s->cuda);
+  vxp_analysis_free(s->file_an);
   vxp_analysis_free(s->edited_an);
   vxp_analysis_free(s->an);
   vxp_machine_free(s->builtin);
@@ -157,6 +162,14 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       break;
     case 14:
       if (in->edit_old) rc = vxp_analyze(&s->edited_an, s->ctx, s->edited_prog, &aopts);
+      break;
+    case 15: rc = vxp_cuda_generate(&s->cuda, s->an); break;
+    /* The blog program is one the CUDA stage accepts: generation runs to the end. */
+    case 16: rc = vxp_analyze(&s->file_an, s->ctx, s->file_prog, NULL); break;
+    case 17:
+      rc = vxp_cuda_generate(&s->file_cuda, s->file_an);
+      if (rc == VXP_OK && !vxp_cuda_text(s->file_cuda, NULL))
+        fail_msg("the blog program was refused by the CUDA stage");
       break;
     default:
       *failed_step = -1;
