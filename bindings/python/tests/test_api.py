@@ -171,6 +171,14 @@ def test_edit_and_reparse(ctx: vxpeak.Context) -> None:
     assert b"0..32" in v1.data and a1.resident_sets[0].allocated_bytes == 33 * 1024 * 1024
 
 
+def test_cuda_generation(ctx: vxpeak.Context) -> None:
+    cuda = ctx.analyze(ctx.parse(ctx.load(LOOP))).generate_cuda()
+    assert cuda.text is not None and "__global__" in cuda.text and cuda.diagnostics == ()
+    refused = ctx.analyze(ctx.parse(ctx.source("fn main() -> i32 { let x = ; return 0; }\n")))
+    cuda = refused.generate_cuda()
+    assert cuda.text is None and cuda.diagnostics
+
+
 def test_closing_cascades_and_closed_objects_refuse_use() -> None:
     ctx = vxpeak.Context()
     src = ctx.load(LOOP)

@@ -49,6 +49,7 @@ __all__ = [
     "Analysis",
     "Cancelled",
     "Context",
+    "CudaProgram",
     "Diagnostic",
     "InputOutputError",
     "InvalidArgument",
@@ -196,6 +197,15 @@ class Route:
     cost_source: Optional[str]
     composition: Optional[str]
     span: Span
+
+
+@dataclass(frozen=True)
+class CudaProgram:
+    """CUDA C++ generated from an analysis (:meth:`Analysis.generate_cuda`): ``text`` is
+    None when the program was refused, and ``diagnostics`` say why."""
+
+    text: Optional[str]
+    diagnostics: Tuple["Diagnostic", ...]
 
 
 _SEVERITY = {1: "note", 2: "warning", 3: "error"}
@@ -601,6 +611,23 @@ class Analysis(_Handle):
                 )
             )
         return out
+
+    def generate_cuda(self) -> CudaProgram:
+        """Generate CUDA for the analysed program (the optional code-generation stage)."""
+        lib = _ffi.lib()
+        out = ctypes.c_void_p()
+        self.program.context._check(lib.vxp_cuda_generate(ctypes.byref(out), self._handle()))
+        try:
+            size = ctypes.c_size_t()
+            ptr = lib.vxp_cuda_text(out, ctypes.byref(size))
+            text = ctypes.string_at(ptr, size.value).decode("utf-8") if ptr else None
+            diagnostics = tuple(
+                _diagnostic(lib.vxp_cuda_diagnostic(out, i))
+                for i in range(lib.vxp_cuda_diagnostic_count(out))
+            )
+        finally:
+            lib.vxp_cuda_free(out)
+        return CudaProgram(text=text, diagnostics=diagnostics)
 
     @property
     def json(self) -> str:

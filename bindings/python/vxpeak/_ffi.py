@@ -181,6 +181,12 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_route_cost_source": (c_char_p, [_H]),
     "vxp_route_composition": (c_char_p, [_H]),
     "vxp_route_range": (Range, [_H]),
+    # CUDA code generation
+    "vxp_cuda_generate": (c_int, [_OUT, _H]),
+    "vxp_cuda_free": (None, [_H]),
+    "vxp_cuda_text": (c_void_p, [_H, _SIZE_OUT]),
+    "vxp_cuda_diagnostic_count": (c_size_t, [_H]),
+    "vxp_cuda_diagnostic": (_H, [_H, c_size_t]),
     # JSON
     "vxp_analysis_json": (c_void_p, [_H, _SIZE_OUT]),
 }
