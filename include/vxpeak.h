@@ -189,7 +189,11 @@ typedef struct vxp_allocator {
 
 #define VXP_CONTEXT_OPTIONS_VERSION 1
 
-/** Options for vxp_context_new. Fields are only ever appended. */
+/**
+ * Options for vxp_context_new. Fields are only ever appended, and an append bumps
+ * VXP_CONTEXT_OPTIONS_VERSION so that the library can tell an older caller's shorter
+ * struct by its `version` (and read only the fields that version has).
+ */
 typedef struct vxp_context_options {
   unsigned int version;           /**< VXP_CONTEXT_OPTIONS_VERSION */
   const vxp_allocator *allocator; /**< NULL: the C library's malloc/realloc/free */
@@ -403,7 +407,12 @@ typedef struct vxp_const_override {
   uint64_t value;
 } vxp_const_override;
 
-/** Options for vxp_analyze. Fields are only ever appended. */
+/**
+ * Options for vxp_analyze. Fields are only ever appended, and an append bumps
+ * VXP_ANALYZE_OPTIONS_VERSION so that the library can tell an older caller's shorter
+ * struct by its `version` (and read only the fields that version has). Version 1 is the
+ * layout below (no release has shipped an earlier one).
+ */
 typedef struct vxp_analyze_options {
   unsigned int version;       /**< VXP_ANALYZE_OPTIONS_VERSION */
   const vxp_machine *machine; /**< device model (`--machine`), or NULL: the program's own */

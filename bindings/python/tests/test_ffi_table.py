@@ -123,6 +123,23 @@ def test_the_structs_have_the_c_layout() -> None:
     assert [f[0] for f in _ffi.Range._fields_] == ["start", "end", "start_byte", "end_byte"]
 
 
+def header_struct_fields(name: str) -> List[str]:
+    """Field names of `typedef struct NAME { ... } NAME;` in the header."""
+    text = re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.S)
+    body = re.search(r"typedef struct %s \{(.*?)\} %s;" % (name, name), text, flags=re.S)
+    assert body, name
+    return [re.findall(r"(\w+)\s*$", decl.strip())[0] for decl in body.group(1).split(";") if decl.strip()]
+
+
+def test_the_options_structs_have_the_header_fields() -> None:
+    assert [f[0] for f in _ffi.AnalyzeOptions._fields_] == header_struct_fields("vxp_analyze_options")
+    assert [f[0] for f in _ffi.ConstOverride._fields_] == header_struct_fields("vxp_const_override")
+    assert [f[0] for f in _ffi.Range._fields_] == header_struct_fields("vxp_range")
+    header = HEADER.read_text()
+    version = re.search(r"#define VXP_ANALYZE_OPTIONS_VERSION (\d+)", header).group(1)
+    assert _ffi.ANALYZE_OPTIONS_VERSION == int(version)
+
+
 def test_the_parser_of_this_test_counts_like_the_build() -> None:
     # The same numbers tests/abi/header_functions.sh prints for make check-exports.
     functions = header_functions()

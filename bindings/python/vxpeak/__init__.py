@@ -30,7 +30,7 @@ import json
 import weakref
 from dataclasses import dataclass
 from os import PathLike, fspath
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _ffi
 from ._ffi import LibraryNotFound
@@ -343,12 +343,23 @@ class Context(_Handle):
         program: "Program",
         machine: Optional["Machine"] = None,
         host: Optional["Machine"] = None,
+        overrides: Optional[Mapping[str, int]] = None,
     ) -> "Analysis":
-        """Analyse ``program`` against its own declarations plus ``machine`` and ``host``."""
-        opts = _AnalyzeOptions()
-        self._check(_ffi.lib().vxp_analyze_options_init(ctypes.byref(opts), 1))
+        """Analyse ``program`` against its own declarations plus ``machine`` and ``host``.
+        ``overrides`` gives constants other values (``vxpeak check -D NAME=VALUE``)."""
+        opts = _ffi.AnalyzeOptions()
+        self._check(
+            _ffi.lib().vxp_analyze_options_init(ctypes.byref(opts), _ffi.ANALYZE_OPTIONS_VERSION)
+        )
         opts.machine = machine._handle() if machine else None
         opts.host = host._handle() if host else None
+        items = list((overrides or {}).items())
+        table = (_ffi.ConstOverride * max(len(items), 1))()
+        for i, (name, value) in enumerate(items):
+            table[i] = _ffi.ConstOverride(name.encode("utf-8"), int(value))
+        if items:
+            opts.overrides = ctypes.cast(table, ctypes.POINTER(_ffi.ConstOverride))
+            opts.override_count = len(items)
         out = ctypes.c_void_p()
         self._check(
             _ffi.lib().vxp_analyze(
@@ -357,12 +368,6 @@ class Context(_Handle):
         )
         parents = tuple(p for p in (self, program, machine, host) if p is not None)
         return Analysis(out.value or 0, parents, program)
-
-
-class _AnalyzeOptions(ctypes.Structure):
-    """vxp_analyze_options, version 1."""
-
-    _fields_ = [("version", ctypes.c_uint), ("machine", ctypes.c_void_p), ("host", ctypes.c_void_p)]
 
 
 def _span_of(range_: _ffi.Range, src_ptr: Optional[int]) -> Span:

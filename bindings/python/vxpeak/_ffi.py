@@ -83,6 +83,26 @@ class Range(Structure):
     ]
 
 
+class ConstOverride(Structure):
+    """vxp_const_override: a constant's name and the value it takes."""
+
+    _fields_ = [("name", c_char_p), ("value", c_uint64)]
+
+
+class AnalyzeOptions(Structure):
+    """vxp_analyze_options, version ANALYZE_OPTIONS_VERSION (field for field)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("machine", c_void_p),
+        ("host", c_void_p),
+        ("overrides", POINTER(ConstOverride)),
+        ("override_count", c_size_t),
+    ]
+
+
+ANALYZE_OPTIONS_VERSION = 1
+
 # Handles are opaque: plain pointers.
 _H = c_void_p
 _OUT = POINTER(c_void_p)
