@@ -174,9 +174,11 @@ VXP_API const char *vxp_strerror(int code);
  * context. The allocator is called only from the thread using its context, so it needs no
  * locking unless it is shared by several contexts.
  *
- * Limits: tree-sitter's and jansson's internal allocations go through their own global
- * hooks, which libvxpeak leaves alone because they belong to the host program (and
- * tree-sitter's default allocator aborts on exhaustion).
+ * Limits: tree-sitter's and jansson's internal allocations (syntax trees, JSON values) go
+ * through their own global hooks, ts_set_allocator and json_set_alloc_funcs, which
+ * libvxpeak never sets because they belong to the host program; whatever those libraries
+ * allocate is given back through the same hooks, so a host may replace them. Note that
+ * tree-sitter's default allocator aborts on exhaustion.
  */
 typedef struct vxp_allocator {
   void *(*malloc)(size_t size, void *ud);

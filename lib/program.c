@@ -4,6 +4,11 @@
 
 #include <stdlib.h>
 
+/* The free function ts_set_allocator installed (libc's free by default). The 0.20 runtime
+ * exports it but its public header does not declare it; ts_node_string's result must go
+ * back through it. */
+extern void (*ts_current_free)(void *);
+
 #include "context.h"
 #include "lower.h"
 #include "source.h"
@@ -105,11 +110,15 @@ const char *vxp_program_sexp(vxp_program *prog) {
   if (!prog) return NULL;
   if (!prog->sexp) {
     /* ts_node_string allocates with tree-sitter's allocator; copy it into ours so that
-     * the caller-visible lifetime rule is the program's. */
+     * the caller-visible lifetime rule is the program's, and give it back to that
+     * allocator, which the host program may have replaced (ts_set_allocator). */
     char *s = ts_node_string(ts_tree_root_node(prog->tree));
-    if (!s) return NULL;
+    if (!s) {
+      vxp_ctx__nomem(prog->ctx);
+      return NULL;
+    }
     prog->sexp = vxp_ctx__strdup(prog->ctx, s);
-    free(s);
+    ts_current_free(s);
     if (!prog->sexp) vxp_ctx__nomem(prog->ctx);
   }
   return prog->sexp;

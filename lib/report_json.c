@@ -47,20 +47,24 @@ static void put(out_buf *b, const char *s, size_t n) {
 
 static void puts_(out_buf *b, const char *s) { put(b, s, strlen(s)); }
 
-/* Append `value` rendered on one line; takes ownership of `value`. */
+/* json_dump_callback's sink: the text goes straight into our buffer. */
+static int put_chunk(const char *chunk, size_t size, void *data) {
+  out_buf *b = data;
+  put(b, chunk, size);
+  return b->failed ? -1 : 0;
+}
+
+/* Append `value` rendered on one line; takes ownership of `value`. Rendered through a
+ * callback rather than json_dumps, so that no string of jansson's allocator (which the host
+ * program may have replaced with json_set_alloc_funcs) has to be freed here. */
 static void put_json(out_buf *b, json_t *value) {
   if (!value) {
     b->failed = true;
     return;
   }
-  char *text = json_dumps(value, VXP__JSON_FLAGS | JSON_ENCODE_ANY);
-  json_decref(value);
-  if (!text) {
+  if (json_dump_callback(value, put_chunk, b, VXP__JSON_FLAGS | JSON_ENCODE_ANY) != 0)
     b->failed = true;
-    return;
-  }
-  puts_(b, text);
-  free(text); /* jansson's default allocator */
+  json_decref(value);
 }
 
 /* `"key": value,` on its own line at the top level. */
