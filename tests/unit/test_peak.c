@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_peak.c - the linear sweep (lib/peak.c) against the quadratic oracle, on the
- * worked shapes of vxc's scope matrix and on random traces. */
+ * worked shapes of vxc's scope matrix, on 10,000 random traces, and through the whole
+ * pipeline on 10,000 random Vx programs (nested if/else, for, loop, unsafe, spawn and
+ * match blocks, transfers and placed lets in three spaces, one with a granule, never-read
+ * bindings) whose expected trace is built alongside their text. */
 #include "support.h"
 
 #include "oracle.h"
@@ -168,6 +171,192 @@ static void test_peak__matches_the_quadratic_oracle_on_random_programs(void **st
   }
 }
 
+/* ------------------------------------------------------------------ the whole pipeline */
+
+/* A random Vx program and the trace the analysis must see for it, built side by side: the
+ * program goes through parse, lowering and analysis; the trace through the oracle. */
+typedef struct program_gen {
+  char *text;
+  size_t len, cap;
+  builder *b;             /* the expected trace: releasing blocks, tiles (space, bytes) */
+  unsigned tiles;         /* names t0, t1, ... in placement order */
+  bool read[4096];        /* whether tile k's name is read */
+} program_gen;
+
+static void emit(program_gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(program_gen *g, const char *fmt, ...) {
+  va_list ap;
+  for (;;) {
+    va_start(ap, fmt);
+    int n = vsnprintf(g->text + g->len, g->cap - g->len, fmt, ap);
+    va_end(ap);
+    if ((size_t)n < g->cap - g->len) {
+      g->len += (size_t)n;
+      return;
+    }
+    g->cap *= 2;
+    g->text = realloc(g->text, g->cap);
+    assert_non_null(g->text);
+  }
+}
+
+#define GEN_SPACES 3 /* A (transfer), B (transfer, 64-byte granule), C (placed let) */
+
+static void gen_block(program_gen *g, int depth, int *budget);
+
+/* One statement: a placement, a block, or a read of an earlier tile. */
+static void gen_statement(program_gen *g, int depth, int *budget) {
+  uint64_t r = rnd() % 100;
+  if (r < 45 && g->tiles < 4000) {
+    unsigned k = g->tiles++;
+    uint32_t space = (uint32_t)(rnd() % GEN_SPACES);
+    uint64_t n = 1 + rnd() % 5000;
+    uint64_t bytes = space == 1 ? (n + 63) / 64 * 64 : n;
+    /* One tile in four is never read: its name appears nowhere else. */
+    g->read[k] = rnd() % 4 != 0;
+    if (space == 2) emit(g, "let t%u = Tensor<u8, [%llu], Memory::C>::uninit();\n", k, (unsigned long long)n);
+    else emit(g, "let t%u = transfer(Tensor<u8, [%llu]>::uninit(), Memory::%c);\n", k,
+              (unsigned long long)n, space == 0 ? 'A' : 'B');
+    tile(g->b, space, bytes, !g->read[k]);
+  } else if (r < 75 && depth < 12 && *budget > 0) {
+    (*budget)--;
+    uint64_t kind = rnd() % 7;
+    switch (kind) {
+    case 0: /* if (releasing) */
+      emit(g, "if x > %d {\n", (int)(rnd() % 5));
+      open_(g->b);
+      gen_block(g, depth + 1, budget);
+      close_(g->b);
+      emit(g, "}\n");
+      break;
+    case 1: /* if / else: two releasing arms */
+      emit(g, "if x > 2 {\n");
+      open_(g->b);
+      gen_block(g, depth + 1, budget);
+      close_(g->b);
+      emit(g, "} else {\n");
+      open_(g->b);
+      gen_block(g, depth + 1, budget);
+      close_(g->b);
+      emit(g, "}\n");
+      break;
+    case 2: /* for (releasing) */
+      emit(g, "for i in 0..%d {\n", 1 + (int)(rnd() % 4));
+      open_(g->b);
+      gen_block(g, depth + 1, budget);
+      close_(g->b);
+      emit(g, "}\n");
+      break;
+    case 3: /* loop (releasing) */
+      emit(g, "loop {\n");
+      open_(g->b);
+      gen_block(g, depth + 1, budget);
+      close_(g->b);
+      emit(g, "break;\n}\n");
+      break;
+    case 4: /* unsafe: not releasing */
+      emit(g, "unsafe {\n");
+      gen_block(g, depth + 1, budget);
+      emit(g, "}\n");
+      break;
+    case 5: /* spawn: not releasing */
+      emit(g, "spawn on(Topology::T) {\n");
+      gen_block(g, depth + 1, budget);
+      emit(g, "}\n");
+      break;
+    default: /* match arms: not releasing */
+      emit(g, "match x {\n0 => {\n");
+      gen_block(g, depth + 1, budget);
+      emit(g, "}\n_ => {\n");
+      gen_block(g, depth + 1, budget);
+      emit(g, "}\n}\n");
+      break;
+    }
+  } else if (g->tiles > 0) {
+    unsigned k = (unsigned)(rnd() % g->tiles);
+    if (g->read[k]) emit(g, "print!(t%u);\n", k);
+  }
+}
+
+static void gen_block(program_gen *g, int depth, int *budget) {
+  int statements = (int)(rnd() % 6);
+  for (int i = 0; i < statements; i++) gen_statement(g, depth, budget);
+}
+
+static void test_peak__the_pipeline_matches_the_oracle_on_random_programs(void **state) {
+  (void)state;
+  const int programs = 10000;
+  vxp_context *ctx = NULL;
+  assert_int_equal(vxp_context_new(&ctx, NULL), VXP_OK);
+  size_t total_tiles = 0, rejected = 0;
+  for (int p = 0; p < programs; p++) {
+    program_gen g;
+    memset(&g, 0, sizeof(g));
+    g.cap = 4096;
+    g.text = malloc(g.cap);
+    g.b = calloc(1, sizeof(*g.b));
+    assert_non_null(g.text);
+    emit(&g, "Memory CPU_DRAM {}\n"
+             "Memory A { capacity: 16 KiB }\n"
+             "Memory B { capacity: 16 KiB, granule: 64 B }\n"
+             "Memory C { capacity: 16 KiB }\n"
+             "Topology T { memory: Memory::A, visible: [Memory::A, Memory::B, Memory::C],\n"
+             "  transfer Memory::CPU_DRAM -> Memory::A\n"
+             "  transfer Memory::CPU_DRAM -> Memory::B }\n"
+             "fn main() -> i32 {\n"
+             "let x = read();\n");
+    int budget = 1 + (int)(rnd() % 12);
+    int statements = 1 + (int)(rnd() % 30);
+    for (int i = 0; i < statements; i++) gen_statement(&g, 0, &budget);
+    /* Every read tile is read once more at the end, so that `read` holds by construction. */
+    for (unsigned k = 0; k < g.tiles; k++)
+      if (g.read[k]) emit(&g, "print!(t%u);\n", k);
+    emit(&g, "return 0;\n}\n");
+    total_tiles += g.tiles;
+
+    vxp_source *src;
+    vxp_program *prog;
+    vxp_analysis *an;
+    assert_int_equal(vxp_source_new(&src, ctx, "random.vx", g.text, g.len), VXP_OK);
+    assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+    assert_int_equal(vxp_program_diagnostic_count(prog), 0);
+    assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
+    rejected += !vxp_analysis_admitted(an);
+
+    unsigned __int128 peaks[GEN_SPACES];
+    uint32_t counts[GEN_SPACES];
+    assert_true(oracle_peaks(g.b->trace, g.b->len, g.b->tiles, g.b->tiles_len, GEN_SPACES, peaks,
+                             counts));
+    const char *names[GEN_SPACES] = {"A", "B", "C"};
+    for (uint32_t s = 0; s < GEN_SPACES; s++) {
+      const vxp_resident_set *rs = test_resident(an, "main", names[s]);
+      bool any = false;
+      for (size_t t = 0; t < g.b->tiles_len; t++) any = any || g.b->tiles[t].space == s;
+      if (!any) {
+        if (rs) fail_msg("program %d: a resident set in %s with no tile placed there", p, names[s]);
+        continue;
+      }
+      if (!rs) fail_msg("program %d: no resident set in %s:\n%s", p, names[s], g.text);
+      uint32_t want_tiles = counts[s] ? counts[s] : 1;
+      if (vxp_resident_set_peak_bytes(rs) != (uint64_t)peaks[s] ||
+          vxp_resident_set_tile_count(rs) != want_tiles)
+        fail_msg("program %d space %s: analysis %llu bytes / %zu tiles, oracle %llu / %u:\n%s", p,
+                 names[s], (unsigned long long)vxp_resident_set_peak_bytes(rs),
+                 vxp_resident_set_tile_count(rs), (unsigned long long)peaks[s], want_tiles,
+                 g.text);
+    }
+    vxp_analysis_free(an);
+    vxp_program_free(prog);
+    vxp_source_free(src);
+    free(g.text);
+    free(g.b);
+  }
+  vxp_context_free(ctx);
+  /* The programs exercise the rules, not only the empty case: tiles, and both verdicts. */
+  assert_true(total_tiles > (size_t)programs * 5);
+  if (rejected == 0 || rejected == (size_t)programs) fail_msg("%zu of %d rejected", rejected, programs);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_peak__matrix_of_scope_shapes),
@@ -175,6 +364,7 @@ int main(void) {
       cmocka_unit_test(test_peak__held_bytes_at_a_call_exclude_closed_blocks),
       cmocka_unit_test(test_peak__unbalanced_trace_is_rejected),
       cmocka_unit_test(test_peak__matches_the_quadratic_oracle_on_random_programs),
+      cmocka_unit_test(test_peak__the_pipeline_matches_the_oracle_on_random_programs),
   };
   return cmocka_run_group_tests_name("peak", tests, NULL, NULL);
 }
