@@ -68,7 +68,7 @@ CLI := $(BUILD)/vxpeak
 
 .PHONY: all shared static cli deps demo check test unit golden codegen codegen-nvcc asan \
 	grammar grammar-check bench conformance grammar-tests clean format help abi headertest check-exports \
-	check-public tsan examples install uninstall install-test python-test FORCE
+	check-public check-manpage tsan examples install uninstall install-test python-test FORCE
 
 all: shared static cli
 
@@ -81,7 +81,7 @@ help:
 	@echo "make uninstall       remove what make install installed"
 	@echo "make install-test    install into a temporary prefix and build the examples there"
 	@echo "make bench           run the benchmarks (medians and ratios)"
-	@echo "make abi             headertest + check-exports + check-public (part of check)"
+	@echo "make abi             headertest, check-exports, check-public, check-manpage (in check)"
 	@echo "make python-test     the Python package's pytest suite (part of check)"
 	@echo "make grammar         regenerate grammar/src with tree-sitter-cli $(TREE_SITTER_CLI_VERSION)"
 	@echo "make grammar-check   fail if grammar/src differs from a fresh generation"
@@ -299,13 +299,17 @@ python-test: $(SHARED)
 
 # The header compiles as C89/C99/C11/C++; the exported symbols are exactly lib/exports.txt
 # (= header = version script); the command uses nothing but the public header.
-abi: headertest check-exports check-public
+abi: headertest check-exports check-public check-manpage
 
 headertest:
 	@sh tests/headertest/run.sh
 
 check-exports: $(SHARED)
 	@sh tests/abi/check_exports.sh $(SHARED)
+
+# The man page lists every command and option of `vxpeak --help`.
+check-manpage: $(CLI)
+	@sh tests/abi/manpage.sh $(CLI)
 
 check-public: $(CLI_OBJS) $(EXAMPLE_OBJS)
 	@sh tests/abi/public_only.sh $(CLI_OBJS) $(EXAMPLE_OBJS)
