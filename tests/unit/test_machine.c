@@ -37,6 +37,23 @@ static void test_machine__units_are_exact_and_errors_name_their_place(void **sta
   test_done(&r);
 }
 
+static void test_machine__rates_are_per_second_or_per_cycle_and_costs_are_integers(void **state) {
+  (void)state;
+  test_run r = test_analyse("Memory A { bandwidth: 4 GB/ms }\n"
+                            "Memory B { bandwidth: 64 B/cyc, clock: 1 GHz }\n"
+                            "Topology T { memory: Memory::B,\n"
+                            "  transfer Memory::A -> Memory::B : 1.5\n"
+                            "  transfer Memory::B -> Memory::A : 2 GiB/s }\n");
+  expect_diag(r.an, "VXP0010",
+              "unknown rate denominator '/ms'; a rate is per second (/s) or per cycle (/cyc)", 1,
+              28);
+  expect_diag(r.an, "VXP0013",
+              "a transfer cost is a non-negative integer weight or a rate such as 31.5 GB/s", 4,
+              37);
+  assert_int_equal(vxp_analysis_error_count(r.an), 2);
+  test_done(&r);
+}
+
 static void test_machine__within_cycles_are_e6006_for_every_space_on_them(void **state) {
   (void)state;
   test_run r = test_analyse("Memory A { within: Memory::B }\n"
@@ -179,6 +196,7 @@ static void test_machine__built_in_machines_cover_the_fleet(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_machine__units_are_exact_and_errors_name_their_place),
+      cmocka_unit_test(test_machine__rates_are_per_second_or_per_cycle_and_costs_are_integers),
       cmocka_unit_test(test_machine__within_cycles_are_e6006_for_every_space_on_them),
       cmocka_unit_test(test_machine__a_child_larger_than_its_parent_is_e6007),
       cmocka_unit_test(test_machine__non_positive_figures_are_e6008),
