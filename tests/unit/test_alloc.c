@@ -118,6 +118,7 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
   vxp_context_options opts = VXP_CONTEXT_OPTIONS_INIT;
   opts.allocator = &alloc;
   vxp_analyze_options aopts = VXP_ANALYZE_OPTIONS_INIT;
+  static const vxp_const_override overrides[] = {{"N", 2048}, {"UNUSED_NAME", 1}};
   size_t json_len = 0;
   int rc = VXP_OK;
   int step = 0;
@@ -140,6 +141,9 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
     case 10:
       aopts.machine = s->machine;
       aopts.host = s->host;
+      /* Constant overrides are copied by the analysis: one the program uses, one not. */
+      aopts.overrides = overrides;
+      aopts.override_count = 2;
       rc = vxp_analyze(&s->an, s->ctx, s->prog, &aopts);
       break;
     case 11: {
