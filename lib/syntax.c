@@ -5,6 +5,7 @@
 
 #include "program.h"
 #include "source.h"
+#include "context.h"
 #include "symbols.h"
 
 /* Human names for the constructs an error can sit in, and what that construct expects next
@@ -113,9 +114,59 @@ static bool report(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags
                        where ? "; expected " : "", where ? where->expected : "") != NULL;
 }
 
+/* vxc's lexer reserves these words (reference §1.3), so they never name anything; the tree-sitter
+ * grammar's keywords are contextual, so a reserved word where a name may stand is parsed as one
+ * (`import("x")`, `let on = 1`) and is refused here instead. Words that vxc's parser itself
+ * accepts in a name's place (`transfer(...)`, `assert(...)`, `grad(f)`, `Ref<T>`) are not
+ * listed. */
+static bool reserved_word(const char *s, size_t len) {
+  static const char *const words[] = {
+      "fn",     "let",     "mut",      "for",       "in",     "if",     "else",  "loop",
+      "break",  "continue", "return",  "spawn",     "on",     "where",  "unroll", "across",
+      "match",  "struct",  "unsafe",   "safe",      "extern", "trait",  "impl",  "comptime",
+      "import", "enum",    "as",       "requires",  "ensures", "invariant", "Topology", "Memory",
+      "HardwareState",
+  };
+  for (size_t i = 0; i < VXP__ARRAY_LEN(words); i++) {
+    if (strlen(words[i]) == len && memcmp(words[i], s, len) == 0) return true;
+  }
+  return false;
+}
+
+/* Reports every identifier spelled as a reserved word. */
+static int check_reserved(vxp_context *ctx, const vxp_source *src, TSNode root,
+                          vxp_diag_list *diags) {
+  TSSymbol ident = ctx->syms.identifier, type_ident = ctx->syms.type_identifier;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  int rc = VXP_OK;
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    TSSymbol sym = ts_node_symbol(node);
+    if (sym == ident || sym == type_ident) {
+      uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+      if (end - start <= 13 && reserved_word(src->text + start, end - start) &&
+          !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, end,
+                         "syntax error: '%.*s' is a reserved word and cannot be used as a name",
+                         (int)(end - start), src->text + start)) {
+        rc = VXP_ENOMEM;
+        break;
+      }
+    } else if (sym != VXP__SYM_ERROR && ts_tree_cursor_goto_first_child(&cursor)) {
+      continue; /* inside an ERROR node the words are reported as unexpected already */
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) goto done;
+    }
+  }
+done:
+  ts_tree_cursor_delete(&cursor);
+  return rc;
+}
+
 int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
                          vxp_diag_list *diags) {
-  if (!ts_node_has_error(root)) return VXP_OK;
+  int rc0 = check_reserved(ctx, src, root, diags);
+  if (rc0 != VXP_OK || !ts_node_has_error(root)) return rc0;
   /* Iterative pre-order walk: syntax trees can be deeper than the C stack allows. */
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   int rc = VXP_OK;

@@ -59,6 +59,15 @@ static void test_syntax__foreign_syntax_says_what_vx_writes_instead(void **state
   expect_diag("fn f() -> i32 {\n  print !(1);\n  return 0;\n}\n", 1, 8, "no space before `!`");
 }
 
+static void test_syntax__a_reserved_word_cannot_be_a_name(void **state) {
+  (void)state;
+  /* The grammar's keywords are contextual, so these parse as names; vxc's lexer refuses them. */
+  expect_diag("fn f() -> i32 {\n  import(\"m.vx\");\n  return 0;\n}\n", 1, 2,
+              "'import' is a reserved word");
+  expect_diag("fn f() -> i32 {\n  let on = 1;\n  return on;\n}\n", 1, 6,
+              "'on' is a reserved word");
+}
+
 static void test_syntax__a_clean_program_has_no_syntax_diagnostic(void **state) {
   (void)state;
   vxp_context *ctx = test_context();
@@ -129,6 +138,7 @@ int main(void) {
       cmocka_unit_test(test_syntax__a_missing_token_is_named_with_its_position),
       cmocka_unit_test(test_syntax__an_unexpected_token_is_quoted_with_what_was_expected),
       cmocka_unit_test(test_syntax__foreign_syntax_says_what_vx_writes_instead),
+      cmocka_unit_test(test_syntax__a_reserved_word_cannot_be_a_name),
       cmocka_unit_test(test_syntax__a_clean_program_has_no_syntax_diagnostic),
       cmocka_unit_test(test_syntax__a_broken_function_does_not_hide_later_functions),
       cmocka_unit_test(test_syntax__a_while_body_releases_its_tiles),
