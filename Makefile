@@ -66,7 +66,7 @@ SONAME := libvxpeak.so.$(SOVERSION)
 STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
-.PHONY: all shared static cli deps demo check test unit golden codegen codegen-nvcc asan \
+.PHONY: all shared static cli deps demo check test unit golden sarif codegen codegen-nvcc asan \
 	grammar grammar-check bench conformance grammar-tests clean format help abi headertest check-exports \
 	check-public check-manpage tsan examples install uninstall install-test python-test FORCE
 
@@ -240,6 +240,11 @@ unit: $(UNIT_BINS)
 golden: $(CLI)
 	@sh tests/golden/run.sh $(CLI)
 
+# `check --format sarif` validated against the official SARIF 2.1.0 schema, taken from a
+# registry package into $(BUILD)/sarif/ (never committed; tests/sarif/run.sh).
+sarif: $(CLI)
+	@sh tests/sarif/run.sh $(CLI) $(BUILD)
+
 # The C examples, compiled with -Iinclude only and linked against the shared library, run
 # on the example programs; tests/examples/run.sh compares their output.
 EXAMPLE_SRCS := $(sort $(wildcard examples/c/*.c))
@@ -283,7 +288,7 @@ grammar-tests: $(GRAMMAR_TEST)
 	@$(GRAMMAR_TEST) files tests/corpus
 	@$(GRAMMAR_TEST) queries grammar/queries
 
-test: unit golden examples codegen grammar-tests
+test: unit golden sarif examples codegen grammar-tests
 
 check: deps all
 	@$(MAKE) --no-print-directory test abi python-test

@@ -41,8 +41,9 @@
  * does no locking. Different contexts may be used concurrently from different threads.
  * vxp_source, vxp_machine, vxp_program and vxp_analysis are immutable once created; their
  * read-only accessors may be called from several threads at once as long as no thread
- * frees the object. Two calls fill a cache on first use and so count as writes:
- * vxp_program_sexp and vxp_analysis_json; call them once before sharing the object.
+ * frees the object. Three calls fill a cache on first use and so count as writes:
+ * vxp_program_sexp, vxp_analysis_json and vxp_analysis_sarif; call them once before
+ * sharing the object.
  * An immutable object may be an input to calls on other contexts: one machine model (or
  * program) can be analysed against from many threads, each with its own context, as
  * tests/unit/test_threads.c does under ThreadSanitizer (`make tsan`). The exception is
@@ -483,6 +484,15 @@ VXP_API size_t vxp_analysis_record_count(const vxp_analysis *an);
 /** Record `i`, or NULL when out of range. Borrowed from the analysis. */
 VXP_API const vxp_record *vxp_analysis_record(const vxp_analysis *an, size_t i);
 
+/** Number of analysed functions (non-generic functions and closures), in program order. */
+VXP_API size_t vxp_analysis_function_count(const vxp_analysis *an);
+
+/**
+ * The name of analysed function `i` (`Type::method` for methods), or NULL when out of
+ * range. Borrowed from the analysis.
+ */
+VXP_API const char *vxp_analysis_function(const vxp_analysis *an, size_t i);
+
 /**
  * Number of routes: one per hop of every transfer whose route was found, over all
  * functions, in program order. A transfer with no direct edge is staged through
@@ -577,6 +587,31 @@ VXP_API vxp_range vxp_record_range(const vxp_record *rec);
 /** 1 when the tile is live at its space's peak in its function. */
 VXP_API int vxp_record_live_at_peak(const vxp_record *rec);
 
+/**
+ * The role the program names for the tile in a comment, or NULL. A comment
+ * `// role: NAME` at the end of the placement's line names that placement's role; on a line
+ * of its own it names the role of every placement below it in the same paragraph (up to a
+ * blank line, the next role comment, or a line that opens or closes a block). Borrowed from
+ * the analysis.
+ */
+VXP_API const char *vxp_record_role(const vxp_record *rec);
+
+/**
+ * When the tile is freed: 1 and `*out` set to the last position in its function's program
+ * order (vxp_record_order's numbering) at which it is live, when it is released before the
+ * function returns (the end of its releasing block, or at once when never read); 0 when it
+ * is held until the function returns. The bytes live at position p are those of the tiles
+ * with order <= p and (not released, or release order >= p): the peak is their maximum.
+ */
+VXP_API int vxp_record_release_order(const vxp_record *rec, uint32_t *out);
+
+/**
+ * How many times the placement runs in one call of its function: 1 and `*out` set to the
+ * product of the enclosing `for` loops' trip counts (saturated to UINT64_MAX) when they
+ * are static; 0 when a trip count is not (a `loop`, a `while`, a bound that does not fold).
+ */
+VXP_API int vxp_record_runs(const vxp_record *rec, uint64_t *out);
+
 /* ======================================================================== Routes */
 
 /** The function whose transfer the route belongs to. Borrowed from the analysis. */
@@ -633,6 +668,19 @@ VXP_API vxp_range vxp_route_range(const vxp_route *route);
  * @return the text, or NULL on allocation failure (the context says why)
  */
 VXP_API const char *vxp_analysis_json(vxp_analysis *an, size_t *len);
+
+/**
+ * The analysis' diagnostics as a SARIF 2.1.0 log (the OASIS schema), for code scanning:
+ * one rule per diagnostic code with its description and remedy, one result per
+ * diagnostic with its region (1-based lines, UTF-16 columns, byte offset and length, the
+ * source line), its notes and help lines in the message and, when located, as related
+ * locations, and a fingerprint (`partialFingerprints."vxpeakDiagnostic/v1"`) made from the
+ * code, the file and the flagged text, so that it survives edits elsewhere in the file.
+ * Rendered on first call and cached, as vxp_analysis_json is (the same threading caveat).
+ * The text is owned by the analysis and valid until it is freed. `len` may be NULL.
+ * @return the text, or NULL on allocation failure (the context says why)
+ */
+VXP_API const char *vxp_analysis_sarif(vxp_analysis *an, size_t *len);
 
 /* ======================================================================== CUDA code generation */
 

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 
 #include "context.h"
+#include "notes.h"
 #include "program.h"
+#include "roles.h"
 #include "source.h"
 
 typedef unsigned __int128 u128;
@@ -22,6 +24,7 @@ typedef struct block_frame {
   bool releasing;
   bool multiplier_known;
   uint64_t multiplier;  /* product of enclosing loop trip counts (saturated) */
+  size_t first_record;  /* records placed in the block come at or after this index */
 } block_frame;
 
 /* A space of the machine view that the program can name. */
@@ -286,6 +289,9 @@ static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint6
   rec.released_at_once = never_read;
   rec.multiplier_known = b->multiplier_known;
   rec.multiplier = b->multiplier;
+  rec.released = never_read;
+  rec.release_order = W->order;
+  rec.type = pl->type_known ? pl->type : VXP_NONE;
   rec.binding = binding;
   rec.function_name = W->an->functions.items[W->fn_index].name;
   rec.space_name = sp->name;
@@ -293,6 +299,11 @@ static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint6
   rec.start_byte = pl->start_byte;
   rec.end_byte = pl->end_byte;
   rec.range = vxp_source__range(W->src, pl->start_byte, pl->end_byte);
+  int rc = vxp_roles__of_line(W->ctx, W->an, W->src, rec.range.start.line, &rec.role);
+  if (rc != VXP_OK) {
+    W->rc = rc;
+    return;
+  }
   vxp_peak_tile tile = {space, bytes, never_read};
   if (!array_push(W->ctx, &W->an->records, rec) || !array_push(W->ctx, &W->tiles, tile)) {
     W->rc = VXP_ENOMEM;
@@ -320,6 +331,9 @@ static void place_in(walker *W, const vxp_place_event *pl, const tile_size *ts, 
            "vxpeak could not infer the type of the placed value; bind it to a variable with a "
            "declared tensor type");
     else note(W, d, false, ts->culprit_start, ts->culprit_end, "%s", ts->why);
+    note(W, d, true, VXP_NONE, 0,
+         "give every dimension a compile-time value (a literal, a `const` item, or -D "
+         "NAME=VALUE) so that the tile can be checked");
     return;
   }
   bool overflow = ts->status == SIZE_TOO_BIG;
@@ -338,6 +352,9 @@ static void place_in(walker *W, const vxp_place_event *pl, const tile_size *ts, 
                    (unsigned long long)bytes, sp->name, (unsigned long long)sp->capacity);
     if (d && !vxp_diag__capacity(W->ctx, d, sp->name, bytes, sp->capacity, false, 0))
       W->rc = VXP_ENOMEM;
+    if (d && W->rc == VXP_OK)
+      W->rc = vxp_notes__tile(W->ctx, W->an, d, sp, bytes, pl->type_known ? pl->type : VXP_NONE,
+                              &W->env);
   }
   add_tile(W, pl, space, bytes, binding);
 }
@@ -472,6 +489,7 @@ static void open_block(walker *W, const vxp_block_event *b) {
   block_frame parent = *top_block(W);
   block_frame frame = parent;
   frame.releasing = vxp_block__releases((vxp_block_kind)b->kind);
+  frame.first_record = W->an->records.len;
   if (b->kind == VXP_BLOCK_LOOP) frame.multiplier_known = false;
   if (b->kind == VXP_BLOCK_FOR) {
     vxp_fold lo = vxp_consteval__fold(&W->env, b->trip_start);
@@ -497,6 +515,14 @@ static void close_block(walker *W) {
   if (W->blocks.len <= 1) return;
   block_frame frame = W->blocks.items[--W->blocks.len];
   if (frame.releasing) {
+    /* The block frees what was placed in it: live up to the last position inside it. */
+    for (size_t r = frame.first_record; r < W->an->records.len; r++) {
+      vxp_record *rec = &W->an->records.items[r];
+      if (!rec->released) {
+        rec->released = true;
+        rec->release_order = W->order;
+      }
+    }
     W->depth--;
     trace_push(W, VXP_TRACE_CLOSE, 0);
   }
@@ -578,6 +604,8 @@ static void finish_function(walker *W) {
         if (d && !vxp_diag__capacity(W->ctx, d, sp->name, rs.peak_bytes, sp->capacity, true,
                                      rs.tiles))
           W->rc = VXP_ENOMEM;
+        if (d && W->rc == VXP_OK)
+          W->rc = vxp_notes__working_set(W->ctx, an, d, an->resident_sets.len - 1, &W->env);
       }
     }
   }
@@ -597,7 +625,7 @@ static void walk_function(walker *W, uint32_t model_fn) {
   W->trace.len = W->tiles.len = W->blocks.len = 0;
   W->record_base = W->an->records.len;
   W->order = W->depth = W->calls = 0;
-  block_frame root = {false, true, 1};
+  block_frame root = {false, true, 1, 0};
   if (!array_push(W->ctx, &W->blocks, root)) {
     W->rc = VXP_ENOMEM;
     return;
@@ -802,6 +830,7 @@ int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
   if (!an) return vxp_ctx__nomem(ctx);
   an->ctx = ctx;
   an->prog = prog;
+  an->role_cache_line = VXP_NONE;
   an->machine = opts ? opts->machine : NULL;
   an->host = opts ? opts->host : NULL;
   int rc = opts ? copy_defines(an, opts->overrides, opts->override_count) : VXP_OK;
@@ -823,6 +852,7 @@ void vxp_analysis_free(vxp_analysis *an) {
   vxp_transfer__graph_free(ctx, &an->graph);
   array_free(ctx, &an->routes);
   array_free(ctx, &an->route_nodes);
+  vxp_roles__free(ctx, an);
   vxp_machine__view_free(ctx, &an->view);
   vxp_machine_free(an->own);
   vxp_diag__list_free(ctx, &an->diags);
@@ -830,6 +860,7 @@ void vxp_analysis_free(vxp_analysis *an) {
   array_free(ctx, &an->records);
   array_free(ctx, &an->resident_sets);
   vxp_ctx__free(ctx, an->json);
+  vxp_ctx__free(ctx, an->sarif);
   vxp_ctx__free(ctx, an);
 }
 

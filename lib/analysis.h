@@ -21,6 +21,10 @@ struct vxp_record {
   bool live_at_peak;
   bool multiplier_known;      /* the enclosing loops' trip counts are static */
   uint64_t multiplier;        /* times the placement runs (saturated) */
+  bool released;              /* freed before the function returns */
+  uint32_t release_order;     /* when released: the last program-order position it is live at */
+  uint32_t type;              /* the placed tensor type (index into the model), or VXP_NONE */
+  const char *role;           /* the role the program names for it (roles.c), or NULL */
   vxp_name binding;
   uint32_t start_byte, end_byte;
   vxp_range range;
@@ -94,13 +98,21 @@ struct vxp_analysis {
   vxp_graph graph;            /* routing graph of `view` */
   Array(vxp_route) routes;    /* in program order, by function */
   Array(uint32_t) route_nodes;
+  Array(char *) roles;        /* the distinct role names records point to (roles.c) */
+  uint32_t role_cache_line;   /* roles.c's memo: the role that line inherits ... */
+  const char *role_cache;     /* ... from the lines above it (VXP_NONE: no memo) */
   size_t error_count, warning_count;
   char *json;                 /* cached report */
   size_t json_len;
+  char *sarif;                /* cached SARIF log (sarif.c) */
+  size_t sarif_len;
 };
 
 /* Render the JSON report (report_json.c). Returns a buffer from the context's allocator
  * and its length, or NULL on allocation failure. */
 char *vxp_report__json(const vxp_analysis *an, size_t *len);
+
+/* Render the SARIF 2.1.0 log (sarif.c), as vxp_report__json does the report. */
+char *vxp_sarif__render(const vxp_analysis *an, size_t *len);
 
 #endif /* VXP_ANALYSIS_H */

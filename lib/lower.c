@@ -46,6 +46,7 @@ typedef struct lowerer {
   Array(fn_signature) signatures;
   vxp_name impl_owner;         /* the type of the enclosing impl block, or NONE */
   unsigned depth;
+  unsigned spawn_depth;        /* `spawn` regions open around the current expression */
   bool too_deep;               /* the current function hit VXP_MAX_NESTING */
   int rc;                      /* sticky failure (VXP_ENOMEM) */
 } lowerer;
@@ -108,11 +109,15 @@ static void emit(lowerer *L, const vxp_event *ev) {
   if (!array_push(L->ctx, &current_fn(L)->events, *ev)) oom(L);
 }
 
-static void open_block(lowerer *L, vxp_block_kind kind, bool comptime, uint32_t condition,
-                       uint32_t trip_start, uint32_t trip_end) {
+static void open_block(lowerer *L, TSNode construct, vxp_block_kind kind, bool comptime,
+                       uint32_t condition, uint32_t trip_start, uint32_t trip_end) {
   vxp_event ev;
   memset(&ev, 0, sizeof(ev));
   ev.kind = VXP_EV_OPEN;
+  if (!ts_node_is_null(construct)) {
+    ev.u.block.start_byte = ts_node_start_byte(construct);
+    ev.u.block.end_byte = ts_node_end_byte(construct);
+  }
   ev.u.block.kind = (uint8_t)kind;
   ev.u.block.comptime = comptime;
   ev.u.block.condition = condition;
@@ -599,13 +604,13 @@ static value_info lower_if(lowerer *L, TSNode node) {
   TSNode condition = field(L, node, L->F->condition);
   lower_expr(L, condition, VXP_NAME_NONE);
   uint32_t cond = lower_cexpr(L, condition);
-  open_block(L, VXP_BLOCK_IF, comptime, cond, VXP_NONE, VXP_NONE);
+  open_block(L, node, VXP_BLOCK_IF, comptime, cond, VXP_NONE, VXP_NONE);
   value_info value = lower_block_body(L, field(L, node, L->F->consequence));
   close_block(L);
   TSNode alternative = field(L, node, L->F->alternative);
   if (!ts_node_is_null(alternative)) {
     TSNode arm = ts_node_named_child(alternative, 0);
-    open_block(L, VXP_BLOCK_ELSE, comptime, cond, VXP_NONE, VXP_NONE);
+    open_block(L, alternative, VXP_BLOCK_ELSE, comptime, cond, VXP_NONE, VXP_NONE);
     if (is(arm, L->S->block)) lower_block_body(L, arm);
     else if (!ts_node_is_null(arm)) lower_expr(L, arm, VXP_NAME_NONE);
     close_block(L);
@@ -613,8 +618,9 @@ static value_info lower_if(lowerer *L, TSNode node) {
   return value;
 }
 
-static value_info lower_wrapped_block(lowerer *L, TSNode block, vxp_block_kind kind) {
-  open_block(L, kind, false, VXP_NONE, VXP_NONE, VXP_NONE);
+static value_info lower_wrapped_block(lowerer *L, TSNode construct, TSNode block,
+                                      vxp_block_kind kind) {
+  open_block(L, construct, kind, false, VXP_NONE, VXP_NONE, VXP_NONE);
   value_info value = lower_block_body(L, block);
   close_block(L);
   return value;
@@ -627,7 +633,7 @@ static void lower_match(lowerer *L, TSNode node) {
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode arm = ts_node_named_child(body, i);
     if (!is(arm, L->S->match_arm)) continue;
-    open_block(L, VXP_BLOCK_MATCH_ARM, false, VXP_NONE, VXP_NONE, VXP_NONE);
+    open_block(L, arm, VXP_BLOCK_MATCH_ARM, false, VXP_NONE, VXP_NONE, VXP_NONE);
     push_scope(L);
     TSNode value = field(L, arm, L->F->value);
     if (is(value, L->S->block)) lower_block_body(L, value);
@@ -678,6 +684,47 @@ static value_info lower_closure(lowerer *L, TSNode node, vxp_name binding_target
   return v;
 }
 
+static void record_access(lowerer *L, vxp_access_kind kind, const vxp_access *proto) {
+  if (failed(L) || L->fn_stack.len == 0) return;
+  vxp_function *fn = current_fn(L);
+  vxp_access a = *proto;
+  a.kind = (uint8_t)kind;
+  a.event = (uint32_t)fn->events.len;
+  if (!array_push(L->ctx, &fn->accesses, a)) oom(L);
+}
+
+/* `x[i][j]` inside a spawn region: the indices are ordinary expressions (they may read
+ * other elements), the base variable is read, and the access itself is recorded for the
+ * roofline as a read, a write, or both. A base that is not a plain name (a field, a call)
+ * is recorded with no tensor, which the roofline reports as uncountable. */
+static void lower_element_access(lowerer *L, TSNode node, bool read, bool write) {
+  vxp_access a;
+  memset(&a, 0, sizeof(a));
+  a.type = VXP_NONE;
+  a.loc.place.index = VXP_NONE;
+  a.start_byte = ts_node_start_byte(node);
+  a.end_byte = ts_node_end_byte(node);
+  TSNode base = node;
+  while (is(base, L->S->index_expression) && !failed(L)) {
+    lower_expr(L, field(L, base, L->F->index), VXP_NAME_NONE);
+    a.indices++;
+    base = field(L, base, L->F->value);
+  }
+  if (is(base, L->S->identifier)) {
+    a.tensor = intern_node(L, base);
+    add_read(L, a.tensor);
+    binding *b = lookup(L, a.tensor);
+    if (b) {
+      a.type = b->value.type;
+      a.loc = b->value.loc;
+    }
+  } else {
+    lower_expr(L, base, VXP_NAME_NONE);
+  }
+  if (read) record_access(L, VXP_ACCESS_READ, &a);
+  if (write) record_access(L, VXP_ACCESS_WRITE, &a);
+}
+
 static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_target) {
   const vxp_symbols *S = L->S;
   TSSymbol sym = ts_node_symbol(node);
@@ -710,12 +757,19 @@ static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_tar
     return no_value;
   }
   if (sym == S->unsafe_block)
-    return lower_wrapped_block(L, field(L, node, L->F->body), VXP_BLOCK_UNSAFE);
+    return lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_UNSAFE);
   if (sym == S->comptime_block)
-    return lower_wrapped_block(L, field(L, node, L->F->body), VXP_BLOCK_COMPTIME);
+    return lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_COMPTIME);
   if (sym == S->spawn_expression) {
     lower_expr(L, field(L, node, L->F->topology), VXP_NAME_NONE);
-    return lower_wrapped_block(L, field(L, node, L->F->body), VXP_BLOCK_SPAWN);
+    L->spawn_depth++;
+    value_info v = lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_SPAWN);
+    L->spawn_depth--;
+    return v;
+  }
+  if (sym == S->index_expression && L->spawn_depth > 0) {
+    lower_element_access(L, node, true, false);
+    return no_value;
   }
   if (sym == S->closure_expression) return lower_closure(L, node, binding_target);
   if (sym == S->macro_invocation) {
@@ -813,6 +867,9 @@ static void lower_assignment(lowerer *L, TSNode node) {
     value_info value = lower_expr(L, right, name);
     binding *b = lookup(L, name);
     if (b && (value.type != VXP_NONE || value.closure_fn != VXP_NONE)) b->value = value;
+  } else if (L->spawn_depth > 0 && is(left, L->S->index_expression)) {
+    lower_expr(L, right, VXP_NAME_NONE);
+    lower_element_access(L, left, false, true);
   } else {
     lower_expr(L, right, VXP_NAME_NONE);
     lower_expr(L, left, VXP_NAME_NONE);
@@ -827,7 +884,7 @@ static void lower_for(lowerer *L, TSNode node) {
     trip_start = lower_cexpr(L, field(L, iterable, L->F->start));
     trip_end = lower_cexpr(L, field(L, iterable, L->F->end));
   }
-  open_block(L, VXP_BLOCK_FOR, false, VXP_NONE, trip_start, trip_end);
+  open_block(L, node, VXP_BLOCK_FOR, false, VXP_NONE, trip_start, trip_end);
   push_scope(L);
   bind(L, intern_node(L, field(L, node, L->F->variable)), no_value);
   lower_block_body(L, field(L, node, L->F->body));
@@ -845,11 +902,16 @@ static void lower_statement(lowerer *L, TSNode node) {
   else if (sym == S->assignment_statement) lower_assignment(L, node);
   else if (sym == S->for_statement) lower_for(L, node);
   else if (sym == S->loop_statement)
-    lower_wrapped_block(L, field(L, node, L->F->body), VXP_BLOCK_LOOP);
+    lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_LOOP);
   else if (sym == S->while_statement) {
     /* A `while` body is a loop body with an unknown trip count: releasing, like `loop`. */
     lower_expr(L, field(L, node, L->F->condition), VXP_NAME_NONE);
-    lower_wrapped_block(L, field(L, node, L->F->body), VXP_BLOCK_LOOP);
+    lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_LOOP);
+  } else if (sym == S->compound_assignment_statement && L->spawn_depth > 0 &&
+             is(field(L, node, L->F->left), S->index_expression)) {
+    /* `x[i] op= v` inside a device region reads the element and writes it back. */
+    lower_expr(L, field(L, node, L->F->right), VXP_NAME_NONE);
+    lower_element_access(L, field(L, node, L->F->left), true, true);
   }
   else if (sym == S->expression_statement || sym == S->return_statement) lower_children(L, node);
   else if (sym == S->block) lower_block_body(L, node);

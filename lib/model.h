@@ -160,6 +160,8 @@ typedef struct vxp_block_event {
   uint32_t condition;      /* cexpr of the `if` condition, or VXP_NONE */
   uint32_t trip_start;     /* `for` over `a..b`: cexprs of a and b; VXP_NONE otherwise */
   uint32_t trip_end;
+  uint32_t start_byte;     /* the construct that opens the block (`for ...`, `spawn ...`) */
+  uint32_t end_byte;
 } vxp_block_event;
 
 /* Where a transferred value lives before the transfer. */
@@ -197,6 +199,30 @@ typedef struct vxp_event {
   } u;
 } vxp_event;
 
+/* ------------------------------------------------------------------ element accesses */
+
+/* An access to a tensor's elements inside a `spawn` region: `x[i][j]` read in an
+ * expression, or written as an assignment target (a compound assignment `x[i] += v` is a
+ * read and a write). Only accesses inside spawn regions are recorded: they are the device
+ * work the roofline (roofline.c) counts. Kept beside the event stream rather than in it,
+ * so that walks over events need not know about them. */
+typedef enum vxp_access_kind {
+  VXP_ACCESS_READ,
+  VXP_ACCESS_WRITE
+} vxp_access_kind;
+
+/* Invariant: a function's accesses are in program order; `event` is the number of the
+ * function's events that precede the access, so the blocks around it are known. */
+typedef struct vxp_access {
+  uint8_t kind;            /* vxp_access_kind */
+  uint32_t event;          /* it happens after events[0 .. event) */
+  uint32_t indices;        /* how many `[..]` are applied: fewer than the rank is a slice */
+  vxp_name tensor;         /* the indexed variable; NONE when the base is not a name */
+  uint32_t type;           /* its tensor type, or VXP_NONE when not known */
+  vxp_origin loc;          /* where its value lives */
+  uint32_t start_byte, end_byte;
+} vxp_access;
+
 /* ------------------------------------------------------------------ items */
 
 typedef struct vxp_generic_param {
@@ -214,6 +240,7 @@ typedef struct vxp_function {
   Array(vxp_generic_param) generics;
   Array(vxp_event) events;
   Array(vxp_name) reads;
+  Array(vxp_access) accesses; /* element accesses inside spawn regions */
   bool is_closure;           /* a closure body lowered as its own function */
 } vxp_function;
 

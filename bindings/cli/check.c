@@ -1,100 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* check.c - `vxpeak check`: analyse a program against a machine and print the verdict. */
+/* check.c - `vxpeak check`: analyse a program against a machine and print the verdict
+ * (text), the report (json) or the diagnostics for code scanning (sarif). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-
-#define VXPEAK_MAX_DEFINES 64
-
-typedef struct check_args {
-  const char *file;
-  const char *machine;
-  const char *host;
-  const char *format;
-  vxp_const_override defines[VXPEAK_MAX_DEFINES];
-  char define_names[VXPEAK_MAX_DEFINES][128];
-  size_t define_count;
-} check_args;
-
-/* `NAME=VALUE` with VALUE a non-negative decimal integer that fits 64 bits. */
-static int parse_define(check_args *a, const char *text) {
-  const char *eq = strchr(text, '=');
-  size_t name_len = eq ? (size_t)(eq - text) : 0;
-  if (!eq || name_len == 0 || name_len >= sizeof(a->define_names[0]) || eq[1] == '\0') {
-    fprintf(stderr, "vxpeak check: -D takes NAME=VALUE (e.g. -D BATCH=8), not '%s'\n", text);
-    return VXPEAK_EXIT_USAGE;
-  }
-  uint64_t value = 0;
-  for (const char *p = eq + 1; *p; p++) {
-    if (*p < '0' || *p > '9' || value > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) {
-      fprintf(stderr,
-              "vxpeak check: the value of -D %.*s must be a non-negative integer that fits in "
-              "64 bits, not '%s'\n",
-              (int)name_len, text, eq + 1);
-      return VXPEAK_EXIT_USAGE;
-    }
-    value = value * 10 + (uint64_t)(*p - '0');
-  }
-  if (a->define_count == VXPEAK_MAX_DEFINES) {
-    fprintf(stderr, "vxpeak check: at most %d -D options\n", VXPEAK_MAX_DEFINES);
-    return VXPEAK_EXIT_USAGE;
-  }
-  char *name = a->define_names[a->define_count];
-  memcpy(name, text, name_len);
-  name[name_len] = '\0';
-  a->defines[a->define_count].name = name;
-  a->defines[a->define_count].value = value;
-  a->define_count++;
-  return VXPEAK_EXIT_OK;
-}
-
-static int parse_args(int argc, char **argv, check_args *a) {
-  memset(a, 0, sizeof(*a));
-  a->format = "text";
-  for (int i = 0; i < argc; i++) {
-    const char *arg = argv[i];
-    const char **slot = NULL;
-    if (strcmp(arg, "--machine") == 0) slot = &a->machine;
-    else if (strcmp(arg, "--host") == 0) slot = &a->host;
-    else if (strcmp(arg, "--format") == 0) slot = &a->format;
-    else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) return -1;
-    else if (strncmp(arg, "-D", 2) == 0) {
-      const char *value = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
-      if (!value) {
-        fprintf(stderr, "vxpeak check: option '-D' needs NAME=VALUE\nTry 'vxpeak --help'.\n");
-        return VXPEAK_EXIT_USAGE;
-      }
-      int rc = parse_define(a, value);
-      if (rc != VXPEAK_EXIT_OK) return rc;
-      continue;
-    }
-    else if (arg[0] == '-' && arg[1] != '\0') {
-      fprintf(stderr, "vxpeak check: unknown option '%s'\nTry 'vxpeak --help'.\n", arg);
-      return VXPEAK_EXIT_USAGE;
-    } else if (!a->file) {
-      a->file = arg;
-      continue;
-    } else {
-      fprintf(stderr, "vxpeak check: unexpected argument '%s' (one FILE.vx at a time)\n", arg);
-      return VXPEAK_EXIT_USAGE;
-    }
-    if (i + 1 >= argc) {
-      fprintf(stderr, "vxpeak check: option '%s' needs a value\nTry 'vxpeak --help'.\n", arg);
-      return VXPEAK_EXIT_USAGE;
-    }
-    *slot = argv[++i];
-  }
-  if (!a->file) {
-    fprintf(stderr, "vxpeak check: missing FILE.vx\nTry 'vxpeak --help'.\n");
-    return VXPEAK_EXIT_USAGE;
-  }
-  if (strcmp(a->format, "text") != 0 && strcmp(a->format, "json") != 0) {
-    fprintf(stderr, "vxpeak check: --format must be text or json, not '%s'\n", a->format);
-    return VXPEAK_EXIT_USAGE;
-  }
-  return VXPEAK_EXIT_OK;
-}
 
 /* 1,234,567 */
 static void print_grouped(FILE *out, uint64_t v) {
@@ -292,9 +202,8 @@ static void print_breakdown(const vxp_analysis *an, const vxp_resident_set *rs) 
   }
 }
 
-static void print_text_report(const vxp_analysis *an, bool color) {
-  size_t n = vxp_analysis_diagnostic_count(an);
-  for (size_t i = 0; i < n; i++) vxpeak_render_diagnostic(stderr, vxp_analysis_diagnostic(an, i), color);
+static void print_text_report(const vxp_analysis *an) {
+  vxpeak_render_all(stderr, an);
   size_t sets = vxp_analysis_resident_set_count(an);
   for (size_t i = 0; i < sets; i++) {
     const vxp_resident_set *rs = vxp_analysis_resident_set(an, i);
@@ -324,92 +233,24 @@ static void print_text_report(const vxp_analysis *an, bool color) {
          errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
 }
 
-int vxpeak_check(int argc, char **argv) {
-  check_args a;
-  int rc = parse_args(argc, argv, &a);
-  if (rc == -1) {
-    printf("usage: vxpeak check FILE.vx [--machine FILE|NAME] [--host FILE|default] "
-           "[-D NAME=VALUE]... [--format text|json]\n(see 'vxpeak --help' for details and "
-           "examples)\n");
-    return VXPEAK_EXIT_OK;
-  }
-  if (rc != VXPEAK_EXIT_OK) return rc;
-
-  vxp_context *ctx = NULL;
-  vxp_source *src = NULL, *machine_src = NULL, *host_src = NULL;
-  vxp_program *prog = NULL;
-  vxp_machine *machine = NULL, *host = NULL;
-  vxp_analysis *an = NULL;
-  int exit_code = VXPEAK_EXIT_USAGE;
-
-  rc = vxp_context_new(&ctx, NULL);
-  if (rc != VXP_OK) {
-    fprintf(stderr, "vxpeak: cannot create a context: %s\n", vxp_strerror(rc));
-    return VXPEAK_EXIT_USAGE;
-  }
-  if ((rc = vxp_source_load_file(&src, ctx, a.file)) != VXP_OK) {
-    exit_code = vxpeak_fail(ctx, rc, "cannot read the program");
-    goto done;
-  }
-  if ((rc = vxp_program_parse(&prog, ctx, src)) != VXP_OK) {
-    exit_code = vxpeak_fail(ctx, rc, "cannot parse the program");
-    goto done;
-  }
-  const char *host_arg = a.host;
-  if (a.machine) {
-    if (vxpeak_load_machine(ctx, a.machine, &machine_src, &machine) != VXP_OK) {
-      exit_code = VXPEAK_EXIT_USAGE;
-      goto done;
-    }
-  } else if (!vxp_program_declares_machine(prog)) {
-    /* A program without a machine model of its own runs on the default device compiled
-     * into the library (the same from any directory), with the default host for its
-     * transfers from CPU_DRAM. */
-    if ((rc = vxp_machine_builtin(&machine, ctx, "a100-40")) != VXP_OK) {
-      exit_code = vxpeak_fail(ctx, rc, "cannot load the built-in machine");
-      goto done;
-    }
-    if (!host_arg) host_arg = "default";
-  }
-  if (host_arg) {
-    if (strcmp(host_arg, "default") == 0) rc = vxp_machine_builtin(&host, ctx, "host-default");
-    else if ((rc = vxp_source_load_file(&host_src, ctx, host_arg)) == VXP_OK)
-      rc = vxp_machine_load(&host, ctx, host_src);
-    if (rc != VXP_OK) {
-      exit_code = vxpeak_fail(ctx, rc, "cannot load the host model");
-      goto done;
-    }
-  }
-  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
-  opts.machine = machine;
-  opts.host = host;
-  opts.overrides = a.defines;
-  opts.override_count = a.define_count;
-  if ((rc = vxp_analyze(&an, ctx, prog, &opts)) != VXP_OK) {
-    exit_code = vxpeak_fail(ctx, rc, "analysis failed");
-    goto done;
-  }
-  if (strcmp(a.format, "json") == 0) {
-    size_t len;
-    const char *json = vxp_analysis_json(an, &len);
-    if (!json) {
-      exit_code = vxpeak_fail(ctx, VXP_ENOMEM, "cannot render the report");
-      goto done;
-    }
-    fwrite(json, 1, len, stdout);
+int vxpeak_check(const vxpeak_args *args) {
+  vxpeak_session s;
+  int exit_code = vxpeak_session_open(&s, args);
+  if (exit_code != VXPEAK_EXIT_OK) goto done;
+  if (strcmp(args->format, "text") == 0) {
+    print_text_report(s.an);
   } else {
-    print_text_report(an, vxpeak_use_color(stderr));
+    size_t len;
+    const char *text = strcmp(args->format, "json") == 0 ? vxp_analysis_json(s.an, &len)
+                                                          : vxp_analysis_sarif(s.an, &len);
+    if (!text) {
+      exit_code = vxpeak_fail(s.program.ctx, VXP_ENOMEM, "cannot render the report");
+      goto done;
+    }
+    fwrite(text, 1, len, stdout);
   }
-  exit_code = vxp_analysis_admitted(an) ? VXPEAK_EXIT_OK : VXPEAK_EXIT_REJECTED;
-
+  exit_code = vxp_analysis_admitted(s.an) ? VXPEAK_EXIT_OK : VXPEAK_EXIT_REJECTED;
 done:
-  vxp_analysis_free(an);
-  vxp_machine_free(host);
-  vxp_machine_free(machine);
-  vxp_program_free(prog);
-  vxp_source_free(host_src);
-  vxp_source_free(machine_src);
-  vxp_source_free(src);
-  vxp_context_free(ctx);
+  vxpeak_session_close(&s);
   return exit_code;
 }

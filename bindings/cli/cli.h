@@ -4,6 +4,7 @@
 #define VXPEAK_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "vxpeak.h"
@@ -14,40 +15,190 @@ enum {
   VXPEAK_EXIT_USAGE = 2
 };
 
-/* Commands: argv holds the command's own arguments (after the command word). */
-int vxpeak_check(int argc, char **argv);
-int vxpeak_parse(int argc, char **argv);
-int vxpeak_emit_cuda(int argc, char **argv);
+/* ------------------------------------------------------------------ options (args.c) */
 
-/* A program read, its machine models loaded and the analysis made (session.c). */
-typedef struct vxpeak_session {
+/* Every option any command takes. A command lists the ones it accepts (commands.c), and
+ * its --help is generated from that list, so help and parser cannot disagree. */
+typedef enum vxpeak_opt {
+  OPT_MACHINE,
+  OPT_HOST,
+  OPT_DEFINE,
+  OPT_FORMAT,
+  OPT_FUNCTION,
+  OPT_SPACE,
+  OPT_CONST,
+  OPT_MARGIN,
+  OPT_OUTPUT,
+  OPT_SEXP,
+  OPT_HELP,
+  OPT_COUNT
+} vxpeak_opt;
+
+#define VXPEAK_MAX_DEFINES 64
+#define VXPEAK_MAX_MACHINES 32
+
+/* The parsed command line of one command. */
+typedef struct vxpeak_args {
+  const char *command;
+  const char *file;
+  const char *machines[VXPEAK_MAX_MACHINES];
+  size_t machine_count;
+  const char *host;
+  const char *format;             /* the command's first format unless given */
+  const char *function;
+  const char *space;
+  const char *output;
+  bool sexp;
+  vxp_const_override defines[VXPEAK_MAX_DEFINES];
+  char define_names[VXPEAK_MAX_DEFINES][128];
+  size_t define_count;
+  bool has_sweep;                 /* --const NAME=LO..HI */
+  char sweep_name[128];
+  uint64_t sweep_lo, sweep_hi;
+  uint32_t margin_ppm;            /* --margin P%, in parts per million of capacity */
+} vxpeak_args;
+
+/* A command: its name, what it does, which options it takes, which formats it writes. */
+typedef struct vxpeak_command {
+  const char *name;
+  const char *synopsis;           /* after "vxpeak NAME " */
+  const char *summary;            /* one line for `vxpeak --help` */
+  const char *description;        /* a paragraph for `vxpeak NAME --help` */
+  int (*run)(const vxpeak_args *args);
+  unsigned options;               /* bit (1u << vxpeak_opt) per accepted option */
+  const char *const *formats;     /* NULL-terminated; the first is the default */
+  bool needs_output;              /* -o is required */
+  const char *examples;           /* lines "  $ vxpeak ..." */
+} vxpeak_command;
+
+/* The commands, in help order, and their count (commands.c). */
+extern const vxpeak_command vxpeak_commands[];
+extern const size_t vxpeak_command_count;
+
+/* Parse `argv` (the words after the command name) for `cmd` into `out`. Returns
+ * VXPEAK_EXIT_OK, VXPEAK_EXIT_USAGE (a one-line reason printed on stderr), or -1 when
+ * --help was asked for (the caller prints it). */
+int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_args *out);
+
+/* `vxpeak --help` (every command and option, with examples) and `vxpeak CMD --help`. */
+void vxpeak_help_all(FILE *out);
+void vxpeak_help_command(FILE *out, const vxpeak_command *cmd);
+
+/* ------------------------------------------------------------------ commands */
+
+int vxpeak_check(const vxpeak_args *args);
+int vxpeak_parse(const vxpeak_args *args);
+int vxpeak_emit_cuda(const vxpeak_args *args);
+int vxpeak_explain(const vxpeak_args *args);
+int vxpeak_sweep(const vxpeak_args *args);
+int vxpeak_roofline(const vxpeak_args *args);
+int vxpeak_plot(const vxpeak_args *args);
+
+/* ------------------------------------------------------------------ sessions (session.c) */
+
+/* A program read and parsed, and the machine models its analyses run against. */
+typedef struct vxpeak_program {
   vxp_context *ctx;
-  vxp_source *src, *machine_src, *host_src;
+  vxp_source *src;
   vxp_program *prog;
+} vxpeak_program;
+
+/* One machine choice: the device model (--machine, or the built-in default when the
+ * program declares none) and the host (--host, implied `default` with the built-in). */
+typedef struct vxpeak_target {
+  const char *label;              /* what the user named: the --machine word, or NULL */
+  vxp_source *machine_src, *host_src;
   vxp_machine *machine, *host;
+} vxpeak_target;
+
+/* Read and parse `file`. Returns an exit code; close it whatever it returns. */
+int vxpeak_program_open(vxpeak_program *p, const char *file);
+void vxpeak_program_close(vxpeak_program *p);
+
+/* Load the machine models for `machine_arg` (NULL: the program's own declarations, or
+ * the built-in a100-40 when it declares none) and `host_arg` (NULL: none, or `default`
+ * with the built-in machine). This is the one place that decides the defaults. Returns
+ * an exit code; close the target whatever it returns. */
+int vxpeak_target_open(vxpeak_target *t, const vxpeak_program *p, const char *machine_arg,
+                       const char *host_arg);
+void vxpeak_target_close(vxpeak_target *t);
+
+/* Analysis options for a target and the -D overrides of `args`. */
+vxp_analyze_options vxpeak_target_options(const vxpeak_target *t, const vxpeak_args *args);
+
+/* A program, its (first) target and the analysis: what most commands need. */
+typedef struct vxpeak_session {
+  vxpeak_program program;
+  vxpeak_target target;
   vxp_analysis *an;
 } vxpeak_session;
 
-/* Open a session on `file`: --machine and --host as given (NULL: the program's own model,
- * or the built-in default when it declares none). Returns an exit code; close the session
- * whatever it returns. */
-int vxpeak_session_open(vxpeak_session *s, const char *file, const char *machine_arg,
-                        const char *host_arg);
+/* Open a session for `args` (file, first --machine, --host, -D). Returns an exit code;
+ * close the session whatever it returns. */
+int vxpeak_session_open(vxpeak_session *s, const vxpeak_args *args);
 void vxpeak_session_close(vxpeak_session *s);
 
-/* Print "vxpeak: <message>" for a failed library call and return VXPEAK_EXIT_USAGE. */
+/* Print "vxpeak: <what>: <message>" for a failed library call; returns VXPEAK_EXIT_USAGE. */
 int vxpeak_fail(vxp_context *ctx, int rc, const char *what);
-
-/* Render one diagnostic in compiler form: `file:line:col: error[CODE]: message`, the
- * source line with a caret under the range, then its notes. */
-void vxpeak_render_diagnostic(FILE *out, const vxp_diagnostic *d, bool color);
-
-/* Whether to colour output written to `out` (a terminal, and NO_COLOR unset). */
-bool vxpeak_use_color(FILE *out);
 
 /* Resolve --machine: an existing file, a built-in name, or fleet/NAME.vx found next to
  * the installed or source-tree fleet. On success *out_src may be NULL (a built-in). */
 int vxpeak_load_machine(vxp_context *ctx, const char *arg, vxp_source **out_src,
                         vxp_machine **out_machine);
+
+/* Whether an analysed function or space named by --function/--space exists; prints a
+ * one-line reason listing what does and returns false otherwise. */
+bool vxpeak_check_selection(const vxpeak_args *args, const vxp_analysis *an);
+
+/* ------------------------------------------------------------------ diagnostics (render.c) */
+
+/* Render one diagnostic in compiler form: `file:line:col: error[CODE]: message`, the
+ * source line with a caret under the range, then its notes and help lines. */
+void vxpeak_render_diagnostic(FILE *out, const vxp_diagnostic *d, bool color);
+
+/* Render every diagnostic of an analysis on `out` (coloured when `out` is a terminal). */
+void vxpeak_render_all(FILE *out, const vxp_analysis *an);
+
+/* Whether to colour output written to `out` (a terminal, and NO_COLOR unset). */
+bool vxpeak_use_color(FILE *out);
+
+/* ------------------------------------------------------------------ numbers (format.c) */
+
+const char *vxpeak_grouped(uint64_t v, char buf[32]);  /* 12,952,010,752 */
+const char *vxpeak_binary(uint64_t v, char buf[32]);   /* 12.06 GiB, 500.00 MiB */
+const char *vxpeak_gib(uint64_t v, char buf[32]);      /* 12.06 (GiB, always) */
+const char *vxpeak_decimal(uint64_t v, char buf[32]);  /* 13.48 GB */
+const char *vxpeak_rate(uint64_t bytes_per_s, char buf[32]); /* 1555 GB/s, 31.5 GB/s */
+const char *vxpeak_duration(uint64_t ps, char buf[32]); /* 8.67 ms, 411 ms */
+const char *vxpeak_per_second(double v, char buf[32]); /* 115, 47.4, 2.4 */
+
+/* ------------------------------------------------------------------ JSON (jsonw.c) */
+
+#define VXPEAK_JSON_DEPTH 16
+
+/* A streaming writer: keys in the order written; with `pretty`, one top-level key per
+ * line and each element of a top-level array on its own line (as `check --format json`). */
+typedef struct vxpeak_json {
+  FILE *out;
+  bool pretty;
+  int depth;
+  bool need_comma[VXPEAK_JSON_DEPTH];
+  bool array_at[VXPEAK_JSON_DEPTH];
+  bool after_key;
+} vxpeak_json;
+
+void vxpeak_json_open(vxpeak_json *j, char bracket);   /* '{' or '[' */
+void vxpeak_json_close(vxpeak_json *j, char bracket);  /* '}' or ']' */
+void vxpeak_json_key(vxpeak_json *j, const char *key);
+void vxpeak_json_string(vxpeak_json *j, const char *s); /* NULL: null */
+void vxpeak_json_u64(vxpeak_json *j, uint64_t v);
+void vxpeak_json_bool(vxpeak_json *j, bool v);
+void vxpeak_json_null(vxpeak_json *j);
+void vxpeak_json_real(vxpeak_json *j, double v, int decimals);
+
+/* The keys every JSON report of the command starts with: schema, file, machine and host
+ * (when `t` is given), defines (explain.c). */
+void vxpeak_json_header(vxpeak_json *j, const char *schema, const vxpeak_args *args,
+                        const vxpeak_target *t);
 
 #endif /* VXPEAK_CLI_H */

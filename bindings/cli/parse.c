@@ -4,29 +4,9 @@
 
 #include "cli.h"
 
-int vxpeak_parse(int argc, char **argv) {
-  const char *file = NULL;
-  bool sexp = false;
-  for (int i = 0; i < argc; i++) {
-    if (strcmp(argv[i], "--sexp") == 0) sexp = true;
-    else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-      printf("usage: vxpeak parse FILE.vx [--sexp]\n"
-             "Print the syntax tree (one node per line, or an S-expression with --sexp) and\n"
-             "report syntax errors; exit 0 only when the tree has no ERROR or MISSING node.\n");
-      return VXPEAK_EXIT_OK;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "vxpeak parse: unknown option '%s'\nTry 'vxpeak --help'.\n", argv[i]);
-      return VXPEAK_EXIT_USAGE;
-    } else if (!file) file = argv[i];
-    else {
-      fprintf(stderr, "vxpeak parse: unexpected argument '%s'\n", argv[i]);
-      return VXPEAK_EXIT_USAGE;
-    }
-  }
-  if (!file) {
-    fprintf(stderr, "vxpeak parse: missing FILE.vx\nTry 'vxpeak --help'.\n");
-    return VXPEAK_EXIT_USAGE;
-  }
+int vxpeak_parse(const vxpeak_args *args) {
+  const char *file = args->file;
+  bool sexp = args->sexp;
   vxp_context *ctx = NULL;
   vxp_source *src = NULL;
   vxp_program *prog = NULL;

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* render.c - diagnostics in the familiar compiler form, with the source line and a caret. */
+/* render.c - diagnostics in the familiar compiler form: `file:line:col: error[CODE]:
+ * message`, the source line with a caret span, then `note:` and `help:` lines, each with
+ * its own source line when it points somewhere. Colour on a terminal only. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,6 +11,8 @@
 #define RED "\x1b[1;31m"
 #define YELLOW "\x1b[1;33m"
 #define CYAN "\x1b[1;36m"
+#define GREEN "\x1b[1;32m"
+#define BLUE "\x1b[1;34m"
 #define BOLD "\x1b[1m"
 #define RESET "\x1b[0m"
 
@@ -25,14 +29,21 @@ int vxpeak_fail(vxp_context *ctx, int rc, const char *what) {
   return VXPEAK_EXIT_USAGE;
 }
 
-static void print_excerpt(FILE *out, const vxp_source *src, vxp_range r, bool color) {
+static void paint(FILE *out, bool color, const char *code) {
+  if (color) fputs(code, out);
+}
+
+/* The source line of `r` with carets under the range (the first line of a longer one). */
+static void print_excerpt(FILE *out, const vxp_source *src, vxp_range r, bool color,
+                          const char *caret_color) {
   size_t len;
   const char *line = vxp_source_line(src, r.start.line, &len);
   if (!line) return;
   char gutter[16];
   int width = snprintf(gutter, sizeof(gutter), "%u", r.start.line + 1);
-  fprintf(out, "%*s |\n", width, "");
-  fprintf(out, "%s | ", gutter);
+  paint(out, color, BLUE);
+  fprintf(out, "%*s |\n%s | ", width, "", gutter);
+  paint(out, color, RESET);
   /* Tabs are shown as one space so that the caret line below stays aligned. */
   for (size_t i = 0; i < len; i++) fputc(line[i] == '\t' ? ' ' : line[i], out);
   fputc('\n', out);
@@ -40,17 +51,44 @@ static void print_excerpt(FILE *out, const vxp_source *src, vxp_range r, bool co
   size_t end = (r.end.line == r.start.line) ? r.end.column : len;
   if (end > len) end = len;
   if (end <= start) end = start + 1;
+  paint(out, color, BLUE);
   fprintf(out, "%*s | ", width, "");
+  paint(out, color, RESET);
   /* Continuation bytes of UTF-8 take no column on screen. */
   for (size_t i = 0; i < start; i++) {
     if (((unsigned char)line[i] & 0xC0) != 0x80) fputc(' ', out);
   }
-  if (color) fputs(RED, out);
+  paint(out, color, caret_color);
   for (size_t i = start; i < end; i++) {
     if (i >= len || ((unsigned char)line[i] & 0xC0) != 0x80) fputc('^', out);
   }
-  if (color) fputs(RESET, out);
+  paint(out, color, RESET);
   fputc('\n', out);
+}
+
+static void render_note(FILE *out, const vxp_diagnostic *n, bool color) {
+  bool help = vxp_diagnostic_is_help(n) != 0;
+  const char *kind = help ? "help" : "note";
+  const char *kind_color = help ? GREEN : CYAN;
+  if (!vxp_diagnostic_has_range(n)) {
+    fputs("  = ", out);
+    paint(out, color, kind_color);
+    fputs(kind, out);
+    paint(out, color, RESET);
+    fprintf(out, ": %s\n", vxp_diagnostic_message(n));
+    return;
+  }
+  const vxp_source *src = vxp_diagnostic_source(n);
+  vxp_range r = vxp_diagnostic_range(n);
+  paint(out, color, kind_color);
+  fputs(kind, out);
+  paint(out, color, RESET);
+  fprintf(out, ": %s\n", vxp_diagnostic_message(n));
+  paint(out, color, BLUE);
+  fputs("  --> ", out);
+  paint(out, color, RESET);
+  fprintf(out, "%s:%u:%u\n", vxp_source_label(src), r.start.line + 1, r.start.column + 1);
+  print_excerpt(out, src, r, color, kind_color);
 }
 
 void vxpeak_render_diagnostic(FILE *out, const vxp_diagnostic *d, bool color) {
@@ -60,31 +98,23 @@ void vxpeak_render_diagnostic(FILE *out, const vxp_diagnostic *d, bool color) {
   const char *code = vxp_diagnostic_code(d);
   const vxp_source *src = vxp_diagnostic_source(d);
   vxp_range r = vxp_diagnostic_range(d);
-  if (color) fputs(BOLD, out);
+  paint(out, color, BOLD);
   if (vxp_diagnostic_has_range(d))
     fprintf(out, "%s:%u:%u: ", vxp_source_label(src), r.start.line + 1, r.start.column + 1);
   else fputs("vxpeak: ", out);
-  if (color) fputs(level_color, out);
+  paint(out, color, level_color);
   fputs(level, out);
   if (code) fprintf(out, "[%s]", code);
-  if (color) fputs(RESET BOLD, out);
+  paint(out, color, RESET BOLD);
   fprintf(out, ": %s\n", vxp_diagnostic_message(d));
-  if (color) fputs(RESET, out);
-  if (vxp_diagnostic_has_range(d)) print_excerpt(out, src, r, color);
+  paint(out, color, RESET);
+  if (vxp_diagnostic_has_range(d)) print_excerpt(out, src, r, color, level_color);
   size_t notes = vxp_diagnostic_note_count(d);
-  for (size_t i = 0; i < notes; i++) {
-    const vxp_diagnostic *n = vxp_diagnostic_note(d, i);
-    vxp_range nr = vxp_diagnostic_range(n);
-    const char *kind = vxp_diagnostic_is_help(n) ? "help" : "note";
-    fputs("  = ", out);
-    if (color) fputs(BOLD, out);
-    fputs(kind, out);
-    if (color) fputs(RESET, out);
-    if (vxp_diagnostic_has_range(n) && vxp_diagnostic_source(n) == src)
-      fprintf(out, ": %s (line %u)\n", vxp_diagnostic_message(n), nr.start.line + 1);
-    else if (vxp_diagnostic_has_range(n))
-      fprintf(out, ": %s (%s:%u)\n", vxp_diagnostic_message(n),
-              vxp_source_label(vxp_diagnostic_source(n)), nr.start.line + 1);
-    else fprintf(out, ": %s\n", vxp_diagnostic_message(n));
-  }
+  for (size_t i = 0; i < notes; i++) render_note(out, vxp_diagnostic_note(d, i), color);
+}
+
+void vxpeak_render_all(FILE *out, const vxp_analysis *an) {
+  bool color = vxpeak_use_color(out);
+  for (size_t i = 0; i < vxp_analysis_diagnostic_count(an); i++)
+    vxpeak_render_diagnostic(out, vxp_analysis_diagnostic(an, i), color);
 }

@@ -1,54 +1,130 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* session.c - read a program, pick its machine model (the program's own, --machine, or
- * the built-in default, exactly as `check` does) and analyse it: for `emit-cuda`. */
+/* session.c - read a program, pick its machine models and analyse it: the one place that
+ * decides which machine a program is checked against, for every command. */
 #include <string.h>
 
 #include "cli.h"
 
-int vxpeak_session_open(vxpeak_session *s, const char *file, const char *machine_arg,
-                        const char *host_arg) {
-  memset(s, 0, sizeof(*s));
-  int rc = vxp_context_new(&s->ctx, NULL);
+int vxpeak_program_open(vxpeak_program *p, const char *file) {
+  memset(p, 0, sizeof(*p));
+  int rc = vxp_context_new(&p->ctx, NULL);
   if (rc != VXP_OK) {
     fprintf(stderr, "vxpeak: cannot create a context: %s\n", vxp_strerror(rc));
     return VXPEAK_EXIT_USAGE;
   }
-  if ((rc = vxp_source_load_file(&s->src, s->ctx, file)) != VXP_OK)
-    return vxpeak_fail(s->ctx, rc, "cannot read the program");
-  if ((rc = vxp_program_parse(&s->prog, s->ctx, s->src)) != VXP_OK)
-    return vxpeak_fail(s->ctx, rc, "cannot parse the program");
+  if ((rc = vxp_source_load_file(&p->src, p->ctx, file)) != VXP_OK)
+    return vxpeak_fail(p->ctx, rc, "cannot read the program");
+  if ((rc = vxp_program_parse(&p->prog, p->ctx, p->src)) != VXP_OK)
+    return vxpeak_fail(p->ctx, rc, "cannot parse the program");
+  return VXPEAK_EXIT_OK;
+}
+
+void vxpeak_program_close(vxpeak_program *p) {
+  vxp_program_free(p->prog);
+  vxp_source_free(p->src);
+  vxp_context_free(p->ctx);
+  memset(p, 0, sizeof(*p));
+}
+
+int vxpeak_target_open(vxpeak_target *t, const vxpeak_program *p, const char *machine_arg,
+                       const char *host_arg) {
+  memset(t, 0, sizeof(*t));
+  t->label = machine_arg;
+  int rc;
   if (machine_arg) {
-    if (vxpeak_load_machine(s->ctx, machine_arg, &s->machine_src, &s->machine) != VXP_OK)
+    if (vxpeak_load_machine(p->ctx, machine_arg, &t->machine_src, &t->machine) != VXP_OK)
       return VXPEAK_EXIT_USAGE;
-  } else if (!vxp_program_declares_machine(s->prog)) {
-    /* As `check` does: a program without a machine model of its own runs on the default
-     * device compiled into the library, with the default host for its transfers. */
-    if ((rc = vxp_machine_builtin(&s->machine, s->ctx, "a100-40")) != VXP_OK)
-      return vxpeak_fail(s->ctx, rc, "cannot load the built-in machine");
+  } else if (!vxp_program_declares_machine(p->prog)) {
+    /* A program without a machine model of its own runs on the default device compiled
+     * into the library (the same from any directory), with the default host for its
+     * transfers from CPU_DRAM. */
+    if ((rc = vxp_machine_builtin(&t->machine, p->ctx, "a100-40")) != VXP_OK)
+      return vxpeak_fail(p->ctx, rc, "cannot load the built-in machine");
+    t->label = "a100-40";
     if (!host_arg) host_arg = "default";
   }
   if (host_arg) {
-    if (strcmp(host_arg, "default") == 0) rc = vxp_machine_builtin(&s->host, s->ctx, "host-default");
-    else if ((rc = vxp_source_load_file(&s->host_src, s->ctx, host_arg)) == VXP_OK)
-      rc = vxp_machine_load(&s->host, s->ctx, s->host_src);
-    if (rc != VXP_OK) return vxpeak_fail(s->ctx, rc, "cannot load the host model");
+    if (strcmp(host_arg, "default") == 0) rc = vxp_machine_builtin(&t->host, p->ctx, "host-default");
+    else if ((rc = vxp_source_load_file(&t->host_src, p->ctx, host_arg)) == VXP_OK)
+      rc = vxp_machine_load(&t->host, p->ctx, t->host_src);
+    if (rc != VXP_OK) return vxpeak_fail(p->ctx, rc, "cannot load the host model");
   }
+  return VXPEAK_EXIT_OK;
+}
+
+void vxpeak_target_close(vxpeak_target *t) {
+  vxp_machine_free(t->host);
+  vxp_machine_free(t->machine);
+  vxp_source_free(t->host_src);
+  vxp_source_free(t->machine_src);
+  memset(t, 0, sizeof(*t));
+}
+
+vxp_analyze_options vxpeak_target_options(const vxpeak_target *t, const vxpeak_args *args) {
   vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
-  opts.machine = s->machine;
-  opts.host = s->host;
-  if ((rc = vxp_analyze(&s->an, s->ctx, s->prog, &opts)) != VXP_OK)
-    return vxpeak_fail(s->ctx, rc, "analysis failed");
+  opts.machine = t->machine;
+  opts.host = t->host;
+  if (args && args->define_count) {
+    opts.overrides = args->defines;
+    opts.override_count = args->define_count;
+  }
+  return opts;
+}
+
+int vxpeak_session_open(vxpeak_session *s, const vxpeak_args *args) {
+  memset(s, 0, sizeof(*s));
+  int exit_code = vxpeak_program_open(&s->program, args->file);
+  if (exit_code != VXPEAK_EXIT_OK) return exit_code;
+  exit_code = vxpeak_target_open(&s->target, &s->program,
+                                 args->machine_count ? args->machines[0] : NULL, args->host);
+  if (exit_code != VXPEAK_EXIT_OK) return exit_code;
+  vxp_analyze_options opts = vxpeak_target_options(&s->target, args);
+  int rc = vxp_analyze(&s->an, s->program.ctx, s->program.prog, &opts);
+  if (rc != VXP_OK) return vxpeak_fail(s->program.ctx, rc, "analysis failed");
   return VXPEAK_EXIT_OK;
 }
 
 void vxpeak_session_close(vxpeak_session *s) {
   vxp_analysis_free(s->an);
-  vxp_machine_free(s->host);
-  vxp_machine_free(s->machine);
-  vxp_program_free(s->prog);
-  vxp_source_free(s->host_src);
-  vxp_source_free(s->machine_src);
-  vxp_source_free(s->src);
-  vxp_context_free(s->ctx);
+  vxpeak_target_close(&s->target);
+  vxpeak_program_close(&s->program);
   memset(s, 0, sizeof(*s));
+}
+
+bool vxpeak_check_selection(const vxpeak_args *args, const vxp_analysis *an) {
+  if (args->function) {
+    bool found = false;
+    for (size_t i = 0; i < vxp_analysis_function_count(an) && !found; i++)
+      found = strcmp(vxp_analysis_function(an, i), args->function) == 0;
+    if (!found) {
+      fprintf(stderr, "vxpeak %s: no analysed function '%s' in %s (functions:", args->command,
+              args->function, args->file);
+      for (size_t i = 0; i < vxp_analysis_function_count(an); i++)
+        fprintf(stderr, "%s %s", i ? "," : "", vxp_analysis_function(an, i));
+      fprintf(stderr, ")\n");
+      return false;
+    }
+  }
+  if (args->space) {
+    bool found = false;
+    for (size_t i = 0; i < vxp_analysis_resident_set_count(an) && !found; i++)
+      found = strcmp(vxp_resident_set_space(vxp_analysis_resident_set(an, i)), args->space) == 0;
+    if (!found) {
+      fprintf(stderr, "vxpeak %s: no tile is placed in a space '%s' with a capacity (spaces:",
+              args->command, args->space);
+      const char *seen[64];
+      size_t nseen = 0;
+      for (size_t i = 0; i < vxp_analysis_resident_set_count(an); i++) {
+        const char *sp = vxp_resident_set_space(vxp_analysis_resident_set(an, i));
+        bool dup = false;
+        for (size_t k = 0; k < nseen; k++) dup |= strcmp(seen[k], sp) == 0;
+        if (dup || nseen == 64) continue;
+        seen[nseen++] = sp;
+        fprintf(stderr, "%s %s", nseen > 1 ? "," : "", sp);
+      }
+      fprintf(stderr, "%s)\n", nseen ? "" : " none");
+      return false;
+    }
+  }
+  return true;
 }

@@ -28,6 +28,14 @@ for case_dir in tests/golden/*/; do
   for f in stdout stderr; do
     sed "s|$root|<root>|g" "$tmp/$f" >"$tmp/$f.n" && mv "$tmp/$f.n" "$tmp/$f"
   done
+  # A JSON case's output must parse, whatever it is compared with.
+  case $name in *-json)
+    if ! python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/stdout" 2>"$tmp/jsonerr"; then
+      echo "FAIL golden/$name: the output is not JSON: $(cat "$tmp/jsonerr" | tail -1)"
+      fail=$((fail + 1))
+      continue
+    fi;;
+  esac
   if [ "${UPDATE:-0}" = 1 ]; then
     for f in stdout stderr status; do cp "$tmp/$f" "$case_dir/expected.$f"; done
     pass=$((pass + 1))

@@ -168,6 +168,7 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       if (in->edit_old) rc = vxp_analyze(&s->edited_an, s->ctx, s->edited_prog, &aopts);
       break;
     case 15: rc = vxp_cuda_generate(&s->cuda, s->an); break;
+    case 18: rc = from_pointer(s->ctx, vxp_analysis_sarif(s->an, NULL)); break;
     /* The blog program is one the CUDA stage accepts: generation runs to the end. */
     case 16: rc = vxp_analyze(&s->file_an, s->ctx, s->file_prog, NULL); break;
     case 17:
@@ -245,6 +246,7 @@ static const char program_rich[] =
     "  return 0;\n"
     "}\n"
     "fn main() -> i32 {\n"
+    "  // role: model weights\n"
     "  let a = transfer(Tensor<f32, [N, 768]>::uninit(), Memory::W);\n"
     "  let b = transfer(Tensor<f32, [N, 768]>::uninit(), Memory::W);\n"
     "  for i in 0..8 {\n"
@@ -252,6 +254,7 @@ static const char program_rich[] =
     "    print(s);\n"
     "  }\n"
     "  if true { let big = transfer(Tensor<u8, [N, N, N]>::uninit(), Memory::W); print(big); }\n"
+    "  spawn on(Topology::Dev) { for k in 0..4 { a[k][0] = b[k][1] + a[0][k]; b[0] += 1; } }\n"
     "  print(a); print(b);\n"
     "  let broken = ;\n"
     "  helper(3);\n"

@@ -198,9 +198,10 @@ static void test_analysis__a_runtime_dimension_is_w1029_and_left_out(void **stat
   const vxp_diagnostic *d = test_find_diag(r.an, "W1029");
   assert_string_equal(vxp_diagnostic_message(d),
                       "capacity of 'W' not verified \xe2\x80\x94 transferred tensor has a dynamic shape");
-  assert_int_equal(vxp_diagnostic_note_count(d), 1);
+  assert_int_equal(vxp_diagnostic_note_count(d), 2);
   assert_string_equal(vxp_diagnostic_message(vxp_diagnostic_note(d, 0)),
                       "dimension 0 is the runtime value 'n'");
+  assert_true(vxp_diagnostic_is_help(vxp_diagnostic_note(d, 1)));
   assert_null(test_resident(r.an, "main", "W"));
   assert_true(vxp_analysis_admitted(r.an));
   test_done(&r);

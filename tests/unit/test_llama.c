@@ -61,7 +61,7 @@ static void test_llama__batch_1_peaks_at_15_94_gib_against_a_58_93_gib_sum(void 
   size_t live = 0;
   for (size_t i = 0; i < vxp_analysis_record_count(r.an); i++) {
     const vxp_record *rec = vxp_analysis_record(r.an, i);
-    if (!vxp_record_live_at_peak(rec)) continue;
+    if (!vxp_record_live_at_peak(rec) || strcmp(vxp_record_function(rec), "main") != 0) continue;
     live++;
     const char *b = vxp_record_binding(rec);
     uint64_t bytes = vxp_record_bytes(rec);
@@ -86,7 +86,7 @@ static void test_llama__one_layers_weights_cross_the_host_link_in_12_85_ms(void 
     const vxp_route *route = vxp_analysis_route(r.an, i);
     uint64_t bytes = 0, cost = 0;
     assert_true(vxp_route_bytes(route, &bytes));
-    if (bytes != 404750336ull) continue;
+    if (bytes != 404750336ull || strcmp(vxp_route_function(route), "main") != 0) continue;
     layers++;
     assert_int_equal(vxp_route_path_length(route), 2);
     assert_string_equal(vxp_route_path_space(route, 0), "CPU_DRAM");

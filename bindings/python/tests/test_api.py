@@ -115,9 +115,10 @@ def test_diagnostics_carry_notes_and_utf16_columns(ctx: vxpeak.Context) -> None:
     assert e6009.span.start_utf16 == 36
     w1029 = by_code["W1029"]
     assert w1029.severity == "warning"
-    [note] = w1029.notes
+    note, help_ = w1029.notes
     assert note.message == "dimension 0 is the runtime value 'n'"
     assert not note.is_help
+    assert help_.is_help and help_.message.startswith("give every dimension a compile-time")
 
 
 def test_program_diagnostics_and_tree(ctx: vxpeak.Context) -> None:

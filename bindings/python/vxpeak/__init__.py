@@ -167,7 +167,10 @@ class ResidentSet:
 
 @dataclass(frozen=True)
 class Record:
-    """One tile: a placement into a space with a capacity."""
+    """One tile: a placement into a space with a capacity. ``role`` is what a
+    ``// role: NAME`` comment says it is for; ``release_order`` the last program-order
+    position it is live at (None: held until its function returns); ``runs`` how often the
+    placement runs in one call (None: a trip count is not static)."""
 
     function: str
     space: str
@@ -177,6 +180,9 @@ class Record:
     order: int
     live_at_peak: bool
     span: Span
+    role: Optional[str]
+    release_order: Optional[int]
+    runs: Optional[int]
 
 
 @dataclass(frozen=True)
@@ -569,8 +575,12 @@ class Analysis(_Handle):
         lib, h = _ffi.lib(), self._handle()
         src = lib.vxp_program_source(self.program._handle())
         out = []
+        order = ctypes.c_uint32()
+        runs = ctypes.c_uint64()
         for i in range(lib.vxp_analysis_record_count(h)):
             rec = lib.vxp_analysis_record(h, i)
+            released = lib.vxp_record_release_order(rec, ctypes.byref(order))
+            runs_known = lib.vxp_record_runs(rec, ctypes.byref(runs))
             out.append(
                 Record(
                     function=_text(lib.vxp_record_function(rec)) or "",
@@ -581,9 +591,21 @@ class Analysis(_Handle):
                     order=int(lib.vxp_record_order(rec)),
                     live_at_peak=bool(lib.vxp_record_live_at_peak(rec)),
                     span=_span_of(lib.vxp_record_range(rec), src),
+                    role=_text(lib.vxp_record_role(rec)),
+                    release_order=int(order.value) if released else None,
+                    runs=int(runs.value) if runs_known else None,
                 )
             )
         return out
+
+    @property
+    def functions(self) -> List[str]:
+        """The analysed functions (non-generic functions and closures), in program order."""
+        lib, h = _ffi.lib(), self._handle()
+        return [
+            _text(lib.vxp_analysis_function(h, i)) or ""
+            for i in range(lib.vxp_analysis_function_count(h))
+        ]
 
     @property
     def routes(self) -> List[Route]:
@@ -639,6 +661,18 @@ class Analysis(_Handle):
         """The JSON report (schema vxpeak-report-v1), as libvxpeak renders it."""
         size = ctypes.c_size_t()
         ptr = _ffi.lib().vxp_analysis_json(self._handle(), ctypes.byref(size))
+        if not ptr:
+            self.program.context._check(
+                _ffi.lib().vxp_context_errcode(self.program.context._handle()) or -2
+            )
+        return ctypes.string_at(ptr, size.value).decode("utf-8")
+
+    @property
+    def sarif(self) -> str:
+        """The diagnostics as a SARIF 2.1.0 log (for code scanning), as libvxpeak renders
+        it: a rule per code, a result per diagnostic with its notes and fingerprint."""
+        size = ctypes.c_size_t()
+        ptr = _ffi.lib().vxp_analysis_sarif(self._handle(), ctypes.byref(size))
         if not ptr:
             self.program.context._check(
                 _ffi.lib().vxp_context_errcode(self.program.context._handle()) or -2

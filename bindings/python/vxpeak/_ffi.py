@@ -162,6 +162,8 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_analysis_record": (_H, [_H, c_size_t]),
     "vxp_analysis_route_count": (c_size_t, [_H]),
     "vxp_analysis_route": (_H, [_H, c_size_t]),
+    "vxp_analysis_function_count": (c_size_t, [_H]),
+    "vxp_analysis_function": (c_char_p, [_H, c_size_t]),
     # diagnostics
     "vxp_diagnostic_severity": (c_int, [_H]),
     "vxp_diagnostic_code": (c_char_p, [_H]),
@@ -189,6 +191,9 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_record_order": (c_uint32, [_H]),
     "vxp_record_range": (Range, [_H]),
     "vxp_record_live_at_peak": (c_int, [_H]),
+    "vxp_record_role": (c_char_p, [_H]),
+    "vxp_record_release_order": (c_int, [_H, POINTER(c_uint32)]),
+    "vxp_record_runs": (c_int, [_H, POINTER(c_uint64)]),
     # routes
     "vxp_route_function": (c_char_p, [_H]),
     "vxp_route_path_length": (c_size_t, [_H]),
@@ -209,6 +214,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_cuda_diagnostic": (_H, [_H, c_size_t]),
     # JSON
     "vxp_analysis_json": (c_void_p, [_H, _SIZE_OUT]),
+    "vxp_analysis_sarif": (c_void_p, [_H, _SIZE_OUT]),
 }
 
 

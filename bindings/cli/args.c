@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* args.c - one option parser for every command, and the help generated from the same
+ * table: an option a command accepts is in its --help with an example, and one it does
+ * not is refused with a one-line reason (exit status 2). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct option_spec {
+  vxpeak_opt id;
+  const char *name;      /* --long */
+  const char *alias;     /* -x, or NULL */
+  const char *metavar;   /* NULL for a flag */
+  const char *help;      /* may hold newlines; indented when printed */
+  const char *example;   /* "%s" stands for the command name */
+} option_spec;
+
+static const option_spec specs[OPT_COUNT] = {
+    {OPT_MACHINE, "--machine", NULL, "M",
+     "the device model: a file (fleet/h100-sxm.vx) or a fleet name (h100-sxm).\n"
+     "Default: the program's own Memory/Topology declarations, or the built-in\n"
+     "a100-40 when it declares none. sweep takes several (repeat it, or a,b,c).",
+     "vxpeak %s examples/llama2/prefill.vx --machine a100-80"},
+    {OPT_HOST, "--host", NULL, "H",
+     "the host model: a file, or 'default' for CPU_DRAM without a capacity.\n"
+     "Implied as 'default' with the built-in machine.",
+     "vxpeak %s examples/llama2/prefill.vx --machine h200 --host default"},
+    {OPT_DEFINE, "-D", NULL, "NAME=VALUE",
+     "fold NAME as VALUE (a non-negative integer) in place of the program's\n"
+     "`const NAME`; repeatable",
+     "vxpeak %s examples/llama2/prefill.vx -D BATCH=9"},
+    {OPT_FORMAT, "--format", NULL, "F", NULL, /* help generated from the command's formats */
+     "vxpeak %s examples/llama2/prefill.vx --format json"},
+    {OPT_FUNCTION, "--function", NULL, "F",
+     "only the function F (default: every analysed function)",
+     "vxpeak %s examples/llama2/prefill.vx --function main"},
+    {OPT_SPACE, "--space", NULL, "S",
+     "only the memory space S (default: every space with a capacity)",
+     "vxpeak %s examples/llama2/prefill.vx --space HBM"},
+    {OPT_CONST, "--const", NULL, "NAME=LO..HI",
+     "the `const` item to vary and its range (inclusive, non-negative integers)",
+     "vxpeak %s examples/llama2/prefill.vx --const BATCH=1..64"},
+    {OPT_MARGIN, "--margin", NULL, "P%",
+     "the share of each capacity that must stay free (0 to 99.9999%; default 0%)",
+     "vxpeak %s examples/llama2/prefill.vx --const BATCH=1..64 --margin 10%%"},
+    {OPT_OUTPUT, "--output", "-o", "FILE", NULL, /* help depends on the command */
+     "vxpeak %s examples/llama2/prefill.vx -o out"},
+    {OPT_SEXP, "--sexp", NULL, NULL, "print the tree as an S-expression",
+     "vxpeak %s examples/blog/peak_not_sum.vx --sexp"},
+    {OPT_HELP, "--help", "-h", NULL, "show this command's options and examples",
+     "vxpeak %s --help"},
+};
+
+static bool accepts(const vxpeak_command *cmd, vxpeak_opt id) {
+  return (cmd->options >> id) & 1u;
+}
+
+static int usage_error(const vxpeak_command *cmd, const char *fmt, const char *a,
+                       const char *b) {
+  fprintf(stderr, "vxpeak %s: ", cmd->name);
+  fprintf(stderr, fmt, a, b);
+  fprintf(stderr, " (see 'vxpeak %s --help')\n", cmd->name);
+  return VXPEAK_EXIT_USAGE;
+}
+
+/* A non-negative decimal integer that fits 64 bits, the whole of [s, end). */
+static bool parse_u64(const char *s, const char *end, uint64_t *out) {
+  if (s == end) return false;
+  uint64_t v = 0;
+  for (const char *p = s; p < end; p++) {
+    if (*p < '0' || *p > '9' || v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) return false;
+    v = v * 10 + (uint64_t)(*p - '0');
+  }
+  *out = v;
+  return true;
+}
+
+static bool valid_name(const char *s, size_t len) {
+  if (len == 0 || len >= 128) return false;
+  for (size_t i = 0; i < len; i++) {
+    char c = s[i];
+    bool ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (i > 0 && c >= '0' && c <= '9');
+    if (!ok) return false;
+  }
+  return true;
+}
+
+static int parse_define(const vxpeak_command *cmd, vxpeak_args *a, const char *text) {
+  const char *eq = strchr(text, '=');
+  if (!eq || !valid_name(text, (size_t)(eq - text)))
+    return usage_error(cmd, "-D takes NAME=VALUE (e.g. -D BATCH=8), not '%s'%s", text, "");
+  uint64_t value;
+  if (!parse_u64(eq + 1, eq + strlen(eq), &value))
+    return usage_error(cmd, "the value of -D %s must be a non-negative integer that fits in 64 "
+                            "bits%s", text, "");
+  if (a->define_count == VXPEAK_MAX_DEFINES)
+    return usage_error(cmd, "at most 64 -D options%s%s", "", "");
+  char *name = a->define_names[a->define_count];
+  memcpy(name, text, (size_t)(eq - text));
+  name[eq - text] = '\0';
+  a->defines[a->define_count].name = name;
+  a->defines[a->define_count].value = value;
+  a->define_count++;
+  return VXPEAK_EXIT_OK;
+}
+
+/* NAME=LO..HI */
+static int parse_const(const vxpeak_command *cmd, vxpeak_args *a, const char *text) {
+  const char *eq = strchr(text, '=');
+  const char *dots = eq ? strstr(eq, "..") : NULL;
+  if (!eq || !dots || !valid_name(text, (size_t)(eq - text)))
+    return usage_error(cmd, "--const takes NAME=LO..HI (e.g. --const BATCH=1..64), not '%s'%s",
+                       text, "");
+  if (!parse_u64(eq + 1, dots, &a->sweep_lo) || !parse_u64(dots + 2, dots + strlen(dots),
+                                                            &a->sweep_hi))
+    return usage_error(cmd, "the bounds of --const %s must be non-negative integers that fit "
+                            "in 64 bits%s", text, "");
+  if (a->sweep_lo > a->sweep_hi)
+    return usage_error(cmd, "--const %s: LO must not be greater than HI%s", text, "");
+  memcpy(a->sweep_name, text, (size_t)(eq - text));
+  a->sweep_name[eq - text] = '\0';
+  a->has_sweep = true;
+  return VXPEAK_EXIT_OK;
+}
+
+/* P% or P, 0 <= P < 100 with at most four decimals: parts per million. */
+static int parse_margin(const vxpeak_command *cmd, vxpeak_args *a, const char *text) {
+  const char *end = text + strlen(text);
+  if (end > text && end[-1] == '%') end--;
+  const char *dot = memchr(text, '.', (size_t)(end - text));
+  uint64_t whole = 0, frac = 0;
+  size_t frac_digits = dot ? (size_t)(end - dot - 1) : 0;
+  bool ok = parse_u64(text, dot ? dot : end, &whole) &&
+            (!dot || (frac_digits >= 1 && frac_digits <= 4 && parse_u64(dot + 1, end, &frac)));
+  if (!ok || whole >= 100)
+    return usage_error(cmd, "--margin takes a percentage from 0%% to 99.9999%% (e.g. 10%%), not "
+                            "'%s'%s", text, "");
+  for (size_t i = frac_digits; i < 4; i++) frac *= 10;
+  a->margin_ppm = (uint32_t)(whole * 10000 + frac);
+  return VXPEAK_EXIT_OK;
+}
+
+static const option_spec *find_spec(const char *arg) {
+  for (size_t i = 0; i < OPT_COUNT; i++) {
+    if (strcmp(arg, specs[i].name) == 0 || (specs[i].alias && strcmp(arg, specs[i].alias) == 0))
+      return &specs[i];
+  }
+  return NULL;
+}
+
+int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_args *a) {
+  memset(a, 0, sizeof(*a));
+  a->command = cmd->name;
+  a->format = cmd->formats ? cmd->formats[0] : NULL;
+  for (int i = 0; i < argc; i++) {
+    const char *arg = argv[i];
+    const char *value = NULL;
+    const option_spec *spec = find_spec(arg);
+    /* -DNAME=VALUE and --option=value are one word. */
+    if (!spec && strncmp(arg, "-D", 2) == 0 && arg[2]) {
+      spec = &specs[OPT_DEFINE];
+      value = arg + 2;
+    } else if (!spec && strncmp(arg, "--", 2) == 0 && strchr(arg, '=')) {
+      char name[64];
+      size_t len = (size_t)(strchr(arg, '=') - arg);
+      if (len < sizeof(name)) {
+        memcpy(name, arg, len);
+        name[len] = '\0';
+        spec = find_spec(name);
+        if (spec && spec->metavar) value = arg + len + 1;
+        else spec = NULL;
+      }
+    }
+    if (!spec) {
+      if (arg[0] == '-' && arg[1] != '\0')
+        return usage_error(cmd, "unknown option '%s'%s", arg, "");
+      if (a->file)
+        return usage_error(cmd, "unexpected argument '%s' (one FILE.vx at a time)%s", arg, "");
+      a->file = arg;
+      continue;
+    }
+    if (!accepts(cmd, spec->id))
+      return usage_error(cmd, "option '%s' does not apply to this command%s", spec->name, "");
+    if (spec->id == OPT_HELP) return -1;
+    if (spec->metavar && !value) {
+      if (i + 1 >= argc)
+        return usage_error(cmd, "option '%s' needs a value (%s)", spec->name, spec->metavar);
+      value = argv[++i];
+    }
+    int rc = VXPEAK_EXIT_OK;
+    switch (spec->id) {
+    case OPT_MACHINE: {
+      /* Repeated, or comma-separated: a,b,c. */
+      const char *p = value;
+      while (rc == VXPEAK_EXIT_OK && *p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0) return usage_error(cmd, "--machine has an empty name in '%s'%s", value, "");
+        if (a->machine_count == VXPEAK_MAX_MACHINES)
+          return usage_error(cmd, "at most 32 machines%s%s", "", "");
+        if (!comma) {
+          a->machines[a->machine_count++] = p;
+          break;
+        }
+        /* Split in place would change argv; copy into a leaked-for-the-process string. */
+        char *copy = malloc(len + 1);
+        if (!copy) return usage_error(cmd, "out of memory%s%s", "", "");
+        memcpy(copy, p, len);
+        copy[len] = '\0';
+        a->machines[a->machine_count++] = copy;
+        p = comma + 1;
+      }
+      if (a->machine_count > 1 && strcmp(cmd->name, "sweep") != 0)
+        return usage_error(cmd, "one --machine at a time (sweep takes several)%s%s", "", "");
+      break;
+    }
+    case OPT_HOST: a->host = value; break;
+    case OPT_DEFINE: rc = parse_define(cmd, a, value); break;
+    case OPT_FORMAT: {
+      bool known = false;
+      for (const char *const *f = cmd->formats; f && *f; f++) known |= strcmp(*f, value) == 0;
+      if (!known) {
+        char list[64] = "";
+        for (const char *const *f = cmd->formats; f && *f; f++) {
+          if (f != cmd->formats) strncat(list, f[1] ? ", " : " or ", sizeof(list) - strlen(list) - 1);
+          strncat(list, *f, sizeof(list) - strlen(list) - 1);
+        }
+        return usage_error(cmd, "--format must be %s, not '%s'", list, value);
+      }
+      a->format = value;
+      break;
+    }
+    case OPT_FUNCTION: a->function = value; break;
+    case OPT_SPACE: a->space = value; break;
+    case OPT_CONST: rc = parse_const(cmd, a, value); break;
+    case OPT_MARGIN: rc = parse_margin(cmd, a, value); break;
+    case OPT_OUTPUT: a->output = value; break;
+    case OPT_SEXP: a->sexp = true; break;
+    default: break;
+    }
+    if (rc != VXPEAK_EXIT_OK) return rc;
+  }
+  if (!a->file) return usage_error(cmd, "missing FILE.vx%s%s", "", "");
+  if (cmd->needs_output && !a->output) return usage_error(cmd, "missing -o FILE%s%s", "", "");
+  if (accepts(cmd, OPT_CONST) && !a->has_sweep)
+    return usage_error(cmd, "missing --const NAME=LO..HI%s%s", "", "");
+  if (a->has_sweep) {
+    for (size_t i = 0; i < a->define_count; i++) {
+      if (strcmp(a->defines[i].name, a->sweep_name) == 0)
+        return usage_error(cmd, "-D %s and --const %s name the same constant", a->sweep_name,
+                           a->sweep_name);
+    }
+  }
+  return VXPEAK_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ help */
+
+static void print_indented(FILE *out, const char *text, int indent) {
+  for (const char *p = text; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    fprintf(out, "%*s%.*s\n", indent, "", (int)len, p);
+    p += len + (nl ? 1 : 0);
+  }
+}
+
+static void option_help(FILE *out, const vxpeak_command *cmd, const option_spec *s, bool global) {
+  char head[64];
+  if (s->alias) snprintf(head, sizeof(head), "%s, %s%s%s", s->alias, s->name,
+                         s->metavar ? " " : "", s->metavar ? s->metavar : "");
+  else snprintf(head, sizeof(head), "%s%s%s", s->name, s->metavar ? " " : "",
+                s->metavar ? s->metavar : "");
+  char help[512];
+  if (s->id == OPT_FORMAT && global) {
+    snprintf(help, sizeof(help), "the output format: text (the default) or json; check also "
+                                 "writes sarif\n(SARIF 2.1.0 for code scanning)");
+  } else if (s->id == OPT_FORMAT) {
+    size_t o = (size_t)snprintf(help, sizeof(help), "the output format:");
+    for (const char *const *f = cmd->formats; f && *f && o < sizeof(help); f++)
+      o += (size_t)snprintf(help + o, sizeof(help) - o, "%s %s%s", f == cmd->formats ? "" : ",",
+                            *f, f == cmd->formats ? " (the default)" : "");
+  } else if (s->id == OPT_OUTPUT) {
+    snprintf(help, sizeof(help), "%s", strcmp(cmd->name, "plot") == 0
+                                           ? "write the SVG to FILE ('-': standard output)"
+                                           : "write the CUDA program to FILE ('-': standard output)");
+  } else {
+    snprintf(help, sizeof(help), "%s", s->help);
+  }
+  /* The help's first line beside the option when it fits, the rest below. */
+  size_t width = strlen(head);
+  const char *nl = strchr(help, '\n');
+  size_t first = nl ? (size_t)(nl - help) : strlen(help);
+  if (width <= 16) {
+    fprintf(out, "  %-16s  %.*s\n", head, (int)first, help);
+    if (nl) print_indented(out, nl + 1, 20);
+  } else {
+    fprintf(out, "  %s\n", head);
+    print_indented(out, help, 20);
+  }
+  char example[256];
+  const char *name = cmd->name;
+  bool sweep = strcmp(name, "sweep") == 0;
+  if (s->id == OPT_OUTPUT)
+    snprintf(example, sizeof(example), "vxpeak %s %s", name,
+             strcmp(name, "plot") == 0 ? "examples/llama2/prefill.vx -o timeline.svg"
+                                       : "examples/blog/peak_not_sum.vx -o prog.cu");
+  else if (s->id == OPT_FORMAT)
+    snprintf(example, sizeof(example), "vxpeak %s examples/llama2/prefill.vx %s--format %s", name,
+             sweep ? "--const BATCH=1..64 " : "",
+             cmd->formats[1] ? cmd->formats[cmd->formats[2] ? 2 : 1] : cmd->formats[0]);
+  else if (sweep && s->id == OPT_DEFINE)
+    snprintf(example, sizeof(example),
+             "vxpeak sweep examples/llama2/prefill.vx --const BATCH=1..64 -D TOKENS=2048");
+  else if (sweep && s->id != OPT_CONST && s->id != OPT_MARGIN && s->id != OPT_HELP) {
+    char base[200];
+    snprintf(base, sizeof(base), s->example, name);
+    snprintf(example, sizeof(example), "%s --const BATCH=1..64", base);
+  } else {
+    snprintf(example, sizeof(example), s->example, name);
+  }
+  fprintf(out, "%20se.g. %s\n", "", example);
+}
+
+void vxpeak_help_command(FILE *out, const vxpeak_command *cmd) {
+  fprintf(out, "usage: vxpeak %s %s\n\n", cmd->name, cmd->synopsis);
+  print_indented(out, cmd->description, 0);
+  fprintf(out, "\noptions:\n");
+  for (size_t i = 0; i < OPT_COUNT; i++)
+    if (accepts(cmd, specs[i].id)) option_help(out, cmd, &specs[i], false);
+  if (cmd->examples) fprintf(out, "\nexamples:\n%s", cmd->examples);
+}
+
+void vxpeak_help_all(FILE *out) {
+  fprintf(out,
+          "usage: vxpeak COMMAND FILE.vx [OPTIONS]\n"
+          "\n"
+          "Static peak-memory analysis for Vx programs: the peak working set of every\n"
+          "function in every memory space, whether it fits the machine, what fills it,\n"
+          "the largest configuration that fits, and how fast it can run once it does.\n"
+          "\n"
+          "commands:\n");
+  for (size_t i = 0; i < vxpeak_command_count; i++) {
+    const vxpeak_command *c = &vxpeak_commands[i];
+    fprintf(out, "  %-10s %s\n", c->name, c->summary);
+    fprintf(out, "  %-10s   vxpeak %s %s\n", "", c->name, c->synopsis);
+  }
+  fprintf(out, "\noptions (each command's --help lists the ones it takes):\n");
+  for (size_t o = 0; o < OPT_COUNT; o++) {
+    /* Describe the option with the first command that takes it. */
+    for (size_t i = 0; i < vxpeak_command_count; i++) {
+      const vxpeak_command *c = &vxpeak_commands[i];
+      if (!accepts(c, specs[o].id)) continue;
+      option_help(out, c, &specs[o], true);
+      break;
+    }
+  }
+  fprintf(out,
+          "  --version         show the version\n"
+          "                    e.g. vxpeak --version\n"
+          "\n"
+          "Diagnostics are coloured on a terminal; NO_COLOR=1 (or a pipe) turns colour off.\n"
+          "exit status: 0 admitted (or done), 1 rejected (an error diagnostic; sweep: no\n"
+          "value fits on some machine), 2 usage or input/output error.\n");
+}

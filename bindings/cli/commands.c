@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* commands.c - the table of vxpeak's commands: synopsis, help, options, formats. */
+#include "cli.h"
+
+#define O(x) (1u << (x))
+#define MACHINE_OPTS (O(OPT_MACHINE) | O(OPT_HOST) | O(OPT_DEFINE) | O(OPT_HELP))
+
+static const char *const check_formats[] = {"text", "json", "sarif", NULL};
+static const char *const report_formats[] = {"text", "json", NULL};
+
+const vxpeak_command vxpeak_commands[] = {
+    {"check", "FILE.vx [--machine M] [--host H] [-D NAME=VALUE]... [--format text|json|sarif]",
+     "analyse a program: its peaks, its verdict and why",
+     "Analyse the program and print its diagnostics on standard error in compiler form\n"
+     "(file:line:col: error[CODE]: message, the source line with a caret, note: and help:\n"
+     "lines), then on standard output the peak of every (function, space) beside the naive\n"
+     "sum over the run, the tiles live at the peak, every transfer's route and cost, and the\n"
+     "verdict. --format json prints the report; --format sarif writes SARIF 2.1.0 for code\n"
+     "scanning. Exit status 0 admitted, 1 rejected, 2 usage or input/output error.",
+     vxpeak_check, MACHINE_OPTS | O(OPT_FORMAT), check_formats, false,
+     "  $ vxpeak check examples/llama2/prefill.vx -D BATCH=9\n"
+     "  $ vxpeak check examples/blog/unrolled.vx --format sarif > vxpeak.sarif\n"},
+    {"parse", "FILE.vx [--sexp]", "print the syntax tree and report syntax errors",
+     "Print the syntax tree (one node per line, or an S-expression with --sexp) and report\n"
+     "syntax errors; exit 0 only when the tree has no ERROR or MISSING node.",
+     vxpeak_parse, O(OPT_SEXP) | O(OPT_HELP), NULL, false,
+     "  $ vxpeak parse examples/blog/peak_not_sum.vx\n"},
+    {"emit-cuda", "FILE.vx [--machine M] [--host H] [-D NAME=VALUE]... -o OUT.cu",
+     "generate CUDA whose device memory follows the analysis",
+     "Generate CUDA C++ whose device allocations are the analysis' tiles, each a cudaMalloc\n"
+     "of its bytes freed where the analysis releases it, each spawn region a kernel; the\n"
+     "program prints its measured peaks as JSON at exit. Exit status 0 written, 1 refused (a\n"
+     "construct outside the subset, error[VXP0800]), 2 usage or input/output error.",
+     vxpeak_emit_cuda, MACHINE_OPTS | O(OPT_OUTPUT), NULL, true,
+     "  $ vxpeak emit-cuda examples/blog/peak_not_sum.vx -o prog.cu && nvcc -o prog prog.cu\n"},
+    {"explain", "FILE.vx [--function F] [--space S] [--machine M] [-D NAME=VALUE]... "
+                "[--format text|json]",
+     "what fills the peak: live tiles by role and by site, peak against sum",
+     "For every (function, space) with a capacity: the tiles live at the peak, grouped by\n"
+     "the role the program names for them and by source site, with bytes, GiB and share of\n"
+     "the peak; then the naive sum over the run beside the peak, and what the difference is\n"
+     "made of. A role is named in a comment: `// role: NAME` at the end of a placement's\n"
+     "line names that placement; on a line of its own it names every placement below it up\n"
+     "to a blank line, the next role comment, or a line that opens or closes a block.",
+     vxpeak_explain, MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_FUNCTION) | O(OPT_SPACE),
+     report_formats, false,
+     "  $ vxpeak explain examples/llama2/prefill.vx --function main\n"
+     "  $ vxpeak explain examples/llama2/prefill.vx -D BATCH=9 --format json\n"},
+};
+
+const size_t vxpeak_command_count = sizeof(vxpeak_commands) / sizeof(vxpeak_commands[0]);

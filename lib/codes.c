@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* codes.c - every diagnostic code vxpeak reports, with its meaning and remedy. Codes
+ * from vxc keep vxc's meaning; VXP codes are vxpeak's own. */
+#include "codes.h"
+
+#define E VXP_SEVERITY_ERROR
+#define W VXP_SEVERITY_WARNING
+
+static const vxp_code_info catalogue[] = {
+    {"E6002", "NoTransferRoute", "A transfer has no hardware path.",
+     "No chain of `transfer` edges of the declared topologies (or Vx's built-in ones) leads "
+     "from the space the value lives in to the destination.",
+     "Declare the missing edge in a Topology, or transfer through a space that has one.", E},
+    {"E6005", "TopologyCannotSeeItsMemory", "A topology cannot see its own memory.",
+     "A Topology's `memory:` space is not in its `visible:` list.",
+     "Add the space to `visible:`, or name a visible space in `memory:`.", E},
+    {"E6006", "WithinCycle", "Memory spaces contain each other.",
+     "The `within:` declarations form a cycle.", "Break the cycle: one space must be the root.",
+     E},
+    {"E6007", "SpaceLargerThanParent", "A space is larger than the space it is within.",
+     "A Memory's `capacity` exceeds the capacity of its `within:` parent.",
+     "Correct the capacity, or the `within:` parent.", E},
+    {"E6008", "NonPositiveFigure", "A capacity, bandwidth or granule is not positive.",
+     "Memory figures must be greater than zero.", "Write a positive figure, or leave it out.",
+     E},
+    {"E6009", "TileOverCapacity", "One tile is larger than its memory space.",
+     "A single placement (or a declared parameter, return value or field) needs more bytes "
+     "than the space's `capacity`, rounded up to its `granule`.",
+     "Split the tensor into tiles placed one per iteration of a loop body, or place it in a "
+     "larger space.", E},
+    {"E6010", "WorkingSetOverCapacity", "The tiles live at once exceed their memory space.",
+     "The peak working set of a function in a space (the largest number of bytes live at "
+     "once, with releasing blocks freeing their tiles) exceeds the space's capacity.",
+     "Read the notes: they list what is live at the peak. Place tiles in loop bodies that "
+     "release them, make them smaller (vxpeak sweep finds the largest constant that fits), "
+     "or declare the space `overcommit` if it may spill.", E},
+    {"E6011", "ScopeWiderThanParent", "A space's scope is broader than its parent's.",
+     "A Memory's `scope:` is broader (device < sm < cta < thread) than its `within:` parent's.",
+     "Narrow the scope, or correct the parent.", E},
+    {"E6012", "DeclaredTwice", "Two inputs declare the same name.",
+     "The program, --machine and --host together declare a Memory or Topology twice.",
+     "Pass each model once; leave the machine's declarations out of the program.", E},
+    {"E6013", "TwoCostSources", "A transfer edge has two cost sources.",
+     "The edge declares a cost while the spaces' bandwidths already derive one.",
+     "Remove the edge's cost, or the bandwidth it duplicates.", E},
+    {"E6014", "HostNotDeclared", "A transfer touches host memory, but no host is declared.",
+     "A machine model is declared and a transfer moves data to or from CPU_DRAM, which "
+     "nothing describes.", "Pass --host FILE, or --host default.", E},
+    {"E6016", "TopologyShadowsBuiltin", "A topology shadows a built-in one.",
+     "A declared Topology has the name of one of Vx's built-in topologies.",
+     "Rename the topology.", E},
+    {"E6027", "CallTreeOverCapacity", "A call path exceeds a memory space.",
+     "The bytes a caller holds at a call plus the callee's own peak exceed the capacity.",
+     "Release tiles before the call, or shrink the callee's working set.", E},
+    {"E6028", "RecursionPlacesTiles", "A recursive call places tiles.",
+     "A function that calls itself (directly or not) places tiles, so its peak is unbounded.",
+     "Place the tiles outside the recursion.", E},
+    {"W1028", "WorkingSetOvercommitted",
+     "The tiles live at once exceed an `overcommit` memory space.",
+     "As E6010, but the space is declared `overcommit`, so it may spill.",
+     "Expect the spill's cost, or shrink the working set as for E6010.", W},
+    {"W1029", "CapacityNotVerified", "A tile's size is not known at compile time.",
+     "A dimension of a placed tensor does not fold to a constant, so its bytes are not "
+     "counted and the space's capacity is not verified.",
+     "Give every dimension a compile-time value: a literal, a `const` item, or -D NAME=VALUE.",
+     W},
+    {"VXP0001", "SyntaxError", "A syntax error.",
+     "The parser met an unexpected or missing token; error recovery keeps the rest analysable.",
+     "Fix the syntax at the caret.", E},
+    {"VXP0002", "MalformedNumber", "A malformed number literal.",
+     "A number is decimal digits with at most one '.', optionally followed by an element "
+     "type suffix.", "Write the number in decimal (no 0x, exponents or '_').", E},
+    {"VXP0003", "NestingTooDeep", "Syntax nested deeper than vxpeak follows.",
+     "The function nests more than 1000 levels deep, so it is not analysed.",
+     "Flatten the nesting.", E},
+    {"VXP0010", "UnknownUnit", "An unknown unit.",
+     "Units are B, KB..PB, KiB..PiB, with /s or /cyc for rates and Hz..GHz for clocks; they "
+     "are case-sensitive.", "Write one of the units listed.", E},
+    {"VXP0011", "FractionalQuantity", "A size, rate or clock that is not whole.",
+     "Quantities convert exactly to bytes or hertz.", "Use a smaller unit.", E},
+    {"VXP0012", "QuantityTooLarge", "A size, rate or clock past 64 bits.",
+     "Quantities must fit in 64 bits once converted.", "Correct the figure.", E},
+    {"VXP0013", "MalformedQuantity", "A malformed quantity or transfer cost.",
+     "A quantity is a number and a unit; a cost is an integer weight or a rate.",
+     "Correct the quantity.", E},
+    {"VXP0014", "UnknownFieldValue", "An unknown value for a Memory field.",
+     "`scope`, `managed`, `crossing` and `replicas` take fixed words or numbers.",
+     "Use one of the values the message lists.", E},
+    {"VXP0015", "TopologyWithoutMemory", "A Topology without `memory:`.",
+     "Every Topology names its default memory space.", "Add `memory: Memory::S`.", E},
+    {"VXP0016", "BadDtypes", "A `dtypes:` list that is empty or not element types.",
+     "`dtypes:` lists element types such as f16 or bf16.", "Correct the list.", E},
+    {"VXP0020", "UnusedOverride", "A -D override names nothing in the program.",
+     "The constant given with -D NAME=VALUE does not occur in the program, so it changes "
+     "nothing (a misspelt name, most likely).", "Correct the name, or drop the -D.", W},
+    {"VXP0800", "CudaSubset", "A construct outside the CUDA code generation subset.",
+     "emit-cuda generates a documented subset of Vx and refuses anything else.",
+     "Rewrite the construct within the subset, or do not generate CUDA for it.", E},
+};
+
+const vxp_code_info *vxp_codes__all(size_t *count) {
+  *count = VXP__ARRAY_LEN(catalogue);
+  return catalogue;
+}
+
+const vxp_code_info *vxp_codes__find(const char *code) {
+  if (!code) return NULL;
+  for (size_t i = 0; i < VXP__ARRAY_LEN(catalogue); i++) {
+    if (strcmp(catalogue[i].code, code) == 0) return &catalogue[i];
+  }
+  return NULL;
+}
