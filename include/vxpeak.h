@@ -682,6 +682,130 @@ VXP_API const char *vxp_analysis_json(vxp_analysis *an, size_t *len);
  */
 VXP_API const char *vxp_analysis_sarif(vxp_analysis *an, size_t *len);
 
+/* ======================================================================== Sweeps */
+
+/*
+ * A sweep answers "what is the largest value of this constant that fits?": the program is
+ * analysed again with one `const` overridden (as vxp_analyze_options.overrides does) for
+ * values in [lo, hi], and the largest value whose analysis fits is found.
+ *
+ * A value fits when its analysis has no error diagnostic, every tile's size is known (no
+ * W1029: an unknown size could be anything), and every resident set selected by
+ * `function` and `space` keeps `margin_ppm` millionths of its capacity free.
+ *
+ * Bisection is used only when the program shows that the peaks cannot shrink as the value
+ * grows: every shape that mentions the constant (directly or through other `const` items)
+ * is built from sums, products, differences with a constant (non-negative at `lo`) and
+ * quotients by a constant, and no `if comptime` condition or generic argument mentions it.
+ * Then "fits" holds for every value below one that fits, the search takes about
+ * log2(hi - lo) analyses, and both sides of the boundary are analysed (verified). Otherwise
+ * every value is analysed from `hi` down to the first that fits (a scan), at most
+ * `max_scan` analyses; vxp_sweep_reason says which shape or condition ruled bisection out.
+ */
+
+typedef struct vxp_sweep vxp_sweep;
+typedef struct vxp_sweep_point vxp_sweep_point;
+
+#define VXP_SWEEP_OPTIONS_VERSION 1
+
+/** Options for vxp_sweep_run (versioned like vxp_analyze_options). */
+typedef struct vxp_sweep_options {
+  unsigned int version;   /**< VXP_SWEEP_OPTIONS_VERSION */
+  const char *name;       /**< the constant to vary, as the program names it */
+  uint64_t lo, hi;        /**< the values to consider, inclusive (lo <= hi) */
+  uint32_t margin_ppm;    /**< share of each capacity to keep free, in millionths (< 1000000) */
+  const char *function;   /**< only this function's resident sets count, or NULL: all */
+  const char *space;      /**< only this space's resident sets count, or NULL: all */
+  uint64_t max_scan;      /**< most analyses a scan may run; 0 means 4096 */
+} vxp_sweep_options;
+
+#define VXP_SWEEP_OPTIONS_INIT {VXP_SWEEP_OPTIONS_VERSION, NULL, 0, 0, 0, NULL, NULL, 0}
+
+/**
+ * Initialise `opts` with defaults for options-struct `version`.
+ * @return VXP_OK, or VXP_EVERSION when `version` is unknown to this library.
+ */
+VXP_API int vxp_sweep_options_init(vxp_sweep_options *opts, unsigned int version);
+
+/**
+ * Run a sweep of `opts->name` over `prog`, each analysis made with `analyze` (machine,
+ * host and other overrides; may be NULL) plus the swept value.
+ * @param[out] out the sweep, owned by the caller (vxp_sweep_free). It borrows nothing.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (no name, lo > hi, a margin of 100% or more, the
+ *         name also among `analyze`'s overrides, or a scan wider than max_scan),
+ *         VXP_ENOTFOUND (the program never names the constant), VXP_EVERSION
+ */
+VXP_API VXP_WARN_UNUSED int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx,
+                                          const vxp_program *prog,
+                                          const vxp_analyze_options *analyze,
+                                          const vxp_sweep_options *opts);
+
+/** Free a sweep. NULL is accepted. */
+VXP_API void vxp_sweep_free(vxp_sweep *sw);
+
+/** "bisection" or "scan". Static storage. */
+VXP_API const char *vxp_sweep_method(const vxp_sweep *sw);
+
+/**
+ * Why that method: for bisection, what made the peaks non-decreasing in the constant; for
+ * a scan, the first shape, condition or generic argument (with its line) that ruled
+ * bisection out. Borrowed from the sweep.
+ */
+VXP_API const char *vxp_sweep_reason(const vxp_sweep *sw);
+
+/** Number of analyses the sweep ran. */
+VXP_API size_t vxp_sweep_evaluation_count(const vxp_sweep *sw);
+
+/** Number of values analysed (each analysed once). */
+VXP_API size_t vxp_sweep_point_count(const vxp_sweep *sw);
+
+/** Value `i` of those analysed, in increasing order, or NULL when out of range. Borrowed. */
+VXP_API const vxp_sweep_point *vxp_sweep_point_at(const vxp_sweep *sw, size_t i);
+
+/** The largest value that fits, or NULL when none in [lo, hi] does. Borrowed. */
+VXP_API const vxp_sweep_point *vxp_sweep_largest(const vxp_sweep *sw);
+
+/**
+ * The value just above the largest that fits (lo when none fits), analysed and found not
+ * to fit; NULL when the largest that fits is hi. Borrowed.
+ */
+VXP_API const vxp_sweep_point *vxp_sweep_first_rejected(const vxp_sweep *sw);
+
+/** The constant's value at this point. */
+VXP_API uint64_t vxp_sweep_point_value(const vxp_sweep_point *p);
+
+/** 1 when the program fits at this value, 0 when not. */
+VXP_API int vxp_sweep_point_fits(const vxp_sweep_point *p);
+
+/**
+ * The peak of the selected resident set closest to (or furthest over) its capacity at this
+ * value (0 when no tile is placed in a space with a capacity).
+ */
+VXP_API uint64_t vxp_sweep_point_peak_bytes(const vxp_sweep_point *p);
+
+/** The capacity of that resident set's space (0 when there is none). */
+VXP_API uint64_t vxp_sweep_point_capacity_bytes(const vxp_sweep_point *p);
+
+/** That resident set's function, or NULL. Borrowed from the sweep. */
+VXP_API const char *vxp_sweep_point_function(const vxp_sweep_point *p);
+
+/** That resident set's space, or NULL. Borrowed from the sweep. */
+VXP_API const char *vxp_sweep_point_space(const vxp_sweep_point *p);
+
+/**
+ * Why the value does not fit, or NULL when it does: "over_capacity" (a peak exceeds its
+ * capacity), "within_margin" (it fits but leaves less than the margin free),
+ * "size_unknown" (a tile's size does not fold: W1029), or "error" (another error
+ * diagnostic). Static storage.
+ */
+VXP_API const char *vxp_sweep_point_reason(const vxp_sweep_point *p);
+
+/**
+ * The code of the diagnostic behind the reason (the first error's, e.g. "E6010", or
+ * "W1029"), or NULL. Borrowed from the sweep.
+ */
+VXP_API const char *vxp_sweep_point_code(const vxp_sweep_point *p);
+
 /* ======================================================================== CUDA code generation */
 
 /*

@@ -46,6 +46,22 @@ const vxpeak_command vxpeak_commands[] = {
      report_formats, false,
      "  $ vxpeak explain examples/llama2/prefill.vx --function main\n"
      "  $ vxpeak explain examples/llama2/prefill.vx -D BATCH=9 --format json\n"},
+    {"sweep", "FILE.vx --const NAME=LO..HI [--machine M]... [--margin P%] [--function F] "
+              "[--space S] [-D NAME=VALUE]... [--format text|json]",
+     "the largest value of a constant that fits, per machine",
+     "Analyse the program again with `const NAME` overridden, for each machine, and report\n"
+     "the largest value in LO..HI that fits with the margin: no error, every tile's size\n"
+     "known, and every selected peak at most (100% - P%) of its capacity. When every shape\n"
+     "that mentions NAME grows with it (sums, products, differences and quotients with\n"
+     "constants) and no `if comptime` or generic argument depends on it, the search bisects\n"
+     "and analyses both sides of the boundary; otherwise it scans down from HI. Exit status\n"
+     "0 when a value fits on every machine, 1 when not on some, 2 usage or I/O error.",
+     vxpeak_sweep, MACHINE_OPTS | O(OPT_CONST) | O(OPT_MARGIN) | O(OPT_FUNCTION) |
+         O(OPT_SPACE) | O(OPT_FORMAT),
+     report_formats, false,
+     "  $ vxpeak sweep examples/llama2/prefill.vx --const BATCH=1..64 --machine a100-40\n"
+     "  $ vxpeak sweep examples/llama2/prefill.vx --const BATCH=1..64 --margin 10% \\\n"
+     "        --machine a100-40,a100-80,h100-sxm,h200,b200,mi300x,l4,rtx-4090\n"},
 };
 
 const size_t vxpeak_command_count = sizeof(vxpeak_commands) / sizeof(vxpeak_commands[0]);

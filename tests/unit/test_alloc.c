@@ -82,10 +82,12 @@ typedef struct session {
   vxp_analysis *an, *edited_an;
   vxp_analysis *file_an;
   vxp_cuda *cuda, *file_cuda;
+  vxp_sweep *sweep;
   char json_copy[65536];
 } session;
 
 static void session_free(session *s) {
+  vxp_sweep_free(s->sweep);
   vxp_cuda_free(s->file_cuda);
   vxp_cuda_free(s->cuda);
   vxp_analysis_free(s->file_an);
@@ -169,6 +171,19 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       break;
     case 15: rc = vxp_cuda_generate(&s->cuda, s->an); break;
     case 18: rc = from_pointer(s->ctx, vxp_analysis_sarif(s->an, NULL)); break;
+    case 19: {
+      /* A sweep runs analyses of its own and keeps copies of what they say. */
+      vxp_analyze_options sopts = VXP_ANALYZE_OPTIONS_INIT;
+      sopts.machine = s->machine;
+      sopts.host = s->host;
+      vxp_sweep_options so = VXP_SWEEP_OPTIONS_INIT;
+      so.name = "N";
+      so.lo = 1000;
+      so.hi = 1030;
+      rc = vxp_sweep_run(&s->sweep, s->ctx, s->prog, &sopts, &so);
+      if (rc == VXP_ENOTFOUND) rc = VXP_OK; /* garbage input names no N */
+      break;
+    }
     /* The blog program is one the CUDA stage accepts: generation runs to the end. */
     case 16: rc = vxp_analyze(&s->file_an, s->ctx, s->file_prog, NULL); break;
     case 17:

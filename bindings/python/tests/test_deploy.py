@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import vxpeak
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -78,3 +80,24 @@ def test_sarif_has_a_rule_per_code_and_a_result_per_diagnostic(ctx: vxpeak.Conte
     assert rule["id"] == result["ruleId"] == "E6010"
     assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 81
     assert "help: move this placement into the loop body" in result["message"]["text"]
+
+
+def test_sweep_finds_the_largest_batch_per_machine(ctx: vxpeak.Context) -> None:
+    program = ctx.parse(ctx.load(LLAMA))
+    host = ctx.builtin_machine("host-default")
+    sweep = ctx.sweep(program, "BATCH", 1, 64, machine=ctx.builtin_machine("a100-40"), host=host)
+    assert sweep.method == "bisection"
+    assert sweep.largest is not None and sweep.largest.value == 8
+    assert sweep.largest.peak_bytes == 42567991296
+    assert sweep.first_rejected is not None and sweep.first_rejected.value == 9
+    assert sweep.first_rejected.peak_bytes == 46204452864
+    assert (sweep.first_rejected.reason, sweep.first_rejected.code) == ("over_capacity", "E6010")
+    assert [p.value for p in sweep.points] == sorted(p.value for p in sweep.points)
+    # A margin: 8 leaves only 0.89% of 40 GiB free.
+    tight = ctx.sweep(program, "BATCH", 1, 64, machine=ctx.builtin_machine("a100-40"),
+                      host=host, margin=0.01)
+    assert tight.largest is not None and tight.largest.value == 7
+    h200 = ctx.sweep(program, "BATCH", 1, 64, machine=ctx.builtin_machine("h200"), host=host)
+    assert h200.largest is not None and h200.largest.value == 35
+    with pytest.raises(vxpeak.NotFound):
+        ctx.sweep(program, "NO_SUCH_CONST", 1, 2)

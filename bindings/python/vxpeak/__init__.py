@@ -63,6 +63,8 @@ __all__ = [
     "Route",
     "Source",
     "Span",
+    "Sweep",
+    "SweepPoint",
     "VersionError",
     "VxpeakError",
     "check",
@@ -214,7 +216,54 @@ class CudaProgram:
     diagnostics: Tuple["Diagnostic", ...]
 
 
+@dataclass(frozen=True)
+class SweepPoint:
+    """One value a sweep analysed: whether it fits, the selected resident set closest to
+    (or furthest over) its capacity, and why it does not fit ("over_capacity",
+    "within_margin", "size_unknown", "error"; None when it fits) with the code behind it."""
+
+    value: int
+    fits: bool
+    peak_bytes: int
+    capacity_bytes: int
+    function: Optional[str]
+    space: Optional[str]
+    reason: Optional[str]
+    code: Optional[str]
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The largest value of a constant that fits (:meth:`Context.sweep`): ``method`` is
+    "bisection" (proven safe; ``reason`` says why) or "scan" (``reason`` says what ruled
+    bisection out); ``points`` every value analysed, in increasing order."""
+
+    name: str
+    method: str
+    reason: str
+    evaluations: int
+    points: Tuple[SweepPoint, ...]
+    largest: Optional[SweepPoint]
+    first_rejected: Optional[SweepPoint]
+
+
 _SEVERITY = {1: "note", 2: "warning", 3: "error"}
+
+
+def _sweep_point(ptr: Optional[int]) -> Optional[SweepPoint]:
+    if not ptr:
+        return None
+    lib = _ffi.lib()
+    return SweepPoint(
+        value=int(lib.vxp_sweep_point_value(ptr)),
+        fits=bool(lib.vxp_sweep_point_fits(ptr)),
+        peak_bytes=int(lib.vxp_sweep_point_peak_bytes(ptr)),
+        capacity_bytes=int(lib.vxp_sweep_point_capacity_bytes(ptr)),
+        function=_text(lib.vxp_sweep_point_function(ptr)),
+        space=_text(lib.vxp_sweep_point_space(ptr)),
+        reason=_text(lib.vxp_sweep_point_reason(ptr)),
+        code=_text(lib.vxp_sweep_point_code(ptr)),
+    )
 
 
 # ------------------------------------------------------------------ handles
@@ -374,6 +423,77 @@ class Context(_Handle):
         )
         parents = tuple(p for p in (self, program, machine, host) if p is not None)
         return Analysis(out.value or 0, parents, program)
+
+    def sweep(
+        self,
+        program: "Program",
+        name: str,
+        lo: int,
+        hi: int,
+        machine: Optional["Machine"] = None,
+        host: Optional["Machine"] = None,
+        overrides: Optional[Mapping[str, int]] = None,
+        margin: float = 0.0,
+        function: Optional[str] = None,
+        space: Optional[str] = None,
+    ) -> Sweep:
+        """The largest value of ``const name`` in ``lo..hi`` that fits (``vxpeak sweep``):
+        ``margin`` is the share of each capacity to keep free (0.1 for 10%)."""
+        opts, table = _options(machine, host, overrides)
+        so = _ffi.SweepOptions()
+        self._check(_ffi.lib().vxp_sweep_options_init(ctypes.byref(so), _ffi.SWEEP_OPTIONS_VERSION))
+        so.name = name.encode("utf-8")
+        so.lo, so.hi = int(lo), int(hi)
+        so.margin_ppm = int(round(margin * 1e6))
+        so.function = function.encode("utf-8") if function else None
+        so.space = space.encode("utf-8") if space else None
+        out = ctypes.c_void_p()
+        lib = _ffi.lib()
+        self._check(
+            lib.vxp_sweep_run(
+                ctypes.byref(out), self._handle(), program._handle(), ctypes.byref(opts),
+                ctypes.byref(so),
+            )
+        )
+        del table
+        sw = out.value
+        try:
+            return Sweep(
+                name=name,
+                method=_text(lib.vxp_sweep_method(sw)) or "",
+                reason=_text(lib.vxp_sweep_reason(sw)) or "",
+                evaluations=int(lib.vxp_sweep_evaluation_count(sw)),
+                points=tuple(
+                    p for p in (
+                        _sweep_point(lib.vxp_sweep_point_at(sw, i))
+                        for i in range(lib.vxp_sweep_point_count(sw))
+                    ) if p is not None
+                ),
+                largest=_sweep_point(lib.vxp_sweep_largest(sw)),
+                first_rejected=_sweep_point(lib.vxp_sweep_first_rejected(sw)),
+            )
+        finally:
+            lib.vxp_sweep_free(sw)
+
+
+def _options(
+    machine: Optional["Machine"], host: Optional["Machine"], overrides: Optional[Mapping[str, int]]
+) -> Tuple[_ffi.AnalyzeOptions, Any]:
+    """vxp_analyze_options for the arguments, and the table it points into (keep it)."""
+    opts = _ffi.AnalyzeOptions()
+    rc = _ffi.lib().vxp_analyze_options_init(ctypes.byref(opts), _ffi.ANALYZE_OPTIONS_VERSION)
+    if rc:
+        raise error_for(rc, "vxp_analyze_options_init")
+    opts.machine = machine._handle() if machine else None
+    opts.host = host._handle() if host else None
+    items = list((overrides or {}).items())
+    table = (_ffi.ConstOverride * max(len(items), 1))()
+    for i, (name, value) in enumerate(items):
+        table[i] = _ffi.ConstOverride(name.encode("utf-8"), int(value))
+    if items:
+        opts.overrides = ctypes.cast(table, ctypes.POINTER(_ffi.ConstOverride))
+        opts.override_count = len(items)
+    return opts, table
 
 
 def _span_of(range_: _ffi.Range, src_ptr: Optional[int]) -> Span:

@@ -103,6 +103,24 @@ class AnalyzeOptions(Structure):
 
 ANALYZE_OPTIONS_VERSION = 1
 
+
+class SweepOptions(Structure):
+    """vxp_sweep_options, version SWEEP_OPTIONS_VERSION (field for field)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("name", c_char_p),
+        ("lo", c_uint64),
+        ("hi", c_uint64),
+        ("margin_ppm", c_uint32),
+        ("function", c_char_p),
+        ("space", c_char_p),
+        ("max_scan", c_uint64),
+    ]
+
+
+SWEEP_OPTIONS_VERSION = 1
+
 # Handles are opaque: plain pointers.
 _H = c_void_p
 _OUT = POINTER(c_void_p)
@@ -206,6 +224,25 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_route_cost_source": (c_char_p, [_H]),
     "vxp_route_composition": (c_char_p, [_H]),
     "vxp_route_range": (Range, [_H]),
+    # sweeps
+    "vxp_sweep_options_init": (c_int, [c_void_p, c_uint]),
+    "vxp_sweep_run": (c_int, [_OUT, _H, _H, c_void_p, c_void_p]),
+    "vxp_sweep_free": (None, [_H]),
+    "vxp_sweep_method": (c_char_p, [_H]),
+    "vxp_sweep_reason": (c_char_p, [_H]),
+    "vxp_sweep_evaluation_count": (c_size_t, [_H]),
+    "vxp_sweep_point_count": (c_size_t, [_H]),
+    "vxp_sweep_point_at": (_H, [_H, c_size_t]),
+    "vxp_sweep_largest": (_H, [_H]),
+    "vxp_sweep_first_rejected": (_H, [_H]),
+    "vxp_sweep_point_value": (c_uint64, [_H]),
+    "vxp_sweep_point_fits": (c_int, [_H]),
+    "vxp_sweep_point_peak_bytes": (c_uint64, [_H]),
+    "vxp_sweep_point_capacity_bytes": (c_uint64, [_H]),
+    "vxp_sweep_point_function": (c_char_p, [_H]),
+    "vxp_sweep_point_space": (c_char_p, [_H]),
+    "vxp_sweep_point_reason": (c_char_p, [_H]),
+    "vxp_sweep_point_code": (c_char_p, [_H]),
     # CUDA code generation
     "vxp_cuda_generate": (c_int, [_OUT, _H]),
     "vxp_cuda_free": (None, [_H]),

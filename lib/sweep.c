@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* sweep.c - the largest value of a constant that fits (vxp_sweep_run).
+ *
+ * Two parts: a proof obligation and a search. The proof (trend_of and certify) reads the
+ * program model to decide whether the peaks can only grow with the constant; it is what
+ * lets the search bisect instead of trying every value. It is in the library, not the
+ * command, because it needs the model (shapes as expression trees, const items, `if
+ * comptime` conditions, generic arguments), which the public API does not show: a client
+ * could only assume monotonicity, and an assumption is what this must not be. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "analysis.h"
+#include "context.h"
+#include "program.h"
+#include "source.h"
+
+struct vxp_sweep_point {
+  uint64_t value;
+  bool fits;
+  uint64_t peak_bytes, capacity_bytes;
+  char *function, *space;     /* owned; NULL when no resident set was selected */
+  const char *reason;         /* static; NULL when it fits */
+  char code[12];
+};
+
+struct vxp_sweep {
+  vxp_context *ctx;
+  const char *method;         /* static */
+  char reason[512];
+  size_t evaluations;
+  Array(vxp_sweep_point) points; /* in increasing value */
+  size_t largest, rejected;   /* indices into points, or SIZE_MAX */
+};
+
+/* ------------------------------------------------------------------ the proof */
+
+typedef enum trend { TREND_CONST, TREND_UP, TREND_UNKNOWN } trend;
+
+typedef struct certifier {
+  const vxp_program *prog;
+  const vxp_model *m;
+  vxp_name target;
+  vxp_const_env at_lo;        /* folds with the constant at `lo` */
+  char *why;                  /* where to say what ruled bisection out */
+  size_t why_size;
+} certifier;
+
+static void explain(certifier *c, uint32_t start_byte, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void explain(certifier *c, uint32_t start_byte, const char *fmt, ...) {
+  if (c->why[0]) return; /* the first reason is the one reported */
+  vxp_point at = vxp_source__point(c->prog->src, start_byte);
+  int n = snprintf(c->why, c->why_size, "line %u: ", at.line + 1);
+  va_list ap;
+  va_start(ap, fmt);
+  if (n > 0 && (size_t)n < c->why_size) vsnprintf(c->why + n, c->why_size - (size_t)n, fmt, ap);
+  va_end(ap);
+}
+
+static bool overridden_elsewhere(const certifier *c, vxp_name name) {
+  for (size_t i = 0; i < c->at_lo.override_count; i++)
+    if (c->at_lo.overrides[i].name == name) return name != c->target;
+  return false;
+}
+
+/* How `cx` changes as the constant grows: not at all, never down, or not known. Values
+ * are non-negative 64-bit integers (consteval refuses anything else), so sums and
+ * products of non-decreasing terms are non-decreasing, and so is a floor quotient by a
+ * constant; a difference is when it subtracts a constant and is non-negative at `lo`
+ * (then at every larger value too). Anything else that mentions the constant is unknown. */
+static trend trend_of(certifier *c, uint32_t cx, unsigned depth) {
+  const vxp_model *m = c->m;
+  if (cx == VXP_NONE || cx >= m->cexprs.len) return TREND_CONST;
+  if (depth > 256) {
+    explain(c, m->cexprs.items[cx].start_byte, "const items nest too deeply to follow");
+    return TREND_UNKNOWN;
+  }
+  const vxp_cexpr *e = &m->cexprs.items[cx];
+  const char *target = vxp_strtab__str(&m->names, c->target);
+  switch ((vxp_cexpr_kind)e->kind) {
+  case VXP_CX_NAME:
+    if (e->name == c->target) return TREND_UP;
+    if (overridden_elsewhere(c, e->name)) return TREND_CONST;
+    for (size_t i = 0; i < m->consts.len; i++)
+      if (m->consts.items[i].name == e->name) return trend_of(c, m->consts.items[i].value, depth + 1);
+    return TREND_CONST; /* a run-time name: it does not depend on the constant */
+  case VXP_CX_UNARY: {
+    trend t = trend_of(c, e->lhs, depth + 1);
+    if (t == TREND_CONST) return TREND_CONST;
+    if (t == TREND_UP)
+      explain(c, e->start_byte, "%s of a value that grows with %s",
+              e->op == VXP_OP_NOT ? "a negation `!`" : "a minus sign", target);
+    return TREND_UNKNOWN;
+  }
+  case VXP_CX_BINARY: {
+    trend l = trend_of(c, e->lhs, depth + 1), r = trend_of(c, e->rhs, depth + 1);
+    if (l == TREND_UNKNOWN || r == TREND_UNKNOWN) return TREND_UNKNOWN;
+    if (l == TREND_CONST && r == TREND_CONST) return TREND_CONST;
+    switch (e->op) {
+    case VXP_OP_ADD:
+    case VXP_OP_MUL:
+      return TREND_UP;
+    case VXP_OP_SUB:
+      if (r != TREND_CONST) {
+        explain(c, e->start_byte, "a difference subtracts a value that grows with %s", target);
+        return TREND_UNKNOWN;
+      }
+      if (vxp_consteval__fold(&c->at_lo, cx).status != VXP_FOLD_OK) {
+        explain(c, e->start_byte, "a difference does not fold at the low end of the range "
+                                  "(negative there, so it may fold only above)");
+        return TREND_UNKNOWN;
+      }
+      return TREND_UP;
+    case VXP_OP_DIV:
+      if (r != TREND_CONST) {
+        explain(c, e->start_byte, "a quotient divides by a value that grows with %s", target);
+        return TREND_UNKNOWN;
+      }
+      return TREND_UP;
+    default:
+      explain(c, e->start_byte, "an operator other than + - * / is applied to %s", target);
+      return TREND_UNKNOWN;
+    }
+  }
+  default:
+    return TREND_CONST; /* literals, and opaque forms (they never fold, whatever the value) */
+  }
+}
+
+/* Every dimension of tensor type `type` non-decreasing in the constant. */
+static bool type_certified(certifier *c, uint32_t type) {
+  const vxp_model *m = c->m;
+  if (type == VXP_NONE || type >= m->types.len) return true;
+  const vxp_tensor_type *t = &m->types.items[type];
+  if (!t->has_shape) return true;
+  for (uint32_t i = 0; i < t->dims_count; i++) {
+    if (trend_of(c, m->dim_list.items[t->dims_first + i], 0) == TREND_UNKNOWN) {
+      if (!c->why[0]) explain(c, t->start_byte, "a shape that may shrink as the value grows");
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Whether every peak of the program is non-decreasing in the constant; when not, c->why
+ * says what is in the way. Only what the analysis walks counts: non-generic functions
+ * and closures, and the declared positions. Loop trip counts are left out on purpose:
+ * a block's tiles count once in a peak however often the block runs. */
+static bool certify(certifier *c) {
+  const vxp_model *m = c->m;
+  for (size_t f = 0; f < m->functions.len; f++) {
+    const vxp_function *fn = &m->functions.items[f];
+    if (fn->generics.len > 0) continue;
+    for (size_t i = 0; i < fn->events.len; i++) {
+      const vxp_event *ev = &fn->events.items[i];
+      if (ev->kind == VXP_EV_PLACE && ev->u.place.type_known) {
+        if (!type_certified(c, ev->u.place.type)) return false;
+      } else if (ev->kind == VXP_EV_OPEN && ev->u.block.comptime &&
+                 trend_of(c, ev->u.block.condition, 0) != TREND_CONST) {
+        c->why[0] = '\0';
+        explain(c, ev->u.block.start_byte, "an `if comptime` condition depends on %s, so "
+                "which tiles exist changes with it", vxp_strtab__str(&m->names, c->target));
+        return false;
+      } else if (ev->kind == VXP_EV_CALL) {
+        const vxp_call_event *call = &ev->u.call;
+        for (uint32_t g = 0; g < call->generic_count; g++) {
+          if (trend_of(c, m->dim_list.items[call->generic_first + g], 0) != TREND_CONST) {
+            c->why[0] = '\0';
+            explain(c, call->start_byte, "a generic argument depends on %s; vxpeak does not "
+                    "follow it into the instance", vxp_strtab__str(&m->names, c->target));
+            return false;
+          }
+        }
+      }
+    }
+  }
+  for (size_t i = 0; i < m->declared.len; i++)
+    if (!type_certified(c, m->declared.items[i].type)) return false;
+  return true;
+}
+
+/* ------------------------------------------------------------------ one value */
+
+typedef struct sweep_run {
+  vxp_sweep *sw;
+  vxp_context *ctx;
+  const vxp_program *prog;
+  vxp_analyze_options opts;   /* overrides: the caller's, then the swept value last */
+  vxp_const_override *overrides;
+  const vxp_sweep_options *so;
+} sweep_run;
+
+/* peak/capacity as a comparable fraction: a * d > c * b. */
+static bool fuller(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+  return (unsigned __int128)a * d > (unsigned __int128)c * b;
+}
+
+/* Analyse at `value` and record the point (each value once). */
+static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
+  vxp_sweep *sw = R->sw;
+  for (size_t i = 0; i < sw->points.len; i++) {
+    if (sw->points.items[i].value == value) {
+      *fits = sw->points.items[i].fits;
+      return VXP_OK;
+    }
+  }
+  R->overrides[R->opts.override_count - 1].value = value;
+  vxp_analysis *an = NULL;
+  int rc = vxp_analyze(&an, R->ctx, R->prog, &R->opts);
+  if (rc != VXP_OK) return rc;
+  sw->evaluations++;
+  vxp_sweep_point p;
+  memset(&p, 0, sizeof(p));
+  p.value = value;
+  p.fits = true;
+  /* Errors first: any error rejects the value; the first one's code is kept. */
+  for (size_t i = 0; i < an->diags.len && p.fits; i++) {
+    const vxp_diagnostic *d = &an->diags.items[i];
+    if (d->severity == VXP_SEVERITY_ERROR) {
+      p.fits = false;
+      p.reason = (strcmp(d->code, "E6009") == 0 || strcmp(d->code, "E6010") == 0)
+                     ? "over_capacity" : "error";
+      snprintf(p.code, sizeof(p.code), "%s", d->code);
+    }
+  }
+  for (size_t i = 0; i < an->diags.len && p.fits; i++) {
+    if (strcmp(an->diags.items[i].code, "W1029") == 0) {
+      p.fits = false;
+      p.reason = "size_unknown";
+      snprintf(p.code, sizeof(p.code), "W1029");
+    }
+  }
+  /* The selected set closest to (or furthest past) its capacity. */
+  const vxp_resident_set *tight = NULL;
+  for (size_t i = 0; i < an->resident_sets.len; i++) {
+    const vxp_resident_set *rs = &an->resident_sets.items[i];
+    if (R->so->function && strcmp(R->so->function, rs->function_name) != 0) continue;
+    if (R->so->space && strcmp(R->so->space, rs->space_name) != 0) continue;
+    if (!tight || rs->peak_saturated ||
+        fuller(rs->peak_bytes, rs->capacity_bytes, tight->peak_bytes, tight->capacity_bytes))
+      tight = rs;
+    if (rs->peak_saturated) break;
+  }
+  if (tight) {
+    p.peak_bytes = tight->peak_bytes;
+    p.capacity_bytes = tight->capacity_bytes;
+    p.function = vxp_ctx__strdup(R->ctx, tight->function_name);
+    p.space = vxp_ctx__strdup(R->ctx, tight->space_name);
+    if (!p.function || !p.space) rc = VXP_ENOMEM;
+    /* The budget: peak x 10^6 <= capacity x (10^6 - margin). */
+    unsigned __int128 need = (unsigned __int128)tight->peak_bytes * 1000000u;
+    unsigned __int128 have = (unsigned __int128)tight->capacity_bytes * (1000000u - R->so->margin_ppm);
+    if (p.fits && (tight->peak_saturated || tight->peak_bytes > tight->capacity_bytes)) {
+      p.fits = false;
+      p.reason = "over_capacity";
+    } else if (p.fits && need > have) {
+      p.fits = false;
+      p.reason = "within_margin";
+    }
+  }
+  vxp_analysis_free(an);
+  if (rc == VXP_OK) {
+    size_t at = 0;
+    while (at < sw->points.len && sw->points.items[at].value < value) at++;
+    if (!array_push(R->ctx, &sw->points, p)) rc = VXP_ENOMEM;
+    else {
+      memmove(&sw->points.items[at + 1], &sw->points.items[at],
+              (sw->points.len - 1 - at) * sizeof(p));
+      sw->points.items[at] = p;
+    }
+  }
+  if (rc != VXP_OK) {
+    vxp_ctx__free(R->ctx, p.function);
+    vxp_ctx__free(R->ctx, p.space);
+    return rc;
+  }
+  *fits = p.fits;
+  return VXP_OK;
+}
+
+/* ------------------------------------------------------------------ the search */
+
+static int bisect(sweep_run *R, uint64_t lo, uint64_t hi, uint64_t *largest, bool *found) {
+  bool ok;
+  int rc = evaluate(R, lo, &ok);
+  if (rc != VXP_OK || !ok) {
+    *found = false;
+    return rc;
+  }
+  *found = true;
+  if ((rc = evaluate(R, hi, &ok)) != VXP_OK) return rc;
+  if (ok) {
+    *largest = hi;
+    return VXP_OK;
+  }
+  /* fits(a), !fits(b): both ends of the boundary end up analysed. */
+  uint64_t a = lo, b = hi;
+  while (b - a > 1) {
+    uint64_t mid = a + (b - a) / 2;
+    if ((rc = evaluate(R, mid, &ok)) != VXP_OK) return rc;
+    if (ok) a = mid;
+    else b = mid;
+  }
+  *largest = a;
+  return VXP_OK;
+}
+
+static int scan(sweep_run *R, uint64_t lo, uint64_t hi, uint64_t *largest, bool *found) {
+  *found = false;
+  for (uint64_t v = hi;; v--) {
+    bool ok;
+    int rc = evaluate(R, v, &ok);
+    if (rc != VXP_OK) return rc;
+    if (ok) {
+      *found = true;
+      *largest = v;
+      return VXP_OK;
+    }
+    if (v == lo) return VXP_OK;
+  }
+}
+
+static size_t index_of(const vxp_sweep *sw, uint64_t value) {
+  for (size_t i = 0; i < sw->points.len; i++)
+    if (sw->points.items[i].value == value) return i;
+  return SIZE_MAX;
+}
+
+int vxp_sweep_options_init(vxp_sweep_options *opts, unsigned int version) {
+  if (!opts) return VXP_EINVAL;
+  if (version != VXP_SWEEP_OPTIONS_VERSION) return VXP_EVERSION;
+  memset(opts, 0, sizeof(*opts));
+  opts->version = version;
+  return VXP_OK;
+}
+
+int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
+                  const vxp_analyze_options *analyze, const vxp_sweep_options *so) {
+  if (!out || !ctx || !prog || !so)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_sweep_run") : VXP_EINVAL;
+  if (so->version != VXP_SWEEP_OPTIONS_VERSION)
+    return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_sweep_options version %u is not supported",
+                          so->version);
+  if (analyze && analyze->version != VXP_ANALYZE_OPTIONS_VERSION)
+    return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_analyze_options version %u is not supported",
+                          analyze->version);
+  if (!so->name || !so->name[0])
+    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_sweep_run: no constant name");
+  if (so->lo > so->hi)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_sweep_run: lo %llu is greater than hi %llu",
+                          (unsigned long long)so->lo, (unsigned long long)so->hi);
+  if (so->margin_ppm >= 1000000u)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_sweep_run: a margin of %u millionths leaves "
+                          "nothing to fit in", so->margin_ppm);
+  size_t extra = analyze ? analyze->override_count : 0;
+  if (extra && !analyze->overrides)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: override_count %zu with no "
+                          "overrides", extra);
+  for (size_t i = 0; i < extra; i++) {
+    if (analyze->overrides[i].name && strcmp(analyze->overrides[i].name, so->name) == 0)
+      return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_sweep_run: '%s' is both swept and overridden",
+                            so->name);
+  }
+  const vxp_model *m = &prog->model;
+  vxp_name target = vxp_strtab__find(&m->names, so->name, strlen(so->name));
+  if (target == VXP_NAME_NONE)
+    return vxp_ctx__error(ctx, VXP_ENOTFOUND, "the program never names '%s': there is nothing "
+                          "to sweep", so->name);
+
+  vxp_sweep *sw = vxp_ctx__calloc(ctx, 1, sizeof(*sw));
+  vxp_const_override *overrides = vxp_ctx__calloc(ctx, extra + 1, sizeof(*overrides));
+  vxp_const_binding *bindings = vxp_ctx__calloc(ctx, extra + 1, sizeof(*bindings));
+  if (!sw || !overrides || !bindings) {
+    vxp_ctx__free(ctx, sw);
+    vxp_ctx__free(ctx, overrides);
+    vxp_ctx__free(ctx, bindings);
+    return vxp_ctx__nomem(ctx);
+  }
+  sw->ctx = ctx;
+  sw->largest = sw->rejected = SIZE_MAX;
+  /* The overrides every analysis gets (the swept one last), and the same as bindings for
+   * folding at `lo` during the proof. */
+  size_t nb = 0;
+  for (size_t i = 0; i < extra; i++) {
+    overrides[i] = analyze->overrides[i];
+    vxp_name n = analyze->overrides[i].name
+                     ? vxp_strtab__find(&m->names, analyze->overrides[i].name,
+                                        strlen(analyze->overrides[i].name))
+                     : VXP_NAME_NONE;
+    if (n != VXP_NAME_NONE) bindings[nb++] = (vxp_const_binding){n, analyze->overrides[i].value};
+  }
+  overrides[extra].name = so->name;
+  bindings[nb++] = (vxp_const_binding){target, so->lo};
+
+  certifier c;
+  memset(&c, 0, sizeof(c));
+  c.prog = prog;
+  c.m = m;
+  c.target = target;
+  c.at_lo.model = m;
+  c.at_lo.overrides = bindings;
+  c.at_lo.override_count = nb;
+  c.why = sw->reason;
+  c.why_size = sizeof(sw->reason);
+  bool monotone = certify(&c);
+  int rc = VXP_OK;
+  if (monotone) {
+    sw->method = "bisection";
+    snprintf(sw->reason, sizeof(sw->reason),
+             "every shape that mentions %s grows with it (sums, products, and differences and "
+             "quotients with constants), and no `if comptime` condition or generic argument "
+             "depends on it, so the peaks cannot shrink as it grows", so->name);
+  } else {
+    sw->method = "scan";
+    uint64_t limit = so->max_scan ? so->max_scan : 4096;
+    if (so->hi - so->lo >= limit) {
+      rc = vxp_ctx__error(ctx, VXP_EINVAL, "the peaks are not shown to grow with %s (%s), so "
+                          "every value must be analysed, and %llu..%llu is more than %llu "
+                          "values: narrow the range", so->name, sw->reason,
+                          (unsigned long long)so->lo, (unsigned long long)so->hi,
+                          (unsigned long long)limit);
+    }
+  }
+  if (rc == VXP_OK) {
+    sweep_run R = {sw, ctx, prog, VXP_ANALYZE_OPTIONS_INIT, overrides, so};
+    if (analyze) R.opts = *analyze;
+    R.opts.overrides = overrides;
+    R.opts.override_count = extra + 1;
+    uint64_t largest = 0;
+    bool found = false;
+    rc = monotone ? bisect(&R, so->lo, so->hi, &largest, &found)
+                  : scan(&R, so->lo, so->hi, &largest, &found);
+    if (rc == VXP_OK) {
+      if (found) sw->largest = index_of(sw, largest);
+      if (!found) sw->rejected = index_of(sw, so->lo);
+      else if (largest < so->hi) sw->rejected = index_of(sw, largest + 1);
+    }
+  }
+  vxp_ctx__free(ctx, overrides);
+  vxp_ctx__free(ctx, bindings);
+  if (rc != VXP_OK) {
+    vxp_sweep_free(sw);
+    return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : rc;
+  }
+  *out = sw;
+  return VXP_OK;
+}
+
+void vxp_sweep_free(vxp_sweep *sw) {
+  if (!sw) return;
+  for (size_t i = 0; i < sw->points.len; i++) {
+    vxp_ctx__free(sw->ctx, sw->points.items[i].function);
+    vxp_ctx__free(sw->ctx, sw->points.items[i].space);
+  }
+  array_free(sw->ctx, &sw->points);
+  vxp_ctx__free(sw->ctx, sw);
+}
+
+/* ------------------------------------------------------------------ accessors */
+
+const char *vxp_sweep_method(const vxp_sweep *sw) { return sw ? sw->method : NULL; }
+const char *vxp_sweep_reason(const vxp_sweep *sw) { return sw ? sw->reason : NULL; }
+size_t vxp_sweep_evaluation_count(const vxp_sweep *sw) { return sw ? sw->evaluations : 0; }
+size_t vxp_sweep_point_count(const vxp_sweep *sw) { return sw ? sw->points.len : 0; }
+
+const vxp_sweep_point *vxp_sweep_point_at(const vxp_sweep *sw, size_t i) {
+  return (sw && i < sw->points.len) ? &sw->points.items[i] : NULL;
+}
+
+const vxp_sweep_point *vxp_sweep_largest(const vxp_sweep *sw) {
+  return (sw && sw->largest != SIZE_MAX) ? &sw->points.items[sw->largest] : NULL;
+}
+
+const vxp_sweep_point *vxp_sweep_first_rejected(const vxp_sweep *sw) {
+  return (sw && sw->rejected != SIZE_MAX) ? &sw->points.items[sw->rejected] : NULL;
+}
+
+uint64_t vxp_sweep_point_value(const vxp_sweep_point *p) { return p ? p->value : 0; }
+int vxp_sweep_point_fits(const vxp_sweep_point *p) { return p && p->fits; }
+uint64_t vxp_sweep_point_peak_bytes(const vxp_sweep_point *p) { return p ? p->peak_bytes : 0; }
+uint64_t vxp_sweep_point_capacity_bytes(const vxp_sweep_point *p) {
+  return p ? p->capacity_bytes : 0;
+}
+const char *vxp_sweep_point_function(const vxp_sweep_point *p) { return p ? p->function : NULL; }
+const char *vxp_sweep_point_space(const vxp_sweep_point *p) { return p ? p->space : NULL; }
+const char *vxp_sweep_point_reason(const vxp_sweep_point *p) { return p ? p->reason : NULL; }
+const char *vxp_sweep_point_code(const vxp_sweep_point *p) {
+  return (p && p->code[0]) ? p->code : NULL;
+}

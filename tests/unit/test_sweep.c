@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_sweep.c - the largest value of a constant that fits (lib/sweep.c): the Llama
+ * frontier, margins, when bisection is proven safe and when a scan is used instead, and
+ * both against a brute-force oracle. */
+#include "support.h"
+
+typedef struct fixture {
+  vxp_context *ctx;
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_source *machine_src;
+  vxp_machine *machine, *host;
+} fixture;
+
+static fixture load(const char *text, const char *path) {
+  fixture f;
+  memset(&f, 0, sizeof(f));
+  f.ctx = test_context();
+  if (path) assert_int_equal(vxp_source_load_file(&f.src, f.ctx, path), VXP_OK);
+  else assert_int_equal(vxp_source_new(&f.src, f.ctx, "sweep.vx", text, strlen(text)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&f.prog, f.ctx, f.src), VXP_OK);
+  return f;
+}
+
+static void done(fixture *f) {
+  vxp_machine_free(f->host);
+  vxp_machine_free(f->machine);
+  vxp_source_free(f->machine_src);
+  vxp_program_free(f->prog);
+  vxp_source_free(f->src);
+  vxp_context_free(f->ctx);
+}
+
+static vxp_sweep *run(fixture *f, const char *name, uint64_t lo, uint64_t hi, uint32_t margin) {
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = f->machine;
+  opts.host = f->host;
+  vxp_sweep_options so = VXP_SWEEP_OPTIONS_INIT;
+  so.name = name;
+  so.lo = lo;
+  so.hi = hi;
+  so.margin_ppm = margin;
+  vxp_sweep *sw = NULL;
+  int rc = vxp_sweep_run(&sw, f->ctx, f->prog, &opts, &so);
+  if (rc != VXP_OK) fail_msg("vxp_sweep_run: %d %s", rc, vxp_context_errmsg(f->ctx));
+  return sw;
+}
+
+/* Whether the program fits at `value` by the sweep's definition, by analysing it. */
+static int fits_at(fixture *f, const char *name, uint64_t value) {
+  vxp_const_override ov = {name, value};
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = f->machine;
+  opts.host = f->host;
+  opts.overrides = &ov;
+  opts.override_count = 1;
+  vxp_analysis *an = NULL;
+  assert_int_equal(vxp_analyze(&an, f->ctx, f->prog, &opts), VXP_OK);
+  int ok = vxp_analysis_admitted(an) && test_count_diag(an, "W1029") == 0;
+  vxp_analysis_free(an);
+  return ok;
+}
+
+static void test_sweep__llama_batch_8_fits_an_a100_40_and_9_does_not(void **state) {
+  (void)state;
+  fixture f = load(NULL, "examples/llama2/prefill.vx");
+  assert_int_equal(vxp_machine_builtin(&f.machine, f.ctx, "a100-40"), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&f.host, f.ctx, "host-default"), VXP_OK);
+  vxp_sweep *sw = run(&f, "BATCH", 1, 64, 0);
+  assert_string_equal(vxp_sweep_method(sw), "bisection");
+  const vxp_sweep_point *best = vxp_sweep_largest(sw), *next = vxp_sweep_first_rejected(sw);
+  assert_non_null(best);
+  assert_int_equal(vxp_sweep_point_value(best), 8);
+  assert_true(vxp_sweep_point_fits(best));
+  assert_int_equal(vxp_sweep_point_peak_bytes(best), 42567991296ull);
+  assert_int_equal(vxp_sweep_point_capacity_bytes(best), 42949672960ull);
+  assert_string_equal(vxp_sweep_point_function(best), "main");
+  assert_string_equal(vxp_sweep_point_space(best), "HBM");
+  assert_null(vxp_sweep_point_reason(best));
+  assert_int_equal(vxp_sweep_point_value(next), 9);
+  assert_false(vxp_sweep_point_fits(next));
+  assert_int_equal(vxp_sweep_point_peak_bytes(next), 46204452864ull);
+  assert_string_equal(vxp_sweep_point_reason(next), "over_capacity");
+  assert_string_equal(vxp_sweep_point_code(next), "E6010");
+  /* Bisection: 1, 64, then about log2(63) more; every point is analysed once, in order. */
+  assert_true(vxp_sweep_evaluation_count(sw) <= 9);
+  assert_int_equal(vxp_sweep_point_count(sw), vxp_sweep_evaluation_count(sw));
+  for (size_t i = 1; i < vxp_sweep_point_count(sw); i++)
+    assert_true(vxp_sweep_point_value(vxp_sweep_point_at(sw, i - 1)) <
+                vxp_sweep_point_value(vxp_sweep_point_at(sw, i)));
+  assert_null(vxp_sweep_point_at(sw, vxp_sweep_point_count(sw)));
+  vxp_sweep_free(sw);
+  /* A 1% margin: batch 8 leaves only 0.89% free. */
+  sw = run(&f, "BATCH", 1, 64, 10000);
+  assert_int_equal(vxp_sweep_point_value(vxp_sweep_largest(sw)), 7);
+  assert_string_equal(vxp_sweep_point_reason(vxp_sweep_first_rejected(sw)), "within_margin");
+  assert_null(vxp_sweep_point_code(vxp_sweep_first_rejected(sw)));
+  vxp_sweep_free(sw);
+  /* The whole range fits: no rejected value. */
+  sw = run(&f, "BATCH", 1, 4, 0);
+  assert_int_equal(vxp_sweep_point_value(vxp_sweep_largest(sw)), 4);
+  assert_null(vxp_sweep_first_rejected(sw));
+  vxp_sweep_free(sw);
+  /* Nothing fits: the low end is the rejected value. */
+  sw = run(&f, "BATCH", 20, 30, 0);
+  assert_null(vxp_sweep_largest(sw));
+  assert_int_equal(vxp_sweep_point_value(vxp_sweep_first_rejected(sw)), 20);
+  assert_int_equal(vxp_sweep_evaluation_count(sw), 1);
+  vxp_sweep_free(sw);
+  done(&f);
+}
+
+/* A tile that exists only for small N (an `if comptime`) makes the peak shrink as N
+ * grows: bisection would be wrong, so the sweep scans, and agrees with brute force. */
+static void test_sweep__a_comptime_condition_forces_a_scan_that_agrees_with_brute_force(void **state) {
+  (void)state;
+  const char *text = TEST_MACHINE_4MIB
+      "const N : i64 = 1;\n"
+      "fn main() -> i32 {\n"
+      "  let t = transfer(Tensor<u8, [N, 256 * 1024]>::uninit(), Memory::W);\n"
+      "  if comptime N < 6 {\n"
+      "    let big = transfer(Tensor<u8, [3 * 1024 * 1024]>::uninit(), Memory::W);\n"
+      "    print(big);\n"
+      "  }\n"
+      "  print(t);\n"
+      "  return 0;\n"
+      "}\n";
+  fixture f = load(text, NULL);
+  vxp_sweep *sw = run(&f, "N", 0, 20, 0);
+  assert_string_equal(vxp_sweep_method(sw), "scan");
+  assert_non_null(strstr(vxp_sweep_reason(sw), "line 9: an `if comptime` condition depends on N"));
+  uint64_t brute = 0;
+  int any = 0;
+  for (uint64_t v = 0; v <= 20; v++)
+    if (fits_at(&f, "N", v)) brute = v, any = 1;
+  assert_true(any);
+  assert_int_equal(brute, 16); /* 16 x 256 KiB = 4 MiB exactly fits once `big` is gone */
+  assert_int_equal(vxp_sweep_point_value(vxp_sweep_largest(sw)), brute);
+  assert_int_equal(vxp_sweep_point_value(vxp_sweep_first_rejected(sw)), 17);
+  /* Below 6 `big` is live beside t: 5 does not fit although 16 does, and 1 does again. */
+  assert_false(fits_at(&f, "N", 5));
+  assert_true(fits_at(&f, "N", 1));
+  vxp_sweep_free(sw);
+  done(&f);
+}
+
+static void test_sweep__shapes_that_may_shrink_rule_bisection_out(void **state) {
+  (void)state;
+  static const struct {
+    const char *shape;
+    const char *why;
+  } cases[] = {
+      {"[64 / N, 1024]", "divides by a value that grows with N"},
+      {"[100 - N, 1024]", "subtracts a value that grows with N"},
+      {"[N - 2, 1024]", "does not fold at the low end"},
+      {"[N % 7, 1024]", "operator other than + - * /"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    char text[1024];
+    snprintf(text, sizeof(text), TEST_MACHINE_4MIB
+             "const N : i64 = 1;\n"
+             "fn main() -> i32 {\n"
+             "  let t = transfer(Tensor<u8, %s>::uninit(), Memory::W);\n"
+             "  print(t);\n"
+             "  return 0;\n"
+             "}\n", cases[i].shape);
+    fixture f = load(text, NULL);
+    vxp_sweep *sw = run(&f, "N", 1, 40, 0);
+    assert_string_equal(vxp_sweep_method(sw), "scan");
+    if (!strstr(vxp_sweep_reason(sw), cases[i].why))
+      fail_msg("%s: reason '%s' lacks '%s'", cases[i].shape, vxp_sweep_reason(sw), cases[i].why);
+    /* The scan's answer is brute force's. */
+    uint64_t brute = UINT64_MAX;
+    for (uint64_t v = 1; v <= 40; v++)
+      if (fits_at(&f, "N", v)) brute = v;
+    const vxp_sweep_point *best = vxp_sweep_largest(sw);
+    if (brute == UINT64_MAX) assert_null(best);
+    else assert_int_equal(vxp_sweep_point_value(best), brute);
+    vxp_sweep_free(sw);
+    done(&f);
+  }
+  /* A difference with a constant that stays non-negative keeps bisection. */
+  fixture f = load(TEST_MACHINE_4MIB
+                   "const N : i64 = 4;\n"
+                   "const M : i64 = N - 1;\n"
+                   "fn main() -> i32 {\n"
+                   "  let t = transfer(Tensor<u8, [M * 1024, 4 + N / 2]>::uninit(), Memory::W);\n"
+                   "  print(t);\n"
+                   "  return 0;\n"
+                   "}\n", NULL);
+  vxp_sweep *sw = run(&f, "N", 1, 1000, 0);
+  assert_string_equal(vxp_sweep_method(sw), "bisection");
+  uint64_t best = vxp_sweep_point_value(vxp_sweep_largest(sw));
+  assert_true(fits_at(&f, "N", best));
+  assert_false(fits_at(&f, "N", best + 1));
+  vxp_sweep_free(sw);
+  done(&f);
+}
+
+static void test_sweep__bad_requests_are_refused_with_a_reason(void **state) {
+  (void)state;
+  fixture f = load(TEST_MACHINE_4MIB
+                   "const N : i64 = 1;\n"
+                   "fn main() -> i32 {\n"
+                   "  if comptime N > 3 { let t = transfer(Tensor<u8, [N]>::uninit(), Memory::W); print(t); }\n"
+                   "  return 0;\n"
+                   "}\n", NULL);
+  vxp_sweep *sw = NULL;
+  vxp_sweep_options so = VXP_SWEEP_OPTIONS_INIT;
+  so.name = "NOPE";
+  so.hi = 4;
+  assert_int_equal(vxp_sweep_run(&sw, f.ctx, f.prog, NULL, &so), VXP_ENOTFOUND);
+  assert_non_null(strstr(vxp_context_errmsg(f.ctx), "never names 'NOPE'"));
+  so.name = "N";
+  so.lo = 5;
+  assert_int_equal(vxp_sweep_run(&sw, f.ctx, f.prog, NULL, &so), VXP_EINVAL);
+  so.lo = 0;
+  so.margin_ppm = 1000000;
+  assert_int_equal(vxp_sweep_run(&sw, f.ctx, f.prog, NULL, &so), VXP_EINVAL);
+  so.margin_ppm = 0;
+  vxp_const_override ov = {"N", 3};
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.overrides = &ov;
+  opts.override_count = 1;
+  assert_int_equal(vxp_sweep_run(&sw, f.ctx, f.prog, &opts, &so), VXP_EINVAL);
+  /* Not monotone, and wider than the scan limit. */
+  so.hi = 100;
+  so.max_scan = 10;
+  assert_int_equal(vxp_sweep_run(&sw, f.ctx, f.prog, NULL, &so), VXP_EINVAL);
+  assert_non_null(strstr(vxp_context_errmsg(f.ctx), "narrow the range"));
+  so.version = 99;
+  assert_int_equal(vxp_sweep_run(&sw, f.ctx, f.prog, NULL, &so), VXP_EVERSION);
+  assert_null(sw);
+  assert_int_equal(vxp_sweep_options_init(&so, VXP_SWEEP_OPTIONS_VERSION), VXP_OK);
+  assert_int_equal(vxp_sweep_options_init(&so, 99), VXP_EVERSION);
+  vxp_sweep_free(NULL);
+  assert_null(vxp_sweep_largest(NULL));
+  done(&f);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_sweep__llama_batch_8_fits_an_a100_40_and_9_does_not),
+      cmocka_unit_test(test_sweep__a_comptime_condition_forces_a_scan_that_agrees_with_brute_force),
+      cmocka_unit_test(test_sweep__shapes_that_may_shrink_rule_bisection_out),
+      cmocka_unit_test(test_sweep__bad_requests_are_refused_with_a_reason),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
