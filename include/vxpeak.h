@@ -806,6 +806,116 @@ VXP_API const char *vxp_sweep_point_reason(const vxp_sweep_point *p);
  */
 VXP_API const char *vxp_sweep_point_code(const vxp_sweep_point *p);
 
+/* ======================================================================== Rooflines */
+
+/*
+ * How fast one call of a function can run when memory bandwidth is the bound. The
+ * traffic is counted from the element accesses inside its `spawn` regions: `x[i][j]`
+ * read or written moves one element's bytes (fewer indices than the rank: the slice's)
+ * in the space `x` lives in, times the trip counts of the `for` loops around it. Nothing
+ * is assumed cached, so a program that reads each element once is counted exactly. The
+ * figure is "exact", an "upper_bound" (alternatives - `if`/`else`, `match` arms - count
+ * their largest arm, and the arms differ), or "unknown" with the reason (a `loop` or
+ * `while` around device work, a trip count or shape that does not fold, a call inside a
+ * region, a call to a function with regions of its own).
+ *
+ * Each space's bytes take bytes / bandwidth (its `bandwidth:`, per-cycle rates converted
+ * with its `clock:`, per-SM rates times its `replicas`); spaces work at once, so the
+ * slowest sets the step time and 10^12 / time_ps is the ceiling in steps per second.
+ * Beside it, the cost of streaming instead: the tiles read in the regions that were
+ * transferred from host memory (CPU_DRAM), each moved over its route once per step,
+ * priced as the routes are (vxp_route_derived_cost).
+ */
+
+typedef struct vxp_roofline vxp_roofline;
+
+/**
+ * The roofline of one call of analysed function `function`.
+ * @param[out] out the roofline, owned by the caller (vxp_roofline_free). It borrows `an`,
+ *             which must outlive it.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_ENOTFOUND (no analysed function of that
+ *         name); failures are reported on the analysis' context
+ */
+VXP_API VXP_WARN_UNUSED int vxp_roofline_new(vxp_roofline **out, const vxp_analysis *an,
+                                             const char *function);
+
+/** Free a roofline. NULL is accepted. */
+VXP_API void vxp_roofline_free(vxp_roofline *rf);
+
+/** The function. Borrowed from the analysis. */
+VXP_API const char *vxp_roofline_function(const vxp_roofline *rf);
+
+/** Number of `spawn` regions in the function (each counted once, wherever it is). */
+VXP_API size_t vxp_roofline_region_count(const vxp_roofline *rf);
+
+/** "exact", "upper_bound" or "unknown". Static storage. */
+VXP_API const char *vxp_roofline_traffic(const vxp_roofline *rf);
+
+/**
+ * Why the traffic is unknown, or why there is no step time (a space without a bandwidth),
+ * with the line; NULL otherwise. Borrowed from the roofline.
+ */
+VXP_API const char *vxp_roofline_reason(const vxp_roofline *rf);
+
+/** Number of spaces the regions touch, in the order first touched. */
+VXP_API size_t vxp_roofline_space_count(const vxp_roofline *rf);
+
+/** Space `i`'s name, or NULL when out of range. Borrowed. */
+VXP_API const char *vxp_roofline_space_name(const vxp_roofline *rf, size_t i);
+
+/** Bytes the regions read from space `i` in one call (0 when out of range). */
+VXP_API uint64_t vxp_roofline_space_read_bytes(const vxp_roofline *rf, size_t i);
+
+/** Bytes the regions write to space `i` in one call (0 when out of range). */
+VXP_API uint64_t vxp_roofline_space_written_bytes(const vxp_roofline *rf, size_t i);
+
+/** 1 and `*out` set to space `i`'s device-wide bandwidth in bytes per second; 0 when it
+ * declares none (or it cannot be converted: a per-cycle rate without a clock). */
+VXP_API int vxp_roofline_space_bandwidth(const vxp_roofline *rf, size_t i, uint64_t *out);
+
+/** 1 and `*out` set to the picoseconds space `i`'s traffic takes at its bandwidth
+ * (ceil(bytes x 10^12 / rate)); 0 when not derivable or the traffic is unknown. */
+VXP_API int vxp_roofline_space_time_ps(const vxp_roofline *rf, size_t i, uint64_t *out);
+
+/** 1 and `*out` set to one call's time: the slowest space's; 0 when there is none (no
+ * traffic, unknown traffic, or a space with traffic and no bandwidth). */
+VXP_API int vxp_roofline_time_ps(const vxp_roofline *rf, uint64_t *out);
+
+/** The space that sets the time, or NULL. Borrowed. */
+VXP_API const char *vxp_roofline_bound_space(const vxp_roofline *rf);
+
+/** Number of buffers (tensors indexed in the regions); per space, in order first touched. */
+VXP_API size_t vxp_roofline_buffer_count(const vxp_roofline *rf);
+
+/** Buffer `i`'s name, or NULL. Borrowed. */
+VXP_API const char *vxp_roofline_buffer_name(const vxp_roofline *rf, size_t i);
+
+/** The space buffer `i` lives in, or NULL. Borrowed. */
+VXP_API const char *vxp_roofline_buffer_space(const vxp_roofline *rf, size_t i);
+
+/** Bytes read from buffer `i` in one call (an upper bound per buffer when alternatives differ). */
+VXP_API uint64_t vxp_roofline_buffer_read_bytes(const vxp_roofline *rf, size_t i);
+
+/** Bytes written to buffer `i` in one call. */
+VXP_API uint64_t vxp_roofline_buffer_written_bytes(const vxp_roofline *rf, size_t i);
+
+/** Number of tiles read in the regions that were transferred from host memory. */
+VXP_API size_t vxp_roofline_streamed_count(const vxp_roofline *rf);
+
+/** Streamed tile `i` (a record of the analysis), or NULL. Borrowed from the analysis. */
+VXP_API const vxp_record *vxp_roofline_streamed_record(const vxp_roofline *rf, size_t i);
+
+/** 1 and `*out` set to the picoseconds moving streamed tile `i` over its route takes; 0
+ * when a hop has no cost in picoseconds. */
+VXP_API int vxp_roofline_streamed_cost_ps(const vxp_roofline *rf, size_t i, uint64_t *out);
+
+/** Bytes the streamed tiles hold together (their transfers' bytes). */
+VXP_API uint64_t vxp_roofline_stream_bytes(const vxp_roofline *rf);
+
+/** 1 and `*out` set to the picoseconds streaming every such tile once takes (one step
+ * without them resident); 0 when there are none or one is not priced. */
+VXP_API int vxp_roofline_stream_time_ps(const vxp_roofline *rf, uint64_t *out);
+
 /* ======================================================================== CUDA code generation */
 
 /*

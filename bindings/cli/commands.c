@@ -62,6 +62,20 @@ const vxpeak_command vxpeak_commands[] = {
      "  $ vxpeak sweep examples/llama2/prefill.vx --const BATCH=1..64 --machine a100-40\n"
      "  $ vxpeak sweep examples/llama2/prefill.vx --const BATCH=1..64 --margin 10% \\\n"
      "        --machine a100-40,a100-80,h100-sxm,h200,b200,mi300x,l4,rtx-4090\n"},
+    {"roofline", "FILE.vx [--function F] [--machine M] [--host H] [-D NAME=VALUE]... "
+                 "[--format text|json]",
+     "bytes per step, time at each space's bandwidth, steps/s, and streaming's cost",
+     "For each function with spawn regions (or --function F): the bytes one call's regions\n"
+     "read and write per space, counted from their element accesses (x[i][j] moves one\n"
+     "element, times the trip counts of the for loops around it; nothing is assumed cached)\n"
+     "and stated as exact, an upper bound (if/else and match arms count their largest arm),\n"
+     "or unknown with the reason; the time at each space's bandwidth, the slowest setting\n"
+     "the ceiling in steps per second; and what streaming the tiles the regions read that\n"
+     "came from host memory would cost per call over their routes instead.",
+     vxpeak_roofline, MACHINE_OPTS | O(OPT_FUNCTION) | O(OPT_FORMAT), report_formats, false,
+     "  $ vxpeak roofline examples/llama2/prefill.vx --function decode_step\n"
+     "  $ vxpeak roofline examples/llama2/prefill.vx --function decode_step --machine h100-sxm \\\n"
+     "        --host default --format json\n"},
 };
 
 const size_t vxpeak_command_count = sizeof(vxpeak_commands) / sizeof(vxpeak_commands[0]);

@@ -55,10 +55,11 @@ const char *vxpeak_rate(uint64_t bytes_per_s, char buf[32]) {
   static const struct {
     double scale;
     const char *unit;
-  } units[] = {{1e12, "TB/s"}, {1e9, "GB/s"}, {1e6, "MB/s"}, {1e3, "kB/s"}};
+  } units[] = {{1e9, "GB/s"}, {1e6, "MB/s"}, {1e3, "kB/s"}}; /* GB/s as datasheets say */
   for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
     if ((double)bytes_per_s >= units[i].scale) {
-      snprintf(buf, 32, "%.4g %s", (double)bytes_per_s / units[i].scale, units[i].unit);
+      double v = (double)bytes_per_s / units[i].scale;
+      snprintf(buf, 32, v >= 100 ? "%.0f %s" : "%.3g %s", v, units[i].unit);
       return buf;
     }
   }

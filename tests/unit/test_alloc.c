@@ -83,11 +83,13 @@ typedef struct session {
   vxp_analysis *file_an;
   vxp_cuda *cuda, *file_cuda;
   vxp_sweep *sweep;
+  vxp_roofline *roofline;
   char json_copy[65536];
 } session;
 
 static void session_free(session *s) {
   vxp_sweep_free(s->sweep);
+  vxp_roofline_free(s->roofline);
   vxp_cuda_free(s->file_cuda);
   vxp_cuda_free(s->cuda);
   vxp_analysis_free(s->file_an);
@@ -184,6 +186,10 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       if (rc == VXP_ENOTFOUND) rc = VXP_OK; /* garbage input names no N */
       break;
     }
+    case 20:
+      rc = vxp_roofline_new(&s->roofline, s->an, "main");
+      if (rc == VXP_ENOTFOUND) rc = VXP_OK; /* garbage input has no main */
+      break;
     /* The blog program is one the CUDA stage accepts: generation runs to the end. */
     case 16: rc = vxp_analyze(&s->file_an, s->ctx, s->file_prog, NULL); break;
     case 17:

@@ -101,3 +101,18 @@ def test_sweep_finds_the_largest_batch_per_machine(ctx: vxpeak.Context) -> None:
     assert h200.largest is not None and h200.largest.value == 35
     with pytest.raises(vxpeak.NotFound):
         ctx.sweep(program, "NO_SUCH_CONST", 1, 2)
+
+
+def test_roofline_of_the_llama_decode_step(ctx: vxpeak.Context) -> None:
+    rf = _llama(ctx).roofline("decode_step")
+    assert (rf.traffic, rf.regions, rf.reason) == ("exact", 1, None)
+    [hbm] = rf.spaces
+    assert (hbm.space, hbm.read_bytes, hbm.written_bytes) == ("HBM", 13476298752, 0)
+    assert hbm.bandwidth == 1555 * 10**9
+    assert rf.time_ps == 8666430066 and rf.bound_space == "HBM"
+    assert int(rf.steps_per_second) == 115
+    assert rf.streamed == tuple("w%d" % i for i in range(32))
+    assert rf.stream_time_ps == 32 * 12849217016
+    assert round(rf.stream_time_ps / rf.time_ps) == 47
+    with pytest.raises(vxpeak.NotFound):
+        _llama(ctx).roofline("no_such_function")

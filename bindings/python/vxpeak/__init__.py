@@ -60,6 +60,8 @@ __all__ = [
     "Program",
     "Record",
     "ResidentSet",
+    "Roofline",
+    "RooflineSpace",
     "Route",
     "Source",
     "Span",
@@ -245,6 +247,42 @@ class Sweep:
     points: Tuple[SweepPoint, ...]
     largest: Optional[SweepPoint]
     first_rejected: Optional[SweepPoint]
+
+
+@dataclass(frozen=True)
+class RooflineSpace:
+    """Bytes one call's spawn regions read and write in a space, its device-wide
+    bandwidth (bytes/s) and the time they take (ps); None where not derivable."""
+
+    space: str
+    read_bytes: int
+    written_bytes: int
+    bandwidth: Optional[int]
+    time_ps: Optional[int]
+
+
+@dataclass(frozen=True)
+class Roofline:
+    """How fast one call of ``function`` can run when bandwidth binds
+    (:meth:`Analysis.roofline`): ``traffic`` is "exact", "upper_bound" or "unknown"
+    (``reason`` says why); ``time_ps`` the slowest space's time; ``streamed`` the
+    bindings of the host-loaded tiles the regions read, and ``stream_time_ps`` what moving
+    them every call would take."""
+
+    function: str
+    regions: int
+    traffic: str
+    reason: Optional[str]
+    spaces: Tuple[RooflineSpace, ...]
+    time_ps: Optional[int]
+    bound_space: Optional[str]
+    streamed: Tuple[Optional[str], ...]
+    stream_bytes: int
+    stream_time_ps: Optional[int]
+
+    @property
+    def steps_per_second(self) -> Optional[float]:
+        return 1e12 / self.time_ps if self.time_ps else None
 
 
 _SEVERITY = {1: "note", 2: "warning", 3: "error"}
@@ -786,6 +824,47 @@ class Analysis(_Handle):
                 _ffi.lib().vxp_context_errcode(self.program.context._handle()) or -2
             )
         return ctypes.string_at(ptr, size.value).decode("utf-8")
+
+    def roofline(self, function: str) -> Roofline:
+        """The roofline of one call of ``function`` (``vxpeak roofline``)."""
+        lib = _ffi.lib()
+        out = ctypes.c_void_p()
+        rc = lib.vxp_roofline_new(ctypes.byref(out), self._handle(), function.encode("utf-8"))
+        self.program.context._check(rc)
+        rf = out.value
+        value = ctypes.c_uint64()
+
+        def optional(getter: Any, *args: Any) -> Optional[int]:
+            return int(value.value) if getter(*args, ctypes.byref(value)) else None
+
+        try:
+            spaces = tuple(
+                RooflineSpace(
+                    space=_text(lib.vxp_roofline_space_name(rf, i)) or "",
+                    read_bytes=int(lib.vxp_roofline_space_read_bytes(rf, i)),
+                    written_bytes=int(lib.vxp_roofline_space_written_bytes(rf, i)),
+                    bandwidth=optional(lib.vxp_roofline_space_bandwidth, rf, i),
+                    time_ps=optional(lib.vxp_roofline_space_time_ps, rf, i),
+                )
+                for i in range(lib.vxp_roofline_space_count(rf))
+            )
+            return Roofline(
+                function=_text(lib.vxp_roofline_function(rf)) or "",
+                regions=int(lib.vxp_roofline_region_count(rf)),
+                traffic=_text(lib.vxp_roofline_traffic(rf)) or "",
+                reason=_text(lib.vxp_roofline_reason(rf)),
+                spaces=spaces,
+                time_ps=optional(lib.vxp_roofline_time_ps, rf),
+                bound_space=_text(lib.vxp_roofline_bound_space(rf)),
+                streamed=tuple(
+                    _text(lib.vxp_record_binding(lib.vxp_roofline_streamed_record(rf, i)))
+                    for i in range(lib.vxp_roofline_streamed_count(rf))
+                ),
+                stream_bytes=int(lib.vxp_roofline_stream_bytes(rf)),
+                stream_time_ps=optional(lib.vxp_roofline_stream_time_ps, rf),
+            )
+        finally:
+            lib.vxp_roofline_free(rf)
 
     @property
     def sarif(self) -> str:

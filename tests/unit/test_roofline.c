@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_roofline.c - the bytes one call's spawn regions move and what they cost
+ * (lib/roofline.c): the Llama decode step to the byte, loops, slices, alternatives, the
+ * cases that make the count unknown, and streaming from the host. */
+#include "support.h"
+
+static vxp_roofline *roofline(const vxp_analysis *an, const char *fn) {
+  vxp_roofline *rf = NULL;
+  assert_int_equal(vxp_roofline_new(&rf, an, fn), VXP_OK);
+  return rf;
+}
+
+static size_t space_index(const vxp_roofline *rf, const char *name) {
+  for (size_t i = 0; i < vxp_roofline_space_count(rf); i++)
+    if (strcmp(vxp_roofline_space_name(rf, i), name) == 0) return i;
+  fail_msg("no space %s in the roofline", name);
+  return 0;
+}
+
+static void test_roofline__the_llama_decode_step_reads_13_48_gb_in_8_67_ms(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = NULL;
+  vxp_machine *machine = NULL, *host = NULL;
+  vxp_analysis *an = NULL;
+  assert_int_equal(vxp_source_load_file(&src, ctx, "examples/llama2/prefill.vx"), VXP_OK);
+  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&machine, ctx, "a100-40"), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&host, ctx, "host-default"), VXP_OK);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = machine;
+  opts.host = host;
+  assert_int_equal(vxp_analyze(&an, ctx, prog, &opts), VXP_OK);
+  vxp_roofline *rf = roofline(an, "decode_step");
+  assert_string_equal(vxp_roofline_function(rf), "decode_step");
+  assert_int_equal(vxp_roofline_region_count(rf), 1);
+  assert_string_equal(vxp_roofline_traffic(rf), "exact");
+  assert_null(vxp_roofline_reason(rf));
+  assert_int_equal(vxp_roofline_space_count(rf), 1);
+  assert_string_equal(vxp_roofline_space_name(rf, 0), "HBM");
+  /* 32 layers x 404,750,336 + 2 x 262,144,000: every weight and embedding once. */
+  assert_int_equal(vxp_roofline_space_read_bytes(rf, 0), 13476298752ull);
+  assert_int_equal(vxp_roofline_space_written_bytes(rf, 0), 0);
+  uint64_t bw = 0, ps = 0;
+  assert_true(vxp_roofline_space_bandwidth(rf, 0, &bw));
+  assert_int_equal(bw, 1555000000000ull);
+  assert_true(vxp_roofline_time_ps(rf, &ps));
+  /* ceil(13,476,298,752 x 10^12 / 1555 x 10^9) */
+  assert_int_equal(ps, 8666430066ull);
+  assert_string_equal(vxp_roofline_bound_space(rf), "HBM");
+  assert_int_equal((uint64_t)(1e12 / (double)ps), 115);
+  assert_int_equal(vxp_roofline_buffer_count(rf), 34);
+  assert_string_equal(vxp_roofline_buffer_name(rf, 0), "embed");
+  assert_int_equal(vxp_roofline_buffer_read_bytes(rf, 0), 262144000ull);
+  /* Streaming the 32 layers over the 31.5 GB/s host link instead. */
+  assert_int_equal(vxp_roofline_streamed_count(rf), 32);
+  assert_string_equal(vxp_record_binding(vxp_roofline_streamed_record(rf, 0)), "w0");
+  uint64_t one = 0, stream = 0;
+  assert_true(vxp_roofline_streamed_cost_ps(rf, 31, &one));
+  assert_int_equal(one, 12849217016ull);
+  assert_int_equal(vxp_roofline_stream_bytes(rf), 32ull * 404750336ull);
+  assert_true(vxp_roofline_stream_time_ps(rf, &stream));
+  assert_int_equal(stream, 32ull * 12849217016ull); /* 411 ms */
+  assert_int_equal((int)((double)stream / (double)ps), 47);
+  vxp_roofline_free(rf);
+  assert_int_equal(vxp_roofline_new(&rf, an, "no_such_function"), VXP_ENOTFOUND);
+  assert_int_equal(vxp_roofline_new(&rf, an, NULL), VXP_EINVAL);
+  vxp_roofline_free(NULL);
+  vxp_analysis_free(an);
+  vxp_machine_free(host);
+  vxp_machine_free(machine);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
+#define MACHINE_BW                                                                        \
+  "Memory CPU_DRAM {}\n"                                                                  \
+  "Memory W { within: Memory::CPU_DRAM, capacity: 64 MiB, bandwidth: 1000 GB/s, managed: explicit }\n" \
+  "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W],\n"              \
+  "  transfer Memory::CPU_DRAM -> Memory::W : 10 GB/s }\n"
+
+static void test_roofline__loops_multiply_slices_count_their_elements_writes_count(void **state) {
+  (void)state;
+  test_run r = test_analyse(MACHINE_BW
+                            "fn main() -> i32 {\n"
+                            "  let a = transfer(Tensor<f32, [64, 128]>::uninit(), Memory::W);\n"
+                            "  let b = transfer(Tensor<f16, [8, 16]>::uninit(), Memory::W);\n"
+                            "  spawn on(Topology::Dev) {\n"
+                            "    for i in 0..64 {\n"
+                            "      for j in 2..10 {\n"
+                            "        a[i][j] = a[i][j] + 1;\n" /* 64 x 8 x (4 read + 4 written) */
+                            "      }\n"
+                            "      b[0] += 1;\n"             /* a row of 16 f16: 32 bytes, read and written */
+                            "    }\n"
+                            "  }\n"
+                            "  return 0;\n"
+                            "}\n");
+  vxp_roofline *rf = roofline(r.an, "main");
+  assert_string_equal(vxp_roofline_traffic(rf), "exact");
+  size_t w = space_index(rf, "W");
+  assert_int_equal(vxp_roofline_space_read_bytes(rf, w), 64 * 8 * 4 + 64 * 32);
+  assert_int_equal(vxp_roofline_space_written_bytes(rf, w), 64 * 8 * 4 + 64 * 32);
+  uint64_t ps = 0;
+  assert_true(vxp_roofline_time_ps(rf, &ps));
+  assert_int_equal(ps, 2 * (64 * 8 * 4 + 64 * 32)); /* 1 ps per byte at 1000 GB/s */
+  assert_int_equal(vxp_roofline_streamed_count(rf), 2);
+  vxp_roofline_free(rf);
+  test_done(&r);
+}
+
+static void test_roofline__alternatives_count_their_largest_arm_as_an_upper_bound(void **state) {
+  (void)state;
+  test_run r = test_analyse(MACHINE_BW
+                            "const FAST : i64 = 1;\n"
+                            "fn main() -> i32 {\n"
+                            "  let a = transfer(Tensor<u8, [1024]>::uninit(), Memory::W);\n"
+                            "  let k = 3;\n"
+                            "  spawn on(Topology::Dev) {\n"
+                            "    if k > 2 { for i in 0..100 { a[i] = 1; } } else { a[0] = 1; }\n"
+                            "    match k { 0 => { a[1] = a[2]; }, _ => { a[3] = 1; } }\n"
+                            "    if comptime FAST == 1 { a[4] = 1; } else { for i in 0..500 { a[i] = 2; } }\n"
+                            "  }\n"
+                            "  return 0;\n"
+                            "}\n");
+  vxp_roofline *rf = roofline(r.an, "main");
+  assert_string_equal(vxp_roofline_traffic(rf), "upper_bound");
+  size_t w = space_index(rf, "W");
+  /* if/else: max(100, 1); match: max(1 read + 1 write, 1 write); comptime: the taken arm. */
+  assert_int_equal(vxp_roofline_space_written_bytes(rf, w), 100 + 1 + 1);
+  assert_int_equal(vxp_roofline_space_read_bytes(rf, w), 1);
+  vxp_roofline_free(rf);
+  test_done(&r);
+}
+
+static void test_roofline__what_cannot_be_counted_is_unknown_with_the_reason(void **state) {
+  (void)state;
+  static const struct {
+    const char *body;
+    const char *why;
+  } cases[] = {
+      {"loop { a[0] = 1; break; }", "line 8: a `loop` or `while`"},
+      {"for i in 0..count { a[i] = 1; }", "trip count of a `for`"},
+      {"a[0] = helper(1);", "a call inside a spawn region ('helper')"},
+      {"c[0] = 1;", "where 'c' lives is not known"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    char text[2048];
+    snprintf(text, sizeof(text), MACHINE_BW
+             "fn helper(x : i32) -> i32 { return x; }\n"
+             "fn main() -> i32 {\n"
+             "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
+             "  spawn on(Topology::Dev) { %s }\n"
+             "  return 0;\n"
+             "}\n", cases[i].body);
+    test_run r = test_analyse(text);
+    vxp_roofline *rf = roofline(r.an, "main");
+    assert_string_equal(vxp_roofline_traffic(rf), "unknown");
+    if (!strstr(vxp_roofline_reason(rf), cases[i].why))
+      fail_msg("%s: reason '%s' lacks '%s'", cases[i].body, vxp_roofline_reason(rf), cases[i].why);
+    uint64_t ps;
+    assert_false(vxp_roofline_time_ps(rf, &ps));
+    vxp_roofline_free(rf);
+    test_done(&r);
+  }
+  /* A function whose callee has regions of its own. */
+  test_run r = test_analyse(MACHINE_BW
+                            "fn inner() -> i32 {\n"
+                            "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
+                            "  spawn on(Topology::Dev) { a[0] = 1; }\n"
+                            "  return 0;\n"
+                            "}\n"
+                            "fn outer() -> i32 { return inner(); }\n");
+  vxp_roofline *rf = roofline(r.an, "outer");
+  assert_string_equal(vxp_roofline_traffic(rf), "unknown");
+  assert_non_null(strstr(vxp_roofline_reason(rf), "a call to 'inner', which has spawn regions"));
+  assert_int_equal(vxp_roofline_region_count(rf), 0);
+  vxp_roofline_free(rf);
+  test_done(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_roofline__the_llama_decode_step_reads_13_48_gb_in_8_67_ms),
+      cmocka_unit_test(test_roofline__loops_multiply_slices_count_their_elements_writes_count),
+      cmocka_unit_test(test_roofline__alternatives_count_their_largest_arm_as_an_upper_bound),
+      cmocka_unit_test(test_roofline__what_cannot_be_counted_is_unknown_with_the_reason),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
