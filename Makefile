@@ -66,7 +66,7 @@ SONAME := libvxpeak.so.$(SOVERSION)
 STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
-.PHONY: all shared static cli deps demo check test unit golden sarif codegen codegen-nvcc asan \
+.PHONY: all shared static cli deps demo check test unit golden sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check bench conformance grammar-tests clean format help abi headertest check-exports \
 	check-public check-manpage tsan examples install uninstall install-test python-test FORCE
 
@@ -240,6 +240,11 @@ unit: $(UNIT_BINS)
 golden: $(CLI)
 	@sh tests/golden/run.sh $(CLI)
 
+# `vxpeak plot`: SVGs well-formed, their numbers the report's, one rendered by headless
+# Chromium into $(BUILD)/plot/ (tests/plot/run.sh installs chromium when it can).
+plot: $(CLI)
+	@sh tests/plot/run.sh $(CLI) $(BUILD)
+
 # `check --format sarif` validated against the official SARIF 2.1.0 schema, taken from a
 # registry package into $(BUILD)/sarif/ (never committed; tests/sarif/run.sh).
 sarif: $(CLI)
@@ -288,7 +293,7 @@ grammar-tests: $(GRAMMAR_TEST)
 	@$(GRAMMAR_TEST) files tests/corpus
 	@$(GRAMMAR_TEST) queries grammar/queries
 
-test: unit golden sarif examples codegen grammar-tests
+test: unit golden sarif plot examples codegen grammar-tests
 
 check: deps all
 	@$(MAKE) --no-print-directory test abi python-test

@@ -177,10 +177,10 @@ static int unrolled_help(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d,
   else snprintf(outcome, sizeof(outcome), "still %s bytes over",
                 grouped(after - rs->capacity_bytes, b3, sizeof(b3)));
   return add_note(ctx, d, true, an->prog->src, first->start_byte, first->end_byte,
-                  "move this placement into the loop body: %s ... %s (%zu tiles of %s bytes) are "
-                  "all held until '%s' returns; in a loop body, which releases its tiles at the "
-                  "end of every iteration, one would be live at a time and the peak would fall "
-                  "by %s bytes, %s",
+                  "if each of %s ... %s is needed for one step only, move this placement into "
+                  "the loop body: the %zu tiles of %s bytes are all held until '%s' returns; a "
+                  "loop body releases its tiles at the end of every iteration, so one would be "
+                  "live at a time and the peak would fall by %s bytes, %s",
                   binding_of(first), binding_of(last), best_count,
                   grouped(first->bytes, b1, sizeof(b1)), first->function_name,
                   grouped(best_saving, b2, sizeof(b2)), outcome);
@@ -269,7 +269,7 @@ int vxp_notes__working_set(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d
                   "to fit, the working set must shrink by %s bytes (%s)",
                   grouped(over, b1, sizeof(b1)), binary(over, b2, sizeof(b2)));
   }
-  if (rc == VXP_OK) rc = unrolled_help(ctx, an, d, live.items, live.len, rs);
+  /* The knob the user turned first, then a change to the program, then to the machine. */
   if (rc == VXP_OK) {
     uint32_t found[4];
     size_t count = 0;
@@ -278,6 +278,7 @@ int vxp_notes__working_set(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d
                         &count, VXP__ARRAY_LEN(found));
     rc = sweep_help(ctx, an, d, env, found, count, "tiles live here are");
   }
+  if (rc == VXP_OK) rc = unrolled_help(ctx, an, d, live.items, live.len, rs);
   if (rc == VXP_OK && !sp->overcommit) rc = overcommit_help(ctx, d, sp);
   array_free(ctx, &live);
   return rc;

@@ -7,6 +7,7 @@
 
 static const char *const check_formats[] = {"text", "json", "sarif", NULL};
 static const char *const report_formats[] = {"text", "json", NULL};
+static const char *const plot_formats[] = {"svg", NULL};
 
 const vxpeak_command vxpeak_commands[] = {
     {"check", "FILE.vx [--machine M] [--host H] [-D NAME=VALUE]... [--format text|json|sarif]",
@@ -76,6 +77,16 @@ const vxpeak_command vxpeak_commands[] = {
      "  $ vxpeak roofline examples/llama2/prefill.vx --function decode_step\n"
      "  $ vxpeak roofline examples/llama2/prefill.vx --function decode_step --machine h100-sxm \\\n"
      "        --host default --format json\n"},
+    {"plot", "FILE.vx -o OUT.svg [--function F] [--space S] [--machine M] [-D NAME=VALUE]...",
+     "a picture: live bytes along program order, capacity, peak and what fills it",
+     "Write a standalone SVG with one panel per (function, space): the bytes live at each\n"
+     "position of program order (placements and calls) as a step curve, the capacity as a\n"
+     "dashed line, the peak marked and labelled with its breakdown by role, and each\n"
+     "position's source line on hover. '-o -' writes to standard output.",
+     vxpeak_plot, MACHINE_OPTS | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_OUTPUT), plot_formats,
+     true,
+     "  $ vxpeak plot examples/llama2/prefill.vx --function main -o timeline.svg\n"
+     "  $ vxpeak plot examples/llama2/prefill.vx -D BATCH=9 --function main -o batch9.svg\n"},
 };
 
 const size_t vxpeak_command_count = sizeof(vxpeak_commands) / sizeof(vxpeak_commands[0]);

@@ -34,7 +34,7 @@ static void test_notes__e6010_lists_what_is_live_by_role_and_what_would_fit(void
   assert_int_equal(vxp_diagnostic_range(live).start.line, 7); /* 0-based: w's line */
   assert_non_null(strstr(vxp_diagnostic_message(live), "5,242,880 bytes (5.00 MiB)"));
   assert_non_null(note_starting(d, 0, "to fit, the working set must shrink by 1,048,576 bytes"));
-  const vxp_diagnostic *move = note_starting(d, 1, "move this placement into the loop body: s0 ... s3");
+  const vxp_diagnostic *move = note_starting(d, 1, "if each of s0 ... s3 is needed for one step only, move this placement into the loop body");
   assert_non_null(move);
   assert_non_null(strstr(vxp_diagnostic_message(move), "fall by 3,145,728 bytes, which fits"));
   const vxp_diagnostic *oc = note_starting(d, 1, "if 'W' may spill");

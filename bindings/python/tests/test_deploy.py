@@ -63,7 +63,8 @@ def test_e6010_says_what_is_live_and_what_would_fit(ctx: vxpeak.Context) -> None
     helps = [n for n in d.notes if n.is_help]
     assert notes[0].message.startswith("33 tiles live at the peak (weights ... scratch31")
     assert any("must shrink by 30,408,704 bytes" in n.message for n in notes)
-    assert helps[0].message.startswith("move this placement into the loop body: scratch0")
+    assert helps[0].message.startswith("if each of scratch0 ... scratch31 is needed for one step")
+    assert "move this placement into the loop body" in helps[0].message
     assert helps[0].line == 19
     assert "declare the space `overcommit`" in helps[-1].message
 
@@ -79,7 +80,7 @@ def test_sarif_has_a_rule_per_code_and_a_result_per_diagnostic(ctx: vxpeak.Conte
     rule = run["tool"]["driver"]["rules"][result["ruleIndex"]]
     assert rule["id"] == result["ruleId"] == "E6010"
     assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 81
-    assert "help: move this placement into the loop body" in result["message"]["text"]
+    assert "move this placement into the loop body" in result["message"]["text"]
 
 
 def test_sweep_finds_the_largest_batch_per_machine(ctx: vxpeak.Context) -> None:

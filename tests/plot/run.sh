@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# run.sh CLI BUILD_DIR - `vxpeak plot` draws what the analysis says.
+#
+# For each case: the SVG must parse as XML, each panel's data-peak-bytes and
+# data-capacity-bytes must equal the resident set's peak and capacity in the JSON report
+# of `vxpeak check` on the same program, and the largest data-live-bytes of its steps must
+# be the peak (check_plot.py). Then the Llama timeline is rendered once by headless
+# Chromium (Debian's `chromium`) into BUILD_DIR/plot/llama-main.png, which must show the
+# capacity line's red and the curve's blue. Chromium is installed with apt-get when it is
+# missing and this runs as root (or with sudo -n under CI); when it cannot be installed the
+# render is skipped with a message saying so, and the rest still runs.
+set -eu
+cli=$1
+build=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+out=$build/plot
+mkdir -p "$out"
+# name|plot arguments|check arguments (the same program and machine)
+cases='llama-main|examples/llama2/prefill.vx --function main|examples/llama2/prefill.vx
+llama-batch9|examples/llama2/prefill.vx -D BATCH=9|examples/llama2/prefill.vx -D BATCH=9
+blog-loop|examples/blog/peak_not_sum.vx|examples/blog/peak_not_sum.vx
+blog-unrolled|examples/blog/unrolled.vx|examples/blog/unrolled.vx
+staged|examples/routes/host_to_smem.vx|examples/routes/host_to_smem.vx'
+echo "$cases" | while IFS='|' read -r name plot check; do
+  # shellcheck disable=SC2086 # arguments are words
+  NO_COLOR=1 "$cli" plot $plot -o "$out/$name.svg" 2>"$out/$name.err" || [ $? = 1 ]
+  # shellcheck disable=SC2086
+  NO_COLOR=1 "$cli" check $check --format json >"$out/$name.json" 2>/dev/null || [ $? = 1 ]
+done
+python3 tests/plot/check_plot.py "$out" llama-main llama-batch9 blog-loop blog-unrolled staged
+
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chromium" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "plot: installing chromium with apt-get to render the SVG"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >"$out/apt.log" 2>&1 || true
+  elif [ -n "${CI:-}" ] && sudo -n true 2>/dev/null; then
+    (sudo -n apt-get update -qq && sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >"$out/apt.log" 2>&1 || true
+  fi
+  chromium=$(command -v chromium || command -v chromium-browser || true)
+fi
+if [ -z "$chromium" ]; then
+  echo "plot: SKIPPED the render: chromium is not installed and could not be (not root; see $out/apt.log)"
+  exit 0
+fi
+profile=$(mktemp -d)
+trap 'rm -rf "$profile"' EXIT
+rm -f "$out/llama-main.png"
+timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
+  --disable-component-update --no-first-run --user-data-dir="$profile" --hide-scrollbars \
+  --window-size=960,420 --screenshot="$out/llama-main.png" "file://$(cd "$out" && pwd)/llama-main.svg" \
+  >"$out/chromium.log" 2>&1 || true
+python3 tests/plot/check_png.py "$out/llama-main.png"
