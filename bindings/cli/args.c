@@ -204,9 +204,10 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
           a->machines[a->machine_count++] = p;
           break;
         }
-        /* Split in place would change argv; copy into a leaked-for-the-process string. */
-        char *copy = malloc(len + 1);
-        if (!copy) return usage_error(cmd, "out of memory%s%s", "", "");
+        /* One name of a list: a copy, since argv is not ours to split. */
+        if (len >= sizeof(a->machine_names[0]))
+          return usage_error(cmd, "--machine has a name longer than 255 bytes in '%s'%s", value, "");
+        char *copy = a->machine_names[a->machine_count];
         memcpy(copy, p, len);
         copy[len] = '\0';
         a->machines[a->machine_count++] = copy;

@@ -42,6 +42,7 @@ typedef struct vxpeak_args {
   const char *command;
   const char *file;
   const char *machines[VXPEAK_MAX_MACHINES];
+  char machine_names[VXPEAK_MAX_MACHINES][256]; /* the names of comma-separated lists */
   size_t machine_count;
   const char *host;
   const char *format;             /* the command's first format unless given */
