@@ -51,5 +51,27 @@ for case_dir in tests/golden/*/; do
   done
   if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
+# Colour: on a terminal (a pseudo-terminal from util-linux's `script`), none when NO_COLOR
+# is set or the output is a pipe. Skipped, saying so, where `script` is missing.
+esc=$(printf '\033[')
+if command -v script >/dev/null 2>&1; then
+  for mode in tty no_color pipe; do
+    case $mode in
+      tty) out=$(script -qec "env -u NO_COLOR '$cli' check examples/blog/unrolled.vx" /dev/null 2>&1); want=yes;;
+      no_color) out=$(script -qec "env NO_COLOR=1 '$cli' check examples/blog/unrolled.vx" /dev/null 2>&1); want=no;;
+      pipe) out=$(env -u NO_COLOR "$cli" check examples/blog/unrolled.vx 2>&1 | cat); want=no;;
+    esac
+    got=no
+    case $out in *"$esc"*) got=yes;; esac
+    if [ "$got" = "$want" ] && printf '%s' "$out" | grep -q 'error\[E6010\]'; then
+      pass=$((pass + 1))
+    else
+      echo "FAIL golden/colour-$mode: escape sequences $got, expected $want"
+      fail=$((fail + 1))
+    fi
+  done
+else
+  echo "golden: colour checks skipped (no 'script' command to make a terminal)"
+fi
 echo "golden: $pass passed, $fail failed"
 [ "$fail" = 0 ]
