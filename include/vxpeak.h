@@ -155,6 +155,8 @@ typedef struct vxp_diagnostic vxp_diagnostic;
 typedef struct vxp_resident_set vxp_resident_set;
 typedef struct vxp_record vxp_record;
 typedef struct vxp_route vxp_route;
+typedef struct vxp_call_tree vxp_call_tree;
+typedef struct vxp_unresolved_call vxp_unresolved_call;
 typedef struct vxp_cuda vxp_cuda;
 
 /**
@@ -503,6 +505,30 @@ VXP_API size_t vxp_analysis_route_count(const vxp_analysis *an);
 /** Route `i`, or NULL when out of range. Borrowed from the analysis. */
 VXP_API const vxp_route *vxp_analysis_route(const vxp_analysis *an, size_t i);
 
+/**
+ * Number of call trees: one per (analysed function, space with a capacity) whose own peak
+ * or call-tree total is not zero, by function in analysis order, then by space name.
+ * Functions are those needing no generic arguments, in program order, then the generic
+ * instances the calls reach, in the order found. An instance is named after its function
+ * with its generic arguments: "admit<80, 64, 8, 128, 4096, 1, 1>", "stage<i32>" ('?' for an
+ * argument neither written nor inferable from the call's arguments).
+ */
+VXP_API size_t vxp_analysis_call_tree_count(const vxp_analysis *an);
+
+/** Call tree `i`, or NULL when out of range. Borrowed from the analysis. */
+VXP_API const vxp_call_tree *vxp_analysis_call_tree(const vxp_analysis *an, size_t i);
+
+/**
+ * Number of calls of user code the analysis could not follow: through a function value,
+ * to an extern function, to a name the program does not define, or a method on a value of
+ * unknown type. What they call contributes nothing to the call-tree totals. In call order.
+ */
+VXP_API size_t vxp_analysis_unresolved_call_count(const vxp_analysis *an);
+
+/** Unresolved call `i`, or NULL when out of range. Borrowed from the analysis. */
+VXP_API const vxp_unresolved_call *vxp_analysis_unresolved_call(const vxp_analysis *an,
+                                                                 size_t i);
+
 /* ======================================================================== Diagnostics */
 
 /** Severity of a diagnostic. */
@@ -516,6 +542,13 @@ VXP_API const char *vxp_diagnostic_code(const vxp_diagnostic *d);
 
 /** The message, UTF-8. Borrowed from the diagnostic's owner. */
 VXP_API const char *vxp_diagnostic_message(const vxp_diagnostic *d);
+
+/**
+ * The analysed function (or generic instance, e.g. "admit<32, 32, 32, 128, 4096, 1, 1>")
+ * the diagnostic is about, or NULL (syntax and machine diagnostics, struct fields).
+ * Borrowed from the analysis.
+ */
+VXP_API const char *vxp_diagnostic_function(const vxp_diagnostic *d);
 
 /** 1 when the diagnostic has a source range, 0 when it does not (e.g. a whole-program fact). */
 VXP_API int vxp_diagnostic_has_range(const vxp_diagnostic *d);
@@ -658,6 +691,79 @@ VXP_API const char *vxp_route_composition(const vxp_route *route);
 
 /** Where the transfer is written. */
 VXP_API vxp_range vxp_route_range(const vxp_route *route);
+
+/* ======================================================================== Call trees */
+
+/*
+ * The working set over the call tree (vxc's cross-call rule): a function's total in a space
+ * is the largest of its own peak and, over its call sites, the bytes it still holds at the
+ * call plus the callee's total. Sequential calls compose by max, residency held across a
+ * call by +. The path realising the total is a chain of hops (caller, call site, bytes
+ * held, callee) from the function to the one whose own peak ends it.
+ */
+
+/** The function (or generic instance). Borrowed from the analysis. */
+VXP_API const char *vxp_call_tree_function(const vxp_call_tree *ct);
+
+/** The memory space's name. Borrowed from the analysis. */
+VXP_API const char *vxp_call_tree_space(const vxp_call_tree *ct);
+
+/** The function's own peak in the space (vxp_resident_set_peak_bytes; 0 if it places none). */
+VXP_API uint64_t vxp_call_tree_self_peak_bytes(const vxp_call_tree *ct);
+
+/**
+ * The peak over the function's call tree (saturated to UINT64_MAX). When the tree reaches
+ * a cycle that places tiles (E6028) it is unbounded and this is only what one activation
+ * of the cycle adds: see vxp_call_tree_bounded.
+ */
+VXP_API uint64_t vxp_call_tree_total_bytes(const vxp_call_tree *ct);
+
+/** The space's capacity in bytes. */
+VXP_API uint64_t vxp_call_tree_capacity_bytes(const vxp_call_tree *ct);
+
+/** 1 when the total is a bound; 0 when a recursion placing tiles in the space is reachable. */
+VXP_API int vxp_call_tree_bounded(const vxp_call_tree *ct);
+
+/** Number of calls on the path realising the total (0: the function's own peak is it). */
+VXP_API size_t vxp_call_tree_hop_count(const vxp_call_tree *ct);
+
+/*
+ * The path, hop by hop: the first hop is the function's call of vxp_call_tree_callee, at
+ * vxp_call_tree_call_range, holding vxp_call_tree_held_bytes; the rest of the path is the
+ * callee's own call tree in the same space (vxp_call_tree_next). Walking a path of n hops:
+ *
+ *     for (const vxp_call_tree *t = ct; vxp_call_tree_callee(t); t = vxp_call_tree_next(t))
+ *       printf("%s -> %s\n", vxp_call_tree_function(t), vxp_call_tree_callee(t));
+ */
+
+/** The callee of the path's first hop, or NULL when the function's own peak is the total. */
+VXP_API const char *vxp_call_tree_callee(const vxp_call_tree *ct);
+
+/** The bytes the function holds in the space at the first hop's call (0 without one). */
+VXP_API uint64_t vxp_call_tree_held_bytes(const vxp_call_tree *ct);
+
+/** Where the first hop's call is written (all zero without one). */
+VXP_API vxp_range vxp_call_tree_call_range(const vxp_call_tree *ct);
+
+/** The callee's call tree in the same space (the rest of the path), or NULL. Borrowed. */
+VXP_API const vxp_call_tree *vxp_call_tree_next(const vxp_call_tree *ct);
+
+/* ======================================================================== Unresolved calls */
+
+/** The function making the call. Borrowed from the analysis. */
+VXP_API const char *vxp_unresolved_call_function(const vxp_unresolved_call *u);
+
+/**
+ * The callee as written ("h", "ext_fn", "io::read", or a method's name), or NULL when the
+ * call is through an expression with no name. Borrowed from the analysis.
+ */
+VXP_API const char *vxp_unresolved_call_callee(const vxp_unresolved_call *u);
+
+/** Why it is not followed, one sentence. Static storage. */
+VXP_API const char *vxp_unresolved_call_reason(const vxp_unresolved_call *u);
+
+/** Where the call is written. */
+VXP_API vxp_range vxp_unresolved_call_range(const vxp_unresolved_call *u);
 
 /* ======================================================================== JSON */
 

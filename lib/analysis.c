@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "context.h"
+#include "instance.h"
 #include "notes.h"
 #include "program.h"
 #include "roles.h"
@@ -42,10 +43,12 @@ typedef struct walker {
   bool host_declared;             /* `Memory CPU_DRAM` is in the view */
   bool device_declared;           /* a device-scoped space (a machine model) is in the view */
   bool reported_e6014;
+  vxp_resolver resolver;
   /* per function */
   const vxp_function *fn;
   uint32_t fn_index;
   vxp_const_env env;
+  Array(vxp_const_binding) bindings; /* the instance's const arguments (a stable copy) */
   Array(vxp_trace_item) trace;
   Array(vxp_peak_tile) tiles;
   Array(block_frame) blocks;
@@ -77,7 +80,22 @@ static vxp_diagnostic *add_diag(walker *W, vxp_severity sev, const char *code, u
   va_end(ap);
   vxp_diagnostic *d =
       vxp_diag__add(W->ctx, &W->an->diags, sev, code, W->src, start, end, "%s", message);
-  if (!d) W->rc = VXP_ENOMEM;
+  if (!d) {
+    W->rc = VXP_ENOMEM;
+    return NULL;
+  }
+  if (!W->fn) return d;
+  /* A diagnostic in a generic function's body says which instance it is about: the same
+   * line is checked once per instance, with that instance's arguments. */
+  const vxp_analysed_fn *af = &W->an->functions.items[W->fn_index];
+  d->function = af->name;
+  if (af->is_instance && af->origin_call != VXP_NONE) {
+    const vxp_call_site *origin = &W->an->calls.items[af->origin_call];
+    if (!vxp_diag__note(W->ctx, d, false, W->src, origin->start_byte, origin->end_byte,
+                        "in the instance '%s', first instantiated by '%s'", af->name,
+                        W->an->functions.items[origin->caller].name))
+      W->rc = VXP_ENOMEM;
+  }
   return d;
 }
 
@@ -159,7 +177,7 @@ static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes
                                 uint32_t *culprit_end) {
   *culprit_start = t->start_byte;
   *culprit_end = t->end_byte;
-  unsigned bits = vxp_elem__bits((vxp_elem)t->elem);
+  unsigned bits = vxp_elem__bits(vxp_instance__elem(W->an, W->fn_index, t));
   if (bits == 0) {
     snprintf(why, why_size, "its element type '%s' is not a concrete element type",
              name_str(W, t->elem_name));
@@ -179,7 +197,9 @@ static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes
       vxp_consteval__explain(&W->env, f, reason, sizeof(reason));
       const vxp_cexpr *dim = &W->m->cexprs.items[cx];
       snprintf(why, why_size, "dimension %u is not a compile-time constant: %s", i, reason);
-      if (dim->kind == VXP_CX_NAME && f.status == VXP_FOLD_UNKNOWN)
+      const vxp_const_binding *b =
+          dim->kind == VXP_CX_NAME ? vxp_consteval__binding(&W->env, dim->name) : NULL;
+      if (dim->kind == VXP_CX_NAME && f.status == VXP_FOLD_UNKNOWN && !b)
         snprintf(why, why_size, "dimension %u is the runtime value '%s'", i,
                  name_str(W, dim->name));
       *culprit_start = dim->start_byte;
@@ -479,7 +499,7 @@ static size_t skip_block(const vxp_function *fn, size_t open_index) {
 /* Whether an `if comptime` arm is pruned: its condition folds and selects the other arm. */
 static bool pruned(walker *W, const vxp_block_event *b) {
   if (!b->comptime || b->condition == VXP_NONE) return false;
-  vxp_fold f = vxp_consteval__fold(&W->env, b->condition);
+  vxp_fold f = vxp_consteval__fold_signed(&W->env, b->condition);
   if (f.status != VXP_FOLD_OK) return false;
   bool taken = f.value != 0;
   return b->kind == VXP_BLOCK_IF ? !taken : taken;
@@ -492,13 +512,18 @@ static void open_block(walker *W, const vxp_block_event *b) {
   frame.first_record = W->an->records.len;
   if (b->kind == VXP_BLOCK_LOOP) frame.multiplier_known = false;
   if (b->kind == VXP_BLOCK_FOR) {
-    vxp_fold lo = vxp_consteval__fold(&W->env, b->trip_start);
-    vxp_fold hi = vxp_consteval__fold(&W->env, b->trip_end);
+    /* `for i in a..b` runs max(b - a, 0) times when both bounds fold; any other
+     * iterable (a tensor, an iterator, a run-time bound) has no static trip count. */
+    vxp_fold lo = vxp_consteval__fold_signed(&W->env, b->trip_start);
+    vxp_fold hi = vxp_consteval__fold_signed(&W->env, b->trip_end);
     if (lo.status != VXP_FOLD_OK || hi.status != VXP_FOLD_OK) {
       frame.multiplier_known = false;
     } else {
-      uint64_t trips = hi.value > lo.value ? hi.value - lo.value : 0;
-      if (!vxp_mul_u64(frame.multiplier, trips, &frame.multiplier)) frame.multiplier = UINT64_MAX;
+      __int128 l = lo.negative ? -(__int128)lo.value : (__int128)lo.value;
+      __int128 h = hi.negative ? -(__int128)hi.value : (__int128)hi.value;
+      u128 trips = h > l ? (u128)(h - l) : 0;
+      uint64_t t64 = trips > UINT64_MAX ? UINT64_MAX : (uint64_t)trips;
+      if (!vxp_mul_u64(frame.multiplier, t64, &frame.multiplier)) frame.multiplier = UINT64_MAX;
     }
   }
   if (!array_push(W->ctx, &W->blocks, frame)) {
@@ -528,10 +553,34 @@ static void close_block(walker *W) {
   }
 }
 
-/* Resident sets, E6010 and W1028 for the function just walked. */
+/* The call-tree summary of the function just walked: one fn_space per space (its self
+ * peak filled in below) and the bytes held at each of its call sites. */
+static bool add_summary(walker *W, size_t calls, uint32_t space_count) {
+  vxp_analysis *an = W->an;
+  if (!array_reserve(W->ctx, &an->fn_spaces, space_count)) return false;
+  for (uint32_t s = 0; s < space_count; s++) {
+    vxp_fn_space fs;
+    memset(&fs, 0, sizeof(fs));
+    fs.best_call = fs.resident_set = fs.call_tree = VXP_NONE;
+    fs.bounded = true;
+    an->fn_spaces.items[an->fn_spaces.len++] = fs;
+  }
+  size_t cells = calls * space_count;
+  if (cells && !array_reserve(W->ctx, &an->held, cells)) return false;
+  if (cells) memset(an->held.items + an->held.len, 0, cells * sizeof(uint64_t));
+  an->held.len += cells;
+  return true;
+}
+
+/* Resident sets, E6010 and W1028 for the function just walked, and its summary. */
 static void finish_function(walker *W) {
   vxp_analysis *an = W->an;
   uint32_t space_count = (uint32_t)an->view.spaces.len;
+  size_t fs_base = an->fn_spaces.len, held_base = an->held.len;
+  if (!add_summary(W, W->calls, space_count)) {
+    W->rc = VXP_ENOMEM;
+    return;
+  }
   if (W->tiles.len == 0 || space_count == 0) return;
   vxp_space_peak *peaks = vxp_ctx__calloc(W->ctx, space_count, sizeof(*peaks));
   bool *live = vxp_ctx__calloc(W->ctx, W->tiles.len, sizeof(bool));
@@ -539,7 +588,7 @@ static void finish_function(walker *W) {
     W->rc = VXP_ENOMEM;
   } else {
     int rc = vxp_peak__sweep(W->ctx, W->trace.items, W->trace.len, W->tiles.items, W->tiles.len,
-                             space_count, peaks, live, NULL, 0);
+                             space_count, peaks, live, an->held.items + held_base, W->calls);
     if (rc != VXP_OK) W->rc = rc;
   }
   if (W->rc == VXP_OK) {
@@ -555,6 +604,8 @@ static void finish_function(walker *W) {
       if (next == VXP_NONE) break;
       vxp_space_peak *p = &peaks[next];
       p->any = false;
+      an->fn_spaces.items[fs_base + next].self_peak = p->peak;
+      an->fn_spaces.items[fs_base + next].resident_set = (uint32_t)an->resident_sets.len;
       const vxp_space *sp = space_at(W, next);
       vxp_resident_set rs;
       memset(&rs, 0, sizeof(rs));
@@ -613,15 +664,39 @@ static void finish_function(walker *W) {
   vxp_ctx__free(W->ctx, live);
 }
 
-static void walk_function(walker *W, uint32_t model_fn) {
-  const vxp_function *fn = &W->m->functions.items[model_fn];
-  vxp_analysed_fn af = {model_fn, name_str(W, fn->name)};
-  if (!array_push(W->ctx, &W->an->functions, af)) {
+static void check_declared_entry(walker *W, const vxp_declared *d);
+
+/* A generic function's parameters and return type are checked per instance, with the
+ * instance's arguments (a shape like Tensor<f16, [N, N]> folds only there). */
+static void check_instance_declared(walker *W) {
+  const vxp_analysed_fn *af = &W->an->functions.items[W->fn_index];
+  if (!af->is_instance || W->fn->is_closure) return;
+  for (size_t i = 0; i < W->m->declared.len && W->rc == VXP_OK; i++) {
+    const vxp_declared *d = &W->m->declared.items[i];
+    if (d->kind != VXP_DECLARED_FIELD && d->owner == W->fn->name) check_declared_entry(W, d);
+  }
+}
+
+static void walk_function(walker *W, uint32_t index) {
+  vxp_analysis *an = W->an;
+  const vxp_analysed_fn *af = &an->functions.items[index];
+  const vxp_function *fn = &W->m->functions.items[af->model_fn];
+  W->fn = fn;
+  W->fn_index = index;
+  /* The instance's arguments, copied: resolving this function's calls may add instances
+   * (and their arguments) to the analysis while it is walked. */
+  W->bindings.len = 0;
+  if (af->const_count && !array_reserve(W->ctx, &W->bindings, af->const_count)) {
     W->rc = VXP_ENOMEM;
     return;
   }
-  W->fn = fn;
-  W->fn_index = (uint32_t)(W->an->functions.len - 1);
+  if (af->const_count)
+    memcpy(W->bindings.items, an->const_binds.items + af->const_first,
+           af->const_count * sizeof(vxp_const_binding));
+  W->bindings.len = af->const_count;
+  W->env.bindings = W->bindings.items;
+  W->env.binding_count = W->bindings.len;
+  an->functions.items[index].call_first = (uint32_t)an->calls.len;
   W->trace.len = W->tiles.len = W->blocks.len = 0;
   W->record_base = W->an->records.len;
   W->order = W->depth = W->calls = 0;
@@ -643,12 +718,17 @@ static void walk_function(walker *W, uint32_t model_fn) {
     case VXP_EV_PLACE:
       place(W, &ev->u.place);
       break;
-    case VXP_EV_CALL:
+    case VXP_EV_CALL: {
+      int rc = vxp_resolver__call(&W->resolver, index, &ev->u.call);
+      if (rc != VXP_OK) W->rc = rc;
       W->order++;
       trace_push(W, VXP_TRACE_CALL, W->calls++);
       break;
     }
+    }
   }
+  an->functions.items[index].call_count = W->calls;
+  if (W->rc == VXP_OK) check_instance_declared(W);
   if (W->rc == VXP_OK) finish_function(W);
 }
 
@@ -659,43 +739,50 @@ static void check_declared(walker *W) {
   const vxp_model *m = W->m;
   for (size_t i = 0; i < m->declared.len && W->rc == VXP_OK; i++) {
     const vxp_declared *d = &m->declared.items[i];
-    const vxp_tensor_type *t = &m->types.items[d->type];
-    uint32_t space = resolve_place(W, &t->placement);
-    if (space == VXP_NONE || !space_at(W, space)->has_capacity) continue;
-    const vxp_space *sp = space_at(W, space);
-    u128 raw = 0;
-    char why[320];
-    uint32_t cs, ce;
-    size_status st = tensor_bytes(W, t, &raw, why, sizeof(why), &cs, &ce);
-    if (st == SIZE_UNKNOWN) continue;
-    bool overflow = st == SIZE_TOO_BIG;
-    uint64_t bytes = overflow ? UINT64_MAX : round_to_granule(sp, (uint64_t)raw, &overflow);
-    if (!overflow && bytes <= sp->capacity) continue;
-    char context[300];
-    const char *owner = name_str(W, d->owner);
-    if (d->kind == VXP_DECLARED_PARAMETER)
-      snprintf(context, sizeof(context), "parameter '%s' of function '%s'",
-               name_str(W, d->member), owner);
-    else if (d->kind == VXP_DECLARED_RETURN)
-      snprintf(context, sizeof(context), "the return value of function '%s'", owner);
-    else
-      snprintf(context, sizeof(context), "field '%s' of struct '%s'", name_str(W, d->member),
-               owner);
-    vxp_diagnostic *diag;
-    if (overflow)
-      diag = add_diag(W, VXP_SEVERITY_ERROR, "E6009", d->start_byte, d->end_byte,
-                      "%s needs more than %llu bytes but memory space '%s' has capacity %llu "
-                      "bytes",
-                      context, (unsigned long long)UINT64_MAX, sp->name,
-                      (unsigned long long)sp->capacity);
-    else
-      diag = add_diag(W, VXP_SEVERITY_ERROR, "E6009", d->start_byte, d->end_byte,
-                      "%s needs %llu bytes but memory space '%s' has capacity %llu bytes",
-                      context, (unsigned long long)bytes, sp->name,
-                      (unsigned long long)sp->capacity);
-    if (diag && !vxp_diag__capacity(W->ctx, diag, sp->name, bytes, sp->capacity, false, 0))
-      W->rc = VXP_ENOMEM;
+    uint32_t owner_fn = d->kind == VXP_DECLARED_FIELD ? VXP_NONE : W->resolver.fn_by_name[d->owner];
+    if (owner_fn != VXP_NONE && W->resolver.analysed_of[owner_fn] == VXP_NONE) continue;
+    check_declared_entry(W, d);
   }
+}
+
+static void check_declared_entry(walker *W, const vxp_declared *d) {
+  const vxp_model *m = W->m;
+  const vxp_tensor_type *t = &m->types.items[d->type];
+  uint32_t space = resolve_place(W, &t->placement);
+  if (space == VXP_NONE || !space_at(W, space)->has_capacity) return;
+  const vxp_space *sp = space_at(W, space);
+  u128 raw = 0;
+  char why[320];
+  uint32_t cs, ce;
+  size_status st = tensor_bytes(W, t, &raw, why, sizeof(why), &cs, &ce);
+  if (st == SIZE_UNKNOWN) return;
+  bool overflow = st == SIZE_TOO_BIG;
+  uint64_t bytes = overflow ? UINT64_MAX : round_to_granule(sp, (uint64_t)raw, &overflow);
+  if (!overflow && bytes <= sp->capacity) return;
+  char context[300];
+  const char *owner = name_str(W, d->owner);
+  if (d->kind == VXP_DECLARED_PARAMETER)
+    snprintf(context, sizeof(context), "parameter '%s' of function '%s'",
+             name_str(W, d->member), owner);
+  else if (d->kind == VXP_DECLARED_RETURN)
+    snprintf(context, sizeof(context), "the return value of function '%s'", owner);
+  else
+    snprintf(context, sizeof(context), "field '%s' of struct '%s'", name_str(W, d->member),
+             owner);
+  vxp_diagnostic *diag;
+  if (overflow)
+    diag = add_diag(W, VXP_SEVERITY_ERROR, "E6009", d->start_byte, d->end_byte,
+                    "%s needs more than %llu bytes but memory space '%s' has capacity %llu "
+                    "bytes",
+                    context, (unsigned long long)UINT64_MAX, sp->name,
+                    (unsigned long long)sp->capacity);
+  else
+    diag = add_diag(W, VXP_SEVERITY_ERROR, "E6009", d->start_byte, d->end_byte,
+                    "%s needs %llu bytes but memory space '%s' has capacity %llu bytes",
+                    context, (unsigned long long)bytes, sp->name,
+                    (unsigned long long)sp->capacity);
+  if (diag && !vxp_diag__capacity(W->ctx, diag, sp->name, bytes, sp->capacity, false, 0))
+    W->rc = VXP_ENOMEM;
 }
 
 /* ------------------------------------------------------------------ construction */
@@ -759,13 +846,21 @@ static int analyse(vxp_analysis *an) {
     if (ns.name != VXP_NAME_NONE && !array_push(ctx, &W.spaces, ns)) rc = VXP_ENOMEM;
   }
   W.rc = rc;
-  for (size_t f = 0; W.rc == VXP_OK && f < prog->model.functions.len; f++) {
-    /* Generic templates are analysed per instance (their shapes need the arguments). */
-    if (prog->model.functions.items[f].generics.len > 0) continue;
-    walk_function(&W, (uint32_t)f);
-  }
+  /* Functions needing no generic arguments are seeded in program order; generic ones are
+   * analysed per instance, appended as calls find them and walked in turn. */
+  if (W.rc == VXP_OK) W.rc = vxp_resolver__init(&W.resolver, an);
+  for (size_t f = 0; W.rc == VXP_OK && f < an->functions.len; f++) walk_function(&W, (uint32_t)f);
+  /* Declared positions outside generic functions are checked with no instance's
+   * arguments in scope. */
+  W.fn = NULL;
+  W.fn_index = VXP_NONE;
+  W.env.bindings = NULL;
+  W.env.binding_count = 0;
   if (W.rc == VXP_OK) check_declared(&W);
+  if (W.rc == VXP_OK) W.rc = vxp_callgraph__fold(an);
   rc = W.rc;
+  vxp_resolver__free(&W.resolver);
+  array_free(ctx, &W.bindings);
   array_free(ctx, &W.spaces);
   array_free(ctx, &W.trace);
   array_free(ctx, &W.tiles);
@@ -856,7 +951,15 @@ void vxp_analysis_free(vxp_analysis *an) {
   vxp_machine__view_free(ctx, &an->view);
   vxp_machine_free(an->own);
   vxp_diag__list_free(ctx, &an->diags);
+  for (size_t i = 0; i < an->functions.len; i++) vxp_ctx__free(ctx, an->functions.items[i].owned_name);
   array_free(ctx, &an->functions);
+  array_free(ctx, &an->const_binds);
+  array_free(ctx, &an->type_binds);
+  array_free(ctx, &an->calls);
+  array_free(ctx, &an->held);
+  array_free(ctx, &an->fn_spaces);
+  array_free(ctx, &an->call_trees);
+  array_free(ctx, &an->unresolved);
   array_free(ctx, &an->records);
   array_free(ctx, &an->resident_sets);
   vxp_ctx__free(ctx, an->json);

@@ -73,15 +73,71 @@ typedef struct vxp_define {
   uint64_t value;
 } vxp_define;
 
-/* An analysed function: a non-generic function or closure of the program. */
+/* A type parameter of a generic instance bound to an element type, a named type, or
+ * nothing known (both unset). */
+typedef struct vxp_type_binding {
+  vxp_name param;
+  uint8_t elem;               /* vxp_elem, or UNKNOWN */
+  vxp_name nominal;           /* a named type (a struct), or NONE */
+} vxp_type_binding;
+
+/* An analysed function: a function or closure of the program that needs no generic
+ * arguments, or an instance of a generic one (instance.c). */
 typedef struct vxp_analysed_fn {
   uint32_t model_fn;          /* index into the model's functions */
-  const char *name;           /* borrowed from the model's names */
+  const char *name;           /* borrowed from the model's names, or owned_name */
+  char *owned_name;           /* an instance's name, owned by the analysis; else NULL */
+  bool is_instance;
+  uint32_t depth;             /* generic calls from a function without generic arguments */
+  uint32_t origin_call;       /* the call site that first instantiated it, or VXP_NONE */
+  uint32_t const_first, const_count; /* an instance's const arguments: const_binds */
+  uint32_t type_first, type_count;   /* an instance's type arguments: type_binds */
+  uint32_t call_first, call_count;   /* its call sites: calls */
 } vxp_analysed_fn;
+
+/* One call site of an analysed function, in program order. The bytes its caller holds
+ * in each space when it calls are held[index * space_count + space]. */
+typedef struct vxp_call_site {
+  uint32_t caller;            /* analysed function */
+  uint32_t callee;            /* analysed function, or VXP_NONE */
+  const char *callee_name;    /* as written (borrowed from the model); NULL when none */
+  const char *unresolved;     /* static text: why a call of user code was not resolved;
+                                 NULL when resolved or not a call of user code (a builtin) */
+  uint32_t start_byte, end_byte;
+} vxp_call_site;
+
+/* The call-tree fold of one (analysed function, space): vxc's summary and total, and the
+ * call realising it (callgraph.c). */
+typedef struct vxp_fn_space {
+  unsigned __int128 self_peak; /* the function's own peak */
+  unsigned __int128 total;     /* max(self peak, max over calls of held + callee's total) */
+  uint32_t best_call;          /* the call site realising `total`, VXP_NONE: the self peak */
+  uint32_t hops;               /* calls along the path from here */
+  uint32_t resident_set;       /* the function's resident set in the space, or VXP_NONE */
+  uint32_t call_tree;          /* its entry in call_trees, or VXP_NONE */
+  bool bounded;                /* false: a cycle placing tiles is reachable (E6028) */
+  bool reported;               /* an overflow at or below here was reported */
+} vxp_fn_space;
+
+/* A (function, space) of the call-tree report: self peak and total are non-zero. */
+struct vxp_call_tree {
+  const struct vxp_analysis *owner;
+  uint32_t function;
+  uint32_t space;
+};
+
+/* A call of user code the analysis could not follow (a function value, an extern, an
+ * unknown name): its callee contributes nothing to the fold, and the report says so. */
+struct vxp_unresolved_call {
+  const struct vxp_analysis *owner;
+  uint32_t call;              /* index into calls */
+  vxp_range range;
+};
 
 /* Invariant: diagnostics are the program's, the machines', then the analysis' own;
  * records are grouped by function in analysis order, each function's in program order;
- * resident sets are by function, then by space name. */
+ * resident sets are by function, then by space name. Functions are in analysis order:
+ * those needing no generic arguments in program order, then instances as found. */
 struct vxp_analysis {
   vxp_context *ctx;
   const vxp_program *prog;
@@ -93,6 +149,13 @@ struct vxp_analysis {
   Array(vxp_const_binding) overrides; /* the defines the program names, for folding */
   vxp_diag_list diags;
   Array(vxp_analysed_fn) functions;
+  Array(vxp_const_binding) const_binds;  /* instances' const arguments */
+  Array(vxp_type_binding) type_binds;    /* instances' type arguments */
+  Array(vxp_call_site) calls;            /* by caller, each caller's in program order */
+  Array(uint64_t) held;                  /* calls.len * spaces: bytes held at each call */
+  Array(vxp_fn_space) fn_spaces;         /* functions.len * spaces, function-major */
+  Array(vxp_call_tree) call_trees;       /* by function, then space name */
+  Array(vxp_unresolved_call) unresolved; /* in call order */
   Array(vxp_record) records;
   Array(vxp_resident_set) resident_sets;
   vxp_graph graph;            /* routing graph of `view` */
@@ -107,6 +170,10 @@ struct vxp_analysis {
   char *sarif;                /* cached SARIF log (sarif.c) */
   size_t sarif_len;
 };
+
+/* The call-tree fold (callgraph.c): totals, paths, E6027/E6028/W1028, and the call_trees
+ * and unresolved lists. Runs once every function has been walked. */
+int vxp_callgraph__fold(vxp_analysis *an);
 
 /* Render the JSON report (report_json.c). Returns a buffer from the context's allocator
  * and its length, or NULL on allocation failure. */

@@ -7,6 +7,11 @@
 #define W VXP_SEVERITY_WARNING
 
 static const vxp_code_info catalogue[] = {
+    {"E3032", "RunawayInstantiation", "A generic function instantiates itself without end.",
+     "Each instance of a generic function calls it again with new arguments (`f<N - 1>` "
+     "inside `f<N>`), and no `if comptime` prunes the call before 128 instances deep.",
+     "Guard the recursive call with an `if comptime` on the argument, so that the base case "
+     "makes no further instance.", E},
     {"E6002", "NoTransferRoute", "A transfer has no hardware path.",
      "No chain of `transfer` edges of the declared topologies (or Vx's built-in ones) leads "
      "from the space the value lives in to the destination.",
@@ -50,11 +55,17 @@ static const vxp_code_info catalogue[] = {
      "A declared Topology has the name of one of Vx's built-in topologies.",
      "Rename the topology.", E},
     {"E6027", "CallTreeOverCapacity", "A call path exceeds a memory space.",
-     "The bytes a caller holds at a call plus the callee's own peak exceed the capacity.",
-     "Release tiles before the call, or shrink the callee's working set.", E},
+     "Along the call path the message names, the bytes each caller still holds at its call "
+     "plus the last callee's own peak exceed the capacity, though each function fits alone. "
+     "The notes show each call and what it holds.",
+     "Release tiles before the call (close the block that placed them, or stop reading them "
+     "after it), or shrink the callee's working set.", E},
     {"E6028", "RecursionPlacesTiles", "A recursive call places tiles.",
-     "A function that calls itself (directly or not) places tiles, so its peak is unbounded.",
-     "Place the tiles outside the recursion.", E},
+     "A function that calls itself (directly or through others) places tiles in a space with "
+     "a capacity; the recursion depth is not known at compile time, so its working set is "
+     "unbounded.",
+     "Place the tiles outside the recursion, or turn the recursion into a loop whose body "
+     "releases them.", E},
     {"W1028", "WorkingSetOvercommitted",
      "The tiles live at once exceed an `overcommit` memory space.",
      "As E6010, but the space is declared `overcommit`, so it may spill.",
@@ -93,6 +104,10 @@ static const vxp_code_info catalogue[] = {
     {"VXP0020", "UnusedOverride", "A -D override names nothing in the program.",
      "The constant given with -D NAME=VALUE does not occur in the program, so it changes "
      "nothing (a misspelt name, most likely).", "Correct the name, or drop the -D.", W},
+    {"VXP0030", "TooManyInstances", "More generic instances than vxpeak analyses.",
+     "The program reaches more than 4096 instances of generic functions; the rest are not "
+     "analysed, so the program cannot be admitted.",
+     "Reduce the number of distinct generic arguments, or split the program.", E},
     {"VXP0800", "CudaSubset", "A construct outside the CUDA code generation subset.",
      "emit-cuda generates a documented subset of Vx and refuses anything else.",
      "Rewrite the construct within the subset, or do not generate CUDA for it.", E},

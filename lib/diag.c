@@ -133,6 +133,8 @@ const char *vxp_diagnostic_code(const vxp_diagnostic *d) {
 
 const char *vxp_diagnostic_message(const vxp_diagnostic *d) { return d ? d->message : NULL; }
 
+const char *vxp_diagnostic_function(const vxp_diagnostic *d) { return d ? d->function : NULL; }
+
 int vxp_diagnostic_has_range(const vxp_diagnostic *d) { return d && d->has_range; }
 
 const vxp_source *vxp_diagnostic_source(const vxp_diagnostic *d) {

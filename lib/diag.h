@@ -25,6 +25,8 @@ struct vxp_diagnostic {
   bool has_range;
   vxp_range range;
   bool is_help;                /* a note that suggests a fix (`help:` in text output) */
+  const char *function;        /* the analysed function (or generic instance) it is about,
+                                  borrowed from the analysis; NULL when none */
   Array(struct vxp_diagnostic) notes;
   vxp_capacity_facts capacity;
 };

@@ -44,6 +44,9 @@ typedef struct lowerer {
   Array(size_t) scopes;        /* bindings.len when each lexical scope opened */
   Array(uint32_t) fn_stack;    /* functions being lowered (closures nest in functions) */
   Array(fn_signature) signatures;
+  Array(binding) cx_lets;      /* `let`s of the comptime blocks being lowered as cexprs:
+                                  value.type holds the cexpr the name stands for */
+  Array(vxp_call_arg) arg_stack; /* arguments of the calls being lowered, innermost last */
   vxp_name impl_owner;         /* the type of the enclosing impl block, or NONE */
   unsigned depth;
   unsigned spawn_depth;        /* `spawn` regions open around the current expression */
@@ -247,7 +250,7 @@ static vxp_cexpr cexpr_of(vxp_cexpr_kind kind) {
   vxp_cexpr cx;
   memset(&cx, 0, sizeof(cx));
   cx.kind = (uint8_t)kind;
-  cx.lhs = cx.rhs = VXP_NONE;
+  cx.lhs = cx.rhs = cx.alt = VXP_NONE;
   return cx;
 }
 
@@ -288,6 +291,62 @@ static uint32_t lower_number_cexpr(lowerer *L, TSNode node) {
   return add_cexpr(L, cx, node);
 }
 
+/* The value of a block evaluated at compile time: its `let`s bind names to constant
+ * expressions for the rest of the block, its trailing expression is the value. Any other
+ * statement (an assignment, a loop, a call for its effect) makes the block opaque: vxpeak
+ * folds expressions, it does not interpret programs. */
+static uint32_t lower_cexpr_block(lowerer *L, TSNode block) {
+  if (ts_node_is_null(block)) return VXP_NONE;
+  size_t base = L->cx_lets.len;
+  TSNode trailing = field(L, block, L->F->value);
+  /* A block-like expression ending the block without a `;` (`comptime { if c { 1 } else
+   * { 2 } }`) parses as an expression statement, but it is the block's value. */
+  if (ts_node_is_null(trailing)) {
+    uint32_t n = vxp_node__named_count(block);
+    TSNode last = n ? ts_node_named_child(block, n - 1) : trailing;
+    uint32_t parts = ts_node_is_null(last) ? 0 : ts_node_child_count(last);
+    if (is(last, L->S->expression_statement) && parts == 1) trailing = ts_node_named_child(last, 0);
+  }
+  uint32_t result = VXP_NONE;
+  bool opaque_block = false;
+  TSTreeCursor cursor = ts_tree_cursor_new(block);
+  bool more = ts_tree_cursor_goto_first_child(&cursor);
+  for (; more && !failed(L) && !opaque_block; more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+    TSNode child = ts_tree_cursor_current_node(&cursor);
+    if (!ts_node_is_named(child) || is_extra(L, child)) continue;
+    if (!ts_node_is_null(trailing) && is(child, L->S->expression_statement) &&
+        ts_node_eq(ts_node_named_child(child, 0), trailing))
+      child = trailing;
+    if (!ts_node_is_null(trailing) && ts_node_eq(child, trailing)) {
+      result = lower_cexpr(L, child);
+    } else if (is(child, L->S->let_declaration)) {
+      binding b;
+      memset(&b, 0, sizeof(b));
+      b.name = intern_node(L, field(L, child, L->F->name));
+      b.value.type = lower_cexpr(L, field(L, child, L->F->value));
+      if (!failed(L) && !array_push(L->ctx, &L->cx_lets, b)) oom(L);
+    } else {
+      opaque_block = true;
+    }
+  }
+  ts_tree_cursor_delete(&cursor);
+  L->cx_lets.len = base;
+  if (opaque_block || ts_node_is_null(trailing)) return opaque(L, block, VXP_OPAQUE_OTHER);
+  return result;
+}
+
+/* `if c { a } else { b }` as a value: a SELECT, folded arm by arm as comptime runs it. */
+static uint32_t lower_cexpr_if(lowerer *L, TSNode node) {
+  TSNode alternative = field(L, node, L->F->alternative);
+  TSNode arm = ts_node_is_null(alternative) ? alternative : ts_node_named_child(alternative, 0);
+  if (ts_node_is_null(arm)) return opaque(L, node, VXP_OPAQUE_OTHER);
+  vxp_cexpr cx = cexpr_of(VXP_CX_SELECT);
+  cx.lhs = lower_cexpr(L, field(L, node, L->F->condition));
+  cx.rhs = lower_cexpr_block(L, field(L, node, L->F->consequence));
+  cx.alt = is(arm, L->S->block) ? lower_cexpr_block(L, arm) : lower_cexpr(L, arm);
+  return add_cexpr(L, cx, node);
+}
+
 static uint32_t lower_cexpr_inner(lowerer *L, TSNode node) {
   const vxp_symbols *S = L->S;
   TSSymbol sym = ts_node_symbol(node);
@@ -295,8 +354,14 @@ static uint32_t lower_cexpr_inner(lowerer *L, TSNode node) {
   if (sym == S->identifier || sym == S->type_identifier) {
     vxp_cexpr cx = cexpr_of(VXP_CX_NAME);
     cx.name = intern_node(L, node);
+    /* A name bound by a `let` of an enclosing comptime block stands for its value. */
+    for (size_t i = L->cx_lets.len; i-- > 0;) {
+      if (L->cx_lets.items[i].name == cx.name) return L->cx_lets.items[i].value.type;
+    }
     return add_cexpr(L, cx, node);
   }
+  if (sym == S->comptime_block) return lower_cexpr_block(L, field(L, node, L->F->body));
+  if (sym == S->if_expression) return lower_cexpr_if(L, node);
   if (sym == S->boolean) {
     size_t len;
     const char *s = text_of(L, node, &len);
@@ -533,6 +598,44 @@ static vxp_name callee_name(lowerer *L, TSNode fn_node, uint32_t *generic_first,
   return intern_node(L, fn_node);
 }
 
+/* The literal type of an argument written as a number or a boolean (vxc's defaults: an
+ * unsuffixed integer is i32, a decimal f32), for inferring generic arguments. */
+static vxp_elem literal_type(lowerer *L, TSNode node) {
+  while (is(node, L->S->parenthesized_expression)) node = ts_node_named_child(node, 0);
+  if (is(node, L->S->boolean)) return VXP_ELEM_BOOL;
+  if (!is(node, L->S->number)) return VXP_ELEM_UNKNOWN;
+  size_t len;
+  const char *s = text_of(L, node, &len);
+  uint64_t value;
+  vxp_elem suffix;
+  bool is_float, too_big;
+  if (!vxp_lower__number(s, len, &value, &suffix, &is_float, &too_big)) return VXP_ELEM_UNKNOWN;
+  if (suffix != VXP_ELEM_UNKNOWN) return suffix;
+  if (is_float) return VXP_ELEM_F32;
+  return too_big ? VXP_ELEM_I128 : (value > INT32_MAX ? VXP_ELEM_I64 : VXP_ELEM_I32);
+}
+
+/* Lower a call's arguments in order, and record what is known of each in the model's
+ * call_args (contiguous per call: nested calls record theirs first and pop them). */
+static void lower_arguments(lowerer *L, TSNode args, vxp_call_event *call) {
+  size_t base = L->arg_stack.len;
+  uint32_t count = vxp_node__named_count(args);
+  for (uint32_t i = 0; i < count && !failed(L); i++) {
+    TSNode child = ts_node_named_child(args, i);
+    if (is_extra(L, child)) continue;
+    value_info v = lower_expr(L, child, VXP_NAME_NONE);
+    vxp_call_arg a = {v.type, (uint8_t)literal_type(L, child), v.nominal};
+    if (!failed(L) && !array_push(L->ctx, &L->arg_stack, a)) oom(L);
+  }
+  call->args_first = (uint32_t)L->m->call_args.len;
+  call->args_count = 0;
+  for (size_t i = base; i < L->arg_stack.len && !failed(L); i++) {
+    if (!array_push(L->ctx, &L->m->call_args, L->arg_stack.items[i])) oom(L);
+    call->args_count++;
+  }
+  L->arg_stack.len = base;
+}
+
 static value_info lower_call(lowerer *L, TSNode node) {
   TSNode fn_node = field(L, node, L->F->function);
   if (ts_node_is_null(fn_node)) return no_value;
@@ -568,10 +671,13 @@ static value_info lower_call(lowerer *L, TSNode node) {
     call->method = intern_node(L, field(L, fn_node, L->F->field));
     call->receiver_type = receiver.nominal;
   } else {
-    lower_expr(L, fn_node, VXP_NAME_NONE);
-    call->indirect = true;
+    /* A closure written where it is called, `(|x| ...)(3)`, calls its own function. */
+    value_info callee = lower_expr(L, fn_node, VXP_NAME_NONE);
+    if (callee.closure_fn != VXP_NONE && !failed(L))
+      call->callee = L->m->functions.items[callee.closure_fn].name;
+    else call->indirect = true;
   }
-  lower_children(L, field(L, node, L->F->arguments));
+  lower_arguments(L, field(L, node, L->F->arguments), call);
   emit(L, &ev);
   return result;
 }
@@ -662,6 +768,7 @@ static value_info lower_closure(lowerer *L, TSNode node, vxp_name binding_target
   fn.start_byte = fn.name_start = ts_node_start_byte(node);
   fn.end_byte = fn.name_end = ts_node_end_byte(node);
   fn.is_closure = true;
+  fn.parent = *array_last(&L->fn_stack);
   if (failed(L) || !array_push(L->ctx, &L->m->functions, fn) ||
       !array_push(L->ctx, &L->fn_stack, (uint32_t)(L->m->functions.len - 1))) {
     oom(L);
@@ -986,6 +1093,7 @@ static void lower_function(lowerer *L, TSNode node) {
   if (ts_node_is_null(name_node) || ts_node_is_missing(name_node)) return;
   fn.name = qualified_name(L, name_node);
   fn.owner = L->impl_owner;
+  fn.parent = VXP_NONE;
   fn.start_byte = ts_node_start_byte(node);
   fn.end_byte = ts_node_end_byte(node);
   fn.name_start = ts_node_start_byte(name_node);
@@ -1023,6 +1131,8 @@ static void lower_function(lowerer *L, TSNode node) {
     v.loc = origin_of_type(L, v.type);
     v.nominal = nominal_name(L, ptype);
     bind(L, pname, v);
+    vxp_param param = {pname, v.type, is(ptype, L->S->type_identifier) ? v.nominal : VXP_NAME_NONE};
+    if (!failed(L) && !array_push(L->ctx, &L->m->functions.items[index].params, param)) oom(L);
   }
   record_declared(L, VXP_DECLARED_RETURN, fn.name, VXP_NAME_NONE,
                   field(L, node, L->F->return_type));
@@ -1082,6 +1192,19 @@ static void lower_impl(lowerer *L, TSNode node, bool signatures_only) {
   L->impl_owner = VXP_NAME_NONE;
 }
 
+/* Functions declared in an `extern` block have no body here: calls to them are reported
+ * as unresolved, by name. */
+static void lower_extern(lowerer *L, TSNode node) {
+  TSNode body = field(L, node, L->F->body);
+  uint32_t count = vxp_node__named_count(body);
+  for (uint32_t i = 0; i < count && !failed(L); i++) {
+    TSNode f = ts_node_named_child(body, i);
+    if (!is(f, L->S->extern_function)) continue;
+    vxp_name name = intern_node(L, field(L, f, L->F->name));
+    if (name && !failed(L) && !array_push(L->ctx, &L->m->externs, name)) oom(L);
+  }
+}
+
 static void lower_items(lowerer *L, TSNode root, bool signatures_only) {
   const vxp_symbols *S = L->S;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
@@ -1098,6 +1221,11 @@ static void lower_items(lowerer *L, TSNode root, bool signatures_only) {
         lower_struct(L, item);
       } else if (!signatures_only && sym == S->const_item) {
         lower_const(L, item);
+      } else if (!signatures_only && sym == S->enum_item) {
+        vxp_name name = intern_node(L, field(L, item, L->F->name));
+        if (name && !failed(L) && !array_push(L->ctx, &L->m->enums, name)) oom(L);
+      } else if (!signatures_only && sym == S->extern_block) {
+        lower_extern(L, item);
       }
     } while (!failed(L) && ts_tree_cursor_goto_next_sibling(&cursor));
   }
@@ -1121,5 +1249,7 @@ int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp
   array_free(ctx, &L.scopes);
   array_free(ctx, &L.fn_stack);
   array_free(ctx, &L.signatures);
+  array_free(ctx, &L.cx_lets);
+  array_free(ctx, &L.arg_stack);
   return L.rc;
 }

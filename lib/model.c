@@ -36,6 +36,7 @@ void vxp_model__free(vxp_context *ctx, vxp_model *m) {
   for (size_t i = 0; i < m->functions.len; i++) {
     vxp_function *fn = &m->functions.items[i];
     array_free(ctx, &fn->generics);
+    array_free(ctx, &fn->params);
     array_free(ctx, &fn->events);
     array_free(ctx, &fn->reads);
     array_free(ctx, &fn->accesses);
@@ -46,6 +47,9 @@ void vxp_model__free(vxp_context *ctx, vxp_model *m) {
   array_free(ctx, &m->types);
   array_free(ctx, &m->consts);
   array_free(ctx, &m->declared);
+  array_free(ctx, &m->call_args);
+  array_free(ctx, &m->externs);
+  array_free(ctx, &m->enums);
   vxp_strtab__free(ctx, &m->names);
 }
 

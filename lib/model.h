@@ -58,6 +58,7 @@ typedef enum vxp_cexpr_kind {
   VXP_CX_NAME,    /* a name to look up: `name` */
   VXP_CX_UNARY,   /* `op` applied to `lhs` */
   VXP_CX_BINARY,  /* `lhs` `op` `rhs` */
+  VXP_CX_SELECT,  /* `if lhs { rhs } else { alt }` (in a comptime block or a const value) */
   VXP_CX_OPAQUE   /* cannot fold (call, float, method, ...): `reason` says what it is */
 } vxp_cexpr_kind;
 
@@ -77,14 +78,15 @@ typedef enum vxp_opaque_reason {
   VXP_OPAQUE_OTHER     /* any other expression form (index, field, @, ...) */
 } vxp_opaque_reason;
 
-/* Invariant: lhs/rhs index earlier entries of the same program's `cexprs` array (VXP_NONE
- * when unused), so a tree is evaluated bottom-up without recursion limits on its depth. */
+/* Invariant: lhs/rhs/alt index earlier entries of the same program's `cexprs` array
+ * (VXP_NONE when unused), so the expressions form a DAG: a `let` inside a comptime block is
+ * lowered once and every use of its name refers to the same entry. */
 typedef struct vxp_cexpr {
   uint8_t kind;   /* vxp_cexpr_kind */
   uint8_t op;     /* vxp_cop */
   uint8_t reason; /* vxp_opaque_reason */
   uint8_t suffix; /* vxp_elem of an integer literal's suffix, or UNKNOWN */
-  uint32_t lhs, rhs;
+  uint32_t lhs, rhs, alt;
   vxp_name name;
   uint64_t value;
   uint32_t start_byte, end_byte;
@@ -187,8 +189,18 @@ typedef struct vxp_call_event {
   bool indirect;           /* a call through an expression (function value, closure var) */
   uint32_t generic_first;  /* generic arguments: cexpr indices in the program's dim_list */
   uint32_t generic_count;
+  uint32_t args_first;     /* the arguments: call_args[args_first .. + args_count) */
+  uint32_t args_count;
   uint32_t start_byte, end_byte;
 } vxp_call_event;
+
+/* What lowering knows about one argument of a call: enough to infer the generic arguments
+ * of a generic callee that were not written (`stage(7)` is `stage<i32>`). */
+typedef struct vxp_call_arg {
+  uint32_t type;           /* tensor type index of the argument's value, or VXP_NONE */
+  uint8_t scalar;          /* vxp_elem of a literal (`7` i32, `1.5` f32, `2i64`), or UNKNOWN */
+  vxp_name nominal;        /* the argument's struct type when known, else NONE */
+} vxp_call_arg;
 
 typedef struct vxp_event {
   uint8_t kind; /* vxp_event_kind */
@@ -230,6 +242,13 @@ typedef struct vxp_generic_param {
   bool is_const;
 } vxp_generic_param;
 
+/* A parameter, for inferring a generic callee's arguments from a call's. */
+typedef struct vxp_param {
+  vxp_name name;
+  uint32_t type;             /* tensor type index when the parameter is a tensor, else NONE */
+  vxp_name type_name;        /* a bare named type as written (`T`, `Point`), else NONE */
+} vxp_param;
+
 /* Invariant: events form a well-nested sequence (every OPEN has its CLOSE); `reads` is
  * sorted and holds every name the body reads (a bare assignment target is not a read). */
 typedef struct vxp_function {
@@ -238,10 +257,12 @@ typedef struct vxp_function {
   uint32_t start_byte, end_byte;
   uint32_t name_start, name_end;
   Array(vxp_generic_param) generics;
+  Array(vxp_param) params;
   Array(vxp_event) events;
   Array(vxp_name) reads;
   Array(vxp_access) accesses; /* element accesses inside spawn regions */
   bool is_closure;           /* a closure body lowered as its own function */
+  uint32_t parent;           /* a closure's enclosing function, VXP_NONE for an item */
 } vxp_function;
 
 /* A declared position holding a placed tensor type: a parameter, a return type or a
@@ -276,6 +297,9 @@ typedef struct vxp_model {
   Array(vxp_function) functions;
   Array(vxp_const_item) consts;
   Array(vxp_declared) declared;
+  Array(vxp_call_arg) call_args;
+  Array(vxp_name) externs;   /* functions declared in `extern` blocks (no body) */
+  Array(vxp_name) enums;     /* enum names: `E::V(x)` constructs a value, it calls nothing */
 } vxp_model;
 
 void vxp_model__free(vxp_context *ctx, vxp_model *m);

@@ -18,6 +18,8 @@
 /* Reals are printed with 15 significant digits: utilizations are rounded to 4 decimals
  * first, so they print as 0.5 or 0.6774, never 0.67740000000000002. */
 #define VXP__JSON_FLAGS (JSON_REAL_PRECISION(15) | JSON_ENSURE_ASCII)
+/* Hops printed per call-tree path (see call_tree_json). */
+#define VXP__JSON_MAX_HOPS 16
 
 /* A growable text buffer from the context's allocator. */
 typedef struct out_buf {
@@ -148,8 +150,10 @@ static json_t *diagnostic_json(const vxp_diagnostic *d, bool *ok) {
     }
     set(o, "capacity", cap, ok);
   }
-  /* Extensions to vxc's record: the file (a diagnostic can be in a machine file), notes. */
+  /* Extensions to vxc's record: the file (a diagnostic can be in a machine file), the
+   * function or generic instance it is about, notes. */
   if (d->has_range) set(o, "file", json_string(d->source->label), ok);
+  if (d->function) set(o, "function", json_string(d->function), ok);
   if (d->notes.len) {
     json_t *notes = json_array();
     for (size_t i = 0; notes && i < d->notes.len; i++) {
@@ -282,6 +286,67 @@ static json_t *route_json(const vxp_route *r, bool *ok) {
   return o;
 }
 
+/* One (function, space) of the call tree: own peak, total, and the path realising it. */
+static json_t *call_tree_json(const vxp_call_tree *ct, bool *ok) {
+  json_t *o = json_object(), *path = json_array();
+  if (!o || !path) {
+    json_decref(o);
+    json_decref(path);
+    *ok = false;
+    return NULL;
+  }
+  set(o, "function", json_string(vxp_call_tree_function(ct)), ok);
+  set(o, "space", json_string(vxp_call_tree_space(ct)), ok);
+  set(o, "self_peak_bytes", u64(vxp_call_tree_self_peak_bytes(ct)), ok);
+  set(o, "total_bytes", u64(vxp_call_tree_total_bytes(ct)), ok);
+  set(o, "capacity_bytes", u64(vxp_call_tree_capacity_bytes(ct)), ok);
+  set(o, "utilization",
+      utilization(vxp_call_tree_total_bytes(ct), vxp_call_tree_capacity_bytes(ct)), ok);
+  set(o, "bounded", json_boolean(vxp_call_tree_bounded(ct)), ok);
+  /* The path walks hop by hop, once: a chain of n functions would print n^2 hops over the
+   * whole report, so each path is cut after VXP__JSON_MAX_HOPS (path_complete: false). */
+  const vxp_analysis *an = ct->owner;
+  size_t spaces = an->view.spaces.len, hops = 0;
+  uint32_t fn = ct->function;
+  for (;;) {
+    uint32_t c = an->fn_spaces.items[(size_t)fn * spaces + ct->space].best_call;
+    if (c == VXP_NONE || hops == VXP__JSON_MAX_HOPS) break;
+    const vxp_call_site *site = &an->calls.items[c];
+    vxp_range r = vxp_source__range(an->prog->src, site->start_byte, site->end_byte);
+    json_t *hop = json_object();
+    if (!hop) {
+      *ok = false;
+      break;
+    }
+    set(hop, "function", json_string(an->functions.items[site->caller].name), ok);
+    set(hop, "callee", json_string(an->functions.items[site->callee].name), ok);
+    set(hop, "line", json_integer(r.start.line + 1), ok);
+    set(hop, "column", json_integer(r.start.column + 1), ok);
+    set(hop, "held_bytes", u64(an->held.items[(size_t)c * spaces + ct->space]), ok);
+    if (json_array_append_new(path, hop) != 0) *ok = false;
+    hops++;
+    fn = site->callee;
+  }
+  set(o, "path", path, ok);
+  set(o, "path_complete", json_boolean(hops == vxp_call_tree_hop_count(ct)), ok);
+  return o;
+}
+
+static json_t *unresolved_json(const vxp_unresolved_call *u, bool *ok) {
+  json_t *o = json_object();
+  if (!o) {
+    *ok = false;
+    return NULL;
+  }
+  vxp_range r = vxp_unresolved_call_range(u);
+  set(o, "function", json_string(vxp_unresolved_call_function(u)), ok);
+  set(o, "callee", nullable_string(vxp_unresolved_call_callee(u)), ok);
+  set(o, "reason", json_string(vxp_unresolved_call_reason(u)), ok);
+  set(o, "line", json_integer(r.start.line + 1), ok);
+  set(o, "column", json_integer(r.start.column + 1), ok);
+  return o;
+}
+
 char *vxp_report__json(const vxp_analysis *an, size_t *len) {
   out_buf b = {an->ctx, NULL, 0, 0, false};
   bool ok = true;
@@ -313,7 +378,18 @@ char *vxp_report__json(const vxp_analysis *an, size_t *len) {
     json_t *rs = resident_set_json(an, &an->resident_sets.items[i], &ok);
     if (json_array_append_new(sets, rs) != 0) ok = false;
   }
-  put_array_field(&b, "resident_sets", sets, true);
+  put_array_field(&b, "resident_sets", sets, false);
+  json_t *trees = json_array();
+  for (size_t i = 0; trees && i < an->call_trees.len; i++) {
+    if (json_array_append_new(trees, call_tree_json(&an->call_trees.items[i], &ok)) != 0) ok = false;
+  }
+  put_array_field(&b, "call_tree", trees, false);
+  json_t *unresolved = json_array();
+  for (size_t i = 0; unresolved && i < an->unresolved.len; i++) {
+    if (json_array_append_new(unresolved, unresolved_json(&an->unresolved.items[i], &ok)) != 0)
+      ok = false;
+  }
+  put_array_field(&b, "unresolved_calls", unresolved, true);
   puts_(&b, "}\n");
   if (b.failed || !ok) {
     vxp_ctx__free(an->ctx, b.data);

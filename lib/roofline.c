@@ -506,6 +506,10 @@ int vxp_roofline_new(vxp_roofline **out, const vxp_analysis *an, const char *fun
   w.env.model = w.m;
   w.env.overrides = an->overrides.items;
   w.env.override_count = an->overrides.len;
+  /* A generic instance folds with its own arguments. */
+  const vxp_analysed_fn *af = &an->functions.items[fn_index];
+  w.env.bindings = af->const_count ? an->const_binds.items + af->const_first : NULL;
+  w.env.binding_count = af->const_count;
   /* Slots first (spaces, then buffers), so that every vector has its final size. */
   for (size_t i = 0; i < w.fn->accesses.len && w.rc == VXP_OK; i++) {
     const vxp_access *a = &w.fn->accesses.items[i];

@@ -223,7 +223,8 @@ static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
     const vxp_diagnostic *d = &an->diags.items[i];
     if (d->severity == VXP_SEVERITY_ERROR) {
       p.fits = false;
-      p.reason = (strcmp(d->code, "E6009") == 0 || strcmp(d->code, "E6010") == 0)
+      p.reason = (strcmp(d->code, "E6009") == 0 || strcmp(d->code, "E6010") == 0 ||
+                  strcmp(d->code, "E6027") == 0 || strcmp(d->code, "E6028") == 0)
                      ? "over_capacity" : "error";
       snprintf(p.code, sizeof(p.code), "%s", d->code);
     }

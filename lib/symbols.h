@@ -27,6 +27,9 @@
   X(transfer_impl_item)                                                                     \
   X(trait_item)                                                                             \
   X(const_item)                                                                             \
+  X(enum_item)                                                                              \
+  X(extern_block)                                                                           \
+  X(extern_function)                                                                        \
   X(memory_item)                                                                            \
   X(topology_item)                                                                          \
   X(within_field)                                                                           \

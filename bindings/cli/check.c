@@ -202,6 +202,62 @@ static void print_breakdown(const vxp_analysis *an, const vxp_resident_set *rs) 
   }
 }
 
+/* At most this many hops of a path are printed (a chain of n functions would print n^2). */
+#define VXPEAK_MAX_PRINTED_HOPS 8
+
+/* The call trees that reach beyond their function's own peak, with the path:
+ *   f: W over the call tree 6,291,456 bytes (6.00 MiB) of 4,194,304 (150.0%): f -> g
+ *     3.00 MiB held by f across its call at 22:11
+ *     3.00 MiB: g's own peak */
+static void print_call_trees(const vxp_analysis *an) {
+  size_t n = vxp_analysis_call_tree_count(an);
+  for (size_t i = 0; i < n; i++) {
+    const vxp_call_tree *ct = vxp_analysis_call_tree(an, i);
+    size_t hops = vxp_call_tree_hop_count(ct);
+    if (hops == 0 && vxp_call_tree_bounded(ct)) continue;
+    uint64_t total = vxp_call_tree_total_bytes(ct), cap = vxp_call_tree_capacity_bytes(ct);
+    printf("%s: %s over the call tree ", vxp_call_tree_function(ct), vxp_call_tree_space(ct));
+    print_grouped(stdout, total);
+    printf(" bytes (");
+    print_gib(stdout, total);
+    printf(") of ");
+    print_grouped(stdout, cap);
+    printf(" (%.1f%%)", cap ? 100.0 * (double)total / (double)cap : 0.0);
+    bool whole = hops <= VXPEAK_MAX_PRINTED_HOPS;
+    if (hops) {
+      printf(": %s", vxp_call_tree_function(ct));
+      size_t k = 0;
+      for (const vxp_call_tree *t = ct; t && k < VXPEAK_MAX_PRINTED_HOPS && vxp_call_tree_callee(t);
+           t = vxp_call_tree_next(t), k++)
+        printf(" -> %s", vxp_call_tree_callee(t));
+      if (!whole) printf(" -> ... (%zu calls)", hops);
+    }
+    if (!vxp_call_tree_bounded(ct)) printf("; unbounded: it reaches a recursion that places tiles");
+    printf("\n");
+    /* What each hop holds, then the last callee's own peak: the rest of the total. */
+    uint64_t rest = total;
+    size_t k = 0;
+    const vxp_call_tree *t = ct;
+    for (; t && k < VXPEAK_MAX_PRINTED_HOPS && vxp_call_tree_callee(t); t = vxp_call_tree_next(t), k++) {
+      uint64_t held = vxp_call_tree_held_bytes(t);
+      rest -= held <= rest ? held : rest;
+      if (!held) continue;
+      vxp_range r = vxp_call_tree_call_range(t);
+      printf("  ");
+      print_gib(stdout, held);
+      printf(" held by %s across its call at %u:%u\n", vxp_call_tree_function(t),
+             r.start.line + 1, r.start.column + 1);
+    }
+    if (hops && whole) {
+      printf("  ");
+      print_gib(stdout, rest);
+      printf(": %s's own peak\n", vxp_call_tree_function(t));
+    } else if (hops) {
+      printf("  (the rest of the path: --format json, or %s's call tree)\n", vxp_call_tree_function(t));
+    }
+  }
+}
+
 static void print_text_report(const vxp_analysis *an) {
   vxpeak_render_all(stderr, an);
   size_t sets = vxp_analysis_resident_set_count(an);
@@ -227,6 +283,7 @@ static void print_text_report(const vxp_analysis *an) {
     printf("\n");
     print_breakdown(an, rs);
   }
+  print_call_trees(an);
   print_routes(an);
   size_t errors = vxp_analysis_error_count(an), warnings = vxp_analysis_warning_count(an);
   printf("%s: %zu error%s, %zu warning%s\n", vxp_analysis_admitted(an) ? "admitted" : "rejected",

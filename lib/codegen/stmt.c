@@ -307,8 +307,8 @@ static void if_statement(cg *G, TSNode node) {
         break;
       }
     }
-    vxp_fold f = {VXP_FOLD_UNKNOWN, 0, VXP_NONE};
-    if (cx != VXP_NONE) f = vxp_consteval__fold(&G->env, cx);
+    vxp_fold f = {VXP_FOLD_UNKNOWN, 0, VXP_NONE, false};
+    if (cx != VXP_NONE) f = vxp_consteval__fold_signed(&G->env, cx);
     if (f.status != VXP_FOLD_OK) {
       vxp_cg__refuse(G, cond, "an `if comptime` whose condition does not fold to a constant");
       return;

@@ -293,6 +293,42 @@ static const char machine_rich[] =
     "  transfer Memory::CPU_DRAM -> Memory::HBM : 31.5 GB/s\n"
     "  transfer Memory::HBM -> Memory::L2 }\n";
 
+/* The whole-program paths: generic instances (inferred, written, a closure of one), an
+ * overflow across calls (E6027 with notes), a cycle placing tiles (E6028), a cycle placing
+ * none that conducts, unresolved calls, methods. */
+static const char program_calls[] =
+    "Memory CPU_DRAM {}\n"
+    "Memory W { within: Memory::CPU_DRAM, capacity: 4 MiB, managed: explicit }\n"
+    "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W],\n"
+    "  transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
+    "extern \"C\" { fn native(n: i32) -> i32; }\n"
+    "struct Pool { n: i32 }\n"
+    "impl Pool { fn grab(self: Pool) -> i32 { let t = transfer(Tensor<f32, [N]>::uninit(), Memory::W); print(t); return 1; } }\n"
+    "const N: u64 = 1024;\n"
+    "fn stage<T, const R: i64>(x: T) -> i32 {\n"
+    "  let y = transfer(Tensor<T, [R, 768]>::uninit(), Memory::W);\n"
+    "  let f = |k: i32| transfer(Tensor<f32, [R]>::uninit(), Memory::W);\n"
+    "  let z = f(1);\n"
+    "  print(y);\n"
+    "  return 1;\n"
+    "}\n"
+    "fn deep(n: i32) -> i32 { let t = transfer(Tensor<f32, [16]>::uninit(), Memory::W); print(t); return deep(n - 1); }\n"
+    "fn odd(n: i32) -> i32 { return even(n); }\n"
+    "fn even(n: i32) -> i32 { return odd(n) + stage<f32, 16>(1.0); }\n"
+    "fn main() -> i32 {\n"
+    "  let a = transfer(Tensor<f32, [N, 768]>::uninit(), Memory::W);\n"
+    "  let h = deep;\n"
+    "  let r = stage<f32, 1024>(2.5) + stage(7) + odd(3) + h(1) + native(2) + Pool { n: 1 }.grab();\n"
+    "  print(a);\n"
+    "  return r;\n"
+    "}\n";
+
+static void test_alloc__every_failure_in_a_whole_program_session(void **state) {
+  (void)state;
+  session_input in = {program_calls, NULL, "stage<f32, 1024>", "stage<f32, 512>"};
+  sweep(&in);
+}
+
 static void test_alloc__every_failure_in_a_rich_session_is_enomem(void **state) {
   (void)state;
   session_input in = {program_rich, machine_rich, "for i in 0..8", "for i in 0..16"};
@@ -319,6 +355,7 @@ int main(void) {
       cmocka_unit_test(test_alloc__every_failure_in_a_rich_session_is_enomem),
       cmocka_unit_test(test_alloc__every_failure_in_a_program_with_its_own_machine),
       cmocka_unit_test(test_alloc__every_failure_with_garbage_input),
+      cmocka_unit_test(test_alloc__every_failure_in_a_whole_program_session),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -420,6 +420,44 @@ static void test_analysis__declared_positions_get_the_per_tile_check_only(void *
   test_done(&r);
 }
 
+static uint64_t allocated(const char *body, int *known) {
+  test_run r = run_main(body);
+  const vxp_resident_set *rs = test_resident(r.an, "main", "W");
+  assert_non_null(rs);
+  uint64_t sum = 0;
+  *known = vxp_resident_set_allocated_bytes(rs, &sum);
+  test_done(&r);
+  return sum;
+}
+
+/* allocated_bytes: each placement times the trip counts of its enclosing loops, when
+ * every one folds; a bound known only at run time makes the sum null, never a guess. */
+static void test_analysis__loop_trip_counts_fold_or_are_null(void **state) {
+  (void)state;
+  int known = 0;
+  assert_int_equal(allocated("  for i in 0..8 { let t = transfer(Tensor<u8, [1024]>::uninit(), Memory::W); print!(t); }",
+                             &known), 8 * 1024);
+  assert_true(known);
+  /* Nested loops multiply; a const item and arithmetic in the bounds fold. */
+  const char *nested = "  for i in 2..2 + 3 { for j in 0..4 * 2 { let t = transfer(Tensor<u8, [1024]>::uninit(), "
+                       "Memory::W); print!(t); } }\n  let once = transfer(Tensor<u8, [16]>::uninit(), Memory::W); print!(once);";
+  assert_int_equal(allocated(nested, &known), 3 * 8 * 1024 + 16);
+  assert_true(known);
+  /* Negative bounds count (-2..3 is 5 trips); an empty or reversed range runs 0 times. */
+  assert_int_equal(allocated("  for i in -2..3 { let t = transfer(Tensor<u8, [1024]>::uninit(), Memory::W); print!(t); }"
+                             "\n  for i in 5..2 { let u = transfer(Tensor<u8, [64]>::uninit(), Memory::W); print!(u); }",
+                             &known), 5 * 1024);
+  assert_true(known);
+  allocated("  let n = read();\n  for i in 0..n { let t = transfer(Tensor<u8, [1024]>::uninit(), Memory::W); print!(t); }",
+            &known);
+  assert_false(known);
+  allocated("  loop { let t = transfer(Tensor<u8, [1024]>::uninit(), Memory::W); print!(t); break; }", &known);
+  assert_false(known);
+  allocated("  let v = read();\n  for x in v { let t = transfer(Tensor<u8, [1024]>::uninit(), Memory::W); print!(t); }",
+            &known);
+  assert_false(known);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_analysis__blog_loop_program_peaks_at_two_tiles),
@@ -441,6 +479,7 @@ int main(void) {
       cmocka_unit_test(test_analysis__overrides_replace_const_items_everywhere),
       cmocka_unit_test(test_analysis__malformed_overrides_are_einval),
       cmocka_unit_test(test_analysis__declared_positions_get_the_per_tile_check_only),
+      cmocka_unit_test(test_analysis__loop_trip_counts_fold_or_are_null),
   };
   return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
 }

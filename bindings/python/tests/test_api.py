@@ -187,6 +187,62 @@ fn main() -> i32 {
     assert [d.code for d in unused.diagnostics] == ["VXP0020"]
 
 
+CALL_TREE = MACHINE + """
+fn g() -> i32 {
+  let y = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);
+  print(y);
+  return 1;
+}
+fn stage<const N: i64>() -> i32 {
+  let z = transfer(Tensor<f32, [N, 1024]>::uninit(), Memory::W);
+  print(z);
+  return 1;
+}
+fn f() -> i32 {
+  let x = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);
+  let r = g();
+  print(x);
+  return r + stage<256>() + h();
+}
+fn main() -> i32 {
+  let h = f;
+  return h() + f();
+}
+"""
+
+
+def test_call_trees_paths_and_unresolved_calls(ctx: vxpeak.Context) -> None:
+    analysis = ctx.analyze(ctx.parse(ctx.source(CALL_TREE, "calls.vx")))
+    assert not analysis.admitted
+    [e6027] = [d for d in analysis.diagnostics if d.code == "E6027"]
+    assert e6027.function == "f"
+    assert "call path 'f -> g'" in e6027.message
+    assert "'f' holds 3145728 bytes across its call" in e6027.message
+    assert [n.line for n in e6027.notes] == [17, 6]
+    trees = {(t.function, t.space): t for t in analysis.call_trees}
+    # stage<256> places 256 x 1024 f32 = 1 MiB, after g returned: sequential calls take
+    # the max, so f's total is its 3 MiB held across g plus g's own 3 MiB.
+    assert set(trees) == {("g", "W"), ("f", "W"), ("main", "W"), ("stage<256>", "W")}
+    assert trees[("stage<256>", "W")].self_peak_bytes == 1048576
+    f = trees[("f", "W")]
+    assert (f.self_peak_bytes, f.total_bytes, f.capacity_bytes) == (3145728, 6291456, 4194304)
+    assert f.bounded and not f.fits
+    [hop] = f.path
+    assert (hop.caller, hop.callee, hop.held_bytes) == ("f", "g", 3145728)
+    assert (hop.span.start_line + 1, hop.span.start_column + 1) == (17, 11)
+    main = trees[("main", "W")]
+    assert main.self_peak_bytes == 0 and main.total_bytes == 6291456
+    assert [(h.caller, h.callee) for h in main.path] == [("main", "f"), ("f", "g")]
+    report = analysis.to_dict()
+    assert [(t["function"], t["total_bytes"]) for t in report["call_tree"]] == [
+        (t.function, t.total_bytes) for t in analysis.call_trees]
+    unresolved = analysis.unresolved_calls
+    assert [(u.function, u.callee) for u in unresolved] == [("f", "h"), ("main", "h")]
+    assert unresolved[0].reason.startswith("not defined in this program")
+    assert unresolved[1].reason.startswith("a call through a function value")
+    assert report["unresolved_calls"][1]["line"] == unresolved[1].span.start_line + 1
+
+
 def test_cuda_generation(ctx: vxpeak.Context) -> None:
     cuda = ctx.analyze(ctx.parse(ctx.load(LOOP))).generate_cuda()
     assert cuda.text is not None and "__global__" in cuda.text and cuda.diagnostics == ()

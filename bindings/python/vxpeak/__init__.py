@@ -47,6 +47,8 @@ from .errors import (
 
 __all__ = [
     "Analysis",
+    "CallHop",
+    "CallTree",
     "Cancelled",
     "Context",
     "CudaProgram",
@@ -67,6 +69,7 @@ __all__ = [
     "Span",
     "Sweep",
     "SweepPoint",
+    "UnresolvedCall",
     "VersionError",
     "VxpeakError",
     "check",
@@ -131,6 +134,7 @@ class Diagnostic:
     span: Optional[Span]
     notes: Tuple["Diagnostic", ...] = ()
     is_help: bool = False
+    function: Optional[str] = None  # the function or generic instance it is about
 
     @property
     def line(self) -> Optional[int]:
@@ -206,6 +210,49 @@ class Route:
     derived_unit: Optional[str]
     cost_source: Optional[str]
     composition: Optional[str]
+    span: Span
+
+
+@dataclass(frozen=True)
+class CallHop:
+    """One call on a call-tree path: ``caller`` calls ``callee`` at ``span`` while still
+    holding ``held_bytes`` in the space."""
+
+    caller: str
+    callee: str
+    held_bytes: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class CallTree:
+    """The working set of ``function`` over its call tree in ``space``: its own peak
+    (``self_peak_bytes``) and the total through its calls (``total_bytes``: the largest of
+    the own peak and, over its calls, what it holds at the call plus the callee's total),
+    realised along ``path`` (empty: the own peak is the total). ``bounded`` is False when a
+    recursion that places tiles is reachable: the total is then unbounded (E6028)."""
+
+    function: str
+    space: str
+    self_peak_bytes: int
+    total_bytes: int
+    capacity_bytes: int
+    bounded: bool
+    path: Tuple[CallHop, ...]
+
+    @property
+    def fits(self) -> bool:
+        return self.bounded and self.total_bytes <= self.capacity_bytes
+
+
+@dataclass(frozen=True)
+class UnresolvedCall:
+    """A call of user code the analysis could not follow (a function value, an extern, an
+    unknown name): what it calls is not in any total."""
+
+    function: str
+    callee: Optional[str]
+    reason: str
     span: Span
 
 
@@ -565,6 +612,7 @@ def _diagnostic(ptr: int) -> Diagnostic:
         span=span,
         notes=notes,
         is_help=bool(lib.vxp_diagnostic_is_help(ptr)),
+        function=_text(lib.vxp_diagnostic_function(ptr)),
     )
 
 
@@ -793,6 +841,60 @@ class Analysis(_Handle):
                     cost_source=_text(lib.vxp_route_cost_source(r)),
                     composition=_text(lib.vxp_route_composition(r)),
                     span=_span_of(lib.vxp_route_range(r), src),
+                )
+            )
+        return out
+
+    @property
+    def call_trees(self) -> List[CallTree]:
+        """Per (function, space) with bytes in its call tree: own peak, total and path, by
+        function in analysis order (generic instances, such as ``admit<32, 32, 128>``,
+        after the functions written without generic arguments), then by space name."""
+        lib, h = _ffi.lib(), self._handle()
+        src = lib.vxp_program_source(self.program._handle())
+        out = []
+        for i in range(lib.vxp_analysis_call_tree_count(h)):
+            ct = lib.vxp_analysis_call_tree(h, i)
+            hops = []
+            t = ct
+            while t and lib.vxp_call_tree_callee(t):
+                hops.append(
+                    CallHop(
+                        caller=_text(lib.vxp_call_tree_function(t)) or "",
+                        callee=_text(lib.vxp_call_tree_callee(t)) or "",
+                        held_bytes=int(lib.vxp_call_tree_held_bytes(t)),
+                        span=_span_of(lib.vxp_call_tree_call_range(t), src),
+                    )
+                )
+                t = lib.vxp_call_tree_next(t)
+            path = tuple(hops)
+            out.append(
+                CallTree(
+                    function=_text(lib.vxp_call_tree_function(ct)) or "",
+                    space=_text(lib.vxp_call_tree_space(ct)) or "",
+                    self_peak_bytes=int(lib.vxp_call_tree_self_peak_bytes(ct)),
+                    total_bytes=int(lib.vxp_call_tree_total_bytes(ct)),
+                    capacity_bytes=int(lib.vxp_call_tree_capacity_bytes(ct)),
+                    bounded=bool(lib.vxp_call_tree_bounded(ct)),
+                    path=path,
+                )
+            )
+        return out
+
+    @property
+    def unresolved_calls(self) -> List[UnresolvedCall]:
+        """Calls of user code the call-tree fold could not follow, in call order."""
+        lib, h = _ffi.lib(), self._handle()
+        src = lib.vxp_program_source(self.program._handle())
+        out = []
+        for i in range(lib.vxp_analysis_unresolved_call_count(h)):
+            u = lib.vxp_analysis_unresolved_call(h, i)
+            out.append(
+                UnresolvedCall(
+                    function=_text(lib.vxp_unresolved_call_function(u)) or "",
+                    callee=_text(lib.vxp_unresolved_call_callee(u)),
+                    reason=_text(lib.vxp_unresolved_call_reason(u)) or "",
+                    span=_span_of(lib.vxp_unresolved_call_range(u), src),
                 )
             )
         return out

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* instance.h - which function a call site calls, and the generic instances that answer.
+ *
+ * A call resolves to an analysed function: a function needing no generic arguments, or an
+ * instance of a generic one made for the call's arguments (written, or inferred from the
+ * argument values: `stage(7)` is `stage<i32>`, `pick(t)` with t a Tensor<f32, [8]> binds
+ * N = 8 in `pick<const N>(x: Tensor<f32, [N]>)`). Instances are memoized by function and
+ * arguments, so a generic function calling itself with the same arguments is a cycle of
+ * the call graph, and one calling itself with new ones (`countdown<N - 1>`) a chain of
+ * instances, stopped at VXP_MAX_INSTANCE_DEPTH (E3032). A call that cannot be resolved is
+ * reported as unresolved with the reason; a builtin or an enum constructor calls no user
+ * code and is neither.
+ *
+ * Instance names (stable, documented in README): the function's name, then the arguments
+ * in declaration order in angle brackets, ", "-separated: integers in decimal (negative
+ * with '-'), types by name, '?' for one neither written nor inferable. A closure inside a
+ * generic function is named after its instance: `outer<3>::add`. */
+#ifndef VXP_INSTANCE_H
+#define VXP_INSTANCE_H
+
+#include "analysis.h"
+
+/* Limits on instantiation (each a guard with a diagnostic, never a silent cut). */
+#define VXP_MAX_INSTANCE_DEPTH 128
+#define VXP_MAX_INSTANCES 4096
+
+typedef struct vxp_resolver {
+  vxp_analysis *an;
+  const vxp_model *m;
+  const vxp_source *src;
+  uint32_t *fn_by_name;       /* name -> first model function of that name, or VXP_NONE */
+  uint8_t *name_flags;        /* name -> NAME_* bits (instance.c) */
+  uint32_t *analysed_of;      /* model function -> its analysed function when it needs no
+                                 generic arguments, else VXP_NONE */
+  uint32_t *table;            /* open addressing over instances: analysed index + 1, 0 empty */
+  size_t table_size;          /* a power of two, at most half full */
+  size_t instance_count;
+  bool reported_count_limit;
+} vxp_resolver;
+
+/* Prepare the lookups and seed the analysis' functions with every function and closure
+ * that needs no generic arguments, in program order. Returns VXP_OK or VXP_ENOMEM. */
+int vxp_resolver__init(vxp_resolver *R, vxp_analysis *an);
+
+void vxp_resolver__free(vxp_resolver *R);
+
+/* Resolve `call`, made by analysed function `caller`, into a new entry of an->calls (its
+ * index is an->calls.len before the call). A new instance is appended to an->functions,
+ * to be walked later. Diagnostics for the instantiation limits go to an->diags. Returns
+ * VXP_OK or VXP_ENOMEM. */
+int vxp_resolver__call(vxp_resolver *R, uint32_t caller, const vxp_call_event *call);
+
+/* The element type a tensor type's element names in analysed function `fn`: its own, or
+ * the instance's binding of a type parameter; VXP_ELEM_UNKNOWN when neither. */
+vxp_elem vxp_instance__elem(const vxp_analysis *an, uint32_t fn, const vxp_tensor_type *t);
+
+#endif /* VXP_INSTANCE_H */
