@@ -10,10 +10,13 @@
  * MEASURED.json is the last line the generated program printed. Every resident set
  * (function, space) must have been measured, with a high-water mark equal to
  * vxp_resident_set_peak_bytes byte for byte; every measured (function, space) must have a
- * resident set; nothing may be live at exit and no activation may leave holding bytes. In
- * a space where only `main` places tiles, the whole run's high-water mark must equal main's
- * peak too (with tiles in callees that is the call-tree total, which the analysis does not
- * report yet). Exit 0 when all of that holds, 1 when not, 2 on usage or input errors. */
+ * resident set; nothing may be live at exit and no activation may leave holding bytes. The
+ * whole run's high-water mark in each space must equal main's call-tree total there
+ * (vxp_call_tree_total_bytes: main's own peak, or what it holds across a call plus the
+ * callee's total, along the worst path), and 0 where main's call tree places nothing.
+ * Exit 0 when all of that holds, 1 when not, 2 on usage or input errors. With --list, the
+ * static figures are printed instead: "function space bytes" per resident set, then
+ * "total main space bytes" per space of main's call tree (tests/gpu/compare.py). */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -62,6 +65,18 @@ static const vxp_resident_set *resident(const vxp_analysis *an, const char *func
   return NULL;
 }
 
+/* main's call tree in `space`, or NULL when main's calls place nothing there. */
+static const vxp_call_tree *main_tree(const vxp_analysis *an, const char *space) {
+  for (size_t i = 0; i < vxp_analysis_call_tree_count(an); i++) {
+    const vxp_call_tree *ct = vxp_analysis_call_tree(an, i);
+    if (strcmp(vxp_call_tree_function(ct), "main") == 0 && strcmp(vxp_call_tree_space(ct), space) == 0)
+      return ct;
+  }
+  return NULL;
+}
+
+static size_t totals_compared;
+
 static void compare(const vxp_analysis *an, json_t *report) {
   size_t sets = vxp_analysis_resident_set_count(an);
   for (size_t i = 0; i < sets; i++) {
@@ -89,17 +104,16 @@ static void compare(const vxp_analysis *an, json_t *report) {
     unsigned long long live = (unsigned long long)json_integer_value(json_object_get(s, "live_at_exit_bytes"));
     unsigned long long high = (unsigned long long)json_integer_value(json_object_get(s, "high_water_bytes"));
     if (live) fail("%s: %llu bytes still live at exit", sp, live);
-    size_t placing = 0;
-    const vxp_resident_set *main_rs = NULL;
-    for (size_t r = 0; r < sets; r++) {
-      const vxp_resident_set *rs = vxp_analysis_resident_set(an, r);
-      if (strcmp(vxp_resident_set_space(rs), sp) != 0) continue;
-      placing++;
-      if (strcmp(vxp_resident_set_function(rs), "main") == 0) main_rs = rs;
-    }
-    if (placing == 1 && main_rs && high != vxp_resident_set_peak_bytes(main_rs))
-      fail("%s: the run's high-water mark %llu differs from main's peak %llu", sp, high,
-           (unsigned long long)vxp_resident_set_peak_bytes(main_rs));
+    if (json_is_true(json_object_get(s, "host"))) continue;
+    const vxp_call_tree *ct = main_tree(an, sp);
+    unsigned long long total = ct ? (unsigned long long)vxp_call_tree_total_bytes(ct) : 0;
+    if (ct && !vxp_call_tree_bounded(ct))
+      fail("%s: main's call tree is unbounded (a recursion places tiles)", sp);
+    else if (high != total)
+      fail("%s: the run's high-water mark %llu differs from main's call-tree total %llu", sp,
+           high, total);
+    else
+      totals_compared++;
   }
   if (json_integer_value(json_object_get(report, "frame_leaks")) != 0)
     fail("%llu function activation(s) left holding tiles",
@@ -148,12 +162,18 @@ int main(int argc, char **argv) {
       printf("%s %s %llu\n", vxp_resident_set_function(rs), vxp_resident_set_space(rs),
              (unsigned long long)vxp_resident_set_peak_bytes(rs));
     }
+    for (size_t i = 0; i < vxp_analysis_call_tree_count(an); i++) {
+      const vxp_call_tree *ct = vxp_analysis_call_tree(an, i);
+      if (strcmp(vxp_call_tree_function(ct), "main") != 0) continue;
+      printf("total main %s %llu\n", vxp_call_tree_space(ct),
+             (unsigned long long)vxp_call_tree_total_bytes(ct));
+    }
     status = 0;
     goto done;
   }
   compare(an, report);
-  printf("peakcmp: %s: %zu resident set(s) compared, %d mismatch(es)\n", argv[1],
-         vxp_analysis_resident_set_count(an), failures);
+  printf("peakcmp: %s: %zu resident set(s) and %zu call-tree total(s) compared, %d "
+         "mismatch(es)\n", argv[1], vxp_analysis_resident_set_count(an), totals_compared, failures);
   status = failures ? 1 : 0;
 done:
   if (status == 2) fprintf(stderr, "peakcmp: %s\n", ctx ? vxp_context_errmsg(ctx) : "no context");

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 # compare.py PEAKS MEASURED.json STATUS - one generated program's GPU run against the
-# analysis: byte-for-byte peaks per (function, space), nothing live at exit, no activation
+# analysis: byte-for-byte peaks per (function, space), the run's high-water mark per space
+# equal to main's call-tree total, nothing live at exit, no activation
 # leaving with tiles, and cudaMemGetInfo's used bytes at the device high-water mark equal
 # to that mark within the allocator's rounding. Prints one block of figures; exit 1 on any
 # mismatch. Standard library only (the GPU machine's python3).
@@ -14,9 +15,14 @@ ROUNDING = 2 << 20  # the CUDA driver maps device memory in 2 MiB pages
 def main():
     peaks_file, measured_file, status = sys.argv[1], sys.argv[2], int(sys.argv[3])
     static = {}
+    totals = {}  # space -> main's call-tree total: the whole run's high-water mark there
     with open(peaks_file) as f:
         for line in f:
-            fn, space, nbytes = line.split()
+            words = line.split()
+            if words[0] == "total":
+                totals[words[2]] = int(words[3])
+                continue
+            fn, space, nbytes = words
             static[(fn, space)] = int(nbytes)
     try:
         with open(measured_file) as f:
@@ -41,6 +47,14 @@ def main():
     for sp in report["spaces"]:
         if sp["live_at_exit_bytes"]:
             problems.append(f"{sp['space']}: {sp['live_at_exit_bytes']} bytes live at exit")
+        if sp.get("host"):
+            continue
+        want = totals.get(sp["space"], 0)
+        print(f"  {name} run/{sp['space']}: high-water {sp['high_water_bytes']} bytes, "
+              f"main's call-tree total {want} bytes")
+        if sp["high_water_bytes"] != want:
+            problems.append(f"{sp['space']}: high-water {sp['high_water_bytes']}, "
+                            f"main's call-tree total {want}")
     if report["frame_leaks"]:
         problems.append(f"{report['frame_leaks']} activations left holding tiles")
     dev = report["device"]
