@@ -195,15 +195,21 @@ static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes
     if (f.status != VXP_FOLD_OK) {
       char reason[256];
       vxp_consteval__explain(&W->env, f, reason, sizeof(reason));
-      const vxp_cexpr *dim = &W->m->cexprs.items[cx];
       snprintf(why, why_size, "dimension %u is not a compile-time constant: %s", i, reason);
+      if (cx >= W->m->cexprs.len) return SIZE_UNKNOWN;
+      const vxp_cexpr *dim = &W->m->cexprs.items[cx];
       const vxp_const_binding *b =
           dim->kind == VXP_CX_NAME ? vxp_consteval__binding(&W->env, dim->name) : NULL;
       if (dim->kind == VXP_CX_NAME && f.status == VXP_FOLD_UNKNOWN && !b)
         snprintf(why, why_size, "dimension %u is the runtime value '%s'", i,
                  name_str(W, dim->name));
-      *culprit_start = dim->start_byte;
-      *culprit_end = dim->end_byte;
+      /* The note points at the sub-expression that failed (an overflowing product, a
+       * division by zero, in a const item's definition if that is where it is), or the
+       * dimension. */
+      const vxp_cexpr *at = f.culprit < W->m->cexprs.len ? &W->m->cexprs.items[f.culprit] : dim;
+      if (at->end_byte <= at->start_byte) at = dim;
+      *culprit_start = at->start_byte;
+      *culprit_end = at->end_byte;
       return SIZE_UNKNOWN;
     }
     /* Keep multiplying exactly while it fits; a zero dimension makes the tile empty
@@ -719,10 +725,13 @@ static void walk_function(walker *W, uint32_t index) {
       place(W, &ev->u.place);
       break;
     case VXP_EV_CALL: {
-      int rc = vxp_resolver__call(&W->resolver, index, &ev->u.call);
+      /* Only calls of user code are call sites of the summary (and trace items, so that
+       * the sweep gives the bytes held at each). */
+      bool recorded = false;
+      int rc = vxp_resolver__call(&W->resolver, index, &ev->u.call, &recorded);
       if (rc != VXP_OK) W->rc = rc;
       W->order++;
-      trace_push(W, VXP_TRACE_CALL, W->calls++);
+      if (recorded) trace_push(W, VXP_TRACE_CALL, W->calls++);
       break;
     }
     }

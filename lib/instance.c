@@ -13,6 +13,10 @@
 #define NAME_ENUM 2u     /* an enum of the program */
 #define NAME_EXTERN 4u   /* a function declared in an `extern` block */
 #define NAME_RUNAWAY 8u  /* E3032 was reported for this generic function */
+/* A callee path's classification, computed at its first call and kept: a program calls
+ * `print` (or any one name) many times, and the answer depends on the name alone. */
+#define NAME_PATH_SEEN 16u     /* the bits below and path_target are set */
+#define NAME_PATH_BUILTIN 32u  /* the language's (print, Vec::new, an enum constructor) */
 
 /* Path heads and names that belong to the language, not to the program: calling them
  * runs no user code, so they are neither edges nor unresolved calls. */
@@ -66,7 +70,8 @@ int vxp_resolver__init(vxp_resolver *R, vxp_analysis *an) {
   R->fn_by_name = vxp_ctx__malloc(ctx, (names ? names : 1) * sizeof(uint32_t));
   R->name_flags = vxp_ctx__calloc(ctx, names ? names : 1, 1);
   R->analysed_of = vxp_ctx__malloc(ctx, (fns ? fns : 1) * sizeof(uint32_t));
-  if (!R->fn_by_name || !R->name_flags || !R->analysed_of) return VXP_ENOMEM;
+  R->path_target = vxp_ctx__malloc(ctx, (names ? names : 1) * sizeof(uint32_t));
+  if (!R->fn_by_name || !R->name_flags || !R->analysed_of || !R->path_target) return VXP_ENOMEM;
   for (size_t i = 0; i < names; i++) R->fn_by_name[i] = VXP_NONE;
   for (size_t f = fns; f-- > 0;) R->fn_by_name[m->functions.items[f].name] = (uint32_t)f;
   for (size_t i = 0; i < m->enums.len; i++) R->name_flags[m->enums.items[i]] |= NAME_ENUM;
@@ -100,6 +105,7 @@ void vxp_resolver__free(vxp_resolver *R) {
   vxp_ctx__free(ctx, R->fn_by_name);
   vxp_ctx__free(ctx, R->name_flags);
   vxp_ctx__free(ctx, R->analysed_of);
+  vxp_ctx__free(ctx, R->path_target);
   vxp_ctx__free(ctx, R->table);
   memset(R, 0, sizeof(*R));
 }
@@ -503,15 +509,22 @@ static bool is_builtin_path(const vxp_resolver *R, const char *written) {
   return sep && h != VXP_NAME_NONE && (R->name_flags[h] & NAME_ENUM);
 }
 
-/* The model function a callee path names, or VXP_NONE. */
-static uint32_t lookup_path(const vxp_resolver *R, vxp_name callee, const char **path) {
-  *path = name_str(R, callee);
+/* The model function a callee path names, or VXP_NONE; classifies the name once. */
+static uint32_t lookup_path(vxp_resolver *R, vxp_name callee) {
+  if (R->name_flags[callee] & NAME_PATH_SEEN) return R->path_target[callee];
+  const char *path = name_str(R, callee);
   uint32_t fn = R->fn_by_name[callee];
-  if (fn != VXP_NONE || !strchr(*path, '<')) return fn;
-  char buf[512];
-  if (!strip_generics(*path, buf, sizeof(buf))) return VXP_NONE;
-  vxp_name n = vxp_strtab__find(&R->m->names, buf, strlen(buf));
-  return n == VXP_NAME_NONE ? VXP_NONE : R->fn_by_name[n];
+  if (fn == VXP_NONE && strchr(path, '<')) {
+    char buf[512];
+    vxp_name n = strip_generics(path, buf, sizeof(buf))
+                     ? vxp_strtab__find(&R->m->names, buf, strlen(buf))
+                     : VXP_NAME_NONE;
+    if (n != VXP_NAME_NONE) fn = R->fn_by_name[n];
+  }
+  R->path_target[callee] = fn;
+  R->name_flags[callee] |= NAME_PATH_SEEN;
+  if (fn == VXP_NONE && is_builtin_path(R, path)) R->name_flags[callee] |= NAME_PATH_BUILTIN;
+  return fn;
 }
 
 /* `x.m(...)` on a value of type `T`: the function `T::m`, or VXP_NONE. */
@@ -523,7 +536,8 @@ static uint32_t lookup_method(const vxp_resolver *R, vxp_name type, vxp_name met
   return q == VXP_NAME_NONE ? VXP_NONE : R->fn_by_name[q];
 }
 
-int vxp_resolver__call(vxp_resolver *R, uint32_t caller, const vxp_call_event *call) {
+int vxp_resolver__call(vxp_resolver *R, uint32_t caller, const vxp_call_event *call,
+                       bool *recorded) {
   vxp_analysis *an = R->an;
   vxp_context *ctx = an->ctx;
   const vxp_model *m = R->m;
@@ -547,13 +561,12 @@ int vxp_resolver__call(vxp_resolver *R, uint32_t caller, const vxp_call_event *c
                             ? "a method the program does not define for the receiver's type"
                             : "a method call on a value whose type the analysis does not know";
   } else if (call->callee != VXP_NAME_NONE) {
-    const char *path;
-    target = lookup_path(R, call->callee, &path);
-    site.callee_name = path;
+    target = lookup_path(R, call->callee);
+    site.callee_name = name_str(R, call->callee);
     if (target == VXP_NONE) {
       if (R->name_flags[call->callee] & NAME_EXTERN)
         site.unresolved = "an extern function: its body is not part of the program";
-      else if (!is_builtin_path(R, path))
+      else if (!(R->name_flags[call->callee] & NAME_PATH_BUILTIN))
         site.unresolved = "not defined in this program (an import, or an unknown name)";
     }
   }
@@ -597,5 +610,8 @@ int vxp_resolver__call(vxp_resolver *R, uint32_t caller, const vxp_call_event *c
       if (rc != VXP_OK) return rc;
     }
   }
+  /* A builtin or a constructor calls no user code: no edge, nothing to list. */
+  *recorded = site.callee != VXP_NONE || site.unresolved != NULL;
+  if (!*recorded) return VXP_OK;
   return array_push(ctx, &an->calls, site) ? VXP_OK : VXP_ENOMEM;
 }

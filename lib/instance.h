@@ -32,6 +32,7 @@ typedef struct vxp_resolver {
   uint8_t *name_flags;        /* name -> NAME_* bits (instance.c) */
   uint32_t *analysed_of;      /* model function -> its analysed function when it needs no
                                  generic arguments, else VXP_NONE */
+  uint32_t *path_target;      /* callee path name -> its model function, once classified */
   uint32_t *table;            /* open addressing over instances: analysed index + 1, 0 empty */
   size_t table_size;          /* a power of two, at most half full */
   size_t instance_count;
@@ -44,11 +45,13 @@ int vxp_resolver__init(vxp_resolver *R, vxp_analysis *an);
 
 void vxp_resolver__free(vxp_resolver *R);
 
-/* Resolve `call`, made by analysed function `caller`, into a new entry of an->calls (its
- * index is an->calls.len before the call). A new instance is appended to an->functions,
- * to be walked later. Diagnostics for the instantiation limits go to an->diags. Returns
- * VXP_OK or VXP_ENOMEM. */
-int vxp_resolver__call(vxp_resolver *R, uint32_t caller, const vxp_call_event *call);
+/* Resolve `call`, made by analysed function `caller`. A call of user code (resolved, or
+ * unresolved with a reason) becomes a new entry of an->calls (its index is an->calls.len
+ * before the call) and sets *recorded; a builtin's call records nothing. A new instance
+ * is appended to an->functions, to be walked later. Diagnostics for the instantiation
+ * limits go to an->diags. Returns VXP_OK or VXP_ENOMEM. */
+int vxp_resolver__call(vxp_resolver *R, uint32_t caller, const vxp_call_event *call,
+                       bool *recorded);
 
 /* The element type a tensor type's element names in analysed function `fn`: its own, or
  * the instance's binding of a type parameter; VXP_ELEM_UNKNOWN when neither. */

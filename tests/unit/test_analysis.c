@@ -420,6 +420,30 @@ static void test_analysis__declared_positions_get_the_per_tile_check_only(void *
   test_done(&r);
 }
 
+/* A dimension that fails to fold in a const item's definition: W1029's note says why and
+ * points there, at the sub-expression that failed, not at the dimension naming the item. */
+static void test_analysis__a_failed_fold_points_at_its_culprit(void **state) {
+  (void)state;
+  const char *text = TEST_MACHINE_4MIB
+      "const HALF : i64 = 64 / (ROWS - ROWS);\n"
+      "const ROWS : i64 = 8;\n"
+      "fn main() -> i32 {\n"
+      "  let t = transfer(Tensor<f32, [HALF * 2, 4]>::uninit(), Memory::W);\n"
+      "  print!(t);\n"
+      "  return 0;\n"
+      "}\n";
+  test_run r = test_analyse(text);
+  const vxp_diagnostic *d = test_find_diag(r.an, "W1029");
+  assert_non_null(d);
+  const vxp_diagnostic *n = vxp_diagnostic_note(d, 0);
+  assert_string_equal(vxp_diagnostic_message(n),
+                      "dimension 0 is not a compile-time constant: it divides by zero");
+  vxp_range at = vxp_diagnostic_range(n);
+  assert_int_equal(at.start.line, 5);    /* line 6: the const item */
+  assert_int_equal(at.start.column, 19); /* `64 / (ROWS - ROWS)` */
+  test_done(&r);
+}
+
 static uint64_t allocated(const char *body, int *known) {
   test_run r = run_main(body);
   const vxp_resident_set *rs = test_resident(r.an, "main", "W");
@@ -480,6 +504,7 @@ int main(void) {
       cmocka_unit_test(test_analysis__malformed_overrides_are_einval),
       cmocka_unit_test(test_analysis__declared_positions_get_the_per_tile_check_only),
       cmocka_unit_test(test_analysis__loop_trip_counts_fold_or_are_null),
+      cmocka_unit_test(test_analysis__a_failed_fold_points_at_its_culprit),
   };
   return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
 }
