@@ -486,7 +486,11 @@ VXP_API size_t vxp_analysis_record_count(const vxp_analysis *an);
 /** Record `i`, or NULL when out of range. Borrowed from the analysis. */
 VXP_API const vxp_record *vxp_analysis_record(const vxp_analysis *an, size_t i);
 
-/** Number of analysed functions (non-generic functions and closures), in program order. */
+/**
+ * Number of analysed functions: the functions and closures that need no generic arguments,
+ * in program order, then the generic instances the program reaches, in the order found
+ * (named as vxp_analysis_call_tree_count says).
+ */
 VXP_API size_t vxp_analysis_function_count(const vxp_analysis *an);
 
 /**

@@ -389,8 +389,12 @@ static char *instance_name(const vxp_resolver *R, const instance_key *k) {
     }
   }
   text_puts(ctx, &t, ">");
-  if (root != k->model_fn) text_puts(ctx, &t, name_str(R, m->functions.items[k->model_fn].name) +
-                                                  strlen(root_name));
+  /* A closure is named `root::binding` (lower.c), so its name extends the root's. */
+  const char *own = name_str(R, m->functions.items[k->model_fn].name);
+  if (root != k->model_fn && strncmp(own, root_name, strlen(root_name)) == 0)
+    text_puts(ctx, &t, own + strlen(root_name));
+  else if (root != k->model_fn)
+    text_puts(ctx, &t, "::{closure}");
   if (t.failed) {
     vxp_ctx__free(ctx, t.data);
     return NULL;

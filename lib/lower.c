@@ -31,6 +31,7 @@ typedef struct binding {
 typedef struct fn_signature {
   vxp_name name;
   uint32_t return_type; /* tensor type index or VXP_NONE */
+  vxp_name return_nominal; /* a struct it returns (for `make().method()`), or NONE */
 } fn_signature;
 
 typedef struct lowerer {
@@ -663,6 +664,7 @@ static value_info lower_call(lowerer *L, TSNode node) {
       if (L->signatures.items[i].name == call->callee && call->generic_count == 0) {
         result.type = L->signatures.items[i].return_type;
         result.loc = origin_of_type(L, result.type);
+        result.nominal = L->signatures.items[i].return_nominal;
         break;
       }
     }
@@ -1176,6 +1178,7 @@ static void collect_signature(lowerer *L, TSNode node) {
   sig.return_type = ts_node_is_null(field(L, node, L->F->generics))
                         ? lower_type(L, field(L, node, L->F->return_type))
                         : VXP_NONE;
+  sig.return_nominal = nominal_name(L, field(L, node, L->F->return_type));
   if (!failed(L) && !array_push(L->ctx, &L->signatures, sig)) oom(L);
 }
 

@@ -207,7 +207,8 @@ static void test_callgraph__methods_and_closures_are_edges(void **state) {
                    "  fn fill(self: Cache) -> i32 { let t = " TILE2 "; print(t); return 1; }\n"
                    "  fn make() -> i32 { let u = " TILE1 "; print(u); return 2; }\n"
                    "}\n"
-                   "fn run(c: Cache) -> i32 { let m = " TILE1 "; let x = c.fill(); print(m); return x; }\n"
+                   "fn open() -> Cache { return Cache { n: 2 }; }\n"
+                   "fn run(c: Cache) -> i32 { let m = " TILE1 "; let x = c.fill(); print(m); return x + open().fill(); }\n"
                    "fn main() -> i32 {\n"
                    "  let k = " TILE2 ";\n"
                    "  let s = Cache::make();\n"
@@ -222,6 +223,7 @@ static void test_callgraph__methods_and_closures_are_edges(void **state) {
   assert_non_null(strstr(vxp_diagnostic_message(test_find_diag(r.an, "E6027")),
                          "'main -> run -> Cache::fill'"));
   assert_int_equal(total(r.an, "main::later"), 1048576);
+  /* open().fill() resolves too: the receiver's type is open's return type. */
   assert_int_equal(vxp_analysis_unresolved_call_count(r.an), 0);
   test_done(&r);
 }
