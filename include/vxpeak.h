@@ -888,15 +888,17 @@ VXP_API uint64_t vxp_sweep_point_value(const vxp_sweep_point *p);
 VXP_API int vxp_sweep_point_fits(const vxp_sweep_point *p);
 
 /**
- * The peak of the selected resident set closest to (or furthest over) its capacity at this
- * value (0 when no tile is placed in a space with a capacity).
+ * At this value, the call-tree total (the function's own peak, or what it holds across a
+ * call plus the callee's total, whichever is larger) of the selected (function, space)
+ * closest to (or furthest over) its capacity; 0 when no tile is placed in a space with a
+ * capacity. Margins are checked against this figure.
  */
 VXP_API uint64_t vxp_sweep_point_peak_bytes(const vxp_sweep_point *p);
 
-/** The capacity of that resident set's space (0 when there is none). */
+/** The capacity of that (function, space)'s space (0 when there is none). */
 VXP_API uint64_t vxp_sweep_point_capacity_bytes(const vxp_sweep_point *p);
 
-/** That resident set's function, or NULL. Borrowed from the sweep. */
+/** That (function, space)'s function, or NULL. Borrowed from the sweep. */
 VXP_API const char *vxp_sweep_point_function(const vxp_sweep_point *p);
 
 /** That resident set's space, or NULL. Borrowed from the sweep. */

@@ -30,6 +30,7 @@ typedef struct binding {
  * defined later in the file know what tensor they return. */
 typedef struct fn_signature {
   vxp_name name;
+  uint32_t order;       /* declaration order: among equal names the first one wins */
   uint32_t return_type; /* tensor type index or VXP_NONE */
   vxp_name return_nominal; /* a struct it returns (for `make().method()`), or NONE */
 } fn_signature;
@@ -637,6 +638,27 @@ static void lower_arguments(lowerer *L, TSNode args, vxp_call_event *call) {
   L->arg_stack.len = base;
 }
 
+/* The first-declared signature named `name`, or NULL: a binary search of the signatures,
+ * which vxp_lower__program sorts by (name, order) once they are all collected, so that a file
+ * with many calls stays linear-logarithmic rather than quadratic. */
+static const fn_signature *find_signature(lowerer *L, vxp_name name) {
+  size_t lo = 0, hi = L->signatures.len;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (L->signatures.items[mid].name < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return (lo < L->signatures.len && L->signatures.items[lo].name == name)
+             ? &L->signatures.items[lo]
+             : NULL;
+}
+
+static int compare_signatures(const void *a, const void *b) {
+  const fn_signature *x = a, *y = b;
+  if (x->name != y->name) return x->name < y->name ? -1 : 1;
+  return (x->order > y->order) - (x->order < y->order);
+}
+
 static value_info lower_call(lowerer *L, TSNode node) {
   TSNode fn_node = field(L, node, L->F->function);
   if (ts_node_is_null(fn_node)) return no_value;
@@ -660,13 +682,11 @@ static value_info lower_call(lowerer *L, TSNode node) {
         call->indirect = true; /* a call through a function value */
       }
     }
-    for (size_t i = 0; i < L->signatures.len; i++) {
-      if (L->signatures.items[i].name == call->callee && call->generic_count == 0) {
-        result.type = L->signatures.items[i].return_type;
-        result.loc = origin_of_type(L, result.type);
-        result.nominal = L->signatures.items[i].return_nominal;
-        break;
-      }
+    const fn_signature *sig = call->generic_count == 0 ? find_signature(L, call->callee) : NULL;
+    if (sig) {
+      result.type = sig->return_type;
+      result.loc = origin_of_type(L, result.type);
+      result.nominal = sig->return_nominal;
     }
   } else if (sym == L->S->field_expression) {
     value_info receiver = lower_expr(L, field(L, fn_node, L->F->value), VXP_NAME_NONE);
@@ -1179,6 +1199,7 @@ static void collect_signature(lowerer *L, TSNode node) {
                         ? lower_type(L, field(L, node, L->F->return_type))
                         : VXP_NONE;
   sig.return_nominal = nominal_name(L, field(L, node, L->F->return_type));
+  sig.order = (uint32_t)L->signatures.len;
   if (!failed(L) && !array_push(L->ctx, &L->signatures, sig)) oom(L);
 }
 
@@ -1247,6 +1268,8 @@ int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp
   L.F = &ctx->fields;
   if (vxp_strtab__init(ctx, &model->names) != VXP_OK) return VXP_ENOMEM;
   lower_items(&L, root, true);
+  if (L.signatures.len)
+    qsort(L.signatures.items, L.signatures.len, sizeof(fn_signature), compare_signatures);
   lower_items(&L, root, false);
   array_free(ctx, &L.bindings);
   array_free(ctx, &L.scopes);

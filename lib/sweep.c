@@ -171,8 +171,9 @@ static bool certify(certifier *c) {
         for (uint32_t g = 0; g < call->generic_count; g++) {
           if (trend_of(c, m->dim_list.items[call->generic_first + g], 0) != TREND_CONST) {
             c->why[0] = '\0';
-            explain(c, call->start_byte, "a generic argument depends on %s; vxpeak does not "
-                    "follow it into the instance", vxp_strtab__str(&m->names, c->target));
+            explain(c, call->start_byte, "a generic argument depends on %s, and the "
+                    "monotonicity check does not follow it into the instance's shapes",
+                    vxp_strtab__str(&m->names, c->target));
             return false;
           }
         }
@@ -195,9 +196,12 @@ typedef struct sweep_run {
   const vxp_sweep_options *so;
 } sweep_run;
 
-/* peak/capacity as a comparable fraction: a * d > c * b. */
-static bool fuller(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
-  return (unsigned __int128)a * d > (unsigned __int128)c * b;
+/* a/b > c/d, compared exactly: a and c are call-tree totals (128-bit, but a total past 2^64
+ * is already over any capacity, so it is clamped), b and d capacities. */
+static bool fuller128(unsigned __int128 a, uint64_t b, unsigned __int128 c, uint64_t d) {
+  uint64_t a64 = a > UINT64_MAX ? UINT64_MAX : (uint64_t)a;
+  uint64_t c64 = c > UINT64_MAX ? UINT64_MAX : (uint64_t)c;
+  return (unsigned __int128)a64 * d > (unsigned __int128)c64 * b;
 }
 
 /* Analyse at `value` and record the point (each value once). */
@@ -236,27 +240,40 @@ static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
       snprintf(p.code, sizeof(p.code), "W1029");
     }
   }
-  /* The selected set closest to (or furthest past) its capacity. */
-  const vxp_resident_set *tight = NULL;
-  for (size_t i = 0; i < an->resident_sets.len; i++) {
-    const vxp_resident_set *rs = &an->resident_sets.items[i];
-    if (R->so->function && strcmp(R->so->function, rs->function_name) != 0) continue;
-    if (R->so->space && strcmp(R->so->space, rs->space_name) != 0) continue;
-    if (!tight || rs->peak_saturated ||
-        fuller(rs->peak_bytes, rs->capacity_bytes, tight->peak_bytes, tight->capacity_bytes))
-      tight = rs;
-    if (rs->peak_saturated) break;
+  /* The selected (function, space) closest to (or furthest past) its capacity, by its
+   * call-tree total: what a function holds while its callees place theirs counts, as it
+   * does in `check` (E6027). */
+  size_t space_count = an->view.spaces.len;
+  const vxp_fn_space *tight = NULL;
+  const vxp_space *tight_space = NULL;
+  const char *tight_function = NULL;
+  for (size_t f = 0; f < an->functions.len && space_count; f++) {
+    const char *fname = an->functions.items[f].name;
+    if (R->so->function && strcmp(R->so->function, fname) != 0) continue;
+    for (size_t s = 0; s < space_count; s++) {
+      const vxp_fn_space *fs = &an->fn_spaces.items[f * space_count + s];
+      const vxp_space *sp = an->view.spaces.items[s];
+      if (fs->total == 0 || !sp->has_capacity) continue;
+      if (R->so->space && strcmp(R->so->space, sp->name) != 0) continue;
+      if (!tight ||
+          fuller128(fs->total, sp->capacity, tight->total, tight_space->capacity)) {
+        tight = fs;
+        tight_space = sp;
+        tight_function = fname;
+      }
+    }
   }
   if (tight) {
-    p.peak_bytes = tight->peak_bytes;
-    p.capacity_bytes = tight->capacity_bytes;
-    p.function = vxp_ctx__strdup(R->ctx, tight->function_name);
-    p.space = vxp_ctx__strdup(R->ctx, tight->space_name);
+    bool saturated = tight->total > UINT64_MAX;
+    p.peak_bytes = saturated ? UINT64_MAX : (uint64_t)tight->total;
+    p.capacity_bytes = tight_space->capacity;
+    p.function = vxp_ctx__strdup(R->ctx, tight_function);
+    p.space = vxp_ctx__strdup(R->ctx, tight_space->name);
     if (!p.function || !p.space) rc = VXP_ENOMEM;
     /* The budget: peak x 10^6 <= capacity x (10^6 - margin). */
-    unsigned __int128 need = (unsigned __int128)tight->peak_bytes * 1000000u;
-    unsigned __int128 have = (unsigned __int128)tight->capacity_bytes * (1000000u - R->so->margin_ppm);
-    if (p.fits && (tight->peak_saturated || tight->peak_bytes > tight->capacity_bytes)) {
+    unsigned __int128 need = (unsigned __int128)p.peak_bytes * 1000000u;
+    unsigned __int128 have = (unsigned __int128)p.capacity_bytes * (1000000u - R->so->margin_ppm);
+    if (p.fits && (saturated || p.peak_bytes > p.capacity_bytes)) {
       p.fits = false;
       p.reason = "over_capacity";
     } else if (p.fits && need > have) {

@@ -6,44 +6,20 @@
 
 #include "cli.h"
 
-/* 1,234,567 */
+/* The report's numbers, written straight to `out` (format.c does the formatting). */
 static void print_grouped(FILE *out, uint64_t v) {
-  char digits[32];
-  int n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
-  for (int i = 0; i < n; i++) {
-    fputc(digits[i], out);
-    if ((n - i - 1) % 3 == 0 && i != n - 1) fputc(',', out);
-  }
+  char buf[32];
+  fputs(vxpeak_grouped(v, buf), out);
 }
 
-/* A byte count in the largest binary unit that keeps it at or above 1. */
 static void print_gib(FILE *out, uint64_t v) {
-  static const struct {
-    double scale;
-    const char *unit;
-  } units[] = {{1099511627776.0, "TiB"}, {1073741824.0, "GiB"}, {1048576.0, "MiB"}, {1024.0, "KiB"}};
-  for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-    if ((double)v >= units[i].scale) {
-      fprintf(out, "%.2f %s", (double)v / units[i].scale, units[i].unit);
-      return;
-    }
-  }
-  fprintf(out, "%llu B", (unsigned long long)v);
+  char buf[32];
+  fputs(vxpeak_binary(v, buf), out);
 }
 
-/* A duration in picoseconds, in the largest unit that keeps it at or above 1. */
 static void print_duration(FILE *out, uint64_t ps) {
-  static const struct {
-    double scale;
-    const char *unit;
-  } units[] = {{1e12, "s"}, {1e9, "ms"}, {1e6, "us"}, {1e3, "ns"}};
-  for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-    if ((double)ps >= units[i].scale) {
-      fprintf(out, "%.2f %s", (double)ps / units[i].scale, units[i].unit);
-      return;
-    }
-  }
-  fprintf(out, "%llu ps", (unsigned long long)ps);
+  char buf[32];
+  fputs(vxpeak_duration_fixed(ps, buf), out);
 }
 
 /* Whether two routes say the same thing (for folding a run of identical transfers). */

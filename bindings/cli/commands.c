@@ -52,11 +52,13 @@ const vxpeak_command vxpeak_commands[] = {
      "the largest value of a constant that fits, per machine",
      "Analyse the program again with `const NAME` overridden, for each machine, and report\n"
      "the largest value in LO..HI that fits with the margin: no error, every tile's size\n"
-     "known, and every selected peak at most (100% - P%) of its capacity. When every shape\n"
-     "that mentions NAME grows with it (sums, products, differences and quotients with\n"
-     "constants) and no `if comptime` or generic argument depends on it, the search bisects\n"
-     "and analyses both sides of the boundary; otherwise it scans down from HI. Exit status\n"
-     "0 when a value fits on every machine, 1 when not on some, 2 usage or I/O error.",
+     "known, and every selected function's call-tree total (its own peak, or what it holds\n"
+     "across a call plus the callee's total) at most (100% - P%) of its capacity. When\n"
+     "every shape that mentions NAME grows with it (sums, products, differences and\n"
+     "quotients with constants) and no `if comptime` or generic argument depends on it, the\n"
+     "search bisects and analyses both sides of the boundary; otherwise it scans down from\n"
+     "HI. Exit status 0 when a value fits on every machine, 1 when not on some, 2 usage or\n"
+     "I/O error.",
      vxpeak_sweep, MACHINE_OPTS | O(OPT_CONST) | O(OPT_MARGIN) | O(OPT_FUNCTION) |
          O(OPT_SPACE) | O(OPT_FORMAT),
      report_formats, false,

@@ -36,8 +36,8 @@ static void print_point_cells(const vxp_sweep_point *p) {
     printf(" %8s %29s", "-", "");
     return;
   }
-  snprintf(set, sizeof(set), "%s (%s GiB)", vxpeak_grouped(vxp_sweep_point_peak_bytes(p), b1),
-           vxpeak_gib(vxp_sweep_point_peak_bytes(p), b2));
+  snprintf(set, sizeof(set), "%s (%s)", vxpeak_grouped(vxp_sweep_point_peak_bytes(p), b1),
+           vxpeak_binary(vxp_sweep_point_peak_bytes(p), b2));
   printf(" %8llu %29s", (unsigned long long)vxp_sweep_point_value(p), set);
 }
 

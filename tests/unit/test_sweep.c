@@ -238,8 +238,45 @@ static void test_sweep__bad_requests_are_refused_with_a_reason(void **state) {
   done(&f);
 }
 
+/* The margin is checked against call-tree totals, not each function's own peak: `main`
+ * holds 40 KiB of a 100 KiB space across its call to `stage`, which places N tiles of
+ * 10 KiB. With a 10% margin the budget is 90 KiB: 40 + 10N <= 90 gives N = 5, while
+ * `stage` alone (10N <= 90 and no E6027 below 100 KiB) would allow 6. */
+static void test_sweep__margins_count_what_callers_hold_across_calls(void **state) {
+  (void)state;
+  fixture f = load("Memory CPU_DRAM {}\n"
+                   "Memory W { capacity: 100 KiB, managed: explicit }\n"
+                   "Topology Dev { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
+                   "const N : i64 = 1;\n"
+                   "fn stage() -> i32 {\n"
+                   "  let t = transfer(Tensor<u8, [N, 10240]>::uninit(), Memory::W);\n"
+                   "  print!(t);\n"
+                   "  return 0;\n"
+                   "}\n"
+                   "fn main() -> i32 {\n"
+                   "  let held = transfer(Tensor<u8, [40960]>::uninit(), Memory::W);\n"
+                   "  let r = stage();\n"
+                   "  print!(held, r);\n"
+                   "  return 0;\n"
+                   "}\n",
+                   NULL);
+  vxp_sweep *sw = run(&f, "N", 1, 9, 100000);
+  const vxp_sweep_point *largest = vxp_sweep_largest(sw);
+  assert_non_null(largest);
+  assert_int_equal(vxp_sweep_point_value(largest), 5);
+  assert_int_equal(vxp_sweep_point_peak_bytes(largest), 40960 + 5 * 10240);
+  assert_string_equal(vxp_sweep_point_function(largest), "main");
+  const vxp_sweep_point *next = vxp_sweep_first_rejected(sw);
+  assert_non_null(next);
+  assert_int_equal(vxp_sweep_point_value(next), 6);
+  assert_string_equal(vxp_sweep_point_reason(next), "within_margin");
+  vxp_sweep_free(sw);
+  done(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_sweep__margins_count_what_callers_hold_across_calls),
       cmocka_unit_test(test_sweep__llama_batch_8_fits_an_a100_40_and_9_does_not),
       cmocka_unit_test(test_sweep__a_comptime_condition_forces_a_scan_that_agrees_with_brute_force),
       cmocka_unit_test(test_sweep__shapes_that_may_shrink_rule_bisection_out),
