@@ -485,8 +485,34 @@ static void place_transfer(walker *W, const vxp_place_event *pl, const tile_size
   place_in(W, pl, ts, resolve_place(W, &pl->dest), pl->binding);
 }
 
+/* E6026: the element type of a placed tensor must be one its hardware can hold. */
+static void check_dtype(walker *W, const vxp_place_event *pl) {
+  if (!pl->type_known) return;
+  uint32_t space = resolve_place(W, &pl->dest);
+  vxp_elem elem = (vxp_elem)W->m->types.items[pl->type].elem;
+  if (space == VXP_NONE || elem == VXP_ELEM_UNKNOWN) return;
+  const char *space_name = space_at(W, space)->name;
+  const vxp_topology *t =
+      vxp_machine__dtype_refusal(&W->an->view, space_name, vxp_elem__name(elem));
+  if (!t) return;
+  char listed[256] = "";
+  size_t used = 0;
+  for (size_t i = 0; i < t->dtypes.len && used < sizeof(listed); i++)
+    used += (size_t)snprintf(listed + used, sizeof(listed) - used, "%s%s", i ? ", " : "",
+                             t->dtypes.items[i]);
+  vxp_diagnostic *d =
+      add_diag(W, VXP_SEVERITY_ERROR, "E6026", pl->start_byte, pl->end_byte,
+               "a tensor of element type %s is placed in memory space '%s' of topology '%s', "
+               "whose hardware cannot represent it (its `dtypes:` are %s)",
+               vxp_elem__name(elem), space_name, t->name, listed);
+  note(W, d, true, VXP_NONE, 0,
+       "convert the tensor to a type the topology lists, or place it on hardware that has %s",
+       vxp_elem__name(elem));
+}
+
 static void place(walker *W, const vxp_place_event *pl) {
   tile_size ts;
+  check_dtype(W, pl);
   size_of(W, pl, &ts);
   if (pl->form == VXP_FORM_TRANSFER) place_transfer(W, pl, &ts);
   else place_in(W, pl, &ts, resolve_place(W, &pl->dest), pl->binding);

@@ -54,6 +54,10 @@ static const vxp_code_info catalogue[] = {
     {"E6016", "TopologyShadowsBuiltin", "A topology shadows a built-in one.",
      "A declared Topology has the name of one of Vx's built-in topologies.",
      "Rename the topology.", E},
+    {"E6026", "ElementTypeNotOnMachine", "A tensor's element type is not one its hardware holds.",
+     "The topology holding the memory space declares `dtypes:`, and the placed tensor's element "
+     "type is not among them: the hardware cannot represent it.",
+     "Convert the tensor to a listed type, or place it on hardware that lists its type.", E},
     {"E6027", "CallTreeOverCapacity", "A call path exceeds a memory space.",
      "Along the call path the message names, the bytes each caller still holds at its call "
      "plus the last callee's own peak exceed the capacity, though each function fits alone. "

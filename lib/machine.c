@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "context.h"
+#include "model.h"
 #include "program.h"
 #include "source.h"
 #include "units.h"
@@ -578,6 +579,41 @@ const vxp_space *vxp_machine__space(const vxp_machine_view *view, const char *na
 const vxp_topology *vxp_machine__topology(const vxp_machine_view *view, const char *name) {
   for (size_t i = 0; i < view->topologies.len; i++) {
     if (strcmp(view->topologies.items[i]->name, name) == 0) return view->topologies.items[i];
+  }
+  return NULL;
+}
+
+static bool holds(const vxp_topology *t, const char *space, bool by_visibility) {
+  if (!by_visibility) return t->memory && strcmp(t->memory, space) == 0;
+  for (size_t i = 0; i < t->visible.len; i++) {
+    if (strcmp(t->visible.items[i], space) == 0) return true;
+  }
+  return false;
+}
+
+static bool lists_dtype(const vxp_topology *t, vxp_elem elem) {
+  for (size_t i = 0; i < t->dtypes.len; i++) {
+    const char *d = t->dtypes.items[i];
+    if (vxp_elem__from_name(d, strlen(d)) == elem) return true;
+  }
+  return false;
+}
+
+const vxp_topology *vxp_machine__dtype_refusal(const vxp_machine_view *view, const char *space,
+                                               const char *elem_name) {
+  vxp_elem elem = vxp_elem__from_name(elem_name, strlen(elem_name));
+  if (elem == VXP_ELEM_UNKNOWN) return NULL;
+  for (int by_visibility = 0; by_visibility < 2; by_visibility++) {
+    const vxp_topology *refusing = NULL;
+    bool held = false;
+    for (size_t i = 0; i < view->topologies.len; i++) {
+      const vxp_topology *t = view->topologies.items[i];
+      if (!holds(t, space, by_visibility)) continue;
+      held = true;
+      if (!t->has_dtypes || lists_dtype(t, elem)) return NULL;
+      if (!refusing) refusing = t;
+    }
+    if (held) return refusing;
   }
   return NULL;
 }

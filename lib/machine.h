@@ -131,6 +131,13 @@ const vxp_space *vxp_machine__space(const vxp_machine_view *view, const char *na
 /* The topology named `name` in `view`, or NULL. */
 const vxp_topology *vxp_machine__topology(const vxp_machine_view *view, const char *name);
 
+/* E6026: the topology that holds `space` and cannot represent element type `elem` (its
+ * `dtypes:` omit it), or NULL when the element is representable. A space is held by the
+ * topologies whose `memory:` it is, or else by those whose `visible:` list it; the element
+ * is representable when any holder declares no `dtypes:` or lists it. */
+const vxp_topology *vxp_machine__dtype_refusal(const vxp_machine_view *view, const char *space,
+                                               const char *elem);
+
 /* Whether `name` is one of Vx's built-in memory spaces (CPU_DRAM, GPU_HBM, ...). */
 bool vxp_machine__builtin_space(const char *name);
 

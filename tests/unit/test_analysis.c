@@ -482,8 +482,50 @@ static void test_analysis__loop_trip_counts_fold_or_are_null(void **state) {
   assert_false(known);
 }
 
+/* E6026: a tensor placed where the holding topology's `dtypes:` omit its element type. */
+static void test_analysis__an_element_type_the_hardware_lacks_is_e6026(void **state) {
+  (void)state;
+  const char *machine =
+      "Memory CPU_DRAM {}\n"
+      "Memory HBM { within: Memory::CPU_DRAM, capacity: 1 GiB, managed: explicit, scope: device }\n"
+      "Topology Hopper { memory: Memory::HBM, dtypes: [f32, f16, Bool],\n"
+      "  transfer Memory::CPU_DRAM -> Memory::HBM : 10 }\n";
+  const char *cases[][2] = {
+      {"f4e2m1", "1"}, /* not listed: refused */
+      {"f16", "0"},    /* listed */
+      {"bool", "0"},   /* listed under its alias */
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    char text[1024];
+    snprintf(text, sizeof(text),
+             "%sfn main() -> i32 {\n  let t = transfer(Tensor<%s, [8, 8]>::uninit(), Memory::HBM);\n"
+             "  print!(t);\n  return 0;\n}\n",
+             machine, cases[i][0]);
+    test_run r = test_analyse(text);
+    if (test_count_diag(r.an, "E6026") != (size_t)atoi(cases[i][1]))
+      fail_msg("%s: %zu E6026", cases[i][0], test_count_diag(r.an, "E6026"));
+    if (cases[i][1][0] == '1') {
+      const char *msg = vxp_diagnostic_message(test_find_diag(r.an, "E6026"));
+      assert_non_null(strstr(msg, "element type f4e2m1"));
+      assert_non_null(strstr(msg, "cannot represent"));
+    }
+    test_done(&r);
+  }
+  /* A second topology holding the space without `dtypes:` can represent anything. */
+  test_run r = test_analyse("Memory CPU_DRAM {}\n"
+                            "Memory HBM { capacity: 1 GiB }\n"
+                            "Topology A { memory: Memory::HBM, dtypes: [f32] }\n"
+                            "Topology B { memory: Memory::HBM }\n"
+                            "fn main() -> i32 {\n"
+                            "  let t = Tensor<f16, [8], Memory::HBM>::uninit();\n"
+                            "  print!(t);\n  return 0;\n}\n");
+  assert_int_equal(test_count_diag(r.an, "E6026"), 0);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_analysis__an_element_type_the_hardware_lacks_is_e6026),
       cmocka_unit_test(test_analysis__blog_loop_program_peaks_at_two_tiles),
       cmocka_unit_test(test_analysis__blog_unrolled_program_is_e6010),
       cmocka_unit_test(test_analysis__releasing_and_non_releasing_blocks),

@@ -156,7 +156,7 @@ static void test_machine__every_field_is_read(void **state) {
       "  granule: 1 KiB, scope: sm, managed: explicit, replicas: 4, crossing: streamed,\n"
       "  overcommit }\n"
       "Topology T { arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM, Memory::SM],\n"
-      "  dtypes: [f32, bool], transfer Memory::CPU_DRAM -> Memory::HBM : 7 relaxed\n"
+      "  dtypes: [f32, u8, bool], transfer Memory::CPU_DRAM -> Memory::HBM : 7 relaxed\n"
       "  transfer Memory::HBM -> Memory::SM copy_engine sync }\n"
       "fn main() -> i32 {\n"
       "  let a = transfer(Tensor<u8, [3100]>::uninit(), Memory::SM);\n"
