@@ -3,6 +3,7 @@
  * was unexpected (or missing) and where, in what construct. */
 #include <stdio.h>
 
+#include "array.h"
 #include "program.h"
 #include "source.h"
 #include "context.h"
@@ -133,26 +134,65 @@ static bool reserved_word(const char *s, size_t len) {
   return false;
 }
 
-/* Reports every identifier spelled as a reserved word. */
+static bool word_byte(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_' || c >= 0x80; /* non-ASCII letters continue a word too */
+}
+
+/* Byte offsets of the words of the text spelled as reserved words, in order. Most are
+ * keywords used as keywords; the tree says which ones were parsed as names. */
+static int reserved_candidates(vxp_context *ctx, const vxp_source *src, void *out_ptr) {
+  Array(uint32_t) *out = out_ptr;
+  const unsigned char *t = (const unsigned char *)src->text;
+  size_t len = src->len;
+  for (size_t i = 0; i < len;) {
+    if (!word_byte(t[i])) {
+      i++;
+      continue;
+    }
+    size_t start = i;
+    while (i < len && word_byte(t[i])) i++;
+    if (i - start <= 13 && reserved_word((const char *)t + start, i - start) &&
+        !array_push(ctx, out, (uint32_t)start))
+      return VXP_ENOMEM;
+  }
+  return VXP_OK;
+}
+
+/* Reports every identifier spelled as a reserved word. The walk descends only into nodes
+ * that contain a candidate word, so it visits the paths to the keywords rather than the
+ * whole tree (the check runs on every parse and reparse). */
 static int check_reserved(vxp_context *ctx, const vxp_source *src, TSNode root,
                           vxp_diag_list *diags) {
+  Array(uint32_t) candidates;
+  memset(&candidates, 0, sizeof(candidates));
+  int rc = reserved_candidates(ctx, src, &candidates);
+  if (rc != VXP_OK || candidates.len == 0) {
+    array_free(ctx, &candidates);
+    return rc;
+  }
   TSSymbol ident = ctx->syms.identifier, type_ident = ctx->syms.type_identifier;
+  size_t next = 0; /* the first candidate not before the current node */
   TSTreeCursor cursor = ts_tree_cursor_new(root);
-  int rc = VXP_OK;
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
-    TSSymbol sym = ts_node_symbol(node);
-    if (sym == ident || sym == type_ident) {
-      uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
-      if (end - start <= 13 && reserved_word(src->text + start, end - start) &&
-          !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, end,
-                         "syntax error: '%.*s' is a reserved word and cannot be used as a name",
-                         (int)(end - start), src->text + start)) {
-        rc = VXP_ENOMEM;
-        break;
+    uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+    while (next < candidates.len && candidates.items[next] < start) next++;
+    bool contains = next < candidates.len && candidates.items[next] < end;
+    if (contains) {
+      TSSymbol sym = ts_node_symbol(node);
+      if (sym == ident || sym == type_ident) {
+        if (reserved_word(src->text + start, end - start) &&
+            !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, end,
+                           "syntax error: '%.*s' is a reserved word and cannot be used as a "
+                           "name",
+                           (int)(end - start), src->text + start)) {
+          rc = VXP_ENOMEM;
+          break;
+        }
+      } else if (sym != VXP__SYM_ERROR && ts_tree_cursor_goto_first_child(&cursor)) {
+        continue; /* inside an ERROR node the words are reported as unexpected already */
       }
-    } else if (sym != VXP__SYM_ERROR && ts_tree_cursor_goto_first_child(&cursor)) {
-      continue; /* inside an ERROR node the words are reported as unexpected already */
     }
     while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
       if (!ts_tree_cursor_goto_parent(&cursor)) goto done;
@@ -160,6 +200,7 @@ static int check_reserved(vxp_context *ctx, const vxp_source *src, TSNode root,
   }
 done:
   ts_tree_cursor_delete(&cursor);
+  array_free(ctx, &candidates);
   return rc;
 }
 
