@@ -148,6 +148,7 @@ static void read_memory_field(reader *R, vxp_space *sp, TSNode f) {
   if (sym == S->within_field) {
     TSNode name = fld(R, value, R->F->name);
     if (!usable(name)) return;
+    vxp_ctx__free(R->ctx, sp->within); /* a repeated field: the last one wins */
     sp->within = node_dup(R, name);
     sp->within_start = ts_node_start_byte(f);
     sp->within_end = ts_node_end_byte(f);

@@ -160,6 +160,15 @@ void vxpeak_render_diagnostic(FILE *out, const vxp_diagnostic *d, bool color);
 /* Render every diagnostic of an analysis on `out` (coloured when `out` is a terminal). */
 void vxpeak_render_all(FILE *out, const vxp_analysis *an);
 
+/* Text output renders at most this many diagnostics; a broken file can yield thousands, and
+ * the JSON and SARIF reports keep every one. */
+#define VXPEAK_MAX_RENDERED 100
+
+/* Render diagnostic `index` of `count` unless past VXPEAK_MAX_RENDERED; the first one past
+ * it prints how many are not shown. Returns whether `d` was rendered. */
+bool vxpeak_render_nth(FILE *out, const vxp_diagnostic *d, size_t index, size_t count,
+                       bool color);
+
 /* Whether to colour output written to `out` (a terminal, and NO_COLOR unset). */
 bool vxpeak_use_color(FILE *out);
 

@@ -59,7 +59,7 @@ int vxpeak_parse(const vxpeak_args *args) {
   for (size_t i = 0; i < n; i++) {
     const vxp_diagnostic *d = vxp_program_diagnostic(prog, i);
     if (vxp_diagnostic_severity(d) == VXP_SEVERITY_ERROR) errors++;
-    vxpeak_render_diagnostic(stderr, d, color);
+    vxpeak_render_nth(stderr, d, i, n, color);
   }
   exit_code = errors ? VXPEAK_EXIT_REJECTED : VXPEAK_EXIT_OK;
 done:

@@ -33,34 +33,61 @@ static void paint(FILE *out, bool color, const char *code) {
   if (color) fputs(code, out);
 }
 
+/* How much of a long source line an excerpt shows: a window around the range, so that a
+ * minified or generated line of megabytes prints as a screenful, not the whole line. */
+#define EXCERPT_WIDTH 120
+
+static bool continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+/* Print line[from, to) for the terminal: tabs and other control bytes as one space each,
+ * so that the caret line below stays aligned. */
+static void put_visible(FILE *out, const char *line, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++) {
+    unsigned char c = (unsigned char)line[i];
+    fputc(c < 0x20 || c == 0x7f ? ' ' : c, out);
+  }
+}
+
 /* The source line of `r` with carets under the range (the first line of a longer one). */
 static void print_excerpt(FILE *out, const vxp_source *src, vxp_range r, bool color,
                           const char *caret_color) {
   size_t len;
   const char *line = vxp_source_line(src, r.start.line, &len);
   if (!line) return;
+  size_t start = r.start.column < len ? r.start.column : len;
+  size_t end = (r.end.line == r.start.line) ? r.end.column : len;
+  if (end > len) end = len;
+  if (end <= start) end = start + 1;
+  /* The window: the whole line when it is short, else EXCERPT_WIDTH bytes from a little
+   * before the range, cut at character boundaries, with "..." where it is cut. */
+  size_t from = 0, to = len;
+  if (len > EXCERPT_WIDTH) {
+    from = start > EXCERPT_WIDTH / 4 ? start - EXCERPT_WIDTH / 4 : 0;
+    while (from > 0 && continuation((unsigned char)line[from])) from--;
+    to = from + EXCERPT_WIDTH < len ? from + EXCERPT_WIDTH : len;
+    while (to < len && continuation((unsigned char)line[to])) to++;
+    if (end > to) end = to;
+  }
+  const char *lead = from > 0 ? "..." : "";
   char gutter[16];
   int width = snprintf(gutter, sizeof(gutter), "%u", r.start.line + 1);
   paint(out, color, BLUE);
   fprintf(out, "%*s |\n%s | ", width, "", gutter);
   paint(out, color, RESET);
-  /* Tabs are shown as one space so that the caret line below stays aligned. */
-  for (size_t i = 0; i < len; i++) fputc(line[i] == '\t' ? ' ' : line[i], out);
+  fputs(lead, out);
+  put_visible(out, line, from, to);
+  if (to < len) fputs("...", out);
   fputc('\n', out);
-  size_t start = r.start.column < len ? r.start.column : len;
-  size_t end = (r.end.line == r.start.line) ? r.end.column : len;
-  if (end > len) end = len;
-  if (end <= start) end = start + 1;
   paint(out, color, BLUE);
-  fprintf(out, "%*s | ", width, "");
+  fprintf(out, "%*s | %s", width, "", from > 0 ? "   " : "");
   paint(out, color, RESET);
   /* Continuation bytes of UTF-8 take no column on screen. */
-  for (size_t i = 0; i < start; i++) {
-    if (((unsigned char)line[i] & 0xC0) != 0x80) fputc(' ', out);
+  for (size_t i = from; i < start; i++) {
+    if (!continuation((unsigned char)line[i])) fputc(' ', out);
   }
   paint(out, color, caret_color);
   for (size_t i = start; i < end; i++) {
-    if (i >= len || ((unsigned char)line[i] & 0xC0) != 0x80) fputc('^', out);
+    if (i >= len || !continuation((unsigned char)line[i])) fputc('^', out);
   }
   paint(out, color, RESET);
   fputc('\n', out);
@@ -113,8 +140,21 @@ void vxpeak_render_diagnostic(FILE *out, const vxp_diagnostic *d, bool color) {
   for (size_t i = 0; i < notes; i++) render_note(out, vxp_diagnostic_note(d, i), color);
 }
 
+bool vxpeak_render_nth(FILE *out, const vxp_diagnostic *d, size_t index, size_t count,
+                       bool color) {
+  if (index < VXPEAK_MAX_RENDERED) {
+    vxpeak_render_diagnostic(out, d, color);
+    return true;
+  }
+  if (index == VXPEAK_MAX_RENDERED)
+    fprintf(out, "vxpeak: %zu more diagnostic%s not shown (--format json lists every one)\n",
+            count - index, count - index == 1 ? "" : "s");
+  return false;
+}
+
 void vxpeak_render_all(FILE *out, const vxp_analysis *an) {
   bool color = vxpeak_use_color(out);
-  for (size_t i = 0; i < vxp_analysis_diagnostic_count(an); i++)
-    vxpeak_render_diagnostic(out, vxp_analysis_diagnostic(an, i), color);
+  size_t count = vxp_analysis_diagnostic_count(an);
+  for (size_t i = 0; i < count && i <= VXPEAK_MAX_RENDERED; i++)
+    vxpeak_render_nth(out, vxp_analysis_diagnostic(an, i), i, count, color);
 }

@@ -10,6 +10,10 @@
 #include "vxpeak.h"
 
 int main(int argc, char **argv) {
+  /* stderr is unbuffered by default: one write per character of every diagnostic. Line
+   * buffering keeps the order on a terminal and writes each line at once. */
+  static char stderr_buffer[8192];
+  setvbuf(stderr, stderr_buffer, _IOLBF, sizeof(stderr_buffer));
   if (vxp_version() != VXP_VERSION_NUMBER) {
     fprintf(stderr, "vxpeak: library version %s does not match the header (%s)\n",
             vxp_version_string(), VXP_VERSION_STRING);

@@ -193,8 +193,28 @@ static void test_machine__built_in_machines_cover_the_fleet(void **state) {
   vxp_context_free(ctx);
 }
 
+/* A field written twice: the last one counts, and nothing read from the first leaks
+ * (the test allocator reports any block left allocated). */
+static void test_machine__a_repeated_field_keeps_the_last_and_leaks_nothing(void **state) {
+  (void)state;
+  test_run r = test_analyse("Memory CPU_DRAM {}\n"
+                            "Memory A { capacity: 8 MiB }\n"
+                            "Memory B { capacity: 4 MiB }\n"
+                            "Memory W { within: Memory::A, within: Memory::B, capacity: 6 MiB,\n"
+                            "  capacity: 2 MiB }\n");
+  assert_int_equal(test_count_diag(r.an, "E6007"), 0); /* 2 MiB within the 4 MiB B */
+  test_done(&r);
+  r = test_analyse("Memory CPU_DRAM {}\n"
+                   "Memory A { capacity: 8 MiB }\n"
+                   "Memory B { capacity: 4 MiB }\n"
+                   "Memory W { within: Memory::A, within: Memory::B, capacity: 6 MiB }\n");
+  assert_int_equal(test_count_diag(r.an, "E6007"), 1); /* 6 MiB within the 4 MiB B */
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_machine__a_repeated_field_keeps_the_last_and_leaks_nothing),
       cmocka_unit_test(test_machine__units_are_exact_and_errors_name_their_place),
       cmocka_unit_test(test_machine__rates_are_per_second_or_per_cycle_and_costs_are_integers),
       cmocka_unit_test(test_machine__within_cycles_are_e6006_for_every_space_on_them),
