@@ -303,7 +303,12 @@ static uint32_t space_index(walker *W, const char *name) {
 static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint64_t bytes,
                      vxp_name binding) {
   const vxp_space *sp = space_at(W, space);
-  bool never_read = binding != VXP_NAME_NONE && !vxp_function__reads(W->fn, binding);
+  /* Only a transfer is released at once when its binding is never read: vxc applies the
+   * rule to placements checked while a `let` or assignment target is set, which is the
+   * transfers in the initializer; a `let` whose type is placed is checked after the
+   * target is cleared and stays resident to the end of its block. */
+  bool never_read = pl->form == VXP_FORM_TRANSFER && binding != VXP_NAME_NONE &&
+                    !vxp_function__reads(W->fn, binding);
   block_frame *b = top_block(W);
   vxp_record rec;
   memset(&rec, 0, sizeof(rec));

@@ -960,7 +960,9 @@ static void lower_let(lowerer *L, TSNode node) {
   vxp_name name = intern_node(L, field(L, node, L->F->name));
   TSNode type_node = field(L, node, L->F->type);
   TSNode value_node = field(L, node, L->F->value);
-  bool is_transfer = is(value_node, L->S->transfer_expression);
+  TSNode init = value_node;
+  while (is(init, L->S->parenthesized_expression)) init = ts_node_named_child(init, 0);
+  bool is_transfer = is(init, L->S->transfer_expression);
   value_info value = lower_expr(L, value_node, name);
   uint32_t declared = lower_type(L, type_node);
   if (declared != VXP_NONE) {
@@ -968,15 +970,21 @@ static void lower_let(lowerer *L, TSNode node) {
     value.loc = origin_of_type(L, declared);
   }
   /* A `let` whose declared or inferred type is placed holds a tile, unless the initializer
-   * is itself the transfer that placed it. */
-  if (!is_transfer && type_is_placed(L, value.type)) {
+   * is itself the transfer that placed it. A transfer's result keeps its tensor type and
+   * records where it went in `loc`, so binding an already placed value again (`let b = a;`,
+   * `let r = &a;`, a placed value out of an `if`) is a placed type too: vxc types the
+   * binding as the placed tensor and counts it as a tile of its own. */
+  bool placed_type = type_is_placed(L, value.type);
+  bool placed_value = value.type != VXP_NONE && value.loc.known &&
+                      value.loc.place.kind != VXP_PLACE_NONE;
+  if (!is_transfer && (placed_type || placed_value)) {
     vxp_event ev;
     memset(&ev, 0, sizeof(ev));
     ev.kind = VXP_EV_PLACE;
     ev.u.place.form = VXP_FORM_LET_TYPE;
     ev.u.place.type_known = true;
     ev.u.place.type = value.type;
-    ev.u.place.dest = L->m->types.items[value.type].placement;
+    ev.u.place.dest = placed_type ? L->m->types.items[value.type].placement : value.loc.place;
     ev.u.place.origin.known = false;
     ev.u.place.origin.place.index = VXP_NONE;
     ev.u.place.binding = name;

@@ -112,6 +112,31 @@ static void test_analysis__a_tile_never_read_is_released_where_it_is_made(void *
               3145728, 2, 1);
 }
 
+static void test_analysis__only_a_transfer_is_released_for_being_never_read(void **state) {
+  (void)state;
+  /* A placed `let` never read stays resident to the end of its block: with a 2 MiB tile
+   * placed after it, the peak holds both (vxc checks a `let`'s type after its target is
+   * cleared, so the never-read rule does not reach it). */
+  expect_peak("  let t = Tensor<f32, [512, 1024], Memory::W>::uninit();\n"
+              "  let u = transfer(Tensor<f32, [512, 1024]>::uninit(), Memory::W);\n"
+              "  print!(u);",
+              4194304, 2, 1);
+}
+
+static void test_analysis__binding_a_placed_value_again_is_a_tile(void **state) {
+  (void)state;
+  /* `let b = a;` and `let r = &a;` give the binding a placed type, which vxc counts as a
+   * tile of its own: three 1 MiB tiles, all in the function's block. */
+  expect_peak("  let a = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W);\n"
+              "  let b = a;\n"
+              "  let r = &b;\n"
+              "  print!(r);",
+              3145728, 3, 1);
+  /* A transfer in parentheses is still the transfer that places the binding's tile. */
+  expect_peak("  let a = (transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W));\n  print!(a);",
+              1048576, 1, 1);
+}
+
 static void test_analysis__a_tile_that_fills_the_space_exactly_fits(void **state) {
   (void)state;
   expect_peak("  let w = transfer(Tensor<f32, [1024, 1024]>::uninit(), Memory::W);\n  print!(w);",
@@ -530,6 +555,8 @@ int main(void) {
       cmocka_unit_test(test_analysis__blog_unrolled_program_is_e6010),
       cmocka_unit_test(test_analysis__releasing_and_non_releasing_blocks),
       cmocka_unit_test(test_analysis__a_tile_never_read_is_released_where_it_is_made),
+      cmocka_unit_test(test_analysis__only_a_transfer_is_released_for_being_never_read),
+      cmocka_unit_test(test_analysis__binding_a_placed_value_again_is_a_tile),
       cmocka_unit_test(test_analysis__a_tile_that_fills_the_space_exactly_fits),
       cmocka_unit_test(test_analysis__one_oversized_tile_is_e6009_not_e6010),
       cmocka_unit_test(test_analysis__element_widths_from_bool_to_128_bits),

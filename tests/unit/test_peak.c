@@ -217,7 +217,9 @@ static void gen_statement(program_gen *g, int depth, int *budget) {
     if (space == 2) emit(g, "let t%u = Tensor<u8, [%llu], Memory::C>::uninit();\n", k, (unsigned long long)n);
     else emit(g, "let t%u = transfer(Tensor<u8, [%llu]>::uninit(), Memory::%c);\n", k,
               (unsigned long long)n, space == 0 ? 'A' : 'B');
-    tile(g->b, space, bytes, !g->read[k]);
+    /* Only a transfer whose name is never read is released at once; a placed `let`
+     * stays resident to the end of its block whether or not it is read (vxc's rule). */
+    tile(g->b, space, bytes, space != 2 && !g->read[k]);
   } else if (r < 75 && depth < 12 && *budget > 0) {
     (*budget)--;
     uint64_t kind = rnd() % 7;
