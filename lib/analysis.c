@@ -184,7 +184,7 @@ static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes
     return SIZE_UNKNOWN;
   }
   if (!t->has_shape || t->dims_count == 0) {
-    snprintf(why, why_size, "its shape has no static dimensions");
+    snprintf(why, why_size, "the shape is not statically known: it has no static dimensions");
     return SIZE_UNKNOWN;
   }
   u128 product = bits;
@@ -200,9 +200,13 @@ static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes
       const vxp_cexpr *dim = &W->m->cexprs.items[cx];
       const vxp_const_binding *b =
           dim->kind == VXP_CX_NAME ? vxp_consteval__binding(&W->env, dim->name) : NULL;
+      /* The first words are vxc's note for the same dimension (W1029). */
       if (dim->kind == VXP_CX_NAME && f.status == VXP_FOLD_UNKNOWN && !b)
         snprintf(why, why_size, "dimension %u is the runtime value '%s'", i,
                  name_str(W, dim->name));
+      else if (dim->kind == VXP_CX_OPAQUE && dim->reason == VXP_OPAQUE_DYNAMIC)
+        snprintf(why, why_size, "dimension %u is a run-time extent: `?` is known only when the "
+                 "program runs", i);
       /* The note points at the sub-expression that failed (an overflowing product, a
        * division by zero, in a const item's definition if that is where it is), or the
        * dimension. */
@@ -268,9 +272,10 @@ static void check_host(walker *W, const vxp_place_event *pl, const char *from, c
       "this program stages through host memory, but no host was declared: the transfer %s -> "
       "%s has an end nothing describes",
       from, to);
+  /* Worded as vxc's note, which tools match on ("pass --host"). */
   note(W, d, true, VXP_NONE, 0,
-       "name the host with --host FILE (or --host default); --machine describes only the "
-       "accelerator");
+       "pass --host FILE to name the host, or --host default for the machine compiling "
+       "this; --machine describes the accelerator only");
 }
 
 /* A placement's size before any granule: its raw bytes, or why they are not known. */
@@ -417,6 +422,8 @@ static void record_route(walker *W, const vxp_place_event *pl, const tile_size *
   r.total_cost = total;
   r.hop = hop;
   r.hops = hops;
+  r.from_node = vxp_transfer__node(&an->graph, from);
+  r.to_node = vxp_transfer__node(&an->graph, to);
   r.bytes_known = ts->status == SIZE_OK;
   r.bytes = r.bytes_known ? (uint64_t)ts->raw : 0;
   if (r.bytes_known) {
@@ -490,11 +497,11 @@ static void place_transfer(walker *W, const vxp_place_event *pl, const tile_size
   place_in(W, pl, ts, resolve_place(W, &pl->dest), pl->binding);
 }
 
-/* E6026: the element type of a placed tensor must be one its hardware can hold. */
-static void check_dtype(walker *W, const vxp_place_event *pl) {
-  if (!pl->type_known) return;
-  uint32_t space = resolve_place(W, &pl->dest);
-  vxp_elem elem = (vxp_elem)W->m->types.items[pl->type].elem;
+/* E6026: the element type of a placed tensor in `space` must be one its hardware can hold.
+ * The message is vxc's: "<context> has element type <e>, which <topology> cannot represent;
+ * it declares [<dtypes>]". */
+static void check_elem(walker *W, uint32_t space, vxp_elem elem, const char *context,
+                       uint32_t start, uint32_t end) {
   if (space == VXP_NONE || elem == VXP_ELEM_UNKNOWN) return;
   const char *space_name = space_at(W, space)->name;
   const vxp_topology *t =
@@ -502,17 +509,31 @@ static void check_dtype(walker *W, const vxp_place_event *pl) {
   if (!t) return;
   char listed[256] = "";
   size_t used = 0;
-  for (size_t i = 0; i < t->dtypes.len && used < sizeof(listed); i++)
+  for (size_t i = 0; i < t->dtypes.len && used < sizeof(listed); i++) {
+    /* Canonical names, as vxc prints its element types (`Bool` is `bool`). */
+    const char *listed_name = t->dtypes.items[i];
+    vxp_elem e = vxp_elem__from_name(listed_name, strlen(listed_name));
+    if (e != VXP_ELEM_UNKNOWN) listed_name = vxp_elem__name(e);
     used += (size_t)snprintf(listed + used, sizeof(listed) - used, "%s%s", i ? ", " : "",
-                             t->dtypes.items[i]);
-  vxp_diagnostic *d =
-      add_diag(W, VXP_SEVERITY_ERROR, "E6026", pl->start_byte, pl->end_byte,
-               "a tensor of element type %s is placed in memory space '%s' of topology '%s', "
-               "whose hardware cannot represent it (its `dtypes:` are %s)",
-               vxp_elem__name(elem), space_name, t->name, listed);
+                             listed_name);
+  }
+  vxp_diagnostic *d = add_diag(W, VXP_SEVERITY_ERROR, "E6026", start, end,
+                               "%s has element type %s, which %s cannot represent; it declares "
+                               "[%s]",
+                               context, vxp_elem__name(elem), t->name, listed);
+  note(W, d, false, VXP_NONE, 0, "it is placed in memory space '%s', which topology '%s' holds",
+       space_name, t->name);
   note(W, d, true, VXP_NONE, 0,
        "convert the tensor to a type the topology lists, or place it on hardware that has %s",
        vxp_elem__name(elem));
+}
+
+static void check_dtype(walker *W, const vxp_place_event *pl) {
+  if (!pl->type_known) return;
+  char context[300];
+  describe_context(W, pl, context, sizeof(context));
+  check_elem(W, resolve_place(W, &pl->dest), (vxp_elem)W->m->types.items[pl->type].elem,
+             context, pl->start_byte, pl->end_byte);
 }
 
 static void place(walker *W, const vxp_place_event *pl) {
@@ -789,16 +810,7 @@ static void check_declared_entry(walker *W, const vxp_declared *d) {
   const vxp_model *m = W->m;
   const vxp_tensor_type *t = &m->types.items[d->type];
   uint32_t space = resolve_place(W, &t->placement);
-  if (space == VXP_NONE || !space_at(W, space)->has_capacity) return;
-  const vxp_space *sp = space_at(W, space);
-  u128 raw = 0;
-  char why[320];
-  uint32_t cs, ce;
-  size_status st = tensor_bytes(W, t, &raw, why, sizeof(why), &cs, &ce);
-  if (st == SIZE_UNKNOWN) return;
-  bool overflow = st == SIZE_TOO_BIG;
-  uint64_t bytes = overflow ? UINT64_MAX : round_to_granule(sp, (uint64_t)raw, &overflow);
-  if (!overflow && bytes <= sp->capacity) return;
+  if (space == VXP_NONE) return;
   char context[300];
   const char *owner = name_str(W, d->owner);
   if (d->kind == VXP_DECLARED_PARAMETER)
@@ -809,6 +821,20 @@ static void check_declared_entry(walker *W, const vxp_declared *d) {
   else
     snprintf(context, sizeof(context), "field '%s' of struct '%s'", name_str(W, d->member),
              owner);
+  /* vxc asks a declared position both questions a placement gets: can the hardware hold
+   * the element type, and does one tile fit. */
+  check_elem(W, space, vxp_instance__elem(W->an, W->fn_index, t), context, d->start_byte,
+             d->end_byte);
+  if (!space_at(W, space)->has_capacity) return;
+  const vxp_space *sp = space_at(W, space);
+  u128 raw = 0;
+  char why[320];
+  uint32_t cs, ce;
+  size_status st = tensor_bytes(W, t, &raw, why, sizeof(why), &cs, &ce);
+  if (st == SIZE_UNKNOWN) return;
+  bool overflow = st == SIZE_TOO_BIG;
+  uint64_t bytes = overflow ? UINT64_MAX : round_to_granule(sp, (uint64_t)raw, &overflow);
+  if (!overflow && bytes <= sp->capacity) return;
   vxp_diagnostic *diag;
   if (overflow)
     diag = add_diag(W, VXP_SEVERITY_ERROR, "E6009", d->start_byte, d->end_byte,
@@ -1095,6 +1121,12 @@ static const char *route_space(const vxp_route *r, size_t i) {
 const char *vxp_route_function(const vxp_route *r) { return r ? r->function_name : NULL; }
 
 size_t vxp_route_path_length(const vxp_route *r) { return r ? r->path_len : 0; }
+
+const char *vxp_analysis__route_end(const vxp_route *r, bool to) {
+  uint32_t node = to ? r->to_node : r->from_node;
+  if (node != VXP_NONE && node < r->owner->graph.nodes.len) return r->owner->graph.nodes.items[node];
+  return route_space(r, to ? r->path_len - 1 : 0);
+}
 
 const char *vxp_route_path_space(const vxp_route *r, size_t i) {
   return (r && i < r->path_len) ? route_space(r, i) : NULL;

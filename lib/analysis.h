@@ -63,6 +63,9 @@ struct vxp_route {
   vxp_hop_cost cost;          /* derived cost (source NONE: not derivable) */
   const char *traffic_absent_reason; /* static text; NULL when the builtin copy moves it */
   uint32_t hop, hops;         /* this hop of the transfer as written, and how many it has */
+  uint32_t from_node, to_node; /* the hop's own ends (graph nodes): the copy reads the first and
+                                  writes the second, even when the route runs from or to an
+                                  ancestor (vxc's traffic); VXP_NONE when not in the graph */
   uint32_t start_byte, end_byte;
   vxp_range range;
 };
@@ -181,5 +184,10 @@ char *vxp_report__json(const vxp_analysis *an, size_t *len);
 
 /* Render the SARIF 2.1.0 log (sarif.c), as vxp_report__json does the report. */
 char *vxp_sarif__render(const vxp_analysis *an, size_t *len);
+
+/* The space a route's hop copies from (`to` false) or into (`to` true): the transfer's own
+ * end, which is where the builtin copy reads and writes (vxc's traffic), falling back to the
+ * path's end. Borrowed from the analysis. */
+const char *vxp_analysis__route_end(const vxp_route *r, bool to);
 
 #endif /* VXP_ANALYSIS_H */

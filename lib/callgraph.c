@@ -25,6 +25,7 @@
 
 #include "analysis.h"
 #include "context.h"
+#include "instance.h"
 #include "program.h"
 #include "source.h"
 
@@ -54,6 +55,14 @@ static uint64_t held_at(folder *F, uint32_t call, uint32_t space) {
 static const vxp_call_site *call_at(folder *F, uint32_t call) { return &F->an->calls.items[call]; }
 
 static const char *fn_name(folder *F, uint32_t fn) { return F->an->functions.items[fn].name; }
+
+/* A function as vxc spells it, for the texts vxc also writes (E6027's call path, E6028's
+ * cycle): tools matching vxc's messages match these. Notes and records keep fn_name.
+ * Returns buf. */
+static const char *vxc_name(folder *F, uint32_t fn, char *buf, size_t size) {
+  vxp_instance__vxc_spelling(F->an, fn, buf, size);
+  return buf;
+}
 
 static uint64_t saturate(u128 v) { return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v; }
 
@@ -255,20 +264,23 @@ static void report_overflow(folder *F, uint32_t fn, uint32_t s) {
   fs->reported = true;
   text t = {NULL, 0, 0, false};
   char total[48], own[48];
-  put(F, &t, "the working set along call path '%s", fn_name(F, fn));
+  char spelt[512];
+  put(F, &t, "the working set along call path '%s", vxc_name(F, fn, spelt, sizeof(spelt)));
   uint32_t last = fn;
   for (uint32_t c = fs->best_call; c != VXP_NONE; c = fs_at(F, last, s)->best_call) {
     last = call_at(F, c)->callee;
-    put(F, &t, " -> %s", fn_name(F, last));
+    put(F, &t, " -> %s", vxc_name(F, last, spelt, sizeof(spelt)));
   }
   put(F, &t, "' in memory space '%s' peaks at %s bytes, over its %llu byte capacity: ", sp->name,
       u128_str(fs->total, total), (unsigned long long)sp->capacity);
   for (uint32_t cur = fn, c = fs->best_call; c != VXP_NONE; c = fs_at(F, cur, s)->best_call) {
     uint64_t held = held_at(F, c, s);
-    if (held) put(F, &t, "'%s' holds %llu bytes across its call, ", fn_name(F, cur), (unsigned long long)held);
+    if (held)
+      put(F, &t, "'%s' holds %llu bytes across its call, ", vxc_name(F, cur, spelt, sizeof(spelt)),
+          (unsigned long long)held);
     cur = call_at(F, c)->callee;
   }
-  put(F, &t, "'%s' itself peaks at %s bytes", fn_name(F, last),
+  put(F, &t, "'%s' itself peaks at %s bytes", vxc_name(F, last, spelt, sizeof(spelt)),
       u128_str(fs_at(F, last, s)->self_peak, own));
   if (sp->overcommit) put(F, &t, "; allowed because '%s' is `overcommit`", sp->name);
   if (t.failed) {
@@ -303,12 +315,17 @@ static int compare_names(const void *a, const void *b) {
 static void report_cycle(folder *F, const uint32_t *members, size_t count, uint32_t s,
                          u128 per_activation) {
   const vxp_space *sp = space_of(F, s);
+  /* The members as vxc spells them, sorted as vxc sorts its names. */
+  enum { SPELT = 256 };
+  char *spelt = vxp_ctx__malloc(F->ctx, count * SPELT);
   const char **names = vxp_ctx__malloc(F->ctx, count * sizeof(char *));
-  if (!names) {
+  if (!names || !spelt) {
+    vxp_ctx__free(F->ctx, names);
+    vxp_ctx__free(F->ctx, spelt);
     F->rc = VXP_ENOMEM;
     return;
   }
-  for (size_t i = 0; i < count; i++) names[i] = fn_name(F, members[i]);
+  for (size_t i = 0; i < count; i++) names[i] = vxc_name(F, members[i], spelt + i * SPELT, SPELT);
   qsort(names, count, sizeof(char *), compare_names);
   text t = {NULL, 0, 0, false};
   char bytes[48];
@@ -322,11 +339,13 @@ static void report_cycle(folder *F, const uint32_t *members, size_t count, uint3
       "depth is not known at compile time, so its working set is unbounded",
       u128_str(per_activation, bytes), sp->name);
   if (sp->overcommit) put(F, &t, "; allowed because '%s' is `overcommit`", sp->name);
+  /* The diagnostic belongs to the member first in that order. */
   uint32_t first = members[0];
   for (size_t i = 0; i < count; i++) {
-    if (fn_name(F, members[i]) == names[0]) first = members[i];
+    if (spelt + i * SPELT == names[0]) first = members[i];
   }
   vxp_ctx__free(F->ctx, names);
+  vxp_ctx__free(F->ctx, spelt);
   if (t.failed) {
     vxp_ctx__free(F->ctx, t.data);
     F->rc = VXP_ENOMEM;

@@ -14,7 +14,8 @@
  * Instance names (stable, documented in README): the function's name, then the arguments
  * in declaration order in angle brackets, ", "-separated: integers in decimal (negative
  * with '-'), types by name, '?' for one neither written nor inferable. A closure inside a
- * generic function is named after its instance: `outer<3>::add`. */
+ * generic function is named after its instance: `outer<3>::add`. Messages vxc also writes
+ * spell functions as vxc does (vxp_instance__vxc_spelling). */
 #ifndef VXP_INSTANCE_H
 #define VXP_INSTANCE_H
 
@@ -52,6 +53,12 @@ void vxp_resolver__free(vxp_resolver *R);
  * limits go to an->diags. Returns VXP_OK or VXP_ENOMEM. */
 int vxp_resolver__call(vxp_resolver *R, uint32_t caller, const vxp_call_event *call,
                        bool *recorded);
+
+/* Analysed function `fn` as vxc spells it in its messages (E6027's call path, E6028's
+ * cycle), into buf (NUL-terminated, cut to size): a method `Type$method`, each generic
+ * argument in declaration order appended as `$<type>` or `$const$<value>` (`stage$i32`,
+ * `pick$const$3`). A closure has no such name vxpeak can know and keeps its own. */
+void vxp_instance__vxc_spelling(const vxp_analysis *an, uint32_t fn, char *buf, size_t size);
 
 /* The element type a tensor type's element names in analysed function `fn`: its own, or
  * the instance's binding of a type parameter; VXP_ELEM_UNKNOWN when neither. */

@@ -252,7 +252,8 @@ static json_t *route_json(const vxp_route *r, bool *ok) {
   set(o, "cost_source", nullable_string(vxp_route_cost_source(r)), ok);
   set(o, "composition", nullable_string(vxp_route_composition(r)), ok);
   /* Traffic of the builtin copy: it reads the tile from where it is and writes it where
-   * it goes, once, exactly. */
+   * it goes, once, exactly: the hop's own ends, which are not the path's when the route
+   * starts or ends at an ancestor of a space without edges of its own. */
   if (!r->traffic_absent_reason) {
     json_t *traffic = json_array(), *src = json_object(), *dst = json_object();
     if (!traffic || !src || !dst) {
@@ -262,10 +263,10 @@ static json_t *route_json(const vxp_route *r, bool *ok) {
       *ok = false;
       return o;
     }
-    set(src, "space", json_string(vxp_route_path_space(r, 0)), ok);
+    set(src, "space", json_string(vxp_analysis__route_end(r, false)), ok);
     set(src, "read_bytes", u64(bytes), ok);
     set(src, "written_bytes", u64(0), ok);
-    set(dst, "space", json_string(vxp_route_path_space(r, n - 1)), ok);
+    set(dst, "space", json_string(vxp_analysis__route_end(r, true)), ok);
     set(dst, "read_bytes", u64(0), ok);
     set(dst, "written_bytes", u64(bytes), ok);
     if (json_array_append_new(traffic, src) != 0 || json_array_append_new(traffic, dst) != 0)

@@ -265,9 +265,11 @@ typedef struct leg {
   uint64_t clock_hz;
 } leg;
 
-/* Combine the legs into a cost (see vxp_transfer__containment). */
+/* Combine the legs into a cost (see vxp_transfer__containment). `streamed` takes the
+ * slowest leg alone, else the legs add; `composition` is what the record says, which is
+ * the destination's declared `crossing` even when a register stage forces the sum. */
 static void price_legs(const leg *legs, size_t count, uint64_t bytes, bool streamed,
-                       vxp_hop_cost *out) {
+                       vxp_composition composition, vxp_hop_cost *out) {
   bool all_cycles = true;
   for (size_t i = 0; i < count; i++) all_cycles = all_cycles && legs[i].per_cycle;
   u128 total = 0;
@@ -291,7 +293,7 @@ static void price_legs(const leg *legs, size_t count, uint64_t bytes, bool strea
   }
   if (total > UINT64_MAX) return;
   out->source = VXP_COST_SOURCE_CONTAINMENT;
-  out->composition = streamed ? VXP_COMPOSE_BOTTLENECK : VXP_COMPOSE_SUM;
+  out->composition = composition;
   out->per_cycle = all_cycles;
   out->value = (uint64_t)total;
 }
@@ -343,8 +345,20 @@ int vxp_transfer__containment(vxp_context *ctx, const vxp_machine_view *view, co
       goto done;
     }
   }
+  /* A space passed through strictly between the ends that is a register file (`scope:
+   * thread`) is a load then a dependent store: the legs add whatever the destination's
+   * `crossing:` says (vxc's rule; endpoints themselves may stream). */
+  bool through_registers = false;
+  for (size_t i = 0; i < route.len; i++) {
+    const vxp_space *sp = vxp_machine__space(view, route.items[i]);
+    if (strcmp(route.items[i], from) != 0 && strcmp(route.items[i], to) != 0 && sp &&
+        sp->has_scope && sp->scope == VXP_SCOPE_THREAD)
+      through_registers = true;
+  }
   const vxp_space *dst = vxp_machine__space(view, to);
-  price_legs(legs.items, legs.len, bytes, dst && dst->crossing_streamed, out);
+  bool declared_streamed = dst && dst->crossing_streamed;
+  price_legs(legs.items, legs.len, bytes, declared_streamed && !through_registers,
+             declared_streamed ? VXP_COMPOSE_BOTTLENECK : VXP_COMPOSE_SUM, out);
 done:
   array_free(ctx, &a);
   array_free(ctx, &b);

@@ -227,6 +227,11 @@ static void test_analysis__a_runtime_dimension_is_w1029_and_left_out(void **stat
   assert_string_equal(vxp_diagnostic_message(vxp_diagnostic_note(d, 0)),
                       "dimension 0 is the runtime value 'n'");
   assert_true(vxp_diagnostic_is_help(vxp_diagnostic_note(d, 1)));
+  /* The `?` dimension's note opens with vxc's words for it. */
+  const vxp_diagnostic *q = vxp_analysis_diagnostic(r.an, vxp_analysis_diagnostic_count(r.an) - 1);
+  assert_string_equal(vxp_diagnostic_code(q), "W1029");
+  assert_int_equal(strncmp(vxp_diagnostic_message(vxp_diagnostic_note(q, 0)),
+                           "dimension 0 is a run-time extent", 32), 0);
   assert_null(test_resident(r.an, "main", "W"));
   assert_true(vxp_analysis_admitted(r.an));
   test_done(&r);
@@ -530,11 +535,33 @@ static void test_analysis__an_element_type_the_hardware_lacks_is_e6026(void **st
     if (test_count_diag(r.an, "E6026") != (size_t)atoi(cases[i][1]))
       fail_msg("%s: %zu E6026", cases[i][0], test_count_diag(r.an, "E6026"));
     if (cases[i][1][0] == '1') {
-      const char *msg = vxp_diagnostic_message(test_find_diag(r.an, "E6026"));
-      assert_non_null(strstr(msg, "element type f4e2m1"));
-      assert_non_null(strstr(msg, "cannot represent"));
+      /* vxc's wording: the context, the element type, the topology and its list. */
+      assert_string_equal(vxp_diagnostic_message(test_find_diag(r.an, "E6026")),
+                          "transferred tensor has element type f4e2m1, which Hopper cannot "
+                          "represent; it declares [f32, f16, bool]");
     }
     test_done(&r);
+  }
+  /* Declared positions are asked too, as vxc asks them (a tile they never place). */
+  {
+    char text[1024];
+    snprintf(text, sizeof(text),
+             "%sstruct S { x : Tensor<i8, [4], Memory::HBM> }\n"
+             "fn f(t : Tensor<f16, [4], Memory::HBM>) -> Tensor<i4, [2], Memory::HBM> {\n"
+             "  return t;\n}\n"
+             "fn main() -> i32 {\n  return 0;\n}\n",
+             machine);
+    test_run d = test_analyse(text);
+    assert_int_equal(test_count_diag(d.an, "E6026"), 2);
+    int field = 0, ret = 0;
+    for (size_t i = 0; i < vxp_analysis_diagnostic_count(d.an); i++) {
+      const char *m = vxp_diagnostic_message(vxp_analysis_diagnostic(d.an, i));
+      field = field || strncmp(m, "field 'x' of struct 'S' has element type i8,", 44) == 0;
+      ret = ret || strncmp(m, "the return value of function 'f' has element type i4,", 53) == 0;
+    }
+    assert_true(field);
+    assert_true(ret);
+    test_done(&d);
   }
   /* A second topology holding the space without `dtypes:` can represent anything. */
   test_run r = test_analyse("Memory CPU_DRAM {}\n"

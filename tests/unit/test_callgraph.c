@@ -221,10 +221,36 @@ static void test_callgraph__methods_and_closures_are_edges(void **state) {
   assert_int_equal(total(r.an, "main"), 2097152 + 3145728);
   assert_int_equal(test_count_diag(r.an, "E6027"), 1);
   assert_non_null(strstr(vxp_diagnostic_message(test_find_diag(r.an, "E6027")),
-                         "'main -> run -> Cache::fill'"));
+                         "'main -> run -> Cache$fill'")); /* vxc's spelling of a method */
   assert_int_equal(total(r.an, "main::later"), 1048576);
   /* open().fill() resolves too: the receiver's type is open's return type. */
   assert_int_equal(vxp_analysis_unresolved_call_count(r.an), 0);
+  test_done(&r);
+}
+
+/* The texts vxc also writes spell functions as vxc does: an instance appends each argument
+ * (`$<type>`, `$const$<value>`), a method is `Type$method`. Records keep the readable name. */
+static void test_callgraph__messages_spell_instances_as_vxc_does(void **state) {
+  (void)state;
+  test_run r = run("fn stage<T, const R: i64>(x: T) -> i32 {\n"
+                   "  let t = transfer(Tensor<f32, [R, 1024]>::uninit(), Memory::W); print(t); return 1;\n"
+                   "}\n"
+                   "fn main() -> i32 { let a = " TILE3 "; let y = stage<f32, 512>(1.0); print(a); return y; }\n");
+  assert_non_null(tree(r.an, "stage<f32, 512>"));
+  assert_non_null(strstr(vxp_diagnostic_message(test_find_diag(r.an, "E6027")),
+                         "call path 'main -> stage$f32$const$512' in memory space 'W'"));
+  assert_non_null(strstr(vxp_diagnostic_message(test_find_diag(r.an, "E6027")),
+                         "'stage$f32$const$512' itself peaks at 2097152 bytes"));
+  test_done(&r);
+  r = run("struct Pool { n: i32 }\n"
+          "impl Pool {\n"
+          "  fn grab(self: Pool, k: i32) -> i32 { let t = " TILE1 "; print(t); return Pool::grab(self, k - 1); }\n"
+          "}\n"
+          "fn main() -> i32 { return Pool::grab(Pool { n: 1 }, 3); }\n");
+  assert_string_equal(vxp_diagnostic_message(test_find_diag(r.an, "E6028")),
+                      "'Pool$grab' calls itself and places up to 1048576 bytes in memory space 'W' "
+                      "per activation; the recursion depth is not known at compile time, so its "
+                      "working set is unbounded");
   test_done(&r);
 }
 
@@ -303,6 +329,7 @@ int main(void) {
       cmocka_unit_test(test_callgraph__a_clean_cycle_conducts_through_every_member),
       cmocka_unit_test(test_callgraph__unresolved_calls_are_listed_and_add_nothing),
       cmocka_unit_test(test_callgraph__methods_and_closures_are_edges),
+      cmocka_unit_test(test_callgraph__messages_spell_instances_as_vxc_does),
       cmocka_unit_test(test_callgraph__deep_chains_fold_without_recursion),
       cmocka_unit_test(test_callgraph__out_of_range_accessors_are_safe),
   };

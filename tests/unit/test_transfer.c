@@ -102,6 +102,30 @@ static void test_transfer__containment_charges_each_leg_and_the_parent_end(void 
   view_done(f);
 }
 
+static void test_transfer__a_register_stage_between_the_ends_always_adds(void **state) {
+  (void)state;
+  /* SMEM is filled from L1 through the register file REG: a load, then a dependent store.
+   * SMEM's `crossing: streamed` would take the slowest leg alone, but a register stage
+   * strictly between the ends adds; the record still says what SMEM declares. */
+  view_fixture *f = view_of("Memory L1 { bandwidth: 64 B/cyc }\n"
+                            "Memory REG { within: Memory::L1, bandwidth: 256 B/cyc, scope: thread }\n"
+                            "Memory SMEM { within: Memory::REG, bandwidth: 128 B/cyc,\n"
+                            "  crossing: streamed }\n"
+                            "Memory OUT { within: Memory::L1, bandwidth: 32 B/cyc, crossing: streamed }\n");
+  const uint64_t b = 4096;
+  vxp_hop_cost c = containment(f, "L1", "SMEM", b);
+  assert_int_equal(c.composition, VXP_COMPOSE_BOTTLENECK);
+  assert_int_equal(c.value, ceil_div128(b, 64) + ceil_div128(b, 256) + ceil_div128(b, 128));
+  /* An end that is a register file may stream: only a stage between the ends adds, so
+   * REG -> SMEM takes its slower leg, SMEM's. */
+  c = containment(f, "REG", "SMEM", b);
+  assert_int_equal(c.value, ceil_div128(b, 128));
+  /* No register stage: the streamed destination takes its slowest leg, OUT's own. */
+  c = containment(f, "L1", "OUT", b);
+  assert_int_equal(c.value, ceil_div128(b, 32));
+  view_done(f);
+}
+
 static void test_transfer__containment_is_not_derivable_without_its_figures(void **state) {
   (void)state;
   view_fixture *f = view_of("Memory P { bandwidth: 1 TB/s }\n"
@@ -334,6 +358,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_transfer__a_link_rate_costs_ceil_bytes_times_1e12_over_rate),
       cmocka_unit_test(test_transfer__containment_charges_each_leg_and_the_parent_end),
+      cmocka_unit_test(test_transfer__a_register_stage_between_the_ends_always_adds),
       cmocka_unit_test(test_transfer__containment_is_not_derivable_without_its_figures),
       cmocka_unit_test(test_transfer__routes_minimise_unitless_weight),
       cmocka_unit_test(test_transfer__a_staged_transfer_places_each_hop),
