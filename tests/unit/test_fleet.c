@@ -193,6 +193,57 @@ static void test_fleet__every_model_loads_and_sources_every_figure(void **state)
   assert_true(files >= sizeof(required) / sizeof(required[0]) + 1); /* and a real host */
 }
 
+/* Which element types each part's hardware takes (E6026 on `dtypes:`): the table vxc's
+ * fleet pins, cited in each file. FP8 arrives with Hopper, FP4 with Blackwell only, INT4 goes
+ * the other way (Ampere has it, Hopper and Blackwell do not), and Metal has no double. */
+static void test_fleet__element_types_follow_each_parts_hardware(void **state) {
+  (void)state;
+  static const struct {
+    const char *machine, *elem;
+    int admitted;
+  } rows[] = {
+      {"a100-80", "f8e4m3", 0}, {"h100-sxm", "f8e4m3", 1}, {"b200", "f8e4m3", 1},
+      {"mi300x", "f8e4m3", 1},  {"a100-80", "f4e2m1", 0},  {"h100-sxm", "f4e2m1", 0},
+      {"b200", "f4e2m1", 1},    {"mi300x", "f4e2m1", 0},   {"a100-80", "i4", 1},
+      {"h100-sxm", "i4", 0},    {"b200", "i4", 0},         {"m4-uma", "f64", 0},
+      {"a100-80", "f64", 1},    {"h100-sxm", "f64", 1},    {"a100-80", "f32", 1},
+      {"h100-sxm", "f32", 1},   {"b200", "f32", 1},        {"mi300x", "f32", 1},
+      {"m4-uma", "f32", 1},     {"m4-uma", "f16", 1},      {"h200", "f8e4m3", 1},
+      {"h200", "i4", 0},        {"a100-40", "i4", 1},      {"cortex-m7", "bf16", 0},
+  };
+  vxp_context *ctx;
+  assert_int_equal(vxp_context_new(&ctx, NULL), VXP_OK);
+  for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+    char text[256];
+    snprintf(text, sizeof(text),
+             "fn main() -> i32 {\n  let t = transfer(Tensor<%s, [8, 8]>::uninit(), Memory::HBM);\n"
+             "  print!(t);\n  return 0;\n}\n",
+             rows[i].elem);
+    vxp_source *src;
+    vxp_program *prog;
+    vxp_machine *m, *host;
+    vxp_analysis *an;
+    assert_int_equal(vxp_source_new(&src, ctx, "probe.vx", text, strlen(text)), VXP_OK);
+    assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+    assert_int_equal(vxp_machine_builtin(&m, ctx, rows[i].machine), VXP_OK);
+    assert_int_equal(vxp_machine_builtin(&host, ctx, "host-default"), VXP_OK);
+    vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+    opts.machine = m;
+    opts.host = host;
+    assert_int_equal(vxp_analyze(&an, ctx, prog, &opts), VXP_OK);
+    size_t refused = test_count_diag(an, "E6026");
+    if ((refused == 0) != (rows[i].admitted != 0))
+      fail_msg("%s %s: expected %s, got %zu E6026", rows[i].machine, rows[i].elem,
+               rows[i].admitted ? "admitted" : "refused", refused);
+    vxp_analysis_free(an);
+    vxp_machine_free(host);
+    vxp_machine_free(m);
+    vxp_program_free(prog);
+    vxp_source_free(src);
+  }
+  vxp_context_free(ctx);
+}
+
 static void test_fleet__an_unsourced_figure_is_caught(void **state) {
   (void)state;
   /* The rule itself, so that the check above cannot pass vacuously. */
@@ -217,6 +268,7 @@ static void test_fleet__an_unsourced_figure_is_caught(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fleet__every_model_loads_and_sources_every_figure),
+      cmocka_unit_test(test_fleet__element_types_follow_each_parts_hardware),
       cmocka_unit_test(test_fleet__an_unsourced_figure_is_caught),
   };
   return cmocka_run_group_tests_name("fleet", tests, NULL, NULL);
