@@ -67,7 +67,7 @@ STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
 .PHONY: all shared static cli deps demo check test unit golden sarif plot codegen codegen-nvcc asan \
-	grammar grammar-check bench conformance grammar-tests clean format help abi headertest check-exports \
+	grammar grammar-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
 	check-public check-manpage tsan examples install uninstall install-test python-test FORCE
 
 all: shared static cli
@@ -85,7 +85,7 @@ help:
 	@echo "make python-test     the Python package's pytest suite (part of check)"
 	@echo "make grammar         regenerate grammar/src with tree-sitter-cli $(TREE_SITTER_CLI_VERSION)"
 	@echo "make grammar-check   fail if grammar/src differs from a fresh generation"
-	@echo "make conformance     parse rate on real Vx programs in tests/conformance/vx/"
+	@echo "make conformance     parse rate and capacity verdicts on real Vx programs in tests/conformance/vx/"
 	@echo "make deps            install the Debian packages the build needs"
 
 # ----------------------------------------------------------------------------- dependencies
@@ -293,7 +293,7 @@ grammar-tests: $(GRAMMAR_TEST)
 	@$(GRAMMAR_TEST) files tests/corpus
 	@$(GRAMMAR_TEST) queries grammar/queries
 
-test: unit golden sarif plot examples codegen grammar-tests
+test: unit golden sarif plot examples codegen grammar-tests conformance-selftest
 
 check: deps all
 	@$(MAKE) --no-print-directory test abi python-test
@@ -371,8 +371,15 @@ tsan: deps
 
 # Parse rate on real Vx programs fetched from the vx-lang/Vx repository into
 # tests/conformance/vx/ (never committed; see tests/conformance/README.md).
+# Then the capacity-related ones: vxpeak's verdicts and figures against the FileCheck
+# directives of vxc's own tests (tests/conformance/semantic.txt).
 conformance: $(CLI)
 	@sh tests/conformance/run.sh $(CLI)
+	@python3 tests/conformance/semantic.py $(CLI)
+
+# The FileCheck subset semantic.py applies, checked both ways (no fetched files needed).
+conformance-selftest:
+	@python3 tests/conformance/semantic.py --self-test
 
 
 TREE_SITTER ?= $(shell command -v tree-sitter 2>/dev/null || echo $(HOME)/.cargo/bin/tree-sitter)

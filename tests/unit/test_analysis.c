@@ -137,6 +137,62 @@ static void test_analysis__binding_a_placed_value_again_is_a_tile(void **state) 
               1048576, 1, 1);
 }
 
+/* vxc's working-set matrix (working_set_peak_test.rs), each shape written here with 3 MiB
+ * tiles read back to the host after their block so that none is released for being never
+ * read: the peak in tiles, against a 64 MiB space that admits every shape. */
+static void test_analysis__vxcs_working_set_matrix(void **state) {
+  (void)state;
+#define T(n) "  let " n "h = Tensor<f32, [1024, 768]>::uninit();\n  let " n " = transfer(" n "h, Memory::W);\n"
+#define R(n) "  let _r" n " = transfer(" n ", Memory::CPU_DRAM);\n"
+  static const struct {
+    const char *body;
+    size_t tiles;
+  } shapes[] = {
+      {T("a") R("a"), 1},
+      {T("a") T("b") R("a") R("b"), 2},
+      {"  if true {\n" T("a") R("a") "  }\n" T("b") R("b"), 1},
+      {"  if true {\n" T("a") R("a") "  }\n  if true {\n" T("b") R("b") "  }\n", 1},
+      {"  if true {\n" T("a") R("a") "  } else {\n" T("b") R("b") "  }\n", 1},
+      {T("a") "  if true {\n" T("b") R("b") "  }\n" R("a"), 2},
+      {T("a") "  if true {\n" T("b") R("b") "  }\n" T("c") R("a") R("c"), 2},
+      {T("a") "  if true {\n" T("b") "  if true {\n" T("c") R("c") "  }\n" R("b") "  }\n" R("a"), 3},
+      {"  if true {\n" T("a") "  if true {\n" T("b") R("b") "  }\n  if true {\n" T("c") R("c")
+       "  }\n" R("a") "  }\n", 2},
+      {"  for i in 0..4 {\n" T("a") R("a") "  }\n", 1},
+      {T("a") "  for i in 0..4 {\n" T("b") R("b") "  }\n" R("a"), 2},
+  };
+  for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+    char text[4096];
+    snprintf(text, sizeof(text),
+             "Memory CPU_DRAM {}\n"
+             "Memory W { within: Memory::CPU_DRAM, capacity: 64 MiB, managed: explicit }\n"
+             "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W],\n"
+             "  transfer Memory::CPU_DRAM -> Memory::W : 10\n"
+             "  transfer Memory::W -> Memory::CPU_DRAM : 10 }\n"
+             "fn main() -> i32 {\n%s  return 0;\n}\n",
+             shapes[i].body);
+    test_run r = test_analyse(text);
+    const vxp_resident_set *rs = test_resident(r.an, "main", "W");
+    assert_non_null(rs);
+    if (vxp_resident_set_peak_bytes(rs) != 3145728ull * shapes[i].tiles ||
+        vxp_resident_set_tile_count(rs) != shapes[i].tiles || !vxp_analysis_admitted(r.an))
+      fail_msg("shape %zu: %llu bytes over %zu tiles, expected %zu tiles:\n%s", i,
+               (unsigned long long)vxp_resident_set_peak_bytes(rs),
+               vxp_resident_set_tile_count(rs), shapes[i].tiles, text);
+    test_done(&r);
+  }
+  /* The other half: three read in one block into 4 MiB is E6010 naming 9437184 bytes; the
+   * same three in sibling blocks fit. */
+  test_run r = run_main(T("a") T("b") T("c") R("a") R("b") R("c"));
+  assert_non_null(strstr(vxp_diagnostic_message(test_find_diag(r.an, "E6010")), "9437184"));
+  test_done(&r);
+  expect_peak("  if true {\n" T("a") R("a") "  }\n  if true {\n" T("b") R("b") "  }\n"
+              "  if true {\n" T("c") R("c") "  }\n",
+              3145728, 1, 1);
+#undef T
+#undef R
+}
+
 static void test_analysis__a_tile_that_fills_the_space_exactly_fits(void **state) {
   (void)state;
   expect_peak("  let w = transfer(Tensor<f32, [1024, 1024]>::uninit(), Memory::W);\n  print!(w);",
@@ -584,6 +640,7 @@ int main(void) {
       cmocka_unit_test(test_analysis__a_tile_never_read_is_released_where_it_is_made),
       cmocka_unit_test(test_analysis__only_a_transfer_is_released_for_being_never_read),
       cmocka_unit_test(test_analysis__binding_a_placed_value_again_is_a_tile),
+      cmocka_unit_test(test_analysis__vxcs_working_set_matrix),
       cmocka_unit_test(test_analysis__a_tile_that_fills_the_space_exactly_fits),
       cmocka_unit_test(test_analysis__one_oversized_tile_is_e6009_not_e6010),
       cmocka_unit_test(test_analysis__element_widths_from_bool_to_128_bits),

@@ -102,6 +102,49 @@ static void test_transfer__containment_charges_each_leg_and_the_parent_end(void 
   view_done(f);
 }
 
+/* vxc's cost axioms (memory_algebra_axioms.rs), on a chain whose every level is a time
+ * rate: a parent -> child move charges both (64 GiB DRAM -> HBM is the DRAM term plus the HBM
+ * term); staging through every level costs strictly more than the direct walk, which streams
+ * through each intermediate once; cost never falls as bytes grow; a B/cyc leg converts only
+ * at a declared clock, rounded up per term. */
+static void test_transfer__vxcs_cost_axioms(void **state) {
+  (void)state;
+  view_fixture *f = view_of("Memory DRAM { capacity: 1 TiB, bandwidth: 100 GB/s }\n"
+                            "Memory HBM { within: Memory::DRAM, capacity: 80 GiB, bandwidth: 3 TB/s }\n"
+                            "Memory L2 { within: Memory::HBM, capacity: 50 MiB, bandwidth: 12 TB/s }\n"
+                            "Memory SMEM { within: Memory::L2, capacity: 228 KiB, bandwidth: 20 TB/s }\n");
+  const u128 big = (u128)64 << 30;
+  assert_int_equal(containment(f, "DRAM", "HBM", 64ull << 30).value,
+                   ceil_div128(big * 1000000000000ull, 100000000000ull) +
+                       ceil_div128(big * 1000000000000ull, 3000000000000ull));
+  uint64_t sizes[] = {4096, 65536, 1 << 20, 64 << 20};
+  for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+    uint64_t whole = containment(f, "DRAM", "SMEM", sizes[i]).value;
+    uint64_t legs = containment(f, "DRAM", "HBM", sizes[i]).value +
+                    containment(f, "HBM", "L2", sizes[i]).value +
+                    containment(f, "L2", "SMEM", sizes[i]).value;
+    assert_true(whole < legs);
+  }
+  uint64_t prev = 0;
+  for (uint64_t b = 1; b < (1u << 24); b = b * 2 + (b & 1)) {
+    uint64_t c = containment(f, "DRAM", "SMEM", b).value;
+    assert_true(c >= prev);
+    prev = c;
+  }
+  view_done(f);
+  f = view_of("Memory HBM { capacity: 40 GiB, bandwidth: 3 TB/s }\n"
+              "Memory L2 { within: Memory::HBM, capacity: 50 MiB, bandwidth: 12 TB/s }\n"
+              "Memory SMEM { within: Memory::L2, capacity: 228 KiB, bandwidth: 128 B/cyc }\n"
+              "Memory SMEM2 { within: Memory::L2, capacity: 228 KiB, bandwidth: 128 B/cyc,\n"
+              "  clock: 1.98 GHz }\n");
+  assert_int_equal(containment(f, "L2", "SMEM", 16384).source, VXP_COST_SOURCE_NONE);
+  vxp_hop_cost c = containment(f, "L2", "SMEM2", 16384);
+  assert_false(c.per_cycle);
+  assert_int_equal(c.value, ceil_div128((u128)128 * 1000000000000ull, 1980000000ull) +
+                                ceil_div128((u128)16384 * 1000000000000ull, 12000000000000ull));
+  view_done(f);
+}
+
 static void test_transfer__a_register_stage_between_the_ends_always_adds(void **state) {
   (void)state;
   /* SMEM is filled from L1 through the register file REG: a load, then a dependent store.
@@ -358,6 +401,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_transfer__a_link_rate_costs_ceil_bytes_times_1e12_over_rate),
       cmocka_unit_test(test_transfer__containment_charges_each_leg_and_the_parent_end),
+      cmocka_unit_test(test_transfer__vxcs_cost_axioms),
       cmocka_unit_test(test_transfer__a_register_stage_between_the_ends_always_adds),
       cmocka_unit_test(test_transfer__containment_is_not_derivable_without_its_figures),
       cmocka_unit_test(test_transfer__routes_minimise_unitless_weight),
