@@ -50,6 +50,10 @@ typedef struct lowerer {
                                   value.type holds the cexpr the name stands for */
   Array(vxp_call_arg) arg_stack; /* arguments of the calls being lowered, innermost last */
   vxp_name impl_owner;         /* the type of the enclosing impl block, or NONE */
+  vxp_name assign_target;      /* the name a `let` or an assignment being lowered binds: every
+                                  transfer in its initializer is bound to it for the never-read
+                                  rule (vxc's current_assignment_target: set for the whole
+                                  initializer, cleared, not restored, when a `let` ends) */
   unsigned depth;
   unsigned spawn_depth;        /* `spawn` regions open around the current expression */
   bool too_deep;               /* the current function hit VXP_MAX_NESTING */
@@ -704,8 +708,12 @@ static value_info lower_call(lowerer *L, TSNode node) {
   return result;
 }
 
-static value_info lower_transfer(lowerer *L, TSNode node, vxp_name binding_target) {
+static value_info lower_transfer(lowerer *L, TSNode node) {
+  /* What the operand places feeds this transfer: it has a reader whatever the binding. */
+  vxp_name target = L->assign_target;
+  L->assign_target = VXP_NAME_NONE;
   value_info source = lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
+  L->assign_target = target;
   TSNode space = field(L, node, L->F->space);
   vxp_event ev;
   memset(&ev, 0, sizeof(ev));
@@ -717,7 +725,7 @@ static value_info lower_transfer(lowerer *L, TSNode node, vxp_name binding_targe
   pl->dest = lower_place(L, space);
   if (pl->dest.kind == VXP_PLACE_NONE) lower_expr(L, space, VXP_NAME_NONE);
   pl->origin = source.loc;
-  pl->binding = binding_target;
+  pl->binding = target;
   pl->start_byte = ts_node_start_byte(node);
   pl->end_byte = ts_node_end_byte(node);
   emit(L, &ev);
@@ -805,7 +813,10 @@ static value_info lower_closure(lowerer *L, TSNode node, vxp_name binding_target
     TSNode pname = field(L, p, L->F->name);
     if (!ts_node_is_null(pname)) bind(L, intern_node(L, pname), no_value);
   }
+  vxp_name target = L->assign_target; /* a closure's body is a function of its own */
+  L->assign_target = VXP_NAME_NONE;
   lower_expr(L, field(L, node, L->F->body), VXP_NAME_NONE);
+  L->assign_target = target;
   pop_scope(L);
   L->fn_stack.len--;
   value_info v = no_value;
@@ -867,7 +878,7 @@ static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_tar
     check_number(L, node);
     return no_value;
   }
-  if (sym == S->transfer_expression) return lower_transfer(L, node, binding_target);
+  if (sym == S->transfer_expression) return lower_transfer(L, node);
   if (sym == S->tensor_constructor) {
     lower_children(L, field(L, node, L->F->arguments));
     value_info v = no_value;
@@ -963,7 +974,9 @@ static void lower_let(lowerer *L, TSNode node) {
   TSNode init = value_node;
   while (is(init, L->S->parenthesized_expression)) init = ts_node_named_child(init, 0);
   bool is_transfer = is(init, L->S->transfer_expression);
+  L->assign_target = name;
   value_info value = lower_expr(L, value_node, name);
+  L->assign_target = VXP_NAME_NONE;
   uint32_t declared = lower_type(L, type_node);
   if (declared != VXP_NONE) {
     value.type = declared;
@@ -1001,7 +1014,10 @@ static void lower_assignment(lowerer *L, TSNode node) {
   if (is(left, L->S->identifier)) {
     /* `x = e` writes x without reading it. */
     vxp_name name = intern_node(L, left);
+    vxp_name target = L->assign_target;
+    L->assign_target = name;
     value_info value = lower_expr(L, right, name);
+    L->assign_target = target;
     binding *b = lookup(L, name);
     if (b && (value.type != VXP_NONE || value.closure_fn != VXP_NONE)) b->value = value;
   } else if (L->spawn_depth > 0 && is(left, L->S->index_expression)) {

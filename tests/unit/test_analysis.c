@@ -114,6 +114,18 @@ static void test_analysis__a_tile_never_read_is_released_where_it_is_made(void *
               "  let s = transfer(Tensor<f32, [512, 1024]>::uninit(), Memory::W);\n"
               "  let s = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W);",
               4194304, 1, 1);
+  /* Every transfer in a `let`'s initializer is bound to its name, not only the one that is
+   * the whole initializer: `r`, never read, releases the tile passed to `use` at once. */
+  expect_peak("  let r = use(transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W));\n"
+              "  let s = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+              "  print!(s);",
+              3145728, 1, 1);
+  /* ... but a `let` inside the initializer ends the binding (vxc clears its target there,
+   * and does not restore it), so the tile placed after it stays with `u`'s. */
+  expect_peak("  let q = use(unsafe { let t = 1; transfer(Tensor<f32, [256, 1024]>::uninit(), Memory::W) });\n"
+              "  let u = transfer(Tensor<f32, [256, 1024]>::uninit(), Memory::W);\n"
+              "  print!(u);",
+              2097152, 2, 1);
   /* Reading the name anywhere keeps every tile bound to it (readership is by name). */
   expect_peak("  let s = transfer(Tensor<f32, [512, 1024]>::uninit(), Memory::W);\n"
               "  let s = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W);\n"
