@@ -458,13 +458,15 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
   }
   m->src = src;
   m->owned_src = owned_src;
-  TSTree *tree = ts_parser_parse_string(ctx->parser, NULL, src->text, (uint32_t)src->len);
+  uint32_t parsable = vxp_syntax__parsable_length(src);
+  TSTree *tree = ts_parser_parse_string(ctx->parser, NULL, src->text, parsable);
   if (!tree) {
     vxp_machine_free(m);
     return vxp_ctx__error(ctx, VXP_ERROR, "%s: the parser returned no tree", src->label);
   }
   TSNode root = ts_tree_root_node(tree);
   int rc = vxp_syntax__diagnose(ctx, src, root, &m->diags);
+  if (rc == VXP_OK && parsable < src->len) rc = vxp_syntax__report_cut(ctx, src, parsable, &m->diags);
   if (rc == VXP_OK) rc = vxp_machine__read(ctx, m, src, root);
   ts_tree_delete(tree);
   if (rc != VXP_OK) {

@@ -23,7 +23,12 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   }
   prog->ctx = ctx;
   prog->src = src;
-  prog->tree = ts_parser_parse_string(ctx->parser, old_tree, src->text, (uint32_t)src->len);
+  uint32_t parsable = vxp_syntax__parsable_length(src);
+  if (parsable < src->len && old_tree) { /* a cut text is parsed afresh */
+    ts_tree_delete(old_tree);
+    old_tree = NULL;
+  }
+  prog->tree = ts_parser_parse_string(ctx->parser, old_tree, src->text, parsable);
   if (old_tree) ts_tree_delete(old_tree);
   if (!prog->tree) {
     vxp_ctx__free(ctx, prog);
@@ -31,6 +36,8 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   }
   TSNode root = ts_tree_root_node(prog->tree);
   int rc = vxp_syntax__diagnose(ctx, src, root, &prog->diags);
+  if (rc == VXP_OK && parsable < src->len)
+    rc = vxp_syntax__report_cut(ctx, src, parsable, &prog->diags);
   if (rc == VXP_OK) rc = vxp_lower__program(ctx, src, root, &prog->model, &prog->diags);
   if (rc != VXP_OK) {
     vxp_program_free(prog);

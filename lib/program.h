@@ -23,4 +23,19 @@ struct vxp_program {
 int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
                          vxp_diag_list *diags);
 
+/* Brackets ( [ { open at once beyond which a text is not parsed. tree-sitter 0.20's parser
+ * corrupts its heap when tens of thousands of brackets are left open (found by fuzzing:
+ * `if x {` 32,000 times aborts in free()), and no function nested this deep can be
+ * analysed anyway (lowering stops at VXP_MAX_NESTING). */
+#define VXP_MAX_BRACKET_DEPTH 8192
+
+/* The length of the prefix of `src` that is safe to hand to the parser: all of it, unless
+ * brackets (outside comments and strings) nest deeper than VXP_MAX_BRACKET_DEPTH, then up
+ * to the bracket that goes too deep. */
+uint32_t vxp_syntax__parsable_length(const vxp_source *src);
+
+/* VXP0003 at byte `cut` of `src`: the text from there on was not parsed. */
+int vxp_syntax__report_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut,
+                           vxp_diag_list *diags);
+
 #endif /* VXP_PROGRAM_H */

@@ -231,3 +231,33 @@ done:
   ts_tree_cursor_delete(&cursor);
   return rc;
 }
+
+uint32_t vxp_syntax__parsable_length(const vxp_source *src) {
+  const char *t = src->text;
+  size_t len = src->len, depth = 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = t[i];
+    if (c == '/' && i + 1 < len && t[i + 1] == '/') {
+      while (i < len && t[i] != '\n') i++; /* a comment runs to the end of the line */
+    } else if (c == '"') {
+      for (i++; i < len && t[i] != '"'; i++) {
+        if (t[i] == '\\') i++; /* an escape takes the next byte */
+      }
+    } else if (c == '(' || c == '[' || c == '{') {
+      if (++depth > VXP_MAX_BRACKET_DEPTH) return (uint32_t)i;
+    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+      depth--;
+    }
+  }
+  return (uint32_t)len;
+}
+
+int vxp_syntax__report_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut,
+                           vxp_diag_list *diags) {
+  vxp_diagnostic *d = vxp_diag__add(
+      ctx, diags, VXP_SEVERITY_ERROR, "VXP0003", src, cut, cut + 1,
+      "brackets nested more than %d deep; vxpeak does not parse the text from here on, so the "
+      "program cannot be admitted",
+      VXP_MAX_BRACKET_DEPTH);
+  return d ? VXP_OK : VXP_ENOMEM;
+}

@@ -133,6 +133,42 @@ static void test_syntax__a_while_body_releases_its_tiles(void **state) {
   test_done(&r);
 }
 
+/* tree-sitter 0.20's parser aborts in free() when brackets are left open tens of
+ * thousands deep (found by fuzzing). The text past VXP_MAX_BRACKET_DEPTH is not parsed:
+ * VXP0003 says where, for programs and machine files alike, and nothing crashes. */
+static void test_syntax__brackets_left_open_too_deep_stop_the_parse_not_the_process(void **state) {
+  (void)state;
+  const char *head = "fn main() -> i32 {\n";
+  const char *step = "if x { let a = [";
+  size_t steps = 40000, len = strlen(head) + steps * strlen(step);
+  char *text = malloc(len + 1);
+  assert_non_null(text);
+  strcpy(text, head);
+  for (size_t i = 0; i < steps; i++) memcpy(text + strlen(head) + i * strlen(step), step, strlen(step));
+  text[len] = '\0';
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, text);
+  const vxp_diagnostic *cut = NULL;
+  for (size_t k = 0; k < vxp_program_diagnostic_count(prog); k++) {
+    const vxp_diagnostic *d = vxp_program_diagnostic(prog, k);
+    if (strcmp(vxp_diagnostic_code(d), "VXP0003") == 0) cut = d;
+  }
+  assert_non_null(cut);
+  assert_non_null(strstr(vxp_diagnostic_message(cut), "brackets nested more than 8192 deep"));
+  /* The 8,193rd open bracket: main's `{` is the first, each step opens two ({ and [), so
+   * the `[` of step 4096 (index 15 of the step) goes too deep. */
+  assert_int_equal(vxp_diagnostic_range(cut).start_byte, strlen(head) + 4095 * strlen(step) + 15);
+  vxp_machine *m = NULL;
+  assert_int_equal(vxp_machine_load(&m, ctx, src), VXP_OK);
+  assert_true(vxp_machine_diagnostic_count(m) > 0);
+  vxp_machine_free(m);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_syntax__a_missing_token_is_named_with_its_position),
@@ -142,6 +178,7 @@ int main(void) {
       cmocka_unit_test(test_syntax__a_clean_program_has_no_syntax_diagnostic),
       cmocka_unit_test(test_syntax__a_broken_function_does_not_hide_later_functions),
       cmocka_unit_test(test_syntax__a_while_body_releases_its_tiles),
+      cmocka_unit_test(test_syntax__brackets_left_open_too_deep_stop_the_parse_not_the_process),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
