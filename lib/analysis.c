@@ -878,6 +878,7 @@ static int analyse(vxp_analysis *an) {
   if (rc == VXP_OK) rc = vxp_machine__merge(ctx, inputs, 3, &an->view, &an->diags);
   if (rc == VXP_OK) rc = vxp_transfer__check_edges(ctx, &an->view, &an->diags);
   if (rc == VXP_OK) rc = vxp_transfer__graph_init(ctx, &an->graph, &an->view);
+  if (rc == VXP_OK) rc = vxp_transfer__check_reachable(ctx, &an->graph, &an->diags);
 
   walker W;
   memset(&W, 0, sizeof(W));

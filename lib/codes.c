@@ -70,6 +70,12 @@ static const vxp_code_info catalogue[] = {
      "unbounded.",
      "Place the tiles outside the recursion, or turn the recursion into a loop whose body "
      "releases them.", E},
+    {"W1026", "TopologyUnreachableFromHost", "No route reaches a topology's memory from the host.",
+     "The topology's `memory:` space is not host memory, is not visible to the host, and no "
+     "chain of `transfer` edges (declared or built in) leads from CPU_DRAM to it, so no data "
+     "can be moved there.",
+     "Declare a `transfer Memory::CPU_DRAM -> Memory::S` edge (or one from a space the host "
+     "reaches).", W},
     {"W1028", "WorkingSetOvercommitted",
      "The tiles live at once exceed an `overcommit` memory space.",
      "As E6010, but the space is declared `overcommit`, so it may spill.",

@@ -407,3 +407,30 @@ int vxp_transfer__check_edges(vxp_context *ctx, const vxp_machine_view *view,
   }
   return VXP_OK;
 }
+
+int vxp_transfer__check_reachable(vxp_context *ctx, vxp_graph *g, vxp_diag_list *diags) {
+  const vxp_machine_view *view = g->view;
+  for (size_t t = 0; t < view->topologies.len; t++) {
+    const vxp_topology *top = view->topologies.items[t];
+    if (!top->memory || strcmp(top->memory, "CPU_DRAM") == 0) continue;
+    bool host_visible = false;
+    for (size_t i = 0; i < top->visible.len; i++)
+      host_visible = host_visible || strcmp(top->visible.items[i], "CPU_DRAM") == 0;
+    if (host_visible) continue;
+    vxp_node_path path = {0};
+    uint64_t total = 0;
+    bool found = false;
+    int rc = route_nodes(ctx, g, vxp_transfer__node(g, "CPU_DRAM"),
+                         vxp_transfer__node(g, top->memory), &path, &total, &found);
+    array_free(ctx, &path);
+    if (rc != VXP_OK) return rc;
+    if (found) continue;
+    if (!vxp_diag__add(ctx, diags, VXP_SEVERITY_WARNING, "W1026", top->src, top->name_start,
+                       top->name_end,
+                       "topology '%s': its memory is unreachable from the host; declare a "
+                       "`transfer` edge so data can reach it",
+                       top->name))
+      return VXP_ENOMEM;
+  }
+  return VXP_OK;
+}

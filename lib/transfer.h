@@ -103,4 +103,9 @@ int vxp_transfer__hop(vxp_context *ctx, const vxp_graph *g, const char *from, co
 int vxp_transfer__check_edges(vxp_context *ctx, const vxp_machine_view *view,
                               vxp_diag_list *diags);
 
+/* W1026 for every declared topology whose `memory:` no route reaches from the host: it is
+ * not visible to the host, is not host memory, and no path of edges (declared or built in,
+ * without climbing to an ancestor) leads from CPU_DRAM to it. vxc's coherence rule. */
+int vxp_transfer__check_reachable(vxp_context *ctx, vxp_graph *g, vxp_diag_list *diags);
+
 #endif /* VXP_TRANSFER_H */

@@ -333,6 +333,29 @@ static void test_transfer__a_sub_space_without_edges_routes_through_its_parent(v
   test_done(&r);
 }
 
+static void test_transfer__a_topology_the_host_cannot_reach_is_w1026(void **state) {
+  (void)state;
+  /* Island's memory has no edge from the host; Dev's is reached through an edge; Host's is
+   * host memory; Seen lists CPU_DRAM as visible; Far's NPU_HBM is reached by Vx's built-in
+   * edges. Only Island warns. */
+  test_run r = test_analyse("Memory CPU_DRAM {}\n"
+                            "Memory HBM { capacity: 1 GiB }\n"
+                            "Memory ISL { capacity: 1 GiB }\n"
+                            "Memory LOOK { capacity: 1 GiB }\n"
+                            "Topology Dev { memory: Memory::HBM, transfer Memory::CPU_DRAM -> Memory::HBM }\n"
+                            "Topology Island { memory: Memory::ISL }\n"
+                            "Topology Host { memory: Memory::CPU_DRAM }\n"
+                            "Topology Seen { memory: Memory::LOOK, visible: [Memory::LOOK, Memory::CPU_DRAM] }\n"
+                            "Topology Far { memory: Memory::NPU_HBM }\n"
+                            "fn main() -> i32 { return 0; }\n");
+  assert_int_equal(test_count_diag(r.an, "W1026"), 1);
+  assert_string_equal(vxp_diagnostic_message(test_find_diag(r.an, "W1026")),
+                      "topology 'Island': its memory is unreachable from the host; declare a "
+                      "`transfer` edge so data can reach it");
+  assert_true(vxp_analysis_admitted(r.an));
+  test_done(&r);
+}
+
 static void test_transfer__an_edge_with_two_cost_sources_is_e6013(void **state) {
   (void)state;
   const char *text =
@@ -408,6 +431,7 @@ int main(void) {
       cmocka_unit_test(test_transfer__a_staged_transfer_places_each_hop),
       cmocka_unit_test(test_transfer__no_route_is_e6002_and_the_tile_still_counts),
       cmocka_unit_test(test_transfer__a_sub_space_without_edges_routes_through_its_parent),
+      cmocka_unit_test(test_transfer__a_topology_the_host_cannot_reach_is_w1026),
       cmocka_unit_test(test_transfer__an_edge_with_two_cost_sources_is_e6013),
       cmocka_unit_test(test_transfer__cycle_rates_lowerings_and_unknown_sizes),
   };
