@@ -904,6 +904,12 @@ static int analyse(vxp_analysis *an) {
   }
   W.env.overrides = an->overrides.items;
   W.env.override_count = an->overrides.len;
+  /* Const items are folded once, here, for every function and instance to share. */
+  if (rc == VXP_OK) {
+    an->const_table = vxp_consteval__table_build(ctx, &W.env);
+    if (!an->const_table) rc = VXP_ENOMEM;
+    W.env.consts = an->const_table;
+  }
   for (size_t i = 0; rc == VXP_OK && i < an->view.spaces.len; i++) {
     const vxp_space *sp = an->view.spaces.items[i];
     if (strcmp(sp->name, "CPU_DRAM") == 0) W.host_declared = true;
@@ -1008,6 +1014,7 @@ int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
 void vxp_analysis_free(vxp_analysis *an) {
   if (!an) return;
   vxp_context *ctx = an->ctx;
+  vxp_consteval__table_free(ctx, an->const_table);
   for (size_t i = 0; i < an->defines.len; i++) vxp_ctx__free(ctx, an->defines.items[i].name);
   array_free(ctx, &an->defines);
   array_free(ctx, &an->overrides);

@@ -150,6 +150,7 @@ struct vxp_analysis {
   vxp_machine_view view;
   Array(vxp_define) defines;  /* constant overrides, in the order first given */
   Array(vxp_const_binding) overrides; /* the defines the program names, for folding */
+  vxp_const_table *const_table;        /* the program's const items, folded once */
   vxp_diag_list diags;
   Array(vxp_analysed_fn) functions;
   Array(vxp_const_binding) const_binds;  /* instances' const arguments */

@@ -5,6 +5,9 @@
 #include "consteval.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "array.h"
 
 typedef __int128 i128;
 
@@ -18,9 +21,26 @@ typedef __int128 i128;
 
 #define MAG_MAX ((i128)UINT64_MAX)
 
+/* One const item's folds, unsigned [0] and signed [1]. */
+typedef enum slot_state { SLOT_UNFOLDED = 0, SLOT_FOLDING, SLOT_DONE } slot_state;
+
+typedef struct const_slot {
+  uint8_t state[2];     /* slot_state */
+  vxp_fold result[2];
+} const_slot;
+
+/* Invariant: by_name lists every const item index sorted by (name, index), so that the
+ * first declaration of a name is found first, as the linear lookup did. */
+struct vxp_const_table {
+  size_t count;
+  uint32_t *by_name;
+  const_slot *slots;    /* by const item index */
+};
+
 typedef struct folder {
   const vxp_const_env *env;
   unsigned steps;
+  vxp_const_table *building; /* the table being filled, or NULL */
   size_t items[VXP__MAX_CONST_CHAIN]; /* the const items being folded, outermost first */
 } folder;
 
@@ -58,6 +78,60 @@ const vxp_const_binding *vxp_consteval__binding(const vxp_const_env *env, vxp_na
   return NULL;
 }
 
+static ival from_fold(vxp_fold f) {
+  ival r;
+  r.status = f.status;
+  r.culprit = f.culprit;
+  r.v = f.negative ? -(i128)f.value : (i128)f.value;
+  return r;
+}
+
+static vxp_fold finish(ival r);
+
+/* The first const item named `name` in `table`, or -1. */
+static long find_item(const vxp_model *m, const vxp_const_table *table, vxp_name name) {
+  size_t lo = 0, hi = table->count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (m->consts.items[table->by_name[mid]].name < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < table->count && m->consts.items[table->by_name[lo]].name == name
+             ? (long)table->by_name[lo]
+             : -1;
+}
+
+/* A const item through the table: its cached fold, or (while the table is being built)
+ * fold it now and keep the result unless a guard stopped it, so that a later pass can
+ * finish it from the items it needs. */
+static ival fold_item(folder *F, const vxp_const_table *table, vxp_name name, uint32_t index,
+                      unsigned chain, unsigned depth, bool sign) {
+  const vxp_model *m = F->env->model;
+  long item = find_item(m, table, name);
+  if (item < 0) return fail(VXP_FOLD_UNKNOWN, index);
+  const_slot *slot = &table->slots[item];
+  int mode = sign ? 1 : 0;
+  if (slot->state[mode] == SLOT_DONE) return from_fold(slot->result[mode]);
+  if (slot->state[mode] == SLOT_FOLDING) return fail(VXP_FOLD_CYCLE, index);
+  if (chain >= VXP__MAX_CONST_CHAIN) return fail(VXP_FOLD_LIMIT, index);
+  F->items[chain] = (size_t)item;
+  /* Const items are global: they never see an instance's bindings. */
+  folder inner = *F;
+  vxp_const_env global = *F->env;
+  global.bindings = NULL;
+  global.binding_count = 0;
+  inner.env = &global;
+  if (F->building) slot->state[mode] = SLOT_FOLDING;
+  ival r = fold(&inner, m->consts.items[item].value, chain + 1, depth + 1, sign);
+  F->steps = inner.steps;
+  if (F->building) {
+    bool keep = r.status != VXP_FOLD_LIMIT;
+    slot->state[mode] = keep ? SLOT_DONE : SLOT_UNFOLDED;
+    if (keep) slot->result[mode] = finish(r);
+  }
+  return r;
+}
+
 static ival fold_name(folder *F, uint32_t index, unsigned chain, unsigned depth, bool sign) {
   const vxp_const_env *env = F->env;
   vxp_name name = env->model->cexprs.items[index].name;
@@ -71,6 +145,8 @@ static ival fold_name(folder *F, uint32_t index, unsigned chain, unsigned depth,
     if (env->overrides[i].name == name) return ok((i128)env->overrides[i].value);
   }
   const vxp_model *m = env->model;
+  const vxp_const_table *table = F->building ? F->building : env->consts;
+  if (table) return fold_item(F, table, name, index, chain, depth, sign);
   for (size_t i = 0; i < m->consts.len; i++) {
     if (m->consts.items[i].name != name) continue;
     for (unsigned k = 0; k < chain; k++) {
@@ -78,7 +154,15 @@ static ival fold_name(folder *F, uint32_t index, unsigned chain, unsigned depth,
     }
     if (chain >= VXP__MAX_CONST_CHAIN) return fail(VXP_FOLD_LIMIT, index);
     F->items[chain] = i;
-    return fold(F, m->consts.items[i].value, chain + 1, depth + 1, sign);
+    /* Const items are global: they never see an instance's bindings. */
+    folder inner = *F;
+    vxp_const_env global = *env;
+    global.bindings = NULL;
+    global.binding_count = 0;
+    inner.env = &global;
+    ival r = fold(&inner, m->consts.items[i].value, chain + 1, depth + 1, sign);
+    F->steps = inner.steps;
+    return r;
   }
   return fail(VXP_FOLD_UNKNOWN, index);
 }
@@ -183,6 +267,7 @@ vxp_fold vxp_consteval__fold(const vxp_const_env *env, uint32_t cexpr) {
   folder F;
   F.env = env;
   F.steps = 0;
+  F.building = NULL;
   return finish(fold(&F, cexpr, 0, 0, false));
 }
 
@@ -190,7 +275,85 @@ vxp_fold vxp_consteval__fold_signed(const vxp_const_env *env, uint32_t cexpr) {
   folder F;
   F.env = env;
   F.steps = 0;
+  F.building = NULL;
   return finish(fold(&F, cexpr, 0, 0, true));
+}
+
+/* ------------------------------------------------------------------ the const table */
+
+void vxp_consteval__table_free(vxp_context *ctx, vxp_const_table *table) {
+  if (!table) return;
+  vxp_ctx__free(ctx, table->by_name);
+  vxp_ctx__free(ctx, table->slots);
+  vxp_ctx__free(ctx, table);
+}
+
+vxp_const_table *vxp_consteval__table_build(vxp_context *ctx, const vxp_const_env *env) {
+  const vxp_model *m = env->model;
+  vxp_const_table *table = vxp_ctx__calloc(ctx, 1, sizeof(*table));
+  if (!table) return NULL;
+  table->count = m->consts.len;
+  table->by_name = vxp_ctx__calloc(ctx, table->count, sizeof(uint32_t));
+  table->slots = vxp_ctx__calloc(ctx, table->count, sizeof(const_slot));
+  if (!table->by_name || !table->slots) {
+    vxp_consteval__table_free(ctx, table);
+    return NULL;
+  }
+  /* Sort the indices by (name, index): a stable bottom-up merge sort (qsort would need
+   * the model through a global, and the library keeps no mutable static state). */
+  for (size_t i = 0; i < table->count; i++) table->by_name[i] = (uint32_t)i;
+  uint32_t *tmp = NULL;
+  if (table->count > 1 && !(tmp = vxp_ctx__calloc(ctx, table->count, sizeof(uint32_t)))) {
+    vxp_consteval__table_free(ctx, table);
+    return NULL;
+  }
+  for (size_t width = 1; width < table->count; width *= 2) {
+    for (size_t lo = 0; lo < table->count; lo += 2 * width) {
+      size_t mid = lo + width < table->count ? lo + width : table->count;
+      size_t hi = lo + 2 * width < table->count ? lo + 2 * width : table->count;
+      size_t a = lo, b = mid, o = lo;
+      while (a < mid || b < hi) {
+        bool take_a = b >= hi || (a < mid && m->consts.items[table->by_name[a]].name <=
+                                                 m->consts.items[table->by_name[b]].name);
+        tmp[o++] = take_a ? table->by_name[a++] : table->by_name[b++];
+      }
+    }
+    memcpy(table->by_name, tmp, table->count * sizeof(uint32_t));
+  }
+  vxp_ctx__free(ctx, tmp);
+  /* Fold every item in both modes. A pass in declaration order finishes chains written
+   * top-down in one step per item; the reverse pass those written bottom-up; a few more
+   * passes finish what a guard stopped, from the items done meanwhile. */
+  vxp_const_env global = *env;
+  global.bindings = NULL;
+  global.binding_count = 0;
+  global.consts = NULL;
+  for (int pass = 0; pass < 8; pass++) {
+    bool progress = false, pending = false;
+    for (size_t k = 0; k < table->count; k++) {
+      size_t i = (pass % 2 == 0) ? k : table->count - 1 - k;
+      for (int mode = 0; mode < 2; mode++) {
+        if (table->slots[i].state[mode] == SLOT_DONE) continue;
+        folder F;
+        F.env = &global;
+        F.steps = 0;
+        F.building = table;
+        (void)fold_item(&F, table, m->consts.items[i].name, m->consts.items[i].value, 0, 0,
+                        mode == 1);
+        /* fold_item looks the name up: a later item of the same name is never used, so
+         * mark it done with the first one's result. */
+        long first = find_item(m, table, m->consts.items[i].name);
+        if (first >= 0 && (size_t)first != i && table->slots[first].state[mode] == SLOT_DONE) {
+          table->slots[i].state[mode] = SLOT_DONE;
+          table->slots[i].result[mode] = table->slots[first].result[mode];
+        }
+        if (table->slots[i].state[mode] == SLOT_DONE) progress = true;
+        else pending = true;
+      }
+    }
+    if (!pending || !progress) break;
+  }
+  return table;
 }
 
 const char *vxp_consteval__explain(const vxp_const_env *env, vxp_fold f, char *buf,

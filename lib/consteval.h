@@ -26,14 +26,22 @@ typedef struct vxp_const_binding {
                           name folds to UNKNOWN (it shadows a const item of the same name) */
 } vxp_const_binding;
 
+/* The program's const items folded once (vxp_consteval__table_build) for a fixed set of
+ * overrides: lookups by name are a binary search and a chain of const items defined in
+ * terms of each other folds in one step per item, however long it is. Read-only once built
+ * (an analysis shares it between threads). */
+typedef struct vxp_const_table vxp_const_table;
+
 /* What folding sees. Lookup order: `bindings` (the generic instance being analysed), then
- * `overrides`, then the program's const items. */
+ * `overrides`, then the program's const items (through `consts` when it is set; const items
+ * never see an instance's bindings). */
 typedef struct vxp_const_env {
   const vxp_model *model;
   const vxp_const_binding *bindings;
   size_t binding_count;
   const vxp_const_binding *overrides;
   size_t override_count;
+  const vxp_const_table *consts;
 } vxp_const_env;
 
 /* Invariant: `negative` is only ever true for vxp_consteval__fold_signed. */
@@ -52,6 +60,12 @@ vxp_fold vxp_consteval__fold(const vxp_const_env *env, uint32_t cexpr);
  * intermediates range over -(2^64 - 1) .. 2^64 - 1. Comparisons and conditions are
  * always folded this way, even inside a size. */
 vxp_fold vxp_consteval__fold_signed(const vxp_const_env *env, uint32_t cexpr);
+
+/* Fold every const item of `env->model` under `env->overrides` (bindings are ignored) into
+ * a new table, owned by the caller (vxp_consteval__table_free). Returns NULL on allocation
+ * failure. */
+vxp_const_table *vxp_consteval__table_build(vxp_context *ctx, const vxp_const_env *env);
+void vxp_consteval__table_free(vxp_context *ctx, vxp_const_table *table);
 
 /* A sentence for a failed fold, e.g. "'n' is not a compile-time constant", written to buf. */
 const char *vxp_consteval__explain(const vxp_const_env *env, vxp_fold fold, char *buf,

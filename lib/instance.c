@@ -138,6 +138,7 @@ static vxp_const_env env_of(const vxp_analysis *an, uint32_t fn) {
   env.binding_count = af->const_count;
   env.overrides = an->overrides.items;
   env.override_count = an->overrides.len;
+  env.consts = an->const_table;
   return env;
 }
 

@@ -506,6 +506,7 @@ int vxp_roofline_new(vxp_roofline **out, const vxp_analysis *an, const char *fun
   w.env.model = w.m;
   w.env.overrides = an->overrides.items;
   w.env.override_count = an->overrides.len;
+  w.env.consts = an->const_table;
   /* A generic instance folds with its own arguments. */
   const vxp_analysed_fn *af = &an->functions.items[fn_index];
   w.env.bindings = af->const_count ? an->const_binds.items + af->const_first : NULL;

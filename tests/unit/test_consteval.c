@@ -147,29 +147,90 @@ static void test_consteval__comptime_blocks_fold_lets_and_ifs(void **state) {
   done(&f);
 }
 
-static void test_consteval__bindings_overrides_and_items_in_that_order(void **state) {
-  (void)state;
-  fixture f = parse("const N : i64 = 10;\nconst M : i64 = N * 2;\nconst S : i64 = N - 20;\n");
-  expect_size(&f, "M", VXP_FOLD_OK, 20);
-  vxp_name n = vxp_strtab__find(&f.prog->model.names, "N", 1);
+/* Lookup order: an instance's bindings, then -D overrides, then const items; a const item
+ * is global, so an instance's binding of a name never reaches inside one. Checked with and
+ * without the table an analysis builds. */
+static void check_lookup_order(fixture *f, bool with_table) {
+  vxp_const_table *table = NULL;
+  f->env.bindings = NULL;
+  f->env.binding_count = 0;
+  f->env.overrides = NULL;
+  f->env.override_count = 0;
+  f->env.consts = NULL;
+  if (with_table) f->env.consts = table = vxp_consteval__table_build(f->ctx, &f->env);
+  expect_size(f, "M", VXP_FOLD_OK, 20);
+  vxp_consteval__table_free(f->ctx, table);
+  vxp_name n = vxp_strtab__find(&f->prog->model.names, "N", 1);
   vxp_const_binding over = {n, 7, false, false};
-  f.env.overrides = &over;
-  f.env.override_count = 1;
-  expect_size(&f, "M", VXP_FOLD_OK, 14);
+  f->env.overrides = &over;
+  f->env.override_count = 1;
+  f->env.consts = NULL;
+  if (with_table) f->env.consts = table = vxp_consteval__table_build(f->ctx, &f->env);
+  expect_size(f, "M", VXP_FOLD_OK, 14);
+  expect_size(f, "USE", VXP_FOLD_OK, 8); /* N + 1 with N overridden to 7 */
   vxp_const_binding bind = {n, 3, true, false}; /* an instance's N = -3 */
-  f.env.bindings = &bind;
-  f.env.binding_count = 1;
-  expect_size(&f, "M", VXP_FOLD_NEGATIVE, 0);
-  expect_signed(&f, "M", -6);
+  f->env.bindings = &bind;
+  f->env.binding_count = 1;
+  /* REF is `M`: a name that reaches the const item M, which does not see the instance's N. */
+  expect_size(f, "REF", VXP_FOLD_OK, 14);
+  /* An expression folded in the instance (here USE's text, N + 1) sees it. */
+  vxp_fold r = vxp_consteval__fold(&f->env, item(f, "USE"));
+  assert_int_equal(r.status, VXP_FOLD_NEGATIVE);
   char why[256];
-  vxp_consteval__explain(&f.env, vxp_consteval__fold(&f.env, item(&f, "M")), why, sizeof(why));
+  vxp_consteval__explain(&f->env, r, why, sizeof(why));
   assert_string_equal(why, "the const-generic parameter 'N' is -3 in this instance, and a size "
                            "cannot be negative");
   bind.unknown = true;
-  expect_size(&f, "M", VXP_FOLD_UNKNOWN, 0);
-  vxp_consteval__explain(&f.env, vxp_consteval__fold(&f.env, item(&f, "M")), why, sizeof(why));
+  r = vxp_consteval__fold(&f->env, item(f, "USE"));
+  assert_int_equal(r.status, VXP_FOLD_UNKNOWN);
+  vxp_consteval__explain(&f->env, r, why, sizeof(why));
   assert_string_equal(why, "the const-generic parameter 'N' has no compile-time constant "
                            "argument in this instance");
+  vxp_consteval__table_free(f->ctx, table);
+  f->env.consts = NULL;
+}
+
+static void test_consteval__bindings_overrides_and_items_in_that_order(void **state) {
+  (void)state;
+  fixture f = parse("const N : i64 = 10;\nconst M : i64 = N * 2;\nconst S : i64 = N - 20;\n"
+                    "const USE : i64 = N + 1;\nconst REF : i64 = M;\n");
+  check_lookup_order(&f, false);
+  check_lookup_order(&f, true);
+  done(&f);
+}
+
+/* The table folds each const item once: a chain of 20,000 items written top-down or
+ * bottom-up folds exactly (without it, the chain stops at the fold's depth guard), a cycle
+ * is still a cycle, and a repeated name keeps its first declaration. */
+static void test_consteval__long_const_chains_fold_through_the_table(void **state) {
+  (void)state;
+  for (int reversed = 0; reversed < 2; reversed++) {
+    size_t cap = 20000 * 48, len = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    len += (size_t)snprintf(text + len, cap - len, "const C0 : i64 = 1;\n");
+    for (int k = 1; k < 20000; k++) {
+      int i = reversed ? 20000 - k : k; /* bottom-up: C19999 first, then C19998, ... */
+      len += (size_t)snprintf(text + len, cap - len, "const C%d : i64 = C%d + 1;\n", i, i - 1);
+    }
+    fixture f = parse(text);
+    free(text);
+    expect_size(&f, "C19999", VXP_FOLD_LIMIT, 0); /* no table: the depth guard */
+    vxp_const_table *table = vxp_consteval__table_build(f.ctx, &f.env);
+    assert_non_null(table);
+    f.env.consts = table;
+    expect_size(&f, "C19999", VXP_FOLD_OK, 20000);
+    expect_size(&f, "C7", VXP_FOLD_OK, 8);
+    vxp_consteval__table_free(f.ctx, table);
+    done(&f);
+  }
+  fixture f = parse("const A : i64 = B + 1;\nconst B : i64 = A + 1;\nconst D : i64 = 5;\n"
+                    "const D : i64 = 6;\nconst E : i64 = D * 2;\n");
+  vxp_const_table *table = vxp_consteval__table_build(f.ctx, &f.env);
+  f.env.consts = table;
+  expect_size(&f, "A", VXP_FOLD_CYCLE, 0);
+  expect_size(&f, "E", VXP_FOLD_OK, 10);
+  vxp_consteval__table_free(f.ctx, table);
   done(&f);
 }
 
@@ -207,6 +268,7 @@ int main(void) {
       cmocka_unit_test(test_consteval__comptime_blocks_fold_lets_and_ifs),
       cmocka_unit_test(test_consteval__bindings_overrides_and_items_in_that_order),
       cmocka_unit_test(test_consteval__cycles_and_hostile_inputs_stop),
+      cmocka_unit_test(test_consteval__long_const_chains_fold_through_the_table),
   };
   return cmocka_run_group_tests_name("consteval", tests, NULL, NULL);
 }
