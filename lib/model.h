@@ -133,20 +133,15 @@ typedef enum vxp_block_kind {
   VXP_BLOCK_ELSE,      /* `else` arm (releasing) */
   VXP_BLOCK_FOR,       /* `for` body (releasing) */
   VXP_BLOCK_LOOP,      /* `loop` body (releasing) */
-  VXP_BLOCK_SPAWN,     /* `spawn on(...)` region (releasing) */
+  VXP_BLOCK_SPAWN,     /* `spawn on(...)` region (not releasing) */
   VXP_BLOCK_MATCH_ARM, /* `match` arm (not releasing) */
   VXP_BLOCK_UNSAFE,    /* `unsafe { }` (not releasing) */
   VXP_BLOCK_COMPTIME   /* `comptime { }` (not releasing) */
 } vxp_block_kind;
 
-/* Whether the runtime frees a block's tiles at its end (vxc's releasing scopes). A `spawn`
- * region releases too: vxc's checker pushes a releasing scope for it ("the free follows the
- * tile's lifetime rather than the block's dominance"; check_spawnon_expr at b4749b3d and
- * 251e3cec), although older plans, the blog post and one stale field comment of vxc's still
- * describe it as held to the function's exit. */
+/* Whether the runtime frees a block's tiles at its end (vxc's releasing scopes). */
 static inline bool vxp_block__releases(vxp_block_kind k) {
-  return k == VXP_BLOCK_IF || k == VXP_BLOCK_ELSE || k == VXP_BLOCK_FOR || k == VXP_BLOCK_LOOP ||
-         k == VXP_BLOCK_SPAWN;
+  return k == VXP_BLOCK_IF || k == VXP_BLOCK_ELSE || k == VXP_BLOCK_FOR || k == VXP_BLOCK_LOOP;
 }
 
 typedef enum vxp_event_kind {

@@ -2,9 +2,9 @@
 /* stmt.c - statements, blocks and functions of the code generation subset.
  *
  * Blocks follow the analysis' release discipline (model.h, vxp_block__releases): a
- * releasing block (`if`/`else` arms, `for` and `loop` bodies, `spawn` regions) frees the
- * buffers placed in it at its end, and before a `break` or `continue` leaves it; other
- * blocks (`match` arms, `unsafe`) free nothing, so their tiles belong to the enclosing releasing
+ * releasing block (`if`/`else` arms, `for` and `loop` bodies) frees the buffers placed in
+ * it at its end, and before a `break` or `continue` leaves it; other blocks (`spawn`,
+ * `match` arms, `unsafe`) free nothing, so their tiles belong to the enclosing releasing
  * block or to the function, which frees its own at exit and before each `return`. Every
  * buffer variable is declared at the top of its function, so a tile placed in a
  * non-releasing block outlives the C++ scope it was placed in, as it must. */

@@ -261,11 +261,9 @@ static void gen_statement(program_gen *g, int depth, int *budget) {
       gen_block(g, depth + 1, budget);
       emit(g, "}\n");
       break;
-    case 5: /* spawn (releasing) */
+    case 5: /* spawn: not releasing */
       emit(g, "spawn on(Topology::T) {\n");
-      open_(g->b);
       gen_block(g, depth + 1, budget);
-      close_(g->b);
       emit(g, "}\n");
       break;
     default: /* match arms: not releasing */

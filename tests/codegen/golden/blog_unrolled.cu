@@ -3,9 +3,8 @@
 /*
  * Every device allocation below is one of the analysis' tiles, with its
  * granule-rounded bytes, and is freed where the analysis releases it: at the
- * end of the releasing block (`if`/`else` arm, `for` or `loop` body, `spawn`
- * region) that placed it, at once when its name is never read, or at the
- * function's exit.
+ * end of the releasing block (`if`/`else` arm, `for` or `loop` body) that
+ * placed it, at once when its name is never read, or at the function's exit.
  * The counting allocator prints, at exit, one line of JSON with the measured
  * high-water marks next to the analysis' static peaks; the exit status is 4
  * when they differ.
