@@ -24,6 +24,7 @@ typedef struct value_info {
 typedef struct binding {
   vxp_name name;
   value_info value;
+  uint32_t shadowed; /* the binding of the same name this one hides, or VXP_NONE */
 } binding;
 
 /* A function signature collected before lowering bodies, so that calls to functions
@@ -43,6 +44,10 @@ typedef struct lowerer {
   const vxp_symbols *S;
   const vxp_fields *F;
   Array(binding) bindings;
+  Array(uint32_t) innermost;   /* by name: the index in `bindings` of its innermost binding,
+                                  VXP_NONE when unbound. Name lookup is then O(1) however
+                                  many bindings a function has (a generated function with
+                                  10^5 lets made the old backward scan quadratic). */
   Array(size_t) scopes;        /* bindings.len when each lexical scope opened */
   Array(uint32_t) fn_stack;    /* functions being lowered (closures nest in functions) */
   Array(fn_signature) signatures;
@@ -161,20 +166,34 @@ static void push_scope(lowerer *L) {
 
 static void pop_scope(lowerer *L) {
   if (L->scopes.len == 0) return;
-  L->bindings.len = L->scopes.items[--L->scopes.len];
+  size_t mark = L->scopes.items[--L->scopes.len];
+  while (L->bindings.len > mark) {
+    const binding *b = &L->bindings.items[--L->bindings.len];
+    L->innermost.items[b->name] = b->shadowed;
+  }
 }
 
 static void bind(lowerer *L, vxp_name name, value_info value) {
   if (failed(L) || name == VXP_NAME_NONE) return;
-  binding b = {name, value};
-  if (!array_push(L->ctx, &L->bindings, b)) oom(L);
+  if (name >= L->innermost.len) {
+    size_t want = (size_t)name + 1;
+    if (!array_reserve(L->ctx, &L->innermost, want - L->innermost.len)) {
+      oom(L);
+      return;
+    }
+    while (L->innermost.len < want) L->innermost.items[L->innermost.len++] = VXP_NONE;
+  }
+  binding b = {name, value, L->innermost.items[name]};
+  if (!array_push(L->ctx, &L->bindings, b)) {
+    oom(L);
+    return;
+  }
+  L->innermost.items[name] = (uint32_t)(L->bindings.len - 1);
 }
 
 static binding *lookup(lowerer *L, vxp_name name) {
-  for (size_t i = L->bindings.len; i-- > 0;) {
-    if (L->bindings.items[i].name == name) return &L->bindings.items[i];
-  }
-  return NULL;
+  if (name >= L->innermost.len || L->innermost.items[name] == VXP_NONE) return NULL;
+  return &L->bindings.items[L->innermost.items[name]];
 }
 
 static void lowering_error(lowerer *L, TSNode node, const char *code, const char *message) {
@@ -1296,6 +1315,7 @@ int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp
     qsort(L.signatures.items, L.signatures.len, sizeof(fn_signature), compare_signatures);
   lower_items(&L, root, false);
   array_free(ctx, &L.bindings);
+  array_free(ctx, &L.innermost);
   array_free(ctx, &L.scopes);
   array_free(ctx, &L.fn_stack);
   array_free(ctx, &L.signatures);
