@@ -66,7 +66,7 @@ SONAME := libvxpeak.so.$(SOVERSION)
 STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
-.PHONY: all shared static cli deps demo check test unit golden sarif plot codegen codegen-nvcc asan \
+.PHONY: all fuzz shared static cli deps demo check test unit golden sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
 	check-public check-manpage tsan examples install uninstall install-test python-test FORCE
 
@@ -366,6 +366,19 @@ tsan: deps
 	fi; \
 	echo "$$out"; \
 	[ $$status = 0 ] && echo "make tsan: no data race under ThreadSanitizer"
+
+# ----------------------------------------------------------------------------- fuzzing
+#
+# Mutation fuzzing of the command under ASan+UBSan (not part of check: it runs for a time
+# budget). FUZZ_SECONDS and FUZZ_SEED choose how long and which mutations.
+
+FUZZ_SECONDS ?= 120
+FUZZ_SEED ?= 1
+fuzz: deps
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CFLAGS="$(SAN_FLAGS)" \
+	  LDFLAGS="-fsanitize=address,undefined" cli
+	@python3 tests/fuzz/mutate.py --cli $(BUILD)/asan/vxpeak --seconds $(FUZZ_SECONDS) \
+	  --seed $(FUZZ_SEED) --out $(BUILD)/fuzz
 
 # ----------------------------------------------------------------------------- grammar
 

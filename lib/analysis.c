@@ -73,13 +73,10 @@ static vxp_diagnostic *add_diag(walker *W, vxp_severity sev, const char *code, u
 static vxp_diagnostic *add_diag(walker *W, vxp_severity sev, const char *code, uint32_t start,
                                 uint32_t end, const char *fmt, ...) {
   if (W->rc != VXP_OK) return NULL;
-  char message[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(message, sizeof(message), fmt, ap);
+  vxp_diagnostic *d = vxp_diag__vadd(W->ctx, &W->an->diags, sev, code, W->src, start, end, fmt, ap);
   va_end(ap);
-  vxp_diagnostic *d =
-      vxp_diag__add(W->ctx, &W->an->diags, sev, code, W->src, start, end, "%s", message);
   if (!d) {
     W->rc = VXP_ENOMEM;
     return NULL;
@@ -109,14 +106,12 @@ static void note(walker *W, vxp_diagnostic *d, bool help, uint32_t start, uint32
 static void note(walker *W, vxp_diagnostic *d, bool help, uint32_t start, uint32_t end,
                  const char *fmt, ...) {
   if (!d || W->rc != VXP_OK) return;
-  char message[1024];
+  const vxp_source *src = (start == VXP_NONE) ? NULL : W->src;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(message, sizeof(message), fmt, ap);
-  va_end(ap);
-  const vxp_source *src = (start == VXP_NONE) ? NULL : W->src;
-  if (!vxp_diag__note(W->ctx, d, help, src, src ? start : 0, src ? end : 0, "%s", message))
+  if (!vxp_diag__vnote(W->ctx, d, help, src, src ? start : 0, src ? end : 0, fmt, ap))
     W->rc = VXP_ENOMEM;
+  va_end(ap);
 }
 
 static const char *name_str(walker *W, vxp_name n) { return vxp_strtab__str(&W->m->names, n); }

@@ -233,13 +233,11 @@ static void note_at(folder *F, vxp_diagnostic *d, uint32_t start, uint32_t end, 
 static void note_at(folder *F, vxp_diagnostic *d, uint32_t start, uint32_t end, const char *fmt,
                     ...) {
   if (!d || F->rc != VXP_OK) return;
-  char message[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(message, sizeof(message), fmt, ap);
-  va_end(ap);
-  if (!vxp_diag__note(F->ctx, d, false, F->an->prog->src, start, end, "%s", message))
+  if (!vxp_diag__vnote(F->ctx, d, false, F->an->prog->src, start, end, fmt, ap))
     F->rc = VXP_ENOMEM;
+  va_end(ap);
 }
 
 /* E6027 (or W1028) for `fn` in `s`, unless its own peak already overflows (E6009/E6010

@@ -31,14 +31,11 @@ static void init_diag(vxp_diagnostic *d, vxp_severity severity, const char *code
   }
 }
 
-vxp_diagnostic *vxp_diag__add(vxp_context *ctx, vxp_diag_list *list, vxp_severity severity,
-                              const char *code, const vxp_source *src, uint32_t start_byte,
-                              uint32_t end_byte, const char *fmt, ...) {
+vxp_diagnostic *vxp_diag__vadd(vxp_context *ctx, vxp_diag_list *list, vxp_severity severity,
+                               const char *code, const vxp_source *src, uint32_t start_byte,
+                               uint32_t end_byte, const char *fmt, va_list ap) {
   if (!array_reserve(ctx, list, 1)) return NULL;
-  va_list ap;
-  va_start(ap, fmt);
   char *message = vformat(ctx, fmt, ap);
-  va_end(ap);
   if (!message) return NULL;
   vxp_diagnostic *d = &list->items[list->len++];
   init_diag(d, severity, code, src, start_byte, end_byte);
@@ -46,19 +43,35 @@ vxp_diagnostic *vxp_diag__add(vxp_context *ctx, vxp_diag_list *list, vxp_severit
   return d;
 }
 
-bool vxp_diag__note(vxp_context *ctx, vxp_diagnostic *d, bool is_help, const vxp_source *src,
-                    uint32_t start_byte, uint32_t end_byte, const char *fmt, ...) {
-  if (!array_reserve(ctx, &d->notes, 1)) return false;
+vxp_diagnostic *vxp_diag__add(vxp_context *ctx, vxp_diag_list *list, vxp_severity severity,
+                              const char *code, const vxp_source *src, uint32_t start_byte,
+                              uint32_t end_byte, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *message = vformat(ctx, fmt, ap);
+  vxp_diagnostic *d = vxp_diag__vadd(ctx, list, severity, code, src, start_byte, end_byte, fmt, ap);
   va_end(ap);
+  return d;
+}
+
+bool vxp_diag__vnote(vxp_context *ctx, vxp_diagnostic *d, bool is_help, const vxp_source *src,
+                     uint32_t start_byte, uint32_t end_byte, const char *fmt, va_list ap) {
+  if (!array_reserve(ctx, &d->notes, 1)) return false;
+  char *message = vformat(ctx, fmt, ap);
   if (!message) return false;
   vxp_diagnostic *n = &d->notes.items[d->notes.len++];
   init_diag(n, VXP_SEVERITY_NOTE, NULL, src, start_byte, end_byte);
   n->message = message;
   n->is_help = is_help;
   return true;
+}
+
+bool vxp_diag__note(vxp_context *ctx, vxp_diagnostic *d, bool is_help, const vxp_source *src,
+                    uint32_t start_byte, uint32_t end_byte, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  bool ok = vxp_diag__vnote(ctx, d, is_help, src, start_byte, end_byte, fmt, ap);
+  va_end(ap);
+  return ok;
 }
 
 bool vxp_diag__capacity(vxp_context *ctx, vxp_diagnostic *d, const char *space,

@@ -3,6 +3,8 @@
 #ifndef VXP_DIAG_H
 #define VXP_DIAG_H
 
+#include <stdarg.h>
+
 #include "array.h"
 
 /* Capacity facts carried by E6009/E6010/E6027/E6028/W1028 (vxc's `capacity` object). */
@@ -40,6 +42,25 @@ vxp_diagnostic *vxp_diag__add(vxp_context *ctx, vxp_diag_list *list, vxp_severit
                               uint32_t end_byte, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 8, 9)))
+#endif
+    ;
+
+/* vxp_diag__add with a va_list: for the modules' own formatting wrappers, which pass their
+ * arguments through instead of formatting into a buffer of their own (and cutting long
+ * messages short). */
+vxp_diagnostic *vxp_diag__vadd(vxp_context *ctx, vxp_diag_list *list, vxp_severity severity,
+                               const char *code, const vxp_source *src, uint32_t start_byte,
+                               uint32_t end_byte, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 8, 0)))
+#endif
+    ;
+
+/* vxp_diag__note with a va_list. */
+bool vxp_diag__vnote(vxp_context *ctx, vxp_diagnostic *d, bool is_help, const vxp_source *src,
+                     uint32_t start_byte, uint32_t end_byte, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 0)))
 #endif
     ;
 

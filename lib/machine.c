@@ -61,14 +61,12 @@ static void diag(reader *R, const char *code, TSNode node, const char *fmt, ...)
 
 static void diag(reader *R, const char *code, TSNode node, const char *fmt, ...) {
   if (R->rc != VXP_OK) return;
-  char message[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(message, sizeof(message), fmt, ap);
-  va_end(ap);
-  if (!vxp_diag__add(R->ctx, &R->m->diags, VXP_SEVERITY_ERROR, code, R->src,
-                     ts_node_start_byte(node), ts_node_end_byte(node), "%s", message))
+  if (!vxp_diag__vadd(R->ctx, &R->m->diags, VXP_SEVERITY_ERROR, code, R->src,
+                      ts_node_start_byte(node), ts_node_end_byte(node), fmt, ap))
     R->rc = VXP_ENOMEM;
+  va_end(ap);
 }
 
 /* The text of `node`, cut to fit `buf`, for quoting in messages. */
@@ -232,6 +230,17 @@ static void free_topology(vxp_context *ctx, vxp_topology *t) {
   array_free(ctx, &t->edges);
 }
 
+/* E6012 within one input: when `twice`, the second declaration of `text` is reported (and
+ * dropped by the caller); returns `twice`. */
+static bool redeclared(reader *R, TSNode name, const char *what, const char *text, bool twice) {
+  if (twice)
+    diag(R, "E6012", name,
+         "%s '%s' is declared twice in %s; remove one or rename it -- a duplicate declaration "
+         "would silently shadow the other",
+         what, text, R->src->label);
+  return twice;
+}
+
 static void read_memory(reader *R, TSNode item) {
   TSNode name = fld(R, item, R->F->name);
   if (!usable(name)) return;
@@ -244,15 +253,12 @@ static void read_memory(reader *R, TSNode item) {
   sp.end_byte = ts_node_end_byte(item);
   sp.name_start = ts_node_start_byte(name);
   sp.name_end = ts_node_end_byte(name);
-  for (size_t i = 0; i < R->m->spaces.len; i++) {
-    if (strcmp(R->m->spaces.items[i].name, sp.name) == 0) {
-      diag(R, "E6012", name,
-           "memory space '%s' is declared twice in %s; remove one or rename it -- a "
-           "duplicate declaration would silently shadow the other",
-           sp.name, R->src->label);
-      free_space(R->ctx, &sp);
-      return;
-    }
+  bool twice = false;
+  for (size_t i = 0; i < R->m->spaces.len && !twice; i++)
+    twice = strcmp(R->m->spaces.items[i].name, sp.name) == 0;
+  if (redeclared(R, name, "memory space", sp.name, twice)) {
+    free_space(R->ctx, &sp);
+    return;
   }
   TSNode body = fld(R, item, R->F->body);
   uint32_t count = usable(body) ? vxp_node__named_count(body) : 0;
@@ -357,15 +363,12 @@ static void read_topology(reader *R, TSNode item) {
   t.end_byte = ts_node_end_byte(item);
   t.name_start = ts_node_start_byte(name);
   t.name_end = ts_node_end_byte(name);
-  for (size_t i = 0; i < R->m->topologies.len; i++) {
-    if (strcmp(R->m->topologies.items[i].name, t.name) == 0) {
-      diag(R, "E6012", name,
-           "topology '%s' is declared twice in %s; remove one or rename it -- a duplicate "
-           "declaration would silently shadow the other",
-           t.name, R->src->label);
-      free_topology(R->ctx, &t);
-      return;
-    }
+  bool twice = false;
+  for (size_t i = 0; i < R->m->topologies.len && !twice; i++)
+    twice = strcmp(R->m->topologies.items[i].name, t.name) == 0;
+  if (redeclared(R, name, "topology", t.name, twice)) {
+    free_topology(R->ctx, &t);
+    return;
   }
   TSNode body = fld(R, item, R->F->body);
   uint32_t count = usable(body) ? vxp_node__named_count(body) : 0;

@@ -49,14 +49,11 @@ static int add_note(vxp_context *ctx, vxp_diagnostic *d, bool help, const vxp_so
 
 static int add_note(vxp_context *ctx, vxp_diagnostic *d, bool help, const vxp_source *src,
                     uint32_t start, uint32_t end, const char *fmt, ...) {
-  char message[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(message, sizeof(message), fmt, ap);
+  bool ok = vxp_diag__vnote(ctx, d, help, src, src ? start : 0, src ? end : 0, fmt, ap);
   va_end(ap);
-  return vxp_diag__note(ctx, d, help, src, src ? start : 0, src ? end : 0, "%s", message)
-             ? VXP_OK
-             : VXP_ENOMEM;
+  return ok ? VXP_OK : VXP_ENOMEM;
 }
 
 static const char *binding_of(const vxp_record *r) {

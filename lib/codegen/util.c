@@ -85,18 +85,14 @@ const char *vxp_cg__text(const cg *G, TSNode node, size_t *len) {
 
 bool vxp_cg__refuse(cg *G, TSNode node, const char *fmt, ...) {
   if (G->rc != VXP_OK) return false;
-  char message[1024];
+  bool located = !ts_node_is_null(node);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(message, sizeof(message), fmt, ap);
+  vxp_diagnostic *d = vxp_diag__vadd(G->ctx, G->diags, VXP_SEVERITY_ERROR, VXP_CG_REFUSED,
+                                     located ? G->src : NULL,
+                                     located ? ts_node_start_byte(node) : 0,
+                                     located ? ts_node_end_byte(node) : 0, fmt, ap);
   va_end(ap);
-  vxp_diagnostic *d;
-  if (ts_node_is_null(node))
-    d = vxp_diag__add(G->ctx, G->diags, VXP_SEVERITY_ERROR, VXP_CG_REFUSED, NULL, 0, 0, "%s",
-                      message);
-  else
-    d = vxp_diag__add(G->ctx, G->diags, VXP_SEVERITY_ERROR, VXP_CG_REFUSED, G->src,
-                      ts_node_start_byte(node), ts_node_end_byte(node), "%s", message);
   if (!d) G->rc = VXP_ENOMEM;
   return false;
 }

@@ -212,8 +212,27 @@ static void test_machine__a_repeated_field_keeps_the_last_and_leaks_nothing(void
   test_done(&r);
 }
 
+/* A message is never cut short: a 700-character space name appears whole in the message
+ * about its field (the wrappers used to format into fixed 512- and 1024-byte buffers). */
+static void test_machine__long_names_reach_the_message_whole(void **state) {
+  (void)state;
+  char name[701];
+  for (int i = 0; i < 700; i++) name[i] = (char)('a' + i % 26);
+  name[700] = '\0';
+  char text[1024];
+  snprintf(text, sizeof(text), "Memory %s { scope: galaxy }\n", name);
+  test_run r = test_analyse(text);
+  const vxp_diagnostic *d = test_find_diag(r.an, "VXP0014");
+  assert_non_null(d);
+  const char *msg = vxp_diagnostic_message(d);
+  assert_non_null(strstr(msg, name));
+  assert_non_null(strstr(msg, "expected device, sm, cta or thread"));
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_machine__long_names_reach_the_message_whole),
       cmocka_unit_test(test_machine__a_repeated_field_keeps_the_last_and_leaks_nothing),
       cmocka_unit_test(test_machine__units_are_exact_and_errors_name_their_place),
       cmocka_unit_test(test_machine__rates_are_per_second_or_per_cycle_and_costs_are_integers),
