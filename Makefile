@@ -32,6 +32,9 @@ CFLAGS ?= -O2 -g
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-missing-field-initializers
 override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden
+# Every object and test records the headers it includes ($(BUILD)/**/*.d, read at the end of
+# this file), so touching a header rebuilds exactly what includes it.
+DEPFLAGS = -MMD -MP
 DEP_CFLAGS := $(shell pkg-config --cflags tree-sitter jansson 2>/dev/null)
 DEP_LIBS := $(shell pkg-config --libs tree-sitter jansson 2>/dev/null || echo -ltree-sitter -ljansson) -lm
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -119,8 +122,8 @@ $(BUILD)/gen/builtin_machines.c: lib/embed.sh $(FLEET_FILES)
 	@mkdir -p $(@D)
 	sh lib/embed.sh $@ $(BUILTIN_MACHINES)
 
-$(BUILD)/gen/builtin_machines.o: $(BUILD)/gen/builtin_machines.c lib/machine.h
-	$(CC) $(LIB_CFLAGS) -Wno-overlength-strings -c $< -o $@
+$(BUILD)/gen/builtin_machines.o: $(BUILD)/gen/builtin_machines.c
+	$(CC) $(LIB_CFLAGS) $(DEPFLAGS) -Wno-overlength-strings -c $< -o $@
 
 $(BUILD)/gen/cuda_prelude.c: lib/codegen/embed.sh lib/codegen/prelude.cuh
 	@mkdir -p $(@D)
@@ -133,9 +136,9 @@ $(BUILD)/grammar/parser.o: grammar/src/parser.c
 	@mkdir -p $(@D)
 	$(CC) $(GRAMMAR_CFLAGS) -c $< -o $@
 
-$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h lib/codegen/*.h) include/vxpeak.h
+$(BUILD)/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
-	$(CC) $(LIB_CFLAGS) -c $< -o $@
+	$(CC) $(LIB_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(STATIC): $(LIB_OBJS)
 	@rm -f $@
@@ -148,9 +151,9 @@ $(SHARED): $(LIB_OBJS) lib/vxpeak.map
 	ln -sf libvxpeak.so.$(VERSION) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/libvxpeak.so
 
-$(BUILD)/bindings/cli/%.o: bindings/cli/%.c bindings/cli/cli.h include/vxpeak.h
+$(BUILD)/bindings/cli/%.o: bindings/cli/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CLI_CFLAGS) -c $< -o $@
+	$(CC) $(CLI_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # The installation directories compiled into the command and written into vxpeak.pc: the
 # stamp changes (and they are rebuilt) only when PREFIX or a directory variable does.
@@ -159,10 +162,9 @@ $(BUILD)/installdirs.stamp: FORCE
 	@mkdir -p $(@D)
 	@echo '$(INSTALL_DIRS)' | cmp -s - $@ 2>/dev/null || echo '$(INSTALL_DIRS)' >$@
 
-$(BUILD)/bindings/cli/machines.o: bindings/cli/machines.c bindings/cli/cli.h include/vxpeak.h \
-		$(BUILD)/installdirs.stamp
+$(BUILD)/bindings/cli/machines.o: bindings/cli/machines.c $(BUILD)/installdirs.stamp
 	@mkdir -p $(@D)
-	$(CC) $(CLI_CFLAGS) -DVXPEAK_SOURCE_FLEET_DIR='"$(CURDIR)/fleet"' -c $< -o $@
+	$(CC) $(CLI_CFLAGS) $(DEPFLAGS) -DVXPEAK_SOURCE_FLEET_DIR='"$(CURDIR)/fleet"' -c $< -o $@
 
 # The command links the static library so that it runs from any directory.
 $(CLI): $(CLI_OBJS) $(STATIC)
@@ -170,10 +172,9 @@ $(CLI): $(CLI_OBJS) $(STATIC)
 
 # The installed command: the same objects, but a machines.o that knows only the installed
 # fleet (no path into the build machine's checkout).
-$(BUILD)/install/machines.o: bindings/cli/machines.c bindings/cli/cli.h include/vxpeak.h \
-		$(BUILD)/installdirs.stamp
+$(BUILD)/install/machines.o: bindings/cli/machines.c $(BUILD)/installdirs.stamp
 	@mkdir -p $(@D)
-	$(CC) $(CLI_CFLAGS) -c $< -o $@
+	$(CC) $(CLI_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/install/vxpeak: $(filter-out %/machines.o,$(CLI_OBJS)) $(BUILD)/install/machines.o $(STATIC)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(STATIC),$^) $(STATIC) $(DEP_LIBS)
@@ -228,9 +229,9 @@ demo: deps all
 
 # ----------------------------------------------------------------------------- tests
 
-$(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/support.h $(STATIC)
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(STATIC)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -pthread -o $@ $< $(STATIC) $(DEP_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(TEST_CFLAGS) $(DEPFLAGS) -pthread -o $@ $< $(STATIC) $(DEP_LIBS) $(CMOCKA_LIBS)
 
 unit: $(UNIT_BINS)
 	@status=0; for t in $(UNIT_BINS); do \
@@ -256,9 +257,9 @@ EXAMPLE_SRCS := $(sort $(wildcard examples/c/*.c))
 EXAMPLE_OBJS := $(EXAMPLE_SRCS:examples/c/%.c=$(BUILD)/examples/%.o)
 EXAMPLE_BINS := $(EXAMPLE_OBJS:%.o=%)
 
-$(BUILD)/examples/%.o: examples/c/%.c include/vxpeak.h
+$(BUILD)/examples/%.o: examples/c/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARNINGS) -Iinclude -c $< -o $@
+	$(CC) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) -Iinclude -c $< -o $@
 
 $(BUILD)/examples/%: $(BUILD)/examples/%.o $(SHARED)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -L$(BUILD) -lvxpeak -Wl,-rpath,'$(abspath $(BUILD))'
@@ -273,7 +274,7 @@ examples: $(EXAMPLE_BINS)
 PEAKCMP := $(BUILD)/tests/peakcmp
 $(PEAKCMP): tests/codegen/peakcmp.c $(STATIC)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(STATIC) $(DEP_LIBS)
+	$(CC) $(TEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(STATIC) $(DEP_LIBS)
 
 codegen: $(CLI) $(PEAKCMP)
 	@sh tests/codegen/run.sh $(CLI) $(PEAKCMP) $(BUILD)
@@ -286,7 +287,7 @@ codegen-nvcc: $(CLI)
 GRAMMAR_TEST := $(BUILD)/tests/grammar_test
 $(GRAMMAR_TEST): tests/grammar/grammar_test.c $(BUILD)/grammar/parser.o
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(BUILD)/grammar/parser.o $(DEP_LIBS)
+	$(CC) $(TEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(BUILD)/grammar/parser.o $(DEP_LIBS)
 
 grammar-tests: $(GRAMMAR_TEST)
 	@$(GRAMMAR_TEST) corpus grammar/test/corpus
@@ -336,7 +337,7 @@ BENCH_SCRIPTS := $(sort $(wildcard tests/bench/bench_*.sh))
 
 $(BUILD)/bench/%: tests/bench/%.c $(STATIC)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -O2 -o $@ $< $(STATIC) $(DEP_LIBS)
+	$(CC) $(TEST_CFLAGS) $(DEPFLAGS) -O2 -o $@ $< $(STATIC) $(DEP_LIBS)
 
 bench: all $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
@@ -423,3 +424,7 @@ clean:
 	rm -rf $(BUILD)
 
 FORCE:
+
+# The header dependencies recorded by $(DEPFLAGS); -MP's empty rules let a header be deleted.
+-include $(wildcard $(addsuffix /*.d,$(addprefix $(BUILD)/,lib lib/codegen gen bindings/cli install \
+	tests examples bench)))
