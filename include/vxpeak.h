@@ -34,6 +34,17 @@
  * Problems in the analysed program (syntax errors, capacity rejections) are not failures:
  * they are diagnostics on the program or the analysis.
  *
+ * The context's error state describes the latest call that can fail, as SQLite's does: a
+ * call that fails sets vxp_context_errcode and vxp_context_errmsg, and a call that succeeds
+ * clears them (VXP_OK and ""). The calls that can fail are those returning a code
+ * (vxp_source_new, vxp_source_load_file, vxp_source_edit, vxp_program_parse,
+ * vxp_program_reparse, vxp_machine_load, vxp_machine_builtin, vxp_analyze, vxp_sweep_run,
+ * vxp_roofline_new, vxp_cuda_generate) and the three returning a rendering or NULL
+ * (vxp_program_sexp, vxp_analysis_json, vxp_analysis_sarif); each reports on the context
+ * it is given or, when it takes none, on the context of the object it reads (a source's,
+ * a program's, an analysis'). Accessors, which cannot fail, leave the state alone. So
+ * "did the last call on this context fail" is vxp_context_errcode(ctx) != VXP_OK.
+ *
  * Threads
  * -------
  * libvxpeak has no mutable global state and needs no initialisation call. A vxp_context,
@@ -224,12 +235,16 @@ VXP_API VXP_WARN_UNUSED int vxp_context_new(vxp_context **out, const vxp_context
 VXP_API void vxp_context_free(vxp_context *ctx);
 
 /**
- * The message of the last failed call on `ctx` ("" when none). Borrowed from the context;
- * valid until the next call on it.
+ * The message of the latest call on `ctx` that can fail: why it failed, or "" when it
+ * succeeded (or no such call was made). Borrowed from the context; valid until the next
+ * call on it.
  */
 VXP_API const char *vxp_context_errmsg(const vxp_context *ctx);
 
-/** The code of the last failed call on `ctx` (VXP_OK when none). */
+/**
+ * The code of the latest call on `ctx` that can fail: its VXP_E* code, or VXP_OK when it
+ * succeeded (or no such call was made). VXP_EINVAL for a NULL context.
+ */
 VXP_API int vxp_context_errcode(const vxp_context *ctx);
 
 /* ======================================================================== Source */
@@ -301,6 +316,32 @@ VXP_API uint32_t vxp_source_line_count(const vxp_source *src);
  */
 VXP_API uint32_t vxp_source_utf16_column(const vxp_source *src, vxp_point point);
 
+/**
+ * The byte offset of an LSP position: 0-based `line` and `utf16_column` counted in UTF-16
+ * code units (vxp_source_utf16_column's inverse), so that an editor's didChange range
+ * becomes the byte range vxp_source_edit takes. Clamped as LSP clamps a Position: a column
+ * past the end of its line gives the line's end (before its terminator), a column inside a
+ * surrogate pair gives the start of that character, and a line past the last one (such as
+ * the empty line after a final newline) gives the end of the text. Invalid UTF-8 bytes
+ * count one unit each.
+ */
+VXP_API uint32_t vxp_source_utf16_offset(const vxp_source *src, uint32_t line,
+                                         uint32_t utf16_column);
+
+/**
+ * The point (0-based line, byte column) of byte `offset`, clamped to the text. An offset
+ * just past a final newline is the end of the last line.
+ */
+VXP_API vxp_point vxp_source_point(const vxp_source *src, uint32_t offset);
+
+/**
+ * The byte offsets at which the lines start, in increasing order: vxp_source_line_count of
+ * them, the first 0 (a line after a final newline is not listed, as vxp_source_line_count
+ * does not count it). Borrowed from the source; `count` may be NULL. With it an editor
+ * maps offsets to lines by binary search without asking line by line.
+ */
+VXP_API const uint32_t *vxp_source_line_starts(const vxp_source *src, size_t *count);
+
 /* ======================================================================== Program */
 
 /**
@@ -340,6 +381,26 @@ VXP_API VXP_WARN_UNUSED int vxp_program_reparse(vxp_program **out, vxp_context *
 
 /** Free a program. NULL is accepted. Free analyses of it first. */
 VXP_API void vxp_program_free(vxp_program *prog);
+
+/**
+ * 1 when the program was made by vxp_program_reparse from the syntax tree of an older
+ * program (incrementally), 0 when it was parsed from scratch (vxp_program_parse, or a
+ * source that is not one of the 64 latest edits of the older program's source, or a text
+ * whose brackets nest too deep to be parsed whole).
+ */
+VXP_API int vxp_program_reused_tree(const vxp_program *prog);
+
+/**
+ * Number of changed ranges: the parts of the program's source that differ from the older
+ * program it was reparsed from, in syntax (tree-sitter's ts_tree_get_changed_ranges) or in
+ * text (the bytes the edits wrote, an empty range where text was only deleted), sorted and
+ * disjoint. A program parsed from scratch has one: the whole text. An editor re-lowers,
+ * re-highlights or re-diagnoses only the top-level items these ranges touch.
+ */
+VXP_API size_t vxp_program_changed_range_count(const vxp_program *prog);
+
+/** Changed range `i`, in the program's source (all zero when out of range). */
+VXP_API vxp_range vxp_program_changed_range(const vxp_program *prog, size_t i);
 
 /** The source the program was parsed from. Borrowed. */
 VXP_API const vxp_source *vxp_program_source(const vxp_program *prog);
@@ -539,7 +600,7 @@ VXP_API const vxp_unresolved_call *vxp_analysis_unresolved_call(const vxp_analys
 VXP_API vxp_severity vxp_diagnostic_severity(const vxp_diagnostic *d);
 
 /**
- * The stable code ("E6010", "W1029", "S0001" for syntax errors), or NULL when the
+ * The stable code ("E6010", "W1029", "VXP0001" for syntax errors), or NULL when the
  * diagnostic has none. Borrowed from the diagnostic's owner.
  */
 VXP_API const char *vxp_diagnostic_code(const vxp_diagnostic *d);

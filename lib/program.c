@@ -13,9 +13,75 @@ extern void (*ts_current_free)(void *);
 #include "lower.h"
 #include "source.h"
 
-/* Parse `src` (reusing `old_tree`, already edited to match it, when not NULL), then
- * diagnose and lower. Takes ownership of `old_tree`. */
-static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TSTree *old_tree) {
+/* Append byte range [start, end) of `src` to `list`, with its points. */
+static bool push_range(vxp_context *ctx, const vxp_source *src, void *list, uint32_t start,
+                       uint32_t end) {
+  Array(vxp_range) *ranges = list;
+  return array_push(ctx, ranges, vxp_source__range(src, start, end));
+}
+
+static int compare_ranges(const void *a, const void *b) {
+  const vxp_range *x = a, *y = b;
+  if (x->start_byte != y->start_byte) return x->start_byte < y->start_byte ? -1 : 1;
+  return x->end_byte < y->end_byte ? -1 : x->end_byte > y->end_byte;
+}
+
+/* The changed ranges of a reparse: where tree-sitter found the syntax different
+ * (ts_tree_get_changed_ranges, which leaves out text edited inside a token, such as a
+ * renamed identifier) together with the text the edits wrote, each edit's new bytes
+ * carried through the edits after it; sorted and merged. */
+static int collect_changes(vxp_program *prog, const TSTree *old_tree, const vxp_source_step *steps,
+                           size_t step_count) {
+  vxp_context *ctx = prog->ctx;
+  const vxp_source *src = prog->src;
+  uint32_t n = 0;
+  TSRange *syntax = ts_tree_get_changed_ranges(old_tree, prog->tree, &n);
+  bool ok = true;
+  for (uint32_t i = 0; ok && i < n; i++)
+    ok = push_range(ctx, src, &prog->changed, syntax[i].start_byte, syntax[i].end_byte);
+  ts_current_free(syntax);
+  for (size_t i = 0; ok && i < step_count; i++) {
+    uint64_t start = steps[i].start_byte, end = steps[i].new_end_byte;
+    for (size_t k = i + 1; k < step_count; k++) { /* carry through the later edits */
+      const vxp_source_step *st = &steps[k];
+      if (end < st->start_byte) continue;
+      if (start > st->old_end_byte) {
+        start = start - st->old_end_byte + st->new_end_byte;
+        end = end - st->old_end_byte + st->new_end_byte;
+        continue;
+      }
+      /* overlapping: the union of what is left of the range and the new text */
+      uint64_t new_end = end > st->old_end_byte ? end - st->old_end_byte + st->new_end_byte
+                                                : st->new_end_byte;
+      if (st->start_byte < start) start = st->start_byte;
+      end = new_end;
+    }
+    if (end > src->len) end = src->len;
+    if (start > end) start = end;
+    ok = push_range(ctx, src, &prog->changed, (uint32_t)start, (uint32_t)end);
+  }
+  if (!ok) return VXP_ENOMEM;
+  vxp_range *r = prog->changed.items;
+  if (prog->changed.len > 1) qsort(r, prog->changed.len, sizeof(*r), compare_ranges);
+  size_t kept = 0;
+  for (size_t i = 0; i < prog->changed.len; i++) {
+    if (kept && r[i].start_byte <= r[kept - 1].end_byte) {
+      if (r[i].end_byte > r[kept - 1].end_byte) {
+        r[kept - 1].end_byte = r[i].end_byte;
+        r[kept - 1].end = r[i].end;
+      }
+      continue;
+    }
+    r[kept++] = r[i];
+  }
+  prog->changed.len = kept;
+  return VXP_OK;
+}
+
+/* Parse `src` (reusing `old_tree`, already edited by `steps` to match it, when not NULL),
+ * then diagnose and lower. Takes ownership of `old_tree`. */
+static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TSTree *old_tree,
+                 const vxp_source_step *steps, size_t step_count) {
   vxp_program *prog = vxp_ctx__calloc(ctx, 1, sizeof(*prog));
   if (!prog) {
     if (old_tree) ts_tree_delete(old_tree);
@@ -29,13 +95,21 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     old_tree = NULL;
   }
   prog->tree = ts_parser_parse_string(ctx->parser, old_tree, src->text, parsable);
-  if (old_tree) ts_tree_delete(old_tree);
   if (!prog->tree) {
+    if (old_tree) ts_tree_delete(old_tree);
     vxp_ctx__free(ctx, prog);
     return vxp_ctx__error(ctx, VXP_ERROR, "%s: the parser returned no tree", src->label);
   }
+  int rc = VXP_OK;
+  if (old_tree) {
+    prog->reused_tree = true;
+    rc = collect_changes(prog, old_tree, steps, step_count);
+    ts_tree_delete(old_tree);
+  } else if (!push_range(ctx, src, &prog->changed, 0, (uint32_t)src->len)) {
+    rc = VXP_ENOMEM;
+  }
   TSNode root = ts_tree_root_node(prog->tree);
-  int rc = vxp_syntax__diagnose(ctx, src, root, &prog->diags);
+  if (rc == VXP_OK) rc = vxp_syntax__diagnose(ctx, src, root, &prog->diags);
   if (rc == VXP_OK && parsable < src->len)
     rc = vxp_syntax__report_cut(ctx, src, parsable, &prog->diags);
   if (rc == VXP_OK) rc = vxp_lower__program(ctx, src, root, &prog->model, &prog->diags);
@@ -48,10 +122,11 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
 }
 
 int vxp_program_parse(vxp_program **out, vxp_context *ctx, const vxp_source *src) {
+  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !src)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_parse")
                : VXP_EINVAL;
-  return build(out, ctx, src, NULL);
+  return build(out, ctx, src, NULL, NULL, 0);
 }
 
 /* The edits that lead from `from` to `to`: the index in to->history of the first step
@@ -68,11 +143,12 @@ static long edits_between(const vxp_source *from, const vxp_source *to) {
 
 int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *prog,
                         const vxp_source *src) {
+  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog || !src)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_reparse")
                : VXP_EINVAL;
   long first = edits_between(prog->src, src);
-  if (first < 0) return build(out, ctx, src, NULL);
+  if (first < 0) return build(out, ctx, src, NULL, NULL, 0);
   /* The old tree is shared, not modified: edit a copy (tree-sitter copies are cheap,
    * reference-counted), so that `prog` stays valid and usable from other threads. */
   TSTree *tree = ts_tree_copy(prog->tree);
@@ -90,7 +166,8 @@ int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *
     edit.new_end_point.column = st->new_end_point.column;
     ts_tree_edit(tree, &edit);
   }
-  return build(out, ctx, src, tree);
+  return build(out, ctx, src, tree, src->history.items + first,
+               src->history.len - (size_t)first);
 }
 
 void vxp_program_free(vxp_program *prog) {
@@ -100,7 +177,20 @@ void vxp_program_free(vxp_program *prog) {
   vxp_model__free(ctx, &prog->model);
   vxp_diag__list_free(ctx, &prog->diags);
   vxp_ctx__free(ctx, prog->sexp);
+  array_free(ctx, &prog->changed);
   vxp_ctx__free(ctx, prog);
+}
+
+int vxp_program_reused_tree(const vxp_program *prog) { return prog ? prog->reused_tree : 0; }
+
+size_t vxp_program_changed_range_count(const vxp_program *prog) {
+  return prog ? prog->changed.len : 0;
+}
+
+vxp_range vxp_program_changed_range(const vxp_program *prog, size_t i) {
+  vxp_range none;
+  memset(&none, 0, sizeof(none));
+  return (prog && i < prog->changed.len) ? prog->changed.items[i] : none;
 }
 
 const vxp_source *vxp_program_source(const vxp_program *prog) { return prog ? prog->src : NULL; }
@@ -114,6 +204,7 @@ const vxp_diagnostic *vxp_program_diagnostic(const vxp_program *prog, size_t i) 
 }
 
 const char *vxp_program_sexp(vxp_program *prog) {
+  vxp_ctx__clear_error(prog ? prog->ctx : NULL); /* each call reports its own outcome */
   if (!prog) return NULL;
   if (!prog->sexp) {
     /* ts_node_string allocates with tree-sitter's allocator; copy it into ours so that

@@ -17,6 +17,10 @@ struct vxp_program {
   vxp_model model;
   vxp_diag_list diags;
   char *sexp;           /* cached S-expression, NULL until asked for */
+  bool reused_tree;     /* reparsed from an older program's tree (vxp_program_reparse) */
+  /* What differs from the older program, in this source's coordinates, sorted and
+   * disjoint: the whole text unless `reused_tree`. */
+  Array(vxp_range) changed;
 };
 
 /* Append one diagnostic per ERROR or MISSING node under `root` to `diags`. */

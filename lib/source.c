@@ -22,6 +22,7 @@ static int index_lines(vxp_source *src) {
 
 int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const char *text,
                    size_t len) {
+  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
   if (!out || !ctx || (!text && len)) return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_new") : VXP_EINVAL;
   if (len > VXP__MAX_SOURCE_BYTES)
     return vxp_ctx__error(ctx, VXP_EINVAL, "%s: source of %zu bytes exceeds the 4 GiB limit",
@@ -42,6 +43,7 @@ int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const 
 }
 
 int vxp_source_load_file(vxp_source **out, vxp_context *ctx, const char *path) {
+  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !path) return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_load_file") : VXP_EINVAL;
   FILE *f = fopen(path, "rb");
   if (!f) return vxp_ctx__error(ctx, VXP_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -140,6 +142,7 @@ static vxp_point tree_point(const vxp_source *src, uint32_t offset) {
 
 int vxp_source_edit(vxp_source **out, const vxp_source *src, uint32_t start_byte,
                     uint32_t old_end_byte, const char *text, size_t len) {
+  vxp_ctx__clear_error(src ? src->ctx : NULL); /* each call reports its own outcome */
   if (!src) return VXP_EINVAL;
   vxp_context *ctx = src->ctx;
   if (!out || (!text && len))
@@ -265,4 +268,39 @@ uint32_t vxp_source_utf16_column(const vxp_source *src, vxp_point point) {
     i += n;
   }
   return units;
+}
+
+const uint32_t *vxp_source_line_starts(const vxp_source *src, size_t *count) {
+  if (!src) return NULL;
+  if (count) *count = src->line_starts.len;
+  return src->line_starts.items;
+}
+
+vxp_point vxp_source_point(const vxp_source *src, uint32_t offset) {
+  if (!src) {
+    vxp_point none = {0, 0};
+    return none;
+  }
+  return vxp_source__point(src, offset);
+}
+
+/* The inverse of vxp_source_utf16_column, clamped as LSP clamps a Position: a line past the
+ * last one is the end of the text, a column past the end of its line is the line's end
+ * (before its terminator), and a column inside a surrogate pair is the character's start. */
+uint32_t vxp_source_utf16_offset(const vxp_source *src, uint32_t line, uint32_t utf16_column) {
+  if (!src) return 0;
+  size_t len;
+  const char *text = vxp_source_line(src, line, &len);
+  if (!text) return (uint32_t)src->len; /* also the empty line after a final newline */
+  uint32_t units = 0;
+  size_t i = 0;
+  while (i < len) {
+    uint32_t cp;
+    size_t n = utf8_sequence_length((const unsigned char *)text + i, len - i, &cp);
+    uint32_t width = cp >= 0x10000 ? 2 : 1;
+    if (units + width > utf16_column) break;
+    units += width;
+    i += n;
+  }
+  return (uint32_t)(text - src->text + i);
 }
