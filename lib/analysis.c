@@ -974,6 +974,7 @@ static int copy_defines(vxp_analysis *an, const vxp_const_override *ov, size_t c
 
 int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
                 const vxp_analyze_options *opts) {
+  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_analyze") : VXP_EINVAL;
   if (opts && opts->version != VXP_ANALYZE_OPTIONS_VERSION)
@@ -1065,6 +1066,7 @@ const vxp_record *vxp_analysis_record(const vxp_analysis *an, size_t i) {
 }
 
 const char *vxp_analysis_json(vxp_analysis *an, size_t *len) {
+  vxp_ctx__clear_error(an ? an->ctx : NULL); /* each call reports its own outcome */
   if (!an) return NULL;
   if (!an->json) {
     an->json = vxp_report__json(an, &an->json_len);

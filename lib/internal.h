@@ -28,7 +28,8 @@ int vxp_ctx__error(vxp_context *ctx, int code, const char *fmt, ...)
     ;
 /* Shorthand for the out-of-memory failure. */
 int vxp_ctx__nomem(vxp_context *ctx);
-/* Clear the last error (successful calls leave the previous message alone otherwise). */
+/* Clear the last error (NULL is accepted). Every public call that can fail does this first,
+ * so the context's error state always describes the latest such call (SQLite's rule). */
 void vxp_ctx__clear_error(vxp_context *ctx);
 
 /* Checked unsigned 64-bit arithmetic: return false on overflow, leaving *out unset. */

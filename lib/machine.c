@@ -481,6 +481,7 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
 }
 
 int vxp_machine_load(vxp_machine **out, vxp_context *ctx, const vxp_source *src) {
+  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !src)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_machine_load")
                : VXP_EINVAL;
@@ -488,6 +489,7 @@ int vxp_machine_load(vxp_machine **out, vxp_context *ctx, const vxp_source *src)
 }
 
 int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx, const char *name) {
+  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !name)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_machine_builtin")
                : VXP_EINVAL;

@@ -415,6 +415,7 @@ char *vxp_sarif__render(const vxp_analysis *an, size_t *len) {
 }
 
 const char *vxp_analysis_sarif(vxp_analysis *an, size_t *len) {
+  vxp_ctx__clear_error(an ? an->ctx : NULL); /* each call reports its own outcome */
   if (!an) return NULL;
   if (!an->sarif) {
     an->sarif = vxp_sarif__render(an, &an->sarif_len);

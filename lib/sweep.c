@@ -359,6 +359,7 @@ int vxp_sweep_options_init(vxp_sweep_options *opts, unsigned int version) {
 
 int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
                   const vxp_analyze_options *analyze, const vxp_sweep_options *so) {
+  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog || !so)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_sweep_run") : VXP_EINVAL;
   if (so->version != VXP_SWEEP_OPTIONS_VERSION)
