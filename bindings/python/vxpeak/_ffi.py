@@ -149,6 +149,9 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_source_line": (c_void_p, [_H, c_uint32, _SIZE_OUT]),
     "vxp_source_line_count": (c_uint32, [_H]),
     "vxp_source_utf16_column": (c_uint32, [_H, Point]),
+    "vxp_source_utf16_offset": (c_uint32, [_H, c_uint32, c_uint32]),
+    "vxp_source_point": (Point, [_H, c_uint32]),
+    "vxp_source_line_starts": (c_void_p, [_H, _SIZE_OUT]),
     # program
     "vxp_program_parse": (c_int, [_OUT, _H, _H]),
     "vxp_program_reparse": (c_int, [_OUT, _H, _H, _H]),
@@ -158,6 +161,9 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_program_diagnostic": (_H, [_H, c_size_t]),
     "vxp_program_sexp": (c_char_p, [_H]),
     "vxp_program_declares_machine": (c_int, [_H]),
+    "vxp_program_reused_tree": (c_int, [_H]),
+    "vxp_program_changed_range_count": (c_size_t, [_H]),
+    "vxp_program_changed_range": (Range, [_H, c_size_t]),
     # machine
     "vxp_machine_load": (c_int, [_OUT, _H, _H]),
     "vxp_machine_builtin": (c_int, [_OUT, _H, c_char_p]),
