@@ -111,6 +111,10 @@ static const vxp_code_info catalogue[] = {
      "Every Topology names its default memory space.", "Add `memory: Memory::S`.", E},
     {"VXP0016", "BadDtypes", "A `dtypes:` list that is empty or not element types.",
      "`dtypes:` lists element types such as f16 or bf16.", "Correct the list.", E},
+    {"VXP0017", "BadCompute", "A `// compute:` line in a Topology that does not parse.",
+     "A topology declares its peak arithmetic rates in comment lines `// compute: ELEM[, "
+     "ELEM...] NUMBER UNIT` (FLOP/s, GFLOP/s, TFLOP/s, PFLOP/s, or OP/s .. POP/s); each "
+     "element type once.", "Correct the line, e.g. `// compute: bf16, f16 989.4 TFLOP/s`.", E},
     {"VXP0020", "UnusedOverride", "A -D override names nothing in the program.",
      "The constant given with -D NAME=VALUE does not occur in the program, so it changes "
      "nothing (a misspelt name, most likely).", "Correct the name, or drop the -D.", W},

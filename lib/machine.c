@@ -3,6 +3,7 @@
  * inputs of an analysis and the coherence checks of the memory hierarchy. */
 #include "machine.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -228,6 +229,7 @@ static void free_topology(vxp_context *ctx, vxp_topology *t) {
   array_free(ctx, &t->visible);
   array_free(ctx, &t->dtypes);
   array_free(ctx, &t->edges);
+  array_free(ctx, &t->compute);
 }
 
 /* E6012 within one input: when `twice`, the second declaration of `text` is reported (and
@@ -351,6 +353,91 @@ static void check_dtypes(reader *R, const vxp_topology *t, TSNode entry, size_t 
   }
 }
 
+const char *vxp_machine__compute_elem_name(uint8_t elem) {
+  return elem == VXP_COMPUTE_TF32 ? "tf32" : vxp_elem__name((vxp_elem)elem);
+}
+
+uint64_t vxp_machine__peak_ops(const vxp_topology *t, uint8_t elem) {
+  if (!t) return 0;
+  for (size_t i = 0; i < t->compute.len; i++)
+    if (t->compute.items[i].elem == elem) return t->compute.items[i].ops_per_s;
+  return 0;
+}
+
+static bool is_space_char(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/* `// compute: ELEM[, ELEM...] NUMBER UNIT` in a topology body: a peak arithmetic rate per
+ * element type. Any other comment is prose. A malformed line is VXP0017, so that a typo
+ * never silently drops a figure. */
+static void read_compute(reader *R, vxp_topology *t, TSNode comment) {
+  size_t len;
+  const char *s = node_text(R, comment, &len);
+  static const char lead[] = "// compute:";
+  if (len < sizeof(lead) - 1 || memcmp(s, lead, sizeof(lead) - 1) != 0) return;
+  size_t i = sizeof(lead) - 1, first = t->compute.len;
+  char quoted[128];
+  quote(R, comment, quoted, sizeof(quoted));
+  /* Element names, comma-separated. */
+  for (;;) {
+    while (i < len && is_space_char(s[i])) i++;
+    size_t w = i;
+    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_')) i++;
+    vxp_compute c = {0, 0, ts_node_start_byte(comment), ts_node_end_byte(comment)};
+    if (i - w == 4 && memcmp(s + w, "tf32", 4) == 0) c.elem = VXP_COMPUTE_TF32;
+    else c.elem = (uint8_t)vxp_elem__from_name(s + w, i - w);
+    if (c.elem == VXP_ELEM_UNKNOWN || c.elem == VXP_ELEM_BOOL) {
+      t->compute.len = first;
+      diag(R, "VXP0017", comment, "'%s': expected element types (f64, f32, tf32, bf16, f16, "
+           "f8e4m3, f8e5m2, i8, u8, i4, u4, ...), then a rate such as 989.4 TFLOP/s", quoted);
+      return;
+    }
+    if (vxp_machine__peak_ops(t, c.elem)) {
+      t->compute.len = first;
+      diag(R, "VXP0017", comment, "'%s': topology '%s' already declares a compute rate for %s",
+           quoted, t->name, vxp_machine__compute_elem_name(c.elem));
+      return;
+    }
+    if (!array_push(R->ctx, &t->compute, c)) {
+      R->rc = VXP_ENOMEM;
+      return;
+    }
+    while (i < len && is_space_char(s[i])) i++;
+    if (i < len && s[i] == ',') {
+      i++;
+      continue;
+    }
+    break;
+  }
+  /* The rate: a number, a space, a unit, and nothing after it. */
+  size_t n = i;
+  while (i < len && !is_space_char(s[i])) i++;
+  size_t nlen = i - n;
+  while (i < len && is_space_char(s[i])) i++;
+  size_t u = i;
+  while (i < len && !is_space_char(s[i])) i++;
+  size_t ulen = i - u;
+  while (i < len && is_space_char(s[i])) i++;
+  uint64_t rate = 0;
+  vxp_unit_status st = nlen && ulen && i == len ? vxp_units__ops(s + n, nlen, s + u, ulen, &rate)
+                                                 : VXP_UNIT_MALFORMED;
+  if (st == VXP_UNIT_OK && rate == 0) st = VXP_UNIT_MALFORMED;
+  if (st != VXP_UNIT_OK) {
+    t->compute.len = first;
+    if (st == VXP_UNIT_UNKNOWN)
+      diag(R, "VXP0017", comment, "'%s': unknown rate unit; units are case-sensitive: %s",
+           quoted, vxp_units__ops_units());
+    else if (st == VXP_UNIT_INEXACT)
+      diag(R, "VXP0017", comment, "'%s' is not a whole number of operations per second", quoted);
+    else if (st == VXP_UNIT_OVERFLOW)
+      diag(R, "VXP0017", comment, "'%s' does not fit in 64 bits of operations per second", quoted);
+    else
+      diag(R, "VXP0017", comment, "'%s': expected a positive rate after the element types "
+           "(`// compute: bf16, f16 989.4 TFLOP/s`)", quoted);
+    return;
+  }
+  for (size_t k = first; k < t->compute.len; k++) t->compute.items[k].ops_per_s = rate;
+}
+
 static void read_topology(reader *R, TSNode item) {
   TSNode name = fld(R, item, R->F->name);
   if (!usable(name)) return;
@@ -398,6 +485,8 @@ static void read_topology(reader *R, TSNode item) {
       }
     } else if (sym == R->S->transfer_edge) {
       read_edge(R, &t, entry);
+    } else if (sym == R->S->line_comment) {
+      read_compute(R, &t, entry);
     }
   }
   if (!t.memory && R->rc == VXP_OK)

@@ -7,6 +7,7 @@
 #include <tree_sitter/api.h>
 
 #include "diag.h"
+#include "model.h"
 
 typedef enum vxp_scope_level {
   VXP_SCOPE_DEVICE = 0, /* broadest */
@@ -74,6 +75,19 @@ typedef struct vxp_lowering {
   uint32_t start_byte, end_byte;
 } vxp_lowering;
 
+/* A peak arithmetic rate a topology declares for one element type, read from a comment
+ * line `// compute: ELEM[, ELEM...] NUMBER UNIT` inside its body (a comment, so that
+ * vxc, whose Topology grammar has no such entry, reads the same file unchanged).
+ * `elem` is a vxp_elem, or VXP_COMPUTE_TF32 for TF32 (a tensor-unit mode of f32, not a
+ * Vx element type: reported, never used for f32 arithmetic). */
+#define VXP_COMPUTE_TF32 ((uint8_t)VXP_ELEM_COUNT)
+
+typedef struct vxp_compute {
+  uint8_t elem;
+  uint64_t ops_per_s;              /* dense operations per second (a multiply-add is two) */
+  uint32_t start_byte, end_byte;   /* the comment line */
+} vxp_compute;
+
 typedef struct vxp_topology {
   char *name;
   const vxp_source *src;
@@ -86,6 +100,7 @@ typedef struct vxp_topology {
   bool has_dtypes;
   Array(char *) dtypes;
   Array(vxp_edge) edges;
+  Array(vxp_compute) compute;      /* empty: the topology declares no arithmetic rates */
 } vxp_topology;
 
 /* The declarations of one input. Invariant: names are unique within `spaces` and within
@@ -137,6 +152,13 @@ const vxp_topology *vxp_machine__topology(const vxp_machine_view *view, const ch
  * is representable when any holder declares no `dtypes:` or lists it. */
 const vxp_topology *vxp_machine__dtype_refusal(const vxp_machine_view *view, const char *space,
                                                const char *elem);
+
+/* The peak rate `t` declares for element type `elem` (a vxp_elem or VXP_COMPUTE_TF32), in
+ * operations per second, or 0 when it declares none. */
+uint64_t vxp_machine__peak_ops(const vxp_topology *t, uint8_t elem);
+
+/* The spelling of a compute entry's element ("tf32" for VXP_COMPUTE_TF32). */
+const char *vxp_machine__compute_elem_name(uint8_t elem);
 
 /* Whether `name` is one of Vx's built-in memory spaces (CPU_DRAM, GPU_HBM, ...). */
 bool vxp_machine__builtin_space(const char *name);

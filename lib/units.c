@@ -34,8 +34,23 @@ static const unit_def hertz_units[] = {
     {"GHz", 1000000000ull},
 };
 
+/* Arithmetic rates: operations per second, SI prefixes only (vendors quote TFLOPS, TOPS). */
+static const unit_def ops_units[] = {
+    {"FLOP/s", 1ull},
+    {"GFLOP/s", 1000000000ull},
+    {"TFLOP/s", 1000000000000ull},
+    {"PFLOP/s", 1000000000000000ull},
+    {"OP/s", 1ull},
+    {"GOP/s", 1000000000ull},
+    {"TOP/s", 1000000000000ull},
+    {"POP/s", 1000000000000000ull},
+};
+
 const char *vxp_units__byte_units(void) { return "B, KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB"; }
 const char *vxp_units__hertz_units(void) { return "Hz, kHz, MHz, GHz"; }
+const char *vxp_units__ops_units(void) {
+  return "FLOP/s, GFLOP/s, TFLOP/s, PFLOP/s, OP/s, GOP/s, TOP/s, POP/s";
+}
 
 /* Parse digits with at most one '.' into mantissa and fraction-digit count. */
 static vxp_unit_status parse_decimal(const char *s, size_t len, u128 *mantissa,
@@ -102,6 +117,11 @@ vxp_unit_status vxp_units__hertz(const char *number, size_t number_len, const ch
                                  size_t unit_len, uint64_t *out) {
   return convert(number, number_len, unit, unit_len, hertz_units,
                  VXP__ARRAY_LEN(hertz_units), out);
+}
+
+vxp_unit_status vxp_units__ops(const char *number, size_t number_len, const char *unit,
+                               size_t unit_len, uint64_t *out) {
+  return convert(number, number_len, unit, unit_len, ops_units, VXP__ARRAY_LEN(ops_units), out);
 }
 
 vxp_unit_status vxp_units__integer(const char *number, size_t number_len, uint64_t *out) {

@@ -21,11 +21,17 @@ vxp_unit_status vxp_units__bytes(const char *number, size_t number_len, const ch
 vxp_unit_status vxp_units__hertz(const char *number, size_t number_len, const char *unit,
                                  size_t unit_len, uint64_t *out);
 
+/* `number` `unit` as operations per second: FLOP/s, GFLOP/s .. PFLOP/s, OP/s, GOP/s ..
+ * POP/s (SI powers of 1000; FLOP and OP count alike, one per add or multiply). */
+vxp_unit_status vxp_units__ops(const char *number, size_t number_len, const char *unit,
+                               size_t unit_len, uint64_t *out);
+
 /* A plain non-negative integer (replicas, unitless edge costs). */
 vxp_unit_status vxp_units__integer(const char *number, size_t number_len, uint64_t *out);
 
 /* The accepted spellings, for messages ("B, KB, MB, ..."). Static storage. */
 const char *vxp_units__byte_units(void);
 const char *vxp_units__hertz_units(void);
+const char *vxp_units__ops_units(void);
 
 #endif /* VXP_UNITS_H */

@@ -35,6 +35,9 @@ static size_t parsed_figures(const vxp_machine *m) {
   for (size_t i = 0; i < m->topologies.len; i++) {
     const vxp_topology *t = &m->topologies.items[i];
     for (size_t k = 0; k < t->edges.len; k++) n += t->edges.items[k].cost_kind != VXP_COST_NONE;
+    /* One `// compute:` line may name several element types at one rate. */
+    for (size_t k = 0; k < t->compute.len; k++)
+      n += k == 0 || t->compute.items[k].start_byte != t->compute.items[k - 1].start_byte;
   }
   return n;
 }
@@ -47,6 +50,8 @@ static const char *skip_space(const char *s) {
 /* Figures written on one line (its code, comment stripped): each field that takes a
  * quantity, and an edge with a `:` cost. */
 static int figures_on_line(const char *line, size_t len) {
+  /* A topology's arithmetic rate is a comment line of its own (fleet/README.md). */
+  if (strncmp(skip_space(line), "// compute:", 11) == 0) return 1;
   char code[512];
   if (len >= sizeof(code)) len = sizeof(code) - 1;
   memcpy(code, line, len);
@@ -96,7 +101,7 @@ static size_t scan_spec_comments(const char *text, size_t *unsourced, size_t *cr
     bool spec = false;
     for (size_t k = i; k-- > 0;) {
       const char *s = skip_space(lines[k]);
-      if (strncmp(s, "//", 2) != 0) break;
+      if (strncmp(s, "//", 2) != 0 || strncmp(s, "// compute:", 11) == 0) break;
       if (strncmp(s, "// spec:", 8) == 0) spec = true;
     }
     if (!spec && !*unsourced) *unsourced = i + 1;
@@ -255,6 +260,11 @@ static void test_fleet__an_unsourced_figure_is_caught(void **state) {
                      "  bandwidth: 2 GB/s\n}\n";
   assert_int_equal(scan_spec_comments(bare, &unsourced, &crowded), 2);
   assert_int_equal(unsourced, 4);
+  /* A compute line is a figure; the one above it is not its source. */
+  const char *twice = "Topology T {\n  memory: Memory::A,\n  // spec: a datasheet\n"
+                      "  // compute: f32 1 TFLOP/s\n  // compute: f16 2 TFLOP/s\n}\n";
+  assert_int_equal(scan_spec_comments(twice, &unsourced, &crowded), 2);
+  assert_int_equal(unsourced, 5);
   const char *gap = "// spec: a datasheet\n\nMemory A { capacity: 1 GiB, granule: 1 KiB }\n";
   scan_spec_comments(gap, &unsourced, &crowded);
   assert_int_equal(unsourced, 3);

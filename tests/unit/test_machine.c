@@ -4,6 +4,9 @@
  * E6008, E6011 and E6016, and the built-in machines. */
 #include "support.h"
 
+#include "analysis.h"
+#include "machine.h"
+
 /* Diagnostic `code` must exist once, with `message` exactly, at 1-based line:col. */
 static void expect_diag(const vxp_analysis *an, const char *code, const char *message,
                         uint32_t line, uint32_t column) {
@@ -146,6 +149,34 @@ static void test_machine__topology_coherence_e6005_e6016_and_dtypes(void **state
   test_done(&r);
 }
 
+static void test_machine__compute_lines_declare_peak_rates(void **state) {
+  (void)state;
+  /* Rates are comment lines, so vxc reads the same file; a malformed one is VXP0017. */
+  test_run r = test_analyse("Memory A {}\n"
+                            "Topology T {\n  memory: Memory::A,\n"
+                            "  // compute: bf16, f16 989.4 TFLOP/s\n"
+                            "  // compute: tf32 1.5 PFLOP/s\n"
+                            "  // compute: i8 624 TOP/s\n"
+                            "  // computes nothing: prose\n}\n"
+                            "Topology U {\n  memory: Memory::A,\n"
+                            "  // compute: f32 12 TFLOPS\n"
+                            "  // compute: float 1 TFLOP/s\n"
+                            "  // compute: f64 1 TFLOP/s\n  // compute: f64 2 TFLOP/s\n"
+                            "  // compute: f16 0.1 FLOP/s\n}\n");
+  const vxp_topology *t = vxp_machine__topology(&r.an->view, "T");
+  assert_non_null(t);
+  assert_int_equal(t->compute.len, 4);
+  assert_true(vxp_machine__peak_ops(t, VXP_ELEM_BF16) == 989400000000000ull);
+  assert_true(vxp_machine__peak_ops(t, VXP_ELEM_F16) == 989400000000000ull);
+  assert_true(vxp_machine__peak_ops(t, VXP_COMPUTE_TF32) == 1500000000000000ull);
+  assert_true(vxp_machine__peak_ops(t, VXP_ELEM_I8) == 624000000000000ull);
+  assert_true(vxp_machine__peak_ops(t, VXP_ELEM_F32) == 0);
+  const vxp_topology *u = vxp_machine__topology(&r.an->view, "U");
+  assert_int_equal(u->compute.len, 1); /* the first f64 line only */
+  assert_int_equal(test_count_diag(r.an, "VXP0017"), 4);
+  test_done(&r);
+}
+
 static void test_machine__every_field_is_read(void **state) {
   (void)state;
   /* A space with every field, checked through what the analysis makes of it. */
@@ -243,6 +274,7 @@ int main(void) {
       cmocka_unit_test(test_machine__a_name_declared_by_two_inputs_is_e6012),
       cmocka_unit_test(test_machine__topology_coherence_e6005_e6016_and_dtypes),
       cmocka_unit_test(test_machine__every_field_is_read),
+      cmocka_unit_test(test_machine__compute_lines_declare_peak_rates),
       cmocka_unit_test(test_machine__built_in_machines_cover_the_fleet),
   };
   return cmocka_run_group_tests_name("machine", tests, NULL, NULL);
