@@ -46,7 +46,7 @@ function commaList(rule) {
   return optional(seq(sepBy1(',', rule), optional(',')));
 }
 
-/** Entries whose separating commas are optional (Memory/Topology bodies, generics). */
+/** Entries whose separating commas are optional (Memory/Topology bodies). */
 function looseList(rule) {
   return repeat(seq(rule, optional(',')));
 }
@@ -105,6 +105,7 @@ module.exports = grammar({
       $.trait_item,
       $.impl_item,
       $.transfer_impl_item,
+      $.legacy_transfer_impl_item,
       $.extern_block,
       $.import_item,
       $.macro_definition,
@@ -145,7 +146,8 @@ module.exports = grammar({
 
     parameter: $ => seq(field('name', $.identifier), ':', field('type', $._type)),
 
-    generic_parameters: $ => seq('<', looseList(choice($.const_parameter, $.type_parameter)), '>'),
+    // vxc stops at the first parameter not followed by a comma, so `<T U>` is refused.
+    generic_parameters: $ => seq('<', commaList(choice($.const_parameter, $.type_parameter)), '>'),
 
     const_parameter: $ => seq('const', field('name', $.identifier), ':', field('type', $._type)),
 
@@ -159,7 +161,18 @@ module.exports = grammar({
 
     requires_clause: $ => seq('requires', field('condition', $._expression)),
     ensures_clause: $ => seq('ensures', field('condition', $._expression)),
-    where_clause: $ => seq('where', sepBy1(',', $.reachable_expression)),
+    // `where Reachable<S, D>`; the spelling before Vx#353, `where Transfer<S, D>`, is read so
+    // that it can be refused with vxc's pointer to the new one (syntax.c).
+    where_clause: $ => seq('where', sepBy1(',', choice($.reachable_expression, $.legacy_transfer_constraint))),
+
+    legacy_transfer_constraint: $ => seq(
+      'Transfer',
+      '<',
+      field('from', $._topology_ref),
+      ',',
+      field('to', $._topology_ref),
+      '>',
+    ),
 
     struct_item: $ => seq(
       'struct',
@@ -168,7 +181,9 @@ module.exports = grammar({
       field('body', $.field_declaration_list),
     ),
 
-    field_declaration_list: $ => seq('{', looseList($.field_declaration), '}'),
+    // Fields are separated by commas: vxc refuses `x : i32 y : i32` (its
+    // tests/frontend/fail/parser/parser_struct_missing_comma.vx).
+    field_declaration_list: $ => seq('{', commaList($.field_declaration), '}'),
 
     field_declaration: $ => seq(field('name', $.identifier), ':', field('type', $._type)),
 
@@ -179,7 +194,8 @@ module.exports = grammar({
       field('body', $.enum_variant_list),
     ),
 
-    enum_variant_list: $ => seq('{', looseList($.enum_variant), '}'),
+    // Variants are separated by commas, as fields are (parser_enum_missing_comma.vx).
+    enum_variant_list: $ => seq('{', commaList($.enum_variant), '}'),
 
     enum_variant: $ => seq(
       field('name', $.identifier),
@@ -226,6 +242,18 @@ module.exports = grammar({
       '>',
       'for',
       field('topology', $._topology_ref),
+      field('body', $.impl_body),
+    ),
+
+    // The lowering's spelling before Vx#353, `impl transfer Memory::A -> Memory::B { fn ... }`,
+    // which has no place to name the machine. Read so that syntax.c can refuse it with vxc's
+    // pointer to `impl Transfer<Memory::A, Memory::B> for Topology::X`.
+    legacy_transfer_impl_item: $ => seq(
+      'impl',
+      'transfer',
+      field('from', $.memory_path),
+      '->',
+      field('to', $.memory_path),
       field('body', $.impl_body),
     ),
 

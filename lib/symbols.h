@@ -25,6 +25,11 @@
   X(field_declaration)                                                                      \
   X(impl_item)                                                                              \
   X(transfer_impl_item)                                                                     \
+  X(legacy_transfer_impl_item)                                                              \
+  X(legacy_transfer_constraint)                                                             \
+  X(where_clause)                                                                           \
+  X(impl_body)                                                                              \
+  X(trait_body)                                                                             \
   X(trait_item)                                                                             \
   X(const_item)                                                                             \
   X(enum_item)                                                                              \

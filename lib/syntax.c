@@ -69,6 +69,35 @@ static const char *foreign_syntax(const vxp_source *src, uint32_t tok_start, con
   return NULL;
 }
 
+/* Spellings vxc's parser refused after the lowering took the name `Transfer` (Vx#353), each
+ * with what replaced it. The grammar reads them, so that an editor keeps a tree; the program
+ * is refused as vxc refuses it. */
+static const char OLD_LOWERING[] =
+    "syntax error: `impl transfer Memory::A -> Memory::B` is the spelling before Vx#353; write "
+    "`impl Transfer<Memory::A, Memory::B> for Topology::X`: a lowering belongs to one machine's "
+    "edge and names that machine";
+static const char OLD_WHERE[] =
+    "syntax error: `where Transfer<A, B>` is the spelling before Vx#353; write `where "
+    "Reachable<A, B>` (`Transfer` now names an edge lowering, whose arguments are memory spaces)";
+static const char OLD_RELOCATABLE[] =
+    "syntax error: `impl Transfer for T` is the spelling before Vx#353; `Transfer` now names an "
+    "edge lowering (`impl Transfer<Memory::A, Memory::B> for Topology::X`), and a type that may "
+    "move implicitly across topologies implements `Relocatable`";
+
+/* `impl Transfer for T`: the implicit-movement opt-in before Vx#353. `tok` (len bytes at
+ * tok_start) is the unexpected token; the grammar reads `Transfer` after `impl` as the
+ * lowering's keyword, so the `for` that follows is what breaks. */
+static bool old_relocatable(const vxp_source *src, uint32_t tok_start, const char *tok,
+                            size_t len) {
+  if (len != 8 || memcmp(tok, "Transfer", 8) != 0) return false;
+  size_t i = tok_start + 8;
+  while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t' || src->text[i] == '\n' ||
+                          src->text[i] == '\r'))
+    i++;
+  return i + 3 < src->len && memcmp(src->text + i, "for", 3) == 0 &&
+         (src->text[i + 3] == ' ' || src->text[i + 3] == '\t' || src->text[i + 3] == '\n');
+}
+
 static bool report(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags, TSNode node,
                    TSNode parent) {
   const construct_info *where = ts_node_is_null(parent) ? NULL : construct_of(ts_node_type(parent));
@@ -105,6 +134,10 @@ static bool report(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags
   /* A character the lexer skipped (`#`, `'`) is not a token: look at the error's first byte. */
   const char *hint = foreign_syntax(src, start, src->text + start);
   if (!hint) hint = foreign_syntax(src, tok_start, tok);
+  if (!hint && old_relocatable(src, tok_start, tok, len)) {
+    return vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, end, "%s",
+                         OLD_RELOCATABLE) != NULL;
+  }
   if (hint) {
     return vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, end,
                          "syntax error: unexpected '%.*s'%s: %s", (int)len, tok, context,
@@ -204,9 +237,70 @@ done:
   return rc;
 }
 
+static bool report_node(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags, TSNode n,
+                        const char *message) {
+  return vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, ts_node_start_byte(n),
+                       ts_node_end_byte(n), "%s", message) != NULL;
+}
+
+/* `where Transfer<S, D>` among a function's clauses. */
+static bool check_function_clauses(vxp_context *ctx, const vxp_source *src, TSNode fn,
+                                   vxp_diag_list *diags) {
+  uint32_t n = vxp_node__named_count(fn);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode clause = ts_node_named_child(fn, i);
+    if (ts_node_symbol(clause) != ctx->syms.where_clause) continue;
+    uint32_t m = vxp_node__named_count(clause);
+    for (uint32_t j = 0; j < m; j++) {
+      TSNode c = ts_node_named_child(clause, j);
+      if (ts_node_symbol(c) == ctx->syms.legacy_transfer_constraint &&
+          !report_node(ctx, src, diags, c, OLD_WHERE))
+        return false;
+    }
+  }
+  return true;
+}
+
+/* The functions of an impl or trait body. */
+static bool check_member_clauses(vxp_context *ctx, const vxp_source *src, TSNode body,
+                                 vxp_diag_list *diags) {
+  uint32_t n = vxp_node__named_count(body);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode member = ts_node_named_child(body, i);
+    if (ts_node_symbol(member) == ctx->syms.function_item &&
+        !check_function_clauses(ctx, src, member, diags))
+      return false;
+  }
+  return true;
+}
+
+/* Visits the items and the functions directly inside them (where the old spellings can
+ * stand), never expression bodies: the check runs on every parse. */
+static int check_obsolete(vxp_context *ctx, const vxp_source *src, TSNode root,
+                          vxp_diag_list *diags) {
+  const vxp_symbols *S = &ctx->syms;
+  uint32_t n = vxp_node__named_count(root);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode item = ts_node_named_child(root, i);
+    TSSymbol sym = ts_node_symbol(item);
+    bool ok = true;
+    if (sym == S->legacy_transfer_impl_item) {
+      ok = report_node(ctx, src, diags, item, OLD_LOWERING);
+    } else if (sym == S->function_item) {
+      ok = check_function_clauses(ctx, src, item, diags);
+    } else if (sym == S->impl_item || sym == S->transfer_impl_item || sym == S->trait_item) {
+      TSNode body = ts_node_child_by_field_id(item, ctx->fields.body);
+      if (!ts_node_is_null(body)) ok = check_member_clauses(ctx, src, body, diags);
+    }
+    if (!ok) return VXP_ENOMEM;
+  }
+  return VXP_OK;
+}
+
 int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
                          vxp_diag_list *diags) {
   int rc0 = check_reserved(ctx, src, root, diags);
+  if (rc0 == VXP_OK) rc0 = check_obsolete(ctx, src, root, diags);
   if (rc0 != VXP_OK || !ts_node_has_error(root)) return rc0;
   /* Iterative pre-order walk: syntax trees can be deeper than the C stack allows. */
   TSTreeCursor cursor = ts_tree_cursor_new(root);

@@ -26,7 +26,7 @@
 
 (type_identifier) @type
 (tensor_type "Tensor" @type.builtin)
-["Ref" "Pinned"] @type.builtin
+["Ref" "Pinned" "Transfer"] @type.builtin
 (dynamic_dimension) @type.builtin
 (simd_type "x" @operator)
 
@@ -38,6 +38,8 @@
 (call_expression function: (field_expression field: (identifier) @function.method.call))
 (generic_name name: (identifier) @function.call)
 (macro_invocation macro: (identifier) @function.macro "!" @function.macro)
+; The primitives of a transfer lowering: `raw::load`, `raw::store`, `raw::async_copy`, ...
+((scoped_identifier path: (identifier) @module.builtin) (#eq? @module.builtin "raw"))
 (macro_definition name: (identifier) @function.macro)
 (autodiff_expression function: (identifier) @function)
 

@@ -2,6 +2,8 @@
 ; Scopes, definitions and references for Vx (editor "go to definition" within a file).
 
 (function_item) @local.scope
+(transfer_impl_item) @local.scope
+(legacy_transfer_impl_item) @local.scope
 (block) @local.scope
 (closure_expression) @local.scope
 (for_statement) @local.scope

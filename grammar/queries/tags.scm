@@ -8,6 +8,8 @@
 (enum_item name: (identifier) @name) @definition.class
 (trait_item name: (identifier) @name) @definition.interface
 (impl_item type: (type_identifier) @name) @reference.implementation
+(transfer_impl_item topology: (topology_path name: (identifier) @name)) @reference.implementation
+(legacy_transfer_impl_item to: (memory_path name: (identifier) @name)) @reference.implementation
 (macro_definition name: (identifier) @name) @definition.macro
 (const_item name: (identifier) @name) @definition.constant
 (memory_item name: (identifier) @name) @definition.module

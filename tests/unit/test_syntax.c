@@ -68,6 +68,27 @@ static void test_syntax__a_reserved_word_cannot_be_a_name(void **state) {
               "'on' is a reserved word");
 }
 
+/* vxc refuses a missing comma between struct fields and between enum variants (its
+ * parser_struct_missing_comma.vx and parser_enum_missing_comma.vx) and between generic parameters. */
+static void test_syntax__fields_and_variants_need_commas(void **state) {
+  (void)state;
+  expect_diag("struct Point {\n  x : i32 y : i32\n}\n", 1, 10, "syntax error");
+  expect_diag("enum Option {\n  Some(i32) None\n}\n", 1, 12, "syntax error");
+  expect_diag("fn f<T U>(x : T) -> i32 {\n  return 0;\n}\n", 0, 7, "syntax error");
+}
+
+/* The spellings replaced in Vx#353 are read, and refused with the one that replaced them. */
+static void test_syntax__spellings_before_the_lowering_took_transfer_are_refused(void **state) {
+  (void)state;
+  expect_diag("impl transfer Memory::L2 -> Memory::SMEM {\n  fn f() -> i32 { return 0; }\n}\n", 0,
+              0, "`impl Transfer<Memory::A, Memory::B> for Topology::X`");
+  expect_diag("fn g<S: Topology, D: Topology>(x : i32) -> i32 where Transfer<S, D> {\n"
+              "  return x;\n}\n",
+              0, 53, "write `where Reachable<A, B>`");
+  expect_diag("impl Transfer for Model {\n  fn m() -> i32 { return 0; }\n}\n", 0, 5,
+              "implements `Relocatable`");
+}
+
 static void test_syntax__a_clean_program_has_no_syntax_diagnostic(void **state) {
   (void)state;
   vxp_context *ctx = test_context();
@@ -175,6 +196,8 @@ int main(void) {
       cmocka_unit_test(test_syntax__an_unexpected_token_is_quoted_with_what_was_expected),
       cmocka_unit_test(test_syntax__foreign_syntax_says_what_vx_writes_instead),
       cmocka_unit_test(test_syntax__a_reserved_word_cannot_be_a_name),
+      cmocka_unit_test(test_syntax__fields_and_variants_need_commas),
+      cmocka_unit_test(test_syntax__spellings_before_the_lowering_took_transfer_are_refused),
       cmocka_unit_test(test_syntax__a_clean_program_has_no_syntax_diagnostic),
       cmocka_unit_test(test_syntax__a_broken_function_does_not_hide_later_functions),
       cmocka_unit_test(test_syntax__a_while_body_releases_its_tiles),
