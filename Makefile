@@ -57,6 +57,10 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_machines.o \
 	$(BUILD)/gen/cuda_prelude.o $(BUILD)/grammar/parser.o
 CLI_SRCS := $(sort $(wildcard bindings/cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+# The language server (`vxpeak lsp`): its own directory, linked into the command, a client
+# of the public header plus jansson for its messages.
+LSP_SRCS := $(sort $(wildcard bindings/lsp/*.c))
+LSP_OBJS := $(LSP_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # Every fleet model is compiled into the library, so `--machine NAME` works from any
@@ -71,7 +75,7 @@ CLI := $(BUILD)/vxpeak
 
 .PHONY: all fuzz shared static cli deps demo check test unit golden sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
-	check-public check-manpage tsan examples install uninstall install-test python-test FORCE
+	check-public check-manpage tsan examples install uninstall install-test python-test lsp-test FORCE
 
 all: shared static cli
 
@@ -86,6 +90,7 @@ help:
 	@echo "make bench           run the benchmarks (medians and ratios)"
 	@echo "make abi             headertest, check-exports, check-public, check-manpage (in check)"
 	@echo "make python-test     the Python package's pytest suite (part of check)"
+	@echo "make lsp-test        the language server with pytest-lsp and headless Neovim (part of check)"
 	@echo "make grammar         regenerate grammar/src with tree-sitter-cli $(TREE_SITTER_CLI_VERSION)"
 	@echo "make grammar-check   fail if grammar/src differs from a fresh generation"
 	@echo "make conformance     parse rate and capacity verdicts on real Vx programs in tests/conformance/vx/"
@@ -94,7 +99,7 @@ help:
 # ----------------------------------------------------------------------------- dependencies
 
 DEB_PACKAGES := gcc g++ make pkg-config libtree-sitter-dev libjansson-dev libcmocka-dev python3 \
-	python3-venv
+	python3-venv neovim
 deps:
 	@missing=""; \
 	for p in $(DEB_PACKAGES); do \
@@ -111,6 +116,7 @@ deps:
 	  echo "deps: missing$$missing; run:"; \
 	  echo "  sudo apt-get install -y$$missing"; exit 1; \
 	fi
+	@sh tests/lsp/pydeps.sh >/dev/null || echo "deps: pytest-lsp is not installed; make lsp-test will try again"
 
 # ----------------------------------------------------------------------------- library
 
@@ -155,6 +161,10 @@ $(BUILD)/bindings/cli/%.o: bindings/cli/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
+$(BUILD)/bindings/lsp/%.o: bindings/lsp/%.c bindings/lsp/lsp.h include/vxpeak.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARNINGS) -Iinclude $(shell pkg-config --cflags jansson 2>/dev/null) -c $< -o $@
+
 # The installation directories compiled into the command and written into vxpeak.pc: the
 # stamp changes (and they are rebuilt) only when PREFIX or a directory variable does.
 INSTALL_DIRS := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(FLEETDIR)
@@ -167,8 +177,8 @@ $(BUILD)/bindings/cli/machines.o: bindings/cli/machines.c $(BUILD)/installdirs.s
 	$(CC) $(CLI_CFLAGS) $(DEPFLAGS) -DVXPEAK_SOURCE_FLEET_DIR='"$(CURDIR)/fleet"' -c $< -o $@
 
 # The command links the static library so that it runs from any directory.
-$(CLI): $(CLI_OBJS) $(STATIC)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(STATIC) $(DEP_LIBS)
+$(CLI): $(CLI_OBJS) $(LSP_OBJS) $(STATIC)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LSP_OBJS) $(STATIC) $(DEP_LIBS)
 
 # The installed command: the same objects, but a machines.o that knows only the installed
 # fleet (no path into the build machine's checkout).
@@ -176,7 +186,7 @@ $(BUILD)/install/machines.o: bindings/cli/machines.c $(BUILD)/installdirs.stamp
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/install/vxpeak: $(filter-out %/machines.o,$(CLI_OBJS)) $(BUILD)/install/machines.o $(STATIC)
+$(BUILD)/install/vxpeak: $(filter-out %/machines.o,$(CLI_OBJS)) $(LSP_OBJS) $(BUILD)/install/machines.o $(STATIC)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(STATIC),$^) $(STATIC) $(DEP_LIBS)
 
 $(BUILD)/vxpeak.pc: lib/vxpeak.pc.in include/vxpeak.h $(BUILD)/installdirs.stamp
@@ -294,7 +304,12 @@ grammar-tests: $(GRAMMAR_TEST)
 	@$(GRAMMAR_TEST) files tests/corpus
 	@$(GRAMMAR_TEST) queries grammar/queries
 
-test: unit golden sarif plot examples codegen grammar-tests conformance-selftest
+# The language server driven by real clients: hostile JSON-RPC, pytest-lsp end to end, and
+# headless Neovim's built-in client (tests/lsp/run.sh).
+lsp-test: $(CLI)
+	@sh tests/lsp/run.sh $(CLI) $(BUILD)
+
+test: unit golden sarif plot examples codegen grammar-tests conformance-selftest lsp-test
 
 check: deps all
 	@$(MAKE) --no-print-directory test abi python-test
@@ -322,8 +337,8 @@ check-exports: $(SHARED)
 check-manpage: $(CLI)
 	@sh tests/abi/manpage.sh $(CLI)
 
-check-public: $(CLI_OBJS) $(EXAMPLE_OBJS)
-	@sh tests/abi/public_only.sh $(CLI_OBJS) $(EXAMPLE_OBJS)
+check-public: $(CLI_OBJS) $(LSP_OBJS) $(EXAMPLE_OBJS)
+	@sh tests/abi/public_only.sh $(CLI_OBJS) $(LSP_OBJS) $(EXAMPLE_OBJS)
 
 # ----------------------------------------------------------------------------- benchmarks
 #
@@ -418,7 +433,7 @@ grammar-check: tree-sitter-cli
 # ----------------------------------------------------------------------------- housekeeping
 
 format:
-	clang-format -i include/*.h lib/*.c lib/*.h lib/codegen/*.c lib/codegen/*.h bindings/cli/*.c bindings/cli/*.h tests/unit/*.c tests/unit/*.h
+	clang-format -i include/*.h lib/*.c lib/*.h lib/codegen/*.c lib/codegen/*.h bindings/cli/*.c bindings/cli/*.h bindings/lsp/*.c bindings/lsp/*.h tests/unit/*.c tests/unit/*.h
 
 clean:
 	rm -rf $(BUILD)

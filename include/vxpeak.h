@@ -424,6 +424,33 @@ VXP_API const char *vxp_program_sexp(vxp_program *prog);
  */
 VXP_API int vxp_program_declares_machine(const vxp_program *prog);
 
+/*
+ * The program's items, as an editor outlines them (document symbols, a lens per
+ * function): every function, method and closure of the lowered model, then every `const`
+ * item. Indices are stable for one program only.
+ */
+
+/** Number of items: functions (methods and closures included), then const items. */
+VXP_API size_t vxp_program_item_count(const vxp_program *prog);
+
+/** "function", "closure" or "const" for item `i`; NULL when out of range. Static storage. */
+VXP_API const char *vxp_program_item_kind(const vxp_program *prog, size_t i);
+
+/**
+ * Item `i`'s name (`Type::method` for methods, `{closure@LINE:COL}` for closures), or NULL
+ * when out of range. Borrowed from the program.
+ */
+VXP_API const char *vxp_program_item_name(const vxp_program *prog, size_t i);
+
+/** Where item `i` is written, from its first to its last byte (all zero when out of range). */
+VXP_API vxp_range vxp_program_item_range(const vxp_program *prog, size_t i);
+
+/**
+ * Item `i`'s name as written (a function's name token; a closure's or const item's whole
+ * text), all zero when out of range.
+ */
+VXP_API vxp_range vxp_program_item_name_range(const vxp_program *prog, size_t i);
+
 /* ======================================================================== Machine */
 
 /**

@@ -174,8 +174,12 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
       }
     }
     if (!spec) {
+      /* `lsp` talks over stdio only; clients that name the transport pass --stdio. */
+      if (cmd->no_file && strcmp(arg, "--stdio") == 0) continue;
       if (arg[0] == '-' && arg[1] != '\0')
         return usage_error(cmd, "unknown option '%s'%s", arg, "");
+      if (cmd->no_file)
+        return usage_error(cmd, "unexpected argument '%s' (%s takes no file)", arg, cmd->name);
       if (a->file)
         return usage_error(cmd, "unexpected argument '%s' (one FILE.vx at a time)%s", arg, "");
       a->file = arg;
@@ -243,7 +247,7 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     }
     if (rc != VXPEAK_EXIT_OK) return rc;
   }
-  if (!a->file) return usage_error(cmd, "missing FILE.vx%s%s", "", "");
+  if (!a->file && !cmd->no_file) return usage_error(cmd, "missing FILE.vx%s%s", "", "");
   if (cmd->needs_output && !a->output) return usage_error(cmd, "missing -o FILE%s%s", "", "");
   if (accepts(cmd, OPT_CONST) && !a->has_sweep)
     return usage_error(cmd, "missing --const NAME=LO..HI%s%s", "", "");

@@ -70,6 +70,7 @@ typedef struct vxpeak_command {
   const char *const *formats;     /* NULL-terminated; the first is the default */
   bool needs_output;              /* -o is required */
   const char *examples;           /* lines "  $ vxpeak ..." */
+  bool no_file;                   /* takes no FILE.vx (lsp) */
 } vxpeak_command;
 
 /* The commands, in help order, and their count (commands.c). */
@@ -94,6 +95,11 @@ int vxpeak_explain(const vxpeak_args *args);
 int vxpeak_sweep(const vxpeak_args *args);
 int vxpeak_roofline(const vxpeak_args *args);
 int vxpeak_plot(const vxpeak_args *args);
+int vxpeak_lsp(const vxpeak_args *args);
+
+/* The language server's stdio loop (bindings/lsp/serve.c, linked into the command):
+ * serves until `exit` or end of input and returns the exit status. */
+int vxpeak_lsp_serve(int in_fd, int out_fd);
 
 /* ------------------------------------------------------------------ sessions (session.c) */
 

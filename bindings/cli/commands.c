@@ -89,6 +89,16 @@ const vxpeak_command vxpeak_commands[] = {
      true,
      "  $ vxpeak plot examples/llama2/prefill.vx --function main -o timeline.svg\n"
      "  $ vxpeak plot examples/llama2/prefill.vx -D BATCH=9 --function main -o batch9.svg\n"},
+    {"lsp", "[--stdio]", "a language server for editors, over standard input and output",
+     "Serve the Language Server Protocol over standard input and output (--stdio is\n"
+     "accepted and is the only transport): diagnostics as you type, hover on a placement,\n"
+     "its binding or a function, inlay hints with each placement's bytes, a code lens per\n"
+     "function with its peak per space against capacity, document symbols. The machine,\n"
+     "host and constant overrides come from the client's initializationOptions or\n"
+     "workspace/didChangeConfiguration: {\"machine\": \"h100-sxm\", \"host\": \"default\",\n"
+     "\"defines\": {\"BATCH\": 9}}. See docs/editors.md. Exit status 0 after shutdown and\n"
+     "exit, 1 when the input ends without them.",
+     vxpeak_lsp, O(OPT_HELP), NULL, false, "  $ vxpeak lsp --stdio\n", true},
 };
 
 const size_t vxpeak_command_count = sizeof(vxpeak_commands) / sizeof(vxpeak_commands[0]);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # public_only.sh OBJECT... - the clients of the library (the vxpeak command, the examples)
-# use nothing but include/vxpeak.h.
+# use nothing but include/vxpeak.h. The language server (bindings/lsp/) may also include
+# its own lsp.h and jansson's header (its messages are JSON), never tree-sitter's.
 #
 # Two checks: their sources include no private header (quoted includes may name only
 # vxpeak.h and the command's own cli.h; no tree-sitter or jansson header; the build also
@@ -23,6 +24,17 @@ for f in "$root"/bindings/cli/*.[ch] "$root"/examples/c/*.c; do
     status=1
   fi
 done
+for f in "$root"/bindings/lsp/*.[ch]; do
+  [ -f "$f" ] || continue
+  bad=$(grep -nE '^[[:space:]]*#[[:space:]]*include' "$f" |
+    grep -vE '#[[:space:]]*include[[:space:]]*("(vxpeak|lsp)\.h"|<jansson\.h>)' |
+    grep -E '"|<tree_sitter' || true)
+  if [ -n "$bad" ]; then
+    echo "public-only: ${f#"$root"/} includes a private header:"
+    echo "$bad"
+    status=1
+  fi
+done
 if [ $# -gt 0 ]; then
   private=$(nm -u "$@" | awk '$NF ~ /^vxp_/ {print $NF}' | sort -u | comm -23 - "$root/lib/exports.txt")
   if [ -n "$private" ]; then
@@ -31,5 +43,5 @@ if [ $# -gt 0 ]; then
     status=1
   fi
 fi
-[ $status = 0 ] && echo "public-only: the command and the examples use only include/vxpeak.h ($# objects)"
+[ $status = 0 ] && echo "public-only: the command, the language server and the examples use only include/vxpeak.h ($# objects)"
 exit $status

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* lsp.h - `vxpeak lsp`: a Language Server Protocol server over stdio, a client of
+ * include/vxpeak.h only. Messages are JSON-RPC 2.0 bodies framed by a `Content-Length`
+ * header (frame.c), read and written through jansson.
+ *
+ * The server is a value with no global state: the message loop (serve.c) feeds it framed
+ * bytes; a test or a fuzzer may instead hand it one message body at a time
+ * (lsp_server_message) and run its deferred work (lsp_server_idle). Everything it writes
+ * goes through the `write` callback given to lsp_server_new, already framed. */
+#ifndef VXPEAK_LSP_H
+#define VXPEAK_LSP_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vxpeak.h"
+
+/* ------------------------------------------------------------------ framing (frame.c) */
+
+/* The largest header block and body the reader accepts: a client sending more is either
+ * broken or hostile, and gets an error instead of an allocation of its choosing. */
+#define LSP_MAX_HEADER 8192
+#define LSP_MAX_BODY (64u * 1024u * 1024u)
+
+/* Bytes received and not yet consumed. */
+typedef struct lsp_reader {
+  char *buf;
+  size_t len, cap;
+  size_t taken;             /* the body last returned, dropped on the next call */
+} lsp_reader;
+
+typedef enum lsp_frame_status {
+  LSP_FRAME_MORE = 0,   /* no complete message yet */
+  LSP_FRAME_MESSAGE,    /* *body, *len: one message body (borrowed until the next call) */
+  LSP_FRAME_BAD         /* a malformed header was skipped; *body says why (static) */
+} lsp_frame_status;
+
+/* Append `n` bytes; false when out of memory. */
+bool lsp_reader_feed(lsp_reader *r, const char *data, size_t n);
+/* The next complete message, or why a header was rejected (then it has been skipped). */
+lsp_frame_status lsp_reader_next(lsp_reader *r, const char **body, size_t *len);
+void lsp_reader_free(lsp_reader *r);
+
+/* ------------------------------------------------------------------ the server (server.c) */
+
+typedef void (*lsp_write_fn)(void *ud, const char *data, size_t len);
+
+typedef struct lsp_server lsp_server;
+
+/* A server writing framed messages through `write`. NULL when out of memory. */
+lsp_server *lsp_server_new(lsp_write_fn write, void *ud);
+void lsp_server_free(lsp_server *s);
+
+/* Queue one message body (JSON text of `len` bytes, not NUL-terminated) and handle every
+ * queued message: a `$/cancelRequest` among them cancels the queued request it names.
+ * Malformed input is answered with a JSON-RPC error; it never fails the server. */
+void lsp_server_message(lsp_server *s, const char *body, size_t len);
+/* Queue a message without handling it yet (the loop queues all that has arrived). */
+void lsp_server_enqueue(lsp_server *s, const char *body, size_t len);
+/* Handle every queued message. */
+void lsp_server_drain(lsp_server *s);
+/* The deferred work: analyse the documents changed since their last analysis and publish
+ * their diagnostics. Called when no input is waiting, so a burst of edits costs one
+ * analysis. */
+void lsp_server_idle(lsp_server *s);
+/* Answer a framing error (a JSON-RPC parse error with a null id). */
+void lsp_server_frame_error(lsp_server *s, const char *why);
+/* True once `exit` arrived; *code is then the process exit status (0 after `shutdown`). */
+bool lsp_server_exited(const lsp_server *s, int *code);
+
+/* ------------------------------------------------------------------ internals */
+
+/* An open document: its current text, and the program and analysis of the text last
+ * analysed (they lag the text while edits wait for the next idle moment). */
+typedef struct lsp_document {
+  char *uri;
+  int64_t version;
+  vxp_source *src;          /* the current text */
+  vxp_source *parsed_src;   /* the text `prog` was parsed from (== src when not dirty) */
+  vxp_program *prog;
+  vxp_analysis *an;
+  vxp_machine *machine;     /* the machine this analysis used (borrowed from the server) */
+  bool dirty;               /* src differs from what was analysed */
+} lsp_document;
+
+/* Configuration: initializationOptions, or workspace/didChangeConfiguration's
+ * settings (either bare or under a "vxpeak" key). */
+typedef struct lsp_config {
+  char *machine;            /* a built-in name or a file; NULL: the program's own or a100-40 */
+  char *host;               /* a file or "default"; NULL */
+  vxp_const_override *defines;
+  size_t define_count;
+} lsp_config;
+
+typedef struct lsp_pending {
+  json_t *msg;              /* parsed, or NULL when the body did not parse */
+  bool cancelled;
+} lsp_pending;
+
+struct lsp_server {
+  lsp_write_fn write;
+  void *ud;
+  vxp_context *ctx;
+  bool initialized, shutdown, exited;
+  lsp_config config;
+  char *config_error;       /* why the configured machine could not be loaded, or NULL */
+  vxp_source *machine_src, *host_src;
+  vxp_machine *machine, *host;          /* from the configuration, or NULL */
+  vxp_machine *default_machine, *default_host; /* a100-40 and host-default, loaded on use */
+  lsp_document *docs;
+  size_t doc_count, doc_cap;
+  lsp_pending *queue;
+  size_t queue_len, queue_cap;
+};
+
+/* rpc.c: send a framed message (takes a reference to nothing: `msg` stays the caller's). */
+void lsp_send(lsp_server *s, json_t *msg);
+void lsp_reply(lsp_server *s, json_t *id, json_t *result); /* steals `result` */
+void lsp_reply_error(lsp_server *s, json_t *id, int code, const char *message);
+void lsp_notify(lsp_server *s, const char *method, json_t *params); /* steals `params` */
+/* A JSON string of `text` (null for NULL); bytes that are not UTF-8 become '?'. */
+json_t *lsp_text(const char *text);
+void lsp_show_message(lsp_server *s, int type, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* JSON-RPC and LSP error codes. */
+enum {
+  LSP_PARSE_ERROR = -32700,
+  LSP_INVALID_REQUEST = -32600,
+  LSP_METHOD_NOT_FOUND = -32601,
+  LSP_INVALID_PARAMS = -32602,
+  LSP_INTERNAL_ERROR = -32603,
+  LSP_SERVER_NOT_INITIALIZED = -32002,
+  LSP_REQUEST_CANCELLED = -32800
+};
+
+/* document.c */
+lsp_document *lsp_document_find(lsp_server *s, const char *uri);
+/* Open (or replace) a document; false with a message set when it cannot be. */
+bool lsp_document_open(lsp_server *s, const char *uri, int64_t version, const char *text,
+                       size_t len);
+void lsp_document_close(lsp_server *s, const char *uri);
+/* Apply one contentChanges entry; false (and *why) when it is malformed. */
+bool lsp_document_change(lsp_server *s, lsp_document *d, json_t *change, const char **why);
+/* Analyse `d` if its text changed since the last analysis; true when it has an analysis. */
+bool lsp_document_analyse(lsp_server *s, lsp_document *d);
+/* Drop every document's analysis and mark it for analysis (the configuration changes). */
+void lsp_documents_invalidate(lsp_server *s);
+void lsp_document_free(lsp_document *d);
+
+/* positions.c: LSP positions (0-based line, UTF-16 column) and byte offsets. */
+/* The byte offset of an LSP position in `src` (clamped to its line and to the text);
+ * false when the position is not a pair of non-negative integers. */
+bool lsp_position_to_byte(const vxp_source *src, json_t *pos, uint32_t *out);
+/* The point (line, byte column) of byte offset `byte`. */
+vxp_point lsp_point_of(const vxp_source *src, uint32_t byte);
+/* {"line":..,"character":..} of a point whose column counts bytes. */
+json_t *lsp_position(const vxp_source *src, vxp_point p);
+json_t *lsp_range(const vxp_source *src, vxp_range r);
+
+/* features.c: what the server tells about an analysed document. */
+void lsp_publish_diagnostics(lsp_server *s, lsp_document *d);
+json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t byte);
+json_t *lsp_inlay_hints(lsp_server *s, lsp_document *d, uint32_t from, uint32_t to);
+json_t *lsp_code_lenses(lsp_server *s, lsp_document *d);
+json_t *lsp_document_symbols(lsp_server *s, lsp_document *d);
+
+/* config.c */
+/* Read `settings` (an object; NULL or null: defaults) into the server's configuration and
+ * load its machines; the documents are re-analysed on the next idle moment. */
+void lsp_configure(lsp_server *s, json_t *settings);
+void lsp_config_free(lsp_server *s);
+/* The machine and host a document's program is analysed against. */
+void lsp_machines_for(lsp_server *s, const vxp_program *prog, const vxp_machine **machine,
+                      const vxp_machine **host);
+
+/* serve.c: the stdio loop (`vxpeak lsp`). Returns the process exit status. */
+int vxpeak_lsp_serve(int in_fd, int out_fd);
+
+#endif /* VXPEAK_LSP_H */

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* server.c - the server's state and its dispatch of JSON-RPC messages: lifecycle
+ * (initialize, shutdown, exit), document synchronisation, the requests of features.c,
+ * configuration and cancellation. Anything malformed gets a JSON-RPC error naming what is
+ * wrong; nothing a client sends can stop the server except `exit`. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsp.h"
+
+lsp_server *lsp_server_new(lsp_write_fn write, void *ud) {
+  lsp_server *s = calloc(1, sizeof(*s));
+  if (!s) return NULL;
+  s->write = write;
+  s->ud = ud;
+  if (vxp_context_new(&s->ctx, NULL) != VXP_OK) {
+    free(s);
+    return NULL;
+  }
+  return s;
+}
+
+void lsp_server_free(lsp_server *s) {
+  if (!s) return;
+  for (size_t i = 0; i < s->doc_count; i++) lsp_document_free(&s->docs[i]);
+  free(s->docs);
+  for (size_t i = 0; i < s->queue_len; i++) json_decref(s->queue[i].msg);
+  free(s->queue);
+  lsp_config_free(s);
+  vxp_machine_free(s->default_machine);
+  vxp_machine_free(s->default_host);
+  vxp_context_free(s->ctx);
+  free(s);
+}
+
+bool lsp_server_exited(const lsp_server *s, int *code) {
+  if (s->exited && code) *code = s->shutdown ? 0 : 1;
+  return s->exited;
+}
+
+void lsp_server_frame_error(lsp_server *s, const char *why) {
+  lsp_reply_error(s, NULL, LSP_PARSE_ERROR, why);
+}
+
+/* ------------------------------------------------------------------ the queue */
+
+void lsp_server_enqueue(lsp_server *s, const char *body, size_t len) {
+  json_error_t err;
+  /* A body that does not parse is kept as NULL and answered in order. */
+  json_t *msg = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err);
+  if (s->queue_len == s->queue_cap) {
+    size_t cap = s->queue_cap ? s->queue_cap * 2 : 16;
+    lsp_pending *q = realloc(s->queue, cap * sizeof(*q));
+    if (!q) {
+      json_decref(msg);
+      lsp_reply_error(s, NULL, LSP_INTERNAL_ERROR, "out of memory: message dropped");
+      return;
+    }
+    s->queue = q;
+    s->queue_cap = cap;
+  }
+  s->queue[s->queue_len].msg = msg;
+  s->queue[s->queue_len].cancelled = false;
+  s->queue_len++;
+}
+
+/* Whether two ids are the same (a number or a string). */
+static bool same_id(json_t *a, json_t *b) {
+  if (json_is_integer(a) && json_is_integer(b)) return json_integer_value(a) == json_integer_value(b);
+  if (json_is_string(a) && json_is_string(b)) return json_equal(a, b);
+  return false;
+}
+
+/* A `$/cancelRequest` cancels a request still waiting in the queue; one already
+ * answered (or never sent) is ignored, as the protocol allows. */
+static void mark_cancelled(lsp_server *s, json_t *id) {
+  for (size_t i = 0; i < s->queue_len; i++) {
+    json_t *m = s->queue[i].msg;
+    if (json_is_object(m) && json_object_get(m, "method") && same_id(json_object_get(m, "id"), id))
+      s->queue[i].cancelled = true;
+  }
+}
+
+static void handle(lsp_server *s, json_t *msg, bool cancelled);
+
+void lsp_server_drain(lsp_server *s) {
+  /* Cancellations first: they may name requests that arrived before them. */
+  for (size_t i = 0; i < s->queue_len; i++) {
+    json_t *m = s->queue[i].msg;
+    json_t *method = json_object_get(m, "method");
+    if (json_is_string(method) && strcmp(json_string_value(method), "$/cancelRequest") == 0)
+      mark_cancelled(s, json_object_get(json_object_get(m, "params"), "id"));
+  }
+  /* Handling may not enqueue, so the queue is stable while it is walked. */
+  for (size_t i = 0; i < s->queue_len && !s->exited; i++) {
+    handle(s, s->queue[i].msg, s->queue[i].cancelled);
+  }
+  for (size_t i = 0; i < s->queue_len; i++) json_decref(s->queue[i].msg);
+  s->queue_len = 0;
+}
+
+void lsp_server_message(lsp_server *s, const char *body, size_t len) {
+  lsp_server_enqueue(s, body, len);
+  lsp_server_drain(s);
+}
+
+void lsp_server_idle(lsp_server *s) {
+  for (size_t i = 0; i < s->doc_count && !s->exited; i++) {
+    lsp_document *d = &s->docs[i];
+    if (!d->dirty && d->an) continue;
+    if (lsp_document_analyse(s, d)) lsp_publish_diagnostics(s, d);
+  }
+}
+
+/* ------------------------------------------------------------------ requests */
+
+static json_t *capabilities(void) {
+  return json_pack(
+      "{s:{s:b, s:i, s:b, s:{s:b}}, s:b, s:b, s:{s:b}, s:b}", "textDocumentSync", "openClose", 1,
+      "change", 2 /* incremental */, "save", 1, "willSaveWaitUntil", "includeText", 0,
+      "hoverProvider", 1, "inlayHintProvider", 1, "codeLensProvider", "resolveProvider", 0,
+      "documentSymbolProvider", 1);
+}
+
+/* The document a textDocument request names, analysed; NULL with an error sent. */
+static lsp_document *document_of(lsp_server *s, json_t *id, json_t *params) {
+  json_t *uri = json_object_get(json_object_get(params, "textDocument"), "uri");
+  if (!json_is_string(uri)) {
+    lsp_reply_error(s, id, LSP_INVALID_PARAMS, "params.textDocument.uri must be a string");
+    return NULL;
+  }
+  lsp_document *d = lsp_document_find(s, json_string_value(uri));
+  if (!d) {
+    lsp_reply_error(s, id, LSP_INVALID_PARAMS, "the document is not open");
+    return NULL;
+  }
+  bool was_dirty = d->dirty || !d->an;
+  if (!lsp_document_analyse(s, d)) {
+    lsp_reply_error(s, id, LSP_INTERNAL_ERROR, "the document could not be analysed");
+    return NULL;
+  }
+  /* A request may run the analysis the idle moment would have: publish as it would. */
+  if (was_dirty) lsp_publish_diagnostics(s, d);
+  return d;
+}
+
+static void request(lsp_server *s, const char *method, json_t *id, json_t *params) {
+  if (strcmp(method, "initialize") == 0) {
+    if (s->initialized) {
+      lsp_reply_error(s, id, LSP_INVALID_REQUEST, "initialize was already received");
+      return;
+    }
+    s->initialized = true;
+    lsp_configure(s, json_object_get(params, "initializationOptions"));
+    lsp_reply(s, id,
+              json_pack("{s:o, s:{s:s, s:s}}", "capabilities", capabilities(), "serverInfo",
+                        "name", "vxpeak", "version", vxp_version_string()));
+    return;
+  }
+  if (!s->initialized) {
+    lsp_reply_error(s, id, LSP_SERVER_NOT_INITIALIZED, "the server is not initialized");
+    return;
+  }
+  if (s->shutdown) {
+    lsp_reply_error(s, id, LSP_INVALID_REQUEST, "the server is shutting down");
+    return;
+  }
+  if (strcmp(method, "shutdown") == 0) {
+    s->shutdown = true;
+    lsp_reply(s, id, json_null());
+    return;
+  }
+  bool hover = strcmp(method, "textDocument/hover") == 0;
+  bool hints = strcmp(method, "textDocument/inlayHint") == 0;
+  bool lens = strcmp(method, "textDocument/codeLens") == 0;
+  bool symbols = strcmp(method, "textDocument/documentSymbol") == 0;
+  if (!hover && !hints && !lens && !symbols) {
+    lsp_reply_error(s, id, LSP_METHOD_NOT_FOUND, "method not supported by vxpeak");
+    return;
+  }
+  if (!json_is_object(params)) {
+    lsp_reply_error(s, id, LSP_INVALID_PARAMS, "params must be an object");
+    return;
+  }
+  lsp_document *d = document_of(s, id, params);
+  if (!d) return;
+  const vxp_source *src = vxp_program_source(d->prog);
+  if (hover) {
+    uint32_t at;
+    if (!lsp_position_to_byte(src, json_object_get(params, "position"), &at)) {
+      lsp_reply_error(s, id, LSP_INVALID_PARAMS, "params.position must be a position");
+      return;
+    }
+    lsp_reply(s, id, lsp_hover(s, d, at));
+  } else if (hints) {
+    json_t *range = json_object_get(params, "range");
+    uint32_t from, to;
+    if (!lsp_position_to_byte(src, json_object_get(range, "start"), &from) ||
+        !lsp_position_to_byte(src, json_object_get(range, "end"), &to)) {
+      lsp_reply_error(s, id, LSP_INVALID_PARAMS, "params.range must be a range");
+      return;
+    }
+    lsp_reply(s, id, lsp_inlay_hints(s, d, from, to));
+  } else if (lens) {
+    lsp_reply(s, id, lsp_code_lenses(s, d));
+  } else {
+    lsp_reply(s, id, lsp_document_symbols(s, d));
+  }
+}
+
+/* ------------------------------------------------------------------ notifications */
+
+static void notification(lsp_server *s, const char *method, json_t *params) {
+  if (strcmp(method, "exit") == 0) {
+    s->exited = true;
+    return;
+  }
+  /* Before initialize, notifications are dropped (the protocol says so), except exit. */
+  if (!s->initialized || s->shutdown) return;
+  if (strcmp(method, "workspace/didChangeConfiguration") == 0) {
+    lsp_configure(s, json_object_get(params, "settings"));
+    return;
+  }
+  json_t *doc = json_object_get(params, "textDocument");
+  json_t *uri = json_object_get(doc, "uri");
+  if (strcmp(method, "textDocument/didOpen") == 0) {
+    json_t *text = json_object_get(doc, "text"), *version = json_object_get(doc, "version");
+    if (!json_is_string(uri) || !json_is_string(text)) {
+      lsp_show_message(s, 1, "vxpeak: didOpen without a textDocument.uri and text");
+      return;
+    }
+    if (!lsp_document_open(s, json_string_value(uri),
+                           json_is_integer(version) ? json_integer_value(version) : 0,
+                           json_string_value(text), json_string_length(text)))
+      lsp_show_message(s, 1, "vxpeak: cannot open %s: out of memory", json_string_value(uri));
+    return;
+  }
+  if (strcmp(method, "textDocument/didClose") == 0) {
+    if (json_is_string(uri)) {
+      lsp_document_close(s, json_string_value(uri));
+      /* The client forgets the diagnostics of a closed file only when told. */
+      lsp_notify(s, "textDocument/publishDiagnostics",
+                 json_pack("{s:O, s:[]}", "uri", uri, "diagnostics"));
+    }
+    return;
+  }
+  lsp_document *d = json_is_string(uri) ? lsp_document_find(s, json_string_value(uri)) : NULL;
+  if (strcmp(method, "textDocument/didChange") == 0) {
+    json_t *changes = json_object_get(params, "contentChanges");
+    if (!d || !json_is_array(changes)) {
+      lsp_show_message(s, 1, "vxpeak: didChange of a document that is not open, or without "
+                             "contentChanges");
+      return;
+    }
+    size_t i;
+    json_t *change;
+    json_array_foreach(changes, i, change) {
+      const char *why = NULL;
+      if (!json_is_object(change) || !lsp_document_change(s, d, change, &why)) {
+        lsp_show_message(s, 1, "vxpeak: change %zu to %s ignored: %s", i, d->uri,
+                         why ? why : "not an object");
+        break;
+      }
+    }
+    json_t *version = json_object_get(doc, "version");
+    if (json_is_integer(version)) d->version = json_integer_value(version);
+    return;
+  }
+  if (strcmp(method, "textDocument/didSave") == 0) {
+    /* With includeText false the saved text is the synchronised one; a save re-publishes
+     * (a client may have dropped diagnostics). */
+    if (d) {
+      if (lsp_document_analyse(s, d)) lsp_publish_diagnostics(s, d);
+    }
+    return;
+  }
+  /* Other notifications ($/setTrace, initialized, ...) need nothing. */
+}
+
+static void handle(lsp_server *s, json_t *msg, bool cancelled) {
+  if (!msg) {
+    lsp_reply_error(s, NULL, LSP_PARSE_ERROR, "the message is not valid JSON");
+    return;
+  }
+  json_t *id = json_object_get(msg, "id");
+  if (!json_is_object(msg)) {
+    lsp_reply_error(s, NULL, LSP_INVALID_REQUEST,
+                    json_is_array(msg) ? "batches are not part of LSP" : "a message must be an object");
+    return;
+  }
+  if (id && !json_is_integer(id) && !json_is_string(id) && !json_is_null(id)) {
+    lsp_reply_error(s, NULL, LSP_INVALID_REQUEST, "id must be an integer or a string");
+    return;
+  }
+  json_t *version = json_object_get(msg, "jsonrpc"), *method = json_object_get(msg, "method");
+  if (!json_is_string(version) || strcmp(json_string_value(version), "2.0") != 0) {
+    if (id) lsp_reply_error(s, id, LSP_INVALID_REQUEST, "jsonrpc must be \"2.0\"");
+    return;
+  }
+  if (!method) {
+    /* A response to a request of ours: the server sends none that need an answer. */
+    if (!json_object_get(msg, "result") && !json_object_get(msg, "error") && id)
+      lsp_reply_error(s, id, LSP_INVALID_REQUEST, "a message needs a method");
+    return;
+  }
+  if (!json_is_string(method)) {
+    lsp_reply_error(s, id, LSP_INVALID_REQUEST, "method must be a string");
+    return;
+  }
+  json_t *params = json_object_get(msg, "params");
+  if (params && !json_is_object(params) && !json_is_array(params)) {
+    if (id) lsp_reply_error(s, id, LSP_INVALID_PARAMS, "params must be an object or an array");
+    return;
+  }
+  const char *name = json_string_value(method);
+  if (!id) {
+    notification(s, name, params);
+    return;
+  }
+  if (cancelled) {
+    lsp_reply_error(s, id, LSP_REQUEST_CANCELLED, "cancelled by $/cancelRequest");
+    return;
+  }
+  request(s, name, id, params);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* items.c - the program's items as an editor outlines them: every function, method and
+ * closure the model holds (in the model's order), then every const item. Read straight
+ * from the lowered model, so an outline never disagrees with what is analysed. */
+#include "program.h"
+#include "source.h"
+
+/* Item `i`: a function when below the function count, a const item after. */
+static const vxp_function *item_function(const vxp_program *prog, size_t i) {
+  return i < prog->model.functions.len ? &prog->model.functions.items[i] : NULL;
+}
+
+static const vxp_const_item *item_const(const vxp_program *prog, size_t i) {
+  size_t fns = prog->model.functions.len;
+  return i >= fns && i - fns < prog->model.consts.len ? &prog->model.consts.items[i - fns] : NULL;
+}
+
+size_t vxp_program_item_count(const vxp_program *prog) {
+  return prog ? prog->model.functions.len + prog->model.consts.len : 0;
+}
+
+const char *vxp_program_item_kind(const vxp_program *prog, size_t i) {
+  if (!prog) return NULL;
+  const vxp_function *fn = item_function(prog, i);
+  if (fn) return fn->is_closure ? "closure" : "function";
+  return item_const(prog, i) ? "const" : NULL;
+}
+
+const char *vxp_program_item_name(const vxp_program *prog, size_t i) {
+  if (!prog) return NULL;
+  const vxp_function *fn = item_function(prog, i);
+  if (fn) return vxp_strtab__str(&prog->model.names, fn->name);
+  const vxp_const_item *c = item_const(prog, i);
+  return c ? vxp_strtab__str(&prog->model.names, c->name) : NULL;
+}
+
+vxp_range vxp_program_item_range(const vxp_program *prog, size_t i) {
+  vxp_range none = {{0, 0}, {0, 0}, 0, 0};
+  if (!prog) return none;
+  const vxp_function *fn = item_function(prog, i);
+  if (fn) return vxp_source__range(prog->src, fn->start_byte, fn->end_byte);
+  const vxp_const_item *c = item_const(prog, i);
+  return c ? vxp_source__range(prog->src, c->start_byte, c->end_byte) : none;
+}
+
+vxp_range vxp_program_item_name_range(const vxp_program *prog, size_t i) {
+  vxp_range none = {{0, 0}, {0, 0}, 0, 0};
+  if (!prog) return none;
+  const vxp_function *fn = item_function(prog, i);
+  if (fn) return vxp_source__range(prog->src, fn->name_start, fn->name_end);
+  const vxp_const_item *c = item_const(prog, i);
+  return c ? vxp_source__range(prog->src, c->start_byte, c->end_byte) : none;
+}
