@@ -163,7 +163,7 @@ $(BUILD)/bindings/cli/%.o: bindings/cli/%.c
 
 $(BUILD)/bindings/lsp/%.o: bindings/lsp/%.c bindings/lsp/lsp.h include/vxpeak.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARNINGS) -Iinclude $(shell pkg-config --cflags jansson 2>/dev/null) -c $< -o $@
+	$(CC) $(CFLAGS) $(WARNINGS) -Iinclude $(shell pkg-config --cflags jansson 2>/dev/null) $(DEPFLAGS) -c $< -o $@
 
 # The installation directories compiled into the command and written into vxpeak.pc: the
 # stamp changes (and they are rebuilt) only when PREFIX or a directory variable does.
@@ -441,5 +441,5 @@ clean:
 FORCE:
 
 # The header dependencies recorded by $(DEPFLAGS); -MP's empty rules let a header be deleted.
--include $(wildcard $(addsuffix /*.d,$(addprefix $(BUILD)/,lib lib/codegen gen bindings/cli install \
+-include $(wildcard $(addsuffix /*.d,$(addprefix $(BUILD)/,lib lib/codegen gen bindings/cli bindings/lsp install \
 	tests examples bench)))

@@ -164,6 +164,11 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_program_reused_tree": (c_int, [_H]),
     "vxp_program_changed_range_count": (c_size_t, [_H]),
     "vxp_program_changed_range": (Range, [_H, c_size_t]),
+    "vxp_program_item_count": (c_size_t, [_H]),
+    "vxp_program_item_kind": (c_char_p, [_H, c_size_t]),
+    "vxp_program_item_name": (c_char_p, [_H, c_size_t]),
+    "vxp_program_item_range": (Range, [_H, c_size_t]),
+    "vxp_program_item_name_range": (Range, [_H, c_size_t]),
     # machine
     "vxp_machine_load": (c_int, [_OUT, _H, _H]),
     "vxp_machine_builtin": (c_int, [_OUT, _H, c_char_p]),
