@@ -308,6 +308,7 @@ static void handle(lsp_server *s, json_t *msg, bool cancelled) {
     return;
   }
   json_t *params = json_object_get(msg, "params");
+  if (json_is_null(params)) params = NULL; /* shutdown's params may be sent as null */
   if (params && !json_is_object(params) && !json_is_array(params)) {
     if (id) lsp_reply_error(s, id, LSP_INVALID_PARAMS, "params must be an object or an array");
     return;

@@ -157,3 +157,11 @@ def test_random_bodies_and_mutated_messages_are_answered():
     rc, msgs = run(INIT, *bodies)
     assert rc == 0
     assert any(m.get("id") == "bye" for m in msgs)
+
+
+def test_null_params_are_no_params():
+    """Clients send `"params": null` with shutdown; it must still shut down (exit 0)."""
+    rc, msgs = run(INIT, {"jsonrpc": "2.0", "id": 3, "method": "shutdown", "params": None},
+                   {"jsonrpc": "2.0", "method": "exit", "params": None}, end=False)
+    assert any(m.get("id") == 3 and "result" in m for m in msgs)
+    assert rc == 0
