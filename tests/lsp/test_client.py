@@ -3,7 +3,7 @@
 editor sees for the Llama-2 example and a program with an E6027 call path, through
 incremental edits counted in UTF-16, configuration changes, hover, inlay hints, code lenses
 and symbols."""
-import sys
+import asyncio
 
 import pytest
 import pytest_lsp
@@ -141,8 +141,14 @@ async def test_machine_from_configuration_and_close_clears(client):
     await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     # 141 GiB of HBM: batch 9 fits
     assert not any(d.severity == t.DiagnosticSeverity.Error for d in client.diagnostics[uri])
+    # Both notifications are awaited together: the second may arrive before a wait for it
+    # alone would have begun.
+    waits = asyncio.gather(client.wait_for_notification(t.WINDOW_SHOW_MESSAGE),
+                           client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS))
     client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings={"machine": "no-such-machine"}))
-    await client.wait_for_notification(t.WINDOW_SHOW_MESSAGE)
+    await waits
+    # The machine that cannot be loaded is an error at the top of the file.
+    assert any("no-such-machine" in d.message and d.range.start.line == 0 for d in client.diagnostics[uri])
     client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri)))
     await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     assert list(client.diagnostics[uri]) == []
