@@ -130,10 +130,11 @@ typedef enum vxp_error {
   VXP_ENOMEM = -2,     /**< an allocation failed */
   VXP_EINVAL = -3,     /**< misuse: a NULL handle, a bad option, an index out of range */
   VXP_EIO = -4,        /**< a file could not be read */
-  VXP_ECANCELLED = -5, /**< the cancellation flag was raised */
+  VXP_ECANCELLED = -5, /**< the cancellation flag was raised or the time budget ran out */
   VXP_EVERSION = -6,   /**< grammar ABI or options struct version not supported */
-  VXP_ENOTFOUND = -7,  /**< a named thing (machine, function, space) does not exist */
-  VXP_ITEROVER = -31   /**< an iterator has no more items */
+  VXP_ENOTFOUND = -7   /**< a named thing (machine, function, space) does not exist */
+  /* -31 was VXP_ITEROVER, for iterators the API never had (collections are count/index
+   * pairs); it is not reused. */
 } vxp_error;
 
 /** A position: 0-based line, 0-based column counted in bytes (like TSPoint). Frozen. */
@@ -246,6 +247,40 @@ VXP_API const char *vxp_context_errmsg(const vxp_context *ctx);
  * succeeded (or no such call was made). VXP_EINVAL for a NULL context.
  */
 VXP_API int vxp_context_errcode(const vxp_context *ctx);
+
+/*
+ * Cancellation
+ * ------------
+ * Long calls can be stopped from outside: by a flag that another thread raises, as
+ * tree-sitter's ts_parser_set_cancellation_flag and SQLite's sqlite3_interrupt allow, or
+ * by a time budget per call. The calls that honour both are vxp_program_parse,
+ * vxp_program_reparse, vxp_machine_load and vxp_machine_builtin (while parsing and, for
+ * programs, lowering: checked before each top-level item), vxp_analyze (before each
+ * function and each event of its body), vxp_sweep_run (whose analyses share one budget),
+ * vxp_analysis_json and vxp_analysis_sarif (before each diagnostic). A stopped call returns
+ * VXP_ECANCELLED (or NULL, with that code on the context), leaves its `out` unset, frees
+ * what it made and leaves the context usable; its message says whether the flag or the
+ * budget stopped it. An editor cancels a stale analysis when the user types again, and a
+ * build tool bounds each file's check.
+ */
+
+/**
+ * Honour `*flag` from now on: while it is non-zero, every call listed above stops as soon
+ * as it next checks (within milliseconds) and returns VXP_ECANCELLED; a call started while
+ * it is raised returns at once. Any thread may raise it, with an atomic store (C11
+ * atomic_store, __atomic_store_n) or, at least, a store of a size_t; libvxpeak only reads
+ * it, with relaxed atomic loads, and never resets it: lower it before the next call.
+ * `flag` is borrowed and must outlive its use by the context; NULL removes it. A NULL
+ * context is ignored.
+ */
+VXP_API void vxp_context_set_cancel_flag(vxp_context *ctx, const size_t *flag);
+
+/**
+ * Give each call listed above at most `microseconds` of wall-clock (monotonic) time from
+ * when it starts; one that runs out returns VXP_ECANCELLED. 0 (the default) removes the
+ * budget. A sweep's analyses share the sweep's budget. A NULL context is ignored.
+ */
+VXP_API void vxp_context_set_time_budget(vxp_context *ctx, uint64_t microseconds);
 
 /* ======================================================================== Source */
 

@@ -759,6 +759,10 @@ static void walk_function(walker *W, uint32_t index) {
     return;
   }
   for (size_t i = 0; i < fn->events.len && W->rc == VXP_OK; i++) {
+    if (vxp_ctx__interrupted(W->ctx)) {
+      W->rc = VXP_ECANCELLED;
+      break;
+    }
     const vxp_event *ev = &fn->events.items[i];
     switch (ev->kind) {
     case VXP_EV_OPEN:
@@ -917,7 +921,10 @@ static int analyse(vxp_analysis *an) {
   /* Functions needing no generic arguments are seeded in program order; generic ones are
    * analysed per instance, appended as calls find them and walked in turn. */
   if (W.rc == VXP_OK) W.rc = vxp_resolver__init(&W.resolver, an);
-  for (size_t f = 0; W.rc == VXP_OK && f < an->functions.len; f++) walk_function(&W, (uint32_t)f);
+  for (size_t f = 0; W.rc == VXP_OK && f < an->functions.len; f++) {
+    if (vxp_ctx__interrupted(ctx)) W.rc = VXP_ECANCELLED;
+    else walk_function(&W, (uint32_t)f);
+  }
   /* Declared positions outside generic functions are checked with no instance's
    * arguments in scope. */
   W.fn = NULL;
@@ -974,7 +981,7 @@ static int copy_defines(vxp_analysis *an, const vxp_const_override *ov, size_t c
 
 int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
                 const vxp_analyze_options *opts) {
-  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_analyze") : VXP_EINVAL;
   if (opts && opts->version != VXP_ANALYZE_OPTIONS_VERSION)
@@ -1001,6 +1008,7 @@ int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
   if (rc == VXP_OK) rc = analyse(an);
   if (rc != VXP_OK) {
     vxp_analysis_free(an);
+    if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
     return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : vxp_ctx__error(ctx, rc, "analysis failed");
   }
   *out = an;
@@ -1066,12 +1074,13 @@ const vxp_record *vxp_analysis_record(const vxp_analysis *an, size_t i) {
 }
 
 const char *vxp_analysis_json(vxp_analysis *an, size_t *len) {
-  vxp_ctx__clear_error(an ? an->ctx : NULL); /* each call reports its own outcome */
+  vxp_ctx__begin(an ? an->ctx : NULL); /* each call reports its own outcome */
   if (!an) return NULL;
   if (!an->json) {
-    an->json = vxp_report__json(an, &an->json_len);
+    an->json = vxp_ctx__interrupted(an->ctx) ? NULL : vxp_report__json(an, &an->json_len);
     if (!an->json) {
-      vxp_ctx__nomem(an->ctx);
+      if (vxp_ctx__interrupted(an->ctx)) vxp_ctx__cancelled(an->ctx);
+      else vxp_ctx__nomem(an->ctx);
       return NULL;
     }
   }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static void *libc_malloc(size_t size, void *ud) {
   VXP__UNUSED(ud);
@@ -118,4 +119,63 @@ void vxp_ctx__clear_error(vxp_context *ctx) {
   if (!ctx) return;
   ctx->errcode = VXP_OK;
   ctx->errmsg[0] = '\0';
+}
+
+/* ------------------------------------------------------------------ cancellation */
+
+static uint64_t monotonic_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void vxp_context_set_cancel_flag(vxp_context *ctx, const size_t *flag) {
+  if (ctx) ctx->cancel_flag = flag;
+}
+
+void vxp_context_set_time_budget(vxp_context *ctx, uint64_t microseconds) {
+  if (ctx) ctx->budget_us = microseconds;
+}
+
+void vxp_ctx__begin(vxp_context *ctx) {
+  if (!ctx) return;
+  vxp_ctx__clear_error(ctx);
+  if (ctx->hold_deadline) return;
+  ctx->timed_out = false;
+  ctx->polls = 0;
+  /* A budget too large to add is no budget. */
+  uint64_t now = monotonic_ns(), span;
+  ctx->deadline_ns = 0;
+  if (ctx->budget_us && vxp_mul_u64(ctx->budget_us, 1000, &span) &&
+      !vxp_add_u64(now, span, &ctx->deadline_ns))
+    ctx->deadline_ns = 0;
+}
+
+bool vxp_ctx__interrupted(vxp_context *ctx) {
+  if (ctx->cancel_flag && __atomic_load_n(ctx->cancel_flag, __ATOMIC_RELAXED)) return true;
+  if (!ctx->deadline_ns) return false;
+  if (ctx->timed_out) return true;
+  if ((ctx->polls++ & 63) != 0) return false;
+  ctx->timed_out = monotonic_ns() >= ctx->deadline_ns;
+  return ctx->timed_out;
+}
+
+uint64_t vxp_ctx__arm_parser(vxp_context *ctx) {
+  ts_parser_set_cancellation_flag(ctx->parser, ctx->cancel_flag);
+  uint64_t left = 0;
+  if (ctx->deadline_ns) {
+    uint64_t now = monotonic_ns();
+    left = now < ctx->deadline_ns ? (ctx->deadline_ns - now) / 1000 : 0;
+    if (left == 0) left = 1;
+  }
+  ts_parser_set_timeout_micros(ctx->parser, left);
+  return left;
+}
+
+int vxp_ctx__cancelled(vxp_context *ctx) {
+  if (ctx->cancel_flag && __atomic_load_n(ctx->cancel_flag, __ATOMIC_RELAXED))
+    return vxp_ctx__error(ctx, VXP_ECANCELLED, "cancelled: the cancellation flag was raised");
+  return vxp_ctx__error(ctx, VXP_ECANCELLED,
+                        "cancelled: the call's time budget of %llu microseconds ran out",
+                        (unsigned long long)ctx->budget_us);
 }

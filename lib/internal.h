@@ -31,6 +31,9 @@ int vxp_ctx__nomem(vxp_context *ctx);
 /* Clear the last error (NULL is accepted). Every public call that can fail does this first,
  * so the context's error state always describes the latest such call (SQLite's rule). */
 void vxp_ctx__clear_error(vxp_context *ctx);
+/* Start a public call that can fail (NULL is accepted): clear the error state and, unless
+ * an enclosing call holds its own, arm the context's time budget for this call. */
+void vxp_ctx__begin(vxp_context *ctx);
 
 /* Checked unsigned 64-bit arithmetic: return false on overflow, leaving *out unset. */
 static inline bool vxp_add_u64(uint64_t a, uint64_t b, uint64_t *out) {

@@ -1277,6 +1277,10 @@ static void lower_items(lowerer *L, TSNode root, bool signatures_only) {
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   if (ts_tree_cursor_goto_first_child(&cursor)) {
     do {
+      if (vxp_ctx__interrupted(L->ctx)) {
+        L->rc = VXP_ECANCELLED;
+        break;
+      }
       TSNode item = ts_tree_cursor_current_node(&cursor);
       TSSymbol sym = ts_node_symbol(item);
       if (sym == S->function_item) {

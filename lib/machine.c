@@ -551,10 +551,11 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
   m->src = src;
   m->owned_src = owned_src;
   uint32_t parsable = vxp_syntax__parsable_length(src);
-  TSTree *tree = ts_parser_parse_string(ctx->parser, NULL, src->text, parsable);
-  if (!tree) {
+  TSTree *tree = NULL;
+  int parsed = vxp_program__parse_tree(ctx, src, NULL, parsable, &tree);
+  if (parsed != VXP_OK) {
     vxp_machine_free(m);
-    return vxp_ctx__error(ctx, VXP_ERROR, "%s: the parser returned no tree", src->label);
+    return parsed;
   }
   TSNode root = ts_tree_root_node(tree);
   int rc = vxp_syntax__diagnose(ctx, src, root, &m->diags);
@@ -570,7 +571,7 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
 }
 
 int vxp_machine_load(vxp_machine **out, vxp_context *ctx, const vxp_source *src) {
-  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !src)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_machine_load")
                : VXP_EINVAL;
@@ -578,7 +579,7 @@ int vxp_machine_load(vxp_machine **out, vxp_context *ctx, const vxp_source *src)
 }
 
 int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx, const char *name) {
-  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !name)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_machine_builtin")
                : VXP_EINVAL;

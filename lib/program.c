@@ -13,6 +13,22 @@ extern void (*ts_current_free)(void *);
 #include "lower.h"
 #include "source.h"
 
+int vxp_program__parse_tree(vxp_context *ctx, const vxp_source *src, const TSTree *old_tree,
+                            uint32_t len, TSTree **out) {
+  if (vxp_ctx__interrupted(ctx)) return vxp_ctx__cancelled(ctx);
+  vxp_ctx__arm_parser(ctx);
+  TSTree *tree = ts_parser_parse_string(ctx->parser, old_tree, src->text, len);
+  if (!tree) {
+    /* A parse stopped by the flag or the timeout would resume on the next call; start
+     * afresh instead. */
+    ts_parser_reset(ctx->parser);
+    if (vxp_ctx__interrupted(ctx) || ctx->deadline_ns) return vxp_ctx__cancelled(ctx);
+    return vxp_ctx__error(ctx, VXP_ERROR, "%s: the parser returned no tree", src->label);
+  }
+  *out = tree;
+  return VXP_OK;
+}
+
 /* Append byte range [start, end) of `src` to `list`, with its points. */
 static bool push_range(vxp_context *ctx, const vxp_source *src, void *list, uint32_t start,
                        uint32_t end) {
@@ -94,13 +110,12 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     ts_tree_delete(old_tree);
     old_tree = NULL;
   }
-  prog->tree = ts_parser_parse_string(ctx->parser, old_tree, src->text, parsable);
-  if (!prog->tree) {
+  int rc = vxp_program__parse_tree(ctx, src, old_tree, parsable, &prog->tree);
+  if (rc != VXP_OK) {
     if (old_tree) ts_tree_delete(old_tree);
     vxp_ctx__free(ctx, prog);
-    return vxp_ctx__error(ctx, VXP_ERROR, "%s: the parser returned no tree", src->label);
+    return rc;
   }
-  int rc = VXP_OK;
   if (old_tree) {
     prog->reused_tree = true;
     rc = collect_changes(prog, old_tree, steps, step_count);
@@ -115,6 +130,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   if (rc == VXP_OK) rc = vxp_lower__program(ctx, src, root, &prog->model, &prog->diags);
   if (rc != VXP_OK) {
     vxp_program_free(prog);
+    if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
     return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : vxp_ctx__error(ctx, rc, "lowering failed");
   }
   *out = prog;
@@ -122,7 +138,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
 }
 
 int vxp_program_parse(vxp_program **out, vxp_context *ctx, const vxp_source *src) {
-  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !src)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_parse")
                : VXP_EINVAL;
@@ -143,7 +159,7 @@ static long edits_between(const vxp_source *from, const vxp_source *to) {
 
 int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *prog,
                         const vxp_source *src) {
-  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog || !src)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_reparse")
                : VXP_EINVAL;
@@ -204,7 +220,7 @@ const vxp_diagnostic *vxp_program_diagnostic(const vxp_program *prog, size_t i) 
 }
 
 const char *vxp_program_sexp(vxp_program *prog) {
-  vxp_ctx__clear_error(prog ? prog->ctx : NULL); /* each call reports its own outcome */
+  vxp_ctx__begin(prog ? prog->ctx : NULL); /* each call reports its own outcome */
   if (!prog) return NULL;
   if (!prog->sexp) {
     /* ts_node_string allocates with tree-sitter's allocator; copy it into ours so that

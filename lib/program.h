@@ -23,6 +23,13 @@ struct vxp_program {
   Array(vxp_range) changed;
 };
 
+/* Parse the first `len` bytes of `src` into `*out` with the context's parser, reusing
+ * `old_tree` (edited to match) when not NULL, under the call's cancellation flag and time
+ * budget. VXP_ECANCELLED (reported) when either stopped it, VXP_ERROR when the parser gave
+ * no tree otherwise. */
+int vxp_program__parse_tree(vxp_context *ctx, const vxp_source *src, const TSTree *old_tree,
+                            uint32_t len, TSTree **out);
+
 /* Append one diagnostic per ERROR or MISSING node under `root` to `diags`. */
 int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
                          vxp_diag_list *diags);

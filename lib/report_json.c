@@ -366,6 +366,10 @@ char *vxp_report__json(const vxp_analysis *an, size_t *len) {
 
   json_t *diags = json_array();
   for (size_t i = 0; diags && i < an->diags.len; i++) {
+    if (vxp_ctx__interrupted(an->ctx)) { /* the caller reports the cancellation */
+      ok = false;
+      break;
+    }
     if (json_array_append_new(diags, diagnostic_json(&an->diags.items[i], &ok)) != 0) ok = false;
   }
   put_array_field(&b, "diagnostics", diags, false);
@@ -375,7 +379,7 @@ char *vxp_report__json(const vxp_analysis *an, size_t *len) {
   }
   put_array_field(&b, "routes", routes, false);
   json_t *sets = json_array();
-  for (size_t i = 0; sets && i < an->resident_sets.len; i++) {
+  for (size_t i = 0; sets && i < an->resident_sets.len && ok; i++) {
     json_t *rs = resident_set_json(an, &an->resident_sets.items[i], &ok);
     if (json_array_append_new(sets, rs) != 0) ok = false;
   }

@@ -484,7 +484,7 @@ static int streaming(rf_walk *w, uint32_t fn_index) {
 }
 
 int vxp_roofline_new(vxp_roofline **out, const vxp_analysis *an, const char *function) {
-  vxp_ctx__clear_error(an ? an->ctx : NULL); /* each call reports its own outcome */
+  vxp_ctx__begin(an ? an->ctx : NULL); /* each call reports its own outcome */
   if (!out || !an || !function)
     return an ? vxp_ctx__error(an->ctx, VXP_EINVAL, "invalid argument to vxp_roofline_new")
               : VXP_EINVAL;

@@ -349,6 +349,10 @@ static json_t *build(const vxp_analysis *an, bool *ok) {
   uint64_t *seen = n ? vxp_ctx__calloc(an->ctx, n, sizeof(uint64_t)) : NULL;
   if (n && !seen) *ok = false;
   for (size_t i = 0; i < n && *ok; i++) {
+    if (vxp_ctx__interrupted(an->ctx)) { /* the caller reports the cancellation */
+      *ok = false;
+      break;
+    }
     const vxp_diagnostic *d = vxp_analysis_diagnostic(an, i);
     const char *code = vxp_diagnostic_code(d);
     int rule_index = -1;
@@ -415,12 +419,13 @@ char *vxp_sarif__render(const vxp_analysis *an, size_t *len) {
 }
 
 const char *vxp_analysis_sarif(vxp_analysis *an, size_t *len) {
-  vxp_ctx__clear_error(an ? an->ctx : NULL); /* each call reports its own outcome */
+  vxp_ctx__begin(an ? an->ctx : NULL); /* each call reports its own outcome */
   if (!an) return NULL;
   if (!an->sarif) {
-    an->sarif = vxp_sarif__render(an, &an->sarif_len);
+    an->sarif = vxp_ctx__interrupted(an->ctx) ? NULL : vxp_sarif__render(an, &an->sarif_len);
     if (!an->sarif) {
-      vxp_ctx__nomem(an->ctx);
+      if (vxp_ctx__interrupted(an->ctx)) vxp_ctx__cancelled(an->ctx);
+      else vxp_ctx__nomem(an->ctx);
       return NULL;
     }
   }

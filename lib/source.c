@@ -22,7 +22,7 @@ static int index_lines(vxp_source *src) {
 
 int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const char *text,
                    size_t len) {
-  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || (!text && len)) return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_new") : VXP_EINVAL;
   if (len > VXP__MAX_SOURCE_BYTES)
     return vxp_ctx__error(ctx, VXP_EINVAL, "%s: source of %zu bytes exceeds the 4 GiB limit",
@@ -43,7 +43,7 @@ int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const 
 }
 
 int vxp_source_load_file(vxp_source **out, vxp_context *ctx, const char *path) {
-  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !path) return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_load_file") : VXP_EINVAL;
   FILE *f = fopen(path, "rb");
   if (!f) return vxp_ctx__error(ctx, VXP_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -142,7 +142,7 @@ static vxp_point tree_point(const vxp_source *src, uint32_t offset) {
 
 int vxp_source_edit(vxp_source **out, const vxp_source *src, uint32_t start_byte,
                     uint32_t old_end_byte, const char *text, size_t len) {
-  vxp_ctx__clear_error(src ? src->ctx : NULL); /* each call reports its own outcome */
+  vxp_ctx__begin(src ? src->ctx : NULL); /* each call reports its own outcome */
   if (!src) return VXP_EINVAL;
   vxp_context *ctx = src->ctx;
   if (!out || (!text && len))

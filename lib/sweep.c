@@ -359,7 +359,7 @@ int vxp_sweep_options_init(vxp_sweep_options *opts, unsigned int version) {
 
 int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
                   const vxp_analyze_options *analyze, const vxp_sweep_options *so) {
-  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog || !so)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_sweep_run") : VXP_EINVAL;
   if (so->version != VXP_SWEEP_OPTIONS_VERSION)
@@ -452,8 +452,12 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
     R.opts.override_count = extra + 1;
     uint64_t largest = 0;
     bool found = false;
+    /* The analyses share the sweep's time budget rather than each getting one. */
+    bool held = ctx->hold_deadline;
+    ctx->hold_deadline = true;
     rc = monotone ? bisect(&R, so->lo, so->hi, &largest, &found)
                   : scan(&R, so->lo, so->hi, &largest, &found);
+    ctx->hold_deadline = held;
     if (rc == VXP_OK) {
       if (found) sw->largest = index_of(sw, largest);
       if (!found) sw->rejected = index_of(sw, so->lo);

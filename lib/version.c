@@ -18,7 +18,6 @@ const char *vxp_strerror(int code) {
   case VXP_ECANCELLED: return "cancelled";
   case VXP_EVERSION: return "version not supported";
   case VXP_ENOTFOUND: return "not found";
-  case VXP_ITEROVER: return "no more items";
   default: return "unknown error code";
   }
 }

@@ -305,7 +305,7 @@ static void cg_free(cg *G) {
 }
 
 int vxp_cuda_generate(vxp_cuda **out, const vxp_analysis *an) {
-  vxp_ctx__clear_error(an ? an->ctx : NULL); /* each call reports its own outcome */
+  vxp_ctx__begin(an ? an->ctx : NULL); /* each call reports its own outcome */
   if (!out || !an) return an ? vxp_ctx__error(an->ctx, VXP_EINVAL, "invalid argument to vxp_cuda_generate")
                              : VXP_EINVAL;
   vxp_context *ctx = an->ctx;

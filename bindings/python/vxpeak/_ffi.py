@@ -139,6 +139,8 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_context_free": (None, [_H]),
     "vxp_context_errmsg": (c_char_p, [_H]),
     "vxp_context_errcode": (c_int, [_H]),
+    "vxp_context_set_cancel_flag": (None, [_H, POINTER(c_size_t)]),
+    "vxp_context_set_time_budget": (None, [_H, c_uint64]),
     # source
     "vxp_source_new": (c_int, [_OUT, _H, c_char_p, c_char_p, c_size_t]),
     "vxp_source_load_file": (c_int, [_OUT, _H, c_char_p]),
