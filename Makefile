@@ -192,7 +192,7 @@ $(BUILD)/install/vxpeak: $(filter-out %/machines.o,$(CLI_OBJS)) $(LSP_OBJS) $(BU
 $(BUILD)/vxpeak.pc: lib/vxpeak.pc.in include/vxpeak.h $(BUILD)/installdirs.stamp
 	@mkdir -p $(@D)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-	  -e 's|@VERSION@|$(VERSION)|' lib/vxpeak.pc.in >$@
+	  -e 's|@FLEETDIR@|$(FLEETDIR)|' -e 's|@VERSION@|$(VERSION)|' lib/vxpeak.pc.in >$@
 
 # ----------------------------------------------------------------------------- install
 

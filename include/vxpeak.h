@@ -501,13 +501,35 @@ VXP_API VXP_WARN_UNUSED int vxp_machine_load(vxp_machine **out, vxp_context *ctx
                                              const vxp_source *src);
 
 /**
- * A machine model compiled into the library: "a100-40" (the default device) or
- * "host-default" (`Memory CPU_DRAM { managed: explicit }`, what `--host default` means).
+ * A machine model compiled into the library, by name: every model of the fleet (the
+ * `fleet/` directory of the source tree, installed in the directory
+ * `pkg-config --variable=fleetdir vxpeak` names) is, among them "a100-40" (the command's
+ * default device) and "host-default" (`Memory CPU_DRAM { managed: explicit }`, what
+ * `--host default` means). vxp_machine_builtin_count and vxp_machine_builtin_name list them.
  * @param[out] out the new machine, owned by the caller (vxp_machine_free)
  * @return VXP_OK, VXP_ENOTFOUND (no such built-in), VXP_ENOMEM, VXP_EINVAL
  */
 VXP_API VXP_WARN_UNUSED int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx,
                                                 const char *name);
+
+/** Number of built-in machine models (they are listed sorted by name). */
+VXP_API size_t vxp_machine_builtin_count(void);
+
+/** The name of built-in model `i` ("a100-40"), or NULL when out of range. Static storage. */
+VXP_API const char *vxp_machine_builtin_name(size_t i);
+
+/**
+ * What built-in model `i` is, one line ("NVIDIA A100 SXM4 40GB: the memory hierarchy of one
+ * GPU."), or NULL when out of range. Static storage.
+ */
+VXP_API const char *vxp_machine_builtin_label(size_t i);
+
+/**
+ * The file built-in model `i` was compiled from ("a100-40.vx"), a name in the installed
+ * fleet directory (`pkg-config --variable=fleetdir vxpeak`), or NULL when out of range.
+ * Static storage.
+ */
+VXP_API const char *vxp_machine_builtin_file(size_t i);
 
 /** Free a machine. NULL is accepted. Free analyses that use it first. */
 VXP_API void vxp_machine_free(vxp_machine *machine);
@@ -523,7 +545,7 @@ VXP_API const vxp_diagnostic *vxp_machine_diagnostic(const vxp_machine *machine,
 
 /* ======================================================================== Analysis */
 
-#define VXP_ANALYZE_OPTIONS_VERSION 1
+#define VXP_ANALYZE_OPTIONS_VERSION 2
 
 /**
  * A constant override (`vxpeak check -D NAME=VALUE`): while folding shapes, loop bounds and
@@ -538,8 +560,8 @@ typedef struct vxp_const_override {
 /**
  * Options for vxp_analyze. Fields are only ever appended, and an append bumps
  * VXP_ANALYZE_OPTIONS_VERSION so that the library can tell an older caller's shorter
- * struct by its `version` (and read only the fields that version has). Version 1 is the
- * layout below (no release has shipped an earlier one).
+ * struct by its `version` (and read only the fields that version has). Version 1 ends
+ * with `override_count`; version 2 adds `machine_only`. Both are accepted.
  */
 typedef struct vxp_analyze_options {
   unsigned int version;       /**< VXP_ANALYZE_OPTIONS_VERSION */
@@ -552,9 +574,17 @@ typedef struct vxp_analyze_options {
    */
   const vxp_const_override *overrides;
   size_t override_count;
+  /**
+   * (Version 2.) Non-zero: check the program against `machine` (and `host`) in place of
+   * its own Memory and Topology declarations, which are then ignored, so that a fleet
+   * model can be tried on a program that declares a model of its own (without, they
+   * declare the same spaces twice: E6012). Requires `machine` (VXP_EINVAL otherwise).
+   * `vxpeak check --machine-only`.
+   */
+  int machine_only;
 } vxp_analyze_options;
 
-#define VXP_ANALYZE_OPTIONS_INIT {VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL, NULL, 0}
+#define VXP_ANALYZE_OPTIONS_INIT {VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0}
 
 /**
  * Initialise `opts` with defaults for options-struct `version`.
@@ -563,8 +593,8 @@ typedef struct vxp_analyze_options {
 VXP_API int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int version);
 
 /**
- * Analyse a program against the machine model made of the program's own declarations,
- * `opts->machine` and `opts->host`. The verdict, peaks and diagnostics are on the result.
+ * Analyse a program against the machine model made of the program's own declarations
+ * (unless `opts->machine_only`), `opts->machine` and `opts->host`. The verdict, peaks and diagnostics are on the result.
  * `prog` and the machines are only read, and may belong to other contexts (one machine
  * model shared by the contexts of several threads, for instance).
  * @param[out] out the new analysis, owned by the caller (vxp_analysis_free). It borrows

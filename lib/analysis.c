@@ -871,7 +871,7 @@ static int analyse(vxp_analysis *an) {
   vxp_machine *own = vxp_machine__new(ctx, prog->src->label);
   if (!own) return VXP_ENOMEM;
   own->src = prog->src;
-  rc = vxp_machine__read(ctx, own, prog->src, ts_tree_root_node(prog->tree));
+  if (!an->machine_only) rc = vxp_machine__read(ctx, own, prog->src, ts_tree_root_node(prog->tree));
   if (rc == VXP_OK) rc = copy_diags(ctx, &an->diags, &own->diags);
   const vxp_machine *inputs[3] = {own, an->machine, an->host};
   if (rc == VXP_OK) rc = vxp_machine__merge(ctx, inputs, 3, &an->view, &an->diags);
@@ -952,8 +952,9 @@ static int analyse(vxp_analysis *an) {
 
 int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int version) {
   if (!opts) return VXP_EINVAL;
-  if (version != VXP_ANALYZE_OPTIONS_VERSION) return VXP_EVERSION;
-  memset(opts, 0, sizeof(*opts));
+  if (version < 1 || version > VXP_ANALYZE_OPTIONS_VERSION) return VXP_EVERSION;
+  /* Only the fields of that version: an older caller's struct is shorter. */
+  memset(opts, 0, version == 1 ? offsetof(vxp_analyze_options, machine_only) : sizeof(*opts));
   opts->version = version;
   return VXP_OK;
 }
@@ -984,9 +985,13 @@ int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_analyze") : VXP_EINVAL;
-  if (opts && opts->version != VXP_ANALYZE_OPTIONS_VERSION)
+  if (opts && (opts->version < 1 || opts->version > VXP_ANALYZE_OPTIONS_VERSION))
     return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_analyze_options version %u is not supported",
                           opts->version);
+  /* Version 1 ends before machine_only: an older caller's struct is not read past it. */
+  bool machine_only = opts && opts->version >= 2 && opts->machine_only;
+  if (machine_only && !opts->machine)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: machine_only without a machine");
   if (opts && opts->override_count) {
     if (!opts->overrides)
       return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: override_count %zu with no "
@@ -1004,6 +1009,7 @@ int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
   an->role_cache_line = VXP_NONE;
   an->machine = opts ? opts->machine : NULL;
   an->host = opts ? opts->host : NULL;
+  an->machine_only = machine_only;
   int rc = opts ? copy_defines(an, opts->overrides, opts->override_count) : VXP_OK;
   if (rc == VXP_OK) rc = analyse(an);
   if (rc != VXP_OK) {

@@ -147,6 +147,7 @@ struct vxp_analysis {
   const vxp_machine *machine;
   const vxp_machine *host;
   vxp_machine *own;           /* the program's own declarations (the view borrows them) */
+  bool machine_only;          /* `own` left empty: `machine` replaces them */
   vxp_machine_view view;
   Array(vxp_define) defines;  /* constant overrides, in the order first given */
   Array(vxp_const_binding) overrides; /* the defines the program names, for folding */

@@ -38,5 +38,19 @@ shift
     sep=', '
   done
   printf '";\n}\n'
+  echo
+  # The models in order, each with its file's name and the description its opening
+  # comment gives after the dash ("// a100-40.vx - NVIDIA A100 SXM4 40GB: ..."), up to the
+  # comment's first blank line.
+  echo 'const vxp_builtin_model vxp_builtin__models[] = {'
+  for pair in "$@"; do
+    file=${pair#*=}
+    label=$(awk '/^\/\/ / { sub(/^\/\/ /, ""); text = text (NR > 1 ? " " : "") $0; next } { exit }
+                 END { sub(/^[^ ]* - /, "", text); print text }' "$file" |
+            sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')
+    printf '    {"%s", "%s", "%s"},\n' "${pair%%=*}" "$label" "$(basename "$file")"
+  done
+  echo '};'
+  printf 'const size_t vxp_builtin__model_count = %d;\n' "$#"
 } >"$out.tmp"
 mv "$out.tmp" "$out"

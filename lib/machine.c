@@ -877,3 +877,17 @@ int vxp_machine__merge(vxp_context *ctx, const vxp_machine *const *inputs, size_
   if (rc == VXP_OK) rc = check_topologies(ctx, view, diags);
   return rc;
 }
+
+size_t vxp_machine_builtin_count(void) { return vxp_builtin__model_count; }
+
+const char *vxp_machine_builtin_name(size_t i) {
+  return i < vxp_builtin__model_count ? vxp_builtin__models[i].name : NULL;
+}
+
+const char *vxp_machine_builtin_label(size_t i) {
+  return i < vxp_builtin__model_count ? vxp_builtin__models[i].label : NULL;
+}
+
+const char *vxp_machine_builtin_file(size_t i) {
+  return i < vxp_builtin__model_count ? vxp_builtin__models[i].file : NULL;
+}

@@ -365,7 +365,7 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   if (so->version != VXP_SWEEP_OPTIONS_VERSION)
     return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_sweep_options version %u is not supported",
                           so->version);
-  if (analyze && analyze->version != VXP_ANALYZE_OPTIONS_VERSION)
+  if (analyze && (analyze->version < 1 || analyze->version > VXP_ANALYZE_OPTIONS_VERSION))
     return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_analyze_options version %u is not supported",
                           analyze->version);
   if (!so->name || !so->name[0])
@@ -447,7 +447,11 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   }
   if (rc == VXP_OK) {
     sweep_run R = {sw, ctx, prog, VXP_ANALYZE_OPTIONS_INIT, overrides, so};
-    if (analyze) R.opts = *analyze;
+    if (analyze) { /* field by field: a version-1 struct is shorter */
+      R.opts.machine = analyze->machine;
+      R.opts.host = analyze->host;
+      R.opts.machine_only = analyze->version >= 2 && analyze->machine_only;
+    }
     R.opts.overrides = overrides;
     R.opts.override_count = extra + 1;
     uint64_t largest = 0;

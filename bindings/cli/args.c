@@ -26,6 +26,10 @@ static const option_spec specs[OPT_COUNT] = {
      "the host model: a file, or 'default' for CPU_DRAM without a capacity.\n"
      "Implied as 'default' with the built-in machine.",
      "vxpeak %s examples/llama2/prefill.vx --machine h200 --host default"},
+    {OPT_MACHINE_ONLY, "--machine-only", NULL, NULL,
+     "check against --machine's model alone, ignoring the program's own\n"
+     "Memory/Topology declarations (which would otherwise be added to it)",
+     "vxpeak %s examples/blog/peak_not_sum.vx --machine h100-sxm --machine-only --host default"},
     {OPT_DEFINE, "-D", NULL, "NAME=VALUE",
      "fold NAME as VALUE (a non-negative integer) in place of the program's\n"
      "`const NAME`; repeatable",
@@ -243,11 +247,14 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     case OPT_MARGIN: rc = parse_margin(cmd, a, value); break;
     case OPT_OUTPUT: a->output = value; break;
     case OPT_SEXP: a->sexp = true; break;
+    case OPT_MACHINE_ONLY: a->machine_only = true; break;
     default: break;
     }
     if (rc != VXPEAK_EXIT_OK) return rc;
   }
   if (!a->file && !cmd->no_file) return usage_error(cmd, "missing FILE.vx%s%s", "", "");
+  if (a->machine_only && !a->machine_count)
+    return usage_error(cmd, "--machine-only needs --machine%s%s", "", "");
   if (cmd->needs_output && !a->output) return usage_error(cmd, "missing -o FILE%s%s", "", "");
   if (accepts(cmd, OPT_CONST) && !a->has_sweep)
     return usage_error(cmd, "missing --const NAME=LO..HI%s%s", "", "");

@@ -22,6 +22,7 @@ enum {
 typedef enum vxpeak_opt {
   OPT_MACHINE,
   OPT_HOST,
+  OPT_MACHINE_ONLY,
   OPT_DEFINE,
   OPT_FORMAT,
   OPT_FUNCTION,
@@ -45,6 +46,7 @@ typedef struct vxpeak_args {
   char machine_names[VXPEAK_MAX_MACHINES][256]; /* the names of comma-separated lists */
   size_t machine_count;
   const char *host;
+  bool machine_only;              /* --machine-only: the program's own model ignored */
   const char *format;             /* the command's first format unless given */
   const char *function;
   const char *space;

@@ -3,14 +3,16 @@
 #include "cli.h"
 
 #define O(x) (1u << (x))
-#define MACHINE_OPTS (O(OPT_MACHINE) | O(OPT_HOST) | O(OPT_DEFINE) | O(OPT_HELP))
+#define MACHINE_OPTS \
+  (O(OPT_MACHINE) | O(OPT_HOST) | O(OPT_MACHINE_ONLY) | O(OPT_DEFINE) | O(OPT_HELP))
 
 static const char *const check_formats[] = {"text", "json", "sarif", NULL};
 static const char *const report_formats[] = {"text", "json", NULL};
 static const char *const plot_formats[] = {"svg", NULL};
 
 const vxpeak_command vxpeak_commands[] = {
-    {"check", "FILE.vx [--machine M] [--host H] [-D NAME=VALUE]... [--format text|json|sarif]",
+    {"check", "FILE.vx [--machine M [--machine-only]] [--host H] [-D NAME=VALUE]... "
+              "[--format text|json|sarif]",
      "analyse a program: its peaks, its verdict and why",
      "Analyse the program and print its diagnostics on standard error in compiler form\n"
      "(file:line:col: error[CODE]: message, the source line with a caret, note: and help:\n"

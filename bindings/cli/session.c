@@ -64,6 +64,7 @@ vxp_analyze_options vxpeak_target_options(const vxpeak_target *t, const vxpeak_a
   vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
   opts.machine = t->machine;
   opts.host = t->host;
+  opts.machine_only = args && args->machine_only && t->machine;
   if (args && args->define_count) {
     opts.overrides = args->defines;
     opts.override_count = args->define_count;

@@ -64,6 +64,8 @@ fi
 export PKG_CONFIG_PATH=$lib/pkgconfig
 [ "$(pkg-config --modversion vxpeak)" = "$version" ] || fail "pkg-config reports another version"
 flags=$(pkg-config --cflags --libs vxpeak)
+fleetdir=$(pkg-config --variable=fleetdir vxpeak)
+[ -f "$fleetdir/a100-40.vx" ] || fail "pkg-config's fleetdir ($fleetdir) holds no a100-40.vx"
 echo "install-test: pkg-config --cflags --libs vxpeak: $flags"
 for src in examples/c/*.c; do
   name=$(basename "$src" .c)

@@ -98,10 +98,11 @@ class AnalyzeOptions(Structure):
         ("host", c_void_p),
         ("overrides", POINTER(ConstOverride)),
         ("override_count", c_size_t),
+        ("machine_only", c_int),
     ]
 
 
-ANALYZE_OPTIONS_VERSION = 1
+ANALYZE_OPTIONS_VERSION = 2
 
 
 class SweepOptions(Structure):
