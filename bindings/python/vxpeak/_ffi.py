@@ -175,6 +175,10 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     # machine
     "vxp_machine_load": (c_int, [_OUT, _H, _H]),
     "vxp_machine_builtin": (c_int, [_OUT, _H, c_char_p]),
+    "vxp_machine_builtin_count": (c_size_t, []),
+    "vxp_machine_builtin_name": (c_char_p, [c_size_t]),
+    "vxp_machine_builtin_label": (c_char_p, [c_size_t]),
+    "vxp_machine_builtin_file": (c_char_p, [c_size_t]),
     "vxp_machine_free": (None, [_H]),
     "vxp_machine_label": (c_char_p, [_H]),
     "vxp_machine_diagnostic_count": (c_size_t, [_H]),
