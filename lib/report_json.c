@@ -11,6 +11,7 @@
 
 #include "analysis.h"
 #include "context.h"
+#include "jsontext.h"
 #include "program.h"
 #include "source.h"
 
@@ -127,9 +128,9 @@ static json_t *diagnostic_json(const vxp_diagnostic *d, bool *ok) {
   const char *level = d->severity == VXP_SEVERITY_ERROR     ? "error"
                       : d->severity == VXP_SEVERITY_WARNING ? "warning"
                                                             : "note";
-  set(o, "level", json_string(level), ok);
-  set(o, "code", d->code[0] ? json_string(d->code) : json_null(), ok);
-  set(o, "message", json_string(d->message), ok);
+  set(o, "level", vxp_json__text(level), ok);
+  set(o, "code", d->code[0] ? vxp_json__text(d->code) : json_null(), ok);
+  set(o, "message", vxp_json__text(d->message), ok);
   if (d->has_range) {
     set(o, "line", json_integer(d->range.start.line + 1), ok);
     set(o, "column", json_integer(d->range.start.column + 1), ok);
@@ -138,7 +139,7 @@ static json_t *diagnostic_json(const vxp_diagnostic *d, bool *ok) {
     const vxp_capacity_facts *c = &d->capacity;
     json_t *cap = json_object();
     if (cap) {
-      set(cap, "space", json_string(c->space), ok);
+      set(cap, "space", vxp_json__text(c->space), ok);
       set(cap, "required_bytes", u64(c->required_bytes), ok);
       set(cap, "available_bytes", u64(c->available_bytes), ok);
       /* margin = available - required, signed: it is negative when over capacity. */
@@ -152,8 +153,8 @@ static json_t *diagnostic_json(const vxp_diagnostic *d, bool *ok) {
   }
   /* Extensions to vxc's record: the file (a diagnostic can be in a machine file), the
    * function or generic instance it is about, notes. */
-  if (d->has_range) set(o, "file", json_string(d->source->label), ok);
-  if (d->function) set(o, "function", json_string(d->function), ok);
+  if (d->has_range) set(o, "file", vxp_json__text(d->source->label), ok);
+  if (d->function) set(o, "function", vxp_json__text(d->function), ok);
   if (d->notes.len) {
     json_t *notes = json_array();
     for (size_t i = 0; notes && i < d->notes.len; i++) {
@@ -163,8 +164,8 @@ static json_t *diagnostic_json(const vxp_diagnostic *d, bool *ok) {
         *ok = false;
         break;
       }
-      set(no, "kind", json_string(n->is_help ? "help" : "note"), ok);
-      set(no, "message", json_string(n->message), ok);
+      set(no, "kind", vxp_json__text(n->is_help ? "help" : "note"), ok);
+      set(no, "message", vxp_json__text(n->message), ok);
       if (n->has_range) {
         set(no, "line", json_integer(n->range.start.line + 1), ok);
         set(no, "column", json_integer(n->range.start.column + 1), ok);
@@ -182,8 +183,8 @@ static json_t *resident_set_json(const vxp_analysis *an, const vxp_resident_set 
     *ok = false;
     return NULL;
   }
-  set(o, "function", json_string(rs->function_name), ok);
-  set(o, "space", json_string(rs->space_name), ok);
+  set(o, "function", vxp_json__text(rs->function_name), ok);
+  set(o, "space", vxp_json__text(rs->space_name), ok);
   set(o, "total_bytes", u64(rs->peak_bytes), ok);
   set(o, "capacity_bytes", u64(rs->capacity_bytes), ok);
   set(o, "utilization", utilization(rs->peak_bytes, rs->capacity_bytes), ok);
@@ -199,7 +200,7 @@ static json_t *resident_set_json(const vxp_analysis *an, const vxp_resident_set 
       *ok = false;
       break;
     }
-    set(t, "binding", r->binding_name ? json_string(r->binding_name) : json_null(), ok);
+    set(t, "binding", r->binding_name ? vxp_json__text(r->binding_name) : json_null(), ok);
     set(t, "bytes", u64(r->bytes), ok);
     set(t, "depth", json_integer(r->depth), ok);
     set(t, "line", json_integer(r->range.start.line + 1), ok);
@@ -212,7 +213,7 @@ static json_t *resident_set_json(const vxp_analysis *an, const vxp_resident_set 
 
 static json_t *nullable_u64(bool known, uint64_t v) { return known ? u64(v) : json_null(); }
 
-static json_t *nullable_string(const char *s) { return s ? json_string(s) : json_null(); }
+static json_t *nullable_string(const char *s) { return s ? vxp_json__text(s) : json_null(); }
 
 /* One route record, in vxc's key order, then vxpeak's additions (function, site). */
 static json_t *route_json(const vxp_route *r, bool *ok) {
@@ -227,7 +228,7 @@ static json_t *route_json(const vxp_route *r, bool *ok) {
   }
   size_t n = vxp_route_path_length(r);
   for (size_t i = 0; i < n; i++) {
-    if (json_array_append_new(path, json_string(vxp_route_path_space(r, i))) != 0) *ok = false;
+    if (json_array_append_new(path, vxp_json__text(vxp_route_path_space(r, i))) != 0) *ok = false;
   }
   for (size_t i = 0; i + 1 < n; i++) {
     json_t *e = json_object();
@@ -236,8 +237,8 @@ static json_t *route_json(const vxp_route *r, bool *ok) {
       break;
     }
     uint64_t cost;
-    set(e, "from", json_string(vxp_route_path_space(r, i)), ok);
-    set(e, "to", json_string(vxp_route_path_space(r, i + 1)), ok);
+    set(e, "from", vxp_json__text(vxp_route_path_space(r, i)), ok);
+    set(e, "to", vxp_json__text(vxp_route_path_space(r, i + 1)), ok);
     set(e, "cost", vxp_route_edge_cost(r, i, &cost) ? u64(cost) : json_null(), ok);
     if (json_array_append_new(edges, e) != 0) *ok = false;
   }
@@ -263,25 +264,25 @@ static json_t *route_json(const vxp_route *r, bool *ok) {
       *ok = false;
       return o;
     }
-    set(src, "space", json_string(vxp_analysis__route_end(r, false)), ok);
+    set(src, "space", vxp_json__text(vxp_analysis__route_end(r, false)), ok);
     set(src, "read_bytes", u64(bytes), ok);
     set(src, "written_bytes", u64(0), ok);
-    set(dst, "space", json_string(vxp_analysis__route_end(r, true)), ok);
+    set(dst, "space", vxp_json__text(vxp_analysis__route_end(r, true)), ok);
     set(dst, "read_bytes", u64(0), ok);
     set(dst, "written_bytes", u64(bytes), ok);
     if (json_array_append_new(traffic, src) != 0 || json_array_append_new(traffic, dst) != 0)
       *ok = false;
     set(o, "traffic", traffic, ok);
-    set(o, "traffic_source", json_string("builtin_copy"), ok);
+    set(o, "traffic_source", vxp_json__text("builtin_copy"), ok);
     set(o, "traffic_exact", json_true(), ok);
     set(o, "traffic_absent_reason", json_null(), ok);
   } else {
     set(o, "traffic", json_null(), ok);
     set(o, "traffic_source", json_null(), ok);
     set(o, "traffic_exact", json_null(), ok);
-    set(o, "traffic_absent_reason", json_string(r->traffic_absent_reason), ok);
+    set(o, "traffic_absent_reason", vxp_json__text(r->traffic_absent_reason), ok);
   }
-  set(o, "function", json_string(vxp_route_function(r)), ok);
+  set(o, "function", vxp_json__text(vxp_route_function(r)), ok);
   set(o, "line", json_integer(r->range.start.line + 1), ok);
   set(o, "column", json_integer(r->range.start.column + 1), ok);
   return o;
@@ -296,8 +297,8 @@ static json_t *call_tree_json(const vxp_call_tree *ct, bool *ok) {
     *ok = false;
     return NULL;
   }
-  set(o, "function", json_string(vxp_call_tree_function(ct)), ok);
-  set(o, "space", json_string(vxp_call_tree_space(ct)), ok);
+  set(o, "function", vxp_json__text(vxp_call_tree_function(ct)), ok);
+  set(o, "space", vxp_json__text(vxp_call_tree_space(ct)), ok);
   set(o, "self_peak_bytes", u64(vxp_call_tree_self_peak_bytes(ct)), ok);
   set(o, "total_bytes", u64(vxp_call_tree_total_bytes(ct)), ok);
   set(o, "capacity_bytes", u64(vxp_call_tree_capacity_bytes(ct)), ok);
@@ -319,8 +320,8 @@ static json_t *call_tree_json(const vxp_call_tree *ct, bool *ok) {
       *ok = false;
       break;
     }
-    set(hop, "function", json_string(an->functions.items[site->caller].name), ok);
-    set(hop, "callee", json_string(an->functions.items[site->callee].name), ok);
+    set(hop, "function", vxp_json__text(an->functions.items[site->caller].name), ok);
+    set(hop, "callee", vxp_json__text(an->functions.items[site->callee].name), ok);
     set(hop, "line", json_integer(r.start.line + 1), ok);
     set(hop, "column", json_integer(r.start.column + 1), ok);
     set(hop, "held_bytes", u64(an->held.items[(size_t)c * spaces + ct->space]), ok);
@@ -340,9 +341,9 @@ static json_t *unresolved_json(const vxp_unresolved_call *u, bool *ok) {
     return NULL;
   }
   vxp_range r = vxp_unresolved_call_range(u);
-  set(o, "function", json_string(vxp_unresolved_call_function(u)), ok);
+  set(o, "function", vxp_json__text(vxp_unresolved_call_function(u)), ok);
   set(o, "callee", nullable_string(vxp_unresolved_call_callee(u)), ok);
-  set(o, "reason", json_string(vxp_unresolved_call_reason(u)), ok);
+  set(o, "reason", vxp_json__text(vxp_unresolved_call_reason(u)), ok);
   set(o, "line", json_integer(r.start.line + 1), ok);
   set(o, "column", json_integer(r.start.column + 1), ok);
   return o;
@@ -352,15 +353,15 @@ char *vxp_report__json(const vxp_analysis *an, size_t *len) {
   out_buf b = {an->ctx, NULL, 0, 0, false};
   bool ok = true;
   puts_(&b, "{\n");
-  put_field(&b, "schema", json_string(VXP__JSON_SCHEMA), false);
-  put_field(&b, "file", json_string(an->prog->src->label), false);
-  put_field(&b, "machine", an->machine ? json_string(an->machine->label) : json_null(), false);
-  put_field(&b, "host", an->host ? json_string(an->host->label) : json_null(), false);
+  put_field(&b, "schema", vxp_json__text(VXP__JSON_SCHEMA), false);
+  put_field(&b, "file", vxp_json__text(an->prog->src->label), false);
+  put_field(&b, "machine", an->machine ? vxp_json__text(an->machine->label) : json_null(), false);
+  put_field(&b, "host", an->host ? vxp_json__text(an->host->label) : json_null(), false);
   json_t *defines = json_object();
   for (size_t i = 0; defines && i < an->defines.len; i++)
     set(defines, an->defines.items[i].name, u64(an->defines.items[i].value), &ok);
   put_field(&b, "defines", defines, false);
-  put_field(&b, "verdict", json_string(an->error_count ? "rejected" : "admitted"), false);
+  put_field(&b, "verdict", vxp_json__text(an->error_count ? "rejected" : "admitted"), false);
   put_field(&b, "error_count", json_integer((json_int_t)an->error_count), false);
   put_field(&b, "warning_count", json_integer((json_int_t)an->warning_count), false);
 

@@ -9,6 +9,7 @@
 #include "analysis.h"
 #include "codes.h"
 #include "context.h"
+#include "jsontext.h"
 #include "program.h"
 #include "source.h"
 
@@ -53,7 +54,7 @@ static void push(json_t *arr, json_t *value, bool *ok) {
 
 static json_t *text_object(const char *text) {
   json_t *o = json_object();
-  if (o && json_object_set_new(o, "text", json_string(text ? text : "")) != 0) {
+  if (o && json_object_set_new(o, "text", vxp_json__text(text ? text : "")) != 0) {
     json_decref(o);
     return NULL;
   }
@@ -117,7 +118,7 @@ static json_t *uri_of(const char *label) {
     else o += (size_t)snprintf(out + o, sizeof(out) - o, "%%%02X", *p);
   }
   out[o] = '\0';
-  return json_string(out);
+  return vxp_json__text(out);
 }
 
 typedef struct artifacts {
@@ -234,9 +235,9 @@ static json_t *result_of(vxp_context *ctx, const vxp_diagnostic *d, int rule_ind
     return NULL;
   }
   const char *code = vxp_diagnostic_code(d);
-  if (code) set(res, "ruleId", json_string(code), ok);
+  if (code) set(res, "ruleId", vxp_json__text(code), ok);
   if (rule_index >= 0) set(res, "ruleIndex", json_integer(rule_index), ok);
-  set(res, "level", json_string(level_of(vxp_diagnostic_severity(d))), ok);
+  set(res, "level", vxp_json__text(level_of(vxp_diagnostic_severity(d))), ok);
   /* The message carries the notes as lines, so that a viewer showing only the message
    * still shows what is live and what to do; located notes are related locations too. */
   size_t total = strlen(vxp_diagnostic_message(d)) + 1;
@@ -291,7 +292,7 @@ static json_t *result_of(vxp_context *ctx, const vxp_diagnostic *d, int rule_ind
   json_t *fp = json_object();
   if (!fp) *ok = false;
   else {
-    set(fp, "vxpeakDiagnostic/v1", json_string(hex), ok);
+    set(fp, "vxpeakDiagnostic/v1", vxp_json__text(hex), ok);
     set(res, "partialFingerprints", fp, ok);
   }
   return res;
@@ -307,12 +308,12 @@ static json_t *rule_of(const vxp_code_info *c, bool *ok) {
     *ok = false;
     return NULL;
   }
-  set(rule, "id", json_string(c->code), ok);
-  set(rule, "name", json_string(c->name), ok);
+  set(rule, "id", vxp_json__text(c->code), ok);
+  set(rule, "name", vxp_json__text(c->name), ok);
   set(rule, "shortDescription", text_object(c->summary), ok);
   set(rule, "fullDescription", text_object(c->detail), ok);
   set(rule, "help", text_object(c->help), ok);
-  set(config, "level", json_string(level_of(c->severity)), ok);
+  set(config, "level", vxp_json__text(level_of(c->severity)), ok);
   set(rule, "defaultConfiguration", config, ok);
   return rule;
 }
@@ -332,11 +333,11 @@ static json_t *build(const vxp_analysis *an, bool *ok) {
     *ok = false;
     return NULL;
   }
-  set(log, "$schema", json_string(VXP__SARIF_SCHEMA), ok);
-  set(log, "version", json_string("2.1.0"), ok);
-  set(driver, "name", json_string("vxpeak"), ok);
-  set(driver, "version", json_string(VXP_VERSION_STRING), ok);
-  set(driver, "semanticVersion", json_string(VXP_VERSION_STRING), ok);
+  set(log, "$schema", vxp_json__text(VXP__SARIF_SCHEMA), ok);
+  set(log, "version", vxp_json__text("2.1.0"), ok);
+  set(driver, "name", vxp_json__text("vxpeak"), ok);
+  set(driver, "version", vxp_json__text(VXP_VERSION_STRING), ok);
+  set(driver, "semanticVersion", vxp_json__text(VXP_VERSION_STRING), ok);
   /* Every code of the catalogue is a rule, so a rule's index never depends on what one
    * run happened to report; a code outside the catalogue gets a rule of its own. */
   size_t ncodes;
@@ -393,7 +394,7 @@ static json_t *build(const vxp_analysis *an, bool *ok) {
     push(art_list, a, ok);
   }
   set(run, "artifacts", art_list, ok);
-  set(run, "columnKind", json_string("utf16CodeUnits"), ok);
+  set(run, "columnKind", vxp_json__text("utf16CodeUnits"), ok);
   set(run, "results", results, ok);
   push(runs, run, ok);
   set(log, "runs", runs, ok);
