@@ -89,7 +89,7 @@ help:
 	@echo "make install-test    install into a temporary prefix and build the examples there"
 	@echo "make bench           run the benchmarks (medians and ratios)"
 	@echo "make abi             headertest, check-exports, check-public, check-manpage (in check)"
-	@echo "make python-test     the Python package's pytest suite (part of check)"
+	@echo "make python-test     the Python package: mypy --strict, pytest, and the wheel installed and tested (part of check)"
 	@echo "make lsp-test        the language server with pytest-lsp and headless Neovim (part of check)"
 	@echo "make grammar         regenerate grammar/src with tree-sitter-cli $(TREE_SITTER_CLI_VERSION)"
 	@echo "make grammar-check   fail if grammar/src differs from a fresh generation"
@@ -316,10 +316,13 @@ check: deps all
 	@$(MAKE) --no-print-directory codegen-nvcc
 	@echo "make check: all tests passed"
 
-# The Python package's pytest suite against $(SHARED) (bindings/python/run-tests.sh
-# installs pytest with pip into $(BUILD)/pytest-venv when the python3 in PATH lacks it).
-python-test: $(SHARED)
+# The Python package: mypy --strict and the pytest suite against $(SHARED) from the
+# checkout, then (python-wheel-test) the wheel built by `python -m build` from the sdist,
+# installed into a new virtual environment and tested there. The tools come from the
+# virtual environment of bindings/python/dev-venv.sh (pip, once per machine).
+python-test: $(SHARED) $(CLI)
 	@sh bindings/python/run-tests.sh $(BUILD)
+	@sh bindings/python/wheel-test.sh $(BUILD)
 
 # ----------------------------------------------------------------------------- ABI hygiene
 

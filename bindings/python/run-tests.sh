@@ -1,26 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# run-tests.sh BUILD_DIR - `make python-test`: the pytest suite of the vxpeak package
-# against the shared library in BUILD_DIR. Uses $PYTHON (default python3) when it has
-# pytest; otherwise installs pytest with pip into a virtual environment under BUILD_DIR
-# (once). Writes nothing into the source tree (no bytecode, no pytest cache).
+# run-tests.sh BUILD_DIR - `make python-test`: the package type-checked with mypy --strict,
+# then its pytest suite from this checkout against the shared library in BUILD_DIR. The
+# tools come from the virtual environment of dev-venv.sh. Writes nothing into the source
+# tree (no bytecode, no pytest or mypy cache).
 set -eu
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-python=${PYTHON:-python3}
-if ! command -v "$python" >/dev/null 2>&1; then
-  echo "python-test: no $python; run make deps (or set PYTHON)" >&2
-  exit 1
-fi
-if ! "$python" -c 'import pytest' 2>/dev/null; then
-  venv=$build/pytest-venv
-  if ! "$venv/bin/python" -c 'import pytest' 2>/dev/null; then
-    echo "python-test: pytest is missing; installing it with pip into $venv"
-    "$python" -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet pytest
-  fi
-  python=$venv/bin/python
-fi
+venv=$(sh "$here/dev-venv.sh")
+echo "python: mypy --strict bindings/python/vxpeak"
+(cd "$here" && MYPY_CACHE_DIR="$build/mypy-cache" "$venv/bin/python" -m mypy --strict \
+  --config-file "$here/pyproject.toml" vxpeak)
 soversion=$(sed -n 's/^#define VXP_SOVERSION "\(.*\)"/\1/p' "$here/../../include/vxpeak.h")
-VXPEAK_LIBRARY=$build/libvxpeak.so.$soversion PYTHONPATH=$here PYTHONDONTWRITEBYTECODE=1 \
-  "$python" -m pytest -q -p no:cacheprovider "$here/tests"
+VXPEAK_LIBRARY=$build/libvxpeak.so.$soversion VXPEAK_BUILD_DIR=$build PYTHONPATH=$here \
+  PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider "$here/tests"

@@ -102,17 +102,19 @@ fi
 grep -q "$root/fleet" "$tmp/err" && fail "the installed vxpeak searches the source tree: $(cat "$tmp/err")"
 cd "$root"
 
-# The Python package: pip install ./bindings/python into a fresh virtual environment (from
-# a copy, so the build does not write into the checkout; offline with the environment's
-# own setuptools when it has one), then peak.py must find the installed library through
-# pkg-config, as a user's program would.
+# The Python package without a library of its own (VXPEAK_SYSTEM_LIBRARY=1; the default
+# wheel, with the library inside, is make python-test's): pip install into a fresh virtual
+# environment (from a copy, so the build does not write into the checkout; offline with the
+# environment's own setuptools when it has one), then peak.py must find the installed
+# library through pkg-config, as a user's program would.
 if python3 -c 'import venv' 2>/dev/null; then
   python3 -m venv "$tmp/venv" >/dev/null
   cp -r bindings/python "$tmp/pkg"
   rm -rf "$tmp/pkg/tests"
-  "$tmp/venv/bin/python" -m pip install --quiet --no-build-isolation --no-index "$tmp/pkg" \
-    >"$tmp/pip.log" 2>&1 ||
-    "$tmp/venv/bin/python" -m pip install --quiet "$tmp/pkg" >>"$tmp/pip.log" 2>&1 ||
+  VXPEAK_SYSTEM_LIBRARY=1 "$tmp/venv/bin/python" -m pip install --quiet --no-build-isolation \
+    --no-index "$tmp/pkg" >"$tmp/pip.log" 2>&1 ||
+    VXPEAK_SYSTEM_LIBRARY=1 "$tmp/venv/bin/python" -m pip install --quiet "$tmp/pkg" \
+    >>"$tmp/pip.log" 2>&1 ||
     { cat "$tmp/pip.log"; fail "pip install ./bindings/python failed"; }
   (cd "$tmp" && env -u LD_LIBRARY_PATH "$tmp/venv/bin/python" -c \
     'import vxpeak; print(vxpeak.library_path())') >"$tmp/pylib" ||

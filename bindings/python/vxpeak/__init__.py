@@ -26,13 +26,14 @@ message. A context, and what is made from it, is for one thread at a time.
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import json
 import weakref
 from dataclasses import dataclass
 from os import PathLike, fspath
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple, TypeVar, Union
 
-from . import _ffi
+from . import _ffi, notebook
 from ._ffi import LibraryNotFound
 from .errors import (
     Cancelled,
@@ -147,7 +148,10 @@ class Diagnostic:
         return self.span.start_column + 1 if self.span else None
 
     def __str__(self) -> str:
-        where = "%s:%d:%d: " % (self.span.file, self.line, self.column) if self.span else ""
+        span = self.span
+        where = (
+            "%s:%d:%d: " % (span.file, span.start_line + 1, span.start_column + 1) if span else ""
+        )
         code = "[%s]" % self.code if self.code else ""
         return "%s%s%s: %s" % (where, self.severity, code, self.message)
 
@@ -295,6 +299,15 @@ class Sweep:
     largest: Optional[SweepPoint]
     first_rejected: Optional[SweepPoint]
 
+    def _repr_html_(self) -> str:
+        return notebook.sweep_html(self)
+
+    def to_dataframe(self) -> Any:
+        """One row per value analysed (needs pandas)."""
+        return notebook.to_dataframe(
+            self.points, [f.name for f in dataclasses.fields(SweepPoint)]
+        )
+
 
 @dataclass(frozen=True)
 class RooflineSpace:
@@ -354,6 +367,9 @@ def _sweep_point(ptr: Optional[int]) -> Optional[SweepPoint]:
 # ------------------------------------------------------------------ handles
 
 
+_HandleT = TypeVar("_HandleT", bound="_Handle")
+
+
 class _Handle:
     """A C object: its pointer, the Python objects it borrows (kept alive), and the ones
     made from it (closed first when it is closed, newest first)."""
@@ -392,7 +408,7 @@ class _Handle:
             raise InvalidArgument("%s is closed" % type(self).__name__)
         return self._ptr
 
-    def __enter__(self):  # type: ignore[no-untyped-def]
+    def __enter__(self: _HandleT) -> _HandleT:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -980,11 +996,31 @@ class Analysis(_Handle):
             )
         return ctypes.string_at(ptr, size.value).decode("utf-8")
 
+    def _repr_html_(self) -> str:
+        return notebook.analysis_html(self)
+
+    def to_dataframe(self, what: str = "records") -> Any:
+        """A pandas DataFrame (pandas is optional) of ``what``: "records" (one row per
+        tile), "resident_sets", "routes" or "call_trees"."""
+        kinds: Dict[str, Tuple[Any, Any]] = {
+            "records": (lambda: self.records, Record),
+            "resident_sets": (lambda: self.resident_sets, ResidentSet),
+            "routes": (lambda: self.routes, Route),
+            "call_trees": (lambda: self.call_trees, CallTree),
+        }
+        if what not in kinds:
+            raise InvalidArgument(
+                "to_dataframe(%r): choose one of %s" % (what, ", ".join(sorted(kinds)))
+            )
+        items, cls = kinds[what]
+        return notebook.to_dataframe(items(), [f.name for f in dataclasses.fields(cls)])
+
     def to_dict(self) -> Dict[str, Any]:
         """The JSON report as Python objects (the same keys, in the same order)."""
         if self._report is None:
             self._report = json.loads(self.json)
-        return json.loads(json.dumps(self._report))  # a copy the caller may change
+        copy: Dict[str, Any] = json.loads(json.dumps(self._report))
+        return copy  # a copy the caller may change
 
 
 def check(

@@ -10,10 +10,12 @@ Where the library comes from, in order (the first that loads wins):
 
 1. ``$VXPEAK_LIBRARY``: the path of the shared library, or of a directory holding it.
    When it is set nothing else is tried.
-2. The build tree, when this package is imported from a libvxpeak checkout
+2. The library bundled in the installed package (``vxpeak/_native/``), which
+   ``pip install ./bindings/python`` builds from the repository's sources.
+3. The build tree, when this package is imported from a libvxpeak checkout
    (``bindings/python/vxpeak`` next to ``build/``); ``$VXPEAK_BUILD_DIR`` names another
    build directory.
-3. The installed prefix: ``pkg-config --variable=libdir vxpeak``, ``sys.prefix/lib``,
+4. The installed prefix: ``pkg-config --variable=libdir vxpeak``, ``sys.prefix/lib``,
    ``/usr/local/lib``, ``/usr/lib``, then the dynamic linker's own search
    (``ctypes.util.find_library``).
 
@@ -323,7 +325,12 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
 # ------------------------------------------------------------------ finding the library
 
 
-def _package_build_dir() -> Optional[Path]:
+def bundled_dir() -> Path:
+    """Where a built wheel keeps the library and the command (``vxpeak/_native``)."""
+    return Path(__file__).resolve().parent / "_native"
+
+
+def package_build_dir() -> Optional[Path]:
     """build/ of the checkout this package is imported from, if it is one."""
     env = os.environ.get("VXPEAK_BUILD_DIR")
     if env:
@@ -364,7 +371,10 @@ def candidates() -> List[Tuple[str, Optional[str], str]]:
             path = path / LIBRARY_NAME
         return [("$VXPEAK_LIBRARY", str(path), "")]
     found: List[Tuple[str, Optional[str], str]] = []
-    build = _package_build_dir()
+    bundled = bundled_dir() / LIBRARY_NAME
+    if bundled.exists():
+        found.append(("bundled with the package", str(bundled), ""))
+    build = package_build_dir()
     if build is not None:
         found.append(("build tree", str(build / LIBRARY_NAME), ""))
     libdir, why = _pkg_config_libdir()
