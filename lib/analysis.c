@@ -15,6 +15,7 @@
 #include "instance.h"
 #include "notes.h"
 #include "program.h"
+#include "resolve.h"
 #include "roles.h"
 #include "source.h"
 
@@ -163,7 +164,9 @@ static uint32_t resolve_place(walker *W, const vxp_place *p) {
 
 /* ------------------------------------------------------------------ tile sizes */
 
-typedef enum size_status { SIZE_OK, SIZE_UNKNOWN, SIZE_TOO_BIG } size_status;
+/* SIZE_UNRESOLVED: the shape names something that does not exist (an undefined constant,
+ * an unknown element type), which resolve.c reports as an error; no W1029 on top of it. */
+typedef enum size_status { SIZE_OK, SIZE_UNKNOWN, SIZE_UNRESOLVED, SIZE_TOO_BIG } size_status;
 
 /* Bytes of a tensor type: ceil(bits x product(dims) / 8), exact in 128 bits. On
  * SIZE_UNKNOWN, `why` says which dimension did not fold and `culprit` where. */
@@ -176,7 +179,7 @@ static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes
   if (bits == 0) {
     snprintf(why, why_size, "its element type '%s' is not a concrete element type",
              name_str(W, t->elem_name));
-    return SIZE_UNKNOWN;
+    return t->elem_generic ? SIZE_UNKNOWN : SIZE_UNRESOLVED;
   }
   if (!t->has_shape || t->dims_count == 0) {
     snprintf(why, why_size, "the shape is not statically known: it has no static dimensions");
@@ -188,6 +191,8 @@ static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes
     uint32_t cx = W->m->dim_list.items[t->dims_first + i];
     vxp_fold f = vxp_consteval__fold(&W->env, cx);
     if (f.status != VXP_FOLD_OK) {
+      if (f.status == VXP_FOLD_UNKNOWN && vxp_resolve__unresolved(W->an, f.culprit))
+        return SIZE_UNRESOLVED;
       char reason[256];
       vxp_consteval__explain(&W->env, f, reason, sizeof(reason));
       snprintf(why, why_size, "dimension %u is not a compile-time constant: %s", i, reason);
@@ -351,6 +356,7 @@ static void place_in(walker *W, const vxp_place_event *pl, const tile_size *ts, 
   if (space == VXP_NONE) return;
   const vxp_space *sp = space_at(W, space);
   if (!sp->has_capacity) return;
+  if (ts->status == SIZE_UNRESOLVED) return; /* an error already says what does not exist */
   char context[160];
   describe_context(W, pl, context, sizeof(context));
   if (ts->status == SIZE_UNKNOWN) {
@@ -830,7 +836,7 @@ static void check_declared_entry(walker *W, const vxp_declared *d) {
   char why[320];
   uint32_t cs, ce;
   size_status st = tensor_bytes(W, t, &raw, why, sizeof(why), &cs, &ce);
-  if (st == SIZE_UNKNOWN) return;
+  if (st == SIZE_UNKNOWN || st == SIZE_UNRESOLVED) return;
   bool overflow = st == SIZE_TOO_BIG;
   uint64_t bytes = overflow ? UINT64_MAX : round_to_granule(sp, (uint64_t)raw, &overflow);
   if (!overflow && bytes <= sp->capacity) return;
@@ -909,6 +915,8 @@ static int analyse(vxp_analysis *an) {
     if (!an->const_table) rc = VXP_ENOMEM;
     W.env.consts = an->const_table;
   }
+  /* Every name the analysis depends on must denote something before anything is sized. */
+  if (rc == VXP_OK) rc = vxp_resolve__program(an, &W.env);
   for (size_t i = 0; rc == VXP_OK && i < an->view.spaces.len; i++) {
     const vxp_space *sp = an->view.spaces.items[i];
     if (strcmp(sp->name, "CPU_DRAM") == 0) W.host_declared = true;
@@ -1025,6 +1033,7 @@ void vxp_analysis_free(vxp_analysis *an) {
   if (!an) return;
   vxp_context *ctx = an->ctx;
   vxp_consteval__table_free(ctx, an->const_table);
+  array_free(ctx, &an->unresolved_cexprs);
   for (size_t i = 0; i < an->defines.len; i++) vxp_ctx__free(ctx, an->defines.items[i].name);
   array_free(ctx, &an->defines);
   array_free(ctx, &an->overrides);

@@ -152,6 +152,7 @@ struct vxp_analysis {
   Array(vxp_define) defines;  /* constant overrides, in the order first given */
   Array(vxp_const_binding) overrides; /* the defines the program names, for folding */
   vxp_const_table *const_table;        /* the program's const items, folded once */
+  Array(uint32_t) unresolved_cexprs;   /* names that denote nothing (resolve.c), ascending */
   vxp_diag_list diags;
   Array(vxp_analysed_fn) functions;
   Array(vxp_const_binding) const_binds;  /* instances' const arguments */

@@ -7,6 +7,28 @@
 #define W VXP_SEVERITY_WARNING
 
 static const vxp_code_info catalogue[] = {
+    {"E1011", "UnknownMemorySpace", "A machine declaration names an unknown memory space.",
+     "A `within:`, `memory:`, `visible:` entry or `transfer` edge of a Memory or Topology "
+     "declaration names a space that no input declares and that is not one of Vx's built-in "
+     "spaces, so the hierarchy or route it describes does not exist.",
+     "Correct the name (the help line suggests the closest declared space), or declare the "
+     "space.", E},
+    {"E1012", "UnknownElementType", "A tensor's element type is not an element type.",
+     "The element of a `Tensor<...>` is neither one of Vx's element types (bool, i4..i128, "
+     "u4..u128, f4e2m1, f8e4m3, f8e5m2, f16, bf16, f32, f64) nor a generic type parameter in "
+     "scope, so the tensor has no size.",
+     "Write an element type (`f16`, not `fp16`), or declare the generic parameter.", E},
+    {"E2001", "UndefinedName", "A name that is defined nowhere.",
+     "A name in a shape, a generic argument, a `for` bound or an `if comptime` condition is "
+     "no const item, -D override, generic parameter or variable in scope: the value it stands "
+     "for does not exist, so the tile it sizes cannot be checked.",
+     "Correct the name (the help line suggests the closest const item), declare a `const`, or "
+     "pass -D NAME=VALUE.", E},
+    {"E2002", "UndefinedFunction", "A call to a function that is defined nowhere.",
+     "A function is called by a name the program does not define, and the program imports "
+     "nothing it could come from, so what the call places is unknown.",
+     "Correct the name (the help line suggests the closest function), define the function, "
+     "or declare it in an `extern` block.", E},
     {"E3032", "RunawayInstantiation", "A generic function instantiates itself without end.",
      "Each instance of a generic function calls it again with new arguments (`f<N - 1>` "
      "inside `f<N>`), and no `if comptime` prunes the call before 128 instances deep.",
@@ -54,6 +76,12 @@ static const vxp_code_info catalogue[] = {
     {"E6016", "TopologyShadowsBuiltin", "A topology shadows a built-in one.",
      "A declared Topology has the name of one of Vx's built-in topologies.",
      "Rename the topology.", E},
+    {"E6025", "PlacementNamesNoPlace", "A placement names a memory space or topology that does not exist.",
+     "A tensor type, `transfer`, parameter, return type or field places a value in "
+     "`Memory::S` (or on `Topology::T`) that no input declares and Vx does not build in: the "
+     "tile would count against no capacity at all.",
+     "Correct the name (the help line suggests the closest declared one), or declare the space "
+     "in the machine model.", E},
     {"E6026", "ElementTypeNotOnMachine", "A tensor's element type is not one its hardware holds.",
      "The topology holding the memory space declares `dtypes:`, and the placed tensor's element "
      "type is not among them: the hardware cannot represent it.",

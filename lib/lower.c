@@ -54,6 +54,9 @@ typedef struct lowerer {
   Array(binding) cx_lets;      /* `let`s of the comptime blocks being lowered as cexprs:
                                   value.type holds the cexpr the name stands for */
   Array(vxp_call_arg) arg_stack; /* arguments of the calls being lowered, innermost last */
+  Array(vxp_name) generic_scope; /* generic parameters of the enclosing struct, impl and
+                                    functions, innermost last */
+  bool runtime_condition;      /* lowering a run-time `if` condition: names are not resolved */
   vxp_name impl_owner;         /* the type of the enclosing impl block, or NONE */
   vxp_name assign_target;      /* the name a `let` or an assignment being lowered binds: every
                                   transfer in its initializer is bound to it for the never-read
@@ -301,6 +304,36 @@ static vxp_cop binary_op(const char *s, size_t len) {
 
 static uint32_t lower_cexpr(lowerer *L, TSNode node);
 
+static bool in_generic_scope(lowerer *L, vxp_name name) {
+  for (size_t i = L->generic_scope.len; i-- > 0;)
+    if (L->generic_scope.items[i] == name) return true;
+  return false;
+}
+
+/* What `name` refers to here: the innermost binding wins, as in the language. */
+static vxp_name_scope name_scope(lowerer *L, vxp_name name) {
+  if (L->runtime_condition) return VXP_NAMESCOPE_RUNTIME;
+  if (lookup(L, name)) return VXP_NAMESCOPE_LOCAL;
+  if (in_generic_scope(L, name)) return VXP_NAMESCOPE_GENERIC;
+  return VXP_NAMESCOPE_FREE;
+}
+
+/* Push the generic parameters of an item (`<T, const N : i32>`); returns the previous
+ * depth, for pop_generics. */
+static size_t push_generics(lowerer *L, TSNode generics) {
+  size_t mark = L->generic_scope.len;
+  uint32_t count = vxp_node__named_count(generics);
+  for (uint32_t i = 0; i < count && !failed(L); i++) {
+    TSNode g = ts_node_named_child(generics, i);
+    if (is_extra(L, g)) continue;
+    vxp_name n = intern_node(L, field(L, g, L->F->name));
+    if (n != VXP_NAME_NONE && !array_push(L->ctx, &L->generic_scope, n)) oom(L);
+  }
+  return mark;
+}
+
+static void pop_generics(lowerer *L, size_t mark) { L->generic_scope.len = mark; }
+
 static uint32_t lower_number_cexpr(lowerer *L, TSNode node) {
   size_t len;
   const char *s = text_of(L, node, &len);
@@ -383,6 +416,7 @@ static uint32_t lower_cexpr_inner(lowerer *L, TSNode node) {
     for (size_t i = L->cx_lets.len; i-- > 0;) {
       if (L->cx_lets.items[i].name == cx.name) return L->cx_lets.items[i].value.type;
     }
+    cx.scope = (uint8_t)name_scope(L, cx.name);
     return add_cexpr(L, cx, node);
   }
   if (sym == S->comptime_block) return lower_cexpr_block(L, field(L, node, L->F->body));
@@ -466,6 +500,7 @@ static vxp_place lower_place(lowerer *L, TSNode node) {
   } else if (is(node, L->S->identifier)) {
     /* A topology variable or generic topology parameter. */
     p.kind = VXP_PLACE_TOPOLOGY;
+    p.variable = true;
     p.name = intern_node(L, node);
   }
   return p;
@@ -492,6 +527,9 @@ static uint32_t lower_tensor_type(lowerer *L, TSNode node) {
     const char *s = text_of(L, elem, &len);
     if (is(elem, L->S->type_identifier)) t.elem = (uint8_t)vxp_elem__from_name(s, len);
     t.elem_name = intern_node(L, elem);
+    t.elem_start = ts_node_start_byte(elem);
+    t.elem_end = ts_node_end_byte(elem);
+    t.elem_generic = t.elem == VXP_ELEM_UNKNOWN && in_generic_scope(L, t.elem_name);
   }
   TSNode shape = field(L, node, L->F->dims);
   if (!ts_node_is_null(shape)) {
@@ -758,7 +796,11 @@ static value_info lower_if(lowerer *L, TSNode node) {
   bool comptime = !ts_node_is_null(field(L, node, L->F->comptime));
   TSNode condition = field(L, node, L->F->condition);
   lower_expr(L, condition, VXP_NAME_NONE);
+  /* Only an `if comptime` condition is folded; a run-time one is kept for the record. */
+  bool outer = L->runtime_condition;
+  L->runtime_condition = !comptime;
   uint32_t cond = lower_cexpr(L, condition);
+  L->runtime_condition = outer;
   open_block(L, node, VXP_BLOCK_IF, comptime, cond, VXP_NONE, VXP_NONE);
   value_info value = lower_block_body(L, field(L, node, L->F->consequence));
   close_block(L);
@@ -781,6 +823,22 @@ static value_info lower_wrapped_block(lowerer *L, TSNode construct, TSNode block
   return value;
 }
 
+/* The names a pattern binds: a bare identifier, and the identifiers among a variant's
+ * fields (`Some(n)` binds n; `Shape::Square` binds nothing). */
+static void bind_pattern(lowerer *L, TSNode pattern) {
+  if (ts_node_is_null(pattern) || failed(L)) return;
+  if (is(pattern, L->S->identifier)) {
+    bind(L, intern_node(L, pattern), no_value);
+    return;
+  }
+  if (!is(pattern, L->S->variant_pattern)) return;
+  uint32_t count = ts_node_child_count(pattern);
+  for (uint32_t i = 0; i < count && !failed(L); i++) {
+    const char *f = ts_node_field_name_for_child(pattern, i);
+    if (f && strcmp(f, "field") == 0) bind_pattern(L, ts_node_child(pattern, i));
+  }
+}
+
 static void lower_match(lowerer *L, TSNode node) {
   lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
   TSNode body = field(L, node, L->F->body);
@@ -790,6 +848,7 @@ static void lower_match(lowerer *L, TSNode node) {
     if (!is(arm, L->S->match_arm)) continue;
     open_block(L, arm, VXP_BLOCK_MATCH_ARM, false, VXP_NONE, VXP_NONE, VXP_NONE);
     push_scope(L);
+    bind_pattern(L, field(L, arm, L->F->pattern));
     TSNode value = field(L, arm, L->F->value);
     if (is(value, L->S->block)) lower_block_body(L, value);
     else if (!ts_node_is_null(value)) lower_statement(L, value);
@@ -1182,6 +1241,7 @@ static void lower_function(lowerer *L, TSNode node) {
     return;
   }
   L->too_deep = false;
+  size_t generic_mark = push_generics(L, generics);
   push_scope(L);
   TSNode params = field(L, node, L->F->parameters);
   uint32_t pcount = vxp_node__named_count(params);
@@ -1203,12 +1263,15 @@ static void lower_function(lowerer *L, TSNode node) {
                   field(L, node, L->F->return_type));
   lower_block_body(L, field(L, node, L->F->body));
   pop_scope(L);
+  pop_generics(L, generic_mark);
   L->fn_stack.len--;
   for (size_t i = index; i < L->m->functions.len; i++) finish_reads(&L->m->functions.items[i]);
 }
 
 static void lower_struct(lowerer *L, TSNode node) {
   vxp_name owner = intern_node(L, field(L, node, L->F->name));
+  if (owner != VXP_NAME_NONE && !failed(L) && !array_push(L->ctx, &L->m->structs, owner)) oom(L);
+  size_t generic_mark = push_generics(L, field(L, node, L->F->generics));
   TSNode body = field(L, node, L->F->body);
   uint32_t count = vxp_node__named_count(body);
   for (uint32_t i = 0; i < count && !failed(L); i++) {
@@ -1217,6 +1280,7 @@ static void lower_struct(lowerer *L, TSNode node) {
     record_declared(L, VXP_DECLARED_FIELD, owner, intern_node(L, field(L, f, L->F->name)),
                     field(L, f, L->F->type));
   }
+  pop_generics(L, generic_mark);
 }
 
 static void lower_const(lowerer *L, TSNode node) {
@@ -1238,16 +1302,19 @@ static void collect_signature(lowerer *L, TSNode node) {
   if (ts_node_is_null(name_node)) return;
   fn_signature sig;
   sig.name = qualified_name(L, name_node);
+  size_t generic_mark = push_generics(L, field(L, node, L->F->generics));
   sig.return_type = ts_node_is_null(field(L, node, L->F->generics))
                         ? lower_type(L, field(L, node, L->F->return_type))
                         : VXP_NONE;
   sig.return_nominal = nominal_name(L, field(L, node, L->F->return_type));
   sig.order = (uint32_t)L->signatures.len;
+  pop_generics(L, generic_mark);
   if (!failed(L) && !array_push(L->ctx, &L->signatures, sig)) oom(L);
 }
 
 static void lower_impl(lowerer *L, TSNode node, bool signatures_only) {
   L->impl_owner = nominal_name(L, field(L, node, L->F->type));
+  size_t generic_mark = push_generics(L, field(L, node, L->F->generics));
   TSNode body = field(L, node, L->F->body);
   uint32_t count = vxp_node__named_count(body);
   for (uint32_t i = 0; i < count && !failed(L); i++) {
@@ -1256,6 +1323,7 @@ static void lower_impl(lowerer *L, TSNode node, bool signatures_only) {
     if (signatures_only) collect_signature(L, item);
     else lower_function(L, item);
   }
+  pop_generics(L, generic_mark);
   L->impl_owner = VXP_NAME_NONE;
 }
 
@@ -1297,6 +1365,8 @@ static void lower_items(lowerer *L, TSNode root, bool signatures_only) {
         if (name && !failed(L) && !array_push(L->ctx, &L->m->enums, name)) oom(L);
       } else if (!signatures_only && sym == S->extern_block) {
         lower_extern(L, item);
+      } else if (!signatures_only && sym == S->import_item) {
+        L->m->imports++;
       }
     } while (!failed(L) && ts_tree_cursor_goto_next_sibling(&cursor));
   }
@@ -1325,5 +1395,6 @@ int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp
   array_free(ctx, &L.signatures);
   array_free(ctx, &L.cx_lets);
   array_free(ctx, &L.arg_stack);
+  array_free(ctx, &L.generic_scope);
   return L.rc;
 }

@@ -50,6 +50,7 @@ void vxp_model__free(vxp_context *ctx, vxp_model *m) {
   array_free(ctx, &m->call_args);
   array_free(ctx, &m->externs);
   array_free(ctx, &m->enums);
+  array_free(ctx, &m->structs);
   vxp_strtab__free(ctx, &m->names);
 }
 

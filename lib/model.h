@@ -78,6 +78,16 @@ typedef enum vxp_opaque_reason {
   VXP_OPAQUE_OTHER     /* any other expression form (index, field, @, ...) */
 } vxp_opaque_reason;
 
+/* What a name in a constant expression referred to where it was written (lowering knows the
+ * lexical scope; the analysis knows const items, -D overrides and the machine). */
+typedef enum vxp_name_scope {
+  VXP_NAMESCOPE_FREE = 0, /* nothing in lexical scope: a const item, a -D override, or undefined */
+  VXP_NAMESCOPE_LOCAL,    /* a run-time binding in scope: a parameter, `let`, loop or pattern variable */
+  VXP_NAMESCOPE_GENERIC,  /* a generic parameter of the enclosing function, struct or impl */
+  VXP_NAMESCOPE_RUNTIME   /* written in a run-time condition, which the analysis never folds; not
+                         resolved (a name there may be bound by constructs lowering skips) */
+} vxp_name_scope;
+
 /* Invariant: lhs/rhs/alt index earlier entries of the same program's `cexprs` array
  * (VXP_NONE when unused), so the expressions form a DAG: a `let` inside a comptime block is
  * lowered once and every use of its name refers to the same entry. */
@@ -86,6 +96,7 @@ typedef struct vxp_cexpr {
   uint8_t op;     /* vxp_cop */
   uint8_t reason; /* vxp_opaque_reason */
   uint8_t suffix; /* vxp_elem of an integer literal's suffix, or UNKNOWN */
+  uint8_t scope;  /* NAME: vxp_name_scope */
   uint32_t lhs, rhs, alt;
   vxp_name name;
   uint64_t value;
@@ -103,6 +114,7 @@ typedef enum vxp_place_kind {
 /* A place: a memory space or a topology (resolved against the machine at analysis time). */
 typedef struct vxp_place {
   uint8_t kind;        /* vxp_place_kind */
+  bool variable;       /* TOPOLOGY written as a bare name: a topology variable or parameter */
   vxp_name name;       /* space or topology name */
   uint32_t index;      /* cexpr of a topology index, or VXP_NONE */
   uint32_t start_byte, end_byte;
@@ -120,7 +132,9 @@ typedef struct vxp_tensor_type {
   uint8_t elem;      /* vxp_elem */
   uint8_t wrapper;   /* vxp_wrapper */
   bool has_shape;
+  bool elem_generic; /* elem_name is a generic parameter in scope (elem is then UNKNOWN) */
   vxp_name elem_name; /* the element as written (a generic parameter when elem is UNKNOWN) */
+  uint32_t elem_start, elem_end; /* where the element is written */
   uint32_t dims_first, dims_count;
   vxp_place placement;
   uint32_t start_byte, end_byte;
@@ -300,6 +314,8 @@ typedef struct vxp_model {
   Array(vxp_call_arg) call_args;
   Array(vxp_name) externs;   /* functions declared in `extern` blocks (no body) */
   Array(vxp_name) enums;     /* enum names: `E::V(x)` constructs a value, it calls nothing */
+  Array(vxp_name) structs;   /* struct names: a generic argument may name one as a type */
+  uint32_t imports;          /* `import` items: calls to names not defined here may be theirs */
 } vxp_model;
 
 void vxp_model__free(vxp_context *ctx, vxp_model *m);

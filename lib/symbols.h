@@ -101,6 +101,8 @@
   X(else_clause)                                                                            \
   X(match_expression)                                                                       \
   X(match_arm)                                                                              \
+  X(import_item)                                                                            \
+  X(variant_pattern)                                                                        \
   X(unsafe_block)                                                                           \
   X(comptime_block)                                                                         \
   X(spawn_expression)                                                                       \
@@ -151,6 +153,7 @@
   X(comptime)                                                                               \
   X(mutable)                                                                                \
   X(trait)                                                                                  \
+  X(pattern)                                                                                \
   X(macro)
 
 typedef struct vxp_symbols {

@@ -8,7 +8,13 @@
 /* A program on the 4 MiB fixture machine whose main body is `body`. */
 static test_run run_main(const char *body) {
   static char text[16384];
-  snprintf(text, sizeof(text), TEST_MACHINE_4MIB "fn main() -> i32 {\n%s\n  return 0;\n}\n", body);
+  /* The helpers the bodies call are declared (after main, so that lines stay put): a call
+   * to a function nothing defines is E2002. */
+  snprintf(text, sizeof(text),
+           TEST_MACHINE_4MIB "fn main() -> i32 {\n%s\n  return 0;\n}\n"
+                             "extern \"C\" { fn use(x: i32) -> i32; fn read() -> i32; "
+                             "fn make() -> i32; }\n",
+           body);
   return test_analyse(text);
 }
 

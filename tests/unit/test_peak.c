@@ -305,6 +305,7 @@ static void test_peak__the_pipeline_matches_the_oracle_on_random_programs(void *
              "Topology T { memory: Memory::A, visible: [Memory::A, Memory::B, Memory::C],\n"
              "  transfer Memory::CPU_DRAM -> Memory::A\n"
              "  transfer Memory::CPU_DRAM -> Memory::B }\n"
+             "extern \"C\" { fn read() -> i32; }\n"
              "fn main() -> i32 {\n"
              "let x = read();\n");
     int budget = 1 + (int)(rnd() % 12);

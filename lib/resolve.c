@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* resolve.c - the names of a program that denote nothing (resolve.h). */
+#include "resolve.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "context.h"
+#include "program.h"
+#include "suggest.h"
+
+typedef struct resolver {
+  vxp_analysis *an;
+  vxp_context *ctx;
+  const vxp_model *m;
+  const vxp_source *src;
+  const vxp_const_env *env;
+  bool *defined;             /* by name id: a const item or a -D override */
+  Array(const char *) cands; /* scratch: the candidates of one suggestion */
+  Array(uint32_t) reported;  /* start bytes already reported, so that a type lowered twice
+                                (a signature and a declared position) is reported once */
+  int rc;
+} resolver;
+
+static const char *name_str(const resolver *R, vxp_name n) {
+  return vxp_strtab__str(&R->m->names, n);
+}
+
+static void push_cand(resolver *R, const char *c) {
+  if (R->rc == VXP_OK && !array_push(R->ctx, &R->cands, c)) R->rc = VXP_ENOMEM;
+}
+
+/* Whether a diagnostic at `start` was already made (and if not, remember it). */
+static bool seen(resolver *R, uint32_t start) {
+  for (size_t i = 0; i < R->reported.len; i++)
+    if (R->reported.items[i] == start) return true;
+  if (!array_push(R->ctx, &R->reported, start)) R->rc = VXP_ENOMEM;
+  return false;
+}
+
+static vxp_diagnostic *error(resolver *R, const char *code, const vxp_source *src, uint32_t start,
+                             uint32_t end, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+static vxp_diagnostic *error(resolver *R, const char *code, const vxp_source *src, uint32_t start,
+                             uint32_t end, const char *fmt, ...) {
+  if (R->rc != VXP_OK) return NULL;
+  va_list ap;
+  va_start(ap, fmt);
+  vxp_diagnostic *d = vxp_diag__vadd(R->ctx, &R->an->diags, VXP_SEVERITY_ERROR, code, src, start,
+                                     end, fmt, ap);
+  va_end(ap);
+  if (!d) R->rc = VXP_ENOMEM;
+  return d;
+}
+
+/* "did you mean" over the candidates gathered in R->cands; `where` (may be NULL) gives the
+ * declaration of candidate i, to point the help line at it. */
+typedef bool (*declared_at)(const resolver *R, size_t i, const vxp_source **src, uint32_t *start,
+                            uint32_t *end);
+
+static void suggest(resolver *R, vxp_diagnostic *d, const char *name, const char *prefix,
+                    declared_at where) {
+  if (!d || R->rc != VXP_OK) return;
+  size_t best = vxp_suggest__closest(name, R->cands.items, R->cands.len);
+  if (best == SIZE_MAX) return;
+  const vxp_source *src = NULL;
+  uint32_t start = 0, end = 0;
+  if (where && !where(R, best, &src, &start, &end)) src = NULL;
+  if (!vxp_diag__note(R->ctx, d, true, src, start, end, "did you mean `%s%s`?", prefix,
+                      R->cands.items[best]))
+    R->rc = VXP_ENOMEM;
+}
+
+/* ------------------------------------------------------------------ constant names */
+
+static bool const_declared_at(const resolver *R, size_t i, const vxp_source **src,
+                              uint32_t *start, uint32_t *end) {
+  if (i >= R->m->consts.len) return false; /* an override: declared on the command line */
+  *src = R->src;
+  *start = R->m->consts.items[i].start_byte;
+  *end = R->m->consts.items[i].end_byte;
+  return true;
+}
+
+static int mark_defined(resolver *R) {
+  size_t names = R->m->names.strings.len;
+  R->defined = vxp_ctx__calloc(R->ctx, names ? names : 1, sizeof(bool));
+  if (!R->defined) return VXP_ENOMEM;
+  for (size_t i = 0; i < R->m->consts.len; i++) R->defined[R->m->consts.items[i].name] = true;
+  for (size_t i = 0; i < R->env->override_count; i++)
+    R->defined[R->env->overrides[i].name] = true;
+  /* A generic argument may be a type: an element type, a struct or an enum resolves. */
+  for (size_t i = 0; i < R->m->structs.len; i++) R->defined[R->m->structs.items[i]] = true;
+  for (size_t i = 0; i < R->m->enums.len; i++) R->defined[R->m->enums.items[i]] = true;
+  for (size_t i = 1; i < names; i++) {
+    const char *s = vxp_strtab__str(&R->m->names, (vxp_name)i);
+    if (vxp_elem__from_name(s, strlen(s)) != VXP_ELEM_UNKNOWN) R->defined[i] = true;
+  }
+  return VXP_OK;
+}
+
+/* E2001 for every name lowering found nothing for in scope and that is no const item or
+ * override. Names in run-time conditions are not looked at (the analysis never folds
+ * them); names bound by a generic parameter, a variable or a comptime `let` resolve. */
+static void resolve_constant_names(resolver *R) {
+  const vxp_model *m = R->m;
+  for (size_t i = 0; i < m->cexprs.len && R->rc == VXP_OK; i++) {
+    const vxp_cexpr *cx = &m->cexprs.items[i];
+    if (cx->kind != VXP_CX_NAME || cx->scope != VXP_NAMESCOPE_FREE || R->defined[cx->name])
+      continue;
+    if (!array_push(R->ctx, &R->an->unresolved_cexprs, (uint32_t)i)) {
+      R->rc = VXP_ENOMEM;
+      return;
+    }
+    if (seen(R, cx->start_byte)) continue;
+    const char *name = name_str(R, cx->name);
+    vxp_diagnostic *d = error(R, "E2001", R->src, cx->start_byte, cx->end_byte,
+                              "cannot find '%s': no const item, generic parameter or variable "
+                              "of that name is in scope",
+                              name);
+    R->cands.len = 0;
+    for (size_t k = 0; k < m->consts.len; k++) push_cand(R, name_str(R, m->consts.items[k].name));
+    for (size_t k = 0; k < R->env->override_count; k++)
+      push_cand(R, name_str(R, R->env->overrides[k].name));
+    suggest(R, d, name, "", const_declared_at);
+  }
+}
+
+/* ------------------------------------------------------------------ element types */
+
+static void resolve_element_types(resolver *R) {
+  const vxp_model *m = R->m;
+  for (size_t i = 0; i < m->types.len && R->rc == VXP_OK; i++) {
+    const vxp_tensor_type *t = &m->types.items[i];
+    if (t->elem != VXP_ELEM_UNKNOWN || t->elem_generic || t->elem_name == VXP_NAME_NONE) continue;
+    if (t->elem_end <= t->elem_start || seen(R, t->elem_start)) continue;
+    const char *name = name_str(R, t->elem_name);
+    vxp_diagnostic *d = error(R, "E1012", R->src, t->elem_start, t->elem_end,
+                              "unknown element type '%s': a tensor holds one of bool, i4..i128, "
+                              "u4..u128, f4e2m1, f8e4m3, f8e5m2, f16, bf16, f32, f64, or a generic "
+                              "type parameter in scope",
+                              name);
+    R->cands.len = 0;
+    for (int e = VXP_ELEM_UNKNOWN + 1; e < VXP_ELEM_COUNT; e++)
+      push_cand(R, vxp_elem__name((vxp_elem)e));
+    suggest(R, d, name, "", NULL);
+  }
+}
+
+/* ------------------------------------------------------------------ spaces and topologies */
+
+static bool space_declared_at(const resolver *R, size_t i, const vxp_source **src,
+                              uint32_t *start, uint32_t *end) {
+  if (i >= R->an->view.spaces.len) return false; /* a built-in space */
+  const vxp_space *sp = R->an->view.spaces.items[i];
+  *src = sp->src;
+  *start = sp->name_start;
+  *end = sp->name_end;
+  return sp->src != NULL;
+}
+
+static bool space_known(const resolver *R, const char *name) {
+  return vxp_machine__space(&R->an->view, name) || vxp_machine__builtin_space(name);
+}
+
+static void space_candidates(resolver *R) {
+  R->cands.len = 0;
+  for (size_t k = 0; k < R->an->view.spaces.len; k++) push_cand(R, R->an->view.spaces.items[k]->name);
+  size_t n;
+  const char *const *builtins = vxp_machine__builtin_spaces(&n);
+  for (size_t k = 0; k < n; k++) push_cand(R, builtins[k]);
+}
+
+static bool topology_declared_at(const resolver *R, size_t i, const vxp_source **src,
+                                 uint32_t *start, uint32_t *end) {
+  if (i >= R->an->view.topologies.len) return false;
+  const vxp_topology *t = R->an->view.topologies.items[i];
+  *src = t->src;
+  *start = t->name_start;
+  *end = t->name_end;
+  return t->src != NULL;
+}
+
+/* E6025 for a placement naming no place: a space nothing declares and Vx does not build
+ * in, or a topology neither declared nor built in (whose like-named space, vxc's fallback,
+ * does not exist either). A topology variable (`on(t)`) is a run-time value: not checked. */
+static void resolve_place(resolver *R, const vxp_place *p) {
+  if (R->rc != VXP_OK || p->kind == VXP_PLACE_NONE || p->variable || p->name == VXP_NAME_NONE)
+    return;
+  const char *name = name_str(R, p->name);
+  if (p->kind == VXP_PLACE_MEMORY) {
+    if (space_known(R, name) || seen(R, p->start_byte)) return;
+    vxp_diagnostic *d = error(R, "E6025", R->src, p->start_byte, p->end_byte,
+                              "`Memory::%s` names no memory space: no input declares it and it "
+                              "is not one of Vx's built-in spaces",
+                              name);
+    space_candidates(R);
+    suggest(R, d, name, "Memory::", space_declared_at);
+    return;
+  }
+  if (vxp_machine__topology(&R->an->view, name) || vxp_machine__builtin_topology_space(name) ||
+      space_known(R, name) || seen(R, p->start_byte))
+    return;
+  vxp_diagnostic *d = error(R, "E6025", R->src, p->start_byte, p->end_byte,
+                            "`Topology::%s` names no topology: no input declares it, it is not "
+                            "one of Vx's built-in topologies, and no memory space has its name",
+                            name);
+  R->cands.len = 0;
+  for (size_t k = 0; k < R->an->view.topologies.len; k++)
+    push_cand(R, R->an->view.topologies.items[k]->name);
+  suggest(R, d, name, "Topology::", topology_declared_at);
+}
+
+static void resolve_places(resolver *R) {
+  const vxp_model *m = R->m;
+  for (size_t i = 0; i < m->types.len && R->rc == VXP_OK; i++)
+    resolve_place(R, &m->types.items[i].placement);
+  for (size_t f = 0; f < m->functions.len && R->rc == VXP_OK; f++) {
+    const vxp_function *fn = &m->functions.items[f];
+    for (size_t e = 0; e < fn->events.len && R->rc == VXP_OK; e++) {
+      const vxp_event *ev = &fn->events.items[e];
+      if (ev->kind == VXP_EV_PLACE) resolve_place(R, &ev->u.place.dest);
+    }
+  }
+}
+
+/* E1011 in a machine declaration: `name` at [start, end) of `src` names no space. */
+static void unknown_declared_space(resolver *R, const char *name, const char *where,
+                                   const vxp_source *src, uint32_t start, uint32_t end) {
+  if (!name || space_known(R, name)) return;
+  vxp_diagnostic *d = error(R, "E1011", src, start, end,
+                            "unknown memory space '%s' in %s: no input declares it and it is "
+                            "not one of Vx's built-in spaces",
+                            name, where);
+  space_candidates(R);
+  suggest(R, d, name, "Memory::", space_declared_at);
+}
+
+static void resolve_declarations(resolver *R) {
+  const vxp_machine_view *v = &R->an->view;
+  char where[160];
+  for (size_t i = 0; i < v->spaces.len && R->rc == VXP_OK; i++) {
+    const vxp_space *sp = v->spaces.items[i];
+    snprintf(where, sizeof(where), "the `within:` of memory space '%s'", sp->name);
+    unknown_declared_space(R, sp->within, where, sp->src, sp->within_start, sp->within_end);
+  }
+  for (size_t i = 0; i < v->topologies.len && R->rc == VXP_OK; i++) {
+    const vxp_topology *t = v->topologies.items[i];
+    snprintf(where, sizeof(where), "the `memory:` of topology '%s'", t->name);
+    unknown_declared_space(R, t->memory, where, t->src, t->name_start, t->name_end);
+    snprintf(where, sizeof(where), "the `visible:` list of topology '%s'", t->name);
+    for (size_t k = 0; k < t->visible.len && R->rc == VXP_OK; k++)
+      unknown_declared_space(R, t->visible.items[k], where, t->src, t->name_start, t->name_end);
+    snprintf(where, sizeof(where), "a `transfer` edge of topology '%s'", t->name);
+    for (size_t k = 0; k < t->edges.len && R->rc == VXP_OK; k++) {
+      const vxp_edge *e = &t->edges.items[k];
+      unknown_declared_space(R, e->from, where, t->src, e->start_byte, e->end_byte);
+      if (!e->from || strcmp(e->from, e->to) != 0)
+        unknown_declared_space(R, e->to, where, t->src, e->start_byte, e->end_byte);
+    }
+  }
+}
+
+/* ------------------------------------------------------------------ functions */
+
+/* Calls of user code that no builtin answers for (instance.c keeps the same list for the
+ * call tree). */
+static bool builtin_call(const char *name) {
+  static const char *const names[] = {"sizeof", "print", "println", "assert", "grad", "vjp", "jvp",
+                                      "Verified"};
+  for (size_t i = 0; i < VXP__ARRAY_LEN(names); i++)
+    if (strcmp(names[i], name) == 0) return true;
+  return false;
+}
+
+static bool function_declared_at(const resolver *R, size_t i, const vxp_source **src,
+                                 uint32_t *start, uint32_t *end) {
+  if (i >= R->m->functions.len) return false;
+  *src = R->src;
+  *start = R->m->functions.items[i].name_start;
+  *end = R->m->functions.items[i].name_end;
+  return true;
+}
+
+static bool defines_function(const resolver *R, vxp_name name) {
+  const vxp_model *m = R->m;
+  for (size_t i = 0; i < m->functions.len; i++)
+    if (m->functions.items[i].name == name) return true;
+  for (size_t i = 0; i < m->externs.len; i++)
+    if (m->externs.items[i] == name) return true;
+  return false;
+}
+
+/* E2002 for a call by bare name to a function the program does not define. With an
+ * `import`, such a name may come from the imported module, which vxpeak does not read:
+ * the call is then only listed as unresolved (report `unresolved_calls`). */
+static void resolve_calls(resolver *R) {
+  const vxp_model *m = R->m;
+  if (m->imports > 0) return;
+  for (size_t f = 0; f < m->functions.len && R->rc == VXP_OK; f++) {
+    const vxp_function *fn = &m->functions.items[f];
+    for (size_t e = 0; e < fn->events.len && R->rc == VXP_OK; e++) {
+      const vxp_event *ev = &fn->events.items[e];
+      if (ev->kind != VXP_EV_CALL) continue;
+      const vxp_call_event *c = &ev->u.call;
+      if (c->callee == VXP_NAME_NONE || c->indirect || c->method != VXP_NAME_NONE) continue;
+      const char *name = name_str(R, c->callee);
+      if (strstr(name, "::") || builtin_call(name) || defines_function(R, c->callee)) continue;
+      if (seen(R, c->start_byte)) continue;
+      vxp_diagnostic *d =
+          error(R, "E2002", R->src, c->start_byte, c->start_byte + (uint32_t)strlen(name),
+                "cannot find function '%s': the program defines no function of that name and "
+                "imports nothing",
+                name);
+      R->cands.len = 0;
+      for (size_t k = 0; k < m->functions.len; k++)
+        push_cand(R, m->functions.items[k].is_closure ? NULL
+                                                       : name_str(R, m->functions.items[k].name));
+      suggest(R, d, name, "", function_declared_at);
+    }
+  }
+}
+
+/* ------------------------------------------------------------------ entry points */
+
+/* The resolution errors in source order (each category was gathered in its own pass). */
+static void sort_by_position(vxp_diagnostic *d, size_t n) {
+  for (size_t i = 1; i < n; i++) {
+    vxp_diagnostic x = d[i];
+    size_t j = i;
+    while (j > 0 && d[j - 1].source == x.source && d[j - 1].range.start_byte > x.range.start_byte) {
+      d[j] = d[j - 1];
+      j--;
+    }
+    d[j] = x;
+  }
+}
+
+int vxp_resolve__program(vxp_analysis *an, const vxp_const_env *env) {
+  size_t first = an->diags.len;
+  resolver R;
+  memset(&R, 0, sizeof(R));
+  R.an = an;
+  R.ctx = an->ctx;
+  R.m = &an->prog->model;
+  R.src = an->prog->src;
+  R.env = env;
+  R.rc = mark_defined(&R);
+  if (R.rc == VXP_OK) resolve_declarations(&R);
+  if (R.rc == VXP_OK) resolve_element_types(&R);
+  if (R.rc == VXP_OK) resolve_places(&R);
+  if (R.rc == VXP_OK) resolve_constant_names(&R);
+  if (R.rc == VXP_OK) resolve_calls(&R);
+  if (R.rc == VXP_OK) sort_by_position(an->diags.items + first, an->diags.len - first);
+  vxp_ctx__free(R.ctx, R.defined);
+  array_free(R.ctx, &R.cands);
+  array_free(R.ctx, &R.reported);
+  return R.rc;
+}
+
+static int compare_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+bool vxp_resolve__unresolved(const vxp_analysis *an, uint32_t cx) {
+  return an->unresolved_cexprs.len &&
+         bsearch(&cx, an->unresolved_cexprs.items, an->unresolved_cexprs.len, sizeof(uint32_t),
+                 compare_u32) != NULL;
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_resolve.c - name resolution (lib/resolve.c): a name that denotes nothing is an
+ * error pointing at the name, with the closest declared name suggested; what does resolve
+ * (generic parameters, variables, const items, -D overrides, built-in spaces) is left alone. */
+#include "support.h"
+
+#include "suggest.h"
+
+static test_run run(const char *items, const char *body) {
+  static char text[16384];
+  snprintf(text, sizeof(text), TEST_MACHINE_4MIB "%s\nfn main() -> i32 {\n%s\n  return 0;\n}\n",
+           items, body);
+  return test_analyse(text);
+}
+
+/* The help line of the first diagnostic with `code` (NULL when it has none). */
+static const char *help_of(const vxp_analysis *an, const char *code) {
+  const vxp_diagnostic *d = test_find_diag(an, code);
+  assert_non_null(d);
+  for (size_t i = 0; i < vxp_diagnostic_note_count(d); i++)
+    if (vxp_diagnostic_is_help(vxp_diagnostic_note(d, i)))
+      return vxp_diagnostic_message(vxp_diagnostic_note(d, i));
+  return NULL;
+}
+
+/* The text a diagnostic points at. */
+static void assert_points_at(const vxp_analysis *an, const char *code, const char *text,
+                             const char *want) {
+  const vxp_diagnostic *d = test_find_diag(an, code);
+  assert_non_null(d);
+  vxp_range r = vxp_diagnostic_range(d);
+  size_t len = strlen(want);
+  assert_int_equal(r.end_byte - r.start_byte, len);
+  assert_memory_equal(text + r.start_byte, want, len);
+}
+
+static void test_resolve__edit_distance_counts_transpositions_and_ignores_case(void **state) {
+  (void)state;
+  assert_int_equal(vxp_suggest__distance("HMB", "HBM", 3), 1);
+  assert_int_equal(vxp_suggest__distance("CONTXT", "CONTEXT", 3), 1);
+  assert_int_equal(vxp_suggest__distance("hbm", "HBM", 3), 0);
+  assert_int_equal(vxp_suggest__distance("fp16", "f16", 3), 1);
+  assert_true(vxp_suggest__distance("SMEM", "CPU_DRAM", 2) > 2);
+  const char *spaces[] = {"CPU_DRAM", "HBM", "L2", "SMEM"};
+  assert_int_equal(vxp_suggest__closest("HMB", spaces, 4), 1);
+  assert_int_equal(vxp_suggest__closest("SMEN", spaces, 4), 3);
+  /* Nothing close: no suggestion rather than a wild one. */
+  assert_int_equal(vxp_suggest__closest("PEER", spaces, 4), SIZE_MAX);
+  /* A short name gets one edit, not two: `L3` is not a misspelling of `HBM`. */
+  assert_int_equal(vxp_suggest__closest("L3", spaces, 4), 2);
+  assert_int_equal(vxp_suggest__closest("XY", spaces, 4), SIZE_MAX);
+}
+
+static void test_resolve__a_misspelt_space_in_a_tensor_type_is_e6025(void **state) {
+  (void)state;
+  const char *body = "  let kv = Tensor<f16, [1024, 1024], Memory::V>::uninit();\n  print!(kv);";
+  test_run r = run("", body);
+  assert_int_equal(test_count_diag(r.an, "E6025"), 1);
+  assert_false(vxp_analysis_admitted(r.an));
+  assert_string_equal(help_of(r.an, "E6025"), "did you mean `Memory::W`?");
+  test_done(&r);
+  /* The same in a transfer, and as a topology. */
+  r = run("", "  let a = transfer(Tensor<f32, [4]>::uninit(), Memory::WW);\n  print!(a);");
+  assert_int_equal(test_count_diag(r.an, "E6025"), 1);
+  assert_string_equal(help_of(r.an, "E6025"), "did you mean `Memory::W`?");
+  test_done(&r);
+  r = run("", "  let a = Tensor<f32, [4], Topology::Devv>::uninit();\n  print!(a);");
+  assert_int_equal(test_count_diag(r.an, "E6025"), 1);
+  assert_string_equal(help_of(r.an, "E6025"), "did you mean `Topology::Dev`?");
+  test_done(&r);
+}
+
+static void test_resolve__built_in_and_declared_places_resolve(void **state) {
+  (void)state;
+  test_run r = run("fn on_var(t: i32) -> i32 { return t; }",
+                   "  let a = Tensor<f32, [4], Memory::GPU_HBM>::uninit();\n"
+                   "  let b = Tensor<f32, [4], Topology::CPU>::uninit();\n"
+                   "  let c = Tensor<f32, [4], Topology::Dev>::uninit();\n"
+                   "  let d = Tensor<f32, [4], Memory::W>::uninit();\n"
+                   "  print!(a, b, c, d);");
+  assert_int_equal(vxp_analysis_error_count(r.an), 0);
+  test_done(&r);
+}
+
+static void test_resolve__an_undefined_constant_is_e2001_not_w1029(void **state) {
+  (void)state;
+  static const char text[] = TEST_MACHINE_4MIB
+      "const CONTEXT : i64 = 256;\n"
+      "fn main() -> i32 {\n"
+      "  let a = Tensor<f16, [CONTXT, 2048], Memory::W>::uninit();\n"
+      "  print!(a);\n"
+      "  return 0;\n"
+      "}\n";
+  test_run r = test_analyse(text);
+  assert_int_equal(test_count_diag(r.an, "E2001"), 1);
+  assert_int_equal(test_count_diag(r.an, "W1029"), 0);
+  assert_points_at(r.an, "E2001", text, "CONTXT");
+  assert_string_equal(help_of(r.an, "E2001"), "did you mean `CONTEXT`?");
+  assert_false(vxp_analysis_admitted(r.an));
+  test_done(&r);
+}
+
+static void test_resolve__a_runtime_value_stays_w1029(void **state) {
+  (void)state;
+  test_run r = run("extern \"C\" { fn read() -> i32; }",
+                   "  let n = read();\n"
+                   "  let a = Tensor<f16, [n, 2048], Memory::W>::uninit();\n"
+                   "  print!(a);");
+  assert_int_equal(test_count_diag(r.an, "E2001"), 0);
+  assert_int_equal(test_count_diag(r.an, "W1029"), 1);
+  assert_true(vxp_analysis_admitted(r.an));
+  test_done(&r);
+}
+
+static void test_resolve__generic_parameters_and_overrides_resolve(void **state) {
+  (void)state;
+  static const char text[] = TEST_MACHINE_4MIB
+      "struct Holder<const K : i32> { t : Tensor<f32, [K], Memory::W> }\n"
+      "impl<const M : i32> Holder<M> { fn size(h : Holder<M>) -> Tensor<f32, [M]> { h.t } }\n"
+      "fn stage<T, const N : i32>(x : Tensor<T, [N]>) -> i32 {\n"
+      "  let t = Tensor<T, [N * 2], Memory::W>::uninit();\n"
+      "  if comptime N > 2 { print!(t); }\n"
+      "  for i in 0..N { print!(x); }\n"
+      "  return 0;\n"
+      "}\n"
+      "fn main() -> i32 {\n"
+      "  let a = Tensor<f32, [BATCH, 4], Memory::W>::uninit();\n"
+      "  match 3 { 0 => { print!(a); }, k => { let b = Tensor<f32, [k], Memory::W>::uninit(); print!(b); } }\n"
+      "  return stage<f32, 8>(Tensor<f32, [8]>::uninit());\n"
+      "}\n";
+  vxp_context *ctx = test_context();
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_analysis *an;
+  assert_int_equal(vxp_source_new(&src, ctx, "g.vx", text, sizeof(text) - 1), VXP_OK);
+  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  vxp_const_override batch = {"BATCH", 2};
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.overrides = &batch;
+  opts.override_count = 1;
+  assert_int_equal(vxp_analyze(&an, ctx, prog, &opts), VXP_OK);
+  for (size_t i = 0; i < vxp_analysis_diagnostic_count(an); i++) {
+    const vxp_diagnostic *d = vxp_analysis_diagnostic(an, i);
+    if (vxp_diagnostic_severity(d) == VXP_SEVERITY_ERROR)
+      fail_msg("unexpected %s: %s", vxp_diagnostic_code(d), vxp_diagnostic_message(d));
+  }
+  vxp_analysis_free(an);
+  /* Without the override, BATCH names nothing. */
+  assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
+  assert_int_equal(test_count_diag(an, "E2001"), 1);
+  vxp_analysis_free(an);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
+static void test_resolve__an_unknown_element_type_is_e1012(void **state) {
+  (void)state;
+  test_run r = run("", "  let b = Tensor<fp16, [4, 4], Memory::W>::uninit();\n  print!(b);");
+  assert_int_equal(test_count_diag(r.an, "E1012"), 1);
+  assert_int_equal(test_count_diag(r.an, "W1029"), 0);
+  assert_string_equal(help_of(r.an, "E1012"), "did you mean `f16`?");
+  assert_false(vxp_analysis_admitted(r.an));
+  test_done(&r);
+}
+
+static void test_resolve__an_undefined_function_is_e2002_unless_imported(void **state) {
+  (void)state;
+  test_run r = run("fn prefill() -> i32 { return 1; }", "  let x = prefil();\n  print!(x);");
+  assert_int_equal(test_count_diag(r.an, "E2002"), 1);
+  assert_string_equal(help_of(r.an, "E2002"), "did you mean `prefill`?");
+  test_done(&r);
+  /* An import may define it: only listed as unresolved, not an error. */
+  r = run("import std::model;", "  let x = prefil();\n  print!(x);");
+  assert_int_equal(test_count_diag(r.an, "E2002"), 0);
+  test_done(&r);
+  /* Builtins, externs, closures and function values are not undefined. */
+  r = run("extern \"C\" { fn ext() -> i32; }",
+          "  let f = |k: i32| k;\n  let g = f;\n  let a = f(1) + g(2) + ext();\n  print!(a);");
+  assert_int_equal(vxp_analysis_error_count(r.an), 0);
+  test_done(&r);
+}
+
+static void test_resolve__machine_declarations_name_known_spaces(void **state) {
+  (void)state;
+  static const char text[] =
+      "Memory CPU_DRAM {}\n"
+      "Memory HBM { capacity: 1 GiB, managed: explicit, scope: device }\n"
+      "Memory SMEM { within: Memory::HMB, capacity: 64 KiB }\n"
+      "Topology D { memory: Memory::HBM, visible: [Memory::HBM, Memory::SMME],\n"
+      "  transfer Memory::CPU_DRAM -> Memory::HBN : 10 }\n"
+      "fn main() -> i32 { return 0; }\n";
+  test_run r = test_analyse(text);
+  assert_int_equal(test_count_diag(r.an, "E1011"), 3);
+  assert_points_at(r.an, "E1011", text, "within: Memory::HMB");
+  assert_string_equal(help_of(r.an, "E1011"), "did you mean `Memory::HBM`?");
+  test_done(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_resolve__edit_distance_counts_transpositions_and_ignores_case),
+      cmocka_unit_test(test_resolve__a_misspelt_space_in_a_tensor_type_is_e6025),
+      cmocka_unit_test(test_resolve__built_in_and_declared_places_resolve),
+      cmocka_unit_test(test_resolve__an_undefined_constant_is_e2001_not_w1029),
+      cmocka_unit_test(test_resolve__a_runtime_value_stays_w1029),
+      cmocka_unit_test(test_resolve__generic_parameters_and_overrides_resolve),
+      cmocka_unit_test(test_resolve__an_unknown_element_type_is_e1012),
+      cmocka_unit_test(test_resolve__an_undefined_function_is_e2002_unless_imported),
+      cmocka_unit_test(test_resolve__machine_declarations_name_known_spaces),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
