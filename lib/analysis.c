@@ -55,6 +55,7 @@ typedef struct walker {
   Array(block_frame) blocks;
   vxp_node_path path;             /* scratch: a transfer's route */
   vxp_node_path hop_path;         /* scratch: one hop of a staged route */
+  Array(uint64_t) dims;           /* scratch: the folded dimensions of the shape just sized */
   size_t record_base;
   uint32_t order;
   uint32_t depth;
@@ -187,9 +188,11 @@ static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes
   }
   u128 product = bits;
   bool too_big = false;
+  W->dims.len = 0;
   for (uint32_t i = 0; i < t->dims_count; i++) {
     uint32_t cx = W->m->dim_list.items[t->dims_first + i];
     vxp_fold f = vxp_consteval__fold(&W->env, cx);
+    if (f.status == VXP_FOLD_OK && !array_push(W->ctx, &W->dims, f.value)) W->rc = VXP_ENOMEM;
     if (f.status != VXP_FOLD_OK) {
       if (f.status == VXP_FOLD_UNKNOWN && vxp_resolve__unresolved(W->an, f.culprit))
         return SIZE_UNRESOLVED;
@@ -537,10 +540,28 @@ static void check_dtype(walker *W, const vxp_place_event *pl) {
              context, pl->start_byte, pl->end_byte);
 }
 
-static void place(walker *W, const vxp_place_event *pl) {
+/* The placement fact of the event being walked. */
+static void record_size_fact(walker *W, vxp_event_fact *fact, const tile_size *ts) {
+  if (!fact) return;
+  switch (ts->status) {
+  case SIZE_OK: fact->size = VXP_FACT_SIZE_KNOWN; break;
+  case SIZE_UNRESOLVED: fact->size = VXP_FACT_SIZE_UNRESOLVED; break;
+  case SIZE_TOO_BIG: fact->size = VXP_FACT_SIZE_TOO_BIG; break;
+  default: fact->size = ts->type_known ? VXP_FACT_SIZE_DYNAMIC : VXP_FACT_SIZE_NO_TYPE; break;
+  }
+  if (ts->status != SIZE_OK) return;
+  fact->raw_bytes = (uint64_t)ts->raw;
+  fact->dims_first = (uint32_t)W->an->fact_dims.len;
+  fact->dims_count = (uint32_t)W->dims.len;
+  for (size_t i = 0; i < W->dims.len; i++)
+    if (!array_push(W->ctx, &W->an->fact_dims, W->dims.items[i])) W->rc = VXP_ENOMEM;
+}
+
+static void place(walker *W, const vxp_place_event *pl, vxp_event_fact *fact) {
   tile_size ts;
   check_dtype(W, pl);
   size_of(W, pl, &ts);
+  record_size_fact(W, fact, &ts);
   if (pl->form == VXP_FORM_TRANSFER) place_transfer(W, pl, &ts);
   else place_in(W, pl, &ts, resolve_place(W, &pl->dest), pl->binding);
 }
@@ -555,16 +576,19 @@ static size_t skip_block(const vxp_function *fn, size_t open_index) {
   return fn->events.len - 1;
 }
 
-/* Whether an `if comptime` arm is pruned: its condition folds and selects the other arm. */
-static bool pruned(walker *W, const vxp_block_event *b) {
-  if (!b->comptime || b->condition == VXP_NONE) return false;
+/* Whether an `if comptime` arm runs: TAKEN or PRUNED when its condition folds (the else
+ * arm runs when the condition is false), RUNTIME for any other block. */
+static vxp_arm comptime_arm(walker *W, const vxp_block_event *b) {
+  if (!b->comptime || b->condition == VXP_NONE) return VXP_ARM_RUNTIME;
+  if (b->kind != VXP_BLOCK_IF && b->kind != VXP_BLOCK_ELSE) return VXP_ARM_RUNTIME;
   vxp_fold f = vxp_consteval__fold_signed(&W->env, b->condition);
-  if (f.status != VXP_FOLD_OK) return false;
+  if (f.status != VXP_FOLD_OK) return VXP_ARM_RUNTIME;
   bool taken = f.value != 0;
-  return b->kind == VXP_BLOCK_IF ? !taken : taken;
+  if (b->kind == VXP_BLOCK_ELSE) taken = !taken;
+  return taken ? VXP_ARM_TAKEN : VXP_ARM_PRUNED;
 }
 
-static void open_block(walker *W, const vxp_block_event *b) {
+static void open_block(walker *W, const vxp_block_event *b, vxp_event_fact *fact) {
   block_frame parent = *top_block(W);
   block_frame frame = parent;
   frame.releasing = vxp_block__releases((vxp_block_kind)b->kind);
@@ -582,6 +606,10 @@ static void open_block(walker *W, const vxp_block_event *b) {
       __int128 h = hi.negative ? -(__int128)hi.value : (__int128)hi.value;
       u128 trips = h > l ? (u128)(h - l) : 0;
       uint64_t t64 = trips > UINT64_MAX ? UINT64_MAX : (uint64_t)trips;
+      if (fact) {
+        fact->trips_known = true;
+        fact->trips = t64;
+      }
       if (!vxp_mul_u64(frame.multiplier, t64, &frame.multiplier)) frame.multiplier = UINT64_MAX;
     }
   }
@@ -736,6 +764,36 @@ static void check_instance_declared(walker *W) {
   }
 }
 
+/* The bytes of one execution of each element access in the function's spawn regions,
+ * folded with the function's (or instance's) arguments: what roofline.c counts. */
+static void record_access_facts(walker *W, uint32_t index) {
+  vxp_analysis *an = W->an;
+  const vxp_function *fn = W->fn;
+  an->functions.items[index].access_fact_first = (uint32_t)an->access_facts.len;
+  for (size_t k = 0; k < fn->accesses.len && W->rc == VXP_OK; k++) {
+    const vxp_access *a = &fn->accesses.items[k];
+    vxp_access_fact af;
+    memset(&af, 0, sizeof(af));
+    const vxp_tensor_type *t =
+        a->type != VXP_NONE && a->type < W->m->types.len ? &W->m->types.items[a->type] : NULL;
+    unsigned bits = t ? vxp_elem__bits(vxp_instance__elem(an, index, t)) : 0;
+    if (!t) af.why = VXP_ACCESS_NO_TYPE;
+    else if (bits == 0 || !t->has_shape) af.why = VXP_ACCESS_NO_ELEMENT;
+    u128 elements = 1;
+    for (uint32_t i = a->indices; t && af.why == VXP_ACCESS_SIZED && i < t->dims_count; i++) {
+      vxp_fold f = vxp_consteval__fold(&W->env, W->m->dim_list.items[t->dims_first + i]);
+      if (f.status != VXP_FOLD_OK) {
+        af.why = VXP_ACCESS_DIM_DYNAMIC;
+        af.dim = i;
+      } else if ((elements *= f.value) > ((u128)1 << 80)) {
+        af.why = VXP_ACCESS_TOO_BIG;
+      }
+    }
+    if (af.why == VXP_ACCESS_SIZED) af.bytes = (uint64_t)((elements * bits + 7) / 8);
+    if (!array_push(W->ctx, &an->access_facts, af)) W->rc = VXP_ENOMEM;
+  }
+}
+
 static void walk_function(walker *W, uint32_t index) {
   vxp_analysis *an = W->an;
   const vxp_analysed_fn *af = &an->functions.items[index];
@@ -756,6 +814,14 @@ static void walk_function(walker *W, uint32_t index) {
   W->env.bindings = W->bindings.items;
   W->env.binding_count = W->bindings.len;
   an->functions.items[index].call_first = (uint32_t)an->calls.len;
+  an->functions.items[index].fact_first = (uint32_t)an->event_facts.len;
+  if (fn->events.len && !array_reserve(W->ctx, &an->event_facts, fn->events.len)) {
+    W->rc = VXP_ENOMEM;
+    return;
+  }
+  vxp_event_fact *facts = an->event_facts.items + an->event_facts.len;
+  if (fn->events.len) memset(facts, 0, fn->events.len * sizeof(*facts));
+  an->event_facts.len += fn->events.len;
   W->trace.len = W->tiles.len = W->blocks.len = 0;
   W->record_base = W->an->records.len;
   W->order = W->depth = W->calls = 0;
@@ -770,16 +836,20 @@ static void walk_function(walker *W, uint32_t index) {
       break;
     }
     const vxp_event *ev = &fn->events.items[i];
+    /* `facts` may move as placements add dims; index it afresh each time. */
+    vxp_event_fact *fact = &an->event_facts.items[an->functions.items[index].fact_first + i];
+    fact->reached = true;
     switch (ev->kind) {
     case VXP_EV_OPEN:
-      if (pruned(W, &ev->u.block)) i = skip_block(fn, i);
-      else open_block(W, &ev->u.block);
+      fact->arm = (uint8_t)comptime_arm(W, &ev->u.block);
+      if (fact->arm == VXP_ARM_PRUNED) i = skip_block(fn, i);
+      else open_block(W, &ev->u.block, fact);
       break;
     case VXP_EV_CLOSE:
       close_block(W);
       break;
     case VXP_EV_PLACE:
-      place(W, &ev->u.place);
+      place(W, &ev->u.place, fact);
       break;
     case VXP_EV_CALL: {
       /* Only calls of user code are call sites of the summary (and trace items, so that
@@ -794,6 +864,7 @@ static void walk_function(walker *W, uint32_t index) {
     }
   }
   an->functions.items[index].call_count = W->calls;
+  if (W->rc == VXP_OK) record_access_facts(W, index);
   if (W->rc == VXP_OK) check_instance_declared(W);
   if (W->rc == VXP_OK) finish_function(W);
 }
@@ -950,6 +1021,7 @@ static int analyse(vxp_analysis *an) {
   array_free(ctx, &W.blocks);
   array_free(ctx, &W.path);
   array_free(ctx, &W.hop_path);
+  array_free(ctx, &W.dims);
   /* The view borrows `own`'s declarations; keep them alive as long as the analysis by
    * moving ownership into the analysis. */
   an->own = own;
@@ -1055,9 +1127,41 @@ void vxp_analysis_free(vxp_analysis *an) {
   array_free(ctx, &an->unresolved);
   array_free(ctx, &an->records);
   array_free(ctx, &an->resident_sets);
+  array_free(ctx, &an->event_facts);
+  array_free(ctx, &an->fact_dims);
+  array_free(ctx, &an->access_facts);
   vxp_ctx__free(ctx, an->json);
   vxp_ctx__free(ctx, an->sarif);
   vxp_ctx__free(ctx, an);
+}
+
+/* ------------------------------------------------------------------ decided facts */
+
+const vxp_event_fact *vxp_analysis__event_fact(const vxp_analysis *an, uint32_t fn, size_t event) {
+  if (!an || fn >= an->functions.len) return NULL;
+  const vxp_analysed_fn *af = &an->functions.items[fn];
+  const vxp_function *mf = &an->prog->model.functions.items[af->model_fn];
+  if (event >= mf->events.len) return NULL;
+  return &an->event_facts.items[af->fact_first + event];
+}
+
+const uint64_t *vxp_analysis__fact_dims(const vxp_analysis *an, const vxp_event_fact *f) {
+  return (f && f->size == VXP_FACT_SIZE_KNOWN) ? an->fact_dims.items + f->dims_first : NULL;
+}
+
+const vxp_access_fact *vxp_analysis__access_fact(const vxp_analysis *an, uint32_t fn,
+                                                 size_t access) {
+  if (!an || fn >= an->functions.len) return NULL;
+  const vxp_analysed_fn *af = &an->functions.items[fn];
+  const vxp_function *mf = &an->prog->model.functions.items[af->model_fn];
+  if (access >= mf->accesses.len) return NULL;
+  return &an->access_facts.items[af->access_fact_first + access];
+}
+
+uint32_t vxp_analysis__function_index(const vxp_analysis *an, const char *name) {
+  for (size_t i = 0; an && name && i < an->functions.len; i++)
+    if (strcmp(an->functions.items[i].name, name) == 0) return (uint32_t)i;
+  return VXP_NONE;
 }
 
 /* ------------------------------------------------------------------ public accessors */

@@ -76,6 +76,58 @@ typedef struct vxp_define {
   uint64_t value;
 } vxp_define;
 
+/* ------------------------------------------------------------------ decided facts
+ *
+ * What the analysis decided about each event of each analysed function, with that
+ * function's (or instance's) const arguments and the -D overrides: the one fold of every
+ * trip count, `if comptime` arm and placed shape. Everything downstream (roofline, sweep,
+ * explain, plot, codegen) reads these instead of folding the model again, so that no two
+ * answers about one program can disagree on them. */
+
+typedef enum vxp_arm {
+  VXP_ARM_RUNTIME = 0, /* not an `if comptime` arm, or its condition does not fold */
+  VXP_ARM_TAKEN,       /* an `if comptime` arm that runs */
+  VXP_ARM_PRUNED       /* an `if comptime` arm that does not: its events are not reached */
+} vxp_arm;
+
+typedef enum vxp_fact_size {
+  VXP_FACT_SIZE_NONE = 0,   /* not a placement */
+  VXP_FACT_SIZE_KNOWN,      /* every dimension folded: raw_bytes and dims hold */
+  VXP_FACT_SIZE_DYNAMIC,    /* a dimension is a run-time value or `?` (W1029 where checked) */
+  VXP_FACT_SIZE_UNRESOLVED, /* the shape names something that does not exist (resolve.c) */
+  VXP_FACT_SIZE_TOO_BIG,    /* the bytes do not fit in 64 bits */
+  VXP_FACT_SIZE_NO_TYPE     /* the placed value's type could not be inferred */
+} vxp_fact_size;
+
+/* Invariant: one per event of the model function, in event order; a fact of an event not
+ * reached is all zero but for `reached`. */
+typedef struct vxp_event_fact {
+  bool reached;          /* walked: not inside a pruned `if comptime` arm */
+  uint8_t arm;           /* OPEN of an if/else arm: vxp_arm */
+  bool trips_known;      /* OPEN of a `for` over `a..b` whose bounds fold (signed) */
+  uint8_t size;          /* PLACE: vxp_fact_size */
+  uint64_t trips;        /* max(b - a, 0), saturated to UINT64_MAX */
+  uint64_t raw_bytes;    /* PLACE, KNOWN: ceil(bits x product(dims) / 8), before any granule */
+  uint32_t dims_first;   /* PLACE, KNOWN: the folded dimensions, fact_dims[first .. + count) */
+  uint32_t dims_count;
+} vxp_event_fact;
+
+typedef enum vxp_access_why {
+  VXP_ACCESS_SIZED = 0,   /* bytes holds */
+  VXP_ACCESS_NO_TYPE,     /* the indexed value's type is not known */
+  VXP_ACCESS_NO_ELEMENT,  /* no concrete element type or no shape */
+  VXP_ACCESS_DIM_DYNAMIC, /* dimension `dim` does not fold */
+  VXP_ACCESS_TOO_BIG      /* the slice is larger than 2^80 elements */
+} vxp_access_why;
+
+/* One execution of an element access in a spawn region: the bytes of the element, or of
+ * the slice fewer indices than the rank name. One per access of the model function. */
+typedef struct vxp_access_fact {
+  uint8_t why;           /* vxp_access_why */
+  uint32_t dim;          /* DIM_DYNAMIC: which dimension */
+  uint64_t bytes;
+} vxp_access_fact;
+
 /* A type parameter of a generic instance bound to an element type, a named type, or
  * nothing known (both unset). */
 typedef struct vxp_type_binding {
@@ -96,6 +148,8 @@ typedef struct vxp_analysed_fn {
   uint32_t const_first, const_count; /* an instance's const arguments: const_binds */
   uint32_t type_first, type_count;   /* an instance's type arguments: type_binds */
   uint32_t call_first, call_count;   /* its call sites: calls */
+  uint32_t fact_first;        /* its events' facts: event_facts[fact_first + event] */
+  uint32_t access_fact_first; /* its accesses' facts: access_facts[first + access] */
 } vxp_analysed_fn;
 
 /* One call site of an analysed function, in program order. The bytes its caller holds
@@ -164,6 +218,9 @@ struct vxp_analysis {
   Array(vxp_unresolved_call) unresolved; /* in call order */
   Array(vxp_record) records;
   Array(vxp_resident_set) resident_sets;
+  Array(vxp_event_fact) event_facts;   /* by analysed function (fact_first), then event */
+  Array(uint64_t) fact_dims;           /* folded dimensions of placements */
+  Array(vxp_access_fact) access_facts; /* by analysed function, then access */
   vxp_graph graph;            /* routing graph of `view` */
   Array(vxp_route) routes;    /* in program order, by function */
   Array(uint32_t) route_nodes;
@@ -176,6 +233,20 @@ struct vxp_analysis {
   char *sarif;                /* cached SARIF log (sarif.c) */
   size_t sarif_len;
 };
+
+/* The fact decided for event `event` of analysed function `fn` (NULL when out of range).
+ * Borrowed from the analysis. */
+const vxp_event_fact *vxp_analysis__event_fact(const vxp_analysis *an, uint32_t fn, size_t event);
+
+/* The folded dimensions of a KNOWN placement fact (f->dims_count of them). */
+const uint64_t *vxp_analysis__fact_dims(const vxp_analysis *an, const vxp_event_fact *f);
+
+/* The fact decided for element access `access` of analysed function `fn`, or NULL. */
+const vxp_access_fact *vxp_analysis__access_fact(const vxp_analysis *an, uint32_t fn,
+                                                 size_t access);
+
+/* The analysed function named `name` (a function, closure or instance name), or VXP_NONE. */
+uint32_t vxp_analysis__function_index(const vxp_analysis *an, const char *name);
 
 /* The call-tree fold (callgraph.c): totals, paths, E6027/E6028/W1028, and the call_trees
  * and unresolved lists. Runs once every function has been walked. */

@@ -843,10 +843,15 @@ static void lower_match(lowerer *L, TSNode node) {
   lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
   TSNode body = field(L, node, L->F->body);
   uint32_t count = vxp_node__named_count(body);
+  bool seen_arm = false;
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode arm = ts_node_named_child(body, i);
     if (!is(arm, L->S->match_arm)) continue;
+    bool first_arm = !seen_arm;
+    seen_arm = true;
     open_block(L, arm, VXP_BLOCK_MATCH_ARM, false, VXP_NONE, VXP_NONE, VXP_NONE);
+    if (!first_arm && !failed(L) && L->fn_stack.len && current_fn(L)->events.len)
+      array_last(&current_fn(L)->events)->u.block.continues_match = true;
     push_scope(L);
     bind_pattern(L, field(L, arm, L->F->pattern));
     TSNode value = field(L, arm, L->F->value);

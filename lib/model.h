@@ -173,6 +173,8 @@ typedef enum vxp_place_form {
 typedef struct vxp_block_event {
   uint8_t kind;            /* vxp_block_kind */
   bool comptime;           /* an `if comptime` arm: `condition` decides whether it runs */
+  bool continues_match;    /* MATCH_ARM: not the first arm of its `match` (the arms of one
+                              match are alternatives) */
   uint32_t condition;      /* cexpr of the `if` condition, or VXP_NONE */
   uint32_t trip_start;     /* `for` over `a..b`: cexprs of a and b; VXP_NONE otherwise */
   uint32_t trip_end;

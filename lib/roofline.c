@@ -74,7 +74,7 @@ typedef struct rf_walk {
   const vxp_analysis *an;
   const vxp_model *m;
   const vxp_function *fn;
-  vxp_const_env env;
+  uint32_t fn_index;             /* the analysed function: its facts are read, never refolded */
   Array(slot) slots;
   Array(uint32_t) access_slot;   /* per access: its buffer slot */
   size_t cursor;                 /* next access to count */
@@ -131,34 +131,28 @@ static uint32_t slot_of(rf_walk *w, bool is_space, const char *name, uint32_t sp
   return (uint32_t)(w->slots.len - 1);
 }
 
-/* Bytes one execution of access `a` moves, or false (and the walk unknown). */
-static bool access_bytes(rf_walk *w, const vxp_access *a, u128 *bytes) {
+/* Bytes one execution of access number `k` moves, as the analysis sized it, or false
+ * (and the walk unknown). */
+static bool access_bytes(rf_walk *w, size_t k, const vxp_access *a, u128 *bytes) {
   const char *name = a->tensor ? name_of(w, a->tensor) : "an expression";
-  if (a->type == VXP_NONE || a->type >= w->m->types.len) {
+  const vxp_access_fact *f = vxp_analysis__access_fact(w->an, w->fn_index, k);
+  switch (f ? f->why : VXP_ACCESS_NO_TYPE) {
+  case VXP_ACCESS_SIZED:
+    *bytes = f->bytes;
+    return true;
+  case VXP_ACCESS_NO_TYPE:
     unknown(w, a->start_byte, "the type of %s is not known, so its elements have no size", name);
     return false;
-  }
-  const vxp_tensor_type *t = &w->m->types.items[a->type];
-  unsigned bits = vxp_elem__bits((vxp_elem)t->elem);
-  if (bits == 0 || !t->has_shape) {
+  case VXP_ACCESS_NO_ELEMENT:
     unknown(w, a->start_byte, "'%s' has no concrete element type and shape", name);
     return false;
+  case VXP_ACCESS_DIM_DYNAMIC:
+    unknown(w, a->start_byte, "dimension %u of '%s' is not a compile-time constant", f->dim, name);
+    return false;
+  default:
+    unknown(w, a->start_byte, "the slice of '%s' is larger than vxpeak counts", name);
+    return false;
   }
-  u128 elements = 1;
-  for (uint32_t i = a->indices; i < t->dims_count; i++) {
-    vxp_fold f = vxp_consteval__fold(&w->env, w->m->dim_list.items[t->dims_first + i]);
-    if (f.status != VXP_FOLD_OK) {
-      unknown(w, a->start_byte, "dimension %u of '%s' is not a compile-time constant", i, name);
-      return false;
-    }
-    elements *= f.value;
-    if (elements > ((u128)1 << 80)) {
-      unknown(w, a->start_byte, "the slice of '%s' is larger than vxpeak counts", name);
-      return false;
-    }
-  }
-  *bytes = (elements * bits + 7) / 8;
-  return true;
 }
 
 /* A traffic vector: read and written bytes per slot, 2 entries per slot. */
@@ -216,16 +210,21 @@ static bool has_region(const vxp_function *fn) {
   return false;
 }
 
-/* Whether only whitespace and commas lie between two match arms (the arms of one match). */
-static bool same_match(const rf_walk *w, const vxp_block_event *a, const vxp_block_event *b) {
-  const char *text = w->an->prog->src->text;
-  if (b->start_byte < a->end_byte) return false;
-  for (uint32_t i = a->end_byte; i < b->start_byte; i++)
-    if (!strchr(" \t\r\n,", text[i])) return false;
-  return true;
+static void walk(rf_walk *w, size_t from, size_t to, u128 *out);
+
+/* Pass over the block opened at `open` without counting it (an `if comptime` arm the
+ * analysis pruned): its accesses are not run. Returns its CLOSE. */
+static size_t skip(rf_walk *w, size_t open) {
+  size_t close = close_of(w->fn, open);
+  while (w->cursor < w->fn->accesses.len && w->fn->accesses.items[w->cursor].event <= close)
+    w->cursor++;
+  return close;
 }
 
-static void walk(rf_walk *w, size_t from, size_t to, u128 *out);
+static vxp_arm arm_of(const rf_walk *w, size_t event) {
+  const vxp_event_fact *f = vxp_analysis__event_fact(w->an, w->fn_index, event);
+  return f ? (vxp_arm)f->arm : VXP_ARM_RUNTIME;
+}
 
 /* The body of the block opened at `open` (its events up to its CLOSE) into a new vector. */
 static u128 *body(rf_walk *w, size_t open, size_t *close) {
@@ -241,9 +240,9 @@ static void count_accesses(rf_walk *w, size_t k, u128 *out) {
   while (w->cursor < fn->accesses.len && fn->accesses.items[w->cursor].event == k) {
     const vxp_access *a = &fn->accesses.items[w->cursor];
     uint32_t bs = w->access_slot.items[w->cursor];
-    w->cursor++;
+    size_t index = w->cursor++;
     u128 bytes;
-    if (w->unknown || !access_bytes(w, a, &bytes)) continue;
+    if (w->unknown || !access_bytes(w, index, a, &bytes)) continue;
     uint32_t ss = w->slots.items[bs].space;
     size_t col = a->kind == VXP_ACCESS_WRITE ? 1 : 0;
     out[bs * 2 + col] += bytes;
@@ -289,14 +288,14 @@ static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
           unknown(w, b->start_byte, "a `loop` or `while` around device work runs an unknown "
                   "number of times");
       } else {
-        vxp_fold lo = vxp_consteval__fold(&w->env, b->trip_start);
-        vxp_fold hi = vxp_consteval__fold(&w->env, b->trip_end);
-        if (lo.status != VXP_FOLD_OK || hi.status != VXP_FOLD_OK) {
+        /* The trip count the analysis decided (signed bounds, as it folds them). */
+        const vxp_event_fact *f = vxp_analysis__event_fact(w->an, w->fn_index, k);
+        if (!f || !f->trips_known) {
           if (!vec_zero(w, v))
             unknown(w, b->start_byte, "the trip count of a `for` around device work does not "
                     "fold to a constant");
         } else {
-          vec_add(w, out, v, hi.value > lo.value ? hi.value - lo.value : 0);
+          vec_add(w, out, v, f->trips);
         }
       }
       vxp_ctx__free(w->rf->ctx, v);
@@ -304,12 +303,36 @@ static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
       continue;
     }
     if (b->kind == VXP_BLOCK_IF) {
+      /* An `if comptime` the analysis decided runs one arm: the other is not walked. */
+      vxp_arm arm = arm_of(w, k);
+      bool has_else = false;
+      size_t then_close = close_of(fn, k);
+      if (then_close + 1 < fn->events.len && fn->events.items[then_close + 1].kind == VXP_EV_OPEN &&
+          fn->events.items[then_close + 1].u.block.kind == VXP_BLOCK_ELSE)
+        has_else = true;
+      if (arm != VXP_ARM_RUNTIME) {
+        if (arm == VXP_ARM_TAKEN) {
+          walk(w, k + 1, then_close, out);
+          k = then_close;
+        } else {
+          k = skip(w, k);
+        }
+        if (has_else) {
+          if (arm_of(w, k + 1) == VXP_ARM_TAKEN) {
+            close = close_of(fn, k + 1);
+            walk(w, k + 2, close, out);
+            k = close;
+          } else {
+            k = skip(w, k + 1);
+          }
+        }
+        continue;
+      }
       u128 *then_v = body(w, k, &close);
       if (!then_v) return;
       k = close;
       u128 *else_v = NULL;
-      if (k + 1 < fn->events.len && fn->events.items[k + 1].kind == VXP_EV_OPEN &&
-          fn->events.items[k + 1].u.block.kind == VXP_BLOCK_ELSE) {
+      if (has_else) {
         else_v = body(w, k + 1, &close);
         if (!else_v) {
           vxp_ctx__free(w->rf->ctx, then_v);
@@ -317,13 +340,7 @@ static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
         }
         k = close;
       }
-      /* An `if comptime` that folds runs one arm, as the analysis prunes the other. */
-      vxp_fold cond = b->comptime ? vxp_consteval__fold(&w->env, b->condition)
-                                  : (vxp_fold){VXP_FOLD_UNKNOWN, 0, VXP_NONE};
-      if (cond.status == VXP_FOLD_OK) {
-        if (cond.value) vec_add(w, out, then_v, 1);
-        else if (else_v) vec_add(w, out, else_v, 1);
-      } else {
+      {
         u128 *taken = vec_new(w);
         if (taken) {
           vec_max(w, taken, then_v);
@@ -353,11 +370,11 @@ static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
         }
         vec_max(w, taken, arm);
         vxp_ctx__free(w->rf->ctx, arm);
-        const vxp_block_event *cur = &fn->events.items[k].u.block;
         k = close;
+        /* The next arm of the same match (lowering marks them), not the next match. */
         if (k + 1 < fn->events.len && fn->events.items[k + 1].kind == VXP_EV_OPEN &&
             fn->events.items[k + 1].u.block.kind == VXP_BLOCK_MATCH_ARM &&
-            same_match(w, cur, &fn->events.items[k + 1].u.block)) {
+            fn->events.items[k + 1].u.block.continues_match) {
           count_accesses(w, k + 1, out);
           k++;
           continue;
@@ -504,14 +521,7 @@ int vxp_roofline_new(vxp_roofline **out, const vxp_analysis *an, const char *fun
   w.an = an;
   w.m = &an->prog->model;
   w.fn = &w.m->functions.items[an->functions.items[fn_index].model_fn];
-  w.env.model = w.m;
-  w.env.overrides = an->overrides.items;
-  w.env.override_count = an->overrides.len;
-  w.env.consts = an->const_table;
-  /* A generic instance folds with its own arguments. */
-  const vxp_analysed_fn *af = &an->functions.items[fn_index];
-  w.env.bindings = af->const_count ? an->const_binds.items + af->const_first : NULL;
-  w.env.binding_count = af->const_count;
+  w.fn_index = fn_index;
   /* Slots first (spaces, then buffers), so that every vector has its final size. */
   for (size_t i = 0; i < w.fn->accesses.len && w.rc == VXP_OK; i++) {
     const vxp_access *a = &w.fn->accesses.items[i];

@@ -134,6 +134,39 @@ static void test_roofline__alternatives_count_their_largest_arm_as_an_upper_boun
   test_done(&r);
 }
 
+/* The roofline reads the trip counts and `if comptime` arms the analysis decided, so the two
+ * cannot disagree: a bound that goes negative (`K - 3` at K = 1) is 6 trips to both, and a
+ * condition of -2 takes the then arm in both (an unsigned fold once said "does not fold"
+ * and took the else arm). */
+static void test_roofline__trip_counts_and_arms_are_the_analysis_decisions(void **state) {
+  (void)state;
+  test_run r = test_analyse(MACHINE_BW
+                            "const K : i64 = 1;\n"
+                            "fn main() -> i32 {\n"
+                            "  let a = transfer(Tensor<u8, [1024]>::uninit(), Memory::W);\n"
+                            "  spawn on(Topology::Dev) {\n"
+                            "    for i in (K - 3)..4 { a[i] = 1; }\n"
+                            "    if comptime K - 3 { a[0] = 1; } else { for j in 0..500 { a[j] = 2; } }\n"
+                            "  }\n"
+                            "  for i in (K - 3)..4 {\n"
+                            "    let t = transfer(Tensor<u8, [16]>::uninit(), Memory::W);\n"
+                            "    print!(t);\n"
+                            "  }\n"
+                            "  return 0;\n"
+                            "}\n");
+  vxp_roofline *rf = roofline(r.an, "main");
+  assert_string_equal(vxp_roofline_traffic(rf), "exact");
+  size_t w = space_index(rf, "W");
+  assert_int_equal(vxp_roofline_space_written_bytes(rf, w), 6 + 1);
+  /* The check side: the tile in the loop runs 6 times. */
+  const vxp_resident_set *rs = test_resident(r.an, "main", "W");
+  uint64_t allocated = 0;
+  assert_true(vxp_resident_set_allocated_bytes(rs, &allocated));
+  assert_int_equal(allocated, 1024 + 6 * 16);
+  vxp_roofline_free(rf);
+  test_done(&r);
+}
+
 static void test_roofline__what_cannot_be_counted_is_unknown_with_the_reason(void **state) {
   (void)state;
   static const struct {
@@ -185,6 +218,7 @@ int main(void) {
       cmocka_unit_test(test_roofline__the_llama_decode_step_reads_13_48_gb_in_8_67_ms),
       cmocka_unit_test(test_roofline__loops_multiply_slices_count_their_elements_writes_count),
       cmocka_unit_test(test_roofline__alternatives_count_their_largest_arm_as_an_upper_bound),
+      cmocka_unit_test(test_roofline__trip_counts_and_arms_are_the_analysis_decisions),
       cmocka_unit_test(test_roofline__what_cannot_be_counted_is_unknown_with_the_reason),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
