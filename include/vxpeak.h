@@ -1198,9 +1198,16 @@ VXP_API int vxp_roofline_stream_time_ps(const vxp_roofline *rf, uint64_t *out);
  * `continue`, `match` on scalars, `unsafe` blocks, calls, `print`, `assert`, and each
  * `spawn on(...)` region as a `__global__` kernel doing its scalar arithmetic on indexed
  * elements. Anything else is refused with an error diagnostic (code VXP0800) naming the
- * construct and where it is; nothing is skipped silently. Capacity verdicts do not stop
- * generation (a rejected program still runs on a GPU with room for it); syntax errors do.
+ * construct and where it is; nothing is skipped silently. The verdict comes first: a
+ * program the analysis rejected (vxp_analysis_error_count > 0) is refused with the
+ * analysis' error diagnostics followed by a VXP0800 one, unless VXP_CUDA_ALLOW_REJECTED is
+ * passed to vxp_cuda_generate_flags (the program then still says "rejected" in its header);
+ * syntax errors always stop generation.
  */
+
+/** vxp_cuda_generate_flags: generate a program the analysis rejected (its static peaks
+ * are then not a promise: a GPU with room for them may still run it). */
+#define VXP_CUDA_ALLOW_REJECTED 1u
 
 /**
  * Generate CUDA for an analysed program.
@@ -1211,6 +1218,14 @@ VXP_API int vxp_roofline_stream_time_ps(const vxp_roofline *rf, uint64_t *out);
  *         diagnostics say why), VXP_ENOMEM, VXP_EINVAL
  */
 VXP_API VXP_WARN_UNUSED int vxp_cuda_generate(vxp_cuda **out, const vxp_analysis *an);
+
+/**
+ * vxp_cuda_generate with options: `flags` is 0 (the same as vxp_cuda_generate) or
+ * VXP_CUDA_ALLOW_REJECTED. Ownership as vxp_cuda_generate.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also for an unknown flag)
+ */
+VXP_API VXP_WARN_UNUSED int vxp_cuda_generate_flags(vxp_cuda **out, const vxp_analysis *an,
+                                                    unsigned flags);
 
 /** Free a generated program. NULL is accepted. */
 VXP_API void vxp_cuda_free(vxp_cuda *cu);

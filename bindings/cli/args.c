@@ -52,6 +52,11 @@ static const option_spec specs[OPT_COUNT] = {
      "vxpeak %s examples/llama2/prefill.vx -o out"},
     {OPT_SEXP, "--sexp", NULL, NULL, "print the tree as an S-expression",
      "vxpeak %s examples/blog/peak_not_sum.vx --sexp"},
+    {OPT_ALLOW_REJECTED, "--allow-rejected", NULL, NULL,
+     "generate the program even when the analysis rejects it (its errors are\n"
+     "still printed, then a warning); without it a rejected program is refused,\n"
+     "exit 1",
+     "vxpeak %s examples/llama2/prefill.vx -D BATCH=9 --allow-rejected -o prog.cu"},
     {OPT_HELP, "--help", "-h", NULL, "show this command's options and examples",
      "vxpeak %s --help"},
 };
@@ -248,6 +253,7 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     case OPT_OUTPUT: a->output = value; break;
     case OPT_SEXP: a->sexp = true; break;
     case OPT_MACHINE_ONLY: a->machine_only = true; break;
+    case OPT_ALLOW_REJECTED: a->allow_rejected = true; break;
     default: break;
     }
     if (rc != VXPEAK_EXIT_OK) return rc;

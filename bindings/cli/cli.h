@@ -31,6 +31,7 @@ typedef enum vxpeak_opt {
   OPT_MARGIN,
   OPT_OUTPUT,
   OPT_SEXP,
+  OPT_ALLOW_REJECTED,
   OPT_HELP,
   OPT_COUNT
 } vxpeak_opt;
@@ -52,6 +53,7 @@ typedef struct vxpeak_args {
   const char *space;
   const char *output;
   bool sexp;
+  bool allow_rejected;            /* emit-cuda: generate a rejected program */
   vxp_const_override defines[VXPEAK_MAX_DEFINES];
   char define_names[VXPEAK_MAX_DEFINES][128];
   size_t define_count;

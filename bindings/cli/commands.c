@@ -28,13 +28,16 @@ const vxpeak_command vxpeak_commands[] = {
      "syntax errors; exit 0 only when the tree has no ERROR or MISSING node.",
      vxpeak_parse, O(OPT_SEXP) | O(OPT_HELP), NULL, false,
      "  $ vxpeak parse examples/blog/peak_not_sum.vx\n"},
-    {"emit-cuda", "FILE.vx [--machine M] [--host H] [-D NAME=VALUE]... -o OUT.cu",
+    {"emit-cuda", "FILE.vx [--machine M] [--host H] [-D NAME=VALUE]... [--allow-rejected] -o OUT.cu",
      "generate CUDA whose device memory follows the analysis",
      "Generate CUDA C++ whose device allocations are the analysis' tiles, each a cudaMalloc\n"
      "of its bytes freed where the analysis releases it, each spawn region a kernel; the\n"
-     "program prints its measured peaks as JSON at exit. Exit status 0 written, 1 refused (a\n"
-     "construct outside the subset, error[VXP0800]), 2 usage or input/output error.",
-     vxpeak_emit_cuda, MACHINE_OPTS | O(OPT_OUTPUT), NULL, true,
+     "program prints its measured peaks as JSON at exit. The verdict comes first: a program\n"
+     "the analysis rejects is refused with the analysis' errors (exit 1) unless\n"
+     "--allow-rejected is given, which generates it with a warning. Exit status 0 written,\n"
+     "1 refused (rejected by the analysis, or a construct outside the subset:\n"
+     "error[VXP0800]), 2 usage or input/output error.",
+     vxpeak_emit_cuda, MACHINE_OPTS | O(OPT_OUTPUT) | O(OPT_ALLOW_REJECTED), NULL, true,
      "  $ vxpeak emit-cuda examples/blog/peak_not_sum.vx -o prog.cu && nvcc -o prog prog.cu\n"},
     {"explain", "FILE.vx [--function F] [--space S] [--machine M] [-D NAME=VALUE]... "
                 "[--format text|json]",

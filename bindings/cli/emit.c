@@ -11,7 +11,7 @@ int vxpeak_emit_cuda(const vxpeak_args *args) {
   int exit_code = vxpeak_session_open(&s, args);
   vxp_cuda *cu = NULL;
   if (exit_code != VXPEAK_EXIT_OK) goto done;
-  int rc = vxp_cuda_generate(&cu, s.an);
+  int rc = vxp_cuda_generate_flags(&cu, s.an, args->allow_rejected ? VXP_CUDA_ALLOW_REJECTED : 0);
   if (rc != VXP_OK) {
     exit_code = vxpeak_fail(s.program.ctx, rc, "code generation failed");
     goto done;
@@ -26,6 +26,17 @@ int vxpeak_emit_cuda(const vxpeak_args *args) {
             vxp_cuda_diagnostic_count(cu), vxp_cuda_diagnostic_count(cu) == 1 ? "" : "s");
     exit_code = VXPEAK_EXIT_REJECTED;
     goto done;
+  }
+  if (vxp_analysis_error_count(s.an) > 0) {
+    /* --allow-rejected: generated, but the analysis' errors are said, as warnings. */
+    bool color = vxpeak_use_color(stderr);
+    for (size_t i = 0; i < vxp_analysis_diagnostic_count(s.an); i++) {
+      const vxp_diagnostic *d = vxp_analysis_diagnostic(s.an, i);
+      if (vxp_diagnostic_severity(d) == VXP_SEVERITY_ERROR) vxpeak_render_diagnostic(stderr, d, color);
+    }
+    fprintf(stderr, "vxpeak emit-cuda: warning: %s: the analysis rejected this program (%zu "
+                    "error%s); generated anyway because --allow-rejected was given\n",
+            file, vxp_analysis_error_count(s.an), vxp_analysis_error_count(s.an) == 1 ? "" : "s");
   }
   FILE *out = strcmp(output, "-") == 0 ? stdout : fopen(output, "wb");
   if (!out) {

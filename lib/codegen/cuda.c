@@ -305,9 +305,31 @@ static void cg_free(cg *G) {
 }
 
 int vxp_cuda_generate(vxp_cuda **out, const vxp_analysis *an) {
+  return vxp_cuda_generate_flags(out, an, 0);
+}
+
+/* The verdict comes first: a program the analysis rejected is not generated (its peak is
+ * over a capacity, or a tile is unresolved), unless the caller asked for it. The refusal
+ * carries the analysis' own error diagnostics, then one saying what was not done. */
+static int refuse_rejected(vxp_context *ctx, const vxp_analysis *an, vxp_cuda *cu) {
+  for (size_t i = 0; i < an->diags.len; i++) {
+    if (an->diags.items[i].severity == VXP_SEVERITY_ERROR &&
+        !vxp_diag__copy(ctx, &cu->diags, &an->diags.items[i]))
+      return VXP_ENOMEM;
+  }
+  if (!vxp_diag__add(ctx, &cu->diags, VXP_SEVERITY_ERROR, VXP_CG_REFUSED, NULL, 0, 0,
+                     "the analysis rejected the program (%zu error%s above); no CUDA is generated "
+                     "for a rejected program unless that is asked for explicitly",
+                     an->error_count, an->error_count == 1 ? "" : "s"))
+    return VXP_ENOMEM;
+  return VXP_OK;
+}
+
+int vxp_cuda_generate_flags(vxp_cuda **out, const vxp_analysis *an, unsigned flags) {
   vxp_ctx__begin(an ? an->ctx : NULL); /* each call reports its own outcome */
-  if (!out || !an) return an ? vxp_ctx__error(an->ctx, VXP_EINVAL, "invalid argument to vxp_cuda_generate")
-                             : VXP_EINVAL;
+  if (!out || !an || (flags & ~VXP_CUDA_ALLOW_REJECTED))
+    return an ? vxp_ctx__error(an->ctx, VXP_EINVAL, "invalid argument to vxp_cuda_generate")
+              : VXP_EINVAL;
   vxp_context *ctx = an->ctx;
   vxp_cuda *cu = vxp_ctx__calloc(ctx, 1, sizeof(*cu));
   if (!cu) return vxp_ctx__nomem(ctx);
@@ -320,6 +342,9 @@ int vxp_cuda_generate(vxp_cuda **out, const vxp_analysis *an) {
         !vxp_diag__copy(ctx, &cu->diags, &prog->diags.items[i]))
       rc = VXP_ENOMEM;
   }
+  bool syntax_errors = cu->diags.len != 0;
+  if (rc == VXP_OK && !syntax_errors && an->error_count && !(flags & VXP_CUDA_ALLOW_REJECTED))
+    rc = refuse_rejected(ctx, an, cu);
   if (rc == VXP_OK && cu->diags.len == 0) {
     cg G;
     memset(&G, 0, sizeof(G));
@@ -342,7 +367,7 @@ int vxp_cuda_generate(vxp_cuda **out, const vxp_analysis *an) {
       vxp_sb__free(ctx, &text);
     }
     cg_free(&G);
-  } else if (rc == VXP_OK) {
+  } else if (rc == VXP_OK && syntax_errors) {
     if (!vxp_diag__add(ctx, &cu->diags, VXP_SEVERITY_ERROR, VXP_CG_REFUSED, NULL, 0, 0,
                        "the program has syntax errors; no CUDA is generated for it"))
       rc = VXP_ENOMEM;

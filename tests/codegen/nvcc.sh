@@ -1,7 +1,7 @@
 #!/bin/sh
-# nvcc.sh CLI BUILD_DIR - generate CUDA for every example program (examples/blog/*.vx,
-# examples/codegen/*.vx) and compile it with nvcc, warnings as errors, linked against the
-# CUDA runtime. No GPU is needed to compile.
+# nvcc.sh CLI BUILD_DIR - generate CUDA for every example program (cg_run and cg_build in
+# tests/codegen/programs.sh) and compile it with nvcc, warnings as errors, linked against
+# the CUDA runtime. No GPU is needed to compile. Two compiles run at a time.
 #
 # nvcc comes from $NVCC, from PATH, or from a virtual environment made here with pip
 # (${VXPEAK_CUDA_VENV:-$HOME/.cache/vxpeak/cuda-venv}). The pip packages that hold the nvcc
@@ -14,6 +14,7 @@ cli=$1
 build=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 2
+. tests/codegen/programs.sh
 venv=${VXPEAK_CUDA_VENV:-$HOME/.cache/vxpeak/cuda-venv}
 nvcc=${NVCC:-}
 venv_nvcc() {
@@ -39,13 +40,23 @@ out="$build/nvcc"
 mkdir -p "$out"
 pass=0
 fail=0
-for vx in examples/blog/*.vx examples/codegen/*.vx; do
-  name=$(echo "${vx#examples/}" | sed 's|/|_|g; s|\.vx$||')
-  if ! "$cli" emit-cuda "$vx" -o "$out/$name.cu"; then
-    echo "FAIL nvcc/$name: emit-cuda failed"
+names=""
+for vx in $cg_run $cg_build; do
+  name=$(cg_name "$vx")
+  rm -f "$out/$name.ok"
+  if ! "$cli" emit-cuda $(cg_flags "$vx") "$vx" -o "$out/$name.cu" 2>"$out/$name.emit.err"; then
+    echo "FAIL nvcc/$name: emit-cuda failed"; head -20 "$out/$name.emit.err"
     fail=$((fail + 1))
-  elif "$nvcc" -std=c++17 -Werror all-warnings -o "$out/$name" "$out/$name.cu" \
-    >"$out/$name.log" 2>&1; then
+  else
+    names="$names $name"
+  fi
+done
+# nvcc is slow (seconds per program): two compiles at a time; each leaves NAME.ok on success.
+export nvcc out
+printf '%s\n' $names | xargs -P 2 -I NAME sh -c \
+  '"$nvcc" -std=c++17 -Werror all-warnings -o "$out/NAME" "$out/NAME.cu" >"$out/NAME.log" 2>&1 && : >"$out/NAME.ok"'
+for name in $names; do
+  if [ -e "$out/$name.ok" ]; then
     pass=$((pass + 1))
   else
     echo "FAIL nvcc/$name:"; head -30 "$out/$name.log"

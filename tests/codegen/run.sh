@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh CLI PEAKCMP BUILD_DIR - the CUDA code generation tests that need no GPU.
 #
-# For every example program (examples/blog/*.vx, examples/codegen/*.vx):
+# For every example program that runs (cg_run in tests/codegen/programs.sh):
 #   1. `vxpeak emit-cuda` output must equal the golden file tests/codegen/golden/NAME.cu
 #      (UPDATE=1 rewrites the golden files from the current output: review the diff);
 #   2. the same code is built as C++ against the CPU emulation of the CUDA runtime
@@ -16,16 +16,17 @@ peakcmp=$2
 build=$3
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 2
+. tests/codegen/programs.sh
 out="$build/codegen"
 mkdir -p "$out"
 CXX=${CXX:-g++}
 pass=0
 fail=0
-for vx in examples/blog/*.vx examples/codegen/*.vx; do
-  name=$(echo "${vx#examples/}" | sed 's|/|_|g; s|\.vx$||')
+for vx in $cg_run; do
+  name=$(cg_name "$vx")
   golden="tests/codegen/golden/$name.cu"
   ok=1
-  if ! "$cli" emit-cuda "$vx" -o "$out/$name.cu" 2>"$out/$name.emit.err"; then
+  if ! "$cli" emit-cuda $(cg_flags "$vx") "$vx" -o "$out/$name.cu" 2>"$out/$name.emit.err"; then
     echo "FAIL codegen/$name: emit-cuda failed"; cat "$out/$name.emit.err"; ok=0
   elif [ "${UPDATE:-0}" = 1 ]; then
     cp "$out/$name.cu" "$golden"

@@ -162,6 +162,39 @@ static void test_codegen__syntax_errors_are_copied_not_generated(void **state) {
   test_done(&r);
 }
 
+/* The verdict comes first: an error anywhere (here in a function main never calls) refuses
+ * generation with the analysis' own diagnostic, unless VXP_CUDA_ALLOW_REJECTED is passed. */
+static void test_codegen__rejected_program_is_refused_unless_allowed(void **state) {
+  (void)state;
+  static const char text[] = MACHINE
+      "fn unused() -> i32 {\n"
+      "  let big = transfer(Tensor<f32, [2048, 1024]>::new(), Memory::W);\n"
+      "  spawn on(Topology::Dev) { big[0][0] = 1.0; }\n"
+      "  return 0;\n}\n"
+      "fn main() -> i32 { return 0; }\n";
+  test_run r;
+  vxp_cuda *cu = generate(&r, text);
+  assert_true(vxp_analysis_error_count(r.an) > 0);
+  assert_null(vxp_cuda_text(cu, NULL));
+  size_t n = vxp_cuda_diagnostic_count(cu);
+  assert_int_equal(n, vxp_analysis_error_count(r.an) + 1);
+  assert_string_equal(vxp_diagnostic_code(vxp_cuda_diagnostic(cu, 0)),
+                      vxp_diagnostic_code(vxp_analysis_diagnostic(r.an, 0)));
+  assert_string_equal(vxp_diagnostic_code(vxp_cuda_diagnostic(cu, n - 1)), "VXP0800");
+  assert_non_null(strstr(vxp_diagnostic_message(vxp_cuda_diagnostic(cu, n - 1)), "rejected"));
+  vxp_cuda_free(cu);
+  cu = NULL;
+  assert_int_equal(vxp_cuda_generate_flags(&cu, r.an, 2u), VXP_EINVAL);
+  assert_null(cu);
+  assert_int_equal(vxp_cuda_generate_flags(&cu, r.an, VXP_CUDA_ALLOW_REJECTED), VXP_OK);
+  const char *out = vxp_cuda_text(cu, NULL);
+  assert_non_null(out);
+  assert_non_null(strstr(out, "Analysis verdict: rejected"));
+  assert_int_equal(vxp_cuda_diagnostic_count(cu), 0);
+  vxp_cuda_free(cu);
+  test_done(&r);
+}
+
 static void test_codegen__null_arguments(void **state) {
   (void)state;
   vxp_cuda *cu = NULL;
@@ -247,6 +280,7 @@ int main(void) {
       cmocka_unit_test(test_codegen__releasing_block_frees_its_tiles_at_its_end_and_on_break),
       cmocka_unit_test(test_codegen__refuses_constructs_outside_the_subset_where_they_are),
       cmocka_unit_test(test_codegen__syntax_errors_are_copied_not_generated),
+      cmocka_unit_test(test_codegen__rejected_program_is_refused_unless_allowed),
       cmocka_unit_test(test_codegen__null_arguments),
       cmocka_unit_test(test_codegen__allocation_failures_return_enomem_without_leaks),
   };
