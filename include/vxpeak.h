@@ -1193,11 +1193,12 @@ VXP_API int vxp_roofline_stream_time_ps(const vxp_roofline *rf, uint64_t *out);
  * and per function, next to vxp_resident_set_peak_bytes as one line of JSON
  * (schema "vxpeak-cuda-memory-v1") when it exits.
  *
- * The subset: functions returning element-typed scalars, `let`, tensor constructors
- * (`new`, `uninit`, `fill`), `transfer`, `if`/`else`, `for` over a range, `loop`, `break`,
- * `continue`, `match` on scalars, `unsafe` blocks, calls, `print`, `assert`, and each
- * `spawn on(...)` region as a `__global__` kernel doing its scalar arithmetic on indexed
- * elements. Anything else is refused with an error diagnostic (code VXP0800) naming the
+ * The subset: functions returning element-typed scalars or unplaced (host) tensors,
+ * `let`, tensor constructors (`new`, `uninit`, `fill`), `transfer`, `if`/`else`, `for` over
+ * a range, `loop`, `break`, `continue`, `match` on scalars, `unsafe` blocks, calls, `print`,
+ * `assert`, and each `spawn on(...)` region as a `__global__` kernel doing its scalar
+ * arithmetic on indexed elements. f16, bf16, f8e4m3 and f8e5m2 are stored as CUDA's
+ * __half, __nv_bfloat16, __nv_fp8_e4m3 and __nv_fp8_e5m2 and computed in float. Anything else is refused with an error diagnostic (code VXP0800) naming the
  * construct and where it is; nothing is skipped silently. The verdict comes first: a
  * program the analysis rejected (vxp_analysis_error_count > 0) is refused with the
  * analysis' error diagnostics followed by a VXP0800 one, unless VXP_CUDA_ALLOW_REJECTED is

@@ -83,7 +83,9 @@ typedef struct cg_fn {
   char cname[80];
   size_t record_first, record_end; /* the analysis' records of this function */
   bool returns_scalar;
-  char return_ctype[16];
+  bool returns_tensor;   /* a host tensor the function made: the caller owns its buffer */
+  cg_tensor return_t;
+  char return_ctype[32];
   char *signature;       /* "static int32_t vx_f(float *v_w)", once emitted */
 } cg_fn;
 
@@ -94,11 +96,13 @@ typedef struct cg_var {
   char cname[80];
   bool tensor;
   cg_tensor t;
-  char ctype[16];        /* scalars with a known type; "" when `auto` */
+  char ctype[32];        /* scalars with a known type; "" when `auto` */
   uint32_t decl_depth;   /* releasing blocks open where it was declared */
   uint32_t owner_depth;  /* tensors: releasing depth of the buffer its data lives in */
   bool poisoned;         /* its declaration was refused: uses report nothing more */
   bool kernel_local;     /* declared inside the kernel being emitted */
+  bool kernel_written;   /* a host scalar the kernel being emitted assigns (by reference) */
+  int32_t buffer;        /* tensors: the function's host buffer it is, or -1 */
 } cg_var;
 
 /* A buffer of the function being emitted: a tile (counted) or a host buffer. */
@@ -125,6 +129,7 @@ typedef struct cg_value {
   uint8_t kind;
   cg_tensor t;
   uint32_t owner_depth;
+  int32_t buffer;        /* tensors: the function's host buffer it is (+1; 0: none) */
 } cg_value;
 
 /* Grammar ids the core's symbol table does not carry, looked up by name per run so that
@@ -167,6 +172,7 @@ typedef struct cg {
   Array(char *) used_names;
   unsigned temps;
   bool in_kernel;
+  bool lvalue;           /* the element being emitted is written, not read */
   unsigned nesting;
 } cg;
 
@@ -199,11 +205,27 @@ void vxp_cg__where(const cg *G, TSNode node, char *buf, size_t size);
 
 /* C spelling of an element type as a scalar, or NULL when it has none here. */
 const char *vxp_cg__scalar_ctype(vxp_elem e);
-/* C storage type of a tensor's elements ("float", "unsigned char" for packed types). */
+/* C storage type of a tensor's elements ("float", "__half", "unsigned char" for packed
+ * types). */
 const char *vxp_cg__storage_ctype(vxp_elem e);
+/* Whether `e` is a narrow floating type (f16, bf16, f8): stored as CUDA's type, computed
+ * in float. Its values are read as `(float)x` and written as `(T)(float)(v)`, so that no
+ * arithmetic operator of the CUDA types (ambiguous or absent for f8) is ever used. */
+bool vxp_cg__narrow_float(vxp_elem e);
+/* Whether a scalar C type is one of those narrow types. */
+bool vxp_cg__narrow_ctype(const char *ctype);
+/* A host buffer the current statement made and nothing binds (a constructor or a call's
+ * returned tensor): freed after the statement, unless a `let` binds it (vxp_cg__unpend). */
+void vxp_cg__pend(cg *G, uint32_t buffer);
+void vxp_cg__unpend(cg *G, uint32_t buffer);
+/* Add a buffer owned by the innermost releasing block; its index. */
+uint32_t vxp_cg__add_buffer(cg *G, bool tile, uint32_t space, uint64_t bytes);
 
 /* Fold a tensor type node's shape; false (with a refusal) when it does not fold. */
 bool vxp_cg__tensor_type(cg *G, TSNode type_node, cg_tensor *out);
+/* The tensor_type under references and Ref/Pinned wrappers, and whether the wrapper or the
+ * type places it on a device. Null when `type` is not a tensor type. */
+TSNode vxp_cg__tensor_of_type(cg *G, TSNode type, bool *device);
 /* Whether a place node (memory_path, topology_path) denotes the host. */
 bool vxp_cg__place_is_host(cg *G, TSNode place);
 

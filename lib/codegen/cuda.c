@@ -60,11 +60,21 @@ static bool return_type(cg *G, cg_fn *f) {
   const char *ct = vxp_cg__is(type, G->S->type_identifier)
                        ? vxp_cg__scalar_ctype(vxp_elem__from_name(text, len))
                        : NULL;
+  if (!ct && vxp_cg__is(type, G->S->tensor_type) &&
+      ts_node_is_null(vxp_cg__field(type, G->F->placement))) {
+    /* An unplaced tensor lives on the host, where the analysis counts no tile: the
+     * function hands its buffer to the caller (a checkpoint loader, say). */
+    if (!vxp_cg__tensor_type(G, type, &f->return_t)) return false;
+    snprintf(f->return_ctype, sizeof(f->return_ctype), "%s *",
+             vxp_cg__storage_ctype((vxp_elem)f->return_t.elem));
+    f->returns_tensor = true;
+    return true;
+  }
   if (!ct)
     return vxp_cg__refuse(G, ts_node_is_null(type) ? f->node : type,
                           "function '%s' returns '%.*s': the subset returns element-typed "
-                          "scalars (a returned tile would outlive the function that the "
-                          "analysis releases it in)",
+                          "scalars and unplaced (host) tensors (a returned tile would outlive "
+                          "the function that the analysis releases it in)",
                           f->name, (int)len, text);
   snprintf(f->return_ctype, sizeof(f->return_ctype), "%s", ct);
   f->returns_scalar = true;
@@ -187,7 +197,21 @@ static void header(cg *G, vxp_sb *o) {
                  " *   GPU:  nvcc -std=c++17 -o prog THIS.cu && ./prog\n"
                  " *   CPU:  g++ -std=c++17 -x c++ -include tests/codegen/cuda_emul.h THIS.cu\n"
                  " */\n"
-                 "#ifndef VXP_CUDA_EMULATED\n#include <cuda_runtime.h>\n#endif\n\n");
+                 "#ifndef VXP_CUDA_EMULATED\n#include <cuda_runtime.h>\n");
+  /* The narrow float types' headers, when the program uses them (the CPU emulation
+   * defines stand-ins of the same sizes). */
+  static const struct {
+    const char *type, *header;
+  } narrow[] = {{"__half", "cuda_fp16.h"}, {"__nv_bfloat16", "cuda_bf16.h"}, {"__nv_fp8_", "cuda_fp8.h"}};
+  for (size_t i = 0; i < VXP__ARRAY_LEN(narrow); i++) {
+    bool used = false;
+    for (size_t f = 0; f < G->fns.len && !used; f++)
+      used = G->fns.items[f].signature && strstr(G->fns.items[f].signature, narrow[i].type);
+    used = used || (G->defs.data && strstr(G->defs.data, narrow[i].type)) ||
+           (G->kernels.data && strstr(G->kernels.data, narrow[i].type));
+    if (used) vxp_sb__printf(G->ctx, o, "#include <%s>\n", narrow[i].header);
+  }
+  vxp_sb__printf(G->ctx, o, "#endif\n\n");
 }
 
 static void tables(cg *G, vxp_sb *o) {

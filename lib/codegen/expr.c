@@ -50,13 +50,28 @@ static uint32_t owner_serial(cg *G) {
   return 0;
 }
 
-static uint32_t add_buffer(cg *G, bool tile, uint32_t space, uint64_t bytes) {
+uint32_t vxp_cg__add_buffer(cg *G, bool tile, uint32_t space, uint64_t bytes) {
   cg_buffer b = {tile, space, bytes, owner_serial(G)};
   if (!array_push(G->ctx, &G->buffers, b)) {
     G->rc = VXP_ENOMEM;
     return 0;
   }
   return (uint32_t)(G->buffers.len - 1);
+}
+
+void vxp_cg__pend(cg *G, uint32_t buffer) {
+  if (!array_push(G->ctx, &G->pending, buffer)) G->rc = VXP_ENOMEM;
+}
+
+void vxp_cg__unpend(cg *G, uint32_t buffer) {
+  for (size_t i = 0; i < G->pending.len; i++) {
+    if (G->pending.items[i] == buffer && !G->buffers.items[buffer].tile) {
+      memmove(&G->pending.items[i], &G->pending.items[i + 1],
+              (G->pending.len - i - 1) * sizeof(G->pending.items[0]));
+      G->pending.len--;
+      return;
+    }
+  }
 }
 
 static const char *copy_kind(bool src_device, bool dst_device) {
@@ -98,7 +113,7 @@ bool vxp_cg__place(cg *G, TSNode site, const vxp_record *const *records, size_t 
                               (unsigned long long)r->bytes, r->space_name, r->depth,
                               (unsigned long long)type->bytes, G->depth);
       }
-      id = add_buffer(G, true, space, r->bytes);
+      id = vxp_cg__add_buffer(G, true, space, r->bytes);
       const cg_space *sp = &G->spaces.items[space];
       vxp_sb__printf(G->ctx, &next, "vxp_tile_alloc(&fr, &vxb%u, VXP_SPACE_%s, %lluull)", id,
                      sp->cname, (unsigned long long)r->bytes);
@@ -106,7 +121,7 @@ bool vxp_cg__place(cg *G, TSNode site, const vxp_record *const *records, size_t 
       result.device = !sp->host;
       result.space = space;
     } else {
-      id = add_buffer(G, false, VXP_NONE, type->bytes);
+      id = vxp_cg__add_buffer(G, false, VXP_NONE, type->bytes);
       vxp_sb__printf(G->ctx, &next, "vxp_host_alloc(&vxb%u, %lluull, 0)", id,
                      (unsigned long long)type->bytes);
       result.device = false;
@@ -133,6 +148,8 @@ bool vxp_cg__place(cg *G, TSNode site, const vxp_record *const *records, size_t 
     v->kind = CG_TENSOR;
     v->t = result;
     v->owner_depth = G->depth;
+    v->buffer = result.device ? 0 : (int32_t)G->buffers.len; /* the last hop's buffer */
+    if (count && !result.device) v->buffer = 0; /* a host tile: the analysis' to release */
   }
   return vxp_cg__ok(G);
 }
@@ -157,7 +174,9 @@ static bool number(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     if (!ct || suffix == VXP_ELEM_BOOL)
       return vxp_cg__refuse(G, node, "a literal of type %s has no C type in generated code",
                             vxp_elem__name(suffix));
-    vxp_sb__printf(G->ctx, sb, "((%s)%.*s)", ct, (int)digits, text);
+    if (vxp_cg__narrow_float(suffix)) /* rounded to the type, computed in float */
+      vxp_sb__printf(G->ctx, sb, "((float)(%s)(float)%.*s)", ct, (int)digits, text);
+    else vxp_sb__printf(G->ctx, sb, "((%s)%.*s)", ct, (int)digits, text);
     return true;
   }
   /* Unsuffixed literals take Vx's defaults: i32 (i64 when it does not fit), f32. */
@@ -193,10 +212,13 @@ static bool identifier(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   cg_var *var = vxp_cg__lookup(G, name, len);
   if (var) {
     if (var->poisoned) return false; /* already reported where it was declared */
-    vxp_sb__printf(G->ctx, sb, "%s", var->cname);
+    if (!var->tensor && vxp_cg__narrow_ctype(var->ctype))
+      vxp_sb__printf(G->ctx, sb, "((float)%s)", var->cname);
+    else vxp_sb__printf(G->ctx, sb, "%s", var->cname);
     v->kind = var->tensor ? CG_TENSOR : CG_SCALAR;
     v->t = var->t;
     v->owner_depth = var->owner_depth;
+    v->buffer = var->tensor ? var->buffer + 1 : 0;
     return true;
   }
   if ((len == 4 && memcmp(name, "true", 4) == 0) || (len == 5 && memcmp(name, "false", 5) == 0)) {
@@ -266,11 +288,13 @@ static bool cast(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
                        ? vxp_cg__scalar_ctype(vxp_elem__from_name(t, len))
                        : NULL;
   if (!ct) return vxp_cg__refuse(G, type, "a cast to '%.*s': only scalar element types", (int)len, t);
-  vxp_sb__printf(G->ctx, sb, "((%s)", ct);
+  bool narrow = vxp_cg__narrow_ctype(ct);
+  if (narrow) vxp_sb__printf(G->ctx, sb, "((float)(%s)(float)(", ct);
+  else vxp_sb__printf(G->ctx, sb, "((%s)", ct);
   cg_value x;
   memset(&x, 0, sizeof(x));
   if (!vxp_cg__expr(G, vxp_cg__field(node, G->F->value), sb, &x)) return false;
-  vxp_sb__append(G->ctx, sb, ")", 1);
+  vxp_sb__append(G->ctx, sb, narrow ? "))" : ")", narrow ? 2 : 1);
   if (x.kind != CG_SCALAR) return vxp_cg__refuse(G, node, "a cast of a whole tensor");
   v->kind = CG_SCALAR;
   return true;
@@ -278,6 +302,8 @@ static bool cast(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
 
 /* `t[i][j]`: one element of a tensor whose every dimension is indexed, row-major. */
 static bool element(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
+  bool written = G->lvalue; /* the indices themselves are read */
+  G->lvalue = false;
   TSNode indices[CG_MAX_RANK];
   uint32_t n = 0;
   TSNode base = node;
@@ -308,8 +334,10 @@ static bool element(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     return vxp_cg__refuse(G, node, "placed tensor '%.*s' read on the host: read it inside a "
                                    "`spawn` region, or transfer it back first",
                           (int)len, name);
-  /* Horner form: ((i0 * d1 + i1) * d2 + i2). Indices were collected innermost first. */
-  vxp_sb__printf(G->ctx, sb, "%s[", var->cname);
+  /* Horner form: ((i0 * d1 + i1) * d2 + i2). Indices were collected innermost first. A
+   * narrow float is read as float (assignment() converts what it writes). */
+  bool as_float = !written && vxp_cg__narrow_float((vxp_elem)var->t.elem);
+  vxp_sb__printf(G->ctx, sb, "%s%s[", as_float ? "((float)" : "", var->cname);
   for (uint32_t k = 1; k < n; k++) vxp_sb__append(G->ctx, sb, "(", 1);
   for (uint32_t k = 0; k < n; k++) {
     TSNode idx = indices[n - 1 - k];
@@ -321,8 +349,9 @@ static bool element(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     vxp_sb__append(G->ctx, sb, ")", 1);
     if (k + 1 < n) vxp_sb__printf(G->ctx, sb, ") * %lluLL + ", (unsigned long long)var->t.dims[k + 1]);
   }
-  vxp_sb__append(G->ctx, sb, "]", 1);
+  vxp_sb__append(G->ctx, sb, as_float ? "])" : "]", as_float ? 2 : 1);
   v->kind = CG_SCALAR;
+  v->t.elem = var->t.elem;
   return true;
 }
 
@@ -334,14 +363,6 @@ static const cg_fn *find_fn(cg *G, const char *name, size_t len) {
     if (strlen(f->name) == len && memcmp(f->name, name, len) == 0) return f;
   }
   return NULL;
-}
-
-/* A tensor argument or parameter type: the tensor node under references and wrappers. */
-static TSNode tensor_node_of(cg *G, TSNode type) {
-  while (vxp_cg__is(type, G->S->reference_type) || vxp_cg__is(type, G->S->ref_type) ||
-         vxp_cg__is(type, G->S->pinned_type))
-    type = vxp_cg__field(type, G->F->type);
-  return vxp_cg__is(type, G->S->tensor_type) ? type : (TSNode){{0}, NULL, NULL};
 }
 
 static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
@@ -390,6 +411,16 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   if (pcount != argc)
     return vxp_cg__refuse(G, node, "'%.*s' takes %u arguments, not %u", (int)len, name, pcount,
                           argc);
+  /* A returned host tensor becomes a buffer of the caller (freed after the statement
+   * unless a `let` binds it); a narrow float result is read as float. */
+  uint32_t adopted = 0;
+  if (callee->returns_tensor) {
+    adopted = vxp_cg__add_buffer(G, false, VXP_NONE, callee->return_t.bytes);
+    vxp_sb__printf(G->ctx, sb, "(%s *)vxp_host_adopt(&vxb%u, ",
+                   vxp_cg__storage_ctype((vxp_elem)callee->return_t.elem), adopted);
+  } else if (vxp_cg__narrow_ctype(callee->return_ctype)) {
+    vxp_sb__append(G->ctx, sb, "((float)", 8);
+  }
   vxp_sb__printf(G->ctx, sb, "%s(", callee->cname);
   uint32_t p = 0;
   for (uint32_t i = 0; i < argc; i++) {
@@ -397,15 +428,18 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     TSNode param;
     do param = ts_node_named_child(params, p++);
     while (!vxp_cg__is(param, G->S->parameter));
-    TSNode ptype = tensor_node_of(G, vxp_cg__field(param, G->F->type));
+    bool pdevice = false;
+    TSNode ptype = vxp_cg__tensor_of_type(G, vxp_cg__field(param, G->F->type), &pdevice);
     if (vxp_cg__is(arg, G->S->reference_expression)) arg = vxp_cg__field(arg, G->F->value);
     if (i) vxp_sb__append(G->ctx, sb, ", ", 2);
+    size_t arg_mark = sb->len;
     cg_value a;
     memset(&a, 0, sizeof(a));
     if (!vxp_cg__expr(G, arg, sb, &a)) return false;
     if (!ts_node_is_null(ptype)) {
       cg_tensor pt;
       if (!vxp_cg__tensor_type(G, ptype, &pt)) return false;
+      pt.device = pdevice; /* `Ref<T, Memory::HBM>` places it, as the parameter does */
       if (a.kind != CG_TENSOR || a.t.elem != pt.elem || a.t.count != pt.count ||
           a.t.device != pt.device)
         return vxp_cg__refuse(G, arg, "argument %u of '%.*s' is not a tensor of the parameter's "
@@ -413,11 +447,38 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
                               i + 1, (int)len, name);
     } else if (a.kind != CG_SCALAR) {
       return vxp_cg__refuse(G, arg, "a tensor passed where '%.*s' takes a scalar", (int)len, name);
+    } else {
+      /* A narrow float parameter: convert explicitly (fp8's constructors are explicit). */
+      size_t tl;
+      TSNode ptn = vxp_cg__field(param, G->F->type);
+      const char *tt = vxp_cg__text(G, ptn, &tl);
+      const char *pct = vxp_cg__is(ptn, G->S->type_identifier)
+                            ? vxp_cg__scalar_ctype(vxp_elem__from_name(tt, tl))
+                            : NULL;
+      if (vxp_cg__narrow_ctype(pct)) {
+        vxp_sb tmp;
+        memset(&tmp, 0, sizeof(tmp));
+        vxp_sb__printf(G->ctx, &tmp, "(%s)(float)(%s)", pct, sb->data + arg_mark);
+        sb->len = arg_mark;
+        if (sb->data) sb->data[arg_mark] = '\0';
+        vxp_sb__append(G->ctx, sb, tmp.data ? tmp.data : "", tmp.len);
+        vxp_cg__sb_done(G, &tmp);
+      }
     }
   }
   vxp_sb__append(G->ctx, sb, ")", 1);
   v->kind = CG_SCALAR;
-  return true;
+  if (callee->returns_tensor) {
+    vxp_sb__append(G->ctx, sb, ")", 1);
+    v->kind = CG_TENSOR;
+    v->t = callee->return_t;
+    v->owner_depth = G->depth;
+    v->buffer = (int32_t)adopted + 1;
+    vxp_cg__pend(G, adopted);
+  } else if (vxp_cg__narrow_ctype(callee->return_ctype)) {
+    vxp_sb__append(G->ctx, sb, ")", 1);
+  }
+  return vxp_cg__ok(G);
 }
 
 /* ------------------------------------------------------------------ tensors */
@@ -469,6 +530,8 @@ static bool constructor(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   }
   bool ok = vxp_cg__initialise(G, node, &t, ptr.data, sb);
   vxp_cg__sb_done(G, &ptr);
+  /* Nothing binds it yet: freed after the statement unless a `let` takes it. */
+  if (ok && v->buffer) vxp_cg__pend(G, (uint32_t)(v->buffer - 1));
   return ok;
 }
 
@@ -494,8 +557,9 @@ bool vxp_cg__initialise(cg *G, TSNode ctor, const cg_tensor *t, const char *ptr,
     if (!st || t->elem == VXP_ELEM_BOOL)
       return vxp_cg__refuse(G, ctor, "`fill` of a %s tensor: its elements have no C type here",
                             vxp_elem__name((vxp_elem)t->elem));
-    vxp_sb__printf(G->ctx, sb, "vxp_fill<%s>(%s, %lluull, (%s)(", st, ptr,
-                   (unsigned long long)t->count, st);
+    vxp_sb__printf(G->ctx, sb, "vxp_fill<%s>(%s, %lluull, (%s)(%s", st, ptr,
+                   (unsigned long long)t->count, st,
+                   vxp_cg__narrow_float((vxp_elem)t->elem) ? "float)(" : "");
     cg_value x;
     memset(&x, 0, sizeof(x));
     if (!vxp_cg__expr(G, ts_node_named_child(args, 0), sb, &x)) return false;

@@ -140,6 +140,26 @@ inline void vxp_host_release(void **slot) {
   *slot = NULL;
 }
 
+/* A host buffer a called function made and returned: the caller's slot owns it now. */
+inline void *vxp_host_adopt(void **slot, void *p) {
+  *slot = p;
+  return p;
+}
+
+/* A host scalar a kernel assigns, in a device cell for the launch (not a tile: scalars
+ * are counted nowhere), and copied back after it. */
+template <typename T> T *vxp_scalar_in(const T *host) {
+  void *cell = NULL;
+  VXP_CHECK(cudaMalloc(&cell, sizeof(T)));
+  VXP_CHECK(cudaMemcpy(cell, host, sizeof(T), cudaMemcpyHostToDevice));
+  return (T *)cell;
+}
+
+template <typename T> void vxp_scalar_out(T *host, T *cell) {
+  VXP_CHECK(cudaMemcpy(host, cell, sizeof(T), cudaMemcpyDeviceToHost));
+  VXP_CHECK(cudaFree(cell));
+}
+
 inline void *vxp_copy(void *dst, const void *src, uint64_t bytes, cudaMemcpyKind kind) {
   if (bytes) VXP_CHECK(cudaMemcpy(dst, src, (size_t)bytes, kind));
   return dst;

@@ -88,32 +88,6 @@ static TSNode strip_parens(cg *G, TSNode node) {
   return node;
 }
 
-/* The tensor_type under references and Ref/Pinned wrappers, and whether the wrapper or the
- * type places it on a device. Null when `type` is not a tensor type. */
-static TSNode tensor_of_type(cg *G, TSNode type, bool *device) {
-  bool placed_by_wrapper = false;
-  *device = false;
-  while (!ts_node_is_null(type)) {
-    if (vxp_cg__is(type, G->S->ref_type) || vxp_cg__is(type, G->S->pinned_type)) {
-      TSNode place = vxp_cg__field(type, vxp_cg__is(type, G->S->ref_type) ? G->F->space
-                                                                           : G->F->topology);
-      if (!placed_by_wrapper) *device = !vxp_cg__place_is_host(G, place);
-      placed_by_wrapper = true;
-      type = vxp_cg__field(type, G->F->type);
-    } else if (vxp_cg__is(type, G->S->reference_type)) {
-      type = vxp_cg__field(type, G->F->type);
-    } else {
-      break;
-    }
-  }
-  if (!vxp_cg__is(type, G->S->tensor_type)) return (TSNode){{0}, NULL, NULL};
-  if (!placed_by_wrapper) {
-    TSNode place = vxp_cg__field(type, G->F->placement);
-    *device = !ts_node_is_null(place) && !vxp_cg__place_is_host(G, place);
-  }
-  return type;
-}
-
 static void poison(cg *G, TSNode name) {
   cg_var *v = vxp_cg__bind(G, name);
   if (v) v->poisoned = true;
@@ -123,7 +97,7 @@ static void poison(cg *G, TSNode name) {
 static bool let_tile(cg *G, TSNode node, TSNode type, TSNode value, vxp_sb *sb, cg_value *v) {
   TSNode init = strip_parens(G, value);
   bool declared_device = false;
-  TSNode declared = tensor_of_type(G, type, &declared_device);
+  TSNode declared = vxp_cg__tensor_of_type(G, type, &declared_device);
   const vxp_record *recs[8];
   size_t n = vxp_cg__records_at(G, node, recs, VXP__ARRAY_LEN(recs));
   if (n > VXP__ARRAY_LEN(recs)) return vxp_cg__refuse(G, node, "a placement of more than 8 tiles");
@@ -189,7 +163,7 @@ static void let_statement(cg *G, TSNode node) {
     vxp_cg__sb_done(G, &sb);
     return;
   }
-  char ctype[16] = "";
+  char ctype[32] = "";
   if (v.kind == CG_SCALAR && !ts_node_is_null(type)) {
     size_t len;
     const char *t = vxp_cg__text(G, type, &len);
@@ -209,15 +183,30 @@ static void let_statement(cg *G, TSNode node) {
     var->tensor = v.kind == CG_TENSOR;
     var->t = v.t;
     var->owner_depth = v.owner_depth;
+    var->buffer = v.buffer - 1;
+    /* The binding owns a host buffer the value made (a constructor, a call's result). */
+    if (var->tensor && v.buffer) vxp_cg__unpend(G, (uint32_t)(v.buffer - 1));
     snprintf(var->ctype, sizeof(var->ctype), "%s", ctype);
     if (var->tensor)
       vxp_cg__line(G, "%s *%s = %s;", vxp_cg__storage_ctype((vxp_elem)v.t.elem), var->cname,
                    sb.data);
+    else if (vxp_cg__narrow_ctype(ctype))
+      vxp_cg__line(G, "%s %s = (%s)(float)(%s);", ctype, var->cname, ctype, sb.data);
     else vxp_cg__line(G, "%s %s = %s;", ctype[0] ? ctype : "auto", var->cname, sb.data);
     /* A never-read name is legal Vx; keep C++ quiet about it. */
     vxp_cg__line(G, "(void)%s;", var->cname);
   }
   vxp_cg__sb_done(G, &sb);
+}
+
+/* `place op= value` for a narrow float: computed in float, stored as the type. */
+static void narrow_store(cg *G, const char *place, const char *ctype, const char *op,
+                         size_t oplen, const char *value) {
+  if (oplen == 1 && op[0] == '=')
+    vxp_cg__line(G, "%s = (%s)(float)(%s);", place, ctype, value);
+  else
+    vxp_cg__line(G, "%s = (%s)((float)%s %.*s (float)(%s));", place, ctype, place,
+                 (int)(oplen - 1), op, value);
 }
 
 static void assignment(cg *G, TSNode node, bool compound) {
@@ -241,7 +230,7 @@ static void assignment(cg *G, TSNode node, bool compound) {
       vxp_cg__refuse(G, left, "'%.*s' is not a local variable or parameter", (int)len, name);
       return;
     }
-    if (G->in_kernel && !var->kernel_local) {
+    if (G->in_kernel && !var->kernel_local && !var->kernel_written) {
       vxp_cg__refuse(G, node, "a `spawn` region on a device writes '%.*s', a variable of the "
                               "host code around it",
                      (int)len, name);
@@ -266,18 +255,26 @@ static void assignment(cg *G, TSNode node, bool compound) {
         goto done;
       }
       var->owner_depth = rv.owner_depth > var->owner_depth ? rv.owner_depth : var->owner_depth;
+      var->buffer = rv.buffer - 1;
     } else if (rv.kind != CG_SCALAR) {
       vxp_cg__refuse(G, node, "scalar '%.*s' assigned a tensor", (int)len, name);
       goto done;
     }
-    vxp_cg__line(G, "%s %.*s %s;", var->cname, (int)oplen, op, rhs.data);
+    if (!var->tensor && vxp_cg__narrow_ctype(var->ctype))
+      narrow_store(G, var->cname, var->ctype, op, oplen, rhs.data);
+    else vxp_cg__line(G, "%s %.*s %s;", var->cname, (int)oplen, op, rhs.data);
   } else if (vxp_cg__is(left, G->S->index_expression)) {
-    if (!vxp_cg__expr(G, left, &lhs, &lv) || !vxp_cg__expr(G, right, &rhs, &rv)) goto done;
+    G->lvalue = true;
+    bool ok = vxp_cg__expr(G, left, &lhs, &lv);
+    G->lvalue = false;
+    if (!ok || !vxp_cg__expr(G, right, &rhs, &rv)) goto done;
     if (rv.kind != CG_SCALAR) {
       vxp_cg__refuse(G, right, "an element assigned something that is not a scalar");
       goto done;
     }
-    vxp_cg__line(G, "%s %.*s %s;", lhs.data, (int)oplen, op, rhs.data);
+    if (vxp_cg__narrow_float((vxp_elem)lv.t.elem))
+      narrow_store(G, lhs.data, vxp_cg__scalar_ctype((vxp_elem)lv.t.elem), op, oplen, rhs.data);
+    else vxp_cg__line(G, "%s %.*s %s;", lhs.data, (int)oplen, op, rhs.data);
   } else {
     char buf[64];
     vxp_cg__refuse(G, left, "assignment to a %s is outside the CUDA code generation subset",
@@ -442,15 +439,33 @@ static void return_value(cg *G, TSNode value, TSNode at) {
     vxp_cg__sb_done(G, &sb);
     return;
   }
-  if (v.kind != CG_SCALAR) {
+  if (G->fn->returns_tensor) {
+    const cg_tensor *want = &G->fn->return_t;
+    if (v.kind != CG_TENSOR || v.buffer == 0 || v.t.elem != want->elem ||
+        v.t.count != want->count) {
+      vxp_cg__refuse(G, value, "a function returning a tensor returns one it made on the host "
+                               "(a constructor, or a call's result), of its declared type");
+      vxp_cg__sb_done(G, &sb);
+      return;
+    }
+  } else if (v.kind != CG_SCALAR) {
     vxp_cg__refuse(G, value, "returning something that is not a scalar");
     vxp_cg__sb_done(G, &sb);
     return;
   }
-  /* The value first (it may read a buffer), then every buffer of the function. */
+  /* The value first (it may read a buffer), then every buffer of the function; a returned
+   * host buffer is handed to the caller instead of freed. */
   vxp_cg__line(G, "{");
   G->indent++;
-  vxp_cg__line(G, "%s vxr = (%s)(%s);", G->fn->return_ctype, G->fn->return_ctype, sb.data);
+  if (G->fn->returns_tensor) {
+    vxp_cg__line(G, "%svxr = %s;", G->fn->return_ctype, sb.data);
+    vxp_cg__line(G, "vxb%d = NULL; /* the caller's now */", v.buffer - 1);
+    vxp_cg__unpend(G, (uint32_t)(v.buffer - 1));
+  } else if (vxp_cg__narrow_ctype(G->fn->return_ctype)) {
+    vxp_cg__line(G, "%s vxr = (%s)(float)(%s);", G->fn->return_ctype, G->fn->return_ctype, sb.data);
+  } else {
+    vxp_cg__line(G, "%s vxr = (%s)(%s);", G->fn->return_ctype, G->fn->return_ctype, sb.data);
+  }
   release_blocks_from(G, 0);
   vxp_cg__line(G, "vxp_leave(&fr);");
   vxp_cg__line(G, "return vxr;");
@@ -551,6 +566,7 @@ static void match_statement(cg *G, TSNode node) {
  * the kernel's own variables may move the array). */
 typedef struct capture {
   size_t var;
+  bool written; /* a host scalar the region assigns: passed through a device cell */
 } capture;
 
 typedef Array(capture) capture_list;
@@ -567,12 +583,30 @@ static void collect_captures(cg *G, TSNode node, capture_list *out, unsigned dep
     for (size_t i = 0; i < out->len; i++) {
       if (out->items[i].var == index) return;
     }
-    capture c = {index};
+    capture c = {index, false};
     if (!array_push(G->ctx, out, c)) G->rc = VXP_ENOMEM;
     return;
   }
   uint32_t n = vxp_node__named_count(node);
   for (uint32_t i = 0; i < n; i++) collect_captures(G, ts_node_named_child(node, i), out, depth + 1);
+}
+
+/* Mark the captured scalars that `node` assigns (`x = ..`, `x += ..`). */
+static void mark_written(cg *G, TSNode node, capture_list *caps, unsigned depth) {
+  if (ts_node_is_null(node) || depth > VXP_MAX_NESTING) return;
+  if (vxp_cg__is(node, G->S->assignment_statement) ||
+      vxp_cg__is(node, G->S->compound_assignment_statement)) {
+    TSNode left = vxp_cg__field(node, G->F->left);
+    size_t len;
+    const char *name = vxp_cg__text(G, left, &len);
+    for (size_t i = 0; vxp_cg__is(left, G->S->identifier) && i < caps->len; i++) {
+      const cg_var *v = &G->vars.items[caps->items[i].var];
+      if (!v->tensor && v->name_len == len && memcmp(v->name, name, len) == 0)
+        caps->items[i].written = true;
+    }
+  }
+  uint32_t n = vxp_node__named_count(node);
+  for (uint32_t i = 0; i < n; i++) mark_written(G, ts_node_named_child(node, i), caps, depth + 1);
 }
 
 /* A leading `let` of a region that places a tile: made by the host before the launch. */
@@ -627,6 +661,7 @@ static void spawn_statement(cg *G, TSNode node) {
   capture_list caps;
   memset(&caps, 0, sizeof(caps));
   for (uint32_t i = first; i < count; i++) collect_captures(G, ts_node_named_child(body, i), &caps, 0);
+  for (uint32_t i = first; i < count; i++) mark_written(G, ts_node_named_child(body, i), &caps, 0);
   /* The kernel: tensors by pointer, scalars by value (templated when their type is `auto`). */
   vxp_sb *host_out = G->out;
   unsigned host_indent = G->indent;
@@ -653,18 +688,28 @@ static void spawn_statement(cg *G, TSNode node) {
   for (size_t i = 0; i < caps.len; i++) {
     const cg_var *v = &G->vars.items[caps.items[i].var];
     if (i) vxp_sb__append(G->ctx, &G->kernels, ", ", 2);
+    const char *star = caps.items[i].written ? " *vxw_" : " ";
     if (v->tensor)
       vxp_sb__printf(G->ctx, &G->kernels, "%s *%s", vxp_cg__storage_ctype((vxp_elem)v->t.elem),
                      v->cname);
-    else if (v->ctype[0]) vxp_sb__printf(G->ctx, &G->kernels, "%s %s", v->ctype, v->cname);
-    else vxp_sb__printf(G->ctx, &G->kernels, "T_%s %s", v->cname, v->cname);
+    else if (v->ctype[0]) vxp_sb__printf(G->ctx, &G->kernels, "%s%s%s", v->ctype, star, v->cname);
+    else vxp_sb__printf(G->ctx, &G->kernels, "T_%s%s%s", v->cname, star, v->cname);
   }
   vxp_sb__append(G->ctx, &G->kernels, ") {\n", 4);
   G->out = &kernel;
   G->indent = 1;
+  /* A written host scalar is its device cell under its own name. */
+  for (size_t i = 0; i < caps.len; i++) {
+    cg_var *v = &G->vars.items[caps.items[i].var];
+    if (!caps.items[i].written) continue;
+    v->kernel_written = true;
+    if (v->ctype[0]) vxp_cg__line(G, "%s &%s = *vxw_%s;", v->ctype, v->cname, v->cname);
+    else vxp_cg__line(G, "T_%s &%s = *vxw_%s;", v->cname, v->cname, v->cname);
+  }
   G->in_kernel = true;
   block_contents(G, body, first, false);
   G->in_kernel = false;
+  for (size_t i = 0; i < caps.len; i++) G->vars.items[caps.items[i].var].kernel_written = false;
   G->out = host_out;
   G->indent = host_indent;
   vxp_sb__append(G->ctx, &G->kernels, kernel.data ? kernel.data : "", kernel.len);
@@ -673,10 +718,20 @@ static void spawn_statement(cg *G, TSNode node) {
   vxp_cg__sb_done(G, &kernel);
   vxp_sb args;
   memset(&args, 0, sizeof(args));
-  for (size_t i = 0; i < caps.len; i++)
-    vxp_sb__printf(G->ctx, &args, "%s%s", i ? ", " : "", G->vars.items[caps.items[i].var].cname);
+  for (size_t i = 0; i < caps.len; i++) {
+    const char *cname = G->vars.items[caps.items[i].var].cname;
+    vxp_sb__printf(G->ctx, &args, "%s%s%s", i ? ", " : "", caps.items[i].written ? "vxw_" : "",
+                   cname);
+    /* Kernels cannot write host memory: a written scalar travels in a device cell (not a
+     * tile: the analysis counts registers nowhere, and neither does the allocator). */
+    if (caps.items[i].written) vxp_cg__line(G, "auto *vxw_%s = vxp_scalar_in(&%s);", cname, cname);
+  }
   vxp_cg__line(G, "VXP_LAUNCH(%s, (%s));", kname, args.data ? args.data : "");
   vxp_cg__line(G, "vxp_launched();");
+  for (size_t i = 0; i < caps.len; i++) {
+    const char *cname = G->vars.items[caps.items[i].var].cname;
+    if (caps.items[i].written) vxp_cg__line(G, "vxp_scalar_out(&%s, vxw_%s);", cname, cname);
+  }
   vxp_cg__sb_done(G, &args);
   array_free(G->ctx, &caps);
   vxp_cg__pop_scope(G);
@@ -779,7 +834,7 @@ static void block_contents(cg *G, TSNode block, uint32_t first, bool fn_body) {
                         vxp_cg__is(child, G->S->match_expression) ||
                         vxp_cg__is(child, G->S->unsafe_block) ||
                         vxp_cg__is(child, G->S->spawn_expression);
-      if (fn_body && !block_like && G->fn->returns_scalar) {
+      if (fn_body && !block_like && (G->fn->returns_scalar || G->fn->returns_tensor)) {
         return_value(G, child, child);
         flush_pending(G);
       } else {
@@ -803,7 +858,7 @@ static bool parameter(cg *G, TSNode p, vxp_sb *sig) {
   TSNode name = vxp_cg__field(p, G->F->name);
   TSNode type = vxp_cg__field(p, G->F->type);
   bool device = false;
-  TSNode tensor = tensor_of_type(G, type, &device);
+  TSNode tensor = vxp_cg__tensor_of_type(G, type, &device);
   cg_var *var = NULL;
   if (!ts_node_is_null(tensor)) {
     cg_tensor t;
@@ -854,7 +909,9 @@ static void reset_function(cg *G, cg_fn *fn) {
 /* The signature `static int32_t vx_f(float *v_w, int32_t v_n)` into `sig`. */
 static void signature(cg *G, cg_fn *fn, vxp_sb *sig) {
   TSNode params = vxp_cg__field(fn->node, G->F->parameters);
-  vxp_sb__printf(G->ctx, sig, "static %s %s(", fn->return_ctype, fn->cname);
+  /* maybe_unused: a function main never calls is still generated (and analysed). */
+  vxp_sb__printf(G->ctx, sig, "[[maybe_unused]] static %s%s%s(", fn->return_ctype,
+                 fn->returns_tensor ? "" : " ", fn->cname);
   uint32_t n = vxp_node__named_count(params);
   unsigned k = 0;
   for (uint32_t i = 0; i < n; i++) {
@@ -874,11 +931,17 @@ void vxp_cg__function(cg *G, cg_fn *fn) {
   vxp_sb sig;
   memset(&sig, 0, sizeof(sig));
   signature(G, fn, &sig);
+  /* A parameter the body never reads is legal Vx (a loader's `layer`). */
+  vxp_sb unused;
+  memset(&unused, 0, sizeof(unused));
+  for (size_t i = 0; i < G->vars.len; i++)
+    vxp_sb__printf(G->ctx, &unused, "  (void)%s;\n", G->vars.items[i].cname);
   block_contents(G, vxp_cg__field(fn->node, G->F->body), 0, true);
   /* Falling off the end: the function's own tiles are freed at its exit. */
   release_blocks_from(G, 0);
   vxp_cg__line(G, "vxp_leave(&fr);");
-  vxp_cg__line(G, "return %s();", fn->return_ctype);
+  if (fn->returns_tensor) vxp_cg__line(G, "return nullptr;");
+  else vxp_cg__line(G, "return %s();", fn->return_ctype);
   vxp_cg__pop_scope(G);
   close_block(G);
   vxp_sb *d = &G->defs;
@@ -893,6 +956,8 @@ void vxp_cg__function(cg *G, cg_fn *fn) {
       vxp_sb__printf(G->ctx, d, "  void *vxb%zu = NULL; /* host buffer: %llu bytes */\n", i,
                      (unsigned long long)b->bytes);
   }
+  vxp_sb__append(G->ctx, d, unused.data ? unused.data : "", unused.len);
+  vxp_cg__sb_done(G, &unused);
   vxp_sb__append(G->ctx, d, G->body.data ? G->body.data : "", G->body.len);
   vxp_sb__append(G->ctx, d, "}\n\n", 3);
   if (sig.failed || G->body.failed || d->failed) G->rc = VXP_ENOMEM;

@@ -179,13 +179,26 @@ const char *vxp_cg__scalar_ctype(vxp_elem e) {
   case VXP_ELEM_U64: return "uint64_t";
   case VXP_ELEM_F32: return "float";
   case VXP_ELEM_F64: return "double";
+  case VXP_ELEM_F16: return "__half";
+  case VXP_ELEM_BF16: return "__nv_bfloat16";
+  case VXP_ELEM_F8E4M3: return "__nv_fp8_e4m3";
+  case VXP_ELEM_F8E5M2: return "__nv_fp8_e5m2";
   default: return NULL;
   }
 }
 
+bool vxp_cg__narrow_float(vxp_elem e) {
+  return e == VXP_ELEM_F16 || e == VXP_ELEM_BF16 || e == VXP_ELEM_F8E4M3 || e == VXP_ELEM_F8E5M2;
+}
+
+bool vxp_cg__narrow_ctype(const char *ctype) {
+  return ctype && (strcmp(ctype, "__half") == 0 || strcmp(ctype, "__nv_bfloat16") == 0 ||
+                   strcmp(ctype, "__nv_fp8_e4m3") == 0 || strcmp(ctype, "__nv_fp8_e5m2") == 0);
+}
+
 const char *vxp_cg__storage_ctype(vxp_elem e) {
-  /* bool tensors are packed (1 bit per element, as the analysis counts them), and the
-   * narrow floating formats have no portable C type: both are stored as bytes. */
+  /* bool tensors are packed (1 bit per element, as the analysis counts them), and so are
+   * the 4-bit types: both are stored as bytes. */
   if (e == VXP_ELEM_BOOL) return "unsigned char";
   const char *c = vxp_cg__scalar_ctype(e);
   return c ? c : "unsigned char";
@@ -242,6 +255,32 @@ bool vxp_cg__tensor_type(cg *G, TSNode node, cg_tensor *out) {
   TSNode place = vxp_cg__field(node, G->F->placement);
   out->device = !ts_node_is_null(place) && !vxp_cg__place_is_host(G, place);
   return true;
+}
+
+/* The tensor_type under references and Ref/Pinned wrappers, and whether the wrapper or the
+ * type places it on a device. Null when `type` is not a tensor type. */
+TSNode vxp_cg__tensor_of_type(cg *G, TSNode type, bool *device) {
+  bool placed_by_wrapper = false;
+  *device = false;
+  while (!ts_node_is_null(type)) {
+    if (vxp_cg__is(type, G->S->ref_type) || vxp_cg__is(type, G->S->pinned_type)) {
+      TSNode place = vxp_cg__field(type, vxp_cg__is(type, G->S->ref_type) ? G->F->space
+                                                                           : G->F->topology);
+      if (!placed_by_wrapper) *device = !vxp_cg__place_is_host(G, place);
+      placed_by_wrapper = true;
+      type = vxp_cg__field(type, G->F->type);
+    } else if (vxp_cg__is(type, G->S->reference_type)) {
+      type = vxp_cg__field(type, G->F->type);
+    } else {
+      break;
+    }
+  }
+  if (!vxp_cg__is(type, G->S->tensor_type)) return (TSNode){{0}, NULL, NULL};
+  if (!placed_by_wrapper) {
+    TSNode place = vxp_cg__field(type, G->F->placement);
+    *device = !ts_node_is_null(place) && !vxp_cg__place_is_host(G, place);
+  }
+  return type;
 }
 
 bool vxp_cg__place_is_host(cg *G, TSNode place) {
@@ -304,6 +343,7 @@ cg_var *vxp_cg__bind(cg *G, TSNode name_node) {
   v.decl_depth = G->depth;
   v.kernel_local = G->in_kernel;
   v.t.space = VXP_NONE;
+  v.buffer = -1;
   char base[64] = "v_";
   vxp_cg__c_ident(name, len, base + 2, sizeof(base) - 2);
   snprintf(v.cname, sizeof(v.cname), "%s", base);

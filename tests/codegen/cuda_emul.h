@@ -20,6 +20,7 @@
 
 #define VXP_CUDA_EMULATED 1
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -179,5 +180,67 @@ static inline const char *cudaGetErrorString(cudaError_t err) {
   }
   return "unknown error";
 }
+
+/* ------------------------------------------------------------------ narrow float types
+ * Stand-ins for cuda_fp16.h, cuda_bf16.h and cuda_fp8.h: the same sizes (so that a tile's
+ * bytes are the same count of elements), round-to-nearest-even conversion from float and
+ * exact conversion back. Both conversions are explicit, and there are no arithmetic
+ * operators: generated code must read them as (float)x and write (T)(float)(v), which is
+ * all that it may rely on with nvcc (fp8 has no operators there either). */
+
+/* `f` rounded to a binary format with `ebits` exponent and `mbits` mantissa bits: the
+ * sign, exponent and mantissa fields. `ieee` formats have infinities (e4m3 has none); an
+ * overflow gives infinity, or with `sat` the largest finite value (CUDA's fp8
+ * constructors convert with __NV_SATFINITE). */
+static inline unsigned vxp_emul_encode(float f, int ebits, int mbits, int ieee, int sat) {
+  unsigned sign = signbit(f) ? 1u << (ebits + mbits) : 0u;
+  int bias = (1 << (ebits - 1)) - 1;
+  unsigned emax_field = ieee ? (1u << ebits) - 2 : (1u << ebits) - 1;
+  unsigned mmax_top = ieee ? (1u << mbits) - 1 : (1u << mbits) - 2; /* e4m3: S.1111.111 is NaN */
+  if (isnan(f)) return sign | ((1u << (ebits + mbits)) - 1);
+  double a = fabs((double)f);
+  if (a == 0) return sign;
+  int e;
+  frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+  int ex = e - 1;
+  if (ex < 1 - bias) ex = 1 - bias; /* subnormal: the smallest exponent, no implicit 1 */
+  double q = nearbyint(ldexp(a, mbits - ex)); /* mantissa with its leading bit, rounded */
+  if (q >= ldexp(1.0, mbits + 1)) { /* rounding carried into the next binade */
+    q /= 2;
+    ex++;
+  }
+  unsigned field = q >= ldexp(1.0, mbits) ? (unsigned)(ex + bias) : 0u;
+  unsigned mant = (unsigned)q & ((1u << mbits) - 1);
+  if (field > emax_field || (field == emax_field && mant > mmax_top && !ieee)) {
+    if (ieee && !sat) return sign | ((emax_field + 1) << mbits); /* infinity */
+    return sign | (emax_field << mbits) | mmax_top;
+  }
+  return sign | (field << mbits) | mant;
+}
+
+static inline float vxp_emul_decode(unsigned bits, int ebits, int mbits, int ieee) {
+  int bias = (1 << (ebits - 1)) - 1;
+  unsigned field = (bits >> mbits) & ((1u << ebits) - 1), mant = bits & ((1u << mbits) - 1);
+  double sign = (bits >> (ebits + mbits)) & 1u ? -1.0 : 1.0;
+  if (ieee && field == (1u << ebits) - 1) return mant ? NAN : (float)(sign * INFINITY);
+  if (!ieee && field == (1u << ebits) - 1 && mant == (1u << mbits) - 1) return NAN;
+  if (field == 0) return (float)(sign * ldexp((double)mant, 1 - bias - mbits));
+  return (float)(sign * ldexp((double)(mant | (1u << mbits)), (int)field - bias - mbits));
+}
+
+#define VXP_EMUL_NARROW(NAME, STORAGE, EBITS, MBITS, IEEE, SAT)                           \
+  struct NAME {                                                                          \
+    STORAGE bits;                                                                        \
+    NAME() = default;                                                                    \
+    explicit NAME(float f) : bits((STORAGE)vxp_emul_encode(f, EBITS, MBITS, IEEE, SAT)) {} \
+    explicit operator float() const { return vxp_emul_decode(bits, EBITS, MBITS, IEEE); } \
+  };                                                                                     \
+  static_assert(sizeof(NAME) == sizeof(STORAGE), #NAME " is not the size of its storage")
+
+VXP_EMUL_NARROW(__half, uint16_t, 5, 10, 1, 0);
+VXP_EMUL_NARROW(__nv_bfloat16, uint16_t, 8, 7, 1, 0);
+VXP_EMUL_NARROW(__nv_fp8_e4m3, uint8_t, 4, 3, 0, 1);
+VXP_EMUL_NARROW(__nv_fp8_e5m2, uint8_t, 5, 2, 1, 1);
+#undef VXP_EMUL_NARROW
 
 #endif /* VXP_CUDA_EMUL_H */

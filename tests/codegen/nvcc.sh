@@ -7,7 +7,8 @@
 # (${VXPEAK_CUDA_VENV:-$HOME/.cache/vxpeak/cuda-venv}). The pip packages that hold the nvcc
 # driver are NVIDIA's CUDA 13 wheels `nvidia-cuda-nvcc` (with nvidia-nvvm, nvidia-cuda-crt
 # and nvidia-cuda-runtime): the CUDA 12 wheels `nvidia-cuda-nvcc-cu12` (12.0 to 12.9) carry
-# only ptxas and libnvvm, not nvcc itself. When nothing can be installed the check is
+# only ptxas and libnvvm, not nvcc itself. Programs with f16/bf16/f8 tensors include
+# cuda_fp16.h and friends, which include <nv/target> from `nvidia-cuda-cccl`. When nothing can be installed the check is
 # skipped with a message saying why; it never passes silently.
 set -u
 cli=$1
@@ -28,9 +29,17 @@ if [ -z "$nvcc" ]; then nvcc=$(venv_nvcc || true); fi
 if [ -z "$nvcc" ]; then
   echo "nvcc: not found; installing NVIDIA's nvcc wheels into $venv"
   if python3 -m venv "$venv" >/dev/null 2>&1 &&
-    "$venv/bin/pip" install -q --disable-pip-version-check nvidia-cuda-nvcc nvidia-cuda-runtime; then
+    "$venv/bin/pip" install -q --disable-pip-version-check nvidia-cuda-nvcc nvidia-cuda-runtime \
+      nvidia-cuda-cccl; then
     nvcc=$(venv_nvcc || true)
   fi
+fi
+# A venv made before the narrow float types were generated lacks the CCCL headers.
+if [ -n "$nvcc" ] && [ ! -e "$(dirname "$nvcc")/../include/nv/target" ] && [ -x "$venv/bin/pip" ] &&
+  [ "$nvcc" = "$(venv_nvcc || true)" ]; then
+  echo "nvcc: installing nvidia-cuda-cccl (<nv/target>, for cuda_fp16.h) into $venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check nvidia-cuda-cccl ||
+    echo "nvcc: nvidia-cuda-cccl could not be installed; programs with f16/bf16/f8 will fail"
 fi
 if [ -z "$nvcc" ]; then
   echo "nvcc: SKIPPED - no nvcc on PATH and the nvidia-cuda-nvcc wheels could not be installed"

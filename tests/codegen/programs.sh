@@ -5,8 +5,8 @@
 #              `make check`, a GPU in tests/gpu/): its sizes fit both.
 #   cg_build   generated and built with nvcc only: sizes no emulation holds (the full
 #              Llama-2-7B prefill needs 17 GB of device memory; its scaled copy runs).
-cg_run="examples/blog/*.vx examples/codegen/*.vx"
-cg_build=""
+cg_run="examples/blog/*.vx examples/codegen/*.vx examples/llama2/*_small.vx"
+cg_build="examples/llama2/prefill.vx"
 
 # The emit-cuda flags of one program. examples/blog/unrolled.vx is the blog's rejected
 # program (its 33 MiB working set is over a 4 MiB HBM): the analysis' verdict is the point

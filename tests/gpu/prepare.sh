@@ -1,6 +1,7 @@
 #!/bin/sh
 # prepare.sh [BUILD_DIR] - run HERE (where libvxpeak builds): write, for every example
-# program (examples/blog/*.vx, examples/codegen/*.vx), the generated CUDA and the
+# program that runs (cg_run in tests/codegen/programs.sh: the blog's and codegen's
+# examples, the scaled Llama-2 copies), the generated CUDA and the
 # analysis' static peaks into tests/gpu/out/, which tests/gpu/run.sh takes to a GPU.
 #   tests/gpu/out/NAME.cu      vxpeak emit-cuda output
 #   tests/gpu/out/NAME.peaks   "function space bytes" per resident set (peakcmp --list)
@@ -9,14 +10,15 @@ set -eu
 build=${1:-build}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
+. tests/codegen/programs.sh
 make -s "BUILD=$build" cli "$build/tests/peakcmp" >/dev/null
 out=tests/gpu/out
 rm -rf "$out"
 mkdir -p "$out"
 n=0
-for vx in examples/blog/*.vx examples/codegen/*.vx; do
-  name=$(echo "${vx#examples/}" | sed 's|/|_|g; s|\.vx$||')
-  "$build/vxpeak" emit-cuda "$vx" -o "$out/$name.cu"
+for vx in $cg_run; do
+  name=$(cg_name "$vx")
+  "$build/vxpeak" emit-cuda $(cg_flags "$vx") "$vx" -o "$out/$name.cu" 2>"$out/$name.emit.err"
   "$build/tests/peakcmp" "$vx" --list >"$out/$name.peaks"
   n=$((n + 1))
 done

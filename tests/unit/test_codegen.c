@@ -143,10 +143,72 @@ static void test_codegen__refuses_constructs_outside_the_subset_where_they_are(v
   expect_refusal(MACHINE "fn main() -> i32 {\n  let h = Tensor<f32, [4]>::new();\n"
                          "  let d = transfer(h, Memory::W);\n  print(d[0]);\n  return 0;\n}\n",
                  "placed tensor 'd' read on the host", 10, 9);
-  expect_refusal(MACHINE "fn main() -> i32 {\n  let n = 0;\n"
-                         "  spawn on(Topology::Dev) { n = 1; }\n  return 0;\n}\n",
-                 "writes 'n'", 9, 29);
+  expect_refusal(MACHINE "fn make(d: Ref<Tensor<f32, [4]>, Memory::W>) -> Tensor<f32, [4]> {\n"
+                         "  return Tensor<f32, [4]>::new();\n}\n"
+                         "fn give(h: Tensor<f32, [4]>) -> Tensor<f32, [4]> { h }\n"
+                         "fn main() -> i32 { return 0; }\n",
+                 "returns one it made on the host", 10, 52);
   expect_refusal(MACHINE "fn f() -> i32 { return 0; }\n", "no `fn main() -> i32`", 0, 0);
+}
+
+/* f16/bf16/f8 are stored as CUDA's types and computed in float: read as (float)x, written
+ * as (T)(float)(v), with the headers included only when used. */
+static void test_codegen__narrow_floats_are_cuda_types_computed_in_float(void **state) {
+  (void)state;
+  test_run r;
+  vxp_cuda *cu = generate(&r, MACHINE
+                          "fn main() -> i32 {\n"
+                          "  let a = transfer(Tensor<f16, [8]>::fill(1.5), Memory::W);\n"
+                          "  let b = transfer(Tensor<f8e4m3, [8]>::new(), Memory::W);\n"
+                          "  spawn on(Topology::Dev) { b[1] += a[0] * 2.0; }\n"
+                          "  return 0;\n}\n");
+  const char *text = vxp_cuda_text(cu, NULL);
+  assert_non_null(text);
+  assert_non_null(strstr(text, "#include <cuda_fp16.h>\n#include <cuda_fp8.h>\n#endif"));
+  assert_null(strstr(text, "cuda_bf16.h"));
+  /* 8 f16 elements are 16 bytes, 8 fp8 ones 8 bytes: the records' sizes. */
+  assert_non_null(strstr(text, "vxp_tile_alloc(&fr, &vxb1, VXP_SPACE_W, 16ull)"));
+  assert_non_null(strstr(text, "vxp_tile_alloc(&fr, &vxb3, VXP_SPACE_W, 8ull)"));
+  assert_non_null(strstr(text, "vxp_fill<__half>((__half *)vxp_host_alloc(&vxb0, 16ull, 0), 8ull, "
+                               "(__half)(float)(1.5f), 0)"));
+  assert_non_null(strstr(text, "__global__ void vxk_main_0(__nv_fp8_e4m3 *v_b, __half *v_a)"));
+  assert_non_null(strstr(text, "v_b[(int64_t)(1)] = (__nv_fp8_e4m3)((float)v_b[(int64_t)(1)] + "
+                               "(float)((((float)v_a[(int64_t)(0)]) * 2.0f)));"));
+  vxp_cuda_free(cu);
+  test_done(&r);
+}
+
+/* A kernel cannot write host memory: an assigned host scalar travels in a device cell,
+ * and a host tensor a function returns becomes its caller's buffer. */
+static void test_codegen__kernel_writes_scalars_and_functions_return_host_tensors(void **state) {
+  (void)state;
+  test_run r;
+  vxp_cuda *cu = generate(&r, MACHINE
+                          "fn load(k: i64) -> Tensor<f32, [4]> { Tensor<f32, [4]>::fill(2.0) }\n"
+                          "fn main() -> i32 {\n"
+                          "  let w = transfer(load(1), Memory::W);\n"
+                          "  let mut n : f32 = 0.0;\n"
+                          "  spawn on(Topology::Dev) { n = n + w[0]; }\n"
+                          "  return 0;\n}\n");
+  const char *text = vxp_cuda_text(cu, NULL);
+  assert_non_null(text);
+  assert_non_null(strstr(text, "__global__ void vxk_main_0(float *vxw_v_n, float *v_w) {\n"
+                               "  float &v_n = *vxw_v_n;"));
+  assert_non_null(strstr(text, "auto *vxw_v_n = vxp_scalar_in(&v_n);"));
+  assert_non_null(strstr(text, "vxp_scalar_out(&v_n, vxw_v_n);"));
+  assert_non_null(strstr(text, "static float *vx_load(int64_t v_k)"));
+  assert_non_null(strstr(text, "vxb0 = NULL; /* the caller's now */"));
+  /* The caller adopts it, and frees it right after the statement that copied it. */
+  assert_non_null(strstr(text, "(float *)vxp_host_adopt(&vxb0, vx_load(1))"));
+  const char *main_body = strstr(text, "static int32_t vx_main(void) {");
+  assert_non_null(main_body);
+  const char *copy = strstr(main_body, "vx_load(1)");
+  assert_non_null(copy);
+  const char *freed = strstr(copy, "vxp_host_release(&vxb0);");
+  assert_non_null(freed);
+  assert_true(freed < strstr(copy, "vxp_scalar_in"));
+  vxp_cuda_free(cu);
+  test_done(&r);
 }
 
 static void test_codegen__syntax_errors_are_copied_not_generated(void **state) {
@@ -279,6 +341,8 @@ int main(void) {
       cmocka_unit_test(test_codegen__never_read_tile_is_freed_after_its_placement),
       cmocka_unit_test(test_codegen__releasing_block_frees_its_tiles_at_its_end_and_on_break),
       cmocka_unit_test(test_codegen__refuses_constructs_outside_the_subset_where_they_are),
+      cmocka_unit_test(test_codegen__narrow_floats_are_cuda_types_computed_in_float),
+      cmocka_unit_test(test_codegen__kernel_writes_scalars_and_functions_return_host_tensors),
       cmocka_unit_test(test_codegen__syntax_errors_are_copied_not_generated),
       cmocka_unit_test(test_codegen__rejected_program_is_refused_unless_allowed),
       cmocka_unit_test(test_codegen__null_arguments),

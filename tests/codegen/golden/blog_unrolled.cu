@@ -183,6 +183,26 @@ inline void vxp_host_release(void **slot) {
   *slot = NULL;
 }
 
+/* A host buffer a called function made and returned: the caller's slot owns it now. */
+inline void *vxp_host_adopt(void **slot, void *p) {
+  *slot = p;
+  return p;
+}
+
+/* A host scalar a kernel assigns, in a device cell for the launch (not a tile: scalars
+ * are counted nowhere), and copied back after it. */
+template <typename T> T *vxp_scalar_in(const T *host) {
+  void *cell = NULL;
+  VXP_CHECK(cudaMalloc(&cell, sizeof(T)));
+  VXP_CHECK(cudaMemcpy(cell, host, sizeof(T), cudaMemcpyHostToDevice));
+  return (T *)cell;
+}
+
+template <typename T> void vxp_scalar_out(T *host, T *cell) {
+  VXP_CHECK(cudaMemcpy(host, cell, sizeof(T), cudaMemcpyDeviceToHost));
+  VXP_CHECK(cudaFree(cell));
+}
+
 inline void *vxp_copy(void *dst, const void *src, uint64_t bytes, cudaMemcpyKind kind) {
   if (bytes) VXP_CHECK(cudaMemcpy(dst, src, (size_t)bytes, kind));
   return dst;
@@ -292,7 +312,7 @@ inline int vxp_report(void) {
 
 /* ==================== functions of examples/blog/unrolled.vx */
 
-static int32_t vx_main(void);
+[[maybe_unused]] static int32_t vx_main(void);
 
 /* ==================== kernels: one per `spawn` region */
 
@@ -334,7 +354,7 @@ __global__ void vxk_main_0(float *v_weights, float *v_scratch0, float *v_scratch
 
 /* ==================== function bodies */
 
-static int32_t vx_main(void) {
+[[maybe_unused]] static int32_t vx_main(void) {
   vxp_frame fr;
   vxp_enter(&fr, VXP_FN_main);
   void *vxb0 = NULL; /* host buffer: 1048576 bytes */

@@ -186,6 +186,26 @@ inline void vxp_host_release(void **slot) {
   *slot = NULL;
 }
 
+/* A host buffer a called function made and returned: the caller's slot owns it now. */
+inline void *vxp_host_adopt(void **slot, void *p) {
+  *slot = p;
+  return p;
+}
+
+/* A host scalar a kernel assigns, in a device cell for the launch (not a tile: scalars
+ * are counted nowhere), and copied back after it. */
+template <typename T> T *vxp_scalar_in(const T *host) {
+  void *cell = NULL;
+  VXP_CHECK(cudaMalloc(&cell, sizeof(T)));
+  VXP_CHECK(cudaMemcpy(cell, host, sizeof(T), cudaMemcpyHostToDevice));
+  return (T *)cell;
+}
+
+template <typename T> void vxp_scalar_out(T *host, T *cell) {
+  VXP_CHECK(cudaMemcpy(host, cell, sizeof(T), cudaMemcpyDeviceToHost));
+  VXP_CHECK(cudaFree(cell));
+}
+
 inline void *vxp_copy(void *dst, const void *src, uint64_t bytes, cudaMemcpyKind kind) {
   if (bytes) VXP_CHECK(cudaMemcpy(dst, src, (size_t)bytes, kind));
   return dst;
@@ -295,21 +315,22 @@ inline int vxp_report(void) {
 
 /* ==================== functions of examples/codegen/calls.vx */
 
-static int32_t vx_inner(int32_t v_n);
-static int32_t vx_outer(int32_t v_n);
-static int32_t vx_other(int32_t v_n);
-static int32_t vx_main(void);
+[[maybe_unused]] static int32_t vx_inner(int32_t v_n);
+[[maybe_unused]] static int32_t vx_outer(int32_t v_n);
+[[maybe_unused]] static int32_t vx_other(int32_t v_n);
+[[maybe_unused]] static int32_t vx_main(void);
 
 /* ==================== kernels: one per `spawn` region */
 
 /* ==================== function bodies */
 
-static int32_t vx_inner(int32_t v_n) {
+[[maybe_unused]] static int32_t vx_inner(int32_t v_n) {
   vxp_frame fr;
   vxp_enter(&fr, VXP_FN_inner);
   void *vxb0 = NULL; /* host buffer: 262144 bytes */
   void *vxb1 = NULL; /* tile: 262144 bytes in HBM */
   void *vxb2 = NULL; /* host buffer: 262144 bytes */
+  (void)v_n;
   float *v_t_h = vxp_fill<float>((float *)vxp_host_alloc(&vxb0, 262144ull, 0), 65536ull, (float)(1.0f), 0);
   (void)v_t_h;
   float *v_t = (float *)vxp_copy(vxp_tile_alloc(&fr, &vxb1, VXP_SPACE_HBM, 262144ull), v_t_h, 262144ull, cudaMemcpyHostToDevice);
@@ -332,12 +353,13 @@ static int32_t vx_inner(int32_t v_n) {
   return int32_t();
 }
 
-static int32_t vx_outer(int32_t v_n) {
+[[maybe_unused]] static int32_t vx_outer(int32_t v_n) {
   vxp_frame fr;
   vxp_enter(&fr, VXP_FN_outer);
   void *vxb0 = NULL; /* host buffer: 524288 bytes */
   void *vxb1 = NULL; /* tile: 524288 bytes in HBM */
   void *vxb2 = NULL; /* host buffer: 524288 bytes */
+  (void)v_n;
   float *v_a_h = vxp_fill<float>((float *)vxp_host_alloc(&vxb0, 524288ull, 0), 131072ull, (float)(2.0f), 0);
   (void)v_a_h;
   float *v_a = (float *)vxp_copy(vxp_tile_alloc(&fr, &vxb1, VXP_SPACE_HBM, 524288ull), v_a_h, 524288ull, cudaMemcpyHostToDevice);
@@ -362,12 +384,13 @@ static int32_t vx_outer(int32_t v_n) {
   return int32_t();
 }
 
-static int32_t vx_other(int32_t v_n) {
+[[maybe_unused]] static int32_t vx_other(int32_t v_n) {
   vxp_frame fr;
   vxp_enter(&fr, VXP_FN_other);
   void *vxb0 = NULL; /* host buffer: 131072 bytes */
   void *vxb1 = NULL; /* tile: 131072 bytes in HBM */
   void *vxb2 = NULL; /* host buffer: 131072 bytes */
+  (void)v_n;
   float *v_b_h = vxp_fill<float>((float *)vxp_host_alloc(&vxb0, 131072ull, 0), 32768ull, (float)(3.0f), 0);
   (void)v_b_h;
   float *v_b = (float *)vxp_copy(vxp_tile_alloc(&fr, &vxb1, VXP_SPACE_HBM, 131072ull), v_b_h, 131072ull, cudaMemcpyHostToDevice);
@@ -390,7 +413,7 @@ static int32_t vx_other(int32_t v_n) {
   return int32_t();
 }
 
-static int32_t vx_main(void) {
+[[maybe_unused]] static int32_t vx_main(void) {
   vxp_frame fr;
   vxp_enter(&fr, VXP_FN_main);
   void *vxb0 = NULL; /* host buffer: 1048576 bytes */

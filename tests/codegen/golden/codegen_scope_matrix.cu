@@ -186,6 +186,26 @@ inline void vxp_host_release(void **slot) {
   *slot = NULL;
 }
 
+/* A host buffer a called function made and returned: the caller's slot owns it now. */
+inline void *vxp_host_adopt(void **slot, void *p) {
+  *slot = p;
+  return p;
+}
+
+/* A host scalar a kernel assigns, in a device cell for the launch (not a tile: scalars
+ * are counted nowhere), and copied back after it. */
+template <typename T> T *vxp_scalar_in(const T *host) {
+  void *cell = NULL;
+  VXP_CHECK(cudaMalloc(&cell, sizeof(T)));
+  VXP_CHECK(cudaMemcpy(cell, host, sizeof(T), cudaMemcpyHostToDevice));
+  return (T *)cell;
+}
+
+template <typename T> void vxp_scalar_out(T *host, T *cell) {
+  VXP_CHECK(cudaMemcpy(host, cell, sizeof(T), cudaMemcpyDeviceToHost));
+  VXP_CHECK(cudaFree(cell));
+}
+
 inline void *vxp_copy(void *dst, const void *src, uint64_t bytes, cudaMemcpyKind kind) {
   if (bytes) VXP_CHECK(cudaMemcpy(dst, src, (size_t)bytes, kind));
   return dst;
@@ -295,8 +315,8 @@ inline int vxp_report(void) {
 
 /* ==================== functions of examples/codegen/scope_matrix.vx */
 
-static int32_t vx_stage(int32_t v_n);
-static int32_t vx_main(void);
+[[maybe_unused]] static int32_t vx_stage(int32_t v_n);
+[[maybe_unused]] static int32_t vx_main(void);
 
 /* ==================== kernels: one per `spawn` region */
 
@@ -344,12 +364,13 @@ __global__ void vxk_main_7(float *v_last, float *v_v) {
 
 /* ==================== function bodies */
 
-static int32_t vx_stage(int32_t v_n) {
+[[maybe_unused]] static int32_t vx_stage(int32_t v_n) {
   vxp_frame fr;
   vxp_enter(&fr, VXP_FN_stage);
   void *vxb0 = NULL; /* host buffer: 16384 bytes */
   void *vxb1 = NULL; /* tile: 16384 bytes in HBM */
   void *vxb2 = NULL; /* tile: 16384 bytes in SMEM */
+  (void)v_n;
   float *v_p_h = vxp_fill<float>((float *)vxp_host_alloc(&vxb0, 16384ull, 0), 4096ull, (float)(1.5f), 0);
   (void)v_p_h;
   float *v_p = (float *)vxp_copy(vxp_tile_alloc(&fr, &vxb1, VXP_SPACE_HBM, 16384ull), v_p_h, 16384ull, cudaMemcpyHostToDevice);
@@ -375,7 +396,7 @@ static int32_t vx_stage(int32_t v_n) {
   return int32_t();
 }
 
-static int32_t vx_main(void) {
+[[maybe_unused]] static int32_t vx_main(void) {
   vxp_frame fr;
   vxp_enter(&fr, VXP_FN_main);
   void *vxb0 = NULL; /* host buffer: 1048576 bytes */

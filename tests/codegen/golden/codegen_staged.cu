@@ -14,6 +14,7 @@
  */
 #ifndef VXP_CUDA_EMULATED
 #include <cuda_runtime.h>
+#include <cuda_fp16.h>
 #endif
 
 #define VXP_PROGRAM_LABEL "examples/codegen/staged.vx"
@@ -185,6 +186,26 @@ inline void vxp_host_release(void **slot) {
   *slot = NULL;
 }
 
+/* A host buffer a called function made and returned: the caller's slot owns it now. */
+inline void *vxp_host_adopt(void **slot, void *p) {
+  *slot = p;
+  return p;
+}
+
+/* A host scalar a kernel assigns, in a device cell for the launch (not a tile: scalars
+ * are counted nowhere), and copied back after it. */
+template <typename T> T *vxp_scalar_in(const T *host) {
+  void *cell = NULL;
+  VXP_CHECK(cudaMalloc(&cell, sizeof(T)));
+  VXP_CHECK(cudaMemcpy(cell, host, sizeof(T), cudaMemcpyHostToDevice));
+  return (T *)cell;
+}
+
+template <typename T> void vxp_scalar_out(T *host, T *cell) {
+  VXP_CHECK(cudaMemcpy(host, cell, sizeof(T), cudaMemcpyDeviceToHost));
+  VXP_CHECK(cudaFree(cell));
+}
+
 inline void *vxp_copy(void *dst, const void *src, uint64_t bytes, cudaMemcpyKind kind) {
   if (bytes) VXP_CHECK(cudaMemcpy(dst, src, (size_t)bytes, kind));
   return dst;
@@ -294,7 +315,7 @@ inline int vxp_report(void) {
 
 /* ==================== functions of examples/codegen/staged.vx */
 
-static int32_t vx_main(void);
+[[maybe_unused]] static int32_t vx_main(void);
 
 /* ==================== kernels: one per `spawn` region */
 
@@ -305,7 +326,7 @@ __global__ void vxk_main_0(float *v_y) {
 
 /* ==================== function bodies */
 
-static int32_t vx_main(void) {
+[[maybe_unused]] static int32_t vx_main(void) {
   vxp_frame fr;
   vxp_enter(&fr, VXP_FN_main);
   void *vxb0 = NULL; /* host buffer: 2000 bytes */
@@ -314,10 +335,10 @@ static int32_t vx_main(void) {
   void *vxb3 = NULL; /* tile: 2048 bytes in SMEM */
   void *vxb4 = NULL; /* host buffer: 16384 bytes */
   void *vxb5 = NULL; /* tile: 16384 bytes in HBM */
-  unsigned char *v_x_h = (unsigned char *)vxp_zero((unsigned char *)vxp_host_alloc(&vxb0, 2000ull, 0), 2000ull, 0);
+  __half *v_x_h = (__half *)vxp_zero((__half *)vxp_host_alloc(&vxb0, 2000ull, 0), 2000ull, 0);
   (void)v_x_h;
   for (int64_t v_step = 0, vxe0 = 2; v_step < vxe0; ++v_step) {
-    unsigned char *v_x = (unsigned char *)vxp_copy(vxp_tile_alloc(&fr, &vxb3, VXP_SPACE_SMEM, 2048ull), vxp_copy(vxp_tile_alloc(&fr, &vxb2, VXP_SPACE_L2, 2000ull), vxp_copy(vxp_tile_alloc(&fr, &vxb1, VXP_SPACE_HBM, 2000ull), v_x_h, 2000ull, cudaMemcpyHostToDevice), 2000ull, cudaMemcpyDeviceToDevice), 2000ull, cudaMemcpyDeviceToDevice);
+    __half *v_x = (__half *)vxp_copy(vxp_tile_alloc(&fr, &vxb3, VXP_SPACE_SMEM, 2048ull), vxp_copy(vxp_tile_alloc(&fr, &vxb2, VXP_SPACE_L2, 2000ull), vxp_copy(vxp_tile_alloc(&fr, &vxb1, VXP_SPACE_HBM, 2000ull), v_x_h, 2000ull, cudaMemcpyHostToDevice), 2000ull, cudaMemcpyDeviceToDevice), 2000ull, cudaMemcpyDeviceToDevice);
     (void)v_x;
     vxp_tile_release(&fr, &vxb3, VXP_SPACE_SMEM, 2048ull); /* never read: released at once */
     float *v_y_h = vxp_fill<float>((float *)vxp_host_alloc(&vxb4, 16384ull, 0), 4096ull, (float)(1.0f), 0);
