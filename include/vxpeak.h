@@ -1226,7 +1226,7 @@ VXP_API VXP_WARN_UNUSED int vxp_cuda_generate(vxp_cuda **out, const vxp_analysis
  * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also for an unknown flag)
  */
 VXP_API VXP_WARN_UNUSED int vxp_cuda_generate_flags(vxp_cuda **out, const vxp_analysis *an,
-                                                    unsigned flags);
+                                                    unsigned int flags);
 
 /** Free a generated program. NULL is accepted. */
 VXP_API void vxp_cuda_free(vxp_cuda *cu);

@@ -349,7 +349,7 @@ static int refuse_rejected(vxp_context *ctx, const vxp_analysis *an, vxp_cuda *c
   return VXP_OK;
 }
 
-int vxp_cuda_generate_flags(vxp_cuda **out, const vxp_analysis *an, unsigned flags) {
+int vxp_cuda_generate_flags(vxp_cuda **out, const vxp_analysis *an, unsigned int flags) {
   vxp_ctx__begin(an ? an->ctx : NULL); /* each call reports its own outcome */
   if (!out || !an || (flags & ~VXP_CUDA_ALLOW_REJECTED))
     return an ? vxp_ctx__error(an->ctx, VXP_EINVAL, "invalid argument to vxp_cuda_generate")

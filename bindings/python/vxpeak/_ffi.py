@@ -312,6 +312,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_unresolved_call_range": (Range, [_H]),
     # CUDA code generation
     "vxp_cuda_generate": (c_int, [_OUT, _H]),
+    "vxp_cuda_generate_flags": (c_int, [_OUT, _H, c_uint]),
     "vxp_cuda_free": (None, [_H]),
     "vxp_cuda_text": (c_void_p, [_H, _SIZE_OUT]),
     "vxp_cuda_diagnostic_count": (c_size_t, [_H]),
