@@ -1071,6 +1071,16 @@ VXP_API const char *vxp_sweep_point_reason(const vxp_sweep_point *p);
  */
 VXP_API const char *vxp_sweep_point_code(const vxp_sweep_point *p);
 
+/**
+ * The function that decided the reason, or NULL when it fits (or when the deciding
+ * diagnostic is about no one function: a syntax error, an unresolved name, the machine
+ * model): the function the first error or W1029 is about, or for "within_margin" and an
+ * overflow found from the totals, the selected function closest to its capacity. With
+ * vxp_sweep_options.function set, only diagnostics about that function, the functions it
+ * calls, or no function at all decide a value. Borrowed from the sweep.
+ */
+VXP_API const char *vxp_sweep_point_cause_function(const vxp_sweep_point *p);
+
 /* ======================================================================== Rooflines */
 
 /*

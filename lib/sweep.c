@@ -22,6 +22,8 @@ struct vxp_sweep_point {
   char *function, *space;     /* owned; NULL when no resident set was selected */
   const char *reason;         /* static; NULL when it fits */
   char code[12];
+  char *cause;                /* owned: the function the deciding diagnostic is about, or the
+                                 selected function for a margin; NULL when none */
 };
 
 struct vxp_sweep {
@@ -204,6 +206,40 @@ static bool fuller128(unsigned __int128 a, uint64_t b, unsigned __int128 c, uint
   return (unsigned __int128)a64 * d > (unsigned __int128)c64 * b;
 }
 
+/* Which analysed functions answer for the selected function: it (every instance of that
+ * name) and everything it calls, transitively; all of them when none is selected. A
+ * diagnostic about any other function says nothing about the one asked for. Returns a
+ * calloc'd array (NULL on allocation failure). */
+static bool *answering(sweep_run *R, const vxp_analysis *an) {
+  size_t n = an->functions.len;
+  bool *in = vxp_ctx__calloc(R->ctx, n ? n : 1, sizeof(bool));
+  if (!in) return NULL;
+  for (size_t f = 0; f < n; f++)
+    in[f] = !R->so->function || strcmp(R->so->function, an->functions.items[f].name) == 0;
+  if (!R->so->function) return in;
+  /* Each pass adds the callees of what is in; at most n passes. */
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (size_t c = 0; c < an->calls.len; c++) {
+      const vxp_call_site *site = &an->calls.items[c];
+      if (site->callee != VXP_NONE && in[site->caller] && !in[site->callee]) {
+        in[site->callee] = true;
+        grew = true;
+      }
+    }
+  }
+  return in;
+}
+
+/* Whether diagnostic `d` bears on the selected functions: one about no function (syntax,
+ * names, the machine model) always does. */
+static bool bears_on(const vxp_analysis *an, const bool *in, const vxp_diagnostic *d) {
+  if (!d->function) return true;
+  for (size_t f = 0; f < an->functions.len; f++)
+    if (in[f] && strcmp(an->functions.items[f].name, d->function) == 0) return true;
+  return false;
+}
+
 /* Analyse at `value` and record the point (each value once). */
 static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
   vxp_sweep *sw = R->sw;
@@ -222,24 +258,36 @@ static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
   memset(&p, 0, sizeof(p));
   p.value = value;
   p.fits = true;
-  /* Errors first: any error rejects the value; the first one's code is kept. */
+  bool *in = answering(R, an);
+  if (!in) {
+    vxp_analysis_free(an);
+    return VXP_ENOMEM;
+  }
+  /* Errors first: any error about the selected function (or what it calls, or no function
+   * at all) rejects the value; the first one's code and function are kept. */
+  const vxp_diagnostic *cause = NULL;
   for (size_t i = 0; i < an->diags.len && p.fits; i++) {
     const vxp_diagnostic *d = &an->diags.items[i];
-    if (d->severity == VXP_SEVERITY_ERROR) {
+    if (d->severity == VXP_SEVERITY_ERROR && bears_on(an, in, d)) {
       p.fits = false;
       p.reason = (strcmp(d->code, "E6009") == 0 || strcmp(d->code, "E6010") == 0 ||
                   strcmp(d->code, "E6027") == 0 || strcmp(d->code, "E6028") == 0)
                      ? "over_capacity" : "error";
       snprintf(p.code, sizeof(p.code), "%s", d->code);
+      cause = d;
     }
   }
   for (size_t i = 0; i < an->diags.len && p.fits; i++) {
-    if (strcmp(an->diags.items[i].code, "W1029") == 0) {
+    const vxp_diagnostic *d = &an->diags.items[i];
+    if (strcmp(d->code, "W1029") == 0 && bears_on(an, in, d)) {
       p.fits = false;
       p.reason = "size_unknown";
       snprintf(p.code, sizeof(p.code), "W1029");
+      cause = d;
     }
   }
+  if (cause && cause->function && !(p.cause = vxp_ctx__strdup(R->ctx, cause->function)))
+    rc = VXP_ENOMEM;
   /* The selected (function, space) closest to (or furthest past) its capacity, by its
    * call-tree total: what a function holds while its callees place theirs counts, as it
    * does in `check` (E6027). */
@@ -273,6 +321,7 @@ static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
     /* The budget: peak x 10^6 <= capacity x (10^6 - margin). */
     unsigned __int128 need = (unsigned __int128)p.peak_bytes * 1000000u;
     unsigned __int128 have = (unsigned __int128)p.capacity_bytes * (1000000u - R->so->margin_ppm);
+    bool decided_here = p.fits;
     if (p.fits && (saturated || p.peak_bytes > p.capacity_bytes)) {
       p.fits = false;
       p.reason = "over_capacity";
@@ -280,7 +329,10 @@ static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
       p.fits = false;
       p.reason = "within_margin";
     }
+    if (decided_here && !p.fits && rc == VXP_OK && !(p.cause = vxp_ctx__strdup(R->ctx, tight_function)))
+      rc = VXP_ENOMEM;
   }
+  vxp_ctx__free(R->ctx, in);
   vxp_analysis_free(an);
   if (rc == VXP_OK) {
     size_t at = 0;
@@ -295,6 +347,7 @@ static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
   if (rc != VXP_OK) {
     vxp_ctx__free(R->ctx, p.function);
     vxp_ctx__free(R->ctx, p.space);
+    vxp_ctx__free(R->ctx, p.cause);
     return rc;
   }
   *fits = p.fits;
@@ -483,6 +536,7 @@ void vxp_sweep_free(vxp_sweep *sw) {
   for (size_t i = 0; i < sw->points.len; i++) {
     vxp_ctx__free(sw->ctx, sw->points.items[i].function);
     vxp_ctx__free(sw->ctx, sw->points.items[i].space);
+    vxp_ctx__free(sw->ctx, sw->points.items[i].cause);
   }
   array_free(sw->ctx, &sw->points);
   vxp_ctx__free(sw->ctx, sw);
@@ -516,6 +570,10 @@ uint64_t vxp_sweep_point_capacity_bytes(const vxp_sweep_point *p) {
 const char *vxp_sweep_point_function(const vxp_sweep_point *p) { return p ? p->function : NULL; }
 const char *vxp_sweep_point_space(const vxp_sweep_point *p) { return p ? p->space : NULL; }
 const char *vxp_sweep_point_reason(const vxp_sweep_point *p) { return p ? p->reason : NULL; }
+const char *vxp_sweep_point_cause_function(const vxp_sweep_point *p) {
+  return p ? p->cause : NULL;
+}
+
 const char *vxp_sweep_point_code(const vxp_sweep_point *p) {
   return (p && p->code[0]) ? p->code : NULL;
 }

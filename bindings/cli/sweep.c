@@ -18,15 +18,20 @@ static double spare(const vxp_sweep_point *p) {
   return peak >= cap ? -((double)(peak - cap) / (double)cap) : (double)(cap - peak) / (double)cap;
 }
 
-static const char *why_text(const vxp_sweep_point *p, char buf[64]) {
+/* Why a value does not fit, naming the function and the diagnostic that decided it
+ * ("decode: over capacity (E6010)"). */
+static const char *why_text(const vxp_sweep_point *p, char *buf, size_t size) {
   const char *reason = vxp_sweep_point_reason(p), *code = vxp_sweep_point_code(p);
+  const char *fn = vxp_sweep_point_cause_function(p);
   if (!reason) return "fits";
-  if (strcmp(reason, "within_margin") == 0) snprintf(buf, 64, "inside the margin");
-  else if (strcmp(reason, "over_capacity") == 0) snprintf(buf, 64, "over capacity%s%s%s",
-                                                          code ? " (" : "", code ? code : "",
-                                                          code ? ")" : "");
-  else if (strcmp(reason, "size_unknown") == 0) snprintf(buf, 64, "a size unknown (W1029)");
-  else snprintf(buf, 64, "error %s", code ? code : "");
+  char what[64];
+  if (strcmp(reason, "within_margin") == 0) snprintf(what, sizeof(what), "inside the margin");
+  else if (strcmp(reason, "over_capacity") == 0)
+    snprintf(what, sizeof(what), "over capacity%s%s%s", code ? " (" : "", code ? code : "",
+             code ? ")" : "");
+  else if (strcmp(reason, "size_unknown") == 0) snprintf(what, sizeof(what), "a size unknown (W1029)");
+  else snprintf(what, sizeof(what), "error %s", code ? code : "");
+  snprintf(buf, size, "%s%s%s", fn ? fn : "", fn ? ": " : "", what);
   return buf;
 }
 
@@ -42,7 +47,7 @@ static void print_point_cells(const vxp_sweep_point *p) {
 }
 
 static void print_table(const vxpeak_args *args, machine_result *m, size_t n) {
-  char b1[32], b2[64];
+  char b1[32], b2[256];
   printf("%s: the largest %s in %llu..%llu that fits", args->file, args->sweep_name,
          (unsigned long long)args->sweep_lo, (unsigned long long)args->sweep_hi);
   if (args->margin_ppm) {
@@ -57,7 +62,7 @@ static void print_table(const vxpeak_args *args, machine_result *m, size_t n) {
     printf(" (%s%s%s%s)", args->function ? "function " : "", args->function ? args->function : "",
            args->function && args->space ? ", " : "", args->space ? args->space : "");
   printf("\n%s: %s\n\n", vxp_sweep_method(m[0].sweep), vxp_sweep_reason(m[0].sweep));
-  printf("%-10s %18s %8s %29s %7s %8s %29s  %-22s %s\n", "machine", "capacity", "largest",
+  printf("%-10s %18s %8s %29s %7s %8s %29s  %-30s %s\n", "machine", "capacity", "largest",
          "its peak", "spare", "next", "its peak", "why not", "analyses");
   for (size_t i = 0; i < n; i++) {
     const vxp_sweep_point *best = vxp_sweep_largest(m[i].sweep);
@@ -73,9 +78,9 @@ static void print_table(const vxpeak_args *args, machine_result *m, size_t n) {
     }
     if (next) {
       print_point_cells(next);
-      printf("  %-22s", why_text(next, b2));
+      printf("  %-30s", why_text(next, b2, sizeof(b2)));
     } else {
-      printf(" %8s %29s  %-22s", "-", "", "(HI fits)");
+      printf(" %8s %29s  %-30s", "-", "", "(HI fits)");
     }
     printf(" %zu\n", vxp_sweep_evaluation_count(m[i].sweep));
   }
@@ -105,6 +110,8 @@ static void json_point(vxpeak_json *j, const vxp_sweep_point *p) {
   vxpeak_json_string(j, vxp_sweep_point_reason(p));
   vxpeak_json_key(j, "code");
   vxpeak_json_string(j, vxp_sweep_point_code(p));
+  vxpeak_json_key(j, "cause_function");
+  vxpeak_json_string(j, vxp_sweep_point_cause_function(p));
   vxpeak_json_close(j, '}');
 }
 

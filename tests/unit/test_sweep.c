@@ -274,6 +274,52 @@ static void test_sweep__margins_count_what_callers_hold_across_calls(void **stat
   done(&f);
 }
 
+/* --function F answers for F and what F calls: an error in a function F never reaches does
+ * not decide F's answer, and every rejected value names the function that decided it. */
+static void test_sweep__a_selected_function_answers_for_itself_and_its_callees(void **state) {
+  (void)state;
+  fixture f = load("Memory CPU_DRAM {}\n"
+                   "Memory W { capacity: 100 KiB, managed: explicit }\n"
+                   "Topology Dev { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
+                   "const N : i64 = 1;\n"
+                   "fn leaf() -> i32 {\n"
+                   "  let t = Tensor<u8, [N, 10240], Memory::W>::uninit();\n"
+                   "  print!(t);\n"
+                   "  return 0;\n"
+                   "}\n"
+                   "fn serve() -> i32 { return leaf(); }\n"
+                   "fn offline() -> i32 {\n"
+                   "  let big = Tensor<u8, [N, 1048576], Memory::W>::uninit();\n"
+                   "  print!(big);\n"
+                   "  return 0;\n"
+                   "}\n",
+                   NULL);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  vxp_sweep_options so = VXP_SWEEP_OPTIONS_INIT;
+  so.name = "N";
+  so.lo = 1;
+  so.hi = 16;
+  so.function = "serve";
+  vxp_sweep *sw = NULL;
+  assert_int_equal(vxp_sweep_run(&sw, f.ctx, f.prog, &opts, &so), VXP_OK);
+  /* leaf's 10,240-byte rows fit 100 KiB ten times: serve answers 10, decided by leaf. */
+  assert_non_null(vxp_sweep_largest(sw));
+  assert_int_equal(vxp_sweep_point_value(vxp_sweep_largest(sw)), 10);
+  const vxp_sweep_point *next = vxp_sweep_first_rejected(sw);
+  assert_non_null(next);
+  assert_string_equal(vxp_sweep_point_code(next), "E6009");
+  assert_string_equal(vxp_sweep_point_cause_function(next), "leaf");
+  assert_null(vxp_sweep_point_cause_function(vxp_sweep_largest(sw)));
+  vxp_sweep_free(sw);
+  /* The whole program fits nowhere: offline is over at N = 1, and says so. */
+  so.function = NULL;
+  assert_int_equal(vxp_sweep_run(&sw, f.ctx, f.prog, &opts, &so), VXP_OK);
+  assert_null(vxp_sweep_largest(sw));
+  assert_string_equal(vxp_sweep_point_cause_function(vxp_sweep_first_rejected(sw)), "offline");
+  vxp_sweep_free(sw);
+  done(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sweep__margins_count_what_callers_hold_across_calls),
@@ -281,6 +327,7 @@ int main(void) {
       cmocka_unit_test(test_sweep__a_comptime_condition_forces_a_scan_that_agrees_with_brute_force),
       cmocka_unit_test(test_sweep__shapes_that_may_shrink_rule_bisection_out),
       cmocka_unit_test(test_sweep__bad_requests_are_refused_with_a_reason),
+      cmocka_unit_test(test_sweep__a_selected_function_answers_for_itself_and_its_callees),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

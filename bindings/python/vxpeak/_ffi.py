@@ -268,6 +268,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_sweep_point_space": (c_char_p, [_H]),
     "vxp_sweep_point_reason": (c_char_p, [_H]),
     "vxp_sweep_point_code": (c_char_p, [_H]),
+    "vxp_sweep_point_cause_function": (c_char_p, [_H]),
     # rooflines
     "vxp_roofline_new": (c_int, [_OUT, _H, c_char_p]),
     "vxp_roofline_free": (None, [_H]),
