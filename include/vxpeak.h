@@ -609,7 +609,20 @@ VXP_API VXP_WARN_UNUSED int vxp_analyze(vxp_analysis **out, vxp_context *ctx,
 /** Free an analysis. NULL is accepted. */
 VXP_API void vxp_analysis_free(vxp_analysis *an);
 
-/** 1 when the program is admitted (no error diagnostic), 0 when rejected. */
+/**
+ * 1 when the program is admitted (no error diagnostic), 0 when rejected.
+ *
+ * What admitted guarantees: at least one function was analysed (VXP0040 otherwise); every
+ * machine input was a machine model (VXP0041, VXP0042 otherwise); every name the analysis
+ * depends on resolved (a space, topology, constant, element type or function that denotes
+ * nothing is E6025, E2001, E1012, E2002 or E1011, never a silent omission); every placement
+ * into a space with a capacity had its bytes and its space determined, or its shape depends
+ * on a declared run-time value and the program was told so (warning W1029, the only way a
+ * tile's bytes stay out of a budget); and every such capacity held, per tile (E6009), per
+ * function (E6010) and over every call path (E6027, E6028), except in spaces declared
+ * `overcommit` (W1028). A syntax error anywhere also rejects. Warnings do not reject: read
+ * W1029 before trusting a verdict on a program with run-time shapes.
+ */
 VXP_API int vxp_analysis_admitted(const vxp_analysis *an);
 
 /** Number of error diagnostics (syntax, machine and analysis errors together). */

@@ -1000,6 +1000,20 @@ static int analyse(vxp_analysis *an) {
   /* Functions needing no generic arguments are seeded in program order; generic ones are
    * analysed per instance, appended as calls find them and walked in turn. */
   if (W.rc == VXP_OK) W.rc = vxp_resolver__init(&W.resolver, an);
+  /* A verdict promises that something was checked: a program with no function to start
+   * from (an empty file, a machine model checked as a program, only generic functions that
+   * nothing instantiates) is not admitted. */
+  if (W.rc == VXP_OK && an->functions.len == 0) {
+    vxp_diagnostic *d = vxp_diag__add(
+        ctx, &an->diags, VXP_SEVERITY_ERROR, "VXP0040", NULL, 0, 0,
+        "nothing to analyse in '%s': it defines no function that needs no generic arguments, "
+        "so no placement was checked",
+        prog->src->label);
+    if (!d || !vxp_diag__note(ctx, d, true, NULL, 0, 0,
+                              "check the program that places the tensors; a machine model "
+                              "alone is passed with --machine"))
+      W.rc = VXP_ENOMEM;
+  }
   for (size_t f = 0; W.rc == VXP_OK && f < an->functions.len; f++) {
     if (vxp_ctx__interrupted(ctx)) W.rc = VXP_ECANCELLED;
     else walk_function(&W, (uint32_t)f);

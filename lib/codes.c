@@ -150,6 +150,19 @@ static const vxp_code_info catalogue[] = {
      "The program reaches more than 4096 instances of generic functions; the rest are not "
      "analysed, so the program cannot be admitted.",
      "Reduce the number of distinct generic arguments, or split the program.", E},
+    {"VXP0040", "NothingToAnalyse", "A program with nothing to analyse.",
+     "The file defines no function that needs no generic arguments (an empty file, a "
+     "machine model checked as a program, or generic functions nothing instantiates), so no "
+     "placement was checked and a verdict would promise nothing.",
+     "Check the program that places the tensors; pass a machine model with --machine.", E},
+    {"VXP0041", "EmptyMachineModel", "A machine model that declares nothing.",
+     "The file given as the machine (or host) declares no Memory and no Topology, so there "
+     "is nothing to check the program against.",
+     "Pass a machine model: a fleet name (h100-sxm) or a file of Memory/Topology items.", E},
+    {"VXP0042", "ProgramAsMachine", "A program given where a machine model is expected.",
+     "The file given as the machine (or host) defines functions: it is a program, not a "
+     "machine model.",
+     "Pass the program as the file to check, and its machine with --machine.", E},
     {"VXP0800", "CudaSubset", "A construct outside the CUDA code generation subset.",
      "emit-cuda generates a documented subset of Vx and refuses anything else.",
      "Rewrite the construct within the subset, or do not generate CUDA for it.", E},

@@ -541,6 +541,38 @@ vxp_machine *vxp_machine__new(vxp_context *ctx, const char *label) {
 }
 
 /* Parse `src` and read its declarations, syntax errors included, into a new machine. */
+/* A machine input must be a machine model: VXP0042 when it is a program (it defines
+ * functions: a program passed where a machine is expected), VXP0041 when it declares no
+ * Memory and no Topology (nothing to check against). Either is an error, so that nothing
+ * is admitted against a machine that was not read. */
+static int check_is_machine(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root) {
+  const vxp_symbols *S = &ctx->syms;
+  uint32_t count = vxp_node__named_count(root);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode item = ts_node_named_child(root, i);
+    if (ts_node_symbol(item) != S->function_item) continue;
+    TSNode name = ts_node_child_by_field_id(item, ctx->fields.name);
+    if (ts_node_is_null(name)) name = item;
+    vxp_diagnostic *d = vxp_diag__add(
+        ctx, &m->diags, VXP_SEVERITY_ERROR, "VXP0042", src, ts_node_start_byte(name),
+        ts_node_end_byte(name),
+        "'%s' is a program, not a machine model: it defines functions; a machine model "
+        "declares only Memory and Topology items",
+        m->label);
+    if (!d || !vxp_diag__note(ctx, d, true, NULL, 0, 0,
+                              "pass the program as the file to check and its machine with "
+                              "--machine (a fleet name or a file of Memory/Topology items)"))
+      return VXP_ENOMEM;
+    return VXP_OK;
+  }
+  if (m->spaces.len || m->topologies.len) return VXP_OK;
+  vxp_diagnostic *d = vxp_diag__add(ctx, &m->diags, VXP_SEVERITY_ERROR, "VXP0041", NULL, 0, 0,
+                                    "the machine model '%s' declares no Memory and no Topology: "
+                                    "there is nothing to check the program against",
+                                    m->label);
+  return d ? VXP_OK : VXP_ENOMEM;
+}
+
 static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_source *src,
                             const char *label, vxp_source *owned_src) {
   vxp_machine *m = vxp_machine__new(ctx, label);
@@ -561,6 +593,7 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
   int rc = vxp_syntax__diagnose(ctx, src, root, &m->diags);
   if (rc == VXP_OK && parsable < src->len) rc = vxp_syntax__report_cut(ctx, src, parsable, &m->diags);
   if (rc == VXP_OK) rc = vxp_machine__read(ctx, m, src, root);
+  if (rc == VXP_OK) rc = check_is_machine(ctx, m, src, root);
   ts_tree_delete(tree);
   if (rc != VXP_OK) {
     vxp_machine_free(m);

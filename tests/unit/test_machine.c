@@ -27,7 +27,8 @@ static void test_machine__units_are_exact_and_errors_name_their_place(void **sta
                             "Memory C { capacity: 20000 PB }\n"
                             "Memory D { bandwidth: 3.3.5 GB/s }\n"
                             "Memory E { clock: 1.5 KHz }\n"
-                            "Memory F { capacity: 1.5 KiB, bandwidth: 31.5 GB/s, clock: 1.41 GHz }\n");
+                            "Memory F { capacity: 1.5 KiB, bandwidth: 31.5 GB/s, clock: 1.41 GHz }\n"
+                            "fn main() -> i32 { return 0; }\n");
   expect_diag(r.an, "VXP0011", "'1.1 KiB' is not a whole number of bytes", 1, 22);
   expect_diag(r.an, "VXP0010",
               "unknown unit in '4 Mb'; units are case-sensitive: B, KB, MB, GB, TB, PB, KiB, "
@@ -46,7 +47,8 @@ static void test_machine__rates_are_per_second_or_per_cycle_and_costs_are_intege
                             "Memory B { bandwidth: 64 B/cyc, clock: 1 GHz }\n"
                             "Topology T { memory: Memory::B,\n"
                             "  transfer Memory::A -> Memory::B : 1.5\n"
-                            "  transfer Memory::B -> Memory::A : 2 GiB/s }\n");
+                            "  transfer Memory::B -> Memory::A : 2 GiB/s }\n"
+                            "fn main() -> i32 { return 0; }\n");
   expect_diag(r.an, "VXP0010",
               "unknown rate denominator '/ms'; a rate is per second (/s) or per cycle (/cyc)", 1,
               28);
