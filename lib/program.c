@@ -94,10 +94,134 @@ static int collect_changes(vxp_program *prog, const TSTree *old_tree, const vxp_
   return VXP_OK;
 }
 
+/* A byte that continues a word (as the reserved-word scan reads words). */
+static bool in_word(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_' || c >= 0x80;
+}
+
+/* Whether offset `at` of `src` cuts a word in two. */
+static bool splits_word(const vxp_source *src, uint32_t at) {
+  return at > 0 && at < src->len && in_word((unsigned char)src->text[at - 1]) &&
+         in_word((unsigned char)src->text[at]);
+}
+
+/* Copy `d` (of the older program) for `src`, its ranges moved by `shift` bytes. */
+static bool copy_shifted(vxp_context *ctx, const vxp_source *src, vxp_diag_list *list,
+                         const vxp_diagnostic *d, int64_t shift) {
+  if (!vxp_diag__copy(ctx, list, d)) return false;
+  vxp_diagnostic *c = array_last(list);
+  if (c->has_range) {
+    c->source = src;
+    c->range = vxp_source__range(src, (uint32_t)((int64_t)d->range.start_byte + shift),
+                                 (uint32_t)((int64_t)d->range.end_byte + shift));
+  }
+  for (size_t i = 0; i < c->notes.len; i++) {
+    vxp_diagnostic *n = &c->notes.items[i];
+    if (!n->has_range) continue;
+    n->source = src;
+    n->range = vxp_source__range(src, (uint32_t)((int64_t)n->range.start_byte + shift),
+                                 (uint32_t)((int64_t)n->range.end_byte + shift));
+  }
+  return true;
+}
+
+/* The syntax checks of a reparse, at the granularity of top-level items: those of the
+ * items the changes touch (with one neighbour on each side, whose messages may read the
+ * text next to them) are made afresh, and the others' diagnostics are those of the older
+ * program, moved past the edits. The result is what vxp_syntax__diagnose gives on the whole
+ * tree, in the same order. Returns 1 when done, 0 when the shape of the change asks for the
+ * whole check (then nothing was appended), or a negative error. */
+static int diagnose_items(vxp_program *prog, const vxp_program *old, TSNode root) {
+  vxp_context *ctx = prog->ctx;
+  const vxp_source *src = prog->src;
+  if (!old || old->src->len > UINT32_MAX || prog->changed.len == 0 ||
+      vxp_node__is_error(root) || ts_node_is_missing(root))
+    return 0;
+  uint32_t c0 = prog->changed.items[0].start_byte;
+  uint32_t c1 = prog->changed.items[prog->changed.len - 1].end_byte;
+  uint32_t n = ts_node_child_count(root);
+  if (n == 0) return 0;
+  uint32_t first = n, last = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode top = ts_node_child(root, i);
+    if (ts_node_end_byte(top) < c0 || ts_node_start_byte(top) > c1) continue;
+    if (first == n) first = i;
+    last = i;
+  }
+  if (first == n) { /* between items: the nearest ones */
+    first = 0;
+    while (first + 1 < n && ts_node_end_byte(ts_node_child(root, first)) < c0) first++;
+    last = first;
+  }
+  first = first > 0 ? first - 1 : 0;
+  last = last + 1 < n ? last + 1 : n - 1;
+  uint32_t from = first == 0 ? 0 : ts_node_start_byte(ts_node_child(root, first));
+  uint32_t to = last == n - 1 ? (uint32_t)src->len : ts_node_end_byte(ts_node_child(root, last));
+  if (from > c0) from = c0;
+  if (to < c1) to = c1;
+  if (to > src->len) to = (uint32_t)src->len;
+  int64_t shift = (int64_t)src->len - (int64_t)old->src->len;
+  int64_t old_to = (int64_t)to - shift; /* the text from here on is the new text from `to` */
+  if (old_to < from || old_to > (int64_t)old->src->len || splits_word(src, from) ||
+      splits_word(src, to))
+    return 0;
+  /* An old diagnostic that straddles an end of the span, or sits empty on one (a MISSING
+   * node could belong to either side), cannot be assigned to a side. */
+  size_t total = old->syntax_counts[0] + old->syntax_counts[1] + old->syntax_counts[2];
+  if (total > old->diags.len) return 0;
+  for (size_t i = 0; i < total; i++) {
+    const vxp_range *r = &old->diags.items[i].range;
+    if (!old->diags.items[i].has_range) return 0;
+    int64_t a = r->start_byte, b = r->end_byte;
+    if ((a < from && b > from) || (a < old_to && b > old_to) || (a == b && (a == from || a == old_to)))
+      return 0;
+  }
+  vxp_diag_list fresh;
+  memset(&fresh, 0, sizeof(fresh));
+  size_t counts[3];
+  int rc = vxp_syntax__diagnose_span(ctx, src, root, from, to, &fresh, counts);
+  size_t old_at = 0, fresh_at = 0;
+  for (int g = 0; g < 3 && rc == VXP_OK; g++) {
+    size_t k = 0;
+    for (; k < old->syntax_counts[g] && rc == VXP_OK; k++) { /* before the span */
+      const vxp_diagnostic *d = &old->diags.items[old_at + k];
+      if (d->range.start_byte >= from) break;
+      if (!copy_shifted(ctx, src, &prog->diags, d, 0)) rc = VXP_ENOMEM;
+    }
+    for (size_t j = 0; j < counts[g] && rc == VXP_OK; j++) /* the span, afresh */
+      if (!copy_shifted(ctx, src, &prog->diags, &fresh.items[fresh_at + j], 0)) rc = VXP_ENOMEM;
+    for (; k < old->syntax_counts[g] && rc == VXP_OK; k++) { /* after it, moved */
+      const vxp_diagnostic *d = &old->diags.items[old_at + k];
+      if ((int64_t)d->range.start_byte < old_to) continue;
+      if (!copy_shifted(ctx, src, &prog->diags, d, shift)) rc = VXP_ENOMEM;
+    }
+    old_at += old->syntax_counts[g];
+    fresh_at += counts[g];
+  }
+  vxp_diag__list_free(ctx, &fresh);
+  if (rc != VXP_OK) return rc;
+  /* the groups' sizes, counted back from what was appended */
+  size_t i = 0;
+  old_at = 0;
+  fresh_at = 0;
+  for (int g = 0; g < 3; g++) {
+    size_t m = 0;
+    for (size_t k = 0; k < old->syntax_counts[g]; k++) {
+      uint32_t a = old->diags.items[old_at + k].range.start_byte;
+      m += a < from || (int64_t)a >= old_to;
+    }
+    prog->syntax_counts[g] = m + counts[g];
+    i += prog->syntax_counts[g];
+    old_at += old->syntax_counts[g];
+  }
+  return i == prog->diags.len ? 1 : VXP_ERROR;
+}
+
 /* Parse `src` (reusing `old_tree`, already edited by `steps` to match it, when not NULL),
  * then diagnose and lower. Takes ownership of `old_tree`. */
 static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TSTree *old_tree,
-                 const vxp_source_step *steps, size_t step_count) {
+                 const vxp_program *old, const vxp_source_step *steps, size_t step_count) {
   vxp_program *prog = vxp_ctx__calloc(ctx, 1, sizeof(*prog));
   if (!prog) {
     if (old_tree) ts_tree_delete(old_tree);
@@ -124,7 +248,14 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     rc = VXP_ENOMEM;
   }
   TSNode root = ts_tree_root_node(prog->tree);
-  if (rc == VXP_OK) rc = vxp_syntax__diagnose(ctx, src, root, &prog->diags);
+  int reused = 0;
+  if (rc == VXP_OK && prog->reused_tree && parsable == src->len) {
+    reused = diagnose_items(prog, old, root);
+    if (reused < 0) rc = reused == VXP_ERROR ? VXP_ERROR : VXP_ENOMEM;
+  }
+  if (rc == VXP_OK && reused == 0)
+    rc = vxp_syntax__diagnose_span(ctx, src, root, 0, UINT32_MAX, &prog->diags,
+                                   prog->syntax_counts);
   if (rc == VXP_OK && parsable < src->len)
     rc = vxp_syntax__report_cut(ctx, src, parsable, &prog->diags);
   if (rc == VXP_OK) rc = vxp_lower__program(ctx, src, root, &prog->model, &prog->diags);
@@ -142,7 +273,7 @@ int vxp_program_parse(vxp_program **out, vxp_context *ctx, const vxp_source *src
   if (!out || !ctx || !src)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_parse")
                : VXP_EINVAL;
-  return build(out, ctx, src, NULL, NULL, 0);
+  return build(out, ctx, src, NULL, NULL, NULL, 0);
 }
 
 /* The edits that lead from `from` to `to`: the index in to->history of the first step
@@ -164,7 +295,7 @@ int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_reparse")
                : VXP_EINVAL;
   long first = edits_between(prog->src, src);
-  if (first < 0) return build(out, ctx, src, NULL, NULL, 0);
+  if (first < 0) return build(out, ctx, src, NULL, NULL, NULL, 0);
   /* The old tree is shared, not modified: edit a copy (tree-sitter copies are cheap,
    * reference-counted), so that `prog` stays valid and usable from other threads. */
   TSTree *tree = ts_tree_copy(prog->tree);
@@ -182,7 +313,7 @@ int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *
     edit.new_end_point.column = st->new_end_point.column;
     ts_tree_edit(tree, &edit);
   }
-  return build(out, ctx, src, tree, src->history.items + first,
+  return build(out, ctx, src, tree, prog, src->history.items + first,
                src->history.len - (size_t)first);
 }
 

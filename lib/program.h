@@ -21,6 +21,9 @@ struct vxp_program {
   /* What differs from the older program, in this source's coordinates, sorted and
    * disjoint: the whole text unless `reused_tree`. */
   Array(vxp_range) changed;
+  /* The first syntax_counts[0] + [1] + [2] diagnostics are the syntax checks' three groups
+   * (vxp_syntax__diagnose_span), which a reparse reuses outside the items it changed. */
+  size_t syntax_counts[3];
 };
 
 /* Parse the first `len` bytes of `src` into `*out` with the context's parser, reusing
@@ -30,9 +33,18 @@ struct vxp_program {
 int vxp_program__parse_tree(vxp_context *ctx, const vxp_source *src, const TSTree *old_tree,
                             uint32_t len, TSTree **out);
 
-/* Append one diagnostic per ERROR or MISSING node under `root` to `diags`. */
+/* Append one diagnostic per ERROR or MISSING node under `root` to `diags`, and one per
+ * name spelled as a reserved word or obsolete spelling. */
 int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
                          vxp_diag_list *diags);
+
+/* vxp_syntax__diagnose restricted to the top-level nodes of `root` starting in [from, to)
+ * (and the words of that text), appending three groups in this order: reserved words used
+ * as names, obsolete spellings, ERROR/MISSING nodes, each in source order; counts[g] is the
+ * size of group g. [0, UINT32_MAX) is the whole program. */
+int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode root,
+                              uint32_t from, uint32_t to, vxp_diag_list *diags,
+                              size_t counts[3]);
 
 /* Brackets ( [ { open at once beyond which a text is not parsed. tree-sitter 0.20's parser
  * corrupts its heap when tens of thousands of brackets are left open (found by fuzzing:

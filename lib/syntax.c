@@ -174,11 +174,12 @@ static bool word_byte(unsigned char c) {
 
 /* Byte offsets of the words of the text spelled as reserved words, in order. Most are
  * keywords used as keywords; the tree says which ones were parsed as names. */
-static int reserved_candidates(vxp_context *ctx, const vxp_source *src, void *out_ptr) {
+static int reserved_candidates(vxp_context *ctx, const vxp_source *src, uint32_t from,
+                               uint32_t to, void *out_ptr) {
   Array(uint32_t) *out = out_ptr;
   const unsigned char *t = (const unsigned char *)src->text;
-  size_t len = src->len;
-  for (size_t i = 0; i < len;) {
+  size_t len = to < src->len ? to : src->len;
+  for (size_t i = from; i < len;) {
     if (!word_byte(t[i])) {
       i++;
       continue;
@@ -192,14 +193,14 @@ static int reserved_candidates(vxp_context *ctx, const vxp_source *src, void *ou
   return VXP_OK;
 }
 
-/* Reports every identifier spelled as a reserved word. The walk descends only into nodes
- * that contain a candidate word, so it visits the paths to the keywords rather than the
- * whole tree (the check runs on every parse and reparse). */
-static int check_reserved(vxp_context *ctx, const vxp_source *src, TSNode root,
-                          vxp_diag_list *diags) {
+/* Reports every identifier spelled as a reserved word among the words of [from, to). The
+ * walk descends only into nodes that contain a candidate word, so it visits the paths to
+ * the keywords rather than the whole tree (the check runs on every parse and reparse). */
+static int check_reserved(vxp_context *ctx, const vxp_source *src, TSNode root, uint32_t from,
+                          uint32_t to, vxp_diag_list *diags) {
   Array(uint32_t) candidates;
   memset(&candidates, 0, sizeof(candidates));
-  int rc = reserved_candidates(ctx, src, &candidates);
+  int rc = reserved_candidates(ctx, src, from, to, &candidates);
   if (rc != VXP_OK || candidates.len == 0) {
     array_free(ctx, &candidates);
     return rc;
@@ -276,12 +277,14 @@ static bool check_member_clauses(vxp_context *ctx, const vxp_source *src, TSNode
 
 /* Visits the items and the functions directly inside them (where the old spellings can
  * stand), never expression bodies: the check runs on every parse. */
-static int check_obsolete(vxp_context *ctx, const vxp_source *src, TSNode root,
-                          vxp_diag_list *diags) {
+static int check_obsolete(vxp_context *ctx, const vxp_source *src, TSNode root, uint32_t from,
+                          uint32_t to, vxp_diag_list *diags) {
   const vxp_symbols *S = &ctx->syms;
   uint32_t n = vxp_node__named_count(root);
   for (uint32_t i = 0; i < n; i++) {
     TSNode item = ts_node_named_child(root, i);
+    uint32_t at = ts_node_start_byte(item);
+    if (at < from || at >= to) continue;
     TSSymbol sym = ts_node_symbol(item);
     bool ok = true;
     if (sym == S->legacy_transfer_impl_item) {
@@ -297,13 +300,11 @@ static int check_obsolete(vxp_context *ctx, const vxp_source *src, TSNode root,
   return VXP_OK;
 }
 
-int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
+/* Report the ERROR and MISSING nodes of the subtree at `top` (pre-order). Iterative: syntax
+ * trees can be deeper than the C stack allows. */
+static int report_errors(vxp_context *ctx, const vxp_source *src, TSNode top,
                          vxp_diag_list *diags) {
-  int rc0 = check_reserved(ctx, src, root, diags);
-  if (rc0 == VXP_OK) rc0 = check_obsolete(ctx, src, root, diags);
-  if (rc0 != VXP_OK || !ts_node_has_error(root)) return rc0;
-  /* Iterative pre-order walk: syntax trees can be deeper than the C stack allows. */
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  TSTreeCursor cursor = ts_tree_cursor_new(top);
   int rc = VXP_OK;
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
@@ -317,6 +318,7 @@ int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
       descend = true;
     }
     if (descend && ts_tree_cursor_goto_first_child(&cursor)) continue;
+    /* A cursor never leaves the node it was made on: `top`'s siblings are not visited. */
     while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
       if (!ts_tree_cursor_goto_parent(&cursor)) goto done;
     }
@@ -324,6 +326,41 @@ int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
 done:
   ts_tree_cursor_delete(&cursor);
   return rc;
+}
+
+int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode root,
+                              uint32_t from, uint32_t to, vxp_diag_list *diags,
+                              size_t counts[3]) {
+  size_t before = diags->len;
+  int rc = check_reserved(ctx, src, root, from, to, diags);
+  counts[0] = diags->len - before;
+  before = diags->len;
+  if (rc == VXP_OK) rc = check_obsolete(ctx, src, root, from, to, diags);
+  counts[1] = diags->len - before;
+  before = diags->len;
+  if (rc == VXP_OK && ts_node_has_error(root)) {
+    if (vxp_node__is_error(root) || ts_node_is_missing(root)) {
+      if (!report(ctx, src, diags, root, ts_node_parent(root))) rc = VXP_ENOMEM;
+    } else {
+      /* the top-level nodes (items, comments, stray errors) starting in [from, to) */
+      uint32_t n = ts_node_child_count(root);
+      for (uint32_t i = 0; i < n && rc == VXP_OK; i++) {
+        TSNode top = ts_node_child(root, i);
+        uint32_t at = ts_node_start_byte(top);
+        if (at < from || at >= to || !(ts_node_has_error(top) || ts_node_is_missing(top)))
+          continue;
+        rc = report_errors(ctx, src, top, diags);
+      }
+    }
+  }
+  counts[2] = diags->len - before;
+  return rc;
+}
+
+int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
+                         vxp_diag_list *diags) {
+  size_t counts[3];
+  return vxp_syntax__diagnose_span(ctx, src, root, 0, UINT32_MAX, diags, counts);
 }
 
 uint32_t vxp_syntax__parsable_length(const vxp_source *src) {

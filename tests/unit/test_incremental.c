@@ -256,6 +256,50 @@ static void test_incremental__random_edits_of_the_llama_example(void **state) {
   run_sequence(text, 77, 150);
 }
 
+/* A reparse re-checks the syntax of the items an edit touches and moves the other items'
+ * syntax errors past it: an error three functions below an edit that adds two lines is
+ * still reported, two lines lower, as a fresh parse reports it. */
+static void test_incremental__syntax_errors_of_untouched_items_move_with_the_edit(void **state) {
+  (void)state;
+  static const char text[] = "fn a() -> i32 { return 1; }\n"
+                             "fn b() -> i32 { return 2; }\n"
+                             "fn c() -> i32 { return 3; }\n"
+                             "fn d() -> i32 { let = ; return 4; }\n"
+                             "fn e() -> i32 { let on = 5; return on; }\n";
+  vxp_context *ctx = test_context();
+  vxp_source *src, *next, *fresh_src;
+  vxp_program *prog, *inc, *fresh;
+  assert_int_equal(vxp_source_new(&src, ctx, "s.vx", text, strlen(text)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  assert_true(vxp_program_diagnostic_count(prog) >= 2); /* d's error, e's reserved word */
+  const char *ins = "let x = 1;\nlet y = 2;\n";
+  uint32_t at = (uint32_t)(strstr(text, "return 1") - text);
+  assert_int_equal(vxp_source_edit(&next, src, at, at, ins, strlen(ins)), VXP_OK);
+  assert_int_equal(vxp_program_reparse(&inc, ctx, prog, next), VXP_OK);
+  assert_true(vxp_program_reused_tree(inc));
+  size_t len;
+  const char *t = vxp_source_text(next, &len);
+  assert_int_equal(vxp_source_new(&fresh_src, ctx, "s.vx", t, len), VXP_OK);
+  assert_int_equal(vxp_program_parse(&fresh, ctx, fresh_src), VXP_OK);
+  assert_int_equal(vxp_program_diagnostic_count(inc), vxp_program_diagnostic_count(fresh));
+  for (size_t i = 0; i < vxp_program_diagnostic_count(fresh); i++) {
+    const vxp_diagnostic *x = vxp_program_diagnostic(inc, i), *y = vxp_program_diagnostic(fresh, i);
+    assert_string_equal(vxp_diagnostic_message(x), vxp_diagnostic_message(y));
+    assert_int_equal(vxp_diagnostic_range(x).start_byte, vxp_diagnostic_range(y).start_byte);
+    assert_int_equal(vxp_diagnostic_range(x).start.line, vxp_diagnostic_range(y).start.line);
+    assert_int_equal(vxp_diagnostic_range(x).start.column, vxp_diagnostic_range(y).start.column);
+    assert_ptr_equal(vxp_diagnostic_source(x), next);
+  }
+  assert_int_equal(vxp_diagnostic_range(vxp_program_diagnostic(inc, 0)).start.line, 6);
+  vxp_program_free(fresh);
+  vxp_source_free(fresh_src);
+  vxp_program_free(inc);
+  vxp_program_free(prog);
+  vxp_source_free(next);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
 /* Found by the sequences above: a deletion that cuts a character leaves bytes that are not
  * UTF-8, a syntax error quotes them, and the JSON report and the SARIF log failed as "out of
  * memory" (jansson refuses such strings). The bytes are now U+FFFD in both. */
@@ -284,6 +328,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_incremental__random_edits_report_what_a_fresh_parse_reports),
       cmocka_unit_test(test_incremental__random_edits_of_the_llama_example),
+      cmocka_unit_test(test_incremental__syntax_errors_of_untouched_items_move_with_the_edit),
       cmocka_unit_test(test_incremental__a_message_quoting_bytes_that_are_not_utf8_still_reports),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
