@@ -75,7 +75,7 @@ CLI := $(BUILD)/vxpeak
 
 .PHONY: all fuzz shared static cli deps demo check test unit golden sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
-	check-public check-manpage tsan examples install uninstall install-test python-test lsp-test FORCE
+	check-public check-manpage tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
 
 all: shared static cli
 
@@ -89,7 +89,8 @@ help:
 	@echo "make install-test    install into a temporary prefix and build the examples there"
 	@echo "make bench           run the benchmarks (medians and ratios)"
 	@echo "make abi             headertest, check-exports, check-public, check-manpage (in check)"
-	@echo "make python-test     the Python package: mypy --strict, pytest, and the wheel installed and tested (part of check)"
+	@echo "make python-test     the Python package: mypy --strict and pytest (part of check)"
+	@echo "make python-wheel-test  build the sdist and wheel, install the wheel in a new venv, run pytest there"
 	@echo "make lsp-test        the language server with pytest-lsp and headless Neovim (part of check)"
 	@echo "make grammar         regenerate grammar/src with tree-sitter-cli $(TREE_SITTER_CLI_VERSION)"
 	@echo "make grammar-check   fail if grammar/src differs from a fresh generation"
@@ -317,11 +318,15 @@ check: deps all
 	@echo "make check: all tests passed"
 
 # The Python package: mypy --strict and the pytest suite against $(SHARED) from the
-# checkout, then (python-wheel-test) the wheel built by `python -m build` from the sdist,
-# installed into a new virtual environment and tested there. The tools come from the
-# virtual environment of bindings/python/dev-venv.sh (pip, once per machine).
+# checkout. The tools come from the virtual environment of bindings/python/dev-venv.sh (pip,
+# once per machine).
 python-test: $(SHARED) $(CLI)
 	@sh bindings/python/run-tests.sh $(BUILD)
+
+# The package as a user installs it (a step of .ci/run; a minute or more, as it compiles the
+# library again from the sdist): the wheel built by `python -m build` from the sdist,
+# installed into a new virtual environment, and the pytest suite run against it there.
+python-wheel-test:
 	@sh bindings/python/wheel-test.sh $(BUILD)
 
 # ----------------------------------------------------------------------------- ABI hygiene

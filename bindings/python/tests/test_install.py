@@ -2,8 +2,9 @@
 """test_install.py - the package as installed: the library it loads, and `python -m vxpeak`
 being the command itself (same output, same exit status).
 
-`make check` runs this suite twice: from the checkout against build/, and (wheel-test.sh)
-against the wheel installed into a new virtual environment, with VXPEAK_EXPECT_BUNDLED=1."""
+`make python-test` runs this suite from the checkout against build/; `make python-wheel-test`
+(wheel-test.sh, a step of .ci/run) against the wheel installed into a new virtual
+environment, with VXPEAK_EXPECT_BUNDLED=1."""
 
 from __future__ import annotations
 
