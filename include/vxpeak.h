@@ -1204,6 +1204,211 @@ VXP_API uint64_t vxp_roofline_stream_bytes(const vxp_roofline *rf);
  * without them resident); 0 when there are none or one is not priced. */
 VXP_API int vxp_roofline_stream_time_ps(const vxp_roofline *rf, uint64_t *out);
 
+/*
+ * Two traffic models. VXP_TRAFFIC_NO_REUSE counts every access (the figures of the
+ * accessors above); VXP_TRAFFIC_COMPULSORY counts each buffer's reads (and writes) at most
+ * once per element of its tile per call, min(no-reuse bytes, the tile's bytes): what a
+ * kernel with perfect reuse moves, exact when the loops touch every element. The bound and
+ * the call time are asked for under one of them; the command's default is compulsory.
+ */
+typedef enum vxp_traffic_model {
+  VXP_TRAFFIC_COMPULSORY = 0,
+  VXP_TRAFFIC_NO_REUSE = 1
+} vxp_traffic_model;
+
+/** Bytes read from space `i` in one call under `model`; `*written` (when not NULL) receives
+ * the bytes written. 0 when out of range. */
+VXP_API uint64_t vxp_roofline_space_bytes(const vxp_roofline *rf, size_t i,
+                                          vxp_traffic_model model, uint64_t *written);
+
+/** Bytes read from buffer `i` in one call under `model`; `*written` the bytes written. */
+VXP_API uint64_t vxp_roofline_buffer_bytes(const vxp_roofline *rf, size_t i,
+                                           vxp_traffic_model model, uint64_t *written);
+
+/** 1 and `*out` set to buffer `i`'s whole tile in bytes, as the analysis sized the placement
+ * that bound its name in the function; 0 for a parameter (the caller placed it) or a size not
+ * known (its compulsory traffic is then its no-reuse traffic). */
+VXP_API int vxp_roofline_buffer_tile_bytes(const vxp_roofline *rf, size_t i, uint64_t *out);
+
+/** 1 and `*out` set to the slowest space's time under `model`; 0 when there is none. */
+VXP_API int vxp_roofline_memory_time_ps(const vxp_roofline *rf, vxp_traffic_model model,
+                                        uint64_t *out);
+
+/** The space that sets the memory time under `model`, or NULL. Borrowed. */
+VXP_API const char *vxp_roofline_memory_bound_space(const vxp_roofline *rf,
+                                                    vxp_traffic_model model);
+
+/*
+ * Arithmetic: the `+ - * / %` operations (and `op=`) of the regions per call, by element
+ * type (a multiply-add is two), times the trip counts around them. An operation's type is
+ * its tensor operand's element type, else its typed operands'. Exact, an upper bound
+ * (alternatives count their largest arm), or unknown with the reason (an operation whose
+ * type is not known, arithmetic on a slice, a matrix product `@`, or unknown traffic).
+ */
+
+/** "exact", "upper_bound" or "unknown". Static storage. */
+VXP_API const char *vxp_roofline_ops_status(const vxp_roofline *rf);
+
+/** Why the operations are unknown, with the line; NULL otherwise. Borrowed. */
+VXP_API const char *vxp_roofline_ops_reason(const vxp_roofline *rf);
+
+/** The topology the regions run on (`spawn on(...)`), or NULL when they run on several. */
+VXP_API const char *vxp_roofline_topology(const vxp_roofline *rf);
+
+/** Number of element types operations are counted by (fixed; many count 0). */
+VXP_API size_t vxp_roofline_op_type_count(const vxp_roofline *rf);
+
+/** Element type `i`'s name ("f16"), or NULL out of range. Static storage. */
+VXP_API const char *vxp_roofline_op_type(const vxp_roofline *rf, size_t i);
+
+/** Operations of element type `i` in one call. */
+VXP_API uint64_t vxp_roofline_op_count(const vxp_roofline *rf, size_t i);
+
+/** 1 and `*ops_per_s` set to the peak rate the regions' topology declares for type `i`
+ * (its `// compute:` lines, fleet/README.md); 0 when it declares none. */
+VXP_API int vxp_roofline_op_peak(const vxp_roofline *rf, size_t i, uint64_t *ops_per_s);
+
+/** All operations of one call (saturating at UINT64_MAX). */
+VXP_API uint64_t vxp_roofline_total_ops(const vxp_roofline *rf);
+
+/** 1 and `*out` set to the operations' time: each type's count at its peak rate, summed
+ * (ceil(ops x 10^12 / rate) ps); 0 when the operations are unknown or a type with
+ * operations has no declared rate. */
+VXP_API int vxp_roofline_compute_time_ps(const vxp_roofline *rf, uint64_t *out);
+
+/** Why there is no compute time (no `// compute:` lines, no rate for a type, unknown
+ * operations); NULL when there is one. Borrowed. */
+VXP_API const char *vxp_roofline_compute_reason(const vxp_roofline *rf);
+
+/** "memory" or "compute": which of the memory time under `model` and the compute time is
+ * larger (memory on a tie); NULL when either is missing: the bound cannot be named. */
+VXP_API const char *vxp_roofline_bound(const vxp_roofline *rf, vxp_traffic_model model);
+
+/** 1 and `*out` set to one call's time under `model`, max(memory time, compute time); 0
+ * when either is missing. */
+VXP_API int vxp_roofline_call_time_ps(const vxp_roofline *rf, vxp_traffic_model model,
+                                      uint64_t *out);
+
+/**
+ * The value of the program's `const NAME` as analysis `an` folds it (a -D override of it
+ * first, when given).
+ * @return VXP_OK and `*out` set; VXP_ENOTFOUND (no such const item, or it does not fold to a
+ *         non-negative integer: the reason is on the analysis' context); VXP_EINVAL
+ */
+VXP_API VXP_WARN_UNUSED int vxp_analysis_const_value(const vxp_analysis *an, const char *name,
+                                                     uint64_t *out);
+
+/* ======================================================================== batch frontier */
+
+/*
+ * The deployment decision for one constant (a batch size, a concurrency): for every value
+ * in [lo, hi], its own analysis with the constant overridden, and at each value whether the
+ * program fits (as vxp_sweep_run decides: no error, every size known, the tightest capacity
+ * at most (100% - margin) full), the roofline of the priced function (one call's memory time
+ * under the chosen traffic model, its compute time at the topology's declared peaks, the
+ * larger binds), and the tokens one call produces. Then: the largest value that fits, the
+ * first value at which compute binds, and the value with the best tokens per second among
+ * those that fit.
+ */
+
+typedef struct vxp_frontier vxp_frontier;
+typedef struct vxp_frontier_point vxp_frontier_point;
+
+#define VXP_FRONTIER_OPTIONS_VERSION 1
+
+/** Options for vxp_frontier_run (versioned like vxp_analyze_options). */
+typedef struct vxp_frontier_options {
+  unsigned int version;        /**< VXP_FRONTIER_OPTIONS_VERSION */
+  const char *name;            /**< the constant to vary, as the program names it */
+  uint64_t lo, hi;             /**< the values, inclusive (lo <= hi) */
+  uint32_t margin_ppm;         /**< share of the capacity to keep free, in millionths */
+  const char *function;        /**< the function a call is; NULL: the first with regions */
+  const char *space;           /**< only this space's capacity counts, or NULL: the tightest */
+  vxp_traffic_model traffic;   /**< the traffic the memory time uses (default compulsory) */
+  const char *tokens_const;    /**< tokens per call: this constant's value at each point */
+  uint64_t tokens_per_call;    /**< when tokens_const is NULL; 0 means 1 */
+  uint64_t max_points;         /**< most values (analyses); 0 means 4096 */
+} vxp_frontier_options;
+
+/** Initialise `opts` with defaults. VXP_OK, or VXP_EVERSION for an unknown version. */
+VXP_API int vxp_frontier_options_init(vxp_frontier_options *opts, unsigned int version);
+
+/**
+ * Analyse `prog` at every value of `opts->name` in [lo, hi], each with `analyze` (machine,
+ * host, other overrides; may be NULL) plus that value.
+ * @param[out] out the frontier, owned by the caller (vxp_frontier_free). It borrows nothing.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (no name, lo > hi, a margin of 100% or more, the
+ *         name also overridden, more values than max_points), VXP_ENOTFOUND (the program
+ *         never names the constant, or tokens_const does not fold), VXP_EVERSION
+ */
+VXP_API VXP_WARN_UNUSED int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx,
+                                             const vxp_program *prog,
+                                             const vxp_analyze_options *analyze,
+                                             const vxp_frontier_options *opts);
+
+/** Free a frontier. NULL is accepted. */
+VXP_API void vxp_frontier_free(vxp_frontier *f);
+
+/** The priced function, or NULL when no function has spawn regions. Borrowed. */
+VXP_API const char *vxp_frontier_function(const vxp_frontier *f);
+
+/** Number of values analysed (hi - lo + 1). */
+VXP_API size_t vxp_frontier_point_count(const vxp_frontier *f);
+
+/** Point `i` in increasing value, or NULL. Borrowed from the frontier. */
+VXP_API const vxp_frontier_point *vxp_frontier_point_at(const vxp_frontier *f, size_t i);
+
+/** The largest value that fits, or NULL when none does. Borrowed. */
+VXP_API const vxp_frontier_point *vxp_frontier_largest_fit(const vxp_frontier *f);
+
+/** The first value at which compute binds (memory turns to compute), or NULL. Borrowed. */
+VXP_API const vxp_frontier_point *vxp_frontier_first_compute_bound(const vxp_frontier *f);
+
+/** The value with the most tokens per second among those that fit (the smallest on a
+ * tie), or NULL when none fits with a known call time. Borrowed. */
+VXP_API const vxp_frontier_point *vxp_frontier_best_fit(const vxp_frontier *f);
+
+/** The point's value of the constant. */
+VXP_API uint64_t vxp_frontier_point_value(const vxp_frontier_point *p);
+
+/** 1 when the program fits at this value with the margin. */
+VXP_API int vxp_frontier_point_fits(const vxp_frontier_point *p);
+
+/** The tightest (function, space)'s call-tree peak, and that space's capacity, in bytes. */
+VXP_API uint64_t vxp_frontier_point_peak_bytes(const vxp_frontier_point *p);
+VXP_API uint64_t vxp_frontier_point_capacity_bytes(const vxp_frontier_point *p);
+
+/** That space, or NULL when nothing with a capacity is placed. Borrowed. */
+VXP_API const char *vxp_frontier_point_space(const vxp_frontier_point *p);
+
+/** NULL when it fits; else "over_capacity", "within_margin", "size_unknown" or "error". */
+VXP_API const char *vxp_frontier_point_reason(const vxp_frontier_point *p);
+
+/** The first error's code (or W1029) when it does not fit for one, else NULL. Borrowed. */
+VXP_API const char *vxp_frontier_point_code(const vxp_frontier_point *p);
+
+/** Tokens one call produces at this point. */
+VXP_API uint64_t vxp_frontier_point_tokens(const vxp_frontier_point *p);
+
+/** 1 and `*out` set to one call's memory time, compute time, or call time (the larger); 0
+ * when not known. */
+VXP_API int vxp_frontier_point_memory_time_ps(const vxp_frontier_point *p, uint64_t *out);
+VXP_API int vxp_frontier_point_compute_time_ps(const vxp_frontier_point *p, uint64_t *out);
+VXP_API int vxp_frontier_point_call_time_ps(const vxp_frontier_point *p, uint64_t *out);
+
+/** Bytes one call moves in the space that sets the memory time, and its operations. */
+VXP_API uint64_t vxp_frontier_point_memory_bytes(const vxp_frontier_point *p);
+VXP_API uint64_t vxp_frontier_point_ops(const vxp_frontier_point *p);
+
+/** "memory" or "compute", or NULL when the bound cannot be named. Static storage. */
+VXP_API const char *vxp_frontier_point_bound(const vxp_frontier_point *p);
+
+/** The space that sets the memory time, or NULL. Borrowed. */
+VXP_API const char *vxp_frontier_point_bound_space(const vxp_frontier_point *p);
+
+/** Why the bound cannot be named (no compute rates, unknown operations), or NULL. Borrowed. */
+VXP_API const char *vxp_frontier_point_unbound_reason(const vxp_frontier_point *p);
+
 /* ======================================================================== CUDA code generation */
 
 /*

@@ -19,6 +19,9 @@ typedef struct value_info {
   vxp_origin loc;      /* where the tensor lives */
   vxp_name nominal;    /* a struct's name, for method calls */
   uint32_t closure_fn; /* a closure's function index, VXP_NONE otherwise */
+  uint8_t elem;        /* a scalar's element type (vxp_elem), for counting arithmetic */
+  bool elem_of_tensor; /* elem comes from a tensor element read, not a literal or a name */
+  bool slice;          /* the value is a slice of a tensor (an arithmetic operand) */
 } value_info;
 
 typedef struct binding {
@@ -64,6 +67,7 @@ typedef struct lowerer {
                                   initializer, cleared, not restored, when a `let` ends) */
   unsigned depth;
   unsigned spawn_depth;        /* `spawn` regions open around the current expression */
+  unsigned address_depth;      /* inside an index or a loop bound: address arithmetic */
   bool too_deep;               /* the current function hit VXP_MAX_NESTING */
   int rc;                      /* sticky failure (VXP_ENOMEM) */
 } lowerer;
@@ -916,11 +920,42 @@ static void record_access(lowerer *L, vxp_access_kind kind, const vxp_access *pr
   if (!array_push(L->ctx, &fn->accesses, a)) oom(L);
 }
 
+static void record_arith(lowerer *L, vxp_arith_kind kind, vxp_elem elem, TSNode node) {
+  if (failed(L) || L->fn_stack.len == 0) return;
+  vxp_function *fn = current_fn(L);
+  vxp_arith a = {(uint8_t)kind, (uint8_t)elem, (uint32_t)fn->events.len,
+                 ts_node_start_byte(node), ts_node_end_byte(node)};
+  if (!array_push(L->ctx, &fn->ariths, a)) oom(L);
+}
+
+/* The element type of an arithmetic operation on `a` and `b`: a tensor element's type
+ * first (the data the hardware streams decides the unit that runs it: `w[i] * 2.0` is an
+ * f16 multiply when w holds f16), then a typed scalar's. */
+static vxp_elem arith_elem(const value_info *a, const value_info *b) {
+  if (a->elem_of_tensor && a->elem) return (vxp_elem)a->elem;
+  if (b->elem_of_tensor && b->elem) return (vxp_elem)b->elem;
+  return (vxp_elem)(a->elem ? a->elem : b->elem);
+}
+
+/* One arithmetic operation inside a spawn region, on operands `a` and `b`: recorded, and
+ * the value it makes (its element type) returned. */
+static value_info arith(lowerer *L, TSNode node, const value_info *a, const value_info *b) {
+  value_info v = no_value;
+  /* Index and loop-bound arithmetic computes addresses and trip counts, not data. */
+  if (L->spawn_depth == 0 || L->address_depth > 0) return v;
+  vxp_elem e = arith_elem(a, b);
+  if (a->slice || b->slice) record_arith(L, VXP_ARITH_SLICE, VXP_ELEM_UNKNOWN, node);
+  else record_arith(L, e ? VXP_ARITH_SCALAR : VXP_ARITH_UNTYPED, e, node);
+  v.elem = (uint8_t)e;
+  v.elem_of_tensor = a->elem_of_tensor || b->elem_of_tensor;
+  return v;
+}
+
 /* `x[i][j]` inside a spawn region: the indices are ordinary expressions (they may read
  * other elements), the base variable is read, and the access itself is recorded for the
  * roofline as a read, a write, or both. A base that is not a plain name (a field, a call)
  * is recorded with no tensor, which the roofline reports as uncountable. */
-static void lower_element_access(lowerer *L, TSNode node, bool read, bool write) {
+static value_info lower_element_access(lowerer *L, TSNode node, bool read, bool write) {
   vxp_access a;
   memset(&a, 0, sizeof(a));
   a.type = VXP_NONE;
@@ -929,7 +964,9 @@ static void lower_element_access(lowerer *L, TSNode node, bool read, bool write)
   a.end_byte = ts_node_end_byte(node);
   TSNode base = node;
   while (is(base, L->S->index_expression) && !failed(L)) {
+    L->address_depth++;
     lower_expr(L, field(L, base, L->F->index), VXP_NAME_NONE);
+    L->address_depth--;
     a.indices++;
     base = field(L, base, L->F->value);
   }
@@ -946,6 +983,15 @@ static void lower_element_access(lowerer *L, TSNode node, bool read, bool write)
   }
   if (read) record_access(L, VXP_ACCESS_READ, &a);
   if (write) record_access(L, VXP_ACCESS_WRITE, &a);
+  /* The element's type, for the arithmetic it feeds; fewer indices than the rank is a slice. */
+  value_info v = no_value;
+  if (a.type != VXP_NONE && a.type < L->m->types.len) {
+    const vxp_tensor_type *t = &L->m->types.items[a.type];
+    v.elem = t->elem;
+    v.elem_of_tensor = t->elem != VXP_ELEM_UNKNOWN;
+    v.slice = t->has_shape && a.indices < t->dims_count;
+  }
+  return v;
 }
 
 static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_target) {
@@ -955,11 +1001,20 @@ static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_tar
     vxp_name name = intern_node(L, node);
     add_read(L, name);
     binding *b = lookup(L, name);
-    return b ? b->value : no_value;
+    if (!b) return no_value;
+    /* A whole tensor as an operand is arithmetic on all its elements (a slice of rank 0). */
+    value_info v = b->value;
+    if (v.type != VXP_NONE && v.type < L->m->types.len && L->m->types.items[v.type].has_shape &&
+        L->m->types.items[v.type].dims_count > 0)
+      v.slice = true;
+    return v;
   }
   if (sym == S->number) {
     check_number(L, node);
-    return no_value;
+    value_info v = no_value;
+    vxp_elem e = literal_type(L, node);
+    v.elem = (uint8_t)(e == VXP_ELEM_BOOL ? VXP_ELEM_UNKNOWN : e);
+    return v;
   }
   if (sym == S->transfer_expression) return lower_transfer(L, node);
   if (sym == S->tensor_constructor) {
@@ -984,15 +1039,45 @@ static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_tar
   if (sym == S->comptime_block)
     return lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_COMPTIME);
   if (sym == S->spawn_expression) {
-    lower_expr(L, field(L, node, L->F->topology), VXP_NAME_NONE);
+    TSNode topology = field(L, node, L->F->topology);
+    lower_expr(L, topology, VXP_NAME_NONE);
+    /* The topology a region runs on, for the peak rates its arithmetic counts at. */
+    vxp_name on = VXP_NAME_NONE;
+    if (is(topology, L->S->topology_path)) on = intern_node(L, field(L, topology, L->F->name));
+    else if (is(topology, L->S->identifier)) on = intern_node(L, topology);
+    size_t open_at = L->fn_stack.len ? current_fn(L)->events.len : 0;
     L->spawn_depth++;
     value_info v = lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_SPAWN);
     L->spawn_depth--;
+    if (!failed(L) && L->fn_stack.len && open_at < current_fn(L)->events.len &&
+        current_fn(L)->events.items[open_at].kind == VXP_EV_OPEN)
+      current_fn(L)->events.items[open_at].u.block.topology = on;
     return v;
   }
-  if (sym == S->index_expression && L->spawn_depth > 0) {
-    lower_element_access(L, node, true, false);
+  if (sym == S->index_expression && L->spawn_depth > 0)
+    return lower_element_access(L, node, true, false);
+  if (sym == S->binary_expression) {
+    value_info a = lower_expr(L, field(L, node, L->F->left), VXP_NAME_NONE);
+    value_info b = lower_expr(L, field(L, node, L->F->right), VXP_NAME_NONE);
+    TSNode op = field(L, node, L->F->operator);
+    size_t len = 0;
+    const char *o = ts_node_is_null(op) ? "" : text_of(L, op, &len);
+    if (len == 1 && strchr("+-*/%", o[0])) return arith(L, node, &a, &b);
+    if (len == 1 && o[0] == '@' && L->spawn_depth > 0 && L->address_depth == 0)
+      record_arith(L, VXP_ARITH_MATMUL, VXP_ELEM_UNKNOWN, node);
     return no_value;
+  }
+  if (sym == S->cast_expression) {
+    value_info v = lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
+    TSNode type = field(L, node, L->F->type);
+    size_t len = 0;
+    const char *t = ts_node_is_null(type) ? "" : text_of(L, type, &len);
+    vxp_elem e = vxp_elem__from_name(t, len);
+    value_info out = no_value;
+    out.elem = (uint8_t)(e ? e : v.elem);
+    out.elem_of_tensor = e ? false : v.elem_of_tensor;
+    out.slice = v.slice;
+    return out;
   }
   if (sym == S->closure_expression) return lower_closure(L, node, binding_target);
   if (sym == S->macro_invocation) {
@@ -1114,7 +1199,9 @@ static void lower_assignment(lowerer *L, TSNode node) {
 
 static void lower_for(lowerer *L, TSNode node) {
   TSNode iterable = field(L, node, L->F->iterable);
+  L->address_depth++;
   lower_expr(L, iterable, VXP_NAME_NONE);
+  L->address_depth--;
   uint32_t trip_start = VXP_NONE, trip_end = VXP_NONE;
   if (is(iterable, L->S->range_expression)) {
     trip_start = lower_cexpr(L, field(L, iterable, L->F->start));
@@ -1126,6 +1213,14 @@ static void lower_for(lowerer *L, TSNode node) {
   lower_block_body(L, field(L, node, L->F->body));
   pop_scope(L);
   close_block(L);
+}
+
+/* Whether a compound assignment's operator is arithmetic (`+= -= *= /= %=`). */
+static bool compound_is_arith(lowerer *L, TSNode node) {
+  TSNode op = field(L, node, L->F->operator);
+  size_t len = 0;
+  const char *o = ts_node_is_null(op) ? "" : text_of(L, op, &len);
+  return len == 2 && o[1] == '=' && strchr("+-*/%", o[0]);
 }
 
 static void lower_statement(lowerer *L, TSNode node) {
@@ -1146,8 +1241,15 @@ static void lower_statement(lowerer *L, TSNode node) {
   } else if (sym == S->compound_assignment_statement && L->spawn_depth > 0 &&
              is(field(L, node, L->F->left), S->index_expression)) {
     /* `x[i] op= v` inside a device region reads the element and writes it back. */
-    lower_expr(L, field(L, node, L->F->right), VXP_NAME_NONE);
-    lower_element_access(L, field(L, node, L->F->left), true, true);
+    value_info b = lower_expr(L, field(L, node, L->F->right), VXP_NAME_NONE);
+    value_info a = lower_element_access(L, field(L, node, L->F->left), true, true);
+    if (compound_is_arith(L, node)) arith(L, node, &a, &b);
+  } else if (sym == S->compound_assignment_statement && L->spawn_depth > 0 &&
+             is(field(L, node, L->F->left), S->identifier)) {
+    /* `acc op= v` on a scalar in a device region: one operation, in acc's or v's type. */
+    value_info b = lower_expr(L, field(L, node, L->F->right), VXP_NAME_NONE);
+    value_info a = lower_expr(L, field(L, node, L->F->left), VXP_NAME_NONE);
+    if (compound_is_arith(L, node)) arith(L, node, &a, &b);
   }
   else if (sym == S->expression_statement || sym == S->return_statement) lower_children(L, node);
   else if (sym == S->block) lower_block_body(L, node);

@@ -40,6 +40,7 @@ void vxp_model__free(vxp_context *ctx, vxp_model *m) {
     array_free(ctx, &fn->events);
     array_free(ctx, &fn->reads);
     array_free(ctx, &fn->accesses);
+    array_free(ctx, &fn->ariths);
   }
   array_free(ctx, &m->functions);
   array_free(ctx, &m->cexprs);

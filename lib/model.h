@@ -178,6 +178,7 @@ typedef struct vxp_block_event {
   uint32_t condition;      /* cexpr of the `if` condition, or VXP_NONE */
   uint32_t trip_start;     /* `for` over `a..b`: cexprs of a and b; VXP_NONE otherwise */
   uint32_t trip_end;
+  vxp_name topology;       /* `spawn on(Topology::X)`: X; NONE otherwise or when not a path */
   uint32_t start_byte;     /* the construct that opens the block (`for ...`, `spawn ...`) */
   uint32_t end_byte;
 } vxp_block_event;
@@ -251,6 +252,24 @@ typedef struct vxp_access {
   uint32_t start_byte, end_byte;
 } vxp_access;
 
+/* An arithmetic operation inside a `spawn` region: a binary `+ - * / %` or a compound
+ * assignment `x op= v` on scalars (a multiply-add is two of them, as hardware counts
+ * FLOPs), one execution per pass through its place. Kept beside the event stream like the
+ * accesses; roofline.c multiplies each by the trip counts around it. */
+typedef enum vxp_arith_kind {
+  VXP_ARITH_SCALAR,        /* one operation of element type `elem` */
+  VXP_ARITH_UNTYPED,       /* one operation whose element type lowering could not tell */
+  VXP_ARITH_SLICE,         /* an operand is a slice (fewer indices than its rank) */
+  VXP_ARITH_MATMUL         /* `@` on tensors: not counted */
+} vxp_arith_kind;
+
+typedef struct vxp_arith {
+  uint8_t kind;            /* vxp_arith_kind */
+  uint8_t elem;            /* vxp_elem (SCALAR) */
+  uint32_t event;          /* it happens after events[0 .. event) */
+  uint32_t start_byte, end_byte;
+} vxp_arith;
+
 /* ------------------------------------------------------------------ items */
 
 typedef struct vxp_generic_param {
@@ -277,6 +296,7 @@ typedef struct vxp_function {
   Array(vxp_event) events;
   Array(vxp_name) reads;
   Array(vxp_access) accesses; /* element accesses inside spawn regions */
+  Array(vxp_arith) ariths;   /* arithmetic inside spawn regions, in program order */
   bool is_closure;           /* a closure body lowered as its own function */
   uint32_t parent;           /* a closure's enclosing function, VXP_NONE for an item */
 } vxp_function;

@@ -17,7 +17,21 @@
  * sets the step time (a hierarchical roofline), and its inverse is the ceiling in steps
  * per second. Beside it: what streaming the tiles read in the regions that were
  * transferred from host memory would cost per step instead of keeping them resident,
- * priced by the routes the analysis found for their transfers. */
+ * priced by the routes the analysis found for their transfers.
+ *
+ * Two traffic models. The no-reuse count above is what a kernel that caches nothing moves.
+ * The compulsory count takes each buffer's traffic per call at most once per element of its
+ * tile (min(no-reuse bytes, the tile's bytes), reads and writes apart): what a kernel with
+ * perfect reuse moves, exact when the loops touch every element. A decode step written with
+ * the loop over the batch inside the loop over the weights reads each weight BATCH times by
+ * the first count and once by the second.
+ *
+ * The arithmetic: each `+ - * / %` lowering records inside a region (model.h, vxp_arith),
+ * by element type, times the same trip counts, with the same exactness; an operation whose
+ * element type lowering could not tell, an operation on a slice, or a matrix product `@`
+ * makes the count unknown, with the reason. Its time is the operations at the peak rate the
+ * region's topology declares for their type (machine.h, `// compute:`); the time of a call
+ * is the larger of the memory time and the compute time, and the larger names the bound. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -38,6 +52,9 @@ typedef struct slot {
 typedef struct vxp_roofline_space {
   const char *name;
   uint64_t read_bytes, written_bytes;
+  uint64_t compulsory_read, compulsory_written;
+  bool has_ctime;
+  uint64_t ctime_ps;         /* the compulsory bytes' time */
   bool has_bandwidth;
   uint64_t bandwidth;        /* bytes per second, device-wide */
   bool has_time;
@@ -47,6 +64,9 @@ typedef struct vxp_roofline_space {
 typedef struct rf_buffer {
   const char *name, *space;
   uint64_t read_bytes, written_bytes;
+  bool has_tile;
+  uint64_t tile_bytes;       /* the whole tile, when its shape folds */
+  uint64_t compulsory_read, compulsory_written;
 } rf_buffer;
 
 struct vxp_roofline {
@@ -65,6 +85,20 @@ struct vxp_roofline {
   uint64_t stream_bytes;
   bool has_stream_time;
   uint64_t stream_time_ps;
+  /* Arithmetic. */
+  uint64_t ops[VXP_ELEM_COUNT];
+  const char *ops_status;    /* "exact", "upper_bound" or "unknown" */
+  char ops_reason[512];
+  const char *topology;      /* the regions' topology, NULL when none or several */
+  uint64_t peak[VXP_ELEM_COUNT];
+  uint64_t tf32_peak;
+  bool has_compute_time;
+  uint64_t compute_time_ps;
+  char compute_reason[512];  /* why there is no compute time, when there is none */
+  /* The memory time and its space under the compulsory model (index 0) and no-reuse (1). */
+  bool has_mtime[2];
+  uint64_t mtime_ps[2];
+  const char *mbound[2];
 };
 
 /* ------------------------------------------------------------------ the walk */
@@ -78,8 +112,13 @@ typedef struct rf_walk {
   Array(slot) slots;
   Array(uint32_t) access_slot;   /* per access: its buffer slot */
   size_t cursor;                 /* next access to count */
+  size_t arith_cursor;           /* next arithmetic operation to count */
+  size_t width;                  /* a vector: 2 per slot, then one op count per element type */
   unsigned spawn_depth;
   bool unknown, inexact;
+  bool ops_unknown;              /* an operation that cannot be counted (ops_reason) */
+  bool topologies_differ;
+  vxp_name topology;
   int rc;
 } rf_walk;
 
@@ -157,32 +196,32 @@ static bool access_bytes(rf_walk *w, size_t k, const vxp_access *a, u128 *bytes)
 
 /* A traffic vector: read and written bytes per slot, 2 entries per slot. */
 static u128 *vec_new(rf_walk *w) {
-  u128 *v = vxp_ctx__calloc(w->rf->ctx, w->slots.len * 2 + 1, sizeof(u128));
+  u128 *v = vxp_ctx__calloc(w->rf->ctx, w->width + 1, sizeof(u128));
   if (!v) w->rc = VXP_ENOMEM;
   return v;
 }
 
 static bool vec_zero(const rf_walk *w, const u128 *v) {
-  for (size_t i = 0; i < w->slots.len * 2; i++)
+  for (size_t i = 0; i < w->width; i++)
     if (v[i]) return false;
   return true;
 }
 
 static bool vec_equal(const rf_walk *w, const u128 *a, const u128 *b) {
-  return memcmp(a, b, w->slots.len * 2 * sizeof(u128)) == 0;
+  return memcmp(a, b, w->width * sizeof(u128)) == 0;
 }
 
 /* out += v x times, saturating far above anything 64 bits can report. */
 static void vec_add(rf_walk *w, u128 *out, const u128 *v, u128 times) {
   const u128 cap = (u128)1 << 100;
-  for (size_t i = 0; i < w->slots.len * 2; i++) {
+  for (size_t i = 0; i < w->width; i++) {
     u128 add = v[i] && times > cap / v[i] ? cap : v[i] * times;
     out[i] = out[i] + add > cap ? cap : out[i] + add;
   }
 }
 
 static void vec_max(rf_walk *w, u128 *out, const u128 *v) {
-  for (size_t i = 0; i < w->slots.len * 2; i++)
+  for (size_t i = 0; i < w->width; i++)
     if (v[i] > out[i]) out[i] = v[i];
 }
 
@@ -250,10 +289,39 @@ static void count_accesses(rf_walk *w, size_t k, u128 *out) {
   }
 }
 
+static void ops_unknown(rf_walk *w, uint32_t start_byte, const char *what) {
+  if (w->ops_unknown) return;
+  w->ops_unknown = true;
+  vxp_point at = vxp_source__point(w->an->prog->src, start_byte);
+  snprintf(w->rf->ops_reason, sizeof(w->rf->ops_reason), "line %u: %s", at.line + 1, what);
+}
+
+/* Count the arithmetic operations that happen just before events[k]. */
+static void count_ariths(rf_walk *w, size_t k, u128 *out) {
+  const vxp_function *fn = w->fn;
+  while (w->arith_cursor < fn->ariths.len && fn->ariths.items[w->arith_cursor].event == k) {
+    const vxp_arith *a = &fn->ariths.items[w->arith_cursor++];
+    if (a->kind == VXP_ARITH_SCALAR && a->elem < VXP_ELEM_COUNT) {
+      out[w->slots.len * 2 + a->elem] += 1;
+    } else if (a->kind == VXP_ARITH_MATMUL) {
+      ops_unknown(w, a->start_byte, "a matrix product `@`, whose operations vxpeak does not "
+                  "count; write its loops");
+    } else if (a->kind == VXP_ARITH_SLICE) {
+      ops_unknown(w, a->start_byte, "arithmetic on a slice (fewer indices than the tensor's "
+                  "rank), whose operations vxpeak does not count");
+    } else {
+      ops_unknown(w, a->start_byte, "an operation whose element type is not known (its "
+                  "operands are neither tensor elements nor typed; write `as f32` or a typed "
+                  "`let`)");
+    }
+  }
+}
+
 static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
   const vxp_function *fn = w->fn;
   for (size_t k = from; k <= to && w->rc == VXP_OK; k++) {
     count_accesses(w, k, out);
+    count_ariths(w, k, out);
     if (k == to || k >= fn->events.len) break;
     const vxp_event *ev = &fn->events.items[k];
     if (ev->kind == VXP_EV_CALL) {
@@ -273,6 +341,8 @@ static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
     size_t close;
     if (b->kind == VXP_BLOCK_SPAWN) {
       w->rf->regions++;
+      if (w->rf->regions == 1) w->topology = b->topology;
+      else if (b->topology != w->topology) w->topologies_differ = true;
       w->spawn_depth++;
       close = close_of(fn, k);
       walk(w, k + 1, close, out);
@@ -364,7 +434,7 @@ static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
         if (!arm) break;
         if (!first) {
           first = vec_new(w);
-          if (first) memcpy(first, arm, w->slots.len * 2 * sizeof(u128));
+          if (first) memcpy(first, arm, w->width * sizeof(u128));
         } else if (!vec_equal(w, first, arm)) {
           differ = true;
         }
@@ -376,6 +446,7 @@ static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
             fn->events.items[k + 1].u.block.kind == VXP_BLOCK_MATCH_ARM &&
             fn->events.items[k + 1].u.block.continues_match) {
           count_accesses(w, k + 1, out);
+          count_ariths(w, k + 1, out);
           k++;
           continue;
         }
@@ -412,6 +483,105 @@ static bool device_bandwidth(const vxp_space *sp, uint64_t *out) {
 
 static uint64_t sat64(u128 v) { return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v; }
 
+/* A buffer's whole tile: the bytes the analysis decided for the placement that bound its
+ * name in this function (its fact: no folding here), the largest when the name is placed
+ * more than once; false for a parameter (placed by the caller) or a size not known, whose
+ * compulsory traffic is then its no-reuse traffic. */
+static bool tile_bytes(rf_walk *w, const char *name, uint64_t *out) {
+  bool found = false;
+  for (size_t k = 0; k < w->fn->events.len; k++) {
+    const vxp_event *ev = &w->fn->events.items[k];
+    if (ev->kind != VXP_EV_PLACE || ev->u.place.binding == VXP_NAME_NONE ||
+        strcmp(name_of(w, ev->u.place.binding), name) != 0)
+      continue;
+    const vxp_event_fact *f = vxp_analysis__event_fact(w->an, w->fn_index, k);
+    if (!f || !f->reached) continue;
+    if (f->size != VXP_FACT_SIZE_KNOWN) return false;
+    if (!found || f->raw_bytes > *out) *out = f->raw_bytes;
+    found = true;
+  }
+  return found;
+}
+
+static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* The slowest space's time under one traffic model (0 compulsory, 1 no-reuse). */
+static void memory_time(vxp_roofline *rf, int model) {
+  rf->has_mtime[model] = rf->spaces.len > 0;
+  rf->mbound[model] = NULL;
+  for (size_t i = 0; i < rf->spaces.len; i++) {
+    const rf_space *sp = &rf->spaces.items[i];
+    uint64_t rd = model ? sp->read_bytes : sp->compulsory_read;
+    uint64_t wr = model ? sp->written_bytes : sp->compulsory_written;
+    bool has = model ? sp->has_time : sp->has_ctime;
+    uint64_t ps = model ? sp->time_ps : sp->ctime_ps;
+    if (rd == 0 && wr == 0) continue;
+    if (!has) {
+      rf->has_mtime[model] = false;
+      rf->mbound[model] = NULL;
+      return;
+    }
+    if (!rf->mbound[model] || ps > rf->mtime_ps[model]) {
+      rf->mtime_ps[model] = ps;
+      rf->mbound[model] = sp->name;
+    }
+  }
+  if (!rf->mbound[model]) rf->has_mtime[model] = false;
+}
+
+/* The operations' time at the regions' topology's peak rates (each type at its own rate,
+ * one after another: the units do not overlap types), or the reason there is none. */
+static void compute_time(rf_walk *w) {
+  vxp_roofline *rf = w->rf;
+  uint64_t total = 0;
+  for (size_t e = 0; e < VXP_ELEM_COUNT; e++) total |= rf->ops[e];
+  if (strcmp(rf->ops_status, "unknown") == 0) {
+    snprintf(rf->compute_reason, sizeof(rf->compute_reason), "the operations are not known");
+    return;
+  }
+  if (w->topologies_differ) {
+    snprintf(rf->compute_reason, sizeof(rf->compute_reason), "the regions run on different "
+             "topologies; vxpeak prices the arithmetic of one");
+    return;
+  }
+  const vxp_topology *t = rf->topology ? vxp_machine__topology(&w->an->view, rf->topology) : NULL;
+  if (t) {
+    for (size_t e = 0; e < VXP_ELEM_COUNT; e++) rf->peak[e] = vxp_machine__peak_ops(t, (uint8_t)e);
+    rf->tf32_peak = vxp_machine__peak_ops(t, VXP_COMPUTE_TF32);
+  }
+  if (!t || t->compute.len == 0) {
+    snprintf(rf->compute_reason, sizeof(rf->compute_reason), "topology '%s' declares no compute "
+             "rates (`// compute:` lines, fleet/README.md), so the bound cannot be named",
+             rf->topology ? rf->topology : "?");
+    return;
+  }
+  if (total == 0) {
+    rf->has_compute_time = true;
+    rf->compute_time_ps = 0;
+    return;
+  }
+  u128 ps = 0;
+  for (size_t e = 0; e < VXP_ELEM_COUNT; e++) {
+    if (!rf->ops[e]) continue;
+    if (!rf->peak[e]) {
+      snprintf(rf->compute_reason, sizeof(rf->compute_reason), "topology '%s' declares no "
+               "compute rate for %s, so its %s operations have no time and the bound cannot "
+               "be named", rf->topology, vxp_elem__name((vxp_elem)e), vxp_elem__name((vxp_elem)e));
+      return;
+    }
+    /* ceil(ops x 10^12 / rate) picoseconds; ops < 2^64 and 10^12 < 2^40. */
+    u128 num = (u128)rf->ops[e] * 1000000000000ull;
+    ps += (num + rf->peak[e] - 1) / rf->peak[e];
+  }
+  if (ps > UINT64_MAX) {
+    snprintf(rf->compute_reason, sizeof(rf->compute_reason), "the operations take more than "
+             "2^64 ps");
+    return;
+  }
+  rf->has_compute_time = true;
+  rf->compute_time_ps = (uint64_t)ps;
+}
+
 static int collect(rf_walk *w, const u128 *total) {
   vxp_roofline *rf = w->rf;
   for (size_t i = 0; i < w->slots.len; i++) {
@@ -422,43 +592,81 @@ static int collect(rf_walk *w, const u128 *total) {
         snprintf(rf->reason, sizeof(rf->reason), "'%s' moves more than 2^64 bytes", s->name);
       }
     }
-    if (s->is_space) {
-      rf_space sp;
-      memset(&sp, 0, sizeof(sp));
-      sp.name = s->name;
-      sp.read_bytes = sat64(total[i * 2]);
-      sp.written_bytes = sat64(total[i * 2 + 1]);
-      sp.has_bandwidth = device_bandwidth(vxp_machine__space(&w->an->view, s->name), &sp.bandwidth);
-      uint64_t bytes;
-      sp.has_time = sp.has_bandwidth && vxp_add_u64(sp.read_bytes, sp.written_bytes, &bytes) &&
-                    vxp_transfer__hop_cost(bytes, sp.bandwidth, false, &sp.time_ps);
-      if (!array_push(rf->ctx, &rf->spaces, sp)) return VXP_ENOMEM;
-    } else {
-      rf_buffer b = {s->name, w->slots.items[s->space].name, sat64(total[i * 2]),
-                     sat64(total[i * 2 + 1])};
+    if (!s->is_space) {
+      rf_buffer b;
+      memset(&b, 0, sizeof(b));
+      b.name = s->name;
+      b.space = w->slots.items[s->space].name;
+      b.read_bytes = sat64(total[i * 2]);
+      b.written_bytes = sat64(total[i * 2 + 1]);
+      b.has_tile = tile_bytes(w, s->name, &b.tile_bytes);
+      /* Compulsory: each element of the tile once per call at most, reads and writes apart. */
+      b.compulsory_read = b.has_tile ? min64(b.read_bytes, b.tile_bytes) : b.read_bytes;
+      b.compulsory_written = b.has_tile ? min64(b.written_bytes, b.tile_bytes) : b.written_bytes;
       if (!array_push(rf->ctx, &rf->buffers, b)) return VXP_ENOMEM;
     }
   }
-  rf->traffic = w->unknown ? "unknown" : w->inexact ? "upper_bound" : "exact";
-  if (w->unknown) return VXP_OK;
-  /* The slowest space with traffic sets the time; one without a bandwidth leaves it open. */
-  rf->has_time = rf->spaces.len > 0;
-  for (size_t i = 0; i < rf->spaces.len; i++) {
-    const rf_space *sp = &rf->spaces.items[i];
-    if (sp->read_bytes == 0 && sp->written_bytes == 0) continue;
-    if (!sp->has_time) {
-      rf->has_time = false;
-      rf->bound = NULL;
-      snprintf(rf->reason, sizeof(rf->reason), "'%s' declares no bandwidth, so its traffic has no "
-               "time", sp->name);
-      break;
+  for (size_t i = 0; i < w->slots.len; i++) {
+    const slot *s = &w->slots.items[i];
+    if (!s->is_space) continue;
+    rf_space sp;
+    memset(&sp, 0, sizeof(sp));
+    sp.name = s->name;
+    sp.read_bytes = sat64(total[i * 2]);
+    sp.written_bytes = sat64(total[i * 2 + 1]);
+    for (size_t k = 0; k < rf->buffers.len; k++) {
+      const rf_buffer *b = &rf->buffers.items[k];
+      if (strcmp(b->space, s->name) != 0) continue;
+      if (!vxp_add_u64(sp.compulsory_read, b->compulsory_read, &sp.compulsory_read))
+        sp.compulsory_read = UINT64_MAX;
+      if (!vxp_add_u64(sp.compulsory_written, b->compulsory_written, &sp.compulsory_written))
+        sp.compulsory_written = UINT64_MAX;
     }
-    if (!rf->bound || sp->time_ps > rf->time_ps) {
-      rf->time_ps = sp->time_ps;
-      rf->bound = sp->name;
+    sp.has_bandwidth = device_bandwidth(vxp_machine__space(&w->an->view, s->name), &sp.bandwidth);
+    uint64_t bytes;
+    sp.has_time = sp.has_bandwidth && vxp_add_u64(sp.read_bytes, sp.written_bytes, &bytes) &&
+                  vxp_transfer__hop_cost(bytes, sp.bandwidth, false, &sp.time_ps);
+    sp.has_ctime = sp.has_bandwidth &&
+                   vxp_add_u64(sp.compulsory_read, sp.compulsory_written, &bytes) &&
+                   vxp_transfer__hop_cost(bytes, sp.bandwidth, false, &sp.ctime_ps);
+    if (!array_push(rf->ctx, &rf->spaces, sp)) return VXP_ENOMEM;
+  }
+  /* The arithmetic, as exact as the traffic (a larger arm is as much an upper bound). */
+  for (size_t e = 0; e < VXP_ELEM_COUNT; e++) {
+    u128 n = total[w->slots.len * 2 + e];
+    if (n > UINT64_MAX && !w->ops_unknown) {
+      w->ops_unknown = true;
+      snprintf(rf->ops_reason, sizeof(rf->ops_reason), "more than 2^64 %s operations",
+               vxp_elem__name((vxp_elem)e));
+    }
+    rf->ops[e] = sat64(n);
+  }
+  if (w->unknown && !w->ops_unknown) {
+    w->ops_unknown = true;
+    snprintf(rf->ops_reason, sizeof(rf->ops_reason), "%s", rf->reason);
+  }
+  rf->ops_status = w->ops_unknown ? "unknown" : w->inexact ? "upper_bound" : "exact";
+  if (!w->topologies_differ && w->topology != VXP_NAME_NONE)
+    rf->topology = vxp_strtab__str(&w->m->names, w->topology);
+  rf->traffic = w->unknown ? "unknown" : w->inexact ? "upper_bound" : "exact";
+  compute_time(w);
+  if (w->unknown) return VXP_OK;
+  memory_time(rf, 0);
+  memory_time(rf, 1);
+  /* The no-reuse figures behind the original accessors. */
+  rf->has_time = rf->has_mtime[1];
+  rf->time_ps = rf->mtime_ps[1];
+  rf->bound = rf->mbound[1];
+  if (!rf->has_time) {
+    for (size_t i = 0; i < rf->spaces.len; i++) {
+      const rf_space *sp = &rf->spaces.items[i];
+      if ((sp->read_bytes || sp->written_bytes) && !sp->has_time) {
+        snprintf(rf->reason, sizeof(rf->reason), "'%s' declares no bandwidth, so its traffic "
+                 "has no time", sp->name);
+        break;
+      }
     }
   }
-  if (rf->has_time && !rf->bound) rf->has_time = false; /* no traffic at all */
   return VXP_OK;
 }
 
@@ -530,6 +738,8 @@ int vxp_roofline_new(vxp_roofline **out, const vxp_analysis *an, const char *fun
     uint32_t bs = slot_of(&w, false, a->tensor ? name_of(&w, a->tensor) : "(expression)", ss);
     if (w.rc == VXP_OK && !array_push(ctx, &w.access_slot, bs)) w.rc = VXP_ENOMEM;
   }
+  w.width = w.slots.len * 2 + VXP_ELEM_COUNT;
+  w.topology = VXP_NAME_NONE;
   for (size_t i = 0; i < w.fn->accesses.len && !w.unknown; i++) {
     const vxp_access *a = &w.fn->accesses.items[i];
     if (!a->loc.known)
@@ -652,4 +862,142 @@ int vxp_roofline_stream_time_ps(const vxp_roofline *rf, uint64_t *out) {
   if (!rf || !rf->has_stream_time) return 0;
   if (out) *out = rf->stream_time_ps;
   return 1;
+}
+
+/* ------------------------------------------------------------------ the bound */
+
+static int model_index(vxp_traffic_model model) { return model == VXP_TRAFFIC_NO_REUSE ? 1 : 0; }
+
+uint64_t vxp_roofline_space_bytes(const vxp_roofline *rf, size_t i, vxp_traffic_model model,
+                                  uint64_t *written) {
+  const rf_space *s = space_at(rf, i);
+  if (!s) {
+    if (written) *written = 0;
+    return 0;
+  }
+  bool nr = model_index(model) == 1;
+  if (written) *written = nr ? s->written_bytes : s->compulsory_written;
+  return nr ? s->read_bytes : s->compulsory_read;
+}
+
+uint64_t vxp_roofline_buffer_bytes(const vxp_roofline *rf, size_t i, vxp_traffic_model model,
+                                   uint64_t *written) {
+  const rf_buffer *b = (rf && i < rf->buffers.len) ? &rf->buffers.items[i] : NULL;
+  if (!b) {
+    if (written) *written = 0;
+    return 0;
+  }
+  bool nr = model_index(model) == 1;
+  if (written) *written = nr ? b->written_bytes : b->compulsory_written;
+  return nr ? b->read_bytes : b->compulsory_read;
+}
+
+int vxp_roofline_buffer_tile_bytes(const vxp_roofline *rf, size_t i, uint64_t *out) {
+  if (!rf || i >= rf->buffers.len || !rf->buffers.items[i].has_tile) return 0;
+  if (out) *out = rf->buffers.items[i].tile_bytes;
+  return 1;
+}
+
+int vxp_roofline_memory_time_ps(const vxp_roofline *rf, vxp_traffic_model model, uint64_t *out) {
+  if (!rf || !rf->has_mtime[model_index(model)]) return 0;
+  if (out) *out = rf->mtime_ps[model_index(model)];
+  return 1;
+}
+
+const char *vxp_roofline_memory_bound_space(const vxp_roofline *rf, vxp_traffic_model model) {
+  return (rf && rf->has_mtime[model_index(model)]) ? rf->mbound[model_index(model)] : NULL;
+}
+
+const char *vxp_roofline_ops_status(const vxp_roofline *rf) { return rf ? rf->ops_status : NULL; }
+
+const char *vxp_roofline_ops_reason(const vxp_roofline *rf) {
+  return (rf && rf->ops_reason[0]) ? rf->ops_reason : NULL;
+}
+
+const char *vxp_roofline_topology(const vxp_roofline *rf) { return rf ? rf->topology : NULL; }
+
+size_t vxp_roofline_op_type_count(const vxp_roofline *rf) {
+  (void)rf;
+  return VXP_ELEM_COUNT - 1;
+}
+
+const char *vxp_roofline_op_type(const vxp_roofline *rf, size_t i) {
+  (void)rf;
+  return i + 1 < VXP_ELEM_COUNT ? vxp_elem__name((vxp_elem)(i + 1)) : NULL;
+}
+
+uint64_t vxp_roofline_op_count(const vxp_roofline *rf, size_t i) {
+  return (rf && i + 1 < VXP_ELEM_COUNT) ? rf->ops[i + 1] : 0;
+}
+
+int vxp_roofline_op_peak(const vxp_roofline *rf, size_t i, uint64_t *ops_per_s) {
+  if (!rf || i + 1 >= VXP_ELEM_COUNT || !rf->peak[i + 1]) return 0;
+  if (ops_per_s) *ops_per_s = rf->peak[i + 1];
+  return 1;
+}
+
+uint64_t vxp_roofline_total_ops(const vxp_roofline *rf) {
+  if (!rf) return 0;
+  uint64_t n = 0;
+  for (size_t e = 0; e < VXP_ELEM_COUNT; e++)
+    if (!vxp_add_u64(n, rf->ops[e], &n)) return UINT64_MAX;
+  return n;
+}
+
+int vxp_roofline_compute_time_ps(const vxp_roofline *rf, uint64_t *out) {
+  if (!rf || !rf->has_compute_time) return 0;
+  if (out) *out = rf->compute_time_ps;
+  return 1;
+}
+
+const char *vxp_roofline_compute_reason(const vxp_roofline *rf) {
+  return (rf && !rf->has_compute_time && rf->compute_reason[0]) ? rf->compute_reason : NULL;
+}
+
+const char *vxp_roofline_bound(const vxp_roofline *rf, vxp_traffic_model model) {
+  if (!rf || !rf->has_compute_time || !rf->has_mtime[model_index(model)]) return NULL;
+  return rf->compute_time_ps > rf->mtime_ps[model_index(model)] ? "compute" : "memory";
+}
+
+int vxp_roofline_call_time_ps(const vxp_roofline *rf, vxp_traffic_model model, uint64_t *out) {
+  if (!rf || !rf->has_mtime[model_index(model)]) return 0;
+  uint64_t t = rf->mtime_ps[model_index(model)];
+  /* Without a compute time the call is at least its memory time, but not known to be it. */
+  if (!rf->has_compute_time) return 0;
+  if (rf->compute_time_ps > t) t = rf->compute_time_ps;
+  if (out) *out = t;
+  return 1;
+}
+
+int vxp_analysis_const_value(const vxp_analysis *an, const char *name, uint64_t *out) {
+  vxp_ctx__clear_error(an ? an->ctx : NULL); /* each call reports its own outcome */
+  if (!an || !name || !out)
+    return an ? vxp_ctx__error(an->ctx, VXP_EINVAL, "invalid argument to vxp_analysis_const_value")
+              : VXP_EINVAL;
+  const vxp_model *m = &an->prog->model;
+  vxp_name n = vxp_strtab__find(&m->names, name, strlen(name));
+  for (size_t i = 0; n != VXP_NAME_NONE && i < an->overrides.len; i++) {
+    if (an->overrides.items[i].name == n) {
+      *out = an->overrides.items[i].value;
+      return VXP_OK;
+    }
+  }
+  vxp_const_env env;
+  memset(&env, 0, sizeof(env));
+  env.model = m;
+  env.overrides = an->overrides.items;
+  env.override_count = an->overrides.len;
+  env.consts = an->const_table;
+  for (size_t i = 0; n != VXP_NAME_NONE && i < m->consts.len; i++) {
+    if (m->consts.items[i].name != n) continue;
+    vxp_fold f = vxp_consteval__fold(&env, m->consts.items[i].value);
+    if (f.status != VXP_FOLD_OK) {
+      char why[256];
+      return vxp_ctx__error(an->ctx, VXP_ENOTFOUND, "const %s does not fold: %s", name,
+                            vxp_consteval__explain(&env, f, why, sizeof(why)));
+    }
+    *out = f.value;
+    return VXP_OK;
+  }
+  return vxp_ctx__error(an->ctx, VXP_ENOTFOUND, "the program has no `const %s`", name);
 }

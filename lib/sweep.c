@@ -14,17 +14,8 @@
 #include "context.h"
 #include "program.h"
 #include "source.h"
+#include "sweep.h"
 
-struct vxp_sweep_point {
-  uint64_t value;
-  bool fits;
-  uint64_t peak_bytes, capacity_bytes;
-  char *function, *space;     /* owned; NULL when no resident set was selected */
-  const char *reason;         /* static; NULL when it fits */
-  char code[12];
-  char *cause;                /* owned: the function the deciding diagnostic is about, or the
-                                 selected function for a margin; NULL when none */
-};
 
 struct vxp_sweep {
   vxp_context *ctx;
@@ -210,13 +201,13 @@ static bool fuller128(unsigned __int128 a, uint64_t b, unsigned __int128 c, uint
  * name) and everything it calls, transitively; all of them when none is selected. A
  * diagnostic about any other function says nothing about the one asked for. Returns a
  * calloc'd array (NULL on allocation failure). */
-static bool *answering(sweep_run *R, const vxp_analysis *an) {
+static bool *answering(vxp_context *ctx, const vxp_analysis *an, const char *function) {
   size_t n = an->functions.len;
-  bool *in = vxp_ctx__calloc(R->ctx, n ? n : 1, sizeof(bool));
+  bool *in = vxp_ctx__calloc(ctx, n ? n : 1, sizeof(bool));
   if (!in) return NULL;
   for (size_t f = 0; f < n; f++)
-    in[f] = !R->so->function || strcmp(R->so->function, an->functions.items[f].name) == 0;
-  if (!R->so->function) return in;
+    in[f] = !function || strcmp(function, an->functions.items[f].name) == 0;
+  if (!function) return in;
   /* Each pass adds the callees of what is in; at most n passes. */
   for (bool grew = true; grew;) {
     grew = false;
@@ -240,6 +231,86 @@ static bool bears_on(const vxp_analysis *an, const bool *in, const vxp_diagnosti
   return false;
 }
 
+/* Whether analysis `an` fits (sweep.h). */
+int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *function,
+                   const char *space, uint32_t margin_ppm, vxp_sweep_point *p) {
+  int rc = VXP_OK;
+  p->fits = true;
+  bool *in = answering(ctx, an, function);
+  if (!in) return VXP_ENOMEM;
+  /* Errors first: any error about the selected function (or what it calls, or no function
+   * at all) rejects the value; the first one's code and function are kept. */
+  const vxp_diagnostic *cause = NULL;
+  for (size_t i = 0; i < an->diags.len && p->fits; i++) {
+    const vxp_diagnostic *d = &an->diags.items[i];
+    if (d->severity == VXP_SEVERITY_ERROR && bears_on(an, in, d)) {
+      p->fits = false;
+      p->reason = (strcmp(d->code, "E6009") == 0 || strcmp(d->code, "E6010") == 0 ||
+                  strcmp(d->code, "E6027") == 0 || strcmp(d->code, "E6028") == 0)
+                     ? "over_capacity" : "error";
+      snprintf(p->code, sizeof(p->code), "%s", d->code);
+      cause = d;
+    }
+  }
+  for (size_t i = 0; i < an->diags.len && p->fits; i++) {
+    const vxp_diagnostic *d = &an->diags.items[i];
+    if (strcmp(d->code, "W1029") == 0 && bears_on(an, in, d)) {
+      p->fits = false;
+      p->reason = "size_unknown";
+      snprintf(p->code, sizeof(p->code), "W1029");
+      cause = d;
+    }
+  }
+  if (cause && cause->function && !(p->cause = vxp_ctx__strdup(ctx, cause->function)))
+    rc = VXP_ENOMEM;
+  /* The selected (function, space) closest to (or furthest past) its capacity, by its
+   * call-tree total: what a function holds while its callees place theirs counts, as it
+   * does in `check` (E6027). */
+  size_t space_count = an->view.spaces.len;
+  const vxp_fn_space *tight = NULL;
+  const vxp_space *tight_space = NULL;
+  const char *tight_function = NULL;
+  for (size_t f = 0; f < an->functions.len && space_count; f++) {
+    const char *fname = an->functions.items[f].name;
+    if (function && strcmp(function, fname) != 0) continue;
+    for (size_t s = 0; s < space_count; s++) {
+      const vxp_fn_space *fs = &an->fn_spaces.items[f * space_count + s];
+      const vxp_space *sp = an->view.spaces.items[s];
+      if (fs->total == 0 || !sp->has_capacity) continue;
+      if (space && strcmp(space, sp->name) != 0) continue;
+      if (!tight ||
+          fuller128(fs->total, sp->capacity, tight->total, tight_space->capacity)) {
+        tight = fs;
+        tight_space = sp;
+        tight_function = fname;
+      }
+    }
+  }
+  if (tight) {
+    bool saturated = tight->total > UINT64_MAX;
+    p->peak_bytes = saturated ? UINT64_MAX : (uint64_t)tight->total;
+    p->capacity_bytes = tight_space->capacity;
+    p->function = vxp_ctx__strdup(ctx, tight_function);
+    p->space = vxp_ctx__strdup(ctx, tight_space->name);
+    if (!p->function || !p->space) rc = VXP_ENOMEM;
+    /* The budget: peak x 10^6 <= capacity x (10^6 - margin). */
+    unsigned __int128 need = (unsigned __int128)p->peak_bytes * 1000000u;
+    unsigned __int128 have = (unsigned __int128)p->capacity_bytes * (1000000u - margin_ppm);
+    bool decided_here = p->fits;
+    if (p->fits && (saturated || p->peak_bytes > p->capacity_bytes)) {
+      p->fits = false;
+      p->reason = "over_capacity";
+    } else if (p->fits && need > have) {
+      p->fits = false;
+      p->reason = "within_margin";
+    }
+    if (decided_here && !p->fits && rc == VXP_OK && !(p->cause = vxp_ctx__strdup(ctx, tight_function)))
+      rc = VXP_ENOMEM;
+  }
+  vxp_ctx__free(ctx, in);
+  return rc;
+}
+
 /* Analyse at `value` and record the point (each value once). */
 static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
   vxp_sweep *sw = R->sw;
@@ -257,82 +328,7 @@ static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
   vxp_sweep_point p;
   memset(&p, 0, sizeof(p));
   p.value = value;
-  p.fits = true;
-  bool *in = answering(R, an);
-  if (!in) {
-    vxp_analysis_free(an);
-    return VXP_ENOMEM;
-  }
-  /* Errors first: any error about the selected function (or what it calls, or no function
-   * at all) rejects the value; the first one's code and function are kept. */
-  const vxp_diagnostic *cause = NULL;
-  for (size_t i = 0; i < an->diags.len && p.fits; i++) {
-    const vxp_diagnostic *d = &an->diags.items[i];
-    if (d->severity == VXP_SEVERITY_ERROR && bears_on(an, in, d)) {
-      p.fits = false;
-      p.reason = (strcmp(d->code, "E6009") == 0 || strcmp(d->code, "E6010") == 0 ||
-                  strcmp(d->code, "E6027") == 0 || strcmp(d->code, "E6028") == 0)
-                     ? "over_capacity" : "error";
-      snprintf(p.code, sizeof(p.code), "%s", d->code);
-      cause = d;
-    }
-  }
-  for (size_t i = 0; i < an->diags.len && p.fits; i++) {
-    const vxp_diagnostic *d = &an->diags.items[i];
-    if (strcmp(d->code, "W1029") == 0 && bears_on(an, in, d)) {
-      p.fits = false;
-      p.reason = "size_unknown";
-      snprintf(p.code, sizeof(p.code), "W1029");
-      cause = d;
-    }
-  }
-  if (cause && cause->function && !(p.cause = vxp_ctx__strdup(R->ctx, cause->function)))
-    rc = VXP_ENOMEM;
-  /* The selected (function, space) closest to (or furthest past) its capacity, by its
-   * call-tree total: what a function holds while its callees place theirs counts, as it
-   * does in `check` (E6027). */
-  size_t space_count = an->view.spaces.len;
-  const vxp_fn_space *tight = NULL;
-  const vxp_space *tight_space = NULL;
-  const char *tight_function = NULL;
-  for (size_t f = 0; f < an->functions.len && space_count; f++) {
-    const char *fname = an->functions.items[f].name;
-    if (R->so->function && strcmp(R->so->function, fname) != 0) continue;
-    for (size_t s = 0; s < space_count; s++) {
-      const vxp_fn_space *fs = &an->fn_spaces.items[f * space_count + s];
-      const vxp_space *sp = an->view.spaces.items[s];
-      if (fs->total == 0 || !sp->has_capacity) continue;
-      if (R->so->space && strcmp(R->so->space, sp->name) != 0) continue;
-      if (!tight ||
-          fuller128(fs->total, sp->capacity, tight->total, tight_space->capacity)) {
-        tight = fs;
-        tight_space = sp;
-        tight_function = fname;
-      }
-    }
-  }
-  if (tight) {
-    bool saturated = tight->total > UINT64_MAX;
-    p.peak_bytes = saturated ? UINT64_MAX : (uint64_t)tight->total;
-    p.capacity_bytes = tight_space->capacity;
-    p.function = vxp_ctx__strdup(R->ctx, tight_function);
-    p.space = vxp_ctx__strdup(R->ctx, tight_space->name);
-    if (!p.function || !p.space) rc = VXP_ENOMEM;
-    /* The budget: peak x 10^6 <= capacity x (10^6 - margin). */
-    unsigned __int128 need = (unsigned __int128)p.peak_bytes * 1000000u;
-    unsigned __int128 have = (unsigned __int128)p.capacity_bytes * (1000000u - R->so->margin_ppm);
-    bool decided_here = p.fits;
-    if (p.fits && (saturated || p.peak_bytes > p.capacity_bytes)) {
-      p.fits = false;
-      p.reason = "over_capacity";
-    } else if (p.fits && need > have) {
-      p.fits = false;
-      p.reason = "within_margin";
-    }
-    if (decided_here && !p.fits && rc == VXP_OK && !(p.cause = vxp_ctx__strdup(R->ctx, tight_function)))
-      rc = VXP_ENOMEM;
-  }
-  vxp_ctx__free(R->ctx, in);
+  rc = vxp_sweep__fit(R->ctx, an, R->so->function, R->so->space, R->so->margin_ppm, &p);
   vxp_analysis_free(an);
   if (rc == VXP_OK) {
     size_t at = 0;

@@ -43,7 +43,8 @@ static const option_spec specs[OPT_COUNT] = {
      "only the memory space S (default: every space with a capacity)",
      "vxpeak %s examples/llama2/prefill.vx --space HBM"},
     {OPT_CONST, "--const", NULL, "NAME=LO..HI",
-     "the `const` item to vary and its range (inclusive, non-negative integers)",
+     "the `const` item to vary and its range (inclusive, non-negative integers);\n"
+     "sweep takes two (NAME=LO..HI or NAME=A,B,C each) and prints the grid of what fits",
      "vxpeak %s examples/llama2/prefill.vx --const BATCH=1..64"},
     {OPT_MARGIN, "--margin", NULL, "P%",
      "the share of each capacity that must stay free (0 to 99.9999%; default 0%)",
@@ -57,6 +58,15 @@ static const option_spec specs[OPT_COUNT] = {
      "still printed, then a warning); without it a rejected program is refused,\n"
      "exit 1",
      "vxpeak %s examples/llama2/prefill.vx -D BATCH=9 --allow-rejected -o prog.cu"},
+    {OPT_TRAFFIC, "--traffic", NULL, "MODEL",
+     "the traffic the ceilings use: compulsory (default: each element of a tile\n"
+     "once per call, what a kernel with perfect reuse moves) or no-reuse (every\n"
+     "access goes to memory); both are reported",
+     "vxpeak %s examples/llama2/decode.vx --traffic no-reuse"},
+    {OPT_TOKENS, "--tokens-per-call", NULL, "CONST|N",
+     "how many tokens (or items) one call produces: a `const` of the program\n"
+     "(BATCH) or a number; throughput is then also given in tokens/s",
+     "vxpeak %s examples/llama2/decode.vx --tokens-per-call BATCH"},
     {OPT_HELP, "--help", "-h", NULL, "show this command's options and examples",
      "vxpeak %s --help"},
 };
@@ -115,22 +125,62 @@ static int parse_define(const vxpeak_command *cmd, vxpeak_args *a, const char *t
   return VXPEAK_EXIT_OK;
 }
 
-/* NAME=LO..HI */
+/* NAME=A,B,C (sweep's grid): the listed values, in order. */
+static int parse_const_list(const vxpeak_command *cmd, vxpeak_args *a, const char *text,
+                            const char *values, size_t axis) {
+  size_t n = 0;
+  for (const char *p = values;;) {
+    const char *comma = strchr(p, ',');
+    const char *end = comma ? comma : p + strlen(p);
+    if (n == VXPEAK_MAX_GRID)
+      return usage_error(cmd, "--const %s: at most 64 values on an axis%s", text, "");
+    if (!parse_u64(p, end, &a->sweep_values[axis][n++]))
+      return usage_error(cmd, "--const %s: the values must be non-negative integers that fit "
+                              "in 64 bits%s", text, "");
+    if (!comma) break;
+    p = comma + 1;
+  }
+  a->sweep_list[axis] = n;
+  uint64_t lo = a->sweep_values[axis][0], hi = lo;
+  for (size_t i = 1; i < n; i++) {
+    if (a->sweep_values[axis][i] < lo) lo = a->sweep_values[axis][i];
+    if (a->sweep_values[axis][i] > hi) hi = a->sweep_values[axis][i];
+  }
+  if (axis == 0) a->sweep_lo = lo, a->sweep_hi = hi;
+  else a->sweep2_lo = lo, a->sweep2_hi = hi;
+  return VXPEAK_EXIT_OK;
+}
+
+/* NAME=LO..HI, or NAME=A,B,C; a second --const (sweep only) makes a grid. */
 static int parse_const(const vxpeak_command *cmd, vxpeak_args *a, const char *text) {
   const char *eq = strchr(text, '=');
   const char *dots = eq ? strstr(eq, "..") : NULL;
-  if (!eq || !dots || !valid_name(text, (size_t)(eq - text)))
+  bool list = eq && !dots && strchr(eq, ',') != NULL;
+  if (!eq || (!dots && !list) || !valid_name(text, (size_t)(eq - text)))
     return usage_error(cmd, "--const takes NAME=LO..HI (e.g. --const BATCH=1..64), not '%s'%s",
                        text, "");
-  if (!parse_u64(eq + 1, dots, &a->sweep_lo) || !parse_u64(dots + 2, dots + strlen(dots),
-                                                            &a->sweep_hi))
-    return usage_error(cmd, "the bounds of --const %s must be non-negative integers that fit "
-                            "in 64 bits%s", text, "");
-  if (a->sweep_lo > a->sweep_hi)
-    return usage_error(cmd, "--const %s: LO must not be greater than HI%s", text, "");
-  memcpy(a->sweep_name, text, (size_t)(eq - text));
-  a->sweep_name[eq - text] = '\0';
-  a->has_sweep = true;
+  if (a->has_sweep && (strcmp(cmd->name, "sweep") != 0 || a->has_sweep2))
+    return usage_error(cmd, "--const %s: %s", text, strcmp(cmd->name, "sweep") == 0
+                                                       ? "a grid has two constants, not three"
+                                                       : "one --const at a time (sweep takes two)");
+  size_t axis = a->has_sweep ? 1 : 0;
+  char *name = axis ? a->sweep2_name : a->sweep_name;
+  if ((size_t)(eq - text) >= sizeof(a->sweep_name))
+    return usage_error(cmd, "--const %s: the name is too long%s", text, "");
+  if (list) {
+    int rc = parse_const_list(cmd, a, text, eq + 1, axis);
+    if (rc != VXPEAK_EXIT_OK) return rc;
+  } else {
+    uint64_t *lo = axis ? &a->sweep2_lo : &a->sweep_lo, *hi = axis ? &a->sweep2_hi : &a->sweep_hi;
+    if (!parse_u64(eq + 1, dots, lo) || !parse_u64(dots + 2, dots + strlen(dots), hi))
+      return usage_error(cmd, "the bounds of --const %s must be non-negative integers that fit "
+                              "in 64 bits%s", text, "");
+    if (*lo > *hi) return usage_error(cmd, "--const %s: LO must not be greater than HI%s", text, "");
+  }
+  memcpy(name, text, (size_t)(eq - text));
+  name[eq - text] = '\0';
+  if (axis) a->has_sweep2 = true;
+  else a->has_sweep = true;
   return VXPEAK_EXIT_OK;
 }
 
@@ -254,6 +304,20 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     case OPT_SEXP: a->sexp = true; break;
     case OPT_MACHINE_ONLY: a->machine_only = true; break;
     case OPT_ALLOW_REJECTED: a->allow_rejected = true; break;
+    case OPT_TRAFFIC:
+      if (strcmp(value, "compulsory") == 0) a->no_reuse = false;
+      else if (strcmp(value, "no-reuse") == 0) a->no_reuse = true;
+      else return usage_error(cmd, "--traffic must be compulsory or no-reuse, not '%s'%s", value, "");
+      break;
+    case OPT_TOKENS: {
+      size_t len = strlen(value);
+      uint64_t n = 0;
+      if (!valid_name(value, len) && !(parse_u64(value, value + len, &n) && n > 0))
+        return usage_error(cmd, "--tokens-per-call takes a constant's name or a positive "
+                                "integer, not '%s'%s", value, "");
+      a->tokens_name = value;
+      break;
+    }
     default: break;
     }
     if (rc != VXPEAK_EXIT_OK) return rc;
@@ -269,6 +333,25 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
       if (strcmp(a->defines[i].name, a->sweep_name) == 0)
         return usage_error(cmd, "-D %s and --const %s name the same constant", a->sweep_name,
                            a->sweep_name);
+      if (a->has_sweep2 && strcmp(a->defines[i].name, a->sweep2_name) == 0)
+        return usage_error(cmd, "-D %s and --const %s name the same constant", a->sweep2_name,
+                           a->sweep2_name);
+    }
+    if (a->has_sweep2 && strcmp(a->sweep_name, a->sweep2_name) == 0)
+      return usage_error(cmd, "the two --const name the same constant, %s%s", a->sweep_name, "");
+    if (!a->has_sweep2 && a->sweep_list[0])
+      return usage_error(cmd, "a list of values (NAME=A,B,C) is for sweep's grid of two "
+                              "constants; write NAME=LO..HI%s%s", "", "");
+    if (a->has_sweep2) {
+      for (size_t axis = 0; axis < 2; axis++) {
+        uint64_t lo = axis ? a->sweep2_lo : a->sweep_lo, hi = axis ? a->sweep2_hi : a->sweep_hi;
+        if (!a->sweep_list[axis] && hi - lo >= VXPEAK_MAX_GRID)
+          return usage_error(cmd, "--const %s: a grid axis has at most 64 values (a range that "
+                                  "long, or a list: NAME=1024,2048,4096)%s",
+                             axis ? a->sweep2_name : a->sweep_name, "");
+      }
+      if (a->machine_count > 1)
+        return usage_error(cmd, "a grid of two constants is for one machine%s%s", "", "");
     }
   }
   return VXPEAK_EXIT_OK;
@@ -303,6 +386,9 @@ static void option_help(FILE *out, const vxpeak_command *cmd, const option_spec 
   } else if (s->id == OPT_OUTPUT) {
     snprintf(help, sizeof(help), "%s", strcmp(cmd->name, "plot") == 0
                                            ? "write the SVG to FILE ('-': standard output)"
+                                       : strcmp(cmd->name, "frontier") == 0
+                                           ? "with --format svg, write the SVG to FILE (default "
+                                             "'-': standard output)"
                                            : "write the CUDA program to FILE ('-': standard output)");
   } else {
     snprintf(help, sizeof(help), "%s", s->help);

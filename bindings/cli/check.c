@@ -192,13 +192,10 @@ static void print_call_trees(const vxp_analysis *an) {
     size_t hops = vxp_call_tree_hop_count(ct);
     if (hops == 0 && vxp_call_tree_bounded(ct)) continue;
     uint64_t total = vxp_call_tree_total_bytes(ct), cap = vxp_call_tree_capacity_bytes(ct);
-    printf("%s: %s over the call tree ", vxp_call_tree_function(ct), vxp_call_tree_space(ct));
-    print_grouped(stdout, total);
-    printf(" bytes (");
-    print_gib(stdout, total);
-    printf(") of ");
-    print_grouped(stdout, cap);
-    printf(" (%.1f%%)", cap ? 100.0 * (double)total / (double)cap : 0.0);
+    char b1[96], b2[96];
+    printf("%s: %s over the call tree %s of %s (%.1f%%)", vxp_call_tree_function(ct),
+           vxp_call_tree_space(ct), vxpeak_bytes(total, b1), vxpeak_bytes(cap, b2),
+           cap ? 100.0 * (double)total / (double)cap : 0.0);
     bool whole = hops <= VXPEAK_MAX_PRINTED_HOPS;
     if (hops) {
       printf(": %s", vxp_call_tree_function(ct));
@@ -234,36 +231,61 @@ static void print_call_trees(const vxp_analysis *an) {
   }
 }
 
-static void print_text_report(const vxp_analysis *an) {
+/* --margin P%: every (function, space) whose peak (or call-tree total) is over (100% - P%) of
+ * its capacity fails the verdict, as `sweep` and `frontier` decide. Prints one line per such
+ * pair when `print`; returns their number. */
+static size_t margin_failures(const vxp_analysis *an, uint32_t margin_ppm, bool print) {
+  size_t failures = 0;
+  char b1[96], b2[96], pct[32];
+  snprintf(pct, sizeof(pct), "%u.%04u", margin_ppm / 10000, margin_ppm % 10000);
+  size_t len = strlen(pct);
+  while (pct[len - 1] == '0') pct[--len] = '\0';
+  if (pct[len - 1] == '.') pct[--len] = '\0';
+  for (size_t i = 0; margin_ppm && i < vxp_analysis_call_tree_count(an); i++) {
+    const vxp_call_tree *ct = vxp_analysis_call_tree(an, i);
+    uint64_t total = vxp_call_tree_total_bytes(ct), cap = vxp_call_tree_capacity_bytes(ct);
+    if (!cap) continue;
+    unsigned __int128 need = (unsigned __int128)total * 1000000u;
+    unsigned __int128 have = (unsigned __int128)cap * (1000000u - margin_ppm);
+    if (need <= have || total > cap) continue; /* over capacity is already an error */
+    failures++;
+    if (print)
+      printf("%s: %s needs %s, more than the %s that leave %s%% of it free\n",
+             vxp_call_tree_function(ct), vxp_call_tree_space(ct), vxpeak_bytes(total, b1),
+             vxpeak_bytes((uint64_t)(have / 1000000u), b2), pct);
+  }
+  return failures;
+}
+
+static void print_text_report(const vxp_analysis *an, const vxpeak_target *t,
+                              uint32_t margin_ppm) {
   vxpeak_render_all(stderr, an);
+  printf("machine: %s%s%s\n", vxpeak_target_name(t), t->host ? ", host " : "",
+         t->host ? vxp_machine_label(t->host) : "");
   size_t sets = vxp_analysis_resident_set_count(an);
   for (size_t i = 0; i < sets; i++) {
     const vxp_resident_set *rs = vxp_analysis_resident_set(an, i);
     uint64_t peak = vxp_resident_set_peak_bytes(rs), cap = vxp_resident_set_capacity_bytes(rs);
     uint64_t sum;
-    printf("%s: %s peak ", vxp_resident_set_function(rs), vxp_resident_set_space(rs));
-    print_grouped(stdout, peak);
-    printf(" bytes (");
-    print_gib(stdout, peak);
-    printf(") of ");
-    print_grouped(stdout, cap);
-    printf(" (%.1f%%), %zu tile%s live at the peak", cap ? 100.0 * (double)peak / (double)cap : 0.0,
+    char b1[96], b2[96];
+    printf("%s: %s peak %s of %s (%.1f%%), %zu tile%s live at the peak",
+           vxp_resident_set_function(rs), vxp_resident_set_space(rs), vxpeak_bytes(peak, b1),
+           cap ? vxpeak_bytes(cap, b2) : "no capacity", cap ? 100.0 * (double)peak / (double)cap : 0.0,
            vxp_resident_set_tile_count(rs), vxp_resident_set_tile_count(rs) == 1 ? "" : "s");
-    if (vxp_resident_set_allocated_bytes(rs, &sum)) {
-      printf("; sum over the run ");
-      print_grouped(stdout, sum);
-      printf(" bytes (");
-      print_gib(stdout, sum);
-      printf(")");
-    }
+    if (vxp_resident_set_allocated_bytes(rs, &sum))
+      printf("; sum over the run %s", vxpeak_bytes(sum, b1));
     printf("\n");
     print_breakdown(an, rs);
   }
   print_call_trees(an);
   print_routes(an);
   size_t errors = vxp_analysis_error_count(an), warnings = vxp_analysis_warning_count(an);
-  printf("%s: %zu error%s, %zu warning%s\n", vxp_analysis_admitted(an) ? "admitted" : "rejected",
+  size_t tight = margin_failures(an, margin_ppm, true);
+  printf("%s: %zu error%s, %zu warning%s", vxp_analysis_admitted(an) && !tight ? "admitted"
+                                                                               : "rejected",
          errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+  if (tight) printf(", %zu inside the margin", tight);
+  printf("\n");
 }
 
 int vxpeak_check(const vxpeak_args *args) {
@@ -271,7 +293,7 @@ int vxpeak_check(const vxpeak_args *args) {
   int exit_code = vxpeak_session_open(&s, args);
   if (exit_code != VXPEAK_EXIT_OK) goto done;
   if (strcmp(args->format, "text") == 0) {
-    print_text_report(s.an);
+    print_text_report(s.an, &s.target, args->margin_ppm);
   } else {
     size_t len;
     const char *text = strcmp(args->format, "json") == 0 ? vxp_analysis_json(s.an, &len)
@@ -282,7 +304,9 @@ int vxpeak_check(const vxpeak_args *args) {
     }
     fwrite(text, 1, len, stdout);
   }
-  exit_code = vxp_analysis_admitted(s.an) ? VXPEAK_EXIT_OK : VXPEAK_EXIT_REJECTED;
+  exit_code = vxp_analysis_admitted(s.an) && !margin_failures(s.an, args->margin_ppm, false)
+                  ? VXPEAK_EXIT_OK
+                  : VXPEAK_EXIT_REJECTED;
 done:
   vxpeak_session_close(&s);
   return exit_code;

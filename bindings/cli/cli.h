@@ -32,6 +32,8 @@ typedef enum vxpeak_opt {
   OPT_OUTPUT,
   OPT_SEXP,
   OPT_ALLOW_REJECTED,
+  OPT_TRAFFIC,
+  OPT_TOKENS,
   OPT_HELP,
   OPT_COUNT
 } vxpeak_opt;
@@ -40,6 +42,9 @@ typedef enum vxpeak_opt {
 #define VXPEAK_MAX_MACHINES 32
 
 /* The parsed command line of one command. */
+/* Most values on one axis of sweep's grid (a range or a list). */
+#define VXPEAK_MAX_GRID 64
+
 typedef struct vxpeak_args {
   const char *command;
   const char *file;
@@ -60,7 +65,14 @@ typedef struct vxpeak_args {
   bool has_sweep;                 /* --const NAME=LO..HI */
   char sweep_name[128];
   uint64_t sweep_lo, sweep_hi;
+  bool has_sweep2;                /* a second --const: sweep's grid */
+  char sweep2_name[128];
+  uint64_t sweep2_lo, sweep2_hi;
+  size_t sweep_list[2];           /* NAME=A,B,C: how many values listed (0: the range) */
+  uint64_t sweep_values[2][VXPEAK_MAX_GRID];
   uint32_t margin_ppm;            /* --margin P%, in parts per million of capacity */
+  bool no_reuse;                  /* --traffic no-reuse (default compulsory) */
+  const char *tokens_name;        /* --tokens-per-call CONST|N, or NULL (1 per call) */
 } vxpeak_args;
 
 /* A command: its name, what it does, which options it takes, which formats it writes. */
@@ -93,6 +105,7 @@ void vxpeak_help_command(FILE *out, const vxpeak_command *cmd);
 /* ------------------------------------------------------------------ commands */
 
 int vxpeak_check(const vxpeak_args *args);
+int vxpeak_frontier(const vxpeak_args *args);
 int vxpeak_parse(const vxpeak_args *args);
 int vxpeak_emit_cuda(const vxpeak_args *args);
 int vxpeak_explain(const vxpeak_args *args);
@@ -149,6 +162,15 @@ typedef struct vxpeak_session {
 int vxpeak_session_open(vxpeak_session *s, const vxpeak_args *args);
 void vxpeak_session_close(vxpeak_session *s);
 
+/* The machine a session runs against, for the first line of every text report: the
+ * --machine word, the built-in default's name, or "the program's own declarations". */
+const char *vxpeak_target_name(const vxpeak_target *t);
+
+/* --tokens-per-call: a number, or a `const` item folded as the analysis folds it (with
+ * -D); 1 when not given. False (a one-line reason printed) when the constant is unknown. */
+bool vxpeak_tokens_per_call(const vxpeak_args *args, vxp_context *ctx, const vxp_analysis *an,
+                            uint64_t *out);
+
 /* Print "vxpeak: <what>: <message>" for a failed library call; returns VXPEAK_EXIT_USAGE. */
 int vxpeak_fail(vxp_context *ctx, int rc, const char *what);
 
@@ -191,6 +213,9 @@ const char *vxpeak_decimal(uint64_t v, char buf[32]);  /* 13.48 GB */
 const char *vxpeak_rate(uint64_t bytes_per_s, char buf[32]); /* 1555 GB/s, 31.5 GB/s */
 const char *vxpeak_duration(uint64_t ps, char buf[32]); /* 8.67 ms, 411 ms */
 const char *vxpeak_duration_fixed(uint64_t ps, char buf[32]); /* 12.85 ms, 411.17 ms */
+const char *vxpeak_bytes(uint64_t v, char buf[96]);    /* 13,476,298,752 bytes (13.48 GB, 12.55 GiB) */
+const char *vxpeak_ops(uint64_t v, bool integer, char buf[32]);      /* 26.95 GFLOP */
+const char *vxpeak_ops_rate(uint64_t v, bool integer, char buf[32]); /* 989.4 TFLOP/s */
 const char *vxpeak_per_second(double v, char buf[32]); /* 115, 47.4, 2.4 */
 
 /* ------------------------------------------------------------------ JSON (jsonw.c) */

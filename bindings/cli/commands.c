@@ -9,18 +9,21 @@
 static const char *const check_formats[] = {"text", "json", "sarif", NULL};
 static const char *const report_formats[] = {"text", "json", NULL};
 static const char *const plot_formats[] = {"svg", NULL};
+static const char *const frontier_formats[] = {"text", "json", "svg", NULL};
 
 const vxpeak_command vxpeak_commands[] = {
     {"check", "FILE.vx [--machine M [--machine-only]] [--host H] [-D NAME=VALUE]... "
-              "[--format text|json|sarif]",
+              "[--margin P%] [--format text|json|sarif]",
      "analyse a program: its peaks, its verdict and why",
      "Analyse the program and print its diagnostics on standard error in compiler form\n"
      "(file:line:col: error[CODE]: message, the source line with a caret, note: and help:\n"
      "lines), then on standard output the peak of every (function, space) beside the naive\n"
      "sum over the run, the tiles live at the peak, every transfer's route and cost, and the\n"
      "verdict. --format json prints the report; --format sarif writes SARIF 2.1.0 for code\n"
-     "scanning. Exit status 0 admitted, 1 rejected, 2 usage or input/output error.",
-     vxpeak_check, MACHINE_OPTS | O(OPT_FORMAT), check_formats, false,
+     "scanning. With --margin P%, a peak (or call-tree total) over (100% - P%) of its\n"
+     "capacity rejects the program too (the lesson's headroom). Exit status 0 admitted, 1\n"
+     "rejected, 2 usage or input/output error.",
+     vxpeak_check, MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_MARGIN), check_formats, false,
      "  $ vxpeak check examples/llama2/prefill.vx -D BATCH=9\n"
      "  $ vxpeak check examples/blog/unrolled.vx --format sarif > vxpeak.sarif\n"},
     {"parse", "FILE.vx [--sexp]", "print the syntax tree and report syntax errors",
@@ -71,19 +74,45 @@ const vxpeak_command vxpeak_commands[] = {
      "  $ vxpeak sweep examples/llama2/prefill.vx --const BATCH=1..64 --margin 10% \\\n"
      "        --machine a100-40,a100-80,h100-sxm,h200,b200,mi300x,l4,rtx-4090\n"},
     {"roofline", "FILE.vx [--function F] [--machine M] [--host H] [-D NAME=VALUE]... "
+                 "[--traffic compulsory|no-reuse] [--tokens-per-call CONST|N] "
                  "[--format text|json]",
-     "bytes per step, time at each space's bandwidth, steps/s, and streaming's cost",
+     "bytes and operations per call, which of memory and compute binds, tokens/s",
      "For each function with spawn regions (or --function F): the bytes one call's regions\n"
      "read and write per space, counted from their element accesses (x[i][j] moves one\n"
-     "element, times the trip counts of the for loops around it; nothing is assumed cached)\n"
-     "and stated as exact, an upper bound (if/else and match arms count their largest arm),\n"
-     "or unknown with the reason; the time at each space's bandwidth, the slowest setting\n"
-     "the ceiling in steps per second; and what streaming the tiles the regions read that\n"
-     "came from host memory would cost per call over their routes instead.",
-     vxpeak_roofline, MACHINE_OPTS | O(OPT_FUNCTION) | O(OPT_FORMAT), report_formats, false,
+     "element, times the trip counts of the for loops around it), twice: compulsory (each\n"
+     "element of a tile once per call, what a kernel with perfect reuse moves; the default\n"
+     "for the ceilings) and with no reuse (every access goes to memory); the operations (a\n"
+     "multiply-add is two) by element type; each stated as exact, an upper bound (if/else\n"
+     "and match arms count their largest arm), or unknown with the reason. Then the memory\n"
+     "time (the slowest space at its bandwidth), the compute time (the operations at the\n"
+     "topology's declared peak rates, fleet/README.md), the arithmetic intensity and the\n"
+     "ridge point, which binds and by how much, calls/s and, with --tokens-per-call,\n"
+     "tokens/s; and what streaming the tiles that came from host memory would cost. A\n"
+     "machine without compute rates says that it cannot name the bound.",
+     vxpeak_roofline, MACHINE_OPTS | O(OPT_FUNCTION) | O(OPT_FORMAT) | O(OPT_TRAFFIC) |
+         O(OPT_TOKENS), report_formats, false,
      "  $ vxpeak roofline examples/llama2/prefill.vx --function decode_step\n"
      "  $ vxpeak roofline examples/llama2/prefill.vx --function decode_step --machine h100-sxm \\\n"
      "        --host default --format json\n"},
+    {"frontier", "FILE.vx --const NAME=LO..HI [--machine M] [--host H] [--margin P%] "
+                 "[--tokens-per-call CONST|N] [--traffic compulsory|no-reuse] [--function F] "
+                 "[--space S] [-D NAME=VALUE]... [--format text|json|svg] [-o FILE]",
+     "per batch size: fits?, time per call, tokens/s, bound; where each turns",
+     "Analyse the program at every value of `const NAME` in LO..HI (at most 4096 values):\n"
+     "its peak against the capacity (with --margin kept free), whether it fits, one call's\n"
+     "time (the larger of its memory and compute times, as roofline prices it), tokens/s\n"
+     "(--tokens-per-call: a constant such as the batch itself, or a number) and the bound.\n"
+     "Then the largest value that fits, the value at which the bound turns from memory to\n"
+     "compute, and the best throughput that fits. --format svg draws tokens/s against the\n"
+     "constant with the bandwidth and compute ceilings and the capacity wall (-o FILE, or\n"
+     "standard output). Exit status 0 when some value fits, 1 when none does, 2 usage or\n"
+     "I/O error.",
+     vxpeak_frontier, MACHINE_OPTS | O(OPT_CONST) | O(OPT_MARGIN) | O(OPT_FUNCTION) |
+         O(OPT_SPACE) | O(OPT_FORMAT) | O(OPT_OUTPUT) | O(OPT_TRAFFIC) | O(OPT_TOKENS),
+     frontier_formats, false,
+     "  $ vxpeak frontier examples/llama2/decode.vx --const BATCH=1..256 --tokens-per-call BATCH\n"
+     "  $ vxpeak frontier examples/llama2/decode.vx --const BATCH=1..64 --machine h100-sxm \\\n"
+     "        --host default --margin 10% --format svg -o frontier.svg\n"},
     {"plot", "FILE.vx -o OUT.svg [--function F] [--space S] [--machine M] [-D NAME=VALUE]...",
      "a picture: live bytes along program order, capacity, peak and what fills it",
      "Write a standalone SVG with one panel per (function, space): the bytes live at each\n"

@@ -162,13 +162,13 @@ static void row_lines(const vxp_analysis *an, const row *rw, char *buf, size_t s
 
 /* ------------------------------------------------------------------ text */
 
-static void print_text(const vxp_analysis *an, const explained *e) {
+static void print_text(const vxp_analysis *an, const explained *e, const char *machine) {
   const vxp_resident_set *rs = e->rs;
   uint64_t peak = vxp_resident_set_peak_bytes(rs), cap = vxp_resident_set_capacity_bytes(rs);
-  char b1[32], b2[32], b3[32], names[160], lines[40];
-  printf("%s: %s peak %s bytes (%s GiB) of %s (%.1f%%), %zu tiles live at the peak\n",
-         vxp_resident_set_function(rs), vxp_resident_set_space(rs), vxpeak_grouped(peak, b1),
-         vxpeak_gib(peak, b2), vxpeak_grouped(cap, b3), 100.0 * share(peak, cap),
+  char b1[32], b2[32], b3[32], names[160], lines[40], p1[96], p2[96];
+  printf("%s: %s peak %s of %s on %s (%.1f%%), %zu tiles live at the peak\n",
+         vxp_resident_set_function(rs), vxp_resident_set_space(rs), vxpeak_bytes(peak, p1),
+         vxpeak_bytes(cap, p2), machine, 100.0 * share(peak, cap),
          vxp_resident_set_tile_count(rs));
   printf("\n  by role                     tiles            bytes       GiB   share\n");
   for (size_t k = 0; k < e->nroles; k++) {
@@ -373,7 +373,7 @@ int vxpeak_explain(const vxpeak_args *args) {
     if (json) json_set(&j, s.an, e);
     else {
       if (shown) printf("\n");
-      print_text(s.an, e);
+      print_text(s.an, e, vxpeak_target_name(&s.target));
     }
     shown++;
   }

@@ -87,3 +87,38 @@ const char *vxpeak_per_second(double v, char buf[32]) {
   else snprintf(buf, 32, "%.2g", v);
   return buf;
 }
+
+const char *vxpeak_bytes(uint64_t v, char buf[96]) {
+  /* 26 + 12 + 12 characters at most: "18,446,744,073,709,551,615", "18.45 EB"-like units. */
+  char g[32], d[16], b[16];
+  if (v < 1000) {
+    snprintf(buf, 96, "%llu bytes", (unsigned long long)v);
+    return buf;
+  }
+  char tmp[32];
+  snprintf(d, sizeof(d), "%.15s", vxpeak_decimal(v, tmp));
+  snprintf(b, sizeof(b), "%.15s", vxpeak_binary(v, tmp));
+  snprintf(buf, 96, "%.26s bytes (%s, %s)", vxpeak_grouped(v, g), d, b);
+  return buf;
+}
+
+static const unit_scale flop_units[] = {
+    {1e15, "PFLOP"}, {1e12, "TFLOP"}, {1e9, "GFLOP"}, {1e6, "MFLOP"}, {1e3, "kFLOP"}};
+static const unit_scale op_units[] = {
+    {1e15, "POP"}, {1e12, "TOP"}, {1e9, "GOP"}, {1e6, "MOP"}, {1e3, "kOP"}};
+
+const char *vxpeak_ops(uint64_t v, bool integer, char buf[32]) {
+  return scaled(v, integer ? op_units : flop_units, COUNT(flop_units), integer ? "OP" : "FLOP",
+                TWO_DECIMALS, buf);
+}
+
+const char *vxpeak_ops_rate(uint64_t v, bool integer, char buf[32]) {
+  const unit_scale *u = integer ? op_units : flop_units;
+  for (size_t i = 0; i < COUNT(flop_units); i++) {
+    if ((double)v < u[i].scale) continue;
+    snprintf(buf, 32, "%.5g %s/s", (double)v / u[i].scale, u[i].unit);
+    return buf;
+  }
+  snprintf(buf, 32, "%llu %s/s", (unsigned long long)v, integer ? "OP" : "FLOP");
+  return buf;
+}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* session.c - read a program, pick its machine models and analyse it: the one place that
  * decides which machine a program is checked against, for every command. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -126,6 +127,34 @@ bool vxpeak_check_selection(const vxpeak_args *args, const vxp_analysis *an) {
       fprintf(stderr, "%s)\n", nseen ? "" : " none");
       return false;
     }
+  }
+  return true;
+}
+
+const char *vxpeak_target_name(const vxpeak_target *t) {
+  if (t->label) return t->label;
+  return t->machine ? vxp_machine_label(t->machine) : "the program's own declarations";
+}
+
+bool vxpeak_tokens_per_call(const vxpeak_args *args, vxp_context *ctx, const vxp_analysis *an,
+                            uint64_t *out) {
+  *out = 1;
+  const char *name = args->tokens_name;
+  if (!name) return true;
+  if (name[0] >= '0' && name[0] <= '9') {
+    *out = strtoull(name, NULL, 10);
+    return true;
+  }
+  int rc = vxp_analysis_const_value(an, name, out);
+  if (rc != VXP_OK) {
+    fprintf(stderr, "vxpeak: --tokens-per-call %s: %s\n", name,
+            vxp_context_errmsg(ctx));
+    return false;
+  }
+  if (*out == 0) {
+    fprintf(stderr, "vxpeak: --tokens-per-call %s: it is 0, and a call must produce a token\n",
+            name);
+    return false;
   }
   return true;
 }

@@ -31,6 +31,16 @@ echo "$cases" | while IFS='|' read -r name plot check; do
 done
 python3 tests/plot/check_plot.py "$out" llama-main llama-batch9 blog-loop blog-unrolled staged
 
+# The batch frontier's picture against its JSON report (tests/plot/check_frontier.py), on
+# two machines: the A100 (memory turns to compute past the capacity wall) and the H100.
+for m in a100-40 h100-sxm; do
+  NO_COLOR=1 "$cli" frontier examples/llama2/decode.vx --const BATCH=1..320 --tokens-per-call BATCH \
+    --machine $m --host default --format svg -o "$out/frontier-$m.svg" || [ $? = 1 ]
+  NO_COLOR=1 "$cli" frontier examples/llama2/decode.vx --const BATCH=1..320 --tokens-per-call BATCH \
+    --machine $m --host default --format json >"$out/frontier-$m.json" || [ $? = 1 ]
+  python3 tests/plot/check_frontier.py "$out/frontier-$m.svg" "$out/frontier-$m.json"
+done
+
 chromium=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chromium" ]; then
   if [ "$(id -u)" = 0 ]; then

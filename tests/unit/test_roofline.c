@@ -213,6 +213,235 @@ static void test_roofline__what_cannot_be_counted_is_unknown_with_the_reason(voi
   test_done(&r);
 }
 
+/* A machine with compute rates: 1000 GB/s, f16 at 100 TFLOP/s, f32 at 10 TFLOP/s. */
+#define MACHINE_COMPUTE                                                                   \
+  "Memory CPU_DRAM {}\n"                                                                  \
+  "Memory W { within: Memory::CPU_DRAM, capacity: 64 MiB, bandwidth: 1000 GB/s, managed: explicit }\n" \
+  "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W],\n"              \
+  "  // compute: f16 100 TFLOP/s\n"                                                       \
+  "  // compute: f32 10 TFLOP/s\n"                                                        \
+  "  transfer Memory::CPU_DRAM -> Memory::W : 10 GB/s }\n"
+
+static size_t op_index(const vxp_roofline *rf, const char *type) {
+  for (size_t i = 0; i < vxp_roofline_op_type_count(rf); i++)
+    if (strcmp(vxp_roofline_op_type(rf, i), type) == 0) return i;
+  fail_msg("no operation type %s", type);
+  return 0;
+}
+
+static void test_roofline__a_multiply_add_is_two_operations_by_element_type(void **state) {
+  (void)state;
+  /* y[b][n] += w[k][n] * x[b][k]: a multiply and an add per (b, k, n), in f16 (the tensors'
+   * type); the index arithmetic (k + 1) and the loop bounds (2 * 8) are not counted. An f32
+   * scalar add per b counts in f32. */
+  test_run r = test_analyse(MACHINE_COMPUTE
+                            "fn main() -> i32 {\n"
+                            "  let w = transfer(Tensor<f16, [64, 32]>::uninit(), Memory::W);\n"
+                            "  let x = transfer(Tensor<f16, [4, 65]>::uninit(), Memory::W);\n"
+                            "  let y = transfer(Tensor<f16, [4, 32]>::uninit(), Memory::W);\n"
+                            "  let mut s : f32 = 0.0;\n"
+                            "  spawn on(Topology::Dev) {\n"
+                            "    for b in 0..4 {\n"
+                            "      for k in 0..2 * 32 {\n"
+                            "        for n in 0..32 { y[b][n] += w[k][n] * x[b][k + 1]; }\n"
+                            "      }\n"
+                            "      s = s + 1.0;\n"
+                            "    }\n"
+                            "  }\n"
+                            "  return 0;\n"
+                            "}\n");
+  vxp_roofline *rf = roofline(r.an, "main");
+  assert_string_equal(vxp_roofline_ops_status(rf), "exact");
+  assert_null(vxp_roofline_ops_reason(rf));
+  assert_string_equal(vxp_roofline_topology(rf), "Dev");
+  assert_true(vxp_roofline_op_count(rf, op_index(rf, "f16")) == 2ull * 4 * 64 * 32);
+  assert_true(vxp_roofline_op_count(rf, op_index(rf, "f32")) == 4);
+  assert_true(vxp_roofline_total_ops(rf) == 2ull * 4 * 64 * 32 + 4);
+  uint64_t peak = 0;
+  assert_true(vxp_roofline_op_peak(rf, op_index(rf, "f16"), &peak));
+  assert_true(peak == 100000000000000ull);
+  /* 16,384 f16 at 10^14/s = 163.84 ps, rounded up to 164; 4 f32 at 10^13/s = 0.4 ps,
+   * rounded up to 1. */
+  uint64_t ps = 0;
+  assert_true(vxp_roofline_compute_time_ps(rf, &ps));
+  assert_true(ps == 164 + 1);
+  vxp_roofline_free(rf);
+  test_done(&r);
+}
+
+static void test_roofline__compulsory_traffic_counts_each_element_once(void **state) {
+  (void)state;
+  /* The weights read once per sequence (the batch loop inside the weight loop): no reuse
+   * counts 4 x 4096 bytes, compulsory the tile's 4096 once. */
+  test_run r = test_analyse(MACHINE_COMPUTE
+                            "fn main() -> i32 {\n"
+                            "  let w = transfer(Tensor<f16, [64, 32]>::uninit(), Memory::W);\n"
+                            "  let x = transfer(Tensor<f16, [4, 64]>::uninit(), Memory::W);\n"
+                            "  let mut acc : f32 = 0.0;\n"
+                            "  spawn on(Topology::Dev) {\n"
+                            "    for k in 0..64 { for n in 0..32 { for b in 0..4 {\n"
+                            "      acc = acc + w[k][n] * x[b][k];\n"
+                            "    } } }\n"
+                            "  }\n"
+                            "  return 0;\n"
+                            "}\n");
+  vxp_roofline *rf = roofline(r.an, "main");
+  size_t wi = space_index(rf, "W");
+  uint64_t written = 1;
+  assert_true(vxp_roofline_space_bytes(rf, wi, VXP_TRAFFIC_NO_REUSE, &written) ==
+              2ull * 2 * 64 * 32 * 4);
+  assert_true(written == 0);
+  /* w: 4096 bytes once; x: 512 bytes once. */
+  assert_true(vxp_roofline_space_bytes(rf, wi, VXP_TRAFFIC_COMPULSORY, NULL) == 4096 + 512);
+  uint64_t tile = 0;
+  assert_true(vxp_roofline_buffer_tile_bytes(rf, 0, &tile));
+  assert_true(tile == 4096);
+  assert_true(vxp_roofline_buffer_bytes(rf, 0, VXP_TRAFFIC_COMPULSORY, NULL) == 4096);
+  assert_true(vxp_roofline_buffer_bytes(rf, 0, VXP_TRAFFIC_NO_REUSE, NULL) == 4096ull * 4);
+  /* Times: compulsory 4608 bytes at 10^12 B/s = 4,608 ps; no reuse 32,768 bytes = 32,768 ps;
+   * compute 2 x 8192 f16 at 10^14 = 163.84 ps, 164: memory binds under both. */
+  uint64_t mem = 0, call = 0;
+  assert_true(vxp_roofline_memory_time_ps(rf, VXP_TRAFFIC_COMPULSORY, &mem));
+  assert_true(mem == 4608);
+  assert_true(vxp_roofline_memory_time_ps(rf, VXP_TRAFFIC_NO_REUSE, &mem));
+  assert_true(mem == 32768);
+  assert_string_equal(vxp_roofline_memory_bound_space(rf, VXP_TRAFFIC_COMPULSORY), "W");
+  assert_string_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY), "memory");
+  assert_true(vxp_roofline_call_time_ps(rf, VXP_TRAFFIC_COMPULSORY, &call));
+  assert_true(call == 4608);
+  /* The original accessors keep the no-reuse figures. */
+  assert_true(vxp_roofline_space_read_bytes(rf, wi) == 2ull * 2 * 64 * 32 * 4);
+  vxp_roofline_free(rf);
+  test_done(&r);
+}
+
+static vxp_roofline *batch_roofline(test_run *r, unsigned batch) {
+  char text[2048];
+  snprintf(text, sizeof(text), MACHINE_COMPUTE
+           "const B : i64 = %u;\n"
+           "fn main() -> i32 {\n"
+           "  let w = transfer(Tensor<f16, [64, 1024]>::uninit(), Memory::W);\n"
+           "  let x = transfer(Tensor<f16, [B, 64]>::uninit(), Memory::W);\n"
+           "  let mut acc : f32 = 0.0;\n"
+           "  spawn on(Topology::Dev) {\n"
+           "    for k in 0..64 { for n in 0..1024 { for b in 0..B {\n"
+           "      acc = acc + w[k][n] * x[b][k];\n"
+           "    } } }\n"
+           "  }\n"
+           "  return 0;\n"
+           "}\n", batch);
+  *r = test_analyse(text);
+  return roofline(r->an, "main");
+}
+
+static void test_roofline__memory_binds_until_the_batch_passes_the_ridge(void **state) {
+  (void)state;
+  /* Ridge: 10^14 / 10^12 = 100 operations per byte. Batch 8: 2 x 65,536 x 8 = 1,048,576
+   * operations (10,485.76 ps) against 131,072 + 8 x 128 bytes (132,096 ps): memory binds.
+   * Batch 128: 16,777,216 operations (167,772.16 ps) against 131,072 + 16,384 bytes
+   * (147,456 ps): compute binds. */
+  test_run r;
+  vxp_roofline *rf = batch_roofline(&r, 8);
+  uint64_t ps = 0;
+  assert_string_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY), "memory");
+  assert_true(vxp_roofline_call_time_ps(rf, VXP_TRAFFIC_COMPULSORY, &ps));
+  assert_true(ps == 132096);
+  uint64_t value = 0;
+  assert_int_equal(vxp_analysis_const_value(r.an, "B", &value), VXP_OK);
+  assert_true(value == 8);
+  assert_int_equal(vxp_analysis_const_value(r.an, "NOPE", &value), VXP_ENOTFOUND);
+  vxp_roofline_free(rf);
+  test_done(&r);
+  rf = batch_roofline(&r, 128);
+  assert_string_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY), "compute");
+  assert_true(vxp_roofline_call_time_ps(rf, VXP_TRAFFIC_COMPULSORY, &ps));
+  assert_true(ps == 167773);
+  /* With no reuse the weights count 128 times: memory again. */
+  assert_string_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_NO_REUSE), "memory");
+  vxp_roofline_free(rf);
+  test_done(&r);
+}
+
+static void test_roofline__without_compute_rates_the_bound_is_not_named(void **state) {
+  (void)state;
+  static const struct {
+    const char *body;
+    const char *why;
+  } cases[] = {
+      /* No `// compute:` lines at all. */
+      {"a[0] = a[1] + a[2];", "declares no compute rates"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    char text[2048];
+    snprintf(text, sizeof(text), MACHINE_BW
+             "fn main() -> i32 {\n"
+             "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
+             "  spawn on(Topology::Dev) { %s }\n"
+             "  return 0;\n"
+             "}\n", cases[i].body);
+    test_run r = test_analyse(text);
+    vxp_roofline *rf = roofline(r.an, "main");
+    assert_string_equal(vxp_roofline_ops_status(rf), "exact");
+    uint64_t ps = 0;
+    assert_false(vxp_roofline_compute_time_ps(rf, &ps));
+    assert_non_null(strstr(vxp_roofline_compute_reason(rf), cases[i].why));
+    assert_null(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY));
+    assert_false(vxp_roofline_call_time_ps(rf, VXP_TRAFFIC_COMPULSORY, &ps));
+    /* The memory time is still there. */
+    assert_true(vxp_roofline_memory_time_ps(rf, VXP_TRAFFIC_COMPULSORY, &ps));
+    vxp_roofline_free(rf);
+    test_done(&r);
+  }
+  /* A type the topology has no rate for: u8 on a machine that rates f16 and f32. */
+  test_run r = test_analyse(MACHINE_COMPUTE
+                            "fn main() -> i32 {\n"
+                            "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
+                            "  spawn on(Topology::Dev) { a[0] = a[1] + a[2]; }\n"
+                            "  return 0;\n"
+                            "}\n");
+  vxp_roofline *rf = roofline(r.an, "main");
+  assert_non_null(strstr(vxp_roofline_compute_reason(rf), "no compute rate for u8"));
+  assert_null(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY));
+  vxp_roofline_free(rf);
+  test_done(&r);
+}
+
+static void test_roofline__operations_that_cannot_be_counted_are_unknown(void **state) {
+  (void)state;
+  static const struct {
+    const char *body;
+    const char *why;
+  } cases[] = {
+      {"for i in 0..4 { a[i] = (i * i) as f32; }", "an operation whose element type is not known"},
+      {"a[0] = a[1] * 2.0; let s = a + a;", "line 9: arithmetic on a slice"},
+      {"let m = a @ a;", "a matrix product `@`"},
+      {"if a[0] > 0.0 { a[1] = a[1] * a[1]; }", NULL}, /* an upper bound, not unknown */
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    char text[2048];
+    snprintf(text, sizeof(text), MACHINE_COMPUTE
+             "fn main() -> i32 {\n"
+             "  let a = transfer(Tensor<f32, [64]>::uninit(), Memory::W);\n"
+             "  spawn on(Topology::Dev) { %s }\n"
+             "  return 0;\n"
+             "}\n", cases[i].body);
+    test_run r = test_analyse(text);
+    vxp_roofline *rf = roofline(r.an, "main");
+    if (!cases[i].why) {
+      assert_string_equal(vxp_roofline_ops_status(rf), "upper_bound");
+      assert_true(vxp_roofline_total_ops(rf) == 1);
+    } else {
+      assert_string_equal(vxp_roofline_ops_status(rf), "unknown");
+      if (!strstr(vxp_roofline_ops_reason(rf), cases[i].why))
+        fail_msg("%s: reason '%s' lacks '%s'", cases[i].body, vxp_roofline_ops_reason(rf),
+                 cases[i].why);
+      assert_null(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY));
+    }
+    vxp_roofline_free(rf);
+    test_done(&r);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_roofline__the_llama_decode_step_reads_13_48_gb_in_8_67_ms),
@@ -220,6 +449,11 @@ int main(void) {
       cmocka_unit_test(test_roofline__alternatives_count_their_largest_arm_as_an_upper_bound),
       cmocka_unit_test(test_roofline__trip_counts_and_arms_are_the_analysis_decisions),
       cmocka_unit_test(test_roofline__what_cannot_be_counted_is_unknown_with_the_reason),
+      cmocka_unit_test(test_roofline__a_multiply_add_is_two_operations_by_element_type),
+      cmocka_unit_test(test_roofline__compulsory_traffic_counts_each_element_once),
+      cmocka_unit_test(test_roofline__memory_binds_until_the_batch_passes_the_ridge),
+      cmocka_unit_test(test_roofline__without_compute_rates_the_bound_is_not_named),
+      cmocka_unit_test(test_roofline__operations_that_cannot_be_counted_are_unknown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,6 +65,7 @@ def c_kind(decl: str, named: bool) -> object:
         "size_t": ("int", ctypes.sizeof(ctypes.c_size_t), False),
         "vxp_severity": ("int", 4, True),  # enums with int values
         "vxp_error": ("int", 4, True),
+        "vxp_traffic_model": ("int", 4, True),
         "vxp_point": "struct vxp_point",
         "vxp_range": "struct vxp_range",
     }

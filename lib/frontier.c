@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* frontier.c - the batch frontier (vxp_frontier_run): for every value of a constant, does
+ * the program fit, how long does a call take, how many tokens per second is that, and
+ * what binds it.
+ *
+ * Each value is its own analysis (the constant overridden), as in vxp_sweep_run, but every
+ * value is analysed: the time and the bound are not monotone in anything a proof could
+ * show, and a frontier is a table. Per value: the fit (sweep.h: no error, sizes known, the
+ * tightest capacity within the margin), the roofline of the priced function (roofline.c:
+ * memory time under the chosen traffic model, compute time at the declared peaks, the
+ * larger binds), and the tokens one call produces (a constant's value at that point, or a
+ * fixed count). Then three answers: the largest value that fits, the first value at which
+ * compute binds (the memory-to-compute turn), and the value with the best throughput among
+ * those that fit. */
+#include <stdio.h>
+
+#include "analysis.h"
+#include "context.h"
+#include "program.h"
+#include "sweep.h"
+
+struct vxp_frontier_point {
+  vxp_sweep_point fit;
+  uint64_t tokens;
+  bool has_memory, has_compute, has_call;
+  uint64_t memory_ps, compute_ps, call_ps;
+  uint64_t memory_bytes, ops;
+  const char *bound;          /* static: "memory", "compute" or NULL */
+  char *bound_space;          /* owned */
+  char *why_unbound;          /* owned; why no bound, or NULL */
+};
+
+struct vxp_frontier {
+  vxp_context *ctx;
+  char *function;             /* the priced function (owned), NULL when none has regions */
+  Array(vxp_frontier_point) points;
+  size_t largest_fit, first_compute, best;
+};
+
+int vxp_frontier_options_init(vxp_frontier_options *opts, unsigned int version) {
+  if (!opts) return VXP_EINVAL;
+  if (version != VXP_FRONTIER_OPTIONS_VERSION) return VXP_EVERSION;
+  memset(opts, 0, sizeof(*opts));
+  opts->version = version;
+  return VXP_OK;
+}
+
+static void point_free(vxp_context *ctx, vxp_frontier_point *p) {
+  vxp_ctx__free(ctx, p->fit.function);
+  vxp_ctx__free(ctx, p->fit.space);
+  vxp_ctx__free(ctx, p->fit.cause);
+  vxp_ctx__free(ctx, p->bound_space);
+  vxp_ctx__free(ctx, p->why_unbound);
+}
+
+void vxp_frontier_free(vxp_frontier *f) {
+  if (!f) return;
+  for (size_t i = 0; i < f->points.len; i++) point_free(f->ctx, &f->points.items[i]);
+  array_free(f->ctx, &f->points);
+  vxp_ctx__free(f->ctx, f->function);
+  vxp_ctx__free(f->ctx, f);
+}
+
+/* The priced function: the one asked for, or the first analysed function with regions. */
+static int priced_function(const vxp_analysis *an, const char *wanted, vxp_roofline **rf) {
+  *rf = NULL;
+  for (size_t i = 0; i < an->functions.len; i++) {
+    const char *name = an->functions.items[i].name;
+    if (wanted && strcmp(wanted, name) != 0) continue;
+    int rc = vxp_roofline_new(rf, an, name);
+    if (rc != VXP_OK) return rc;
+    if (wanted || vxp_roofline_region_count(*rf) > 0) return VXP_OK;
+    vxp_roofline_free(*rf);
+    *rf = NULL;
+  }
+  return VXP_OK;
+}
+
+static int price(vxp_frontier *f, const vxp_roofline *rf, vxp_traffic_model model,
+                 vxp_frontier_point *p) {
+  p->has_memory = vxp_roofline_memory_time_ps(rf, model, &p->memory_ps);
+  p->has_compute = vxp_roofline_compute_time_ps(rf, &p->compute_ps);
+  p->has_call = vxp_roofline_call_time_ps(rf, model, &p->call_ps);
+  p->bound = vxp_roofline_bound(rf, model);
+  p->ops = vxp_roofline_total_ops(rf);
+  const char *space = vxp_roofline_memory_bound_space(rf, model);
+  for (size_t i = 0; space && i < vxp_roofline_space_count(rf); i++) {
+    if (strcmp(vxp_roofline_space_name(rf, i), space) != 0) continue;
+    uint64_t w = 0, r = vxp_roofline_space_bytes(rf, i, model, &w);
+    p->memory_bytes = r + w < r ? UINT64_MAX : r + w;
+  }
+  if (space && !(p->bound_space = vxp_ctx__strdup(f->ctx, space))) return VXP_ENOMEM;
+  if (!p->bound) {
+    const char *why = !p->has_memory ? vxp_roofline_reason(rf) : vxp_roofline_compute_reason(rf);
+    if (!why) why = "the regions move nothing";
+    if (!(p->why_unbound = vxp_ctx__strdup(f->ctx, why))) return VXP_ENOMEM;
+  }
+  return VXP_OK;
+}
+
+static double per_second(const vxp_frontier_point *p) {
+  return p->has_call && p->call_ps ? 1e12 / (double)p->call_ps * (double)p->tokens : 0.0;
+}
+
+int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *prog,
+                     const vxp_analyze_options *analyze, const vxp_frontier_options *fo) {
+  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
+  if (!out || !ctx || !prog || !fo)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_frontier_run")
+               : VXP_EINVAL;
+  if (fo->version != VXP_FRONTIER_OPTIONS_VERSION)
+    return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_frontier_options version %u is not supported",
+                          fo->version);
+  if (analyze && analyze->version != VXP_ANALYZE_OPTIONS_VERSION)
+    return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_analyze_options version %u is not supported",
+                          analyze->version);
+  if (!fo->name || !fo->name[0])
+    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_frontier_run: no constant name");
+  if (fo->lo > fo->hi)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_frontier_run: lo %llu is greater than hi %llu",
+                          (unsigned long long)fo->lo, (unsigned long long)fo->hi);
+  if (fo->margin_ppm >= 1000000u)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_frontier_run: a margin of %u millionths leaves "
+                          "nothing to fit in", fo->margin_ppm);
+  uint64_t limit = fo->max_points ? fo->max_points : 4096;
+  if (fo->hi - fo->lo >= limit)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_frontier_run: %llu..%llu is more than %llu "
+                          "values, each its own analysis: narrow the range",
+                          (unsigned long long)fo->lo, (unsigned long long)fo->hi,
+                          (unsigned long long)limit);
+  size_t extra = analyze ? analyze->override_count : 0;
+  if (extra && !analyze->overrides)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: override_count %zu with no "
+                          "overrides", extra);
+  for (size_t i = 0; i < extra; i++)
+    if (analyze->overrides[i].name && strcmp(analyze->overrides[i].name, fo->name) == 0)
+      return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_frontier_run: '%s' is both varied and "
+                            "overridden", fo->name);
+  const vxp_model *m = &prog->model;
+  if (vxp_strtab__find(&m->names, fo->name, strlen(fo->name)) == VXP_NAME_NONE)
+    return vxp_ctx__error(ctx, VXP_ENOTFOUND, "the program never names '%s': there is nothing "
+                          "to vary", fo->name);
+
+  vxp_frontier *f = vxp_ctx__calloc(ctx, 1, sizeof(*f));
+  vxp_const_override *overrides = vxp_ctx__calloc(ctx, extra + 1, sizeof(*overrides));
+  if (!f || !overrides) {
+    vxp_ctx__free(ctx, f);
+    vxp_ctx__free(ctx, overrides);
+    return vxp_ctx__nomem(ctx);
+  }
+  f->ctx = ctx;
+  f->largest_fit = f->first_compute = f->best = SIZE_MAX;
+  for (size_t i = 0; i < extra; i++) overrides[i] = analyze->overrides[i];
+  overrides[extra].name = fo->name;
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  if (analyze) opts = *analyze;
+  opts.overrides = overrides;
+  opts.override_count = extra + 1;
+  int rc = VXP_OK;
+  for (uint64_t v = fo->lo; rc == VXP_OK; v++) {
+    overrides[extra].value = v;
+    vxp_analysis *an = NULL;
+    if ((rc = vxp_analyze(&an, ctx, prog, &opts)) != VXP_OK) break;
+    vxp_frontier_point p;
+    memset(&p, 0, sizeof(p));
+    p.fit.value = v;
+    p.tokens = fo->tokens_per_call ? fo->tokens_per_call : 1;
+    rc = vxp_sweep__fit(ctx, an, NULL, fo->space, fo->margin_ppm, &p.fit);
+    if (rc == VXP_OK && fo->tokens_const &&
+        vxp_analysis_const_value(an, fo->tokens_const, &p.tokens) != VXP_OK)
+      rc = VXP_ENOTFOUND; /* the context holds the reason */
+    vxp_roofline *rf = NULL;
+    if (rc == VXP_OK) rc = priced_function(an, fo->function, &rf);
+    if (rc == VXP_OK && rf) {
+      if (!f->function && !(f->function = vxp_ctx__strdup(ctx, vxp_roofline_function(rf))))
+        rc = VXP_ENOMEM;
+      if (rc == VXP_OK) rc = price(f, rf, fo->traffic, &p);
+    } else if (rc == VXP_OK && !(p.why_unbound = vxp_ctx__strdup(ctx, "no function has a spawn "
+                                                                   "region: no device work to price"))) {
+      rc = VXP_ENOMEM;
+    }
+    vxp_roofline_free(rf);
+    vxp_analysis_free(an);
+    if (rc == VXP_OK && !array_push(ctx, &f->points, p)) rc = VXP_ENOMEM;
+    if (rc != VXP_OK) point_free(ctx, &p);
+    if (v == fo->hi) break;
+  }
+  vxp_ctx__free(ctx, overrides);
+  if (rc != VXP_OK) {
+    vxp_frontier_free(f);
+    return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : rc;
+  }
+  for (size_t i = 0; i < f->points.len; i++) {
+    const vxp_frontier_point *p = &f->points.items[i];
+    if (p->fit.fits) f->largest_fit = i;
+    if (f->first_compute == SIZE_MAX && p->bound && strcmp(p->bound, "compute") == 0)
+      f->first_compute = i;
+    if (p->fit.fits && p->has_call &&
+        (f->best == SIZE_MAX || per_second(p) > per_second(&f->points.items[f->best])))
+      f->best = i;
+  }
+  *out = f;
+  return VXP_OK;
+}
+
+/* ------------------------------------------------------------------ accessors */
+
+const char *vxp_frontier_function(const vxp_frontier *f) { return f ? f->function : NULL; }
+size_t vxp_frontier_point_count(const vxp_frontier *f) { return f ? f->points.len : 0; }
+
+const vxp_frontier_point *vxp_frontier_point_at(const vxp_frontier *f, size_t i) {
+  return (f && i < f->points.len) ? &f->points.items[i] : NULL;
+}
+
+static const vxp_frontier_point *at_or_null(const vxp_frontier *f, size_t i) {
+  return (f && i != SIZE_MAX) ? &f->points.items[i] : NULL;
+}
+
+const vxp_frontier_point *vxp_frontier_largest_fit(const vxp_frontier *f) {
+  return at_or_null(f, f ? f->largest_fit : SIZE_MAX);
+}
+
+const vxp_frontier_point *vxp_frontier_first_compute_bound(const vxp_frontier *f) {
+  return at_or_null(f, f ? f->first_compute : SIZE_MAX);
+}
+
+const vxp_frontier_point *vxp_frontier_best_fit(const vxp_frontier *f) {
+  return at_or_null(f, f ? f->best : SIZE_MAX);
+}
+
+uint64_t vxp_frontier_point_value(const vxp_frontier_point *p) { return p ? p->fit.value : 0; }
+int vxp_frontier_point_fits(const vxp_frontier_point *p) { return p && p->fit.fits; }
+uint64_t vxp_frontier_point_peak_bytes(const vxp_frontier_point *p) {
+  return p ? p->fit.peak_bytes : 0;
+}
+uint64_t vxp_frontier_point_capacity_bytes(const vxp_frontier_point *p) {
+  return p ? p->fit.capacity_bytes : 0;
+}
+const char *vxp_frontier_point_space(const vxp_frontier_point *p) { return p ? p->fit.space : NULL; }
+const char *vxp_frontier_point_reason(const vxp_frontier_point *p) {
+  return p ? p->fit.reason : NULL;
+}
+const char *vxp_frontier_point_code(const vxp_frontier_point *p) {
+  return (p && p->fit.code[0]) ? p->fit.code : NULL;
+}
+uint64_t vxp_frontier_point_tokens(const vxp_frontier_point *p) { return p ? p->tokens : 0; }
+
+int vxp_frontier_point_memory_time_ps(const vxp_frontier_point *p, uint64_t *out) {
+  if (!p || !p->has_memory) return 0;
+  if (out) *out = p->memory_ps;
+  return 1;
+}
+
+int vxp_frontier_point_compute_time_ps(const vxp_frontier_point *p, uint64_t *out) {
+  if (!p || !p->has_compute) return 0;
+  if (out) *out = p->compute_ps;
+  return 1;
+}
+
+int vxp_frontier_point_call_time_ps(const vxp_frontier_point *p, uint64_t *out) {
+  if (!p || !p->has_call) return 0;
+  if (out) *out = p->call_ps;
+  return 1;
+}
+
+uint64_t vxp_frontier_point_memory_bytes(const vxp_frontier_point *p) {
+  return p ? p->memory_bytes : 0;
+}
+uint64_t vxp_frontier_point_ops(const vxp_frontier_point *p) { return p ? p->ops : 0; }
+const char *vxp_frontier_point_bound(const vxp_frontier_point *p) { return p ? p->bound : NULL; }
+const char *vxp_frontier_point_bound_space(const vxp_frontier_point *p) {
+  return p ? p->bound_space : NULL;
+}
+const char *vxp_frontier_point_unbound_reason(const vxp_frontier_point *p) {
+  return p ? p->why_unbound : NULL;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* sweep.h - what one value of a swept constant is: whether the analysis at that value
+ * fits (shared by vxp_sweep_run and vxp_frontier_run). */
+#ifndef VXP_SWEEP_H
+#define VXP_SWEEP_H
+
+#include "analysis.h"
+
+struct vxp_sweep_point {
+  uint64_t value;
+  bool fits;
+  uint64_t peak_bytes, capacity_bytes;
+  char *function, *space;     /* owned; NULL when no resident set was selected */
+  const char *reason;         /* static; NULL when it fits */
+  char code[12];
+  char *cause;                /* owned: the function the deciding diagnostic is about, or the
+                                 selected function for a margin; NULL when none */
+};
+
+/* Whether analysis `an` fits: no error and no unknown size (W1029) bearing on `function`
+ * (it and what it calls; every function when NULL), and the (function, space) closest to
+ * its capacity (only `function`'s / `space`'s when not NULL), by its call-tree total, at most
+ * (10^6 - margin_ppm) / 10^6 of that capacity. Fills `p` but `value`; p->function, p->space
+ * and p->cause are owned by the caller (ctx's allocator), also on failure. VXP_OK or
+ * VXP_ENOMEM. */
+int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *function,
+                   const char *space, uint32_t margin_ppm, vxp_sweep_point *p);
+
+#endif /* VXP_SWEEP_H */
