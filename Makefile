@@ -73,7 +73,7 @@ SONAME := libvxpeak.so.$(SOVERSION)
 STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
-.PHONY: all fuzz shared static cli deps demo check test unit golden sarif plot codegen codegen-nvcc asan \
+.PHONY: all fuzz shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
 	check-public check-manpage tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
 
@@ -252,6 +252,11 @@ unit: $(UNIT_BINS)
 golden: $(CLI)
 	@sh tests/golden/run.sh $(CLI)
 
+# The wrong-answer corpus: mistaken programs, each with the diagnostics it must get, none
+# admitted silently (UPDATE=1 make wrong rewrites the expected files).
+wrong: $(CLI)
+	@sh tests/wrong/run.sh $(CLI)
+
 # `vxpeak plot`: SVGs well-formed, their numbers the report's, one rendered by headless
 # Chromium into $(BUILD)/plot/ (tests/plot/run.sh installs chromium when it can).
 plot: $(CLI)
@@ -310,7 +315,7 @@ grammar-tests: $(GRAMMAR_TEST)
 lsp-test: $(CLI)
 	@sh tests/lsp/run.sh $(CLI) $(BUILD)
 
-test: unit golden sarif plot examples codegen grammar-tests conformance-selftest lsp-test
+test: unit golden wrong sarif plot examples codegen grammar-tests conformance-selftest lsp-test
 
 check: deps all
 	@$(MAKE) --no-print-directory test abi python-test

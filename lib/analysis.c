@@ -167,7 +167,16 @@ static uint32_t resolve_place(walker *W, const vxp_place *p) {
 
 /* SIZE_UNRESOLVED: the shape names something that does not exist (an undefined constant,
  * an unknown element type), which resolve.c reports as an error; no W1029 on top of it. */
-typedef enum size_status { SIZE_OK, SIZE_UNKNOWN, SIZE_UNRESOLVED, SIZE_TOO_BIG } size_status;
+/* SIZE_INVALID: a dimension folds, but to no size (negative, a division by zero, past 64
+ * bits, a const cycle, or beyond the folder's guard): VXP0050, an error, since W1029 is only
+ * for shapes that depend on a run-time value. */
+typedef enum size_status {
+  SIZE_OK,
+  SIZE_UNKNOWN,
+  SIZE_UNRESOLVED,
+  SIZE_INVALID,
+  SIZE_TOO_BIG
+} size_status;
 
 /* Bytes of a tensor type: ceil(bits x product(dims) / 8), exact in 128 bits. On
  * SIZE_UNKNOWN, `why` says which dimension did not fold and `culprit` where. */
@@ -217,7 +226,7 @@ static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes
       if (at->end_byte <= at->start_byte) at = dim;
       *culprit_start = at->start_byte;
       *culprit_end = at->end_byte;
-      return SIZE_UNKNOWN;
+      return f.status == VXP_FOLD_UNKNOWN ? SIZE_UNKNOWN : SIZE_INVALID;
     }
     /* Keep multiplying exactly while it fits; a zero dimension makes the tile empty
      * whatever the others are. */
@@ -362,6 +371,14 @@ static void place_in(walker *W, const vxp_place_event *pl, const tile_size *ts, 
   if (ts->status == SIZE_UNRESOLVED) return; /* an error already says what does not exist */
   char context[160];
   describe_context(W, pl, context, sizeof(context));
+  if (ts->status == SIZE_INVALID) {
+    vxp_diagnostic *d = add_diag(W, VXP_SEVERITY_ERROR, "VXP0050", pl->start_byte, pl->end_byte,
+                                 "the size of %s placed in '%s' cannot be determined: a dimension "
+                                 "folds to no valid size",
+                                 context, sp->name);
+    note(W, d, false, ts->culprit_start, ts->culprit_end, "%s", ts->why);
+    return;
+  }
   if (ts->status == SIZE_UNKNOWN) {
     vxp_diagnostic *d = add_diag(W, VXP_SEVERITY_WARNING, "W1029", pl->start_byte, pl->end_byte,
                                  "capacity of '%s' not verified \xe2\x80\x94 %s has a dynamic shape",
@@ -469,7 +486,13 @@ static void route_hop(walker *W, const vxp_place_event *pl, const tile_size *ts,
  * never released as never-read), then the final destination takes the binding. */
 static void place_transfer(walker *W, const vxp_place_event *pl, const tile_size *ts) {
   const char *from = origin_space_name(W, &pl->origin), *to = place_space_name(W, &pl->dest);
-  if (strcmp(from, to) != 0) {
+  /* A destination that names no space is E6025 (resolve.c), not also a missing route. */
+  bool unresolved_dest = (pl->dest.kind == VXP_PLACE_MEMORY && !vxp_machine__space(&W->an->view, to) &&
+                          !vxp_machine__builtin_space(to)) ||
+                         (pl->origin.known && pl->origin.place.kind == VXP_PLACE_MEMORY &&
+                          !vxp_machine__space(&W->an->view, from) &&
+                          !vxp_machine__builtin_space(from));
+  if (strcmp(from, to) != 0 && !unresolved_dest) {
     uint64_t total = 0;
     bool found = false;
     int rc = vxp_transfer__route(W->ctx, &W->an->graph, from, to, &W->path, &total, &found);
@@ -546,6 +569,7 @@ static void record_size_fact(walker *W, vxp_event_fact *fact, const tile_size *t
   switch (ts->status) {
   case SIZE_OK: fact->size = VXP_FACT_SIZE_KNOWN; break;
   case SIZE_UNRESOLVED: fact->size = VXP_FACT_SIZE_UNRESOLVED; break;
+  case SIZE_INVALID: fact->size = VXP_FACT_SIZE_INVALID; break;
   case SIZE_TOO_BIG: fact->size = VXP_FACT_SIZE_TOO_BIG; break;
   default: fact->size = ts->type_known ? VXP_FACT_SIZE_DYNAMIC : VXP_FACT_SIZE_NO_TYPE; break;
   }
@@ -907,7 +931,7 @@ static void check_declared_entry(walker *W, const vxp_declared *d) {
   char why[320];
   uint32_t cs, ce;
   size_status st = tensor_bytes(W, t, &raw, why, sizeof(why), &cs, &ce);
-  if (st == SIZE_UNKNOWN || st == SIZE_UNRESOLVED) return;
+  if (st == SIZE_UNKNOWN || st == SIZE_UNRESOLVED || st == SIZE_INVALID) return;
   bool overflow = st == SIZE_TOO_BIG;
   uint64_t bytes = overflow ? UINT64_MAX : round_to_granule(sp, (uint64_t)raw, &overflow);
   if (!overflow && bytes <= sp->capacity) return;
@@ -1003,7 +1027,8 @@ static int analyse(vxp_analysis *an) {
   /* A verdict promises that something was checked: a program with no function to start
    * from (an empty file, a machine model checked as a program, only generic functions that
    * nothing instantiates) is not admitted. */
-  if (W.rc == VXP_OK && an->functions.len == 0) {
+  if (W.rc == VXP_OK && an->functions.len == 0 &&
+      vxp_diag__count(&prog->diags, VXP_SEVERITY_ERROR) == 0) {
     vxp_diagnostic *d = vxp_diag__add(
         ctx, &an->diags, VXP_SEVERITY_ERROR, "VXP0040", NULL, 0, 0,
         "nothing to analyse in '%s': it defines no function that needs no generic arguments, "

@@ -95,6 +95,7 @@ typedef enum vxp_fact_size {
   VXP_FACT_SIZE_KNOWN,      /* every dimension folded: raw_bytes and dims hold */
   VXP_FACT_SIZE_DYNAMIC,    /* a dimension is a run-time value or `?` (W1029 where checked) */
   VXP_FACT_SIZE_UNRESOLVED, /* the shape names something that does not exist (resolve.c) */
+  VXP_FACT_SIZE_INVALID,    /* a dimension folds to no size: negative, x / 0, a cycle (VXP0050) */
   VXP_FACT_SIZE_TOO_BIG,    /* the bytes do not fit in 64 bits */
   VXP_FACT_SIZE_NO_TYPE     /* the placed value's type could not be inferred */
 } vxp_fact_size;

@@ -109,8 +109,10 @@ static const vxp_code_info catalogue[] = {
      "As E6010, but the space is declared `overcommit`, so it may spill.",
      "Expect the spill's cost, or shrink the working set as for E6010.", W},
     {"W1029", "CapacityNotVerified", "A tile's size is not known at compile time.",
-     "A dimension of a placed tensor does not fold to a constant, so its bytes are not "
-     "counted and the space's capacity is not verified.",
+     "A dimension of a placed tensor depends on a run-time value (a variable, a parameter, a "
+     "call, `?`), so its bytes are not counted and the space's capacity is not verified. A "
+     "name that denotes nothing is E2001 instead, and a constant dimension that folds to no "
+     "size VXP0050: neither is admitted.",
      "Give every dimension a compile-time value: a literal, a `const` item, or -D NAME=VALUE.",
      W},
     {"VXP0001", "SyntaxError", "A syntax error.",
@@ -163,6 +165,14 @@ static const vxp_code_info catalogue[] = {
      "The file given as the machine (or host) defines functions: it is a program, not a "
      "machine model.",
      "Pass the program as the file to check, and its machine with --machine.", E},
+    {"VXP0050", "InvalidDimension", "A dimension that folds to no valid size.",
+     "A dimension of a placed tensor is made of constants but folds to no size: it is "
+     "negative (operands of a difference swapped, most likely), divides by zero, passes 64 "
+     "bits in an intermediate, refers to itself through const items, or is past the folder's "
+     "limits. The tile cannot be checked, so the program is not admitted (W1029 is only for "
+     "shapes that depend on a run-time value).",
+     "Read the note: it points at the sub-expression that fails. Correct the expression or "
+     "the constants it uses.", E},
     {"VXP0800", "CudaSubset", "A construct outside the CUDA code generation subset.",
      "emit-cuda generates a documented subset of Vx and refuses anything else.",
      "Rewrite the construct within the subset, or do not generate CUDA for it.", E},

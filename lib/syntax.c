@@ -98,6 +98,60 @@ static bool old_relocatable(const vxp_source *src, uint32_t tok_start, const cha
          (src->text[i + 3] == ' ' || src->text[i + 3] == '\t' || src->text[i + 3] == '\n');
 }
 
+static size_t skip_blanks(const vxp_source *src, size_t i) {
+  while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t' || src->text[i] == '\n' ||
+                          src->text[i] == '\r'))
+    i++;
+  return i;
+}
+
+/* The mistakes people make most at an item's head, which the parser can only call an
+ * unexpected `fn` or `const`: a function without `-> TYPE` (Vx requires one, even for
+ * main), and a const item without `: TYPE`. Returns true when `node` (an ERROR starting
+ * with `kw`) is one of them and it was reported. */
+static bool item_head_mistake(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags,
+                              TSNode node, const char *kw, size_t kw_len, bool *ok) {
+  uint32_t start = ts_node_start_byte(node);
+  uint32_t count = ts_node_named_child_count(node);
+  TSNode name = {{0}}, params = {{0}};
+  bool have_name = false, have_params = false;
+  for (uint32_t i = 0; i < count && i < 3; i++) {
+    TSNode c = ts_node_named_child(node, i);
+    if (!have_name && strcmp(ts_node_type(c), "identifier") == 0) {
+      name = c;
+      have_name = true;
+    } else if (have_name && strcmp(ts_node_type(c), "parameters") == 0) {
+      params = c;
+      have_params = true;
+      break;
+    }
+  }
+  if (!have_name) return false;
+  uint32_t name_len = ts_node_end_byte(name) - ts_node_start_byte(name);
+  const char *name_text = src->text + ts_node_start_byte(name);
+  if (kw_len == 2 && memcmp(kw, "fn", 2) == 0 && have_params) {
+    size_t after = skip_blanks(src, ts_node_end_byte(params));
+    if (after + 1 < src->len && src->text[after] == '-' && src->text[after + 1] == '>') return false;
+    *ok = vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start,
+                        ts_node_end_byte(params),
+                        "syntax error: function '%.*s' has no return type: Vx requires `-> TYPE` "
+                        "after the parameters, even for main (`fn %.*s(...) -> i32 { ... }`)",
+                        (int)name_len, name_text, (int)name_len, name_text) != NULL;
+    return true;
+  }
+  if (kw_len == 5 && memcmp(kw, "const", 5) == 0) {
+    size_t after = skip_blanks(src, ts_node_end_byte(name));
+    if (after >= src->len || src->text[after] != '=') return false;
+    *ok = vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start,
+                        ts_node_end_byte(name),
+                        "syntax error: const item '%.*s' has no type: Vx writes `const %.*s : i64 "
+                        "= VALUE;`",
+                        (int)name_len, name_text, (int)name_len, name_text) != NULL;
+    return true;
+  }
+  return false;
+}
+
 static bool report(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags, TSNode node,
                    TSNode parent) {
   const construct_info *where = ts_node_is_null(parent) ? NULL : construct_of(ts_node_type(parent));
@@ -130,6 +184,8 @@ static bool report(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags
                          "syntax error: unexpected end of input%s%s%s", context,
                          where ? "; expected " : "", where ? where->expected : "") != NULL;
   }
+  bool reported = true;
+  if (item_head_mistake(ctx, src, diags, node, tok, len, &reported)) return reported;
   /* A foreign token explains itself better than the construct it broke. */
   /* A character the lexer skipped (`#`, `'`) is not a token: look at the error's first byte. */
   const char *hint = foreign_syntax(src, start, src->text + start);
