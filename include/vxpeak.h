@@ -1416,10 +1416,14 @@ VXP_API const char *vxp_frontier_point_unbound_reason(const vxp_frontier_point *
  * memory follows the analysis exactly. Every cudaMalloc is one of the analysis' tiles with
  * its granule-rounded bytes, and every cudaFree sits where the analysis releases the tile
  * (the end of the releasing block that placed it, at once for a never-read tile, or the
- * function's exit), so the peak the program measures at run time is the static peak. The
- * program carries a counting allocator that prints its high-water marks, per memory space
- * and per function, next to vxp_resident_set_peak_bytes as one line of JSON
- * (schema "vxpeak-cuda-memory-v1") when it exits.
+ * function's exit), so the peak the program measures at run time is the static peak where
+ * the function's control flow is straight-line or every branch places the same tiles, and
+ * at most the static peak elsewhere (the program names the reason: match arms, which do not
+ * release; `if` arms placing different tiles; loops whose trips do not run; a `return`,
+ * `break` or `continue` under a condition; a call not taken). The program carries a
+ * counting allocator that prints its high-water marks, per memory space and per function,
+ * next to vxp_resident_set_peak_bytes and that rule as one line of JSON
+ * (schema "vxpeak-cuda-memory-v1") when it exits, with exit status 4 when a rule is broken.
  *
  * The subset: functions returning element-typed scalars or unplaced (host) tensors,
  * `let`, tensor constructors (`new`, `uninit`, `fill`), `transfer`, `if`/`else`, `for` over

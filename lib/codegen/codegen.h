@@ -74,6 +74,15 @@ typedef struct cg_space {
   bool host;
 } cg_space;
 
+/* Why a run's high-water mark may stay below the static peak (rule.c). */
+enum {
+  CG_WHY_MATCH_ARMS = 1u,
+  CG_WHY_BRANCH = 2u,
+  CG_WHY_LOOP_TRIPS = 4u,
+  CG_WHY_EARLY_EXIT = 8u,
+  CG_WHY_CALL_NOT_TAKEN = 16u
+};
+
 /* A function of the generated program. */
 typedef struct cg_fn {
   TSNode node;
@@ -84,6 +93,8 @@ typedef struct cg_fn {
   size_t record_first, record_end; /* the analysis' records of this function */
   bool returns_scalar;
   bool returns_tensor;   /* a host tensor the function made: the caller owns its buffer */
+  unsigned why;          /* CG_WHY_* bits: why its run may stay below its static peak */
+  unsigned why_run;      /* CG_WHY_CALL_NOT_TAKEN: why the call tree's total may not be reached */
   cg_tensor return_t;
   char return_ctype[32];
   char *signature;       /* "static int32_t vx_f(float *v_w)", once emitted */
@@ -119,6 +130,7 @@ typedef struct cg_block {
   uint8_t kind;          /* vxp_block_kind, or CG_BLOCK_ROOT for the function body */
   bool releasing;
   bool loop;             /* a `for` or `loop` body: where break and continue go */
+  bool conditional;      /* an arm decided at run time (if/else, match) */
   uint32_t serial;
 } cg_block;
 
@@ -254,6 +266,11 @@ bool vxp_cg__initialise(cg *G, TSNode ctor, const cg_tensor *t, const char *ptr,
 
 /* Statements (stmt.c). */
 void vxp_cg__function(cg *G, cg_fn *fn);
+
+/* The comparison a function's run owes its static peak (rule.c): sets f->why, f->why_run. */
+void vxp_cg__classify(cg *G, cg_fn *f);
+/* CG_WHY_* bits as a JSON array inside a C string literal. */
+void vxp_cg__reasons_json(vxp_context *ctx, vxp_sb *sb, unsigned why);
 
 /* The generated program as a whole (cuda.c). */
 int vxp_cg__generate(cg *G, vxp_sb *out);

@@ -192,7 +192,9 @@ static void header(cg *G, vxp_sb *o) {
                  " * placed it, at once when its name is never read, or at the function's exit.\n"
                  " * The counting allocator prints, at exit, one line of JSON with the measured\n"
                  " * high-water marks next to the analysis' static peaks; the exit status is 4\n"
-                 " * when they differ.\n"
+                 " * when a function breaks its rule: equal to its static peak where its\n"
+                 " * reasons are [] (straight-line, or every branch places the same tiles), at\n"
+                 " * most its static peak where reasons are named (vxp_fn_reasons).\n"
                  " *\n"
                  " *   GPU:  nvcc -std=c++17 -o prog THIS.cu && ./prog\n"
                  " *   CPU:  g++ -std=c++17 -x c++ -include tests/codegen/cuda_emul.h THIS.cu\n"
@@ -246,6 +248,21 @@ static void tables(cg *G, vxp_sb *o) {
     vxp_sb__append(ctx, o, "\"", 1);
   }
   vxp_sb__printf(ctx, o, "};\n");
+  /* The rule each comparison follows (rule.c): a function whose reasons are [] measures
+   * its static peak exactly; one with reasons measures at most its static peak. */
+  unsigned run = 0;
+  vxp_sb__printf(ctx, o, "static const char *const vxp_fn_reasons[VXP_FN_COUNT] = {");
+  for (size_t i = 0; i < G->fns.len; i++) {
+    vxp_sb__printf(ctx, o, "%s\"", i ? ", " : "");
+    vxp_cg__reasons_json(ctx, o, G->fns.items[i].why);
+    vxp_sb__append(ctx, o, "\"", 1);
+    run |= G->fns.items[i].why | G->fns.items[i].why_run;
+  }
+  vxp_sb__printf(ctx, o, "};\n/* The whole run against main's call-tree total: any function's "
+                         "reason, or a call under a condition. */\n"
+                         "static const char *const vxp_run_reasons = \"");
+  vxp_cg__reasons_json(ctx, o, run);
+  vxp_sb__printf(ctx, o, "\";\n");
   vxp_sb peaks;
   memset(&peaks, 0, sizeof(peaks));
   size_t count = 0;
@@ -286,7 +303,10 @@ int vxp_cg__generate(cg *G, vxp_sb *o) {
     vxp_cg__refuse(G, (TSNode){{0}, NULL, NULL},
                    "the program has no `fn main() -> i32`, where the generated program starts");
   if (G->rc == VXP_OK) collect_spaces(G);
-  for (size_t i = 0; i < G->fns.len && G->rc == VXP_OK; i++) vxp_cg__function(G, &G->fns.items[i]);
+  for (size_t i = 0; i < G->fns.len && G->rc == VXP_OK; i++) {
+    vxp_cg__classify(G, &G->fns.items[i]);
+    vxp_cg__function(G, &G->fns.items[i]);
+  }
   if (G->rc != VXP_OK || vxp_diag__count(G->diags, VXP_SEVERITY_ERROR) > 0) return G->rc;
 
   header(G, o);

@@ -59,6 +59,19 @@ static void open_block(cg *G, uint8_t kind) {
   if (b.releasing) G->depth++;
 }
 
+static void mark_conditional(cg *G) {
+  if (G->blocks.len) array_last(&G->blocks)->conditional = true;
+}
+
+/* A `return`, `break` or `continue` under a condition: the tiles after it may not be
+ * placed in a run (rule.c's early-exit). */
+static void note_exit(cg *G) {
+  if (G->in_kernel) return; /* a kernel's loops place nothing */
+  for (size_t i = 0; i < G->blocks.len; i++) {
+    if (G->blocks.items[i].conditional) G->fn->why |= CG_WHY_EARLY_EXIT;
+  }
+}
+
 static void close_block(cg *G) {
   if (G->blocks.len == 0) return;
   cg_block *b = array_last(&G->blocks);
@@ -344,6 +357,7 @@ static void if_statement(cg *G, TSNode node) {
   vxp_cg__sb_done(G, &c);
   G->indent++;
   open_block(G, VXP_BLOCK_IF);
+  mark_conditional(G);
   block_contents(G, then_block, 0, false);
   close_block(G);
   G->indent--;
@@ -355,6 +369,7 @@ static void if_statement(cg *G, TSNode node) {
   vxp_cg__line(G, "} else {");
   G->indent++;
   open_block(G, VXP_BLOCK_ELSE);
+  mark_conditional(G);
   if (vxp_cg__is(else_arm, G->S->block)) block_contents(G, else_arm, 0, false);
   else statement(G, else_arm);
   close_block(G);
@@ -418,6 +433,7 @@ static void jump(cg *G, TSNode node, const char *what) {
     vxp_cg__refuse(G, node, "`%s` outside a loop%s", what, G->in_kernel ? " of the kernel" : "");
     return;
   }
+  note_exit(G);
   release_blocks_from(G, loop);
   vxp_cg__line(G, "%s;", what);
 }
@@ -453,6 +469,7 @@ static void return_value(cg *G, TSNode value, TSNode at) {
     vxp_cg__sb_done(G, &sb);
     return;
   }
+  note_exit(G);
   /* The value first (it may read a buffer), then every buffer of the function; a returned
    * host buffer is handed to the caller instead of freed. */
   vxp_cg__line(G, "{");
@@ -549,6 +566,7 @@ static void match_statement(cg *G, TSNode node) {
     arms++;
     G->indent++;
     open_block(G, VXP_BLOCK_MATCH_ARM);
+    mark_conditional(G);
     if (vxp_cg__is(arm_value, G->S->block)) block_contents(G, arm_value, 0, false);
     else if (!ts_node_is_null(arm_value)) statement(G, arm_value);
     close_block(G);

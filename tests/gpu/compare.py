@@ -1,15 +1,40 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 # compare.py PEAKS MEASURED.json STATUS - one generated program's GPU run against the
-# analysis: byte-for-byte peaks per (function, space), the run's high-water mark per space
-# equal to main's call-tree total, nothing live at exit, no activation
-# leaving with tiles, and cudaMemGetInfo's used bytes at the device high-water mark equal
-# to that mark within the allocator's rounding. Prints one block of figures; exit 1 on any
-# mismatch. Standard library only (the GPU machine's python3).
+# analysis, under tests/codegen/peakcmp.c's rule: per (function, space), and for the run's
+# high-water mark per space against main's call-tree total, measured == static where the
+# report states the rule "equal" (straight-line, or every branch places the same tiles),
+# measured <= static where it states "at_most" with its reasons, and never a byte above;
+# nothing live at exit, no activation leaving with tiles, and cudaMemGetInfo's used bytes
+# at the device high-water mark equal to that mark within the allocator's rounding. Prints
+# one block of figures; exit 1 on any failure. Standard library only (the GPU machine's
+# python3).
 import json
 import sys
 
 ROUNDING = 2 << 20  # the CUDA driver maps device memory in 2 MiB pages
+REASONS = {"match-arms", "branch", "loop-trips", "early-exit", "call-not-taken", "not-called"}
+
+
+def rule_problem(what, rule_obj, got, want):
+    """None when `got` keeps the rule stated in `rule_obj` against `want`, else why not."""
+    rule, reasons = rule_obj.get("rule"), rule_obj.get("reasons")
+    if rule not in ("equal", "at_most") or not isinstance(reasons, list) or \
+            not set(reasons) <= REASONS or (rule == "at_most") != bool(reasons):
+        return f"{what}: no valid rule stated ({rule}, {reasons})"
+    if got is None:
+        return f"{what}: not measured"
+    if got > want:
+        return f"{what}: measured {got}, {got - want} bytes above static {want}"
+    if rule == "equal" and got != want:
+        return f"{what}: measured {got}, static {want}, rule equal"
+    return None
+
+
+def rule_text(rule_obj):
+    if rule_obj.get("rule") == "equal":
+        return "equal"
+    return "at most: " + ", ".join(rule_obj.get("reasons", []))
 
 
 def main():
@@ -33,14 +58,20 @@ def main():
     name = report.get("program")
     problems = []
     measured = {}
+    rules = {}
     for fn in report["functions"]:
+        rules[fn["function"]] = fn
         for sp in fn["spaces"]:
             measured[(fn["function"], sp["space"])] = sp["high_water_bytes"]
     for key, want in sorted(static.items()):
-        got = measured.get(key)
-        print(f"  {name} {key[0]}/{key[1]}: measured {got} bytes, static peak {want} bytes")
-        if got != want:
-            problems.append(f"{key[0]}/{key[1]} measured {got}, static {want}")
+        fn = rules.get(key[0])
+        got = measured.get(key, 0 if fn is not None else None)
+        rule = fn if fn is not None else {}
+        print(f"  {name} {key[0]}/{key[1]}: measured {got} bytes, static peak {want} bytes "
+              f"({rule_text(rule)})")
+        p = rule_problem(f"{key[0]}/{key[1]}", rule, got, want)
+        if p:
+            problems.append(p)
     for key, got in measured.items():
         if got and key not in static:
             problems.append(f"{key[0]}/{key[1]} measured {got} bytes with no static peak")
@@ -50,11 +81,12 @@ def main():
         if sp.get("host"):
             continue
         want = totals.get(sp["space"], 0)
+        run = report.get("run", {})
         print(f"  {name} run/{sp['space']}: high-water {sp['high_water_bytes']} bytes, "
-              f"main's call-tree total {want} bytes")
-        if sp["high_water_bytes"] != want:
-            problems.append(f"{sp['space']}: high-water {sp['high_water_bytes']}, "
-                            f"main's call-tree total {want}")
+              f"main's call-tree total {want} bytes ({rule_text(run)})")
+        p = rule_problem(f"run/{sp['space']}", run, sp["high_water_bytes"], want)
+        if p:
+            problems.append(p)
     if report["frame_leaks"]:
         problems.append(f"{report['frame_leaks']} activations left holding tiles")
     dev = report["device"]
