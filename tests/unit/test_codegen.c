@@ -211,6 +211,34 @@ static void test_codegen__kernel_writes_scalars_and_functions_return_host_tensor
   test_done(&r);
 }
 
+/* Each function's rule is decided from the analysis' events: straight-line is exact, a
+ * match arm placing a tile or an if without else placing one is "at most", with the reason. */
+static void test_codegen__each_function_states_its_rule_and_reasons(void **state) {
+  (void)state;
+  test_run r;
+  vxp_cuda *cu = generate(&r, MACHINE
+                          "fn plain() -> i32 {\n"
+                          "  let a = transfer(Tensor<f32, [4]>::new(), Memory::W);\n"
+                          "  spawn on(Topology::Dev) { a[0] = 1.0; }\n"
+                          "  return 0;\n}\n"
+                          "fn arms(k: i32) -> i32 {\n"
+                          "  match k {\n"
+                          "    0 => { let b = transfer(Tensor<f32, [4]>::new(), Memory::W);\n"
+                          "           spawn on(Topology::Dev) { b[0] = 1.0; } }\n"
+                          "    _ => {}\n  }\n"
+                          "  if k > 1 { plain(); }\n"
+                          "  return 0;\n}\n"
+                          "fn main() -> i32 { return arms(0); }\n");
+  const char *text = vxp_cuda_text(cu, NULL);
+  assert_non_null(text);
+  assert_non_null(strstr(text, "static const char *const vxp_fn_reasons[VXP_FN_COUNT] = "
+                               "{\"[]\", \"[\\\"match-arms\\\"]\", \"[]\"};"));
+  assert_non_null(strstr(text, "static const char *const vxp_run_reasons = "
+                               "\"[\\\"match-arms\\\", \\\"call-not-taken\\\"]\";"));
+  vxp_cuda_free(cu);
+  test_done(&r);
+}
+
 static void test_codegen__syntax_errors_are_copied_not_generated(void **state) {
   (void)state;
   test_run r;
@@ -343,6 +371,7 @@ int main(void) {
       cmocka_unit_test(test_codegen__refuses_constructs_outside_the_subset_where_they_are),
       cmocka_unit_test(test_codegen__narrow_floats_are_cuda_types_computed_in_float),
       cmocka_unit_test(test_codegen__kernel_writes_scalars_and_functions_return_host_tensors),
+      cmocka_unit_test(test_codegen__each_function_states_its_rule_and_reasons),
       cmocka_unit_test(test_codegen__syntax_errors_are_copied_not_generated),
       cmocka_unit_test(test_codegen__rejected_program_is_refused_unless_allowed),
       cmocka_unit_test(test_codegen__null_arguments),
