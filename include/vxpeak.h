@@ -1425,7 +1425,9 @@ VXP_API const char *vxp_frontier_point_unbound_reason(const vxp_frontier_point *
  * next to vxp_resident_set_peak_bytes and that rule as one line of JSON
  * (schema "vxpeak-cuda-memory-v1") when it exits, with exit status 4 when a rule is broken.
  *
- * The subset: functions returning element-typed scalars or unplaced (host) tensors,
+ * The subset: functions returning element-typed scalars or unplaced (host) tensors, and
+ * each instance the analysis made of a generic function (one function per instance, named
+ * in the program's report as the analysis names it),
  * `let`, tensor constructors (`new`, `uninit`, `fill`), `transfer`, `if`/`else`, `for` over
  * a range, `loop`, `break`, `continue`, `match` on scalars, `unsafe` blocks, calls, `print`,
  * `assert`, and each `spawn on(...)` region as a `__global__` kernel doing its scalar

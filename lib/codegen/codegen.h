@@ -215,6 +215,13 @@ void vxp_cg__line(cg *G, const char *fmt, ...)
 /* "line:col" (1-based) of a node, for comments in the output. */
 void vxp_cg__where(const cg *G, TSNode node, char *buf, size_t size);
 
+/* The element type a type name denotes in the function being emitted: an element type's
+ * name, or a type parameter the instance binds to one; VXP_ELEM_UNKNOWN otherwise. */
+vxp_elem vxp_cg__elem(const cg *G, const char *name, size_t len);
+/* Make `fn` the function whose names and constants are folded (G->fn, and its instance's
+ * const arguments in G->env); returns the previous one for vxp_cg__use_fn to restore. */
+cg_fn *vxp_cg__use_fn(cg *G, cg_fn *fn);
+
 /* C spelling of an element type as a scalar, or NULL when it has none here. */
 const char *vxp_cg__scalar_ctype(vxp_elem e);
 /* C storage type of a tensor's elements ("float", "__half", "unsigned char" for packed

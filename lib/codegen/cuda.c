@@ -27,6 +27,37 @@ static void lookup_syms(cg *G) {
 #undef FLD
 }
 
+/* The analysis' records of analysed function `fn`: [first, end). */
+static void record_range(cg *G, cg_fn *f) {
+  f->record_first = f->record_end = 0;
+  if (f->analysed == VXP_NONE) return;
+  bool seen = false;
+  for (size_t i = 0; i < G->an->records.len; i++) {
+    if (G->an->records.items[i].function != f->analysed) continue;
+    if (!seen) f->record_first = i;
+    seen = true;
+    f->record_end = i + 1;
+  }
+}
+
+/* A C identifier for an instance's name: `stage<1024, f32>` -> `stage_1024_f32`. */
+static void instance_ident(const char *name, char *buf, size_t size) {
+  size_t o = 0;
+  bool gap = false;
+  for (const char *p = name; *p && o + 2 < size; p++) {
+    bool word = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                *p == '_';
+    if (!word) {
+      gap = o > 0;
+      continue;
+    }
+    if (gap) buf[o++] = '_';
+    gap = false;
+    buf[o++] = *p;
+  }
+  buf[o] = '\0';
+}
+
 /* The model function lowered from `node`, and its index in the analysis. */
 static void find_model_fn(cg *G, TSNode node, cg_fn *f) {
   f->model_fn = f->analysed = VXP_NONE;
@@ -42,15 +73,7 @@ static void find_model_fn(cg *G, TSNode node, cg_fn *f) {
   for (size_t i = 0; f->model_fn != VXP_NONE && i < G->an->functions.len; i++) {
     if (G->an->functions.items[i].model_fn == f->model_fn) f->analysed = (uint32_t)i;
   }
-  f->record_first = f->record_end = 0;
-  if (f->analysed == VXP_NONE) return;
-  bool seen = false;
-  for (size_t i = 0; i < G->an->records.len; i++) {
-    if (G->an->records.items[i].function != f->analysed) continue;
-    if (!seen) f->record_first = i;
-    seen = true;
-    f->record_end = i + 1;
-  }
+  record_range(G, f);
 }
 
 static bool return_type(cg *G, cg_fn *f) {
@@ -58,7 +81,7 @@ static bool return_type(cg *G, cg_fn *f) {
   size_t len;
   const char *text = vxp_cg__text(G, type, &len);
   const char *ct = vxp_cg__is(type, G->S->type_identifier)
-                       ? vxp_cg__scalar_ctype(vxp_elem__from_name(text, len))
+                       ? vxp_cg__scalar_ctype(vxp_cg__elem(G, text, len))
                        : NULL;
   if (!ct && vxp_cg__is(type, G->S->tensor_type) &&
       ts_node_is_null(vxp_cg__field(type, G->F->placement))) {
@@ -81,6 +104,56 @@ static bool return_type(cg *G, cg_fn *f) {
   return true;
 }
 
+static bool add_fn(cg *G, cg_fn *f, TSNode name_node) {
+  bool duplicate = false;
+  for (size_t k = 0; k < G->fns.len; k++) duplicate |= strcmp(G->fns.items[k].cname, f->cname) == 0;
+  if (duplicate)
+    return vxp_cg__refuse(G, name_node, "a second function named '%s' in generated code",
+                          f->cname + 3);
+  cg_fn *prev = vxp_cg__use_fn(G, f);
+  bool ok = return_type(G, f);
+  vxp_cg__use_fn(G, prev);
+  if (!ok) return false;
+  if (!array_push(G->ctx, &G->fns, *f)) G->rc = VXP_ENOMEM;
+  return vxp_cg__ok(G);
+}
+
+/* A generic function: one generated function per instance the analysis made, with the
+ * analysis' name for it; one that nothing instantiates was not analysed and is not
+ * generated (as a C++ template nobody uses would not be). */
+static void generic_instances(cg *G, TSNode item, const char *text, size_t len) {
+  uint32_t model_fn = VXP_NONE, start = ts_node_start_byte(item);
+  for (size_t i = 0; i < G->m->functions.len; i++) {
+    const vxp_function *mf = &G->m->functions.items[i];
+    if (mf->start_byte == start && !mf->is_closure) model_fn = (uint32_t)i;
+  }
+  if (model_fn == VXP_NONE) {
+    vxp_cg__refuse(G, item, "function '%.*s' was not lowered", (int)len, text);
+    return;
+  }
+  if (!ts_node_is_null(vxp_cg__field(item, G->F->topology))) {
+    vxp_cg__refuse(G, item, "function '%.*s' is bound to a topology (`on ..`): the subset "
+                            "runs functions on the host and `spawn` regions on devices",
+                   (int)len, text);
+    return;
+  }
+  for (size_t i = 0; i < G->an->functions.len && vxp_cg__ok(G); i++) {
+    const vxp_analysed_fn *af = &G->an->functions.items[i];
+    if (af->model_fn != model_fn || !af->is_instance) continue;
+    cg_fn f;
+    memset(&f, 0, sizeof(f));
+    f.node = item;
+    f.model_fn = model_fn;
+    f.analysed = (uint32_t)i;
+    f.name = af->name;
+    char ident[64];
+    instance_ident(af->name, ident, sizeof(ident));
+    snprintf(f.cname, sizeof(f.cname), "vx_%s", ident);
+    record_range(G, &f);
+    if (!add_fn(G, &f, vxp_cg__field(item, G->F->name))) continue;
+  }
+}
+
 static void collect_items(cg *G, TSNode root) {
   const vxp_symbols *S = G->S;
   uint32_t n = vxp_node__named_count(root);
@@ -100,9 +173,7 @@ static void collect_items(cg *G, TSNode root) {
     size_t len;
     const char *text = vxp_cg__text(G, name, &len);
     if (!ts_node_is_null(vxp_cg__field(item, G->F->generics))) {
-      vxp_cg__refuse(G, item, "generic function '%.*s' is outside the CUDA code generation "
-                              "subset",
-                     (int)len, text);
+      generic_instances(G, item, text, len);
       continue;
     }
     if (!ts_node_is_null(vxp_cg__field(item, G->F->topology))) {
@@ -122,14 +193,7 @@ static void collect_items(cg *G, TSNode root) {
     char ident[64];
     vxp_cg__c_ident(text, len, ident, sizeof(ident));
     snprintf(f.cname, sizeof(f.cname), "vx_%s", ident);
-    bool duplicate = false;
-    for (size_t k = 0; k < G->fns.len; k++) duplicate |= strcmp(G->fns.items[k].cname, f.cname) == 0;
-    if (duplicate) {
-      vxp_cg__refuse(G, name, "a second function named '%.*s'", (int)len, text);
-      continue;
-    }
-    if (!return_type(G, &f)) continue;
-    if (!array_push(G->ctx, &G->fns, f)) G->rc = VXP_ENOMEM;
+    add_fn(G, &f, name);
   }
 }
 
@@ -304,6 +368,7 @@ int vxp_cg__generate(cg *G, vxp_sb *o) {
                    "the program has no `fn main() -> i32`, where the generated program starts");
   if (G->rc == VXP_OK) collect_spaces(G);
   for (size_t i = 0; i < G->fns.len && G->rc == VXP_OK; i++) {
+    vxp_cg__use_fn(G, &G->fns.items[i]);
     vxp_cg__classify(G, &G->fns.items[i]);
     vxp_cg__function(G, &G->fns.items[i]);
   }

@@ -226,6 +226,18 @@ static bool identifier(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     v->kind = CG_SCALAR;
     return true;
   }
+  /* A const-generic parameter of the instance being emitted: its argument. */
+  for (size_t i = 0; i < G->env.binding_count; i++) {
+    const vxp_const_binding *b = &G->env.bindings[i];
+    const char *param = vxp_strtab__str(&G->m->names, b->name);
+    if (strlen(param) != len || memcmp(param, name, len) != 0) continue;
+    if (b->unknown)
+      return vxp_cg__refuse(G, node, "const parameter '%.*s' has no constant argument in this "
+                                     "instance", (int)len, name);
+    vxp_sb__printf(G->ctx, sb, "(%s%lluLL)", b->negative ? "-" : "", (unsigned long long)b->value);
+    v->kind = CG_SCALAR;
+    return true;
+  }
   bool found;
   if (!const_item(G, node, name, len, sb, v, &found)) return false;
   if (found) return true;
@@ -285,7 +297,7 @@ static bool cast(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   size_t len;
   const char *t = vxp_cg__text(G, type, &len);
   const char *ct = vxp_cg__is(type, G->S->type_identifier)
-                       ? vxp_cg__scalar_ctype(vxp_elem__from_name(t, len))
+                       ? vxp_cg__scalar_ctype(vxp_cg__elem(G, t, len))
                        : NULL;
   if (!ct) return vxp_cg__refuse(G, type, "a cast to '%.*s': only scalar element types", (int)len, t);
   bool narrow = vxp_cg__narrow_ctype(ct);
@@ -369,8 +381,9 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   TSNode fn_node = vxp_cg__field(node, G->F->function);
   TSNode args = vxp_cg__field(node, G->F->arguments);
   size_t len;
-  const char *name = vxp_cg__text(G, fn_node, &len);
-  if (!vxp_cg__is(fn_node, G->S->identifier)) {
+  bool generic = vxp_cg__is(fn_node, G->S->generic_name); /* `stage<1024, f32>(..)` */
+  const char *name = vxp_cg__text(G, generic ? vxp_cg__field(fn_node, G->F->name) : fn_node, &len);
+  if (!vxp_cg__is(fn_node, G->S->identifier) && !generic) {
     char buf[64];
     return vxp_cg__refuse(G, node, "a call through a %s is outside the CUDA code generation "
                                    "subset (direct calls of this program's functions only)",
@@ -380,7 +393,21 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     return vxp_cg__refuse(G, node, "a call inside a `spawn` region's kernel ('%.*s')", (int)len,
                           name);
   uint32_t argc = vxp_node__named_count(args);
-  const cg_fn *callee = find_fn(G, name, len);
+  /* The callee the analysis resolved at this call site: the instance of a generic one. */
+  cg_fn *callee = NULL;
+  uint32_t cstart = ts_node_start_byte(node), cend = ts_node_end_byte(node);
+  const vxp_analysed_fn *caller_af = &G->an->functions.items[G->fn->analysed];
+  for (uint32_t i = 0; i < caller_af->call_count && !callee; i++) {
+    const vxp_call_site *cs = &G->an->calls.items[caller_af->call_first + i];
+    if (cs->start_byte != cstart || cs->end_byte != cend || cs->callee == VXP_NONE) continue;
+    for (size_t k = 0; k < G->fns.len; k++) {
+      if (G->fns.items[k].analysed == cs->callee) callee = &G->fns.items[k];
+    }
+  }
+  if (!callee && !generic) callee = (cg_fn *)find_fn(G, name, len);
+  if (!callee && generic)
+    return vxp_cg__refuse(G, node, "the analysis made no instance for this call of '%.*s'",
+                          (int)len, name);
   if (!callee && len == 5 && memcmp(name, "print", 5) == 0 && !vxp_cg__lookup(G, name, len)) {
     if (argc != 1) return vxp_cg__refuse(G, node, "print takes one value");
     TSNode arg = ts_node_named_child(args, 0);
@@ -438,7 +465,10 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     if (!vxp_cg__expr(G, arg, sb, &a)) return false;
     if (!ts_node_is_null(ptype)) {
       cg_tensor pt;
-      if (!vxp_cg__tensor_type(G, ptype, &pt)) return false;
+      cg_fn *caller = vxp_cg__use_fn(G, callee); /* the parameter's shape is the callee's */
+      bool folded = vxp_cg__tensor_type(G, ptype, &pt);
+      vxp_cg__use_fn(G, caller);
+      if (!folded) return false;
       pt.device = pdevice; /* `Ref<T, Memory::HBM>` places it, as the parameter does */
       if (a.kind != CG_TENSOR || a.t.elem != pt.elem || a.t.count != pt.count ||
           a.t.device != pt.device)
@@ -452,9 +482,11 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
       size_t tl;
       TSNode ptn = vxp_cg__field(param, G->F->type);
       const char *tt = vxp_cg__text(G, ptn, &tl);
+      cg_fn *caller = vxp_cg__use_fn(G, callee);
       const char *pct = vxp_cg__is(ptn, G->S->type_identifier)
-                            ? vxp_cg__scalar_ctype(vxp_elem__from_name(tt, tl))
+                            ? vxp_cg__scalar_ctype(vxp_cg__elem(G, tt, tl))
                             : NULL;
+      vxp_cg__use_fn(G, caller);
       if (vxp_cg__narrow_ctype(pct)) {
         vxp_sb tmp;
         memset(&tmp, 0, sizeof(tmp));

@@ -181,7 +181,7 @@ static void let_statement(cg *G, TSNode node) {
     size_t len;
     const char *t = vxp_cg__text(G, type, &len);
     const char *ct = vxp_cg__is(type, G->S->type_identifier)
-                         ? vxp_cg__scalar_ctype(vxp_elem__from_name(t, len))
+                         ? vxp_cg__scalar_ctype(vxp_cg__elem(G, t, len))
                          : NULL;
     if (!ct) {
       vxp_cg__refuse(G, type, "a scalar `let` of type '%.*s': only element types", (int)len, t);
@@ -895,7 +895,7 @@ static bool parameter(cg *G, TSNode p, vxp_sb *sig) {
   size_t len;
   const char *text = vxp_cg__text(G, type, &len);
   const char *ct = vxp_cg__is(type, G->S->type_identifier)
-                       ? vxp_cg__scalar_ctype(vxp_elem__from_name(text, len))
+                       ? vxp_cg__scalar_ctype(vxp_cg__elem(G, text, len))
                        : NULL;
   if (!ct) {
     poison(G, name);
@@ -919,7 +919,7 @@ static void reset_function(cg *G, cg_fn *fn) {
   G->indent = 1;
   G->in_kernel = false;
   G->nesting = 0;
-  G->fn = fn;
+  vxp_cg__use_fn(G, fn);
   vxp_sb__free(G->ctx, &G->body);
   G->out = &G->body;
 }

@@ -166,6 +166,33 @@ void vxp_cg__where(const cg *G, TSNode node, char *buf, size_t size) {
 
 /* ------------------------------------------------------------------ types */
 
+vxp_elem vxp_cg__elem(const cg *G, const char *name, size_t len) {
+  vxp_elem e = vxp_elem__from_name(name, len);
+  if (e != VXP_ELEM_UNKNOWN || !G->fn || G->fn->analysed == VXP_NONE) return e;
+  const vxp_analysed_fn *af = &G->an->functions.items[G->fn->analysed];
+  for (uint32_t i = 0; i < af->type_count; i++) {
+    const vxp_type_binding *b = &G->an->type_binds.items[af->type_first + i];
+    const char *param = vxp_strtab__str(&G->m->names, b->param);
+    if (strlen(param) == len && memcmp(param, name, len) == 0) return (vxp_elem)b->elem;
+  }
+  return VXP_ELEM_UNKNOWN;
+}
+
+cg_fn *vxp_cg__use_fn(cg *G, cg_fn *fn) {
+  cg_fn *prev = G->fn;
+  G->fn = fn;
+  G->env.bindings = NULL;
+  G->env.binding_count = 0;
+  if (fn && fn->analysed != VXP_NONE) {
+    const vxp_analysed_fn *af = &G->an->functions.items[fn->analysed];
+    if (af->const_count) {
+      G->env.bindings = &G->an->const_binds.items[af->const_first];
+      G->env.binding_count = af->const_count;
+    }
+  }
+  return prev;
+}
+
 const char *vxp_cg__scalar_ctype(vxp_elem e) {
   switch (e) {
   case VXP_ELEM_BOOL: return "bool";
@@ -210,7 +237,7 @@ bool vxp_cg__tensor_type(cg *G, TSNode node, cg_tensor *out) {
   TSNode elem = vxp_cg__field(node, G->F->element);
   size_t len;
   const char *s = vxp_cg__text(G, elem, &len);
-  out->elem = (uint8_t)vxp_elem__from_name(s, len);
+  out->elem = (uint8_t)vxp_cg__elem(G, s, len);
   if (out->elem == VXP_ELEM_UNKNOWN)
     return vxp_cg__refuse(G, node, "tensor element type '%.*s' is not a concrete element type",
                           (int)len, s);

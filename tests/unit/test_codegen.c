@@ -239,6 +239,34 @@ static void test_codegen__each_function_states_its_rule_and_reasons(void **state
   test_done(&r);
 }
 
+/* A generic function is generated once per instance the analysis made, under the analysis'
+ * name for it, with its const and type arguments folded into shapes and values. */
+static void test_codegen__generic_instances_are_generated_as_the_analysis_made_them(void **state) {
+  (void)state;
+  test_run r;
+  vxp_cuda *cu = generate(&r, MACHINE
+                          "fn put<const N : i64, T>(v : f32) -> i32 {\n"
+                          "  let d = transfer(Tensor<T, [N]>::fill(v), Memory::W);\n"
+                          "  spawn on(Topology::Dev) { d[N - 1] = v; }\n"
+                          "  return 0;\n}\n"
+                          "fn unused<const K : i64>() -> i32 { return 0; }\n"
+                          "fn main() -> i32 { return put<8, f32>(1.0) + put<16, f16>(2.0); }\n");
+  const char *text = vxp_cuda_text(cu, NULL);
+  assert_non_null(text);
+  assert_non_null(strstr(text, "{\"put<8, f32>\", \"put<16, f16>\", \"main\"}"));
+  assert_non_null(strstr(text, "static int32_t vx_put_8_f32(float v_v) {"));
+  assert_non_null(strstr(text, "static int32_t vx_put_16_f16(float v_v) {"));
+  /* 8 f32 and 16 f16 elements: 32 bytes each, N folded into the index. */
+  assert_non_null(strstr(text, "vxp_fill<float>((float *)vxp_host_alloc(&vxb0, 32ull, 0), 8ull"));
+  assert_non_null(strstr(text, "vxp_fill<__half>((__half *)vxp_host_alloc(&vxb0, 32ull, 0), 16ull"));
+  assert_non_null(strstr(text, "v_d[(int64_t)(((8LL) - 1))] = v_v;"));
+  assert_non_null(strstr(text, "v_d[(int64_t)(((16LL) - 1))] = (__half)(float)(v_v);"));
+  assert_non_null(strstr(text, "(vx_put_8_f32(1.0f) + vx_put_16_f16(2.0f))"));
+  assert_null(strstr(text, "vx_unused"));
+  vxp_cuda_free(cu);
+  test_done(&r);
+}
+
 static void test_codegen__syntax_errors_are_copied_not_generated(void **state) {
   (void)state;
   test_run r;
@@ -372,6 +400,7 @@ int main(void) {
       cmocka_unit_test(test_codegen__narrow_floats_are_cuda_types_computed_in_float),
       cmocka_unit_test(test_codegen__kernel_writes_scalars_and_functions_return_host_tensors),
       cmocka_unit_test(test_codegen__each_function_states_its_rule_and_reasons),
+      cmocka_unit_test(test_codegen__generic_instances_are_generated_as_the_analysis_made_them),
       cmocka_unit_test(test_codegen__syntax_errors_are_copied_not_generated),
       cmocka_unit_test(test_codegen__rejected_program_is_refused_unless_allowed),
       cmocka_unit_test(test_codegen__null_arguments),
