@@ -84,12 +84,14 @@ typedef struct session {
   vxp_cuda *cuda, *file_cuda;
   vxp_sweep *sweep;
   vxp_roofline *roofline;
+  vxp_frontier *frontier;
   char json_copy[65536];
 } session;
 
 static void session_free(session *s) {
   vxp_sweep_free(s->sweep);
   vxp_roofline_free(s->roofline);
+  vxp_frontier_free(s->frontier);
   vxp_cuda_free(s->file_cuda);
   vxp_cuda_free(s->cuda);
   vxp_analysis_free(s->file_an);
@@ -190,6 +192,21 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       rc = vxp_roofline_new(&s->roofline, s->an, "main");
       if (rc == VXP_ENOTFOUND) rc = VXP_OK; /* garbage input has no main */
       break;
+    case 21: {
+      /* Every value analysed, each priced by its roofline (lib/frontier.c). */
+      vxp_analyze_options fopts = VXP_ANALYZE_OPTIONS_INIT;
+      fopts.machine = s->machine;
+      fopts.host = s->host;
+      vxp_frontier_options fo;
+      rc = vxp_frontier_options_init(&fo, VXP_FRONTIER_OPTIONS_VERSION);
+      fo.name = "N";
+      fo.lo = 1000;
+      fo.hi = 1003;
+      fo.margin_ppm = 100000;
+      if (rc == VXP_OK) rc = vxp_frontier_run(&s->frontier, s->ctx, s->prog, &fopts, &fo);
+      if (rc == VXP_ENOTFOUND) rc = VXP_OK; /* garbage input names no N */
+      break;
+    }
     /* The blog program is one the CUDA stage accepts: generation runs to the end. */
     case 16: rc = vxp_analyze(&s->file_an, s->ctx, s->file_prog, NULL); break;
     case 17:
