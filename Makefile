@@ -373,7 +373,9 @@ bench: all $(BENCH_BINS)
 
 # Every test again, built with AddressSanitizer and UndefinedBehaviorSanitizer into a
 # separate build directory.
-SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# Both also turn on the library's invariant checks (VXP__ASSERT, lib/internal.h).
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+	-DVXP_ASSERTIONS
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CFLAGS="$(SAN_FLAGS)" \
 	  LDFLAGS="-fsanitize=address,undefined" test
@@ -383,7 +385,7 @@ asan: deps
 # tests/unit/test_threads.c built with -fsanitize=thread into a separate build directory.
 # Some kernels randomise mmap more than gcc 12's TSan accepts ("unexpected memory
 # mapping"); the run is then repeated with address randomisation off for the process.
-TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer -DVXP_ASSERTIONS
 tsan: deps
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan CFLAGS="$(TSAN_FLAGS)" \
 	  LDFLAGS="-fsanitize=thread" $(BUILD)/tsan/tests/test_threads

@@ -13,13 +13,13 @@
 
 #include "context.h"
 #include "instance.h"
+#include "invariants.h"
 #include "notes.h"
 #include "program.h"
 #include "resolve.h"
 #include "roles.h"
 #include "source.h"
 
-typedef unsigned __int128 u128;
 
 /* A releasing or non-releasing block open during the walk. */
 typedef struct block_frame {
@@ -66,11 +66,7 @@ typedef struct walker {
 /* ------------------------------------------------------------------ diagnostics helpers */
 
 static vxp_diagnostic *add_diag(walker *W, vxp_severity sev, const char *code, uint32_t start,
-                                uint32_t end, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
+                                uint32_t end, const char *fmt, ...) VXP__PRINTF(6, 7);
 
 static vxp_diagnostic *add_diag(walker *W, vxp_severity sev, const char *code, uint32_t start,
                                 uint32_t end, const char *fmt, ...) {
@@ -99,11 +95,7 @@ static vxp_diagnostic *add_diag(walker *W, vxp_severity sev, const char *code, u
 }
 
 static void note(walker *W, vxp_diagnostic *d, bool help, uint32_t start, uint32_t end,
-                 const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
+                 const char *fmt, ...) VXP__PRINTF(6, 7);
 
 static void note(walker *W, vxp_diagnostic *d, bool help, uint32_t start, uint32_t end,
                  const char *fmt, ...) {
@@ -626,8 +618,8 @@ static void open_block(walker *W, const vxp_block_event *b, vxp_event_fact *fact
     if (lo.status != VXP_FOLD_OK || hi.status != VXP_FOLD_OK) {
       frame.multiplier_known = false;
     } else {
-      __int128 l = lo.negative ? -(__int128)lo.value : (__int128)lo.value;
-      __int128 h = hi.negative ? -(__int128)hi.value : (__int128)hi.value;
+      i128 l = lo.negative ? -(i128)lo.value : (i128)lo.value;
+      i128 h = hi.negative ? -(i128)hi.value : (i128)hi.value;
       u128 trips = h > l ? (u128)(h - l) : 0;
       uint64_t t64 = trips > UINT64_MAX ? UINT64_MAX : (uint64_t)trips;
       if (fact) {
@@ -1136,6 +1128,7 @@ int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
     if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
     return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : vxp_ctx__error(ctx, rc, "analysis failed");
   }
+  VXP__CHECK(vxp_check__analysis(an));
   *out = an;
   return VXP_OK;
 }

@@ -167,8 +167,8 @@ typedef struct vxp_call_site {
 /* The call-tree fold of one (analysed function, space): vxc's summary and total, and the
  * call realising it (callgraph.c). */
 typedef struct vxp_fn_space {
-  unsigned __int128 self_peak; /* the function's own peak */
-  unsigned __int128 total;     /* max(self peak, max over calls of held + callee's total) */
+  u128 self_peak; /* the function's own peak */
+  u128 total;     /* max(self peak, max over calls of held + callee's total) */
   uint32_t best_call;          /* the call site realising `total`, VXP_NONE: the self peak */
   uint32_t hops;               /* calls along the path from here */
   uint32_t resident_set;       /* the function's resident set in the space, or VXP_NONE */

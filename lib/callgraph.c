@@ -28,8 +28,8 @@
 #include "instance.h"
 #include "program.h"
 #include "source.h"
+#include "strbuf.h"
 
-typedef unsigned __int128 u128;
 
 
 typedef struct folder {
@@ -65,50 +65,6 @@ static const char *vxc_name(folder *F, uint32_t fn, char *buf, size_t size) {
 }
 
 static uint64_t saturate(u128 v) { return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v; }
-
-/* ------------------------------------------------------------------ text */
-
-typedef struct text {
-  char *data;
-  size_t len, cap;
-  bool failed;
-} text;
-
-static void put(folder *F, text *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void put(folder *F, text *t, const char *fmt, ...) {
-  if (t->failed) return;
-  va_list ap;
-  va_start(ap, fmt);
-  va_list copy;
-  va_copy(copy, ap);
-  int n = vsnprintf(NULL, 0, fmt, copy);
-  va_end(copy);
-  if (n < 0) {
-    t->failed = true;
-    va_end(ap);
-    return;
-  }
-  if (t->len + (size_t)n + 1 > t->cap) {
-    size_t cap = t->cap ? t->cap : 256;
-    while (cap < t->len + (size_t)n + 1) cap *= 2;
-    char *grown = vxp_ctx__realloc(F->ctx, t->data, cap);
-    if (!grown) {
-      t->failed = true;
-      va_end(ap);
-      return;
-    }
-    t->data = grown;
-    t->cap = cap;
-  }
-  vsnprintf(t->data + t->len, (size_t)n + 1, fmt, ap);
-  t->len += (size_t)n;
-  va_end(ap);
-}
 
 /* Exact decimal of a 128-bit count (a total can exceed 64 bits before saturation). */
 static const char *u128_str(u128 v, char buf[48]) {
@@ -224,11 +180,7 @@ static vxp_diagnostic *emit(folder *F, bool warning, const char *code, const vxp
 }
 
 static void note_at(folder *F, vxp_diagnostic *d, uint32_t start, uint32_t end, const char *fmt,
-                    ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
+                    ...) VXP__PRINTF(5, 6);
 
 static void note_at(folder *F, vxp_diagnostic *d, uint32_t start, uint32_t end, const char *fmt,
                     ...) {
@@ -260,35 +212,35 @@ static void report_overflow(folder *F, uint32_t fn, uint32_t s) {
     c = fs_at(F, cur, s)->best_call;
   }
   fs->reported = true;
-  text t = {NULL, 0, 0, false};
+  vxp_sb t = {0};
   char total[48], own[48];
   char spelt[512];
-  put(F, &t, "the working set along call path '%s", vxc_name(F, fn, spelt, sizeof(spelt)));
+  vxp_sb__printf(F->ctx, &t, "the working set along call path '%s", vxc_name(F, fn, spelt, sizeof(spelt)));
   uint32_t last = fn;
   for (uint32_t c = fs->best_call; c != VXP_NONE; c = fs_at(F, last, s)->best_call) {
     last = call_at(F, c)->callee;
-    put(F, &t, " -> %s", vxc_name(F, last, spelt, sizeof(spelt)));
+    vxp_sb__printf(F->ctx, &t, " -> %s", vxc_name(F, last, spelt, sizeof(spelt)));
   }
-  put(F, &t, "' in memory space '%s' peaks at %s bytes, over its %llu byte capacity: ", sp->name,
+  vxp_sb__printf(F->ctx, &t, "' in memory space '%s' peaks at %s bytes, over its %llu byte capacity: ", sp->name,
       u128_str(fs->total, total), (unsigned long long)sp->capacity);
   for (uint32_t cur = fn, c = fs->best_call; c != VXP_NONE; c = fs_at(F, cur, s)->best_call) {
     uint64_t held = held_at(F, c, s);
     if (held)
-      put(F, &t, "'%s' holds %llu bytes across its call, ", vxc_name(F, cur, spelt, sizeof(spelt)),
+      vxp_sb__printf(F->ctx, &t, "'%s' holds %llu bytes across its call, ", vxc_name(F, cur, spelt, sizeof(spelt)),
           (unsigned long long)held);
     cur = call_at(F, c)->callee;
   }
-  put(F, &t, "'%s' itself peaks at %s bytes", vxc_name(F, last, spelt, sizeof(spelt)),
+  vxp_sb__printf(F->ctx, &t, "'%s' itself peaks at %s bytes", vxc_name(F, last, spelt, sizeof(spelt)),
       u128_str(fs_at(F, last, s)->self_peak, own));
-  if (sp->overcommit) put(F, &t, "; allowed because '%s' is `overcommit`", sp->name);
+  if (sp->overcommit) vxp_sb__printf(F->ctx, &t, "; allowed because '%s' is `overcommit`", sp->name);
   if (t.failed) {
-    vxp_ctx__free(F->ctx, t.data);
+    vxp_sb__free(F->ctx, &t);
     F->rc = VXP_ENOMEM;
     return;
   }
   const vxp_call_site *at = call_at(F, fs->best_call);
   vxp_diagnostic *d = emit(F, sp->overcommit, sp->overcommit ? "W1028" : "E6027", at, t.data, fn);
-  vxp_ctx__free(F->ctx, t.data);
+  vxp_sb__free(F->ctx, &t);
   if (d && !vxp_diag__capacity(F->ctx, d, sp->name, saturate(fs->total), sp->capacity, false, 0))
     F->rc = VXP_ENOMEM;
   /* The path, hop by hop, where it happens: what the text output shows under the error. */
@@ -325,18 +277,18 @@ static void report_cycle(folder *F, const uint32_t *members, size_t count, uint3
   }
   for (size_t i = 0; i < count; i++) names[i] = vxc_name(F, members[i], spelt + i * SPELT, SPELT);
   qsort(names, count, sizeof(char *), compare_names);
-  text t = {NULL, 0, 0, false};
+  vxp_sb t = {0};
   char bytes[48];
-  if (count == 1) put(F, &t, "'%s' calls itself", names[0]);
+  if (count == 1) vxp_sb__printf(F->ctx, &t, "'%s' calls itself", names[0]);
   else {
-    put(F, &t, "the cycle '");
-    for (size_t i = 0; i < count; i++) put(F, &t, "%s%s", i ? " -> " : "", names[i]);
-    put(F, &t, "' recurses");
+    vxp_sb__printf(F->ctx, &t, "the cycle '");
+    for (size_t i = 0; i < count; i++) vxp_sb__printf(F->ctx, &t, "%s%s", i ? " -> " : "", names[i]);
+    vxp_sb__printf(F->ctx, &t, "' recurses");
   }
-  put(F, &t, " and places up to %s bytes in memory space '%s' per activation; the recursion "
+  vxp_sb__printf(F->ctx, &t, " and places up to %s bytes in memory space '%s' per activation; the recursion "
       "depth is not known at compile time, so its working set is unbounded",
       u128_str(per_activation, bytes), sp->name);
-  if (sp->overcommit) put(F, &t, "; allowed because '%s' is `overcommit`", sp->name);
+  if (sp->overcommit) vxp_sb__printf(F->ctx, &t, "; allowed because '%s' is `overcommit`", sp->name);
   /* The diagnostic belongs to the member first in that order. */
   uint32_t first = members[0];
   for (size_t i = 0; i < count; i++) {
@@ -345,12 +297,12 @@ static void report_cycle(folder *F, const uint32_t *members, size_t count, uint3
   vxp_ctx__free(F->ctx, names);
   vxp_ctx__free(F->ctx, spelt);
   if (t.failed) {
-    vxp_ctx__free(F->ctx, t.data);
+    vxp_sb__free(F->ctx, &t);
     F->rc = VXP_ENOMEM;
     return;
   }
   vxp_diagnostic *d = emit(F, sp->overcommit, sp->overcommit ? "W1028" : "E6028", NULL, t.data, first);
-  vxp_ctx__free(F->ctx, t.data);
+  vxp_sb__free(F->ctx, &t);
   if (d && !vxp_diag__capacity(F->ctx, d, sp->name, saturate(per_activation), sp->capacity, false, 0))
     F->rc = VXP_ENOMEM;
   for (size_t i = 0; i < count; i++) {

@@ -9,7 +9,6 @@
 
 #include "array.h"
 
-typedef __int128 i128;
 
 /* Const items may refer to each other; a chain of more distinct items than this is not
  * followed (a cycle is found exactly, by the items on the chain). */

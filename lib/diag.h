@@ -39,38 +39,22 @@ typedef Array(vxp_diagnostic) vxp_diag_list;
  * diagnostic (valid until the next append to `list`) or NULL on allocation failure. */
 vxp_diagnostic *vxp_diag__add(vxp_context *ctx, vxp_diag_list *list, vxp_severity severity,
                               const char *code, const vxp_source *src, uint32_t start_byte,
-                              uint32_t end_byte, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 8, 9)))
-#endif
-    ;
+                              uint32_t end_byte, const char *fmt, ...) VXP__PRINTF(8, 9);
 
 /* vxp_diag__add with a va_list: for the modules' own formatting wrappers, which pass their
  * arguments through instead of formatting into a buffer of their own (and cutting long
  * messages short). */
 vxp_diagnostic *vxp_diag__vadd(vxp_context *ctx, vxp_diag_list *list, vxp_severity severity,
                                const char *code, const vxp_source *src, uint32_t start_byte,
-                               uint32_t end_byte, const char *fmt, va_list ap)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 8, 0)))
-#endif
-    ;
+                               uint32_t end_byte, const char *fmt, va_list ap) VXP__PRINTF(8, 0);
 
 /* vxp_diag__note with a va_list. */
 bool vxp_diag__vnote(vxp_context *ctx, vxp_diagnostic *d, bool is_help, const vxp_source *src,
-                     uint32_t start_byte, uint32_t end_byte, const char *fmt, va_list ap)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 7, 0)))
-#endif
-    ;
+                     uint32_t start_byte, uint32_t end_byte, const char *fmt, va_list ap) VXP__PRINTF(7, 0);
 
 /* Attach a note (or, with is_help, a help line) to `d`; false on allocation failure. */
 bool vxp_diag__note(vxp_context *ctx, vxp_diagnostic *d, bool is_help, const vxp_source *src,
-                    uint32_t start_byte, uint32_t end_byte, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 7, 8)))
-#endif
-    ;
+                    uint32_t start_byte, uint32_t end_byte, const char *fmt, ...) VXP__PRINTF(7, 8);
 
 /* Set capacity facts on `d` (the space name is copied); false on allocation failure. */
 bool vxp_diag__capacity(vxp_context *ctx, vxp_diagnostic *d, const char *space,

@@ -7,6 +7,7 @@
 #include "context.h"
 #include "program.h"
 #include "source.h"
+#include "strbuf.h"
 
 /* name_flags bits. */
 #define NAME_METHOD 1u   /* some impl block defines a method of this (unqualified) name */
@@ -333,32 +334,6 @@ static int table_insert(vxp_resolver *R, uint32_t fn, uint64_t h) {
 
 /* ------------------------------------------------------------------ instance names */
 
-typedef struct text {
-  char *data;
-  size_t len, cap;
-  bool failed;
-} text;
-
-static void text_put(vxp_context *ctx, text *t, const char *s, size_t n) {
-  if (t->failed) return;
-  if (t->len + n + 1 > t->cap) {
-    size_t cap = t->cap ? t->cap : 64;
-    while (cap < t->len + n + 1) cap *= 2;
-    char *grown = vxp_ctx__realloc(ctx, t->data, cap);
-    if (!grown) {
-      t->failed = true;
-      return;
-    }
-    t->data = grown;
-    t->cap = cap;
-  }
-  memcpy(t->data + t->len, s, n);
-  t->len += n;
-  t->data[t->len] = '\0';
-}
-
-static void text_puts(vxp_context *ctx, text *t, const char *s) { text_put(ctx, t, s, strlen(s)); }
-
 /* `base<args>`, where `base` is the function's name; a closure instance is named after its
  * enclosing instance: `root<args>` then the rest of the closure's name. */
 static char *instance_name(const vxp_resolver *R, const instance_key *k) {
@@ -367,40 +342,33 @@ static char *instance_name(const vxp_resolver *R, const instance_key *k) {
   uint32_t root = root_of(m, k->model_fn);
   const vxp_function *rf = &m->functions.items[root];
   const char *root_name = name_str(R, rf->name);
-  text t = {NULL, 0, 0, false};
-  text_puts(ctx, &t, root_name);
-  text_puts(ctx, &t, "<");
+  vxp_sb t = {0};
+  vxp_sb__puts(ctx, &t, root_name);
+  vxp_sb__puts(ctx, &t, "<");
   size_t ci = 0, ti = 0;
   for (size_t i = 0; i < rf->generics.len; i++) {
-    if (i) text_puts(ctx, &t, ", ");
-    char buf[32];
+    if (i) vxp_sb__puts(ctx, &t, ", ");
     if (rf->generics.items[i].is_const) {
       const vxp_const_binding *c = ci < k->const_count ? &k->consts[ci++] : NULL;
-      if (!c || c->unknown) text_puts(ctx, &t, "?");
-      else {
-        snprintf(buf, sizeof(buf), "%s%llu", c->negative && c->value ? "-" : "",
-                 (unsigned long long)c->value);
-        text_puts(ctx, &t, buf);
-      }
+      if (!c || c->unknown) vxp_sb__puts(ctx, &t, "?");
+      else
+        vxp_sb__printf(ctx, &t, "%s%llu", c->negative && c->value ? "-" : "",
+                       (unsigned long long)c->value);
     } else {
       const vxp_type_binding *b = ti < k->type_count ? &k->types[ti++] : NULL;
-      if (b && b->elem != VXP_ELEM_UNKNOWN) text_puts(ctx, &t, vxp_elem__name((vxp_elem)b->elem));
-      else if (b && b->nominal != VXP_NAME_NONE) text_puts(ctx, &t, name_str(R, b->nominal));
-      else text_puts(ctx, &t, "?");
+      if (b && b->elem != VXP_ELEM_UNKNOWN) vxp_sb__puts(ctx, &t, vxp_elem__name((vxp_elem)b->elem));
+      else if (b && b->nominal != VXP_NAME_NONE) vxp_sb__puts(ctx, &t, name_str(R, b->nominal));
+      else vxp_sb__puts(ctx, &t, "?");
     }
   }
-  text_puts(ctx, &t, ">");
+  vxp_sb__puts(ctx, &t, ">");
   /* A closure is named `root::binding` (lower.c), so its name extends the root's. */
   const char *own = name_str(R, m->functions.items[k->model_fn].name);
   if (root != k->model_fn && strncmp(own, root_name, strlen(root_name)) == 0)
-    text_puts(ctx, &t, own + strlen(root_name));
+    vxp_sb__puts(ctx, &t, own + strlen(root_name));
   else if (root != k->model_fn)
-    text_puts(ctx, &t, "::{closure}");
-  if (t.failed) {
-    vxp_ctx__free(ctx, t.data);
-    return NULL;
-  }
-  return t.data;
+    vxp_sb__puts(ctx, &t, "::{closure}");
+  return vxp_sb__detach(ctx, &t, NULL);
 }
 
 /* Append `s` to buf[*used..size), keeping it NUL-terminated and cutting at the end. */

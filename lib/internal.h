@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* internal.h - shared private definitions: allocation through the context, checked
- * 64-bit arithmetic, and the small helpers every module uses. */
+ * 64-bit arithmetic, assertions, and the small helpers every module uses. */
 #ifndef VXP_INTERNAL_H
 #define VXP_INTERNAL_H
 
@@ -10,6 +10,31 @@
 #include <string.h>
 
 #include "vxpeak.h"
+
+/* printf-style checking of a function's format string (argument `fmt_index`) against its
+ * arguments (from `first_arg`, or 0 for a va_list). */
+#if defined(__GNUC__)
+#define VXP__PRINTF(fmt_index, first_arg) __attribute__((format(printf, fmt_index, first_arg)))
+#else
+#define VXP__PRINTF(fmt_index, first_arg)
+#endif
+
+/* Exact intermediate arithmetic: products of 64-bit figures are formed in 128 bits and
+ * saturated or checked before they are stored. */
+typedef unsigned __int128 u128;
+typedef __int128 i128;
+
+/* VXP__ASSERT(cond) checks an invariant a comment states ("Invariant: ..."). It is compiled
+ * only when VXP_ASSERTIONS is defined, which the sanitizer builds do (make asan, make tsan):
+ * there a broken invariant stops the test at once, with the condition and where it is. In a
+ * release build it costs nothing and the library never aborts. The condition must have no
+ * side effects. */
+#if defined(VXP_ASSERTIONS)
+void vxp__assert_failed(const char *cond, const char *file, int line);
+#define VXP__ASSERT(cond) ((cond) ? (void)0 : vxp__assert_failed(#cond, __FILE__, __LINE__))
+#else
+#define VXP__ASSERT(cond) ((void)0)
+#endif
 
 /* Every allocation goes through the context's allocator so that a failing allocator
  * yields VXP_ENOMEM and the test allocator sees every byte. */
@@ -21,11 +46,7 @@ char *vxp_ctx__strndup(vxp_context *ctx, const char *s, size_t len);
 char *vxp_ctx__strdup(vxp_context *ctx, const char *s);
 
 /* Record a failure on the context and return `code`; the message is printf-formatted. */
-int vxp_ctx__error(vxp_context *ctx, int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+int vxp_ctx__error(vxp_context *ctx, int code, const char *fmt, ...) VXP__PRINTF(3, 4);
 /* Shorthand for the out-of-memory failure. */
 int vxp_ctx__nomem(vxp_context *ctx);
 /* Clear the last error (NULL is accepted). Every public call that can fail does this first,

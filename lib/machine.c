@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "context.h"
+#include "invariants.h"
 #include "model.h"
 #include "program.h"
 #include "source.h"
@@ -54,11 +55,7 @@ static bool text_is(reader *R, TSNode node, const char *word) {
   return strlen(word) == len && memcmp(s, word, len) == 0;
 }
 
-static void diag(reader *R, const char *code, TSNode node, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+static void diag(reader *R, const char *code, TSNode node, const char *fmt, ...) VXP__PRINTF(4, 5);
 
 static void diag(reader *R, const char *code, TSNode node, const char *fmt, ...) {
   if (R->rc != VXP_OK) return;
@@ -599,6 +596,7 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
     vxp_machine_free(m);
     return vxp_ctx__nomem(ctx);
   }
+  VXP__CHECK(vxp_check__machine(m));
   *out = m;
   return VXP_OK;
 }

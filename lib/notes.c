@@ -41,11 +41,7 @@ static const char *binary(uint64_t v, char *buf, size_t size) {
 }
 
 static int add_note(vxp_context *ctx, vxp_diagnostic *d, bool help, const vxp_source *src,
-                    uint32_t start, uint32_t end, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 7, 8)))
-#endif
-    ;
+                    uint32_t start, uint32_t end, const char *fmt, ...) VXP__PRINTF(7, 8);
 
 static int add_note(vxp_context *ctx, vxp_diagnostic *d, bool help, const vxp_source *src,
                     uint32_t start, uint32_t end, const char *fmt, ...) {

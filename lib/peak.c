@@ -4,7 +4,6 @@
 
 #include "array.h"
 
-typedef unsigned __int128 u128;
 
 /* Live tiles form a stack: a block's tiles are exactly those pushed since it opened, so
  * closing it truncates the stack to its height at opening. */

@@ -35,7 +35,7 @@ typedef struct vxp_peak_tile {
  * saturate when reporting. */
 typedef struct vxp_space_peak {
   bool any;                 /* the space received at least one tile */
-  unsigned __int128 peak;   /* largest live total */
+  u128 peak;   /* largest live total */
   uint32_t tiles_at_peak;   /* tiles live at the first placement reaching the peak */
   uint32_t peak_tile;       /* the tile whose placement first reached the peak */
 } vxp_space_peak;

@@ -10,6 +10,7 @@
 extern void (*ts_current_free)(void *);
 
 #include "context.h"
+#include "invariants.h"
 #include "lower.h"
 #include "source.h"
 
@@ -264,6 +265,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
     return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : vxp_ctx__error(ctx, rc, "lowering failed");
   }
+  VXP__CHECK(vxp_check__program(prog));
   *out = prog;
   return VXP_OK;
 }

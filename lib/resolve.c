@@ -39,11 +39,7 @@ static bool seen(resolver *R, uint32_t start) {
 }
 
 static vxp_diagnostic *error(resolver *R, const char *code, const vxp_source *src, uint32_t start,
-                             uint32_t end, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
+                             uint32_t end, const char *fmt, ...) VXP__PRINTF(6, 7);
 
 static vxp_diagnostic *error(resolver *R, const char *code, const vxp_source *src, uint32_t start,
                              uint32_t end, const char *fmt, ...) {

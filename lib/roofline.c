@@ -40,7 +40,6 @@
 #include "program.h"
 #include "source.h"
 
-typedef unsigned __int128 u128;
 
 /* A buffer (a tensor read or written in a region) or a space: one slot of a traffic vector. */
 typedef struct slot {
@@ -122,11 +121,7 @@ typedef struct rf_walk {
   int rc;
 } rf_walk;
 
-static void unknown(rf_walk *w, uint32_t start_byte, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+static void unknown(rf_walk *w, uint32_t start_byte, const char *fmt, ...) VXP__PRINTF(3, 4);
 
 static void unknown(rf_walk *w, uint32_t start_byte, const char *fmt, ...) {
   if (w->unknown) return;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "context.h"
+#include "invariants.h"
 
 /* Offsets are uint32_t (as in tree-sitter), so a source is limited to 4 GiB - 1. */
 #define VXP__MAX_SOURCE_BYTES ((size_t)UINT32_MAX - 1)
@@ -38,6 +39,7 @@ int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const 
     vxp_source_free(src);
     return vxp_ctx__nomem(ctx);
   }
+  VXP__CHECK(vxp_check__source(src));
   *out = src;
   return VXP_OK;
 }
@@ -189,6 +191,7 @@ int vxp_source_edit(vxp_source **out, const vxp_source *src, uint32_t start_byte
   step.new_end_point = tree_point(to, step.new_end_byte);
   to->history.items[keep_steps] = step;
   to->history.len = keep_steps + 1;
+  VXP__CHECK(vxp_check__source(to));
   *out = to;
   return VXP_OK;
 }

@@ -39,11 +39,7 @@ typedef struct certifier {
   size_t why_size;
 } certifier;
 
-static void explain(certifier *c, uint32_t start_byte, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+static void explain(certifier *c, uint32_t start_byte, const char *fmt, ...) VXP__PRINTF(3, 4);
 
 static void explain(certifier *c, uint32_t start_byte, const char *fmt, ...) {
   if (c->why[0]) return; /* the first reason is the one reported */
@@ -191,10 +187,10 @@ typedef struct sweep_run {
 
 /* a/b > c/d, compared exactly: a and c are call-tree totals (128-bit, but a total past 2^64
  * is already over any capacity, so it is clamped), b and d capacities. */
-static bool fuller128(unsigned __int128 a, uint64_t b, unsigned __int128 c, uint64_t d) {
+static bool fuller128(u128 a, uint64_t b, u128 c, uint64_t d) {
   uint64_t a64 = a > UINT64_MAX ? UINT64_MAX : (uint64_t)a;
   uint64_t c64 = c > UINT64_MAX ? UINT64_MAX : (uint64_t)c;
-  return (unsigned __int128)a64 * d > (unsigned __int128)c64 * b;
+  return (u128)a64 * d > (u128)c64 * b;
 }
 
 /* Which analysed functions answer for the selected function: it (every instance of that
@@ -294,8 +290,8 @@ int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *functio
     p->space = vxp_ctx__strdup(ctx, tight_space->name);
     if (!p->function || !p->space) rc = VXP_ENOMEM;
     /* The budget: peak x 10^6 <= capacity x (10^6 - margin). */
-    unsigned __int128 need = (unsigned __int128)p->peak_bytes * 1000000u;
-    unsigned __int128 have = (unsigned __int128)p->capacity_bytes * (1000000u - margin_ppm);
+    u128 need = (u128)p->peak_bytes * 1000000u;
+    u128 have = (u128)p->capacity_bytes * (1000000u - margin_ppm);
     bool decided_here = p->fits;
     if (p->fits && (saturated || p->peak_bytes > p->capacity_bytes)) {
       p->fits = false;

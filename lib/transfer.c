@@ -4,7 +4,6 @@
 
 #include <stdio.h>
 
-typedef unsigned __int128 u128;
 
 #define PICOS_PER_SECOND 1000000000000ull
 

@@ -6,7 +6,6 @@
  * `1.1 KiB` (1126.4) is an error, `31.5 GB/s` is 31 500 000 000 bytes per second. */
 #include "units.h"
 
-typedef unsigned __int128 u128;
 
 typedef struct unit_def {
   const char *word;

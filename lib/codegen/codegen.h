@@ -17,27 +17,10 @@
 #include "context.h"
 #include "program.h"
 #include "source.h"
+#include "strbuf.h"
 
 /* Diagnostic code of a construct outside the code generation subset. */
 #define VXP_CG_REFUSED "VXP0800"
-
-/* ------------------------------------------------------------------ text buffers */
-
-/* A growable NUL-terminated string from the context's allocator. Invariant: data is NULL
- * or holds len bytes plus a NUL; a failed append leaves `failed` set and the text as it was. */
-typedef struct vxp_sb {
-  char *data;
-  size_t len, cap;
-  bool failed;
-} vxp_sb;
-
-void vxp_sb__printf(vxp_context *ctx, vxp_sb *sb, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-void vxp_sb__append(vxp_context *ctx, vxp_sb *sb, const char *s, size_t len);
-void vxp_sb__free(vxp_context *ctx, vxp_sb *sb);
 
 /* The runtime prelude (lib/codegen/prelude.cuh), embedded at build time. */
 extern const char vxp_cuda__prelude[];
@@ -192,11 +175,7 @@ typedef struct cg {
 
 /* Report a construct outside the subset (or a disagreement with the analysis) at `node`;
  * returns false so callers can `return refuse(...)`. */
-bool vxp_cg__refuse(cg *G, TSNode node, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+bool vxp_cg__refuse(cg *G, TSNode node, const char *fmt, ...) VXP__PRINTF(3, 4);
 bool vxp_cg__ok(const cg *G);
 
 /* Free a scratch text buffer; an allocation that failed while it was written becomes
@@ -207,11 +186,7 @@ TSNode vxp_cg__field(TSNode node, TSFieldId id);
 const char *vxp_cg__text(const cg *G, TSNode node, size_t *len);
 /* A readable name of a node's construct ("closure expression"). */
 const char *vxp_cg__construct(const cg *G, TSNode node, char *buf, size_t size);
-void vxp_cg__line(cg *G, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+void vxp_cg__line(cg *G, const char *fmt, ...) VXP__PRINTF(2, 3);
 /* "line:col" (1-based) of a node, for comments in the output. */
 void vxp_cg__where(const cg *G, TSNode node, char *buf, size_t size);
 

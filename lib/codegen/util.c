@@ -1,60 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* util.c - the code generator's helpers: text buffers, refusals, names, types, scopes. */
+/* util.c - the code generator's helpers: refusals, names, types, scopes. */
 #include <stdarg.h>
 #include <stdio.h>
 
 #include "codegen.h"
-
-/* ------------------------------------------------------------------ text buffers */
-
-static bool sb_reserve(vxp_context *ctx, vxp_sb *sb, size_t extra) {
-  if (sb->failed) return false;
-  if (sb->len + extra + 1 <= sb->cap) return true;
-  size_t cap = sb->cap ? sb->cap : 256;
-  while (cap < sb->len + extra + 1) {
-    if (cap > SIZE_MAX / 2) {
-      sb->failed = true;
-      return false;
-    }
-    cap *= 2;
-  }
-  char *grown = vxp_ctx__realloc(ctx, sb->data, cap);
-  if (!grown) {
-    sb->failed = true;
-    return false;
-  }
-  sb->data = grown;
-  sb->cap = cap;
-  return true;
-}
-
-void vxp_sb__append(vxp_context *ctx, vxp_sb *sb, const char *s, size_t len) {
-  if (!sb_reserve(ctx, sb, len)) return;
-  memcpy(sb->data + sb->len, s, len);
-  sb->len += len;
-  sb->data[sb->len] = '\0';
-}
-
-void vxp_sb__printf(vxp_context *ctx, vxp_sb *sb, const char *fmt, ...) {
-  if (sb->failed) return;
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (n < 0 || !sb_reserve(ctx, sb, (size_t)n)) {
-    sb->failed = true;
-    return;
-  }
-  va_start(ap, fmt);
-  vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  sb->len += (size_t)n;
-}
-
-void vxp_sb__free(vxp_context *ctx, vxp_sb *sb) {
-  vxp_ctx__free(ctx, sb->data);
-  memset(sb, 0, sizeof(*sb));
-}
 
 /* ------------------------------------------------------------------ nodes and refusals */
 
@@ -253,7 +202,7 @@ bool vxp_cg__tensor_type(cg *G, TSNode node, cg_tensor *out) {
     }
   }
   if (!mt) return vxp_cg__refuse(G, node, "this tensor type is not in the program model");
-  unsigned __int128 bits = vxp_elem__bits((vxp_elem)out->elem);
+  u128 bits = vxp_elem__bits((vxp_elem)out->elem);
   uint64_t count = 1;
   for (uint32_t i = 0; mt->has_shape && i < mt->dims_count; i++) {
     if (out->rank == CG_MAX_RANK)
@@ -275,8 +224,8 @@ bool vxp_cg__tensor_type(cg *G, TSNode node, cg_tensor *out) {
   }
   if (out->rank == 0) return vxp_cg__refuse(G, node, "a tensor without dimensions");
   out->count = count;
-  unsigned __int128 total = (bits * count + 7) / 8;
-  if (total > (unsigned __int128)INT64_MAX)
+  u128 total = (bits * count + 7) / 8;
+  if (total > (u128)INT64_MAX)
     return vxp_cg__refuse(G, node, "a tensor of more than 2^63 bytes");
   out->bytes = (uint64_t)total;
   TSNode place = vxp_cg__field(node, G->F->placement);

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* strbuf.h - the one growable text buffer: reports, names, messages and generated code are
+ * all written into a vxp_sb, whose memory comes from a context's allocator. */
+#ifndef VXP_STRBUF_H
+#define VXP_STRBUF_H
+
+#include <stdarg.h>
+
+#include "internal.h"
+
+/* A growable NUL-terminated string; a zeroed one is empty and valid. Appends never fail
+ * loudly: the first allocation failure sets `failed`, later appends do nothing, and the
+ * owner checks `failed` once at the end (vxp_sb__finish). So a writer can append freely and
+ * test for VXP_ENOMEM in one place.
+ * Invariant: data is NULL (cap == 0) or holds len bytes plus a NUL, with len < cap; a failed
+ * append leaves the text as it was before that append. */
+typedef struct vxp_sb {
+  char *data;
+  size_t len, cap;
+  bool failed;
+} vxp_sb;
+
+void vxp_sb__append(vxp_context *ctx, vxp_sb *sb, const char *s, size_t len);
+void vxp_sb__puts(vxp_context *ctx, vxp_sb *sb, const char *s);
+void vxp_sb__putc(vxp_context *ctx, vxp_sb *sb, char c);
+void vxp_sb__printf(vxp_context *ctx, vxp_sb *sb, const char *fmt, ...) VXP__PRINTF(3, 4);
+void vxp_sb__vprintf(vxp_context *ctx, vxp_sb *sb, const char *fmt, va_list ap)
+    VXP__PRINTF(3, 0);
+/* `s` as the body of a JSON string (without the quotes): quote, backslash and control
+ * characters escaped, everything else (UTF-8 included) copied. */
+void vxp_sb__json_escape(vxp_context *ctx, vxp_sb *sb, const char *s, size_t len);
+
+/* The text (never NULL: "" when nothing was written); borrowed from the buffer. */
+const char *vxp_sb__text(const vxp_sb *sb);
+
+/* Take the text out of the buffer, which is left empty: the caller owns the returned string
+ * (free with vxp_ctx__free) and `len` (may be NULL) receives its length. Returns NULL when an
+ * append failed (the partial text is freed) or the empty string cannot be allocated. */
+char *vxp_sb__detach(vxp_context *ctx, vxp_sb *sb, size_t *len);
+
+/* Free the text and leave the buffer empty (and not failed). */
+void vxp_sb__free(vxp_context *ctx, vxp_sb *sb);
+
+#endif /* VXP_STRBUF_H */
