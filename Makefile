@@ -75,7 +75,7 @@ CLI := $(BUILD)/vxpeak
 
 .PHONY: all fuzz shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
-	check-public check-manpage tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
+	check-public check-manpage abi-lists check-abi-lists tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
 
 all: shared static cli
 
@@ -88,7 +88,8 @@ help:
 	@echo "make uninstall       remove what make install installed"
 	@echo "make install-test    install into a temporary prefix and build the examples there"
 	@echo "make bench           run the benchmarks (medians and ratios)"
-	@echo "make abi             headertest, check-exports, check-public, check-manpage (in check)"
+	@echo "make abi             headertest, check-abi-lists, check-exports, check-public, check-manpage (in check)"
+	@echo "make abi-lists       regenerate exports.txt, vxpeak.map and the ctypes table from vxpeak.h"
 	@echo "make python-test     the Python package: mypy --strict and pytest (part of check)"
 	@echo "make python-wheel-test  build the sdist and wheel, install the wheel in a new venv, run pytest there"
 	@echo "make lsp-test        the language server with pytest-lsp and headless Neovim (part of check)"
@@ -338,7 +339,16 @@ python-wheel-test:
 
 # The header compiles as C89/C99/C11/C++; the exported symbols are exactly lib/exports.txt
 # (= header = version script); the command uses nothing but the public header.
-abi: headertest check-exports check-public check-manpage
+abi: headertest check-abi-lists check-exports check-public check-manpage
+
+# lib/exports.txt, lib/vxpeak.map and the ctypes table of bindings/python/vxpeak/_ffi.py are
+# generated from include/vxpeak.h (lib/abi_lists.py): after adding a function to the header,
+# `make abi-lists` writes them; check-abi-lists fails when a checked-in one is stale.
+abi-lists:
+	@python3 lib/abi_lists.py write
+
+check-abi-lists:
+	@python3 lib/abi_lists.py check
 
 headertest:
 	@sh tests/headertest/run.sh
