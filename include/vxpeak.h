@@ -1118,14 +1118,15 @@ VXP_API const char *vxp_sweep_point_cause_function(const vxp_sweep_point *p);
 typedef struct vxp_roofline vxp_roofline;
 
 /**
- * The roofline of one call of analysed function `function`.
- * @param[out] out the roofline, owned by the caller (vxp_roofline_free). It borrows `an`,
- *             which must outlive it.
+ * The roofline of one call of analysed function `function`. The analysis is only read, so
+ * rooflines of one analysis may be made from several threads, each with its own `ctx`.
+ * @param[out] out the roofline, owned by the caller (vxp_roofline_free), allocated from
+ *             `ctx`. It borrows `an`, which must outlive it.
  * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_ENOTFOUND (no analysed function of that
- *         name); failures are reported on the analysis' context
+ *         name); failures are reported on `ctx`
  */
-VXP_API VXP_WARN_UNUSED int vxp_roofline_new(vxp_roofline **out, const vxp_analysis *an,
-                                             const char *function);
+VXP_API VXP_WARN_UNUSED int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx,
+                                             const vxp_analysis *an, const char *function);
 
 /** Free a roofline. NULL is accepted. */
 VXP_API void vxp_roofline_free(vxp_roofline *rf);
@@ -1445,22 +1446,24 @@ VXP_API const char *vxp_frontier_point_unbound_reason(const vxp_frontier_point *
 #define VXP_CUDA_ALLOW_REJECTED 1u
 
 /**
- * Generate CUDA for an analysed program.
- * @param[out] out the generated program, owned by the caller (vxp_cuda_free). It does not
- *             borrow `an`, but its diagnostics borrow the program's source, which must
- *             outlive it.
+ * Generate CUDA for an analysed program. The analysis is only read (see vxp_roofline_new).
+ * @param[out] out the generated program, owned by the caller (vxp_cuda_free), allocated
+ *             from `ctx`. It does not borrow `an`, but its diagnostics borrow the program's
+ *             source, which must outlive it.
  * @return VXP_OK (also when the program is refused: then vxp_cuda_text is NULL and the
- *         diagnostics say why), VXP_ENOMEM, VXP_EINVAL
+ *         diagnostics say why), VXP_ENOMEM, VXP_EINVAL; failures are reported on `ctx`
  */
-VXP_API VXP_WARN_UNUSED int vxp_cuda_generate(vxp_cuda **out, const vxp_analysis *an);
+VXP_API VXP_WARN_UNUSED int vxp_cuda_generate(vxp_cuda **out, vxp_context *ctx,
+                                              const vxp_analysis *an);
 
 /**
  * vxp_cuda_generate with options: `flags` is 0 (the same as vxp_cuda_generate) or
- * VXP_CUDA_ALLOW_REJECTED. Ownership as vxp_cuda_generate.
+ * VXP_CUDA_ALLOW_REJECTED. Ownership, and the context failures are reported on, as
+ * vxp_cuda_generate.
  * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also for an unknown flag)
  */
-VXP_API VXP_WARN_UNUSED int vxp_cuda_generate_flags(vxp_cuda **out, const vxp_analysis *an,
-                                                    unsigned int flags);
+VXP_API VXP_WARN_UNUSED int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx,
+                                                    const vxp_analysis *an, unsigned int flags);
 
 /** Free a generated program. NULL is accepted. */
 VXP_API void vxp_cuda_free(vxp_cuda *cu);

@@ -62,12 +62,13 @@ void vxp_frontier_free(vxp_frontier *f) {
 }
 
 /* The priced function: the one asked for, or the first analysed function with regions. */
-static int priced_function(const vxp_analysis *an, const char *wanted, vxp_roofline **rf) {
+static int priced_function(vxp_context *ctx, const vxp_analysis *an, const char *wanted,
+                           vxp_roofline **rf) {
   *rf = NULL;
   for (size_t i = 0; i < an->functions.len; i++) {
     const char *name = an->functions.items[i].name;
     if (wanted && strcmp(wanted, name) != 0) continue;
-    int rc = vxp_roofline_new(rf, an, name);
+    int rc = vxp_roofline_new(rf, ctx, an, name);
     if (rc != VXP_OK) return rc;
     if (wanted || vxp_roofline_region_count(*rf) > 0) return VXP_OK;
     vxp_roofline_free(*rf);
@@ -170,7 +171,7 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
         vxp_analysis_const_value(an, fo->tokens_const, &p.tokens) != VXP_OK)
       rc = VXP_ENOTFOUND; /* the context holds the reason */
     vxp_roofline *rf = NULL;
-    if (rc == VXP_OK) rc = priced_function(an, fo->function, &rf);
+    if (rc == VXP_OK) rc = priced_function(ctx, an, fo->function, &rf);
     if (rc == VXP_OK && rf) {
       if (!f->function && !(f->function = vxp_ctx__strdup(ctx, vxp_roofline_function(rf))))
         rc = VXP_ENOMEM;

@@ -703,12 +703,12 @@ static int streaming(rf_walk *w, uint32_t fn_index) {
   return VXP_OK;
 }
 
-int vxp_roofline_new(vxp_roofline **out, const vxp_analysis *an, const char *function) {
-  vxp_ctx__begin(an ? an->ctx : NULL); /* each call reports its own outcome */
-  if (!out || !an || !function)
-    return an ? vxp_ctx__error(an->ctx, VXP_EINVAL, "invalid argument to vxp_roofline_new")
-              : VXP_EINVAL;
-  vxp_context *ctx = an->ctx;
+int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx, const vxp_analysis *an,
+                     const char *function) {
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
+  if (!out || !ctx || !an || !function)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_roofline_new")
+               : VXP_EINVAL;
   uint32_t fn_index = VXP_NONE;
   for (size_t i = 0; i < an->functions.len; i++)
     if (strcmp(an->functions.items[i].name, function) == 0) fn_index = (uint32_t)i;

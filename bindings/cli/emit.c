@@ -11,7 +11,8 @@ int vxpeak_emit_cuda(const vxpeak_args *args) {
   int exit_code = vxpeak_session_open(&s, args);
   vxp_cuda *cu = NULL;
   if (exit_code != VXPEAK_EXIT_OK) goto done;
-  int rc = vxp_cuda_generate_flags(&cu, s.an, args->allow_rejected ? VXP_CUDA_ALLOW_REJECTED : 0);
+  int rc = vxp_cuda_generate_flags(&cu, s.program.ctx, s.an,
+                                   args->allow_rejected ? VXP_CUDA_ALLOW_REJECTED : 0);
   if (rc != VXP_OK) {
     exit_code = vxpeak_fail(s.program.ctx, rc, "code generation failed");
     goto done;

@@ -442,7 +442,7 @@ int vxpeak_roofline(const vxpeak_args *args) {
     const char *fn = vxp_analysis_function(s.an, i);
     if (args->function && strcmp(args->function, fn) != 0) continue;
     vxp_roofline *rf = NULL;
-    int rc = vxp_roofline_new(&rf, s.an, fn);
+    int rc = vxp_roofline_new(&rf, s.program.ctx, s.an, fn);
     if (rc != VXP_OK) {
       exit_code = vxpeak_fail(s.program.ctx, rc, "roofline");
       goto done;

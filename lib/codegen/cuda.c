@@ -413,8 +413,8 @@ static void cg_free(cg *G) {
   vxp_sb__free(ctx, &G->body);
 }
 
-int vxp_cuda_generate(vxp_cuda **out, const vxp_analysis *an) {
-  return vxp_cuda_generate_flags(out, an, 0);
+int vxp_cuda_generate(vxp_cuda **out, vxp_context *ctx, const vxp_analysis *an) {
+  return vxp_cuda_generate_flags(out, ctx, an, 0);
 }
 
 /* The verdict comes first: a program the analysis rejected is not generated (its peak is
@@ -434,12 +434,12 @@ static int refuse_rejected(vxp_context *ctx, const vxp_analysis *an, vxp_cuda *c
   return VXP_OK;
 }
 
-int vxp_cuda_generate_flags(vxp_cuda **out, const vxp_analysis *an, unsigned int flags) {
-  vxp_ctx__begin(an ? an->ctx : NULL); /* each call reports its own outcome */
-  if (!out || !an || (flags & ~VXP_CUDA_ALLOW_REJECTED))
-    return an ? vxp_ctx__error(an->ctx, VXP_EINVAL, "invalid argument to vxp_cuda_generate")
-              : VXP_EINVAL;
-  vxp_context *ctx = an->ctx;
+int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis *an,
+                            unsigned int flags) {
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
+  if (!out || !ctx || !an || (flags & ~VXP_CUDA_ALLOW_REJECTED))
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_cuda_generate")
+               : VXP_EINVAL;
   vxp_cuda *cu = vxp_ctx__calloc(ctx, 1, sizeof(*cu));
   if (!cu) return vxp_ctx__nomem(ctx);
   cu->ctx = ctx;

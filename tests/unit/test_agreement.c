@@ -166,7 +166,7 @@ static void test_agreement__check_roofline_and_facts_agree_on_random_programs(vo
 
     /* roofline: the bytes the region writes, exactly. */
     vxp_roofline *rf = NULL;
-    assert_int_equal(vxp_roofline_new(&rf, an, "main"), VXP_OK);
+    assert_int_equal(vxp_roofline_new(&rf, ctx, an, "main"), VXP_OK);
     uint64_t written = 0;
     for (size_t s = 0; s < vxp_roofline_space_count(rf); s++)
       if (strcmp(vxp_roofline_space_name(rf, s), "W") == 0)

@@ -173,7 +173,7 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
     case 14:
       if (in->edit_old) rc = vxp_analyze(&s->edited_an, s->ctx, s->edited_prog, &aopts);
       break;
-    case 15: rc = vxp_cuda_generate(&s->cuda, s->an); break;
+    case 15: rc = vxp_cuda_generate(&s->cuda, s->ctx, s->an); break;
     case 18: rc = from_pointer(s->ctx, vxp_analysis_sarif(s->an, NULL)); break;
     case 19: {
       /* A sweep runs analyses of its own and keeps copies of what they say. */
@@ -189,7 +189,7 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       break;
     }
     case 20:
-      rc = vxp_roofline_new(&s->roofline, s->an, "main");
+      rc = vxp_roofline_new(&s->roofline, s->ctx, s->an, "main");
       if (rc == VXP_ENOTFOUND) rc = VXP_OK; /* garbage input has no main */
       break;
     case 21: {
@@ -210,7 +210,7 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
     /* The blog program is one the CUDA stage accepts: generation runs to the end. */
     case 16: rc = vxp_analyze(&s->file_an, s->ctx, s->file_prog, NULL); break;
     case 17:
-      rc = vxp_cuda_generate(&s->file_cuda, s->file_an);
+      rc = vxp_cuda_generate(&s->file_cuda, s->ctx, s->file_an);
       if (rc == VXP_OK && !vxp_cuda_text(s->file_cuda, NULL))
         fail_msg("the blog program was refused by the CUDA stage");
       break;

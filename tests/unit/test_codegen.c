@@ -18,7 +18,7 @@
 static vxp_cuda *generate(test_run *r, const char *text) {
   *r = test_analyse(text);
   vxp_cuda *cu = NULL;
-  assert_int_equal(vxp_cuda_generate(&cu, r->an), VXP_OK);
+  assert_int_equal(vxp_cuda_generate(&cu, r->ctx, r->an), VXP_OK);
   assert_non_null(cu);
   return cu;
 }
@@ -302,9 +302,9 @@ static void test_codegen__rejected_program_is_refused_unless_allowed(void **stat
   assert_non_null(strstr(vxp_diagnostic_message(vxp_cuda_diagnostic(cu, n - 1)), "rejected"));
   vxp_cuda_free(cu);
   cu = NULL;
-  assert_int_equal(vxp_cuda_generate_flags(&cu, r.an, 2u), VXP_EINVAL);
+  assert_int_equal(vxp_cuda_generate_flags(&cu, r.ctx, r.an, 2u), VXP_EINVAL);
   assert_null(cu);
-  assert_int_equal(vxp_cuda_generate_flags(&cu, r.an, VXP_CUDA_ALLOW_REJECTED), VXP_OK);
+  assert_int_equal(vxp_cuda_generate_flags(&cu, r.ctx, r.an, VXP_CUDA_ALLOW_REJECTED), VXP_OK);
   const char *out = vxp_cuda_text(cu, NULL);
   assert_non_null(out);
   assert_non_null(strstr(out, "Analysis verdict: rejected"));
@@ -316,7 +316,7 @@ static void test_codegen__rejected_program_is_refused_unless_allowed(void **stat
 static void test_codegen__null_arguments(void **state) {
   (void)state;
   vxp_cuda *cu = NULL;
-  assert_int_equal(vxp_cuda_generate(&cu, NULL), VXP_EINVAL);
+  assert_int_equal(vxp_cuda_generate(&cu, NULL, NULL), VXP_EINVAL);
   assert_null(cu);
   vxp_cuda_free(NULL);
   size_t len = 7;
@@ -372,7 +372,7 @@ static void test_codegen__allocation_failures_return_enomem_without_leaks(void *
     assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
     f.remaining = n;
     vxp_cuda *cu = NULL;
-    int rc = vxp_cuda_generate(&cu, an);
+    int rc = vxp_cuda_generate(&cu, ctx, an);
     f.remaining = LONG_MAX;
     if (rc == VXP_OK) {
       assert_non_null(vxp_cuda_text(cu, NULL));

@@ -102,12 +102,12 @@ static void test_errors__every_fallible_call_clears_the_state_on_success(void **
   expect_cleared(ctx, "vxp_analysis_sarif");
   fail_once(ctx);
   vxp_roofline *rf;
-  assert_int_equal(vxp_roofline_new(&rf, an, "main"), VXP_OK);
+  assert_int_equal(vxp_roofline_new(&rf, ctx, an, "main"), VXP_OK);
   expect_cleared(ctx, "vxp_roofline_new");
   vxp_roofline_free(rf);
   fail_once(ctx);
   vxp_cuda *cu;
-  assert_int_equal(vxp_cuda_generate(&cu, an), VXP_OK);
+  assert_int_equal(vxp_cuda_generate(&cu, ctx, an), VXP_OK);
   expect_cleared(ctx, "vxp_cuda_generate");
   vxp_cuda_free(cu);
   fail_once(ctx);

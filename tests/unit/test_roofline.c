@@ -4,9 +4,9 @@
  * cases that make the count unknown, and streaming from the host. */
 #include "support.h"
 
-static vxp_roofline *roofline(const vxp_analysis *an, const char *fn) {
+static vxp_roofline *roofline(vxp_context *ctx, const vxp_analysis *an, const char *fn) {
   vxp_roofline *rf = NULL;
-  assert_int_equal(vxp_roofline_new(&rf, an, fn), VXP_OK);
+  assert_int_equal(vxp_roofline_new(&rf, ctx, an, fn), VXP_OK);
   return rf;
 }
 
@@ -32,7 +32,7 @@ static void test_roofline__the_llama_decode_step_reads_13_48_gb_in_8_67_ms(void 
   opts.machine = machine;
   opts.host = host;
   assert_int_equal(vxp_analyze(&an, ctx, prog, &opts), VXP_OK);
-  vxp_roofline *rf = roofline(an, "decode_step");
+  vxp_roofline *rf = roofline(ctx, an, "decode_step");
   assert_string_equal(vxp_roofline_function(rf), "decode_step");
   assert_int_equal(vxp_roofline_region_count(rf), 1);
   assert_string_equal(vxp_roofline_traffic(rf), "exact");
@@ -64,8 +64,8 @@ static void test_roofline__the_llama_decode_step_reads_13_48_gb_in_8_67_ms(void 
   assert_int_equal(stream, 32ull * 12849217016ull); /* 411 ms */
   assert_int_equal((int)((double)stream / (double)ps), 47);
   vxp_roofline_free(rf);
-  assert_int_equal(vxp_roofline_new(&rf, an, "no_such_function"), VXP_ENOTFOUND);
-  assert_int_equal(vxp_roofline_new(&rf, an, NULL), VXP_EINVAL);
+  assert_int_equal(vxp_roofline_new(&rf, ctx, an, "no_such_function"), VXP_ENOTFOUND);
+  assert_int_equal(vxp_roofline_new(&rf, ctx, an, NULL), VXP_EINVAL);
   vxp_roofline_free(NULL);
   vxp_analysis_free(an);
   vxp_machine_free(host);
@@ -97,7 +97,7 @@ static void test_roofline__loops_multiply_slices_count_their_elements_writes_cou
                             "  }\n"
                             "  return 0;\n"
                             "}\n");
-  vxp_roofline *rf = roofline(r.an, "main");
+  vxp_roofline *rf = roofline(r.ctx, r.an, "main");
   assert_string_equal(vxp_roofline_traffic(rf), "exact");
   size_t w = space_index(rf, "W");
   assert_int_equal(vxp_roofline_space_read_bytes(rf, w), 64 * 8 * 4 + 64 * 32);
@@ -124,7 +124,7 @@ static void test_roofline__alternatives_count_their_largest_arm_as_an_upper_boun
                             "  }\n"
                             "  return 0;\n"
                             "}\n");
-  vxp_roofline *rf = roofline(r.an, "main");
+  vxp_roofline *rf = roofline(r.ctx, r.an, "main");
   assert_string_equal(vxp_roofline_traffic(rf), "upper_bound");
   size_t w = space_index(rf, "W");
   /* if/else: max(100, 1); match: max(1 read + 1 write, 1 write); comptime: the taken arm. */
@@ -154,7 +154,7 @@ static void test_roofline__trip_counts_and_arms_are_the_analysis_decisions(void 
                             "  }\n"
                             "  return 0;\n"
                             "}\n");
-  vxp_roofline *rf = roofline(r.an, "main");
+  vxp_roofline *rf = roofline(r.ctx, r.an, "main");
   assert_string_equal(vxp_roofline_traffic(rf), "exact");
   size_t w = space_index(rf, "W");
   assert_int_equal(vxp_roofline_space_written_bytes(rf, w), 6 + 1);
@@ -188,7 +188,7 @@ static void test_roofline__what_cannot_be_counted_is_unknown_with_the_reason(voi
              "  return 0;\n"
              "}\n", cases[i].body);
     test_run r = test_analyse(text);
-    vxp_roofline *rf = roofline(r.an, "main");
+    vxp_roofline *rf = roofline(r.ctx, r.an, "main");
     assert_string_equal(vxp_roofline_traffic(rf), "unknown");
     if (!strstr(vxp_roofline_reason(rf), cases[i].why))
       fail_msg("%s: reason '%s' lacks '%s'", cases[i].body, vxp_roofline_reason(rf), cases[i].why);
@@ -205,7 +205,7 @@ static void test_roofline__what_cannot_be_counted_is_unknown_with_the_reason(voi
                             "  return 0;\n"
                             "}\n"
                             "fn outer() -> i32 { return inner(); }\n");
-  vxp_roofline *rf = roofline(r.an, "outer");
+  vxp_roofline *rf = roofline(r.ctx, r.an, "outer");
   assert_string_equal(vxp_roofline_traffic(rf), "unknown");
   assert_non_null(strstr(vxp_roofline_reason(rf), "a call to 'inner', which has spawn regions"));
   assert_int_equal(vxp_roofline_region_count(rf), 0);
@@ -250,7 +250,7 @@ static void test_roofline__a_multiply_add_is_two_operations_by_element_type(void
                             "  }\n"
                             "  return 0;\n"
                             "}\n");
-  vxp_roofline *rf = roofline(r.an, "main");
+  vxp_roofline *rf = roofline(r.ctx, r.an, "main");
   assert_string_equal(vxp_roofline_ops_status(rf), "exact");
   assert_null(vxp_roofline_ops_reason(rf));
   assert_string_equal(vxp_roofline_topology(rf), "Dev");
@@ -285,7 +285,7 @@ static void test_roofline__compulsory_traffic_counts_each_element_once(void **st
                             "  }\n"
                             "  return 0;\n"
                             "}\n");
-  vxp_roofline *rf = roofline(r.an, "main");
+  vxp_roofline *rf = roofline(r.ctx, r.an, "main");
   size_t wi = space_index(rf, "W");
   uint64_t written = 1;
   assert_true(vxp_roofline_space_bytes(rf, wi, VXP_TRAFFIC_NO_REUSE, &written) ==
@@ -331,7 +331,7 @@ static vxp_roofline *batch_roofline(test_run *r, unsigned batch) {
            "  return 0;\n"
            "}\n", batch);
   *r = test_analyse(text);
-  return roofline(r->an, "main");
+  return roofline(r->ctx, r->an, "main");
 }
 
 static void test_roofline__memory_binds_until_the_batch_passes_the_ridge(void **state) {
@@ -380,7 +380,7 @@ static void test_roofline__without_compute_rates_the_bound_is_not_named(void **s
              "  return 0;\n"
              "}\n", cases[i].body);
     test_run r = test_analyse(text);
-    vxp_roofline *rf = roofline(r.an, "main");
+    vxp_roofline *rf = roofline(r.ctx, r.an, "main");
     assert_string_equal(vxp_roofline_ops_status(rf), "exact");
     uint64_t ps = 0;
     assert_false(vxp_roofline_compute_time_ps(rf, &ps));
@@ -399,7 +399,7 @@ static void test_roofline__without_compute_rates_the_bound_is_not_named(void **s
                             "  spawn on(Topology::Dev) { a[0] = a[1] + a[2]; }\n"
                             "  return 0;\n"
                             "}\n");
-  vxp_roofline *rf = roofline(r.an, "main");
+  vxp_roofline *rf = roofline(r.ctx, r.an, "main");
   assert_non_null(strstr(vxp_roofline_compute_reason(rf), "no compute rate for u8"));
   assert_null(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY));
   vxp_roofline_free(rf);
@@ -426,7 +426,7 @@ static void test_roofline__operations_that_cannot_be_counted_are_unknown(void **
              "  return 0;\n"
              "}\n", cases[i].body);
     test_run r = test_analyse(text);
-    vxp_roofline *rf = roofline(r.an, "main");
+    vxp_roofline *rf = roofline(r.ctx, r.an, "main");
     if (!cases[i].why) {
       assert_string_equal(vxp_roofline_ops_status(rf), "upper_bound");
       assert_true(vxp_roofline_total_ops(rf) == 1);

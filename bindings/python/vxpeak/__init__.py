@@ -919,7 +919,8 @@ class Analysis(_Handle):
         """Generate CUDA for the analysed program (the optional code-generation stage)."""
         lib = _ffi.lib()
         out = ctypes.c_void_p()
-        self.program.context._check(lib.vxp_cuda_generate(ctypes.byref(out), self._handle()))
+        self.program.context._check(lib.vxp_cuda_generate(
+            ctypes.byref(out), self.program.context._handle(), self._handle()))
         try:
             size = ctypes.c_size_t()
             ptr = lib.vxp_cuda_text(out, ctypes.byref(size))
@@ -947,7 +948,9 @@ class Analysis(_Handle):
         """The roofline of one call of ``function`` (``vxpeak roofline``)."""
         lib = _ffi.lib()
         out = ctypes.c_void_p()
-        rc = lib.vxp_roofline_new(ctypes.byref(out), self._handle(), function.encode("utf-8"))
+        rc = lib.vxp_roofline_new(
+            ctypes.byref(out), self.program.context._handle(), self._handle(),
+            function.encode("utf-8"))
         self.program.context._check(rc)
         rf = out.value
         value = ctypes.c_uint64()

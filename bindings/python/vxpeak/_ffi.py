@@ -292,7 +292,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_sweep_point_code": (c_char_p, [_H]),
     "vxp_sweep_point_cause_function": (c_char_p, [_H]),
     # rooflines
-    "vxp_roofline_new": (c_int, [_OUT, _H, c_char_p]),
+    "vxp_roofline_new": (c_int, [_OUT, _H, _H, c_char_p]),
     "vxp_roofline_free": (None, [_H]),
     "vxp_roofline_function": (c_char_p, [_H]),
     "vxp_roofline_region_count": (c_size_t, [_H]),
@@ -361,8 +361,8 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_frontier_point_bound_space": (c_char_p, [_H]),
     "vxp_frontier_point_unbound_reason": (c_char_p, [_H]),
     # cuda code generation
-    "vxp_cuda_generate": (c_int, [_OUT, _H]),
-    "vxp_cuda_generate_flags": (c_int, [_OUT, _H, c_uint]),
+    "vxp_cuda_generate": (c_int, [_OUT, _H, _H]),
+    "vxp_cuda_generate_flags": (c_int, [_OUT, _H, _H, c_uint]),
     "vxp_cuda_free": (None, [_H]),
     "vxp_cuda_text": (c_void_p, [_H, _SIZE_OUT]),
     "vxp_cuda_diagnostic_count": (c_size_t, [_H]),
