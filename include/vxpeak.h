@@ -42,7 +42,9 @@
  * vxp_roofline_new, vxp_cuda_generate) and the three returning a rendering or NULL
  * (vxp_program_sexp, vxp_analysis_json, vxp_analysis_sarif); each reports on the context
  * it is given or, when it takes none, on the context of the object it reads (a source's,
- * a program's, an analysis'). Accessors, which cannot fail, leave the state alone. So
+ * a program's, an analysis'). Accessors, which cannot fail, leave the state alone. Once
+ * cached, the three renderings only clear a stale failure and write nothing to a clear
+ * state, so a shared object's cached renderings may be read from several threads. So
  * "did the last call on this context fail" is vxp_context_errcode(ctx) != VXP_OK.
  *
  * Threads

@@ -1225,7 +1225,10 @@ const vxp_record *vxp_analysis_record(const vxp_analysis *an, size_t i) {
 }
 
 const char *vxp_analysis_json(vxp_analysis *an, size_t *len) {
-  vxp_ctx__begin(an ? an->ctx : NULL); /* each call reports its own outcome */
+  /* Each call reports its own outcome; a cached report is only read (vxp_ctx__begin_read),
+   * so a shared analysis' report may be read from several threads (make tsan). */
+  if (an && an->json) vxp_ctx__begin_read(an->ctx);
+  else vxp_ctx__begin(an ? an->ctx : NULL);
   if (!an) return NULL;
   if (!an->json) {
     an->json = vxp_ctx__interrupted(an->ctx) ? NULL : vxp_report__json(an, &an->json_len);

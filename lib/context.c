@@ -115,6 +115,10 @@ int vxp_ctx__error(vxp_context *ctx, int code, const char *fmt, ...) {
 
 int vxp_ctx__nomem(vxp_context *ctx) { return vxp_ctx__error(ctx, VXP_ENOMEM, "out of memory"); }
 
+void vxp_ctx__begin_read(vxp_context *ctx) {
+  if (ctx && ctx->errcode != VXP_OK) vxp_ctx__clear_error(ctx);
+}
+
 void vxp_ctx__clear_error(vxp_context *ctx) {
   if (!ctx) return;
   ctx->errcode = VXP_OK;

@@ -55,6 +55,10 @@ void vxp_ctx__clear_error(vxp_context *ctx);
 /* Start a public call that can fail (NULL is accepted): clear the error state and, unless
  * an enclosing call holds its own, arm the context's time budget for this call. */
 void vxp_ctx__begin(vxp_context *ctx);
+/* Start a call that returns a cached rendering (vxp_analysis_json, ...): clear a stale
+ * failure, but write nothing when the state is already clear, so that a shared object's
+ * cached renderings are reads that several threads may make at once (make tsan). */
+void vxp_ctx__begin_read(vxp_context *ctx);
 
 /* Checked unsigned 64-bit arithmetic: return false on overflow, leaving *out unset. */
 static inline bool vxp_add_u64(uint64_t a, uint64_t b, uint64_t *out) {

@@ -353,7 +353,9 @@ const vxp_diagnostic *vxp_program_diagnostic(const vxp_program *prog, size_t i) 
 }
 
 const char *vxp_program_sexp(vxp_program *prog) {
-  vxp_ctx__begin(prog ? prog->ctx : NULL); /* each call reports its own outcome */
+  /* Each call reports its own outcome; a cached tree is only read (see vxp_analysis_json). */
+  if (prog && prog->sexp) vxp_ctx__begin_read(prog->ctx);
+  else vxp_ctx__begin(prog ? prog->ctx : NULL);
   if (!prog) return NULL;
   if (!prog->sexp) {
     /* ts_node_string allocates with tree-sitter's allocator; copy it into ours so that

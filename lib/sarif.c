@@ -420,7 +420,9 @@ char *vxp_sarif__render(const vxp_analysis *an, size_t *len) {
 }
 
 const char *vxp_analysis_sarif(vxp_analysis *an, size_t *len) {
-  vxp_ctx__begin(an ? an->ctx : NULL); /* each call reports its own outcome */
+  /* Each call reports its own outcome; a cached log is only read (see vxp_analysis_json). */
+  if (an && an->sarif) vxp_ctx__begin_read(an->ctx);
+  else vxp_ctx__begin(an ? an->ctx : NULL);
   if (!an) return NULL;
   if (!an->sarif) {
     an->sarif = vxp_ctx__interrupted(an->ctx) ? NULL : vxp_sarif__render(an, &an->sarif_len);
