@@ -54,7 +54,7 @@ TEST_CFLAGS = $(CFLAGS) -Wall -Wextra -Werror -Wno-missing-field-initializers -I
 # lib/codegen/ is the optional CUDA stage: built into the library, used only when asked.
 LIB_SRCS := $(sort $(wildcard lib/*.c)) $(sort $(wildcard lib/codegen/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_machines.o \
-	$(BUILD)/gen/cuda_prelude.o $(BUILD)/grammar/parser.o
+	$(BUILD)/gen/cuda_prelude.o $(BUILD)/grammar/parser.o $(BUILD)/grammar/scanner.o
 CLI_SRCS := $(sort $(wildcard bindings/cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 # The language server (`vxpeak lsp`): its own directory, linked into the command, a client
@@ -141,6 +141,10 @@ $(BUILD)/gen/cuda_prelude.o: $(BUILD)/gen/cuda_prelude.c
 	$(CC) $(LIB_CFLAGS) -Wno-overlength-strings -c $< -o $@
 
 $(BUILD)/grammar/parser.o: grammar/src/parser.c
+	@mkdir -p $(@D)
+	$(CC) $(GRAMMAR_CFLAGS) -c $< -o $@
+
+$(BUILD)/grammar/scanner.o: grammar/src/scanner.c
 	@mkdir -p $(@D)
 	$(CC) $(GRAMMAR_CFLAGS) -c $< -o $@
 
@@ -302,9 +306,9 @@ codegen-nvcc: $(CLI)
 # The grammar against the runtime we link (Debian's 0.20.7, not the CLI's): the corpus,
 # our own Vx programs (no ERROR/MISSING node), and every editor query compiling.
 GRAMMAR_TEST := $(BUILD)/tests/grammar_test
-$(GRAMMAR_TEST): tests/grammar/grammar_test.c $(BUILD)/grammar/parser.o
+$(GRAMMAR_TEST): tests/grammar/grammar_test.c $(BUILD)/grammar/parser.o $(BUILD)/grammar/scanner.o
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(BUILD)/grammar/parser.o $(DEP_LIBS)
+	$(CC) $(TEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(BUILD)/grammar/parser.o $(BUILD)/grammar/scanner.o $(DEP_LIBS)
 
 grammar-tests: $(GRAMMAR_TEST)
 	@$(GRAMMAR_TEST) corpus grammar/test/corpus

@@ -56,7 +56,18 @@ module.exports = grammar({
 
   word: $ => $.identifier,
 
-  extras: $ => [/\s/, $.line_comment, $.doc_comment],
+  extras: $ => [/\s/, $.line_comment, $.doc_comment, $._line_probe],
+
+  // Line breaks before a line that starts in column 0 with a letter, where a top-level item
+  // may start (grammar/src/scanner.c). _item_start is valid only between top-level items,
+  // so when a stray token sends the parser into error recovery, the next such line brings
+  // it back to the top level; and a column-0 line that starts with an item keyword (`fn`,
+  // `struct`, `Memory`...) inside an unfinished item is an error at that line break, so the
+  // damage ends there. Without it one stray `Memory::HBM` line made the rest of the file a
+  // single ERROR, and tree-sitter 0.20's recovery is quadratic in the length it swallows.
+  // _line_probe is never produced: as an extra it only makes the scanner look at every
+  // line break.
+  externals: $ => [$._item_start, $._line_probe],
 
   supertypes: $ => [$._item, $._type, $._expression, $._statement, $._pattern],
 
@@ -74,7 +85,7 @@ module.exports = grammar({
   ],
 
   rules: {
-    source_file: $ => repeat($._item),
+    source_file: $ => repeat(choice($._item, $._item_start)),
 
     // ------------------------------------------------------------------ lexical
 
@@ -113,7 +124,14 @@ module.exports = grammar({
       $.const_item,
       $.memory_item,
       $.topology_item,
+      $.stray_path,
     ),
+
+    // `Memory::HBM` or `Topology::Dev` alone at the top level, a path where an item belongs:
+    // read as a node of its own (libvxpeak reports it as a syntax error) rather than left to
+    // error recovery, which would take it for the start of a Memory or Topology item and
+    // swallow the items after it.
+    stray_path: $ => choice($.memory_path, $.topology_path),
 
     function_item: $ => seq(
       optional(field('unsafe', $.unsafe_modifier)),

@@ -57,6 +57,7 @@
   X(rate)                                                                                   \
   X(frequency)                                                                              \
   X(memory_path)                                                                            \
+  X(stray_path)                                                                             \
   X(topology_path)                                                                          \
   X(generic_type)                                                                           \
   X(scoped_type_identifier)                                                                 \

@@ -394,20 +394,27 @@ int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode ro
   if (rc == VXP_OK) rc = check_obsolete(ctx, src, root, from, to, diags);
   counts[1] = diags->len - before;
   before = diags->len;
-  if (rc == VXP_OK && ts_node_has_error(root)) {
-    if (vxp_node__is_error(root) || ts_node_is_missing(root)) {
-      if (!report(ctx, src, diags, root, ts_node_parent(root))) rc = VXP_ENOMEM;
-    } else {
-      /* the top-level nodes (items, comments, stray errors) starting in [from, to) */
-      uint32_t n = ts_node_child_count(root);
-      for (uint32_t i = 0; i < n && rc == VXP_OK; i++) {
-        TSNode top = ts_node_child(root, i);
-        uint32_t at = ts_node_start_byte(top);
-        if (at < from || at >= to || !(ts_node_has_error(top) || ts_node_is_missing(top)))
-          continue;
+  if (rc == VXP_OK && (vxp_node__is_error(root) || ts_node_is_missing(root))) {
+    if (!report(ctx, src, diags, root, ts_node_parent(root))) rc = VXP_ENOMEM;
+  } else if (rc == VXP_OK) {
+    /* The top-level nodes (items, comments, stray errors) starting in [from, to), walked
+     * with a cursor (ts_node_child from the start each time would be quadratic). A path
+     * alone at the top level (`Memory::HBM`) is read as a stray_path item so that error
+     * recovery stays local (grammar/README.md); it is a syntax error all the same. */
+    bool errors = ts_node_has_error(root);
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    bool more = ts_tree_cursor_goto_first_child(&cursor);
+    for (; more && rc == VXP_OK; more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+      TSNode top = ts_tree_cursor_current_node(&cursor);
+      uint32_t at = ts_node_start_byte(top);
+      if (at < from || at >= to) continue;
+      if (ts_node_symbol(top) == ctx->syms.stray_path) {
+        if (!report(ctx, src, diags, top, root)) rc = VXP_ENOMEM;
+      } else if (errors && (ts_node_has_error(top) || ts_node_is_missing(top))) {
         rc = report_errors(ctx, src, top, diags);
       }
     }
+    ts_tree_cursor_delete(&cursor);
   }
   counts[2] = diags->len - before;
   return rc;

@@ -31,9 +31,10 @@ flags=$(pkg-config --cflags tree-sitter 2>/dev/null || true)
 libs=$(pkg-config --libs tree-sitter 2>/dev/null || echo -ltree-sitter)
 [ "$work/c_parser.o" -nt "$tsc/src/parser.c" ] || $cc -O2 -c -I"$tsc/src" "$tsc/src/parser.c" -o "$work/c_parser.o"
 $cc -O2 -c -Igrammar/src grammar/src/parser.c -o "$work/vx_parser.o"
+$cc -O2 -c -Igrammar/src grammar/src/scanner.c -o "$work/vx_scanner.o"
 # shellcheck disable=SC2086
 $cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L $flags tests/bench/parse_bench.c \
-  "$work/vx_parser.o" "$work/c_parser.o" $libs -o "$work/parse_bench"
+  "$work/vx_parser.o" "$work/vx_scanner.o" "$work/c_parser.o" $libs -o "$work/parse_bench"
 
 # Inputs: our own Vx programs (tests/corpus, examples, fleet) repeated to at least 5 MB, and
 # this project's C sources (those tree-sitter-c parses without error) repeated to the same
