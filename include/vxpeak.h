@@ -740,6 +740,32 @@ VXP_API const vxp_diagnostic *vxp_diagnostic_note(const vxp_diagnostic *d, size_
 /** 1 when a note suggests a fix (rendered `help:`), 0 for a plain note or a diagnostic. */
 VXP_API int vxp_diagnostic_is_help(const vxp_diagnostic *d);
 
+/** vxp_diagnostic_render flag: colour with ANSI escape sequences (for a terminal). */
+#define VXP_RENDER_COLOR 1u
+
+/**
+ * Render a diagnostic in the compiler form the `vxpeak` command prints:
+ *
+ *     file.vx:12:7: error[E6010]: message
+ *        |
+ *     12 | the source line
+ *        |       ^^^^^ (under the range; a window of 120 bytes of a long line)
+ *     note: message
+ *       --> file.vx:3:1
+ *     ...
+ *       = help: message (a note without a range)
+ *
+ * (lines and columns 1-based, columns in bytes), "vxpeak: error[CODE]: message" for a
+ * diagnostic without a range, then its notes and help lines. `flags` is 0 or
+ * VXP_RENDER_COLOR. Written like snprintf: at most `size` bytes including a terminating NUL
+ * go to `buf` (which may be NULL when `size` is 0), and the return value is the length of
+ * the whole rendering, without the NUL; call once with size 0 to learn how much to
+ * allocate. Allocates nothing and writes nothing else, so it may be called from any thread
+ * that may read the diagnostic. A NULL diagnostic renders as "".
+ */
+VXP_API size_t vxp_diagnostic_render(const vxp_diagnostic *d, unsigned int flags, char *buf,
+                                     size_t size);
+
 /* ======================================================================== Resident sets */
 
 /** The function the resident set belongs to. Borrowed from the analysis. */

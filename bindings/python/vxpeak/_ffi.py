@@ -219,6 +219,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_diagnostic_note_count": (c_size_t, [_H]),
     "vxp_diagnostic_note": (_H, [_H, c_size_t]),
     "vxp_diagnostic_is_help": (c_int, [_H]),
+    "vxp_diagnostic_render": (c_size_t, [_H, c_uint, c_char_p, c_size_t]),
     # resident sets
     "vxp_resident_set_function": (c_char_p, [_H]),
     "vxp_resident_set_space": (c_char_p, [_H]),
