@@ -168,6 +168,7 @@ typedef struct vxp_analysis vxp_analysis;
 typedef struct vxp_diagnostic vxp_diagnostic;
 typedef struct vxp_resident_set vxp_resident_set;
 typedef struct vxp_record vxp_record;
+typedef struct vxp_scope vxp_scope;
 typedef struct vxp_route vxp_route;
 typedef struct vxp_call_tree vxp_call_tree;
 typedef struct vxp_unresolved_call vxp_unresolved_call;
@@ -786,6 +787,12 @@ VXP_API size_t vxp_resident_set_tile_count(const vxp_resident_set *rs);
 /** 1 when the space is declared `overcommit`. */
 VXP_API int vxp_resident_set_overcommit(const vxp_resident_set *rs);
 
+/** Number of records (tiles) the function places in the space, live at the peak or not. */
+VXP_API size_t vxp_resident_set_record_count(const vxp_resident_set *rs);
+
+/** Record `i` of the resident set, in program order, or NULL. Borrowed from the analysis. */
+VXP_API const vxp_record *vxp_resident_set_record(const vxp_resident_set *rs, size_t i);
+
 /**
  * The naive sum over the run: every placement's bytes times its loop trip counts.
  * @return 1 and sets `*out` when the sum is known; 0 when a trip count is not static.
@@ -808,6 +815,13 @@ VXP_API uint64_t vxp_record_bytes(const vxp_record *rec);
 
 /** Number of releasing blocks enclosing the placement (0 = function scope). */
 VXP_API uint32_t vxp_record_scope_depth(const vxp_record *rec);
+
+/**
+ * The innermost scope enclosing the placement: a block (`for`, `if`, `spawn`...) or, at
+ * the top of the body, the function's own scope. Follow vxp_scope_parent to the function
+ * for the whole chain. Borrowed from the analysis; never NULL for a record of an analysis.
+ */
+VXP_API const vxp_scope *vxp_record_scope(const vxp_record *rec);
 
 /** Position of the placement in its function's program order (0-based). */
 VXP_API uint32_t vxp_record_order(const vxp_record *rec);
@@ -842,6 +856,36 @@ VXP_API int vxp_record_release_order(const vxp_record *rec, uint32_t *out);
  * are static; 0 when a trip count is not (a `loop`, a `while`, a bound that does not fold).
  */
 VXP_API int vxp_record_runs(const vxp_record *rec, uint64_t *out);
+
+/* ======================================================================== Scopes */
+
+/*
+ * The blocks of the analysed functions as the analysis walked them (a generic function's
+ * once per instance): a record's scope chain runs from vxp_record_scope through
+ * vxp_scope_parent to its function's scope. Releasing scopes (if, else, for, loop) free
+ * their tiles at their end; vxp_record_scope_depth counts them.
+ */
+
+/** The enclosing scope, or NULL for a function's own scope. Borrowed from the analysis. */
+VXP_API const vxp_scope *vxp_scope_parent(const vxp_scope *sc);
+
+/**
+ * "function", "if", "else", "for", "loop", "spawn", "match_arm", "unsafe" or "comptime".
+ * Static storage.
+ */
+VXP_API const char *vxp_scope_kind(const vxp_scope *sc);
+
+/** The scope's number, unique within its analysis (equal ids: the same scope). */
+VXP_API uint32_t vxp_scope_id(const vxp_scope *sc);
+
+/** Where the scope is written: the construct that opens the block, or the whole function. */
+VXP_API vxp_range vxp_scope_range(const vxp_scope *sc);
+
+/** 1 when the scope releases its tiles at its end (if, else, for, loop), else 0. */
+VXP_API int vxp_scope_releases(const vxp_scope *sc);
+
+/** The analysed function (or instance) the scope belongs to. Borrowed from the analysis. */
+VXP_API const char *vxp_scope_function(const vxp_scope *sc);
 
 /* ======================================================================== Routes */
 
@@ -889,6 +933,13 @@ VXP_API const char *vxp_route_composition(const vxp_route *route);
 
 /** Where the transfer is written. */
 VXP_API vxp_range vxp_route_range(const vxp_route *route);
+
+/**
+ * The record of the tile this hop places: the transfer's tile for its last hop, the staged
+ * copy for an intermediate one; NULL when the hop places no tile the analysis records (a
+ * destination without a capacity). Borrowed from the analysis.
+ */
+VXP_API const vxp_record *vxp_route_record(const vxp_route *route);
 
 /* ======================================================================== Call trees */
 

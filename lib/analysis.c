@@ -27,6 +27,7 @@ typedef struct block_frame {
   bool multiplier_known;
   uint64_t multiplier;  /* product of enclosing loop trip counts (saturated) */
   size_t first_record;  /* records placed in the block come at or after this index */
+  uint32_t scope;       /* its entry in the analysis' scopes */
 } block_frame;
 
 /* A space of the machine view that the program can name. */
@@ -37,6 +38,7 @@ typedef struct named_space {
 
 typedef struct walker {
   vxp_analysis *an;
+  size_t route_mark;              /* routes of the placement event under way start here */
   vxp_context *ctx;
   const vxp_model *m;
   const vxp_source *src;
@@ -309,6 +311,20 @@ static uint32_t space_index(walker *W, const char *name) {
   return VXP_NONE;
 }
 
+/* Enter a scope of the function being walked: its own (parent VXP_NONE) or a block's. */
+static uint32_t push_scope(walker *W, uint32_t parent, uint8_t kind, uint32_t start,
+                           uint32_t end) {
+  vxp_scope sc;
+  memset(&sc, 0, sizeof(sc));
+  sc.id = (uint32_t)W->an->scopes.len;
+  sc.parent = parent;
+  sc.function = W->fn_index;
+  sc.kind = kind;
+  sc.range = vxp_source__range(W->src, start, end);
+  if (!array_push(W->ctx, &W->an->scopes, sc)) W->rc = VXP_ENOMEM;
+  return sc.id;
+}
+
 static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint64_t bytes,
                      vxp_name binding) {
   const vxp_space *sp = space_at(W, space);
@@ -321,6 +337,7 @@ static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint6
   block_frame *b = top_block(W);
   vxp_record rec;
   memset(&rec, 0, sizeof(rec));
+  rec.scope = b->scope;
   rec.function = W->fn_index;
   rec.space = space;
   rec.bytes = bytes;
@@ -349,6 +366,10 @@ static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint6
     W->rc = VXP_ENOMEM;
     return;
   }
+  /* The hops of this placement's transfer recorded so far place this tile. */
+  for (size_t i = W->route_mark; i < W->an->routes.len; i++)
+    W->an->routes.items[i].record = (uint32_t)(W->an->records.len - 1);
+  W->route_mark = W->an->routes.len;
   trace_push(W, VXP_TRACE_PLACE, (uint32_t)(W->tiles.len - 1));
 }
 
@@ -454,6 +475,7 @@ static void record_route(walker *W, const vxp_place_event *pl, const tile_size *
   r.start_byte = pl->start_byte;
   r.end_byte = pl->end_byte;
   r.range = vxp_source__range(W->src, pl->start_byte, pl->end_byte);
+  r.record = VXP_NONE;
   for (size_t i = 0; i < path->len; i++) {
     if (!array_push(W->ctx, &an->route_nodes, path->items[i])) {
       W->rc = VXP_ENOMEM;
@@ -574,6 +596,7 @@ static void record_size_fact(walker *W, vxp_event_fact *fact, const tile_size *t
 }
 
 static void place(walker *W, const vxp_place_event *pl, vxp_event_fact *fact) {
+  W->route_mark = W->an->routes.len; /* routes before this event are not its */
   tile_size ts;
   check_dtype(W, pl);
   size_of(W, pl, &ts);
@@ -609,6 +632,7 @@ static void open_block(walker *W, const vxp_block_event *b, vxp_event_fact *fact
   block_frame frame = parent;
   frame.releasing = vxp_block__releases((vxp_block_kind)b->kind);
   frame.first_record = W->an->records.len;
+  frame.scope = push_scope(W, parent.scope, b->kind, b->start_byte, b->end_byte);
   if (b->kind == VXP_BLOCK_LOOP) frame.multiplier_known = false;
   if (b->kind == VXP_BLOCK_FOR) {
     /* `for i in a..b` runs max(b - a, 0) times when both bounds fold; any other
@@ -841,8 +865,9 @@ static void walk_function(walker *W, uint32_t index) {
   W->trace.len = W->tiles.len = W->blocks.len = 0;
   W->record_base = W->an->records.len;
   W->order = W->depth = W->calls = 0;
-  block_frame root = {false, true, 1, 0};
-  if (!array_push(W->ctx, &W->blocks, root)) {
+  block_frame root = {false, true, 1, 0,
+                      push_scope(W, VXP_NONE, VXP__SCOPE_FUNCTION, fn->start_byte, fn->end_byte)};
+  if (W->rc != VXP_OK || !array_push(W->ctx, &W->blocks, root)) {
     W->rc = VXP_ENOMEM;
     return;
   }
@@ -952,6 +977,75 @@ static int copy_diags(vxp_context *ctx, vxp_diag_list *to, const vxp_diag_list *
   return VXP_OK;
 }
 
+/* The resident set of (function, space) among `sets` sorted by that pair, or VXP_NONE. */
+static uint32_t find_set(const vxp_analysis *an, const uint32_t *sorted, size_t count,
+                         uint32_t function, uint32_t space) {
+  size_t lo = 0, hi = count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const vxp_resident_set *rs = &an->resident_sets.items[sorted[mid]];
+    if (rs->function < function || (rs->function == function && rs->space < space)) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == count) return VXP_NONE;
+  const vxp_resident_set *rs = &an->resident_sets.items[sorted[lo]];
+  return rs->function == function && rs->space == space ? sorted[lo] : VXP_NONE;
+}
+
+/* Links that make the structure navigable once the arrays no longer move: each record,
+ * scope and resident set knows its analysis, and each resident set lists its records. */
+static int link_structure(vxp_analysis *an) {
+  vxp_context *ctx = an->ctx;
+  for (size_t i = 0; i < an->records.len; i++) an->records.items[i].owner = an;
+  for (size_t i = 0; i < an->scopes.len; i++) an->scopes.items[i].owner = an;
+  size_t sets = an->resident_sets.len;
+  for (size_t i = 0; i < sets; i++) an->resident_sets.items[i].owner = an;
+  if (!sets) return VXP_OK;
+  uint32_t *sorted = vxp_ctx__calloc(ctx, sets, sizeof(uint32_t));
+  uint32_t *fill = vxp_ctx__calloc(ctx, sets, sizeof(uint32_t));
+  if (!sorted || !fill) {
+    vxp_ctx__free(ctx, sorted);
+    vxp_ctx__free(ctx, fill);
+    return VXP_ENOMEM;
+  }
+  /* Sets are made in (function, space) order already when functions are walked in turn;
+   * an insertion sort is linear then, and correct otherwise. */
+  for (size_t i = 0; i < sets; i++) {
+    size_t k = i;
+    const vxp_resident_set *x = &an->resident_sets.items[i];
+    while (k > 0) {
+      const vxp_resident_set *y = &an->resident_sets.items[sorted[k - 1]];
+      if (y->function < x->function || (y->function == x->function && y->space <= x->space)) break;
+      sorted[k] = sorted[k - 1];
+      k--;
+    }
+    sorted[k] = (uint32_t)i;
+  }
+  for (size_t r = 0; r < an->records.len; r++) {
+    const vxp_record *rec = &an->records.items[r];
+    uint32_t set = find_set(an, sorted, sets, rec->function, rec->space);
+    if (set != VXP_NONE) an->resident_sets.items[set].record_count++;
+  }
+  size_t total = 0;
+  for (size_t i = 0; i < sets; i++) {
+    an->resident_sets.items[i].record_first = (uint32_t)total;
+    total += an->resident_sets.items[i].record_count;
+  }
+  int rc = VXP_OK;
+  if (total && !array_reserve(ctx, &an->set_records, total)) rc = VXP_ENOMEM;
+  for (size_t r = 0; rc == VXP_OK && r < an->records.len; r++) {
+    const vxp_record *rec = &an->records.items[r];
+    uint32_t set = find_set(an, sorted, sets, rec->function, rec->space);
+    if (set == VXP_NONE) continue;
+    vxp_resident_set *rs = &an->resident_sets.items[set];
+    an->set_records.items[rs->record_first + fill[set]++] = (uint32_t)r;
+  }
+  if (rc == VXP_OK) an->set_records.len = total;
+  vxp_ctx__free(ctx, sorted);
+  vxp_ctx__free(ctx, fill);
+  return rc;
+}
+
 static int analyse(vxp_analysis *an) {
   vxp_context *ctx = an->ctx;
   const vxp_program *prog = an->prog;
@@ -1044,6 +1138,7 @@ static int analyse(vxp_analysis *an) {
   if (W.rc == VXP_OK) check_declared(&W);
   if (W.rc == VXP_OK) W.rc = vxp_callgraph__fold(an);
   rc = W.rc;
+  if (rc == VXP_OK) rc = link_structure(an);
   vxp_resolver__free(&W.resolver);
   array_free(ctx, &W.bindings);
   array_free(ctx, &W.spaces);
@@ -1158,6 +1253,8 @@ void vxp_analysis_free(vxp_analysis *an) {
   array_free(ctx, &an->call_trees);
   array_free(ctx, &an->unresolved);
   array_free(ctx, &an->records);
+  array_free(ctx, &an->scopes);
+  array_free(ctx, &an->set_records);
   array_free(ctx, &an->resident_sets);
   array_free(ctx, &an->event_facts);
   array_free(ctx, &an->fact_dims);

@@ -11,7 +11,20 @@
 #include "transfer.h"
 
 /* One tile: a placement into a space with a capacity, in one analysed function. */
+/* A block of an analysed function, or the function's own scope (vxp_scope). */
+#define VXP__SCOPE_FUNCTION 255u
+struct vxp_scope {
+  const struct vxp_analysis *owner; /* set when the analysis is complete */
+  uint32_t id;                /* index in the analysis' scopes */
+  uint32_t parent;            /* index of the enclosing scope; VXP_NONE for a function's */
+  uint32_t function;          /* index into the analysis' functions */
+  uint8_t kind;               /* vxp_block_kind, or VXP__SCOPE_FUNCTION */
+  vxp_range range;            /* the construct that opens the block, or the function */
+};
+
 struct vxp_record {
+  const struct vxp_analysis *owner; /* set when the analysis is complete */
+  uint32_t scope;             /* the innermost scope enclosing the placement */
   uint32_t function;          /* index into the analysis' functions */
   uint32_t space;             /* index into the machine view's spaces */
   uint64_t bytes;             /* granule-rounded; UINT64_MAX when it does not fit 64 bits */
@@ -44,6 +57,9 @@ struct vxp_resident_set {
   uint64_t capacity_bytes;
   uint32_t tiles;             /* live at the peak, at least 1 */
   uint32_t peak_record;       /* the placement that first reached the peak */
+  const struct vxp_analysis *owner; /* set when the analysis is complete */
+  uint32_t record_first;      /* its records: the analysis' set_records[first .. first + count) */
+  uint32_t record_count;
   bool overcommit;
   bool allocated_known;
   uint64_t allocated_bytes;
@@ -53,6 +69,8 @@ struct vxp_resident_set {
  * transfer one route per hop (vxc records each hop of the rewritten chain). */
 struct vxp_route {
   const struct vxp_analysis *owner; /* for the node names of `path` */
+  uint32_t record;            /* the tile the hop places (the next record of its placement
+                                 event), or VXP_NONE */
   uint32_t function;
   const char *function_name;  /* borrowed from the model */
   uint32_t path_first;        /* the route's graph nodes: route_nodes[first .. first + len) */
@@ -218,6 +236,8 @@ struct vxp_analysis {
   Array(vxp_call_tree) call_trees;       /* by function, then space name */
   Array(vxp_unresolved_call) unresolved; /* in call order */
   Array(vxp_record) records;
+  Array(vxp_scope) scopes;               /* every block walked, functions' scopes first in each walk */
+  Array(uint32_t) set_records;           /* record indices by resident set, in program order */
   Array(vxp_resident_set) resident_sets;
   Array(vxp_event_fact) event_facts;   /* by analysed function (fact_first), then event */
   Array(uint64_t) fact_dims;           /* folded dimensions of placements */

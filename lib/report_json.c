@@ -177,6 +177,29 @@ static json_t *diagnostic_json(const vxp_diagnostic *d, bool *ok) {
   return o;
 }
 
+/* A record's scope chain, innermost first: [{"id", "kind", "line", "column"}...]. */
+static json_t *scopes_json(const vxp_record *r, bool *ok) {
+  json_t *chain = json_array();
+  if (!chain) {
+    *ok = false;
+    return NULL;
+  }
+  for (const vxp_scope *sc = vxp_record_scope(r); sc; sc = vxp_scope_parent(sc)) {
+    json_t *o = json_object();
+    if (!o) {
+      *ok = false;
+      break;
+    }
+    vxp_range range = vxp_scope_range(sc);
+    set(o, "id", json_integer(vxp_scope_id(sc)), ok);
+    set(o, "kind", json_string(vxp_scope_kind(sc)), ok);
+    set(o, "line", json_integer(range.start.line + 1), ok);
+    set(o, "column", json_integer(range.start.column + 1), ok);
+    if (json_array_append_new(chain, o) != 0) *ok = false;
+  }
+  return chain;
+}
+
 static json_t *resident_set_json(const vxp_analysis *an, const vxp_resident_set *rs, bool *ok) {
   json_t *o = json_object();
   if (!o) {
@@ -191,10 +214,11 @@ static json_t *resident_set_json(const vxp_analysis *an, const vxp_resident_set 
   set(o, "tiles", json_integer(rs->tiles), ok);
   set(o, "overcommit", json_boolean(rs->overcommit), ok);
   set(o, "allocated_bytes", rs->allocated_known ? u64(rs->allocated_bytes) : json_null(), ok);
+  set(o, "record_count", json_integer((json_int_t)rs->record_count), ok);
   json_t *live = json_array();
-  for (size_t i = 0; live && i < an->records.len; i++) {
-    const vxp_record *r = &an->records.items[i];
-    if (r->function != rs->function || r->space != rs->space || !r->live_at_peak) continue;
+  for (size_t i = 0; live && i < rs->record_count; i++) {
+    const vxp_record *r = &an->records.items[an->set_records.items[rs->record_first + i]];
+    if (!r->live_at_peak) continue;
     json_t *t = json_object();
     if (!t) {
       *ok = false;
@@ -205,6 +229,7 @@ static json_t *resident_set_json(const vxp_analysis *an, const vxp_resident_set 
     set(t, "depth", json_integer(r->depth), ok);
     set(t, "line", json_integer(r->range.start.line + 1), ok);
     set(t, "column", json_integer(r->range.start.column + 1), ok);
+    set(t, "scopes", scopes_json(r, ok), ok);
     if (json_array_append_new(live, t) != 0) *ok = false;
   }
   set(o, "live_at_peak", live, ok);
@@ -285,6 +310,16 @@ static json_t *route_json(const vxp_route *r, bool *ok) {
   set(o, "function", vxp_json__text(vxp_route_function(r)), ok);
   set(o, "line", json_integer(r->range.start.line + 1), ok);
   set(o, "column", json_integer(r->range.start.column + 1), ok);
+  /* The tile the hop places (vxp_route_record): its space, binding and bytes. */
+  const vxp_record *placed = vxp_route_record(r);
+  json_t *tile = placed ? json_object() : json_null();
+  if (placed && tile) {
+    set(tile, "space", vxp_json__text(placed->space_name), ok);
+    set(tile, "binding", placed->binding_name ? vxp_json__text(placed->binding_name) : json_null(),
+        ok);
+    set(tile, "bytes", u64(placed->bytes), ok);
+  }
+  set(o, "tile", tile, ok);
   return o;
 }
 

@@ -29,7 +29,7 @@ import ctypes
 import dataclasses
 import json
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from os import PathLike, fspath
 from typing import Any, Dict, List, Mapping, Optional, Tuple, TypeVar, Union
 
@@ -157,6 +157,18 @@ class Diagnostic:
 
 
 @dataclass(frozen=True)
+class Scope:
+    """A block enclosing a placement (``kind``: "function", "if", "else", "for", "loop",
+    "spawn", "match_arm", "unsafe" or "comptime"), where it is written, and whether it frees
+    its tiles at its end. ``id`` is unique within the analysis."""
+
+    id: int
+    kind: str
+    span: Span
+    releases: bool
+
+
+@dataclass(frozen=True)
 class ResidentSet:
     """The peak working set of one function in one memory space."""
 
@@ -167,6 +179,8 @@ class ResidentSet:
     tiles: int
     overcommit: bool
     allocated_bytes: Optional[int]  # the naive sum over the run; None: trip count unknown
+    # its tiles: indices into Analysis.records, in program order (a link, not compared)
+    records: Tuple[int, ...] = field(default=(), compare=False)
 
     @property
     def utilization(self) -> float:
@@ -195,6 +209,8 @@ class Record:
     role: Optional[str]
     release_order: Optional[int]
     runs: Optional[int]
+    # the enclosing scopes, innermost first, ending with the function's (not compared)
+    scopes: Tuple[Scope, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -215,6 +231,8 @@ class Route:
     cost_source: Optional[str]
     composition: Optional[str]
     span: Span
+    # the tile the hop places: an index into Analysis.records (a link, not compared)
+    record: Optional[int] = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -597,6 +615,24 @@ def _options(
     return opts, table
 
 
+def _scopes_of(rec: Any, src: Any) -> Tuple[Scope, ...]:
+    """A record's scope chain, innermost first."""
+    lib = _ffi.lib()
+    chain = []
+    sc = lib.vxp_record_scope(rec)
+    while sc:
+        chain.append(
+            Scope(
+                id=int(lib.vxp_scope_id(sc)),
+                kind=_text(lib.vxp_scope_kind(sc)) or "",
+                span=_span_of(lib.vxp_scope_range(sc), src),
+                releases=bool(lib.vxp_scope_releases(sc)),
+            )
+        )
+        sc = lib.vxp_scope_parent(sc)
+    return tuple(chain)
+
+
 def _span_of(range_: _ffi.Range, src_ptr: Optional[int]) -> Span:
     lib = _ffi.lib()
     return Span(
@@ -774,6 +810,7 @@ class Analysis(_Handle):
     @property
     def resident_sets(self) -> List[ResidentSet]:
         lib, h = _ffi.lib(), self._handle()
+        index = self._record_index()
         sets = []
         for i in range(lib.vxp_analysis_resident_set_count(h)):
             rs = lib.vxp_analysis_resident_set(h, i)
@@ -788,9 +825,20 @@ class Analysis(_Handle):
                     tiles=int(lib.vxp_resident_set_tile_count(rs)),
                     overcommit=bool(lib.vxp_resident_set_overcommit(rs)),
                     allocated_bytes=int(allocated.value) if known else None,
+                    records=tuple(
+                        index[lib.vxp_resident_set_record(rs, k)]
+                        for k in range(lib.vxp_resident_set_record_count(rs))
+                    ),
                 )
             )
         return sets
+
+    def _record_index(self) -> Dict[int, int]:
+        """Record handle -> its index in ``records``."""
+        lib, h = _ffi.lib(), self._handle()
+        return {
+            lib.vxp_analysis_record(h, i): i for i in range(lib.vxp_analysis_record_count(h))
+        }
 
     @property
     def records(self) -> List[Record]:
@@ -816,6 +864,7 @@ class Analysis(_Handle):
                     role=_text(lib.vxp_record_role(rec)),
                     release_order=int(order.value) if released else None,
                     runs=int(runs.value) if runs_known else None,
+                    scopes=_scopes_of(rec, src),
                 )
             )
         return out
@@ -839,6 +888,7 @@ class Analysis(_Handle):
         def optional(getter: Any, *args: Any) -> Optional[int]:
             return int(value.value) if getter(*args, ctypes.byref(value)) else None
 
+        index = self._record_index()
         out = []
         for i in range(lib.vxp_analysis_route_count(h)):
             r = lib.vxp_analysis_route(h, i)
@@ -857,6 +907,7 @@ class Analysis(_Handle):
                     cost_source=_text(lib.vxp_route_cost_source(r)),
                     composition=_text(lib.vxp_route_composition(r)),
                     span=_span_of(lib.vxp_route_range(r), src),
+                    record=index.get(lib.vxp_route_record(r)),
                 )
             )
         return out

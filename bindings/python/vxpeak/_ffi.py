@@ -227,6 +227,8 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_resident_set_capacity_bytes": (c_uint64, [_H]),
     "vxp_resident_set_tile_count": (c_size_t, [_H]),
     "vxp_resident_set_overcommit": (c_int, [_H]),
+    "vxp_resident_set_record_count": (c_size_t, [_H]),
+    "vxp_resident_set_record": (_H, [_H, c_size_t]),
     "vxp_resident_set_allocated_bytes": (c_int, [_H, POINTER(c_uint64)]),
     # records
     "vxp_record_function": (c_char_p, [_H]),
@@ -234,12 +236,20 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_record_binding": (c_char_p, [_H]),
     "vxp_record_bytes": (c_uint64, [_H]),
     "vxp_record_scope_depth": (c_uint32, [_H]),
+    "vxp_record_scope": (_H, [_H]),
     "vxp_record_order": (c_uint32, [_H]),
     "vxp_record_range": (Range, [_H]),
     "vxp_record_live_at_peak": (c_int, [_H]),
     "vxp_record_role": (c_char_p, [_H]),
     "vxp_record_release_order": (c_int, [_H, POINTER(c_uint32)]),
     "vxp_record_runs": (c_int, [_H, POINTER(c_uint64)]),
+    # scopes
+    "vxp_scope_parent": (_H, [_H]),
+    "vxp_scope_kind": (c_char_p, [_H]),
+    "vxp_scope_id": (c_uint32, [_H]),
+    "vxp_scope_range": (Range, [_H]),
+    "vxp_scope_releases": (c_int, [_H]),
+    "vxp_scope_function": (c_char_p, [_H]),
     # routes
     "vxp_route_function": (c_char_p, [_H]),
     "vxp_route_path_length": (c_size_t, [_H]),
@@ -252,6 +262,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_route_cost_source": (c_char_p, [_H]),
     "vxp_route_composition": (c_char_p, [_H]),
     "vxp_route_range": (Range, [_H]),
+    "vxp_route_record": (_H, [_H]),
     # call trees
     "vxp_call_tree_function": (c_char_p, [_H]),
     "vxp_call_tree_space": (c_char_p, [_H]),
