@@ -18,6 +18,7 @@
 #include "program.h"
 #include "resolve.h"
 #include "roles.h"
+#include "visibility.h"
 #include "source.h"
 
 
@@ -1065,6 +1066,9 @@ static int analyse(vxp_analysis *an) {
   if (rc == VXP_OK) rc = vxp_transfer__check_edges(ctx, &an->view, &an->diags);
   if (rc == VXP_OK) rc = vxp_transfer__graph_init(ctx, &an->graph, &an->view);
   if (rc == VXP_OK) rc = vxp_transfer__check_reachable(ctx, &an->graph, &an->diags);
+  if (rc == VXP_OK)
+    rc = vxp_visibility__check(ctx, prog->src, ts_tree_root_node(prog->tree), &an->view,
+                               &an->diags);
 
   walker W;
   memset(&W, 0, sizeof(W));

@@ -29,15 +29,30 @@ static const vxp_code_info catalogue[] = {
      "nothing it could come from, so what the call places is unknown.",
      "Correct the name (the help line suggests the closest function), define the function, "
      "or declare it in an `extern` block.", E},
+    {"E3026", "PlacementQueryUndecided", "A `.topology()` query that cannot be decided.",
+     "Placement is a fact of a value's type, compared with `Some(Topology::T)` or `None` at "
+     "compile time; here where the value lives is not known (a call's result, a parameter "
+     "of a generic topology).",
+     "Query a value whose placement is written: a `spawn on(..)` result, a `Pinned<T, "
+     "Topology::X>`, a placed tensor.", E},
     {"E3032", "RunawayInstantiation", "A generic function instantiates itself without end.",
      "Each instance of a generic function calls it again with new arguments (`f<N - 1>` "
      "inside `f<N>`), and no `if comptime` prunes the call before 128 instances deep.",
      "Guard the recursive call with an `if comptime` on the argument, so that the base case "
      "makes no further instance.", E},
+    {"E6001", "CallNeedsItsTopology", "A function bound to a topology is called elsewhere.",
+     "`fn f(..) on Topology::T` runs only on T; the call is made in host code or in a region "
+     "on another topology.",
+     "Call it inside `spawn on(Topology::T) { }`, or drop `on` from the function.", E},
     {"E6002", "NoTransferRoute", "A transfer has no hardware path.",
      "No chain of `transfer` edges of the declared topologies (or Vx's built-in ones) leads "
      "from the space the value lives in to the destination.",
      "Declare the missing edge in a Topology, or transfer through a space that has one.", E},
+    {"E6003", "SpaceNotVisible", "A value is used where its memory cannot be seen.",
+     "An element of a tensor is read or written by code running on a topology whose "
+     "`visible:` list (or default space) does not include the space the tensor lives in.",
+     "Transfer the value to a space that topology sees first (`transfer(x, Memory::S)`), or "
+     "run the code on a topology that sees it.", E},
     {"E6005", "TopologyCannotSeeItsMemory", "A topology cannot see its own memory.",
      "A Topology's `memory:` space is not in its `visible:` list.",
      "Add the space to `visible:`, or name a visible space in `memory:`.", E},
@@ -98,6 +113,22 @@ static const vxp_code_info catalogue[] = {
      "unbounded.",
      "Place the tiles outside the recursion, or turn the recursion into a loop whose body "
      "releases them.", E},
+    {"E6029", "DevicePointerNotHostPointer", "A pointer into one memory where another is wanted.",
+     "`t.as_ptr()` of a placed tensor points into the tensor's memory; a function of the "
+     "program whose parameter is `*const T` wants a pointer into host memory, and `*const T "
+     "in Memory::S` one into S.",
+     "Transfer the tensor to the memory the parameter names first, or declare the parameter "
+     "`in Memory::S` of the tensor's space.", E},
+    {"E6030", "RegionHandsOutItsTensor", "A device region hands out a tensor it creates.",
+     "A `spawn` region on a device whose value is a tensor it creates must have that tensor "
+     "made before the region, in the device's memory, so the function can free it; this one "
+     "cannot be: it is not in a variable, its `let` has a type annotation, its size is "
+     "computed inside the region, or its name is already in use outside.",
+     "Create the tensor before the region (placed on the device) and fill it inside.", E},
+    {"E8002", "ComptimeAssertFailed", "A compile-time assertion is false.",
+     "An `assert` inside `comptime { }` over a placement query (`x.topology() == "
+     "Some(Topology::T)`) does not hold for where the value is placed.",
+     "Correct the placement, or the assertion.", E},
     {"W1026", "TopologyUnreachableFromHost", "No route reaches a topology's memory from the host.",
      "The topology's `memory:` space is not host memory, is not visible to the host, and no "
      "chain of `transfer` edges (declared or built in) leads from CPU_DRAM to it, so no data "

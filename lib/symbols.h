@@ -28,6 +28,7 @@
   X(legacy_transfer_impl_item)                                                              \
   X(legacy_transfer_constraint)                                                             \
   X(where_clause)                                                                           \
+  X(assert_statement)                                                                       \
   X(impl_body)                                                                              \
   X(trait_body)                                                                             \
   X(trait_item)                                                                             \

@@ -13,7 +13,8 @@
 #   syntax-error  the file exists to test a syntax error (or vxc's parser refuses it):
 #                 our parse must report at least one syntax error.
 # A fetched file the manifest does not name is expected to parse.
-# Prints every failure, then "conformance: N files, P as expected (R%)", and the closing line
+# Prints every failure, a table per folder (files; parsed where vxc parses; refused where vxc
+# refuses), then "conformance: N files, P as expected (R%)", and the closing line
 # "N passed, N failed". Exit status 1 when any file is not as expected.
 set -u
 vxpeak=${1:?usage: run.sh VXPEAK [DIR]}
@@ -25,13 +26,14 @@ if [ ! -d "$dir" ]; then
   exit 2
 fi
 total=0; ok=0; bad=0
-list=$(mktemp); trap 'rm -f "$list"' EXIT
+list=$(mktemp); tally=$(mktemp); trap 'rm -f "$list" "$tally"' EXIT
 (cd "$dir" && find . -name '*.vx' | sed 's|^\./||' | LC_ALL=C sort) > "$list"
 while IFS= read -r rel; do
   expect=$(awk -v p="$rel" '$1 == p { print $2; exit }' "$manifest")
   [ -n "$expect" ] || expect=parse
   total=$((total + 1))
   if "$vxpeak" parse "$dir/$rel" > /dev/null 2> "$list.err"; then got=parse; else got=syntax-error; fi
+  echo "$(dirname "$rel") $expect $got" >> "$tally"
   if [ "$got" = "$expect" ]; then
     ok=$((ok + 1))
   else
@@ -41,6 +43,13 @@ while IFS= read -r rel; do
   fi
 done < "$list"
 rm -f "$list.err"
+# Per folder: files; of those vxc parses, how many parse here; of those it refuses, how many
+# are refused here.
+awk '{ n[$1]++; if ($2 == "parse") { p[$1]++; if ($3 == "parse") pp[$1]++ }
+       else { r[$1]++; if ($3 == "syntax-error") rr[$1]++ } }
+     END { printf "%-44s %6s %16s %16s\n", "folder", "files", "parsed as vxc", "refused as vxc"
+           for (f in n) printf "%-44s %6d %10d of %-4d %10d of %-4d\n", f, n[f], pp[f], p[f], rr[f], r[f] }' \
+  "$tally" | { IFS= read -r head; echo "$head"; LC_ALL=C sort; }
 rate=$(awk -v a="$ok" -v b="$total" 'BEGIN { if (b) printf "%.1f", 100 * a / b; else print "0" }')
 echo "conformance: $total files, $ok as expected ($rate%)"
 echo "$ok passed, $bad failed"
