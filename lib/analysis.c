@@ -14,6 +14,7 @@
 #include "context.h"
 #include "instance.h"
 #include "invariants.h"
+#include "lowerings.h"
 #include "notes.h"
 #include "program.h"
 #include "resolve.h"
@@ -1069,6 +1070,9 @@ static int analyse(vxp_analysis *an) {
   if (rc == VXP_OK)
     rc = vxp_visibility__check(ctx, prog->src, ts_tree_root_node(prog->tree), &an->view,
                                &an->diags);
+  if (rc == VXP_OK)
+    rc = vxp_lowerings__check(ctx, prog->src, ts_tree_root_node(prog->tree), &an->view,
+                              &an->diags);
 
   walker W;
   memset(&W, 0, sizeof(W));

@@ -91,6 +91,13 @@ static const vxp_code_info catalogue[] = {
     {"E6016", "TopologyShadowsBuiltin", "A topology shadows a built-in one.",
      "A declared Topology has the name of one of Vx's built-in topologies.",
      "Rename the topology.", E},
+    {"E6022", "LoweringSpaceNotVisible", "A lowering's topology cannot see a space it moves.",
+     "`impl Transfer<Memory::A, Memory::B> for Topology::X` with a body that calls the "
+     "`raw::` primitives, where X declares the edge A -> B but its `visible:` list (or "
+     "default space) lacks A or B (CPU_DRAM excepted): the lowering would run on a part that "
+     "cannot address the space.",
+     "Add the space to X's `visible:` list, or write the lowering for a topology that sees "
+     "both ends.", E},
     {"E6025", "PlacementNamesNoPlace", "A placement names a memory space or topology that does not exist.",
      "A tensor type, `transfer`, parameter, return type or field places a value in "
      "`Memory::S` (or on `Topology::T`) that no input declares and Vx does not build in: the "
@@ -196,6 +203,11 @@ static const vxp_code_info catalogue[] = {
      "The file given as the machine (or host) defines functions: it is a program, not a "
      "machine model.",
      "Pass the program as the file to check, and its machine with --machine.", E},
+    {"VXP0043", "LoweringForNoEdge", "A transfer lowering for an edge no topology declares.",
+     "`impl Transfer<Memory::A, Memory::B> for Topology::X` calls the `raw::` primitives, but "
+     "X declares no `transfer Memory::A -> Memory::B` edge, so no transfer executes it (vxc "
+     "warns without a code).",
+     "Declare the edge in X, or correct the spaces or the topology the lowering names.", W},
     {"VXP0050", "InvalidDimension", "A dimension that folds to no valid size.",
      "A dimension of a placed tensor is made of constants but folds to no size: it is "
      "negative (operands of a difference swapped, most likely), divides by zero, passes 64 "

@@ -336,11 +336,15 @@ static bool check_member_clauses(vxp_context *ctx, const vxp_source *src, TSNode
 static int check_obsolete(vxp_context *ctx, const vxp_source *src, TSNode root, uint32_t from,
                           uint32_t to, vxp_diag_list *diags) {
   const vxp_symbols *S = &ctx->syms;
-  uint32_t n = vxp_node__named_count(root);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode item = ts_node_named_child(root, i);
+  /* A cursor, not ts_node_named_child(root, i): the runtime finds the i-th child by
+   * walking from the first, so indexing every item would be quadratic in the file. */
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  bool more = ts_tree_cursor_goto_first_child(&cursor);
+  for (; more; more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+    TSNode item = ts_tree_cursor_current_node(&cursor);
     uint32_t at = ts_node_start_byte(item);
-    if (at < from || at >= to) continue;
+    if (at >= to) break; /* items are in source order */
+    if (at < from) continue;
     TSSymbol sym = ts_node_symbol(item);
     bool ok = true;
     if (sym == S->legacy_transfer_impl_item) {
@@ -351,8 +355,12 @@ static int check_obsolete(vxp_context *ctx, const vxp_source *src, TSNode root, 
       TSNode body = ts_node_child_by_field_id(item, ctx->fields.body);
       if (!ts_node_is_null(body)) ok = check_member_clauses(ctx, src, body, diags);
     }
-    if (!ok) return VXP_ENOMEM;
+    if (!ok) {
+      ts_tree_cursor_delete(&cursor);
+      return VXP_ENOMEM;
+    }
   }
+  ts_tree_cursor_delete(&cursor);
   return VXP_OK;
 }
 

@@ -10,6 +10,7 @@
  * admits a program, they only refuse. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
@@ -48,6 +49,13 @@ typedef struct vis_var {
   uint32_t region;    /* start byte of the innermost spawn region around it, or VXP_NONE */
 } vis_var;
 
+/* A function of the program by name: an item, or a signature in an `extern` block. */
+typedef struct vis_fn {
+  vis_name name;
+  TSNode node;
+  bool is_extern;
+} vis_fn;
+
 typedef struct vis_walk {
   vxp_context *ctx;
   const vxp_source *src;
@@ -55,8 +63,8 @@ typedef struct vis_walk {
   const vxp_fields *F;
   const vxp_machine_view *view;
   vxp_diag_list *diags;
-  TSNode root;
   Array(vis_var) vars;
+  Array(vis_fn) fns;  /* sorted by name, for the calls */
   TSNode fn;          /* the function being walked (its generics name topology variables) */
   vis_topo here;      /* where the code being walked runs; empty name: not known */
   uint32_t region;    /* start byte of the innermost spawn region, or VXP_NONE */
@@ -367,25 +375,33 @@ static void check_access(vis_walk *W, TSNode index_expr) {
   vxp_ctx__free(W->ctx, list);
 }
 
-/* The program's function named `name` (top level), or a null node. */
+static int name_cmp(vis_name a, vis_name b) {
+  int c = memcmp(a.s, b.s, a.len < b.len ? a.len : b.len);
+  return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
+static int fn_cmp(const void *a, const void *b) {
+  return name_cmp(((const vis_fn *)a)->name, ((const vis_fn *)b)->name);
+}
+
+static void index_fn(vis_walk *W, TSNode node, bool is_extern) {
+  vis_fn f = {text_of(W, field(W, node, W->F->name)), node, is_extern};
+  if (f.name.len && W->rc == VXP_OK && !array_push(W->ctx, &W->fns, f)) W->rc = VXP_ENOMEM;
+}
+
+/* The program's function named `name` (top level or extern), or a null node. */
 static TSNode function_named(const vis_walk *W, vis_name name, bool *is_extern) {
   *is_extern = false;
-  uint32_t n = vxp_node__named_count(W->root);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode item = ts_node_named_child(W->root, i);
-    if (is(item, W->S->function_item) && name_eq(text_of(W, field(W, item, W->F->name)), name))
-      return item;
-    if (is(item, W->S->extern_block)) {
-      TSNode body = field(W, item, W->F->body);
-      uint32_t m = vxp_node__named_count(body);
-      for (uint32_t j = 0; j < m; j++) {
-        TSNode f = ts_node_named_child(body, j);
-        if (name_eq(text_of(W, field(W, f, W->F->name)), name)) {
-          *is_extern = true;
-          return f;
-        }
-      }
+  size_t lo = 0, hi = W->fns.len;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = name_cmp(W->fns.items[mid].name, name);
+    if (c == 0) {
+      *is_extern = W->fns.items[mid].is_extern;
+      return W->fns.items[mid].node;
     }
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
   }
   return (TSNode){0};
 }
@@ -570,9 +586,17 @@ static void check_comptime_assert(vis_walk *W, TSNode assert_stmt) {
 
 static void walk(vis_walk *W, TSNode n);
 
+/* A cursor over the children: ts_node_named_child(n, i) walks from the first child each
+ * time, which is quadratic in a block of many statements. */
 static void walk_children(vis_walk *W, TSNode n) {
-  uint32_t c = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < c && W->rc == VXP_OK; i++) walk(W, ts_node_named_child(n, i));
+  if (ts_node_is_null(n) || ts_node_child_count(n) == 0) return;
+  TSTreeCursor c = ts_tree_cursor_new(n);
+  for (bool more = ts_tree_cursor_goto_first_child(&c); more && W->rc == VXP_OK;
+       more = ts_tree_cursor_goto_next_sibling(&c)) {
+    TSNode k = ts_tree_cursor_current_node(&c);
+    if (ts_node_is_named(k)) walk(W, k);
+  }
+  ts_tree_cursor_delete(&c);
 }
 
 /* Names a match pattern binds: shadowing any placed value of the same name. */
@@ -701,11 +725,26 @@ int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
   W.F = &ctx->fields;
   W.view = view;
   W.diags = diags;
-  W.root = root;
   W.rc = VXP_OK;
-  uint32_t n = vxp_node__named_count(root);
-  for (uint32_t i = 0; i < n && W.rc == VXP_OK; i++) {
-    TSNode item = ts_node_named_child(root, i);
+  /* Cursors, not ts_node_named_child(node, i): the runtime finds the i-th child by walking
+   * from the first, so indexing every item would be quadratic in the file. */
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && W.rc == VXP_OK;
+       more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+    TSNode item = ts_tree_cursor_current_node(&cursor);
+    if (is(item, W.S->function_item)) {
+      index_fn(&W, item, false);
+    } else if (is(item, W.S->extern_block)) {
+      TSNode body = field(&W, item, W.F->body);
+      uint32_t m = vxp_node__named_count(body);
+      for (uint32_t j = 0; j < m; j++) index_fn(&W, ts_node_named_child(body, j), true);
+    }
+  }
+  if (W.fns.len > 1) qsort(W.fns.items, W.fns.len, sizeof(vis_fn), fn_cmp);
+  ts_tree_cursor_reset(&cursor, root);
+  for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && W.rc == VXP_OK;
+       more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+    TSNode item = ts_tree_cursor_current_node(&cursor);
     if (is(item, W.S->function_item)) {
       walk_function(&W, item);
     } else if (is(item, W.S->impl_item)) {
@@ -717,6 +756,8 @@ int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
       }
     }
   }
+  ts_tree_cursor_delete(&cursor);
   array_free(ctx, &W.vars);
+  array_free(ctx, &W.fns);
   return W.rc;
 }
