@@ -263,11 +263,12 @@ static void resolve_declarations(resolver *R) {
 
 /* ------------------------------------------------------------------ functions */
 
-/* Calls of user code that no builtin answers for (instance.c keeps the same list for the
- * call tree). */
+/* Names a call may use without the program defining them: the builtins (instance.c keeps
+ * the call tree's list) and the prelude's Option and Result constructors, which vxc accepts
+ * bare (`g.topology() == Some(Topology::GPU)`). */
 static bool builtin_call(const char *name) {
   static const char *const names[] = {"sizeof", "print", "println", "assert", "grad", "vjp", "jvp",
-                                      "Verified"};
+                                      "Verified", "Some", "Ok", "Err"};
   for (size_t i = 0; i < VXP__ARRAY_LEN(names); i++)
     if (strcmp(names[i], name) == 0) return true;
   return false;
