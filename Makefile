@@ -73,7 +73,7 @@ SONAME := libvxpeak.so.$(SOVERSION)
 STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
-.PHONY: all fuzz shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
+.PHONY: hostile all fuzz fuzz-build fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
 	check-public check-manpage abi-lists check-abi-lists tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
 
@@ -83,6 +83,8 @@ help:
 	@echo "make demo            build everything and analyse the Llama-2-7B example"
 	@echo "make check           build and run every test (codegen's nvcc check included)"
 	@echo "make asan            run every test under AddressSanitizer + UBSan"
+	@echo "make asan-clang      the same built with clang"
+	@echo "make fuzz            run the libFuzzer harnesses for FUZZ_SECONDS each (clang)"
 	@echo "make tsan            run the threads test under ThreadSanitizer"
 	@echo "make install         install into PREFIX (default /usr/local), staged under DESTDIR"
 	@echo "make uninstall       remove what make install installed"
@@ -101,7 +103,7 @@ help:
 # ----------------------------------------------------------------------------- dependencies
 
 DEB_PACKAGES := gcc g++ make pkg-config libtree-sitter-dev libjansson-dev libcmocka-dev python3 \
-	python3-venv neovim
+	python3-venv neovim clang libclang-rt-14-dev
 deps:
 	@missing=""; \
 	for p in $(DEB_PACKAGES); do \
@@ -320,10 +322,21 @@ grammar-tests: $(GRAMMAR_TEST)
 lsp-test: $(CLI)
 	@sh tests/lsp/run.sh $(CLI) $(BUILD)
 
-test: unit golden wrong sarif plot examples codegen grammar-tests conformance-selftest lsp-test
+# The fuzzing regression corpus: every reproducer of tests/fuzz/regressions/ through every
+# command, each run bounded in time and memory (tests/fuzz/regress.py).
+fuzz-regressions: $(CLI)
+	@python3 tests/fuzz/regress.py $(CLI) $(if $(findstring sanitize,$(CFLAGS)),--sanitized)
+
+test: unit golden wrong sarif plot examples codegen grammar-tests conformance-selftest lsp-test \
+	fuzz-regressions
+
+# The hostile-input catalogue: 73 generated cases through the command, each bounded in time
+# and memory (tests/fuzz/hostile.py; the cases are written to $(BUILD)/hostile/ and removed).
+hostile: $(CLI)
+	@python3 tests/fuzz/hostile.py $(CLI) $(BUILD)/hostile
 
 check: deps all
-	@$(MAKE) --no-print-directory test abi python-test
+	@$(MAKE) --no-print-directory test abi python-test hostile
 	@$(MAKE) --no-print-directory codegen-nvcc
 	@echo "make check: all tests passed"
 
@@ -393,7 +406,12 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CFLAGS="$(SAN_FLAGS)" \
 	  LDFLAGS="-fsanitize=address,undefined" test
-	@echo "make asan: all tests passed under ASan+UBSan"
+	@echo "make asan: all tests passed under ASan+UBSan ($(CC))"
+
+# The same with clang, whose UBSan sees what gcc's does not (a NULL pointer plus an
+# offset, for one): objects in $(BUILD)/clang/asan/.
+asan-clang: deps
+	@$(MAKE) --no-print-directory CC=clang BUILD=$(BUILD)/clang asan
 
 # The threading statement of vxpeak.h, executed under ThreadSanitizer: the library and
 # tests/unit/test_threads.c built with -fsanitize=thread into a separate build directory.
@@ -414,16 +432,52 @@ tsan: deps
 
 # ----------------------------------------------------------------------------- fuzzing
 #
-# Mutation fuzzing of the command under ASan+UBSan (not part of check: it runs for a time
-# budget). FUZZ_SECONDS and FUZZ_SEED choose how long and which mutations.
+# Coverage-guided fuzzing with libFuzzer (clang): the harnesses of tests/fuzz/fuzz_*.c,
+# linked against the library built with clang, ASan and UBSan into $(BUILD)/libfuzzer/.
+# `make fuzz` runs each for FUZZ_SECONDS on the seed corpora (tests/fuzz/seeds.py: the
+# examples, the grammar's test corpus, the fleet, the regressions) with the dictionary of
+# the grammar's tokens; the corpora grow in $(BUILD)/fuzz/corpus/, findings are kept in
+# $(BUILD)/fuzz/findings/. `make fuzz-smoke` is the same for FUZZ_SMOKE_SECONDS (CI).
+# `make fuzz-mutate` is the older mutation driver of the command (tests/fuzz/mutate.py).
 
+FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 120
+FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_SEED ?= 1
-fuzz: deps
+FUZZ_BUILD := $(BUILD)/libfuzzer
+FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+FUZZ_HARNESSES := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_BINS := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%)
+
+$(FUZZ_BUILD)/libvxpeak.a: FORCE
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" \
+	  $(FUZZ_BUILD)/libvxpeak.a
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libvxpeak.a
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(WARNINGS) -Iinclude -o $@ $< \
+	  $(FUZZ_BUILD)/libvxpeak.a $(DEP_LIBS)
+
+# The language server's harness is built with its sources (bindings/lsp/), instrumented too.
+$(FUZZ_BUILD)/fuzz_lsp: tests/fuzz/fuzz_lsp.c $(LSP_SRCS) bindings/lsp/lsp.h $(FUZZ_BUILD)/libvxpeak.a
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(WARNINGS) -Iinclude -Ibindings/lsp \
+	  $(shell pkg-config --cflags jansson 2>/dev/null) -o $@ $< $(LSP_SRCS) \
+	  $(FUZZ_BUILD)/libvxpeak.a $(DEP_LIBS)
+
+fuzz-build: deps $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_SEED) $(FUZZ_HARNESSES)
+
+fuzz-smoke: fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(BUILD)/fuzz-smoke $(FUZZ_SMOKE_SECONDS) $(FUZZ_SEED) \
+	  $(FUZZ_HARNESSES)
+
+fuzz-mutate: deps
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CFLAGS="$(SAN_FLAGS)" \
 	  LDFLAGS="-fsanitize=address,undefined" cli
 	@python3 tests/fuzz/mutate.py --cli $(BUILD)/asan/vxpeak --seconds $(FUZZ_SECONDS) \
-	  --seed $(FUZZ_SEED) --out $(BUILD)/fuzz
+	  --seed $(FUZZ_SEED) --out $(BUILD)/fuzz-mutate
 
 # ----------------------------------------------------------------------------- grammar
 

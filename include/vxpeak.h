@@ -298,10 +298,12 @@ VXP_API VXP_WARN_UNUSED int vxp_source_new(vxp_source **out, vxp_context *ctx, c
                                            const char *text, size_t len);
 
 /**
- * Read a file into a new source labelled with `path`.
+ * Read a file into a new source labelled with `path`. At most 64 MiB are read: a larger
+ * file (or an endless one, such as /dev/zero) is refused with VXP_EIO once that much has
+ * been read, before any more memory is taken.
  * @param[out] out the new source, owned by the caller (vxp_source_free)
- * @return VXP_OK, VXP_EIO (the message names the path and the system's reason),
- *         VXP_ENOMEM, VXP_EINVAL
+ * @return VXP_OK, VXP_EIO (the message names the path and the system's reason, or the
+ *         64 MiB limit), VXP_ENOMEM, VXP_EINVAL
  */
 VXP_API VXP_WARN_UNUSED int vxp_source_load_file(vxp_source **out, vxp_context *ctx,
                                                  const char *path);

@@ -198,6 +198,14 @@ static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes
     uint32_t cx = W->m->dim_list.items[t->dims_first + i];
     vxp_fold f = vxp_consteval__fold(&W->env, cx);
     if (f.status == VXP_FOLD_OK && !array_push(W->ctx, &W->dims, f.value)) W->rc = VXP_ENOMEM;
+    /* A literal dimension past 64 bits is not unknown: the tile is larger than any space
+     * (E6009), unless another dimension is 0. It was a W1029 warning and the program was
+     * admitted, while [2^32, 2^32] was refused. */
+    if (f.status == VXP_FOLD_OVERFLOW && cx < W->m->cexprs.len &&
+        W->m->cexprs.items[cx].kind == VXP_CX_BIGINT) {
+      if (product != 0) too_big = true;
+      continue;
+    }
     if (f.status != VXP_FOLD_OK) {
       if (f.status == VXP_FOLD_UNKNOWN && vxp_resolve__unresolved(W->an, f.culprit))
         return SIZE_UNRESOLVED;
@@ -716,8 +724,11 @@ static void finish_function(walker *W) {
   if (!peaks || !live) {
     W->rc = VXP_ENOMEM;
   } else {
+    /* No call sites: nothing is held, and held.items may still be NULL (NULL + 0 is
+     * undefined behaviour in C). */
+    uint64_t *held = W->calls ? an->held.items + held_base : NULL;
     int rc = vxp_peak__sweep(W->ctx, W->trace.items, W->trace.len, W->tiles.items, W->tiles.len,
-                             space_count, peaks, live, an->held.items + held_base, W->calls);
+                             space_count, peaks, live, held, W->calls);
     if (rc != VXP_OK) W->rc = rc;
   }
   if (W->rc == VXP_OK) {
@@ -1145,6 +1156,12 @@ static int analyse(vxp_analysis *an) {
   W.env.binding_count = 0;
   if (W.rc == VXP_OK) check_declared(&W);
   if (W.rc == VXP_OK) W.rc = vxp_callgraph__fold(an);
+  /* Functions by name, the last of a name first (the index keeps the first it is given),
+   * so that finding one is not a scan of all (a roofline per function was quadratic). */
+  for (size_t i = an->functions.len; W.rc == VXP_OK && i-- > 0;) {
+    if (!vxp_name_index__add(ctx, &an->function_index, an->functions.items[i].name, i))
+      W.rc = VXP_ENOMEM;
+  }
   rc = W.rc;
   if (rc == VXP_OK) rc = link_structure(an);
   vxp_resolver__free(&W.resolver);
@@ -1221,6 +1238,7 @@ int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
   an->ctx = ctx;
   an->prog = prog;
   an->role_cache_line = VXP_NONE;
+  an->role_line = VXP_NONE;
   an->machine = opts ? opts->machine : NULL;
   an->host = opts ? opts->host : NULL;
   an->machine_only = machine_only;
@@ -1253,6 +1271,7 @@ void vxp_analysis_free(vxp_analysis *an) {
   vxp_diag__list_free(ctx, &an->diags);
   for (size_t i = 0; i < an->functions.len; i++) vxp_ctx__free(ctx, an->functions.items[i].owned_name);
   array_free(ctx, &an->functions);
+  vxp_name_index__free(ctx, &an->function_index);
   array_free(ctx, &an->const_binds);
   array_free(ctx, &an->type_binds);
   array_free(ctx, &an->calls);

@@ -228,6 +228,7 @@ struct vxp_analysis {
   Array(uint32_t) unresolved_cexprs;   /* names that denote nothing (resolve.c), ascending */
   vxp_diag_list diags;
   Array(vxp_analysed_fn) functions;
+  vxp_name_index function_index; /* name -> its last analysed function (vxp_roofline_new) */
   Array(vxp_const_binding) const_binds;  /* instances' const arguments */
   Array(vxp_type_binding) type_binds;    /* instances' type arguments */
   Array(vxp_call_site) calls;            /* by caller, each caller's in program order */
@@ -248,6 +249,9 @@ struct vxp_analysis {
   Array(char *) roles;        /* the distinct role names records point to (roles.c) */
   uint32_t role_cache_line;   /* roles.c's memo: the role that line inherits ... */
   const char *role_cache;     /* ... from the lines above it (VXP_NONE: no memo) */
+  uint32_t role_line;         /* roles.c's answer memo: the last line asked about ... */
+  const char *role_answer;    /* ... and its role (VXP_NONE: none yet), so that many
+                                 placements on one long line classify it once */
   size_t error_count, warning_count;
   char *json;                 /* cached report */
   size_t json_len;

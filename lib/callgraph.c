@@ -461,21 +461,34 @@ static void fold_cycle(folder *F, const uint32_t *members, size_t count, uint32_
   vxp_ctx__free(F->ctx, pos);
 }
 
-/* Spaces with a capacity, sorted by name (the order vxc reports them in). */
+typedef struct named_space {
+  const char *name;
+  uint32_t s;
+} named_space;
+
+static int compare_named(const void *a, const void *b) {
+  const named_space *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->s > y->s) - (x->s < y->s);
+}
+
+/* Spaces with a capacity, sorted by name (the order vxc reports them in); by qsort, as an
+ * insertion sort was quadratic in the number of spaces (10^5 declared spaces). */
 static int collect_budgets(folder *F) {
   const vxp_machine_view *v = &F->an->view;
+  named_space *order = vxp_ctx__calloc(F->ctx, F->spaces ? F->spaces : 1, sizeof(*order));
+  if (!order) return VXP_ENOMEM;
+  size_t n = 0;
   for (uint32_t s = 0; s < F->spaces; s++) {
-    if (!v->spaces.items[s]->has_capacity) continue;
-    size_t at = F->budgets.len;
-    if (!array_push(F->ctx, &F->budgets, s)) return VXP_ENOMEM;
-    while (at > 0 && strcmp(v->spaces.items[F->budgets.items[at - 1]]->name,
-                            v->spaces.items[s]->name) > 0) {
-      F->budgets.items[at] = F->budgets.items[at - 1];
-      at--;
-    }
-    F->budgets.items[at] = s;
+    if (v->spaces.items[s]->has_capacity) order[n++] = (named_space){v->spaces.items[s]->name, s};
   }
-  return VXP_OK;
+  qsort(order, n, sizeof(*order), compare_named);
+  int rc = VXP_OK;
+  for (size_t i = 0; rc == VXP_OK && i < n; i++) {
+    if (!array_push(F->ctx, &F->budgets, order[i].s)) rc = VXP_ENOMEM;
+  }
+  vxp_ctx__free(F->ctx, order);
+  return rc;
 }
 
 int vxp_callgraph__fold(vxp_analysis *an) {

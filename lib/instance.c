@@ -456,22 +456,33 @@ static int instantiate(vxp_resolver *R, uint32_t caller, uint32_t call_index,
     }
     return VXP_OK;
   }
-  if (R->instance_count >= VXP_MAX_INSTANCES) {
+  size_t events = R->m->functions.items[key->model_fn].events.len;
+  bool too_many = R->instance_count >= VXP_MAX_INSTANCES;
+  if (too_many || R->instance_events + events > VXP_MAX_INSTANCE_EVENTS) {
     *why = "instantiation stopped: too many generic instances (VXP0030)";
     if (!R->reported_count_limit) {
       R->reported_count_limit = true;
-      vxp_diagnostic *d = vxp_diag__add(
-          ctx, &an->diags, VXP_SEVERITY_ERROR, "VXP0030", R->src, call->start_byte,
-          call->end_byte,
-          "the program needs more than %d generic instances; vxpeak stopped instantiating "
-          "here, so what the rest would place is not analysed and the program cannot be "
-          "admitted",
-          VXP_MAX_INSTANCES);
+      vxp_diagnostic *d =
+          too_many
+              ? vxp_diag__add(ctx, &an->diags, VXP_SEVERITY_ERROR, "VXP0030", R->src,
+                              call->start_byte, call->end_byte,
+                              "the program needs more than %d generic instances; vxpeak stopped "
+                              "instantiating here, so what the rest would place is not analysed "
+                              "and the program cannot be admitted",
+                              VXP_MAX_INSTANCES)
+              : vxp_diag__add(ctx, &an->diags, VXP_SEVERITY_ERROR, "VXP0030", R->src,
+                              call->start_byte, call->end_byte,
+                              "the generic instances of the program hold more than %u "
+                              "placements, calls and scopes together; vxpeak stopped "
+                              "instantiating here, so what the rest would place is not analysed "
+                              "and the program cannot be admitted",
+                              VXP_MAX_INSTANCE_EVENTS);
       if (!d) return VXP_ENOMEM;
       d->function = an->functions.items[caller].name;
     }
     return VXP_OK;
   }
+  R->instance_events += events;
   vxp_analysed_fn af;
   memset(&af, 0, sizeof(af));
   af.model_fn = key->model_fn;

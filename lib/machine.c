@@ -23,6 +23,7 @@ typedef struct reader {
   const vxp_symbols *S;
   const vxp_fields *F;
   int rc;
+  vxp_name_index spaces, topologies; /* names read so far, for E6012 in one input */
 } reader;
 
 /* The 0.20 runtime dereferences null nodes, so every child lookup goes through here. */
@@ -166,6 +167,8 @@ static void read_memory_field(reader *R, vxp_space *sp, TSNode f) {
     size_t nlen, ulen;
     const char *n = node_text(R, number, &nlen), *u = node_text(R, unit, &ulen);
     vxp_unit_status st = vxp_units__hertz(n, nlen, u, ulen, &sp->clock_hz);
+    sp->clock_start = ts_node_start_byte(f);
+    sp->clock_end = ts_node_end_byte(f);
     if (st == VXP_UNIT_OK) sp->has_clock = true;
     else unit_problem(R, value, st, "hertz", vxp_units__hertz_units());
   } else if (sym == S->scope_field) {
@@ -252,9 +255,7 @@ static void read_memory(reader *R, TSNode item) {
   sp.end_byte = ts_node_end_byte(item);
   sp.name_start = ts_node_start_byte(name);
   sp.name_end = ts_node_end_byte(name);
-  bool twice = false;
-  for (size_t i = 0; i < R->m->spaces.len && !twice; i++)
-    twice = strcmp(R->m->spaces.items[i].name, sp.name) == 0;
+  bool twice = vxp_name_index__find(&R->spaces, sp.name) >= 0;
   if (redeclared(R, name, "memory space", sp.name, twice)) {
     free_space(R->ctx, &sp);
     return;
@@ -267,6 +268,8 @@ static void read_memory(reader *R, TSNode item) {
   }
   if (R->rc != VXP_OK || !array_push(R->ctx, &R->m->spaces, sp)) {
     free_space(R->ctx, &sp);
+    R->rc = VXP_ENOMEM;
+  } else if (!vxp_name_index__add(R->ctx, &R->spaces, sp.name, R->m->spaces.len - 1)) {
     R->rc = VXP_ENOMEM;
   }
 }
@@ -447,9 +450,7 @@ static void read_topology(reader *R, TSNode item) {
   t.end_byte = ts_node_end_byte(item);
   t.name_start = ts_node_start_byte(name);
   t.name_end = ts_node_end_byte(name);
-  bool twice = false;
-  for (size_t i = 0; i < R->m->topologies.len && !twice; i++)
-    twice = strcmp(R->m->topologies.items[i].name, t.name) == 0;
+  bool twice = vxp_name_index__find(&R->topologies, t.name) >= 0;
   if (redeclared(R, name, "topology", t.name, twice)) {
     free_topology(R->ctx, &t);
     return;
@@ -491,6 +492,8 @@ static void read_topology(reader *R, TSNode item) {
   if (R->rc != VXP_OK || !array_push(R->ctx, &R->m->topologies, t)) {
     free_topology(R->ctx, &t);
     R->rc = VXP_ENOMEM;
+  } else if (!vxp_name_index__add(R->ctx, &R->topologies, t.name, R->m->topologies.len - 1)) {
+    R->rc = VXP_ENOMEM;
   }
 }
 
@@ -508,7 +511,7 @@ static void read_lowering(reader *R, TSNode item) {
 }
 
 int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root) {
-  reader R = {ctx, m, src, &ctx->syms, &ctx->fields, VXP_OK};
+  reader R = {ctx, m, src, &ctx->syms, &ctx->fields, VXP_OK, {NULL, 0, 0}, {NULL, 0, 0}};
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   if (ts_tree_cursor_goto_first_child(&cursor)) {
     do {
@@ -520,6 +523,8 @@ int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, T
     } while (R.rc == VXP_OK && ts_tree_cursor_goto_next_sibling(&cursor));
   }
   ts_tree_cursor_delete(&cursor);
+  vxp_name_index__free(ctx, &R.spaces);
+  vxp_name_index__free(ctx, &R.topologies);
   return R.rc;
 }
 
@@ -579,7 +584,8 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
   }
   m->src = src;
   m->owned_src = owned_src;
-  uint32_t parsable = vxp_syntax__parsable_length(src);
+  vxp_syntax_cut why;
+  uint32_t parsable = vxp_syntax__parsable_length(src, &why);
   TSTree *tree = NULL;
   int parsed = vxp_program__parse_tree(ctx, src, NULL, parsable, &tree);
   if (parsed != VXP_OK) {
@@ -588,7 +594,7 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
   }
   TSNode root = ts_tree_root_node(tree);
   int rc = vxp_syntax__diagnose(ctx, src, root, &m->diags);
-  if (rc == VXP_OK && parsable < src->len) rc = vxp_syntax__report_cut(ctx, src, parsable, &m->diags);
+  if (rc == VXP_OK && parsable < src->len) rc = vxp_syntax__report_cut(ctx, src, parsable, why, &m->diags);
   if (rc == VXP_OK) rc = vxp_machine__read(ctx, m, src, root);
   if (rc == VXP_OK) rc = check_is_machine(ctx, m, src, root);
   ts_tree_delete(tree);
@@ -698,7 +704,54 @@ const vxp_space *vxp_machine__parent(const vxp_machine_view *view, const vxp_spa
   return sp->within ? vxp_machine__space(view, sp->within) : NULL;
 }
 
+static uint64_t name_hash(const char *name) {
+  uint64_t h = 1469598103934665603u; /* FNV-1a */
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * 1099511628211u;
+  return h;
+}
+
+/* The slot of `name` in `idx`: where it is, or the empty slot where it would go. */
+static struct vxp_name_slot *index_slot(const vxp_name_index *idx, const char *name) {
+  size_t mask = idx->cap - 1;
+  for (size_t i = (size_t)name_hash(name) & mask;; i = (i + 1) & mask) {
+    struct vxp_name_slot *slot = &idx->slots[i];
+    if (!slot->name || strcmp(slot->name, name) == 0) return slot;
+  }
+}
+
+bool vxp_name_index__add(vxp_context *ctx, vxp_name_index *idx, const char *name, size_t pos) {
+  if (pos > UINT32_MAX) return false;
+  if ((idx->len + 1) * 2 > idx->cap) {
+    size_t cap = idx->cap ? idx->cap * 2 : 16;
+    vxp_name_index grown = {vxp_ctx__calloc(ctx, cap, sizeof(*grown.slots)), cap, 0};
+    if (!grown.slots) return false;
+    for (size_t i = 0; i < idx->cap; i++) {
+      if (!idx->slots[i].name) continue;
+      *index_slot(&grown, idx->slots[i].name) = idx->slots[i];
+      grown.len++;
+    }
+    vxp_ctx__free(ctx, idx->slots);
+    *idx = grown;
+  }
+  struct vxp_name_slot *slot = index_slot(idx, name);
+  if (slot->name) return true;
+  slot->name = name;
+  slot->pos = (uint32_t)pos;
+  idx->len++;
+  return true;
+}
+
+long vxp_name_index__find(const vxp_name_index *idx, const char *name) {
+  if (idx->cap == 0) return -1;
+  const struct vxp_name_slot *slot = index_slot(idx, name);
+  return slot->name ? (long)slot->pos : -1;
+}
+
 const vxp_space *vxp_machine__space(const vxp_machine_view *view, const char *name) {
+  if (view->space_index.len == view->spaces.len && view->spaces.len > 0) {
+    long at = vxp_name_index__find(&view->space_index, name);
+    return at < 0 ? NULL : view->spaces.items[at];
+  }
   for (size_t i = 0; i < view->spaces.len; i++) {
     if (strcmp(view->spaces.items[i]->name, name) == 0) return view->spaces.items[i];
   }
@@ -706,6 +759,10 @@ const vxp_space *vxp_machine__space(const vxp_machine_view *view, const char *na
 }
 
 const vxp_topology *vxp_machine__topology(const vxp_machine_view *view, const char *name) {
+  if (view->topology_index.len == view->topologies.len && view->topologies.len > 0) {
+    long at = vxp_name_index__find(&view->topology_index, name);
+    return at < 0 ? NULL : view->topologies.items[at];
+  }
   for (size_t i = 0; i < view->topologies.len; i++) {
     if (strcmp(view->topologies.items[i]->name, name) == 0) return view->topologies.items[i];
   }
@@ -747,7 +804,14 @@ const vxp_topology *vxp_machine__dtype_refusal(const vxp_machine_view *view, con
   return NULL;
 }
 
+void vxp_name_index__free(vxp_context *ctx, vxp_name_index *idx) {
+  vxp_ctx__free(ctx, idx->slots);
+  *idx = (vxp_name_index){NULL, 0, 0};
+}
+
 void vxp_machine__view_free(vxp_context *ctx, vxp_machine_view *view) {
+  vxp_name_index__free(ctx, &view->space_index);
+  vxp_name_index__free(ctx, &view->topology_index);
   array_free(ctx, &view->spaces);
   array_free(ctx, &view->topologies);
   array_free(ctx, &view->lowerings);
@@ -755,15 +819,35 @@ void vxp_machine__view_free(vxp_context *ctx, vxp_machine_view *view) {
 
 static const char *const scope_names[] = {"Device", "Sm", "Cta", "Thread"};
 
-/* Whether `sp` lies on a `within:` cycle: following parents from it comes back to it. A
- * walk longer than the number of spaces has entered a cycle that does not contain `sp`. */
-static bool on_within_cycle(const vxp_machine_view *view, const vxp_space *sp) {
-  const vxp_space *walk = vxp_machine__parent(view, sp);
-  for (size_t steps = 0; walk && steps <= view->spaces.len; steps++) {
-    if (walk == sp) return true;
-    walk = vxp_machine__parent(view, walk);
+/* Which spaces lie on a `within:` cycle (following parents from one comes back to it),
+ * for every space at once: each parent chain is walked once, so a chain of 10^4 spaces
+ * costs 10^4 steps, not 10^4 walks of it. `state` has one byte per space. */
+static void mark_within_cycles(const vxp_machine_view *view, unsigned char *state) {
+  enum { UNSEEN, ON_PATH, DONE, CYCLE };
+  size_t n = view->spaces.len;
+  for (size_t i = 0; i < n; i++) {
+    if (state[i] != UNSEEN) continue;
+    /* Walk up from i, marking the path, until a root, a space already decided, or the
+     * path itself (a cycle: from that space round to it again). */
+    long at = (long)i;
+    while (at >= 0 && state[at] == UNSEEN) {
+      state[at] = ON_PATH;
+      const vxp_space *sp = view->spaces.items[at];
+      at = sp->within ? vxp_name_index__find(&view->space_index, sp->within) : -1;
+    }
+    if (at >= 0 && state[at] == ON_PATH) {
+      long c = at;
+      do {
+        state[c] = CYCLE;
+        c = vxp_name_index__find(&view->space_index, view->spaces.items[c]->within);
+      } while (c != at);
+    }
+    for (long k = (long)i; k >= 0 && state[k] == ON_PATH;) {
+      state[k] = DONE;
+      const vxp_space *sp = view->spaces.items[k];
+      k = sp->within ? vxp_name_index__find(&view->space_index, sp->within) : -1;
+    }
   }
-  return false;
 }
 
 /* E6008: declared capacity, bandwidth and granule must be positive. */
@@ -777,6 +861,9 @@ static int check_positive(vxp_context *ctx, const vxp_space *sp, vxp_diag_list *
       {"capacity", sp->has_capacity, sp->capacity, sp->capacity_start, sp->capacity_end},
       {"bandwidth", sp->has_bandwidth, sp->bandwidth, sp->bandwidth_start, sp->bandwidth_end},
       {"granule", sp->has_granule, sp->granule, sp->granule_start, sp->granule_end},
+      /* A clock of 0 Hz once passed silently and the roofline then said the space had no
+       * bandwidth. */
+      {"clock", sp->has_clock, sp->clock_hz, sp->clock_start, sp->clock_end},
   };
   for (size_t k = 0; k < VXP__ARRAY_LEN(fields); k++) {
     if (!fields[k].has || fields[k].value != 0) continue;
@@ -785,25 +872,56 @@ static int check_positive(vxp_context *ctx, const vxp_space *sp, vxp_diag_list *
                        fields[k].field))
       return VXP_ENOMEM;
   }
+  /* VXP0012: a per-cycle bandwidth whose bytes per second (times the clock, and the
+   * replicas of a space below device scope) do not fit 64 bits: it used to pass, and the
+   * roofline then said the space had no bandwidth. */
+  if (sp->has_bandwidth && sp->bandwidth > 0) {
+    uint64_t bw = sp->bandwidth;
+    bool fits = !sp->bandwidth_per_cycle || !sp->has_clock || sp->clock_hz == 0 ||
+                vxp_mul_u64(bw, sp->clock_hz, &bw);
+    if (fits && sp->has_scope && sp->scope != VXP_SCOPE_DEVICE && sp->has_replicas)
+      fits = vxp_mul_u64(bw, sp->replicas, &bw);
+    if (!fits && !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0012", sp->src,
+                                sp->bandwidth_start, sp->bandwidth_end,
+                                "memory space '%s': its bandwidth in bytes per second (per "
+                                "cycle times the clock, times the replicas) is past 64 bits",
+                                sp->name))
+      return VXP_ENOMEM;
+  }
   return VXP_OK;
 }
 
 /* Coherence of the merged hierarchy, in declaration order: E6008, E6006 (every space on a
  * cycle), then E6007 and E6011 against the parent (skipped on a cycle, as vxc does). */
+static int check_space(vxp_context *ctx, const vxp_machine_view *view, const vxp_space *sp,
+                       bool on_cycle, vxp_diag_list *diags);
+
 static int check_spaces(vxp_context *ctx, const vxp_machine_view *view, vxp_diag_list *diags) {
-  for (size_t i = 0; i < view->spaces.len; i++) {
-    const vxp_space *sp = view->spaces.items[i];
+  unsigned char *state = vxp_ctx__calloc(ctx, view->spaces.len + 1, 1);
+  if (!state) return VXP_ENOMEM;
+  mark_within_cycles(view, state);
+  int rc = VXP_OK;
+  for (size_t i = 0; rc == VXP_OK && i < view->spaces.len; i++)
+    rc = check_space(ctx, view, view->spaces.items[i], state[i] == 3 /* CYCLE */, diags);
+  vxp_ctx__free(ctx, state);
+  return rc;
+}
+
+/* The checks of check_spaces for one space; `on_cycle` from mark_within_cycles. */
+static int check_space(vxp_context *ctx, const vxp_machine_view *view, const vxp_space *sp,
+                       bool on_cycle, vxp_diag_list *diags) {
+  {
     if (check_positive(ctx, sp, diags) != VXP_OK) return VXP_ENOMEM;
     const vxp_space *parent = vxp_machine__parent(view, sp);
-    if (!parent) continue; /* a root, or a built-in parent (CPU_DRAM) with no capacity */
-    if (on_within_cycle(view, sp)) {
+    if (!parent) return VXP_OK; /* a root, or a built-in parent (CPU_DRAM) with no capacity */
+    if (on_cycle) {
       if (!vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6006", sp->src, sp->within_start,
                          sp->within_end,
                          "memory space '%s' is in a `within:` cycle (a space cannot contain "
                          "itself)",
                          sp->name))
         return VXP_ENOMEM;
-      continue;
+      return VXP_OK;
     }
     if (sp->has_capacity && parent->has_capacity && sp->capacity > parent->capacity) {
       if (!vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6007", sp->src, sp->capacity_start,
@@ -887,7 +1005,9 @@ int vxp_machine__merge(vxp_context *ctx, const vxp_machine *const *inputs, size_
           return VXP_ENOMEM;
         continue;
       }
-      if (!array_push(ctx, &view->spaces, sp)) return VXP_ENOMEM;
+      if (!array_push(ctx, &view->spaces, sp) ||
+          !vxp_name_index__add(ctx, &view->space_index, sp->name, view->spaces.len - 1))
+        return VXP_ENOMEM;
     }
     for (size_t i = 0; i < m->topologies.len; i++) {
       const vxp_topology *t = &m->topologies.items[i];
@@ -898,7 +1018,9 @@ int vxp_machine__merge(vxp_context *ctx, const vxp_machine *const *inputs, size_
           return VXP_ENOMEM;
         continue;
       }
-      if (!array_push(ctx, &view->topologies, t)) return VXP_ENOMEM;
+      if (!array_push(ctx, &view->topologies, t) ||
+          !vxp_name_index__add(ctx, &view->topology_index, t->name, view->topologies.len - 1))
+        return VXP_ENOMEM;
     }
     for (size_t i = 0; i < m->lowerings.len; i++) {
       if (!array_push(ctx, &view->lowerings, &m->lowerings.items[i])) return VXP_ENOMEM;

@@ -4,11 +4,6 @@
 
 #include <stdlib.h>
 
-/* The free function ts_set_allocator installed (libc's free by default). The 0.20 runtime
- * exports it but its public header does not declare it; ts_node_string's result must go
- * back through it. */
-extern void (*ts_current_free)(void *);
-
 #include "context.h"
 #include "invariants.h"
 #include "lower.h"
@@ -230,7 +225,8 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   }
   prog->ctx = ctx;
   prog->src = src;
-  uint32_t parsable = vxp_syntax__parsable_length(src);
+  vxp_syntax_cut why;
+  uint32_t parsable = vxp_syntax__parsable_length(src, &why);
   if (parsable < src->len && old_tree) { /* a cut text is parsed afresh */
     ts_tree_delete(old_tree);
     old_tree = NULL;
@@ -258,7 +254,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     rc = vxp_syntax__diagnose_span(ctx, src, root, 0, UINT32_MAX, &prog->diags,
                                    prog->syntax_counts);
   if (rc == VXP_OK && parsable < src->len)
-    rc = vxp_syntax__report_cut(ctx, src, parsable, &prog->diags);
+    rc = vxp_syntax__report_cut(ctx, src, parsable, why, &prog->diags);
   if (rc == VXP_OK) rc = vxp_lower__program(ctx, src, root, &prog->model, &prog->diags);
   if (rc != VXP_OK) {
     vxp_program_free(prog);
@@ -358,16 +354,7 @@ const char *vxp_program_sexp(vxp_program *prog) {
   else vxp_ctx__begin(prog ? prog->ctx : NULL);
   if (!prog) return NULL;
   if (!prog->sexp) {
-    /* ts_node_string allocates with tree-sitter's allocator; copy it into ours so that
-     * the caller-visible lifetime rule is the program's, and give it back to that
-     * allocator, which the host program may have replaced (ts_set_allocator). */
-    char *s = ts_node_string(ts_tree_root_node(prog->tree));
-    if (!s) {
-      vxp_ctx__nomem(prog->ctx);
-      return NULL;
-    }
-    prog->sexp = vxp_ctx__strdup(prog->ctx, s);
-    ts_current_free(s);
+    prog->sexp = vxp_sexp__render(prog->ctx, ts_tree_root_node(prog->tree));
     if (!prog->sexp) vxp_ctx__nomem(prog->ctx);
   }
   return prog->sexp;

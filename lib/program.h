@@ -52,13 +52,46 @@ int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode ro
  * analysed anyway (lowering stops at VXP_MAX_NESTING). */
 #define VXP_MAX_BRACKET_DEPTH 8192
 
-/* The length of the prefix of `src` that is safe to hand to the parser: all of it, unless
- * brackets (outside comments and strings) nest deeper than VXP_MAX_BRACKET_DEPTH, then up
- * to the bracket that goes too deep. */
-uint32_t vxp_syntax__parsable_length(const vxp_source *src);
+/* Tokens in one top-level item (counted from the end of the last complete one) beyond which
+ * a text is not parsed. The fault behind the bracket limit is tree-sitter 0.20's 16-bit
+ * child count: a node of 65,536 children or more (stack entries wrapped into one ERROR node
+ * by error recovery) frees a wrong pointer. It happens without brackets too (`let a: A<`
+ * 33,000 times, `if x < ` 40,000 times, 65,530 unary minuses left open). The stack holds
+ * at most the tokens since the last complete item, and this count over-estimates them
+ * (punctuation counts a token per byte), so the parser stays clear of it. Legitimate items
+ * stay far below (the largest of the examples: 2,722). */
+#define VXP_MAX_PENDING_TOKENS 61440
 
-/* VXP0003 at byte `cut` of `src`: the text from there on was not parsed. */
+/* Tokens of statements left open (or of text outside any item) beyond which a text is not
+ * parsed: tree-sitter's error recovery on a stack that deep takes time growing with its
+ * square (syntax.c). No analysable statement is this deep (lowering stops at 1000 levels). */
+#define VXP_MAX_NESTED_TOKENS 4096
+
+typedef enum vxp_syntax_cut {
+  VXP_SYNTAX_CUT_NONE,
+  VXP_SYNTAX_CUT_BRACKETS, /* brackets nested deeper than VXP_MAX_BRACKET_DEPTH */
+  VXP_SYNTAX_CUT_TOKENS,   /* more than VXP_MAX_PENDING_TOKENS tokens in one item */
+  VXP_SYNTAX_CUT_NESTING,  /* more than VXP_MAX_NESTED_TOKENS tokens of open statements */
+  VXP_SYNTAX_CUT_STRAY     /* more than VXP_MAX_NESTED_TOKENS tokens outside any item */
+} vxp_syntax_cut;
+
+/* The length of the prefix of `src` that is safe to hand to the parser: all of it, unless
+ * brackets (outside comments and strings) nest deeper than VXP_MAX_BRACKET_DEPTH or a
+ * top-level item runs past VXP_MAX_PENDING_TOKENS tokens; then up to the token that goes
+ * too far, and `why` says which. */
+uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why);
+
+/* VXP0003 at byte `cut` of `src`: the text from there on was not parsed, for `why`. */
 int vxp_syntax__report_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut,
-                           vxp_diag_list *diags);
+                           vxp_syntax_cut why, vxp_diag_list *diags);
+
+/* The free function ts_set_allocator installed (libc's free by default). The 0.20 runtime
+ * exports it but its public header does not declare it; what tree-sitter allocates for the
+ * caller (ts_node_string, ts_tree_get_changed_ranges) must go back through it. */
+extern void (*ts_current_free)(void *);
+
+/* The tree under `root` in tree-sitter's S-expression notation, written without recursion
+ * whatever its depth. Owned by the caller (vxp_ctx__free); NULL when out of memory. */
+char *vxp_sexp__render(vxp_context *ctx, TSNode root);
 
 #endif /* VXP_PROGRAM_H */

@@ -108,7 +108,36 @@ static void set(json_t *obj, const char *key, json_t *value, bool *ok) {
   if (!value || json_object_set_new(obj, key, value) != 0) *ok = false;
 }
 
-static json_t *u64(uint64_t v) { return json_integer((json_int_t)v); }
+/* Values of 2^63 and above do not fit jansson's signed integer (they printed negative: an
+ * edge cost of 2^64-1 as -1): they are rendered as a marked string, "\u0000u64:DIGITS",
+ * which unmark_big() turns into the bare digits once the text is written. No other string
+ * renders so: a NUL never comes from a C string, and a backslash of the text itself is
+ * written doubled. */
+#define VXP__BIG_MARK "\"\\u0000u64:"
+
+static json_t *u64(uint64_t v) {
+  if (v <= (uint64_t)INT64_MAX) return json_integer((json_int_t)v);
+  char mark[32];
+  int n = snprintf(mark, sizeof(mark), "%cu64:%llu", '\0', (unsigned long long)v);
+  return json_stringn(mark, (size_t)n);
+}
+
+/* Replace each marked string of u64() by its digits, in place. */
+static void unmark_big(out_buf *b) {
+  if (b->failed || !b->data || !strstr(b->data, VXP__BIG_MARK)) return;
+  size_t mark_len = strlen(VXP__BIG_MARK), w = 0;
+  for (size_t r = 0; r < b->len;) {
+    if (b->data[r] == '"' && strncmp(b->data + r, VXP__BIG_MARK, mark_len) == 0) {
+      r += mark_len;
+      while (r < b->len && b->data[r] != '"') b->data[w++] = b->data[r++];
+      r++; /* the closing quote */
+      continue;
+    }
+    b->data[w++] = b->data[r++];
+  }
+  b->len = w;
+  b->data[w] = '\0';
+}
 
 /* Utilization: total/capacity rounded to 4 decimals; whole numbers print without ".0",
  * as vxc prints them. */
@@ -432,6 +461,7 @@ char *vxp_report__json(const vxp_analysis *an, size_t *len) {
   }
   put_array_field(&b, "unresolved_calls", unresolved, true);
   puts_(&b, "}\n");
+  unmark_big(&b);
   if (b.failed || !ok) {
     vxp_ctx__free(an->ctx, b.data);
     return NULL;

@@ -94,8 +94,27 @@ static int intern_role(vxp_context *ctx, vxp_analysis *an, const char *text, siz
   return VXP_OK;
 }
 
+static int of_line(vxp_context *ctx, vxp_analysis *an, const vxp_source *src, uint32_t line,
+                   const char **role);
+
 int vxp_roles__of_line(vxp_context *ctx, vxp_analysis *an, const vxp_source *src, uint32_t line,
                        const char **role) {
+  /* Placements are asked about in source order, often many on one line: classifying the
+   * line again for each rescanned it (a 10 MB line of placements: quadratic, minutes). */
+  if (an->role_line == line && line != VXP_NONE) {
+    *role = an->role_answer;
+    return VXP_OK;
+  }
+  int rc = of_line(ctx, an, src, line, role);
+  if (rc == VXP_OK) {
+    an->role_line = line;
+    an->role_answer = *role;
+  }
+  return rc;
+}
+
+static int of_line(vxp_context *ctx, vxp_analysis *an, const vxp_source *src, uint32_t line,
+                   const char **role) {
   *role = NULL;
   line_info own = classify(src, line);
   if (own.kind == LINE_OTHER && own.role) return intern_role(ctx, an, own.role, own.role_len, role);

@@ -10,6 +10,11 @@
 
 /* Offsets are uint32_t (as in tree-sitter), so a source is limited to 4 GiB - 1. */
 #define VXP__MAX_SOURCE_BYTES ((size_t)UINT32_MAX - 1)
+/* The largest file vxp_source_load_file reads: past it the read stops, with an error,
+ * before taking more memory (`check /dev/zero` once read 4.2 GB before refusing). No Vx
+ * program is this large; the analysis' promise of memory at most 25 times the input then
+ * stays under 1.6 GiB. */
+#define VXP__MAX_FILE_BYTES ((size_t)64 << 20)
 
 static int index_lines(vxp_source *src) {
   if (!array_push(src->ctx, &src->line_starts, 0)) return VXP_ENOMEM;
@@ -55,9 +60,12 @@ int vxp_source_load_file(vxp_source **out, vxp_context *ctx, const char *path) {
   for (;;) {
     if (len == cap) {
       size_t new_cap = cap ? cap * 2 : 65536;
-      if (new_cap > VXP__MAX_SOURCE_BYTES + 1) new_cap = VXP__MAX_SOURCE_BYTES + 1;
+      if (new_cap > VXP__MAX_FILE_BYTES + 1) new_cap = VXP__MAX_FILE_BYTES + 1;
       if (new_cap == cap) {
-        rc = vxp_ctx__error(ctx, VXP_EIO, "%s: file exceeds the 4 GiB source limit", path);
+        rc = vxp_ctx__error(ctx, VXP_EIO,
+                            "%s: the file is larger than 64 MiB, the most vxpeak reads; it was "
+                            "not read further",
+                            path);
         break;
       }
       char *grown = vxp_ctx__realloc(ctx, buf, new_cap);

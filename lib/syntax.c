@@ -2,6 +2,7 @@
 /* syntax.c - syntax errors as diagnostics: one per ERROR or MISSING node, saying what
  * was unexpected (or missing) and where, in what construct. */
 #include <stdio.h>
+#include <string.h>
 
 #include "array.h"
 #include "program.h"
@@ -186,6 +187,21 @@ static bool report(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags
   }
   bool reported = true;
   if (item_head_mistake(ctx, src, diags, node, tok, len, &reported)) return reported;
+  /* Control bytes are shown escaped: a NUL byte was quoted as '' ("unexpected '' in a
+   * block"), and a terminal should not receive the others raw. */
+  char shown[4 * 40 + 1];
+  size_t w = 0;
+  for (size_t i = 0; i < len; i++) {
+    unsigned char b = (unsigned char)tok[i];
+    if (b < 0x20 || b == 0x7f) w += (size_t)snprintf(shown + w, sizeof(shown) - w, "\\x%02x", b);
+    else shown[w++] = (char)b;
+  }
+  shown[w] = '\0';
+  if (len == 1 && tok[0] == '\0') {
+    return vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, end,
+                         "syntax error: unexpected NUL byte (\\x00)%s; a Vx source is text",
+                         context) != NULL;
+  }
   /* A foreign token explains itself better than the construct it broke. */
   /* A character the lexer skipped (`#`, `'`) is not a token: look at the error's first byte. */
   const char *hint = foreign_syntax(src, start, src->text + start);
@@ -196,11 +212,10 @@ static bool report(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags
   }
   if (hint) {
     return vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, end,
-                         "syntax error: unexpected '%.*s'%s: %s", (int)len, tok, context,
-                         hint) != NULL;
+                         "syntax error: unexpected '%s'%s: %s", shown, context, hint) != NULL;
   }
   return vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, end,
-                       "syntax error: unexpected '%.*s'%s%s%s", (int)len, tok, context,
+                       "syntax error: unexpected '%s'%s%s%s", shown, context,
                        where ? "; expected " : "", where ? where->expected : "") != NULL;
 }
 
@@ -434,32 +449,177 @@ int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
   return vxp_syntax__diagnose_span(ctx, src, root, 0, UINT32_MAX, diags, counts);
 }
 
-uint32_t vxp_syntax__parsable_length(const vxp_source *src) {
+/* A byte that continues an identifier or number: such a run is one token. */
+static bool is_word_byte(unsigned char c) {
+  return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         c >= 0x80;
+}
+
+/* Whether the word t[0..n) begins a top-level item (grammar.js: _item); `semi` is set
+ * for the items that end with `;` rather than a braced body. */
+static bool is_item_word(const char *t, size_t n, bool *semi) {
+  static const char *const braced[] = {"fn",     "unsafe", "struct", "enum",        "trait",
+                                       "impl",   "extern", "Memory", "Topology",    "macro_rules"};
+  static const char *const ended[] = {"const", "import"};
+  for (size_t k = 0; k < sizeof(braced) / sizeof(braced[0]); k++) {
+    if (strlen(braced[k]) == n && memcmp(braced[k], t, n) == 0) {
+      *semi = false;
+      return true;
+    }
+  }
+  for (size_t k = 0; k < sizeof(ended) / sizeof(ended[0]); k++) {
+    if (strlen(ended[k]) == n && memcmp(ended[k], t, n) == 0) {
+      *semi = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The state of the window of tokens the parser's stack may still hold. */
+typedef enum window_kind {
+  WINDOW_EMPTY,   /* nothing since the last complete item (comments aside) */
+  WINDOW_BRACED,  /* an item that ends with its closing `}` */
+  WINDOW_ENDED,   /* an item that ends with `;` */
+  WINDOW_UNKNOWN  /* anything else: stray text, which error recovery may leave stacked */
+} window_kind;
+
+uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why) {
   const char *t = src->text;
   size_t len = src->len, depth = 0;
+  /* Two estimates of what the parser's stack may hold, each with its limit.
+   *
+   * `nested`: the tokens of the statements left open. Per bracket level, the tokens since
+   * its last `;`, `,` or closed block not followed by `else` (a bracket counts on its level
+   * until it closes),
+   * summed over the open levels. Error recovery on a stack that deep takes time growing with its square
+   * (`if x < ` left open: 6,000 tokens 1.6 s, 24,000 tokens 28 s, 96,000 tokens 150 s).
+   *
+   * `pending`: the tokens since the last complete top-level item (a `}` at depth 0 that
+   * ends an item begun by its keyword, or the `;` of a const or import with its generics
+   * closed). Error recovery can keep anything else on the stack, through `;`s and items
+   * (`let a: A<x;` repeated, stray text between items): the estimate that keeps the stack
+   * under the 65,536 entries at which tree-sitter 0.20 corrupts its heap. Stray text (a
+   * window that did not begin with an item keyword) has the tighter limit of `nested`.
+   *
+   * Punctuation counts a token per byte and a comment one token: over-estimates, which
+   * keep the bounds safe. */
+  uint16_t level[VXP_MAX_BRACKET_DEPTH + 1];
+  size_t nested = 0, pending = 0, angles = 0; /* `<` minus `>` in the window, at depth 0 */
+  size_t stray0 = 0; /* tokens of stray text at depth 0 */
+  window_kind window = WINDOW_EMPTY;
+  bool block_closed = false;
+  level[0] = 0;
+  *why = VXP_SYNTAX_CUT_NONE;
   for (size_t i = 0; i < len; i++) {
-    char c = t[i];
+    unsigned char c = (unsigned char)t[i];
+    size_t start = i;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    bool comment = false, ends_item = false;
     if (c == '/' && i + 1 < len && t[i + 1] == '/') {
-      while (i < len && t[i] != '\n') i++; /* a comment runs to the end of the line */
+      /* A comment runs to the end of the line; it is a token of the tree (an extra). */
+      while (i + 1 < len && t[i + 1] != '\n') i++;
+      comment = true;
     } else if (c == '"') {
       for (i++; i < len && t[i] != '"'; i++) {
         if (t[i] == '\\') i++; /* an escape takes the next byte */
       }
-    } else if (c == '(' || c == '[' || c == '{') {
-      if (++depth > VXP_MAX_BRACKET_DEPTH) return (uint32_t)i;
+    } else if (is_word_byte(c)) {
+      while (i + 1 < len && is_word_byte((unsigned char)t[i + 1])) i++;
+    }
+    /* The open statements. A closed block ends its statement (`if c { }`, `fn f() { }`)
+     * unless `else` follows: an else-if chain nests, each branch inside the last. */
+    if (block_closed && !comment) {
+      block_closed = false;
+      if (!(i + 1 - start == 4 && memcmp(t + start, "else", 4) == 0)) {
+        nested -= level[depth];
+        level[depth] = 0;
+      }
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      if (depth + 1 > VXP_MAX_BRACKET_DEPTH) {
+        *why = VXP_SYNTAX_CUT_BRACKETS;
+        return (uint32_t)start;
+      }
+      level[depth]++;
+      nested++;
+      level[++depth] = 0;
     } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
-      depth--;
+      nested -= level[depth--];
+      block_closed = c == '}';
+      ends_item = depth == 0 && c == '}' && window == WINDOW_BRACED;
+    } else if (c == ';' || c == ',') {
+      nested -= level[depth];
+      level[depth] = 0;
+      if (c == ';' && depth == 0) {
+        /* `const N: A<x;` repeated: the `;` of an unclosed generic does not end the item,
+         * and a `;` in the head of a braced item is stray. */
+        ends_item = window == WINDOW_ENDED && angles == 0;
+        if (!ends_item) window = WINDOW_UNKNOWN;
+      }
+    } else if (!comment) {
+      level[depth]++;
+      nested++;
+      if ((c == '<' || c == '>') && depth == 0) angles += c == '<' ? 1 : (size_t)-1;
+    }
+    if (nested > VXP_MAX_NESTED_TOKENS) {
+      *why = VXP_SYNTAX_CUT_NESTING;
+      return (uint32_t)start;
+    }
+    /* The unfinished item. */
+    if (ends_item) {
+      pending = angles = 0;
+      window = WINDOW_EMPTY;
+      continue;
+    }
+    if (window == WINDOW_EMPTY && !comment) {
+      bool semi = false;
+      if (window == WINDOW_EMPTY)
+        window = depth == 0 && is_word_byte(c) && is_item_word(t + start, i + 1 - start, &semi)
+                     ? (semi ? WINDOW_ENDED : WINDOW_BRACED)
+                     : WINDOW_UNKNOWN;
+    }
+    /* Outside an item (stray text, or comments between items: each stays on the stack
+     * until the next item, 16,384 comment lines took 12 s) the tighter limit applies. */
+    /* Stray text keeps everything after it on the stack (items included), so it is never
+     * forgotten, but it is held to the item limit: one stray line early in a file must not
+     * cut the file (the editor's half-written line). */
+    bool outside = window == WINDOW_EMPTY;
+    size_t limit = outside ? VXP_MAX_NESTED_TOKENS : VXP_MAX_PENDING_TOKENS;
+    /* Error recovery over stray text takes time growing with its square: its tokens at
+     * depth 0 have the tight limit (1 MB of random bytes took minutes). */
+    if (window == WINDOW_UNKNOWN && depth == 0) stray0++;
+    if (++pending > limit || stray0 > VXP_MAX_NESTED_TOKENS) {
+      *why = outside || window == WINDOW_UNKNOWN ? VXP_SYNTAX_CUT_STRAY : VXP_SYNTAX_CUT_TOKENS;
+      return (uint32_t)start;
     }
   }
   return (uint32_t)len;
 }
 
 int vxp_syntax__report_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut,
-                           vxp_diag_list *diags) {
-  vxp_diagnostic *d = vxp_diag__add(
-      ctx, diags, VXP_SEVERITY_ERROR, "VXP0003", src, cut, cut + 1,
-      "brackets nested more than %d deep; vxpeak does not parse the text from here on, so the "
-      "program cannot be admitted",
-      VXP_MAX_BRACKET_DEPTH);
+                           vxp_syntax_cut why, vxp_diag_list *diags) {
+  char what[128];
+  switch (why) {
+  case VXP_SYNTAX_CUT_BRACKETS:
+    snprintf(what, sizeof(what), "brackets nested more than %d deep", VXP_MAX_BRACKET_DEPTH);
+    break;
+  case VXP_SYNTAX_CUT_NESTING:
+    snprintf(what, sizeof(what), "more than %d tokens of statements left open",
+             VXP_MAX_NESTED_TOKENS);
+    break;
+  case VXP_SYNTAX_CUT_STRAY:
+    snprintf(what, sizeof(what), "more than %d tokens since stray text outside any item, or %d "
+             "comment tokens between items", VXP_MAX_PENDING_TOKENS, VXP_MAX_NESTED_TOKENS);
+    break;
+  default:
+    snprintf(what, sizeof(what), "more than %d tokens in one top-level item",
+             VXP_MAX_PENDING_TOKENS);
+    break;
+  }
+  vxp_diagnostic *d = vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0003", src, cut, cut + 1,
+                                    "%s; vxpeak does not parse the text from here on, so the "
+                                    "program cannot be admitted",
+                                    what);
   return d ? VXP_OK : VXP_ENOMEM;
 }

@@ -21,16 +21,16 @@ static const struct {
 /* ------------------------------------------------------------------ the graph */
 
 uint32_t vxp_transfer__node(const vxp_graph *g, const char *name) {
-  for (size_t i = 0; i < g->nodes.len; i++) {
-    if (strcmp(g->nodes.items[i], name) == 0) return (uint32_t)i;
-  }
-  return VXP_NONE;
+  long at = vxp_name_index__find(&g->node_index, name);
+  return at < 0 ? VXP_NONE : (uint32_t)at;
 }
 
 static int add_node(vxp_context *ctx, vxp_graph *g, const char *name, uint32_t *out) {
   uint32_t n = vxp_transfer__node(g, name);
   if (n == VXP_NONE) {
-    if (!array_push(ctx, &g->nodes, name)) return VXP_ENOMEM;
+    if (!array_push(ctx, &g->nodes, name) ||
+        !vxp_name_index__add(ctx, &g->node_index, name, g->nodes.len - 1))
+      return VXP_ENOMEM;
     n = (uint32_t)(g->nodes.len - 1);
   }
   if (out) *out = n;
@@ -113,6 +113,7 @@ void vxp_transfer__graph_free(vxp_context *ctx, vxp_graph *g) {
   }
   vxp_ctx__free(ctx, g->trees);
   array_free(ctx, &g->nodes);
+  vxp_name_index__free(ctx, &g->node_index);
   array_free(ctx, &g->edges);
   memset(g, 0, sizeof(*g));
 }
@@ -143,7 +144,7 @@ static int build_tree(vxp_context *ctx, vxp_graph *g, uint32_t source) {
   }
   for (size_t i = 0; i < n; i++) {
     t->dist[i] = UINT64_MAX;
-    t->hops[i] = UINT32_MAX;
+    t->hops[i] = UINT32_MAX; /* the mark of a node not reached */
     t->pred[i] = VXP_NONE;
   }
   t->dist[source] = 0;
@@ -151,7 +152,7 @@ static int build_tree(vxp_context *ctx, vxp_graph *g, uint32_t source) {
   for (;;) {
     uint32_t u = VXP_NONE;
     for (size_t i = 0; i < n; i++) {
-      if (done[i] || t->dist[i] == UINT64_MAX) continue;
+      if (done[i] || t->hops[i] == UINT32_MAX) continue; /* not reached yet */
       if (u == VXP_NONE || cheaper(t->dist[i], t->hops[i], t->dist[u], t->hops[u])) u = (uint32_t)i;
     }
     if (u == VXP_NONE) break;
@@ -160,7 +161,7 @@ static int build_tree(vxp_context *ctx, vxp_graph *g, uint32_t source) {
       const vxp_graph_edge *e = &g->edges.items[k];
       if (e->from != u || done[e->to]) continue;
       uint64_t d = t->dist[u] + e->weight;
-      if (d < t->dist[u]) d = UINT64_MAX - 1; /* saturate: never wraps into a cheap route */
+      if (d < t->dist[u]) d = UINT64_MAX; /* saturate: never wraps into a cheap route */
       if (cheaper(d, t->hops[u] + 1, t->dist[e->to], t->hops[e->to])) {
         t->dist[e->to] = d;
         t->hops[e->to] = t->hops[u] + 1;
@@ -179,7 +180,9 @@ static int route_nodes(vxp_context *ctx, vxp_graph *g, uint32_t a, uint32_t b,
   if (a == VXP_NONE || b == VXP_NONE) return VXP_OK;
   if (!g->trees[a].dist && build_tree(ctx, g, a) != VXP_OK) return VXP_ENOMEM;
   const vxp_route_tree *t = &g->trees[a];
-  if (t->dist[b] == UINT64_MAX) return VXP_OK;
+  /* Unreached is told by the hop count: every weight is a real one, 2^64-1 included (an
+   * edge of that cost once made its route vanish, E6002, as dist doubled as the mark). */
+  if (t->hops[b] == UINT32_MAX) return VXP_OK;
   path->len = 0;
   if (!array_reserve(ctx, path, (size_t)t->hops[b] + 1)) return VXP_ENOMEM;
   path->len = (size_t)t->hops[b] + 1;
@@ -201,15 +204,20 @@ static int ancestry(vxp_context *ctx, const vxp_machine_view *view, const char *
                     name_chain *chain) {
   chain->len = 0;
   const char *at = name;
-  while (at) {
-    for (size_t i = 0; i < chain->len; i++) {
-      if (strcmp(chain->items[i], at) == 0) return VXP_OK;
+  /* A `within:` cycle (E6006) ends the walk at the first repeat, found in an index of the
+   * chain (checking each step against the whole chain was quadratic in its length). */
+  vxp_name_index seen = {NULL, 0, 0};
+  int rc = VXP_OK;
+  while (at && vxp_name_index__find(&seen, at) < 0) {
+    if (!array_push(ctx, chain, at) || !vxp_name_index__add(ctx, &seen, at, chain->len - 1)) {
+      rc = VXP_ENOMEM;
+      break;
     }
-    if (!array_push(ctx, chain, at)) return VXP_ENOMEM;
     const vxp_space *sp = vxp_machine__space(view, at);
     at = sp ? sp->within : NULL;
   }
-  return VXP_OK;
+  vxp_name_index__free(ctx, &seen);
+  return rc;
 }
 
 int vxp_transfer__route(vxp_context *ctx, vxp_graph *g, const char *from, const char *to,

@@ -43,8 +43,8 @@ typedef struct vxp_graph_edge {
 
 /* A shortest-path tree from one source, computed when first asked for. */
 typedef struct vxp_route_tree {
-  uint64_t *dist;              /* routing weight from the source (UINT64_MAX: unreached) */
-  uint32_t *hops;
+  uint64_t *dist;              /* routing weight from the source, saturated */
+  uint32_t *hops;              /* edges from the source (UINT32_MAX: not reached) */
   uint32_t *pred;              /* previous node on the path (VXP_NONE at the source) */
 } vxp_route_tree;
 
@@ -53,6 +53,7 @@ typedef struct vxp_route_tree {
 typedef struct vxp_graph {
   const vxp_machine_view *view;
   Array(const char *) nodes;
+  vxp_name_index node_index;   /* nodes by name */
   Array(vxp_graph_edge) edges;
   vxp_route_tree *trees;       /* one per node */
 } vxp_graph;

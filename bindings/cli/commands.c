@@ -27,8 +27,9 @@ const vxpeak_command vxpeak_commands[] = {
      "  $ vxpeak check examples/llama2/prefill.vx -D BATCH=9\n"
      "  $ vxpeak check examples/blog/unrolled.vx --format sarif > vxpeak.sarif\n"},
     {"parse", "FILE.vx [--sexp]", "print the syntax tree and report syntax errors",
-     "Print the syntax tree (one node per line, or an S-expression with --sexp) and report\n"
-     "syntax errors; exit 0 only when the tree has no ERROR or MISSING node.",
+     "Print the syntax tree (one node per line, indented by depth up to 64 levels, deeper\n"
+     "lines prefixed with [depth N]; or an S-expression with --sexp) and report syntax\n"
+     "errors; exit 0 only when the tree has no ERROR or MISSING node.",
      vxpeak_parse, O(OPT_SEXP) | O(OPT_HELP), NULL, false,
      "  $ vxpeak parse examples/blog/peak_not_sum.vx\n"},
     {"emit-cuda", "FILE.vx [--machine M] [--host H] [-D NAME=VALUE]... [--allow-rejected] -o OUT.cu",

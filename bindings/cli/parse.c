@@ -4,6 +4,9 @@
 
 #include "cli.h"
 
+/* Indentation levels of `vxpeak parse` beyond which a line gives its depth instead. */
+#define VXPEAK_MAX_INDENT 64
+
 int vxpeak_parse(const vxpeak_args *args) {
   const char *file = args->file;
   bool sexp = args->sexp;
@@ -32,19 +35,23 @@ int vxpeak_parse(const vxpeak_args *args) {
   if (sexp) {
     printf("%s\n", tree);
   } else {
-    /* One node per line, indented by depth: the S-expression re-flowed. */
-    int depth = 0;
+    /* One node per line, indented by depth: the S-expression re-flowed. The indentation
+     * stops growing at VXPEAK_MAX_INDENT levels (deeper lines carry their depth as
+     * "[depth N]"), so the output stays proportional to the tree, not to its depth
+     * squared (a 260 KB else-if chain once wrote 3.2 GB). */
+    size_t depth = 0;
     bool at_line_start = true;
     for (const char *p = tree; *p; p++) {
       if (*p == '(') {
         if (!at_line_start) putchar('\n');
-        for (int i = 0; i < depth; i++) fputs("  ", stdout);
+        for (size_t i = 0; i < depth && i < VXPEAK_MAX_INDENT; i++) fputs("  ", stdout);
+        if (depth > VXPEAK_MAX_INDENT) printf("[depth %zu] ", depth);
         depth++;
         at_line_start = false;
         continue;
       }
       if (*p == ')') {
-        depth--;
+        if (depth > 0) depth--;
         continue;
       }
       if (*p == ' ' && (p[1] == '(' || p[1] == ')')) continue;

@@ -40,9 +40,36 @@ static void xml_text(FILE *out, const char *s) {
   }
 }
 
-static bool in_set(const vxp_record *r, const vxp_resident_set *rs) {
-  return strcmp(vxp_record_function(r), vxp_resident_set_function(rs)) == 0 &&
-         strcmp(vxp_record_space(r), vxp_resident_set_space(rs)) == 0;
+/* The records grouped by (function, space), found once: scanning every record for each
+ * panel made the plot quadratic in tiles (10^4 tiles: 2 s, 2x10^4 functions: 51 s). */
+typedef struct record_key {
+  const char *function, *space;
+  size_t index;
+} record_key;
+
+static int compare_keys(const void *a, const void *b) {
+  const record_key *x = a, *y = b;
+  int c = strcmp(x->function, y->function);
+  if (!c) c = strcmp(x->space, y->space);
+  return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* The records of `rs`, in analysis order: [*first, *first + *count) of `keys`. */
+static void members(const record_key *keys, size_t n, const vxp_resident_set *rs, size_t *first,
+                    size_t *count) {
+  record_key want = {vxp_resident_set_function(rs), vxp_resident_set_space(rs), 0};
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (compare_keys(&keys[mid], &want) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  size_t end = lo;
+  while (end < n && strcmp(keys[end].function, want.function) == 0 &&
+         strcmp(keys[end].space, want.space) == 0)
+    end++;
+  *first = lo;
+  *count = end - lo;
 }
 
 /* The unit a panel's axis is in: the largest binary unit at or below its top. */
@@ -64,12 +91,12 @@ static double tick_step(double top) {
 }
 
 /* One (function, space) panel at vertical offset `y0`. */
-static void panel(FILE *out, const vxp_analysis *an, const vxp_resident_set *rs, double y0) {
-  size_t n = vxp_analysis_record_count(an);
+static void panel(FILE *out, const vxp_analysis *an, const vxp_resident_set *rs,
+                  const record_key *set, size_t n, double y0) {
   uint32_t last = 0;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t k = 0; k < n; k++) {
+    size_t i = set[k].index;
     const vxp_record *r = vxp_analysis_record(an, i);
-    if (!in_set(r, rs)) continue;
     uint32_t rel = 0;
     if (vxp_record_order(r) > last) last = vxp_record_order(r);
     if (vxp_record_release_order(r, &rel) && rel > last) last = rel;
@@ -84,9 +111,9 @@ static void panel(FILE *out, const vxp_analysis *an, const vxp_resident_set *rs,
     steps[p].order = p;
     steps[p].record = SIZE_MAX;
     uint64_t live = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t k = 0; k < n; k++) {
+      size_t i = set[k].index;
       const vxp_record *r = vxp_analysis_record(an, i);
-      if (!in_set(r, rs)) continue;
       uint32_t rel = 0;
       bool released = vxp_record_release_order(r, &rel);
       if (vxp_record_order(r) <= p && (!released || rel >= p)) live += vxp_record_bytes(r);
@@ -188,9 +215,9 @@ static void panel(FILE *out, const vxp_analysis *an, const vxp_resident_set *rs,
     const char *names[32];
     uint64_t bytes[32];
     size_t tiles[32], groups = 0;
-    for (size_t i = 0; i < n; i++) {
-      const vxp_record *r = vxp_analysis_record(an, i);
-      if (!in_set(r, rs) || !vxp_record_live_at_peak(r)) continue;
+    for (size_t k = 0; k < n; k++) {
+      const vxp_record *r = vxp_analysis_record(an, set[k].index);
+      if (!vxp_record_live_at_peak(r)) continue;
       const char *key = vxp_record_role(r) ? vxp_record_role(r)
                         : vxp_record_binding(r) ? vxp_record_binding(r) : "(unbound)";
       size_t g = 0;
@@ -292,14 +319,29 @@ int vxpeak_plot(const vxpeak_args *args) {
   for (size_t i = 0; i < args->define_count; i++)
     fprintf(out, ", %s=%llu", args->defines[i].name, (unsigned long long)args->defines[i].value);
   fputs("</text>\n", out);
+  size_t nrec = vxp_analysis_record_count(s.an);
+  record_key *keys = calloc(nrec + 1, sizeof(*keys));
+  if (!keys) {
+    fprintf(stderr, "vxpeak plot: out of memory\n");
+    exit_code = VXPEAK_EXIT_USAGE;
+    goto done;
+  }
+  for (size_t i = 0; i < nrec; i++) {
+    const vxp_record *r = vxp_analysis_record(s.an, i);
+    keys[i] = (record_key){vxp_record_function(r), vxp_record_space(r), i};
+  }
+  qsort(keys, nrec, sizeof(*keys), compare_keys);
   double y0 = 30;
   for (size_t i = 0; i < vxp_analysis_resident_set_count(s.an); i++) {
     const vxp_resident_set *rs = vxp_analysis_resident_set(s.an, i);
     if (args->function && strcmp(args->function, vxp_resident_set_function(rs)) != 0) continue;
     if (args->space && strcmp(args->space, vxp_resident_set_space(rs)) != 0) continue;
-    panel(out, s.an, rs, y0);
+    size_t first, count;
+    members(keys, nrec, rs, &first, &count);
+    panel(out, s.an, rs, keys + first, count, y0);
     y0 += PANEL_H;
   }
+  free(keys);
   fputs("</svg>\n", out);
   bool ok = out == stdout ? fflush(out) == 0 : fclose(out) == 0;
   out = NULL;

@@ -176,14 +176,109 @@ static void test_syntax__brackets_left_open_too_deep_stop_the_parse_not_the_proc
     if (strcmp(vxp_diagnostic_code(d), "VXP0003") == 0) cut = d;
   }
   assert_non_null(cut);
-  assert_non_null(strstr(vxp_diagnostic_message(cut), "brackets nested more than 8192 deep"));
-  /* The 8,193rd open bracket: main's `{` is the first, each step opens two ({ and [), so
-   * the `[` of step 4096 (index 15 of the step) goes too deep. */
-  assert_int_equal(vxp_diagnostic_range(cut).start_byte, strlen(head) + 4095 * strlen(step) + 15);
+  /* The open statements reach VXP_MAX_NESTED_TOKENS (4,096 tokens, 7 a step) before the
+   * brackets reach VXP_MAX_BRACKET_DEPTH (two a step): the parse stops in step 585. */
+  assert_non_null(strstr(vxp_diagnostic_message(cut), "more than 4096 tokens of statements left open"));
+  uint32_t at = vxp_diagnostic_range(cut).start_byte;
+  assert_true(at > strlen(head) + 584 * strlen(step) && at < strlen(head) + 586 * strlen(step));
   vxp_machine *m = NULL;
   assert_int_equal(vxp_machine_load(&m, ctx, src), VXP_OK);
   assert_true(vxp_machine_diagnostic_count(m) > 0);
   vxp_machine_free(m);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(text);
+}
+
+/* `head` followed by `step` repeated `n` times and `tail`; the caller frees it. */
+static char *repeated(const char *head, const char *step, size_t n, const char *tail) {
+  size_t len = strlen(head) + n * strlen(step) + strlen(tail);
+  char *text = malloc(len + 1);
+  assert_non_null(text);
+  char *p = text;
+  p += sprintf(p, "%s", head);
+  for (size_t i = 0; i < n; i++) p += sprintf(p, "%s", step);
+  sprintf(p, "%s", tail);
+  return text;
+}
+
+/* The VXP0003 diagnostic of `prog`, or NULL. */
+static const vxp_diagnostic *cut_diag(const vxp_program *prog) {
+  for (size_t k = 0; k < vxp_program_diagnostic_count(prog); k++) {
+    const vxp_diagnostic *d = vxp_program_diagnostic(prog, k);
+    if (strcmp(vxp_diagnostic_code(d), "VXP0003") == 0) return d;
+  }
+  return NULL;
+}
+
+/* Deep unclosed nesting without a bracket (generics, comparisons, unary minus, stray text
+ * between items) reached tree-sitter 0.20's 16-bit child count and corrupted the heap, or
+ * took minutes in its error recovery; the parse now stops with VXP0003 where the open
+ * statements, the item or the stray text grow too long (VXP_MAX_NESTED_TOKENS,
+ * VXP_MAX_PENDING_TOKENS). */
+static void test_syntax__unclosed_nesting_of_any_form_stops_the_parse_not_the_process(void **state) {
+  (void)state;
+  static const char *const cases[][3] = {
+      {"fn f() -> i32 { let a: ", "A<", "more than 4096 tokens of statements left open"},
+      {"fn f() -> i32 { if x < ", "if x < ", "more than 4096 tokens of statements left open"},
+      {"fn f() -> i32 { return ", "-", "more than 4096 tokens of statements left open"},
+      {"fn f() -> i32 {\n", "  let a = b + c;\n", "more than 61440 tokens in one top-level item"},
+      {"", "A<x; fn f() {} ", "outside any item"},
+      {"", "const N: A<x; ", "outside any item"},
+  };
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    char *text = repeated(cases[c][0], cases[c][1], 40000, "\n");
+    vxp_context *ctx = test_context();
+    vxp_source *src = NULL;
+    vxp_program *prog = parse_text(ctx, &src, text);
+    const vxp_diagnostic *cut = cut_diag(prog);
+    if (!cut) fail_msg("no VXP0003 for \"%s\" repeated", cases[c][1]);
+    if (!strstr(vxp_diagnostic_message(cut), cases[c][2]))
+      fail_msg("\"%s\" repeated: %s", cases[c][1], vxp_diagnostic_message(cut));
+    vxp_machine *m = NULL;
+    assert_int_equal(vxp_machine_load(&m, ctx, src), VXP_OK);
+    vxp_machine_free(m);
+    vxp_program_free(prog);
+    vxp_source_free(src);
+    vxp_context_free(ctx);
+    free(text);
+  }
+}
+
+/* Many complete items, each short, are parsed whole: the token count restarts after each. */
+static void test_syntax__many_complete_items_are_not_cut(void **state) {
+  (void)state;
+  char *text = repeated("", "const N: i32 = 1;\nfn f() -> i32 { return N + N; }\n", 20000, "");
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, text);
+  assert_null(cut_diag(prog));
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(text);
+}
+
+/* The S-expression of a tree 4,000 levels deep (about the deepest the nesting limit lets
+ * through) is written without recursion (tree-sitter's printer overflowed the stack on
+ * 50,000), in tree-sitter's notation. */
+static void test_syntax__a_very_deep_tree_prints_as_an_s_expression(void **state) {
+  (void)state;
+  char *text = repeated("fn f() -> i32 { return ", "-", 4000, "1; }\n");
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, text);
+  const char *sexp = vxp_program_sexp(prog);
+  assert_non_null(sexp);
+  assert_non_null(strstr(sexp, "(source_file (function_item name: (identifier) parameters: "
+                                "(parameters) return_type: (type_identifier) body: (block "
+                                "(return_statement value: (unary_expression operand: "
+                                "(unary_expression operand: "));
+  size_t opens = 0, closes = 0;
+  for (const char *p = sexp; *p; p++) opens += *p == '(', closes += *p == ')';
+  assert_int_equal(opens, closes);
+  assert_true(opens > 4000);
   vxp_program_free(prog);
   vxp_source_free(src);
   vxp_context_free(ctx);
@@ -202,6 +297,9 @@ int main(void) {
       cmocka_unit_test(test_syntax__a_broken_function_does_not_hide_later_functions),
       cmocka_unit_test(test_syntax__a_while_body_releases_its_tiles),
       cmocka_unit_test(test_syntax__brackets_left_open_too_deep_stop_the_parse_not_the_process),
+      cmocka_unit_test(test_syntax__unclosed_nesting_of_any_form_stops_the_parse_not_the_process),
+      cmocka_unit_test(test_syntax__many_complete_items_are_not_cut),
+      cmocka_unit_test(test_syntax__a_very_deep_tree_prints_as_an_s_expression),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* fuzz_edit.c - libFuzzer harness for the incremental edit API. The input is
+ *
+ *   byte 0          number of edits (low 3 bits: 0-7)
+ *   per edit        start (2 bytes), removed length (1 byte), inserted length (1 byte),
+ *                   then the inserted bytes
+ *   the rest        the first version of the text
+ *
+ * Each edit is applied with vxp_source_edit (offsets taken modulo the current length),
+ * the program reparsed incrementally from the previous version and analysed. The
+ * incremental result must equal a parse from scratch (same S-expression): a difference
+ * is a finding, reported by aborting. */
+#include <stdint.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vxpeak.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/* One context and the built-in machines for every input, as an editor keeps them: made
+ * once, so that each execution measures the input's own work. */
+static vxp_context *ctx;
+static vxp_machine *device, *default_host;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+  (void)argc;
+  (void)argv;
+  if (vxp_context_new(&ctx, NULL) != VXP_OK ||
+      vxp_machine_builtin(&device, ctx, "a100-40") != VXP_OK ||
+      vxp_machine_builtin(&default_host, ctx, "host-default") != VXP_OK)
+    abort();
+  return 0;
+}
+
+typedef struct edit {
+  uint32_t start, removed;
+  const char *text;
+  size_t len;
+} edit;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  edit edits[8];
+  size_t n = 0, pos = 1;
+  if (size < 1)
+    return 0;
+  size_t want = data[0] & 7u;
+  while (n < want && pos + 4 <= size) {
+    edit *e = &edits[n++];
+    e->start = (uint32_t)data[pos] | (uint32_t)data[pos + 1] << 8;
+    e->removed = data[pos + 2];
+    e->len = data[pos + 3];
+    pos += 4;
+    if (e->len > size - pos)
+      e->len = size - pos;
+    e->text = (const char *)data + pos;
+    pos += e->len;
+  }
+
+  vxp_source *src = NULL;
+  vxp_program *prog = NULL;
+  if (vxp_source_new(&src, ctx, "edit.vx", (const char *)data + pos, size - pos) != VXP_OK ||
+      vxp_program_parse(&prog, ctx, src) != VXP_OK)
+    goto done;
+  for (size_t i = 0; i < n; i++) {
+    size_t len;
+    (void)vxp_source_text(src, &len);
+    uint32_t start = len ? edits[i].start % (uint32_t)(len + 1) : 0;
+    uint32_t end = start + edits[i].removed;
+    if (end > len)
+      end = (uint32_t)len;
+    vxp_source *next = NULL;
+    vxp_program *reparsed = NULL, *fresh = NULL;
+    if (vxp_source_edit(&next, src, start, end, edits[i].text, edits[i].len) != VXP_OK)
+      break;
+    if (vxp_program_reparse(&reparsed, ctx, prog, next) != VXP_OK) {
+      vxp_source_free(next);
+      break;
+    }
+    vxp_program_free(prog);
+    vxp_source_free(src);
+    src = next;
+    prog = reparsed;
+    if (vxp_program_parse(&fresh, ctx, src) == VXP_OK) {
+      const char *a = vxp_program_sexp(prog), *b = vxp_program_sexp(fresh);
+      if (a && b && vxp_program_diagnostic_count(fresh) == 0 && strcmp(a, b) != 0)
+        abort(); /* an incremental parse that differs from a fresh one */
+      vxp_program_free(fresh);
+    }
+  }
+  vxp_analysis *an = NULL;
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = device;
+  if (vxp_analyze(&an, ctx, prog, &opts) == VXP_OK)
+    vxp_analysis_free(an);
+done:
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  return 0;
+}

@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# run.sh BUILD OUT SECONDS SEED HARNESS... - run each libFuzzer harness for SECONDS on its
+# seed corpus (tests/fuzz/seeds.py) with the grammar's dictionary, one after the other.
+# The growing corpora stay in OUT/corpus/NAME/, findings (crash-*, leak-*, timeout-*,
+# oom-*) in OUT/findings/. Prints executions, coverage and findings per harness; fails
+# when any harness found something.
+set -u
+build=$1 out=$2 seconds=$3 seed=$4
+shift 4
+root=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$out/findings" "$out/seeds"
+python3 "$root/tests/fuzz/seeds.py" "$root" "$out/seeds" >/dev/null || exit 1
+status=0
+for h in "$@"; do
+  case $h in
+    fuzz_machine) seeds=machine ;;
+    fuzz_edit) seeds=edit ;;
+    fuzz_lsp) seeds=lsp ;;
+    *) seeds=program ;;
+  esac
+  corpus="$out/corpus/$h"
+  mkdir -p "$corpus"
+  log="$out/$h.log"
+  # Small inputs, a per-input time limit and a memory limit: a slow or greedy input is a
+  # finding (timeout-*, oom-*), as a crash is.
+  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    "$build/$h" -max_total_time="$seconds" -seed="$seed" -max_len=4096 -timeout=10 \
+      -rss_limit_mb=2048 -dict="$out/seeds/vx.dict" -artifact_prefix="$out/findings/$h-" \
+      -print_final_stats=1 "$corpus" "$out/seeds/$seeds" >"$log" 2>&1
+  rc=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
+  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  echo "fuzz: $h: ${execs:-?} executions (${rate:-?}/s), $cov, $ft, corpus $(ls "$corpus" | wc -l) inputs, exit $rc"
+  if [ $rc != 0 ]; then
+    status=1
+    grep -m1 -A12 'ERROR: \|SUMMARY' "$log"
+    echo "fuzz: $h: finding kept in $out/findings/ (log $log)"
+  fi
+done
+exit $status
