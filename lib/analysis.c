@@ -872,8 +872,9 @@ static void walk_function(walker *W, uint32_t index) {
     W->rc = VXP_ENOMEM;
     return;
   }
-  vxp_event_fact *facts = an->event_facts.items + an->event_facts.len;
-  if (fn->events.len) memset(facts, 0, fn->events.len * sizeof(*facts));
+  /* A function without events may leave items NULL: no pointer arithmetic on it then. */
+  vxp_event_fact *facts = fn->events.len ? an->event_facts.items + an->event_facts.len : NULL;
+  if (facts) memset(facts, 0, fn->events.len * sizeof(*facts));
   an->event_facts.len += fn->events.len;
   W->trace.len = W->tiles.len = W->blocks.len = 0;
   W->record_base = W->an->records.len;

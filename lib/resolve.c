@@ -352,7 +352,9 @@ int vxp_resolve__program(vxp_analysis *an, const vxp_const_env *env) {
   if (R.rc == VXP_OK) resolve_places(&R);
   if (R.rc == VXP_OK) resolve_constant_names(&R);
   if (R.rc == VXP_OK) resolve_calls(&R);
-  if (R.rc == VXP_OK) sort_by_position(an->diags.items + first, an->diags.len - first);
+  /* No diagnostic at all: items may be NULL, and NULL + 0 is undefined in C. */
+  if (R.rc == VXP_OK && an->diags.len > first)
+    sort_by_position(an->diags.items + first, an->diags.len - first);
   vxp_ctx__free(R.ctx, R.defined);
   array_free(R.ctx, &R.cands);
   array_free(R.ctx, &R.reported);

@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   }
   if (vxp_analyze(&an, ctx, prog, &opts) != VXP_OK)
     goto done;
-  if (vxp_cuda_generate(&cu, an) == VXP_OK) {
+  if (vxp_cuda_generate(&cu, ctx, an) == VXP_OK) {
     size_t len;
     (void)vxp_cuda_text(cu, &len);
     for (size_t i = 0; i < vxp_cuda_diagnostic_count(cu); i++)

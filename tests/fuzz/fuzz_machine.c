@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   (void)vxp_analysis_sarif(an, &len);
   for (size_t i = 0; i < vxp_analysis_function_count(an); i++) {
     vxp_roofline *rf = NULL;
-    if (vxp_roofline_new(&rf, an, vxp_analysis_function(an, i)) == VXP_OK)
+    if (vxp_roofline_new(&rf, ctx, an, vxp_analysis_function(an, i)) == VXP_OK)
       vxp_roofline_free(rf);
   }
 done:
