@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "builtins.h"
 #include "context.h"
 #include "program.h"
 #include "source.h"
@@ -19,12 +20,6 @@
 #define NAME_PATH_SEEN 16u     /* the bits below and path_target are set */
 #define NAME_PATH_BUILTIN 32u  /* the language's (print, Vec::new, an enum constructor) */
 
-/* Path heads and names that belong to the language, not to the program: calling them
- * runs no user code, so they are neither edges nor unresolved calls. */
-static const char *const builtin_heads[] = {"raw",  "Vec",    "Option", "Result", "Tensor",
-                                            "Matrix", "Box",  "String", "Some",   "None",
-                                            "Ok",   "Err",    "std"};
-static const char *const builtin_names[] = {"sizeof", "print", "println", "assert"};
 
 /* The bindings of a prospective instance, before it exists. */
 typedef struct instance_key {
@@ -528,21 +523,15 @@ static bool strip_generics(const char *s, char *buf, size_t size) {
   return true;
 }
 
-static bool in_list(const char *s, size_t len, const char *const *list, size_t count) {
-  for (size_t i = 0; i < count; i++) {
-    if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0) return true;
-  }
-  return false;
-}
-
 /* A path the language or an enum owns: `Vec::new`, `raw::load`, `Shape::Circle`. */
 static bool is_builtin_path(const vxp_resolver *R, const char *written) {
   char path[512];
   if (!strip_generics(written, path, sizeof(path))) return false;
   const char *sep = strstr(path, "::");
   size_t head = sep ? (size_t)(sep - path) : strlen(path);
-  if (in_list(path, head, builtin_heads, VXP__ARRAY_LEN(builtin_heads))) return true;
-  if (!sep && in_list(path, head, builtin_names, VXP__ARRAY_LEN(builtin_names))) return true;
+  /* The language's paths and constructors, and its bare builtins, run no user code. */
+  if (vxp_builtin__path_head(path, head)) return true;
+  if (!sep && vxp_builtin__plain_call(path, head)) return true;
   vxp_name h = vxp_strtab__find(&R->m->names, path, head);
   return sep && h != VXP_NAME_NONE && (R->name_flags[h] & NAME_ENUM);
 }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "builtins.h"
 #include "context.h"
 #include "program.h"
 #include "suggest.h"
@@ -263,17 +264,6 @@ static void resolve_declarations(resolver *R) {
 
 /* ------------------------------------------------------------------ functions */
 
-/* Names a call may use without the program defining them: the builtins (instance.c keeps
- * the call tree's list) and the prelude's Option and Result constructors, which vxc accepts
- * bare (`g.topology() == Some(Topology::GPU)`). */
-static bool builtin_call(const char *name) {
-  static const char *const names[] = {"sizeof", "print", "println", "assert", "grad", "vjp", "jvp",
-                                      "Verified", "Some", "Ok", "Err"};
-  for (size_t i = 0; i < VXP__ARRAY_LEN(names); i++)
-    if (strcmp(names[i], name) == 0) return true;
-  return false;
-}
-
 static bool function_declared_at(const resolver *R, size_t i, const vxp_source **src,
                                  uint32_t *start, uint32_t *end) {
   if (i >= R->m->functions.len) return false;
@@ -306,7 +296,7 @@ static void resolve_calls(resolver *R) {
       const vxp_call_event *c = &ev->u.call;
       if (c->callee == VXP_NAME_NONE || c->indirect || c->method != VXP_NAME_NONE) continue;
       const char *name = name_str(R, c->callee);
-      if (strstr(name, "::") || builtin_call(name) || defines_function(R, c->callee)) continue;
+      if (strstr(name, "::") || vxp_builtin__known_call(name) || defines_function(R, c->callee)) continue;
       if (seen(R, c->start_byte)) continue;
       vxp_diagnostic *d =
           error(R, "E2002", R->src, c->start_byte, c->start_byte + (uint32_t)strlen(name),

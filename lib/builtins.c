@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* builtins.c - the callable names the language owns (see builtins.h). */
+#include "builtins.h"
+
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const path_heads[] = {"raw",    "Vec", "Option", "Result", "Tensor",
+                                         "Matrix", "Box", "String", "std"};
+/* The prelude's constructors, written bare (`Some(x)`) or as a path head. */
+static const char *const constructors[] = {"Some", "None", "Ok", "Err"};
+static const char *const plain_calls[] = {"sizeof", "print", "println", "assert"};
+/* Builtins that call the function they are given: known names, but not user-code-free. */
+static const char *const calling_builtins[] = {"grad", "vjp", "jvp", "Verified"};
+
+static bool in_list(const char *s, size_t len, const char *const *list, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0) return true;
+  return false;
+}
+
+bool vxp_builtin__path_head(const char *s, size_t len) {
+  return in_list(s, len, path_heads, VXP__ARRAY_LEN(path_heads)) ||
+         in_list(s, len, constructors, VXP__ARRAY_LEN(constructors));
+}
+
+bool vxp_builtin__plain_call(const char *s, size_t len) {
+  return in_list(s, len, plain_calls, VXP__ARRAY_LEN(plain_calls));
+}
+
+bool vxp_builtin__known_call(const char *name) {
+  size_t len = strlen(name);
+  /* A bare `Vec(..)` or `raw(..)` is no call of the language: only the constructors. */
+  return in_list(name, len, constructors, VXP__ARRAY_LEN(constructors)) ||
+         vxp_builtin__plain_call(name, len) ||
+         in_list(name, len, calling_builtins, VXP__ARRAY_LEN(calling_builtins));
+}
