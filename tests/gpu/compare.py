@@ -43,11 +43,12 @@ def main():
     totals = {}  # space -> main's call-tree total: the whole run's high-water mark there
     with open(peaks_file) as f:
         for line in f:
-            words = line.split()
-            if words[0] == "total":
-                totals[words[2]] = int(words[3])
+            # A generic instance's name has spaces ("stage<1024, f32>"): the space and
+            # the bytes are the last two words, the function is the rest.
+            fn, space, nbytes = line.rstrip("\n").rsplit(" ", 2)
+            if fn == "total main":
+                totals[space] = int(nbytes)
                 continue
-            fn, space, nbytes = words
             static[(fn, space)] = int(nbytes)
     try:
         with open(measured_file) as f:
