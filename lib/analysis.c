@@ -1060,6 +1060,35 @@ static int link_structure(vxp_analysis *an) {
   return rc;
 }
 
+/* The space a comptime predicate's place stands for: a topology's `memory:` (declared or
+ * built in) or the space itself; NULL when not known. */
+static const char *predicate_space(const vxp_analysis *an, vxp_name name, bool topology) {
+  const char *s = vxp_strtab__str(&an->prog->model.names, name);
+  if (!topology) return s;
+  const vxp_topology *t = vxp_machine__topology(&an->view, s);
+  if (t) return t->memory;
+  return vxp_machine__builtin_topology_space(s);
+}
+
+/* consteval's oracle for `Transfer<A, B>`: whether a transfer from A's space to B's
+ * routes over the machine's edges (transfer.c), 1 or 0; -1 when a place names nothing
+ * known (resolution reports it) or the route cannot be computed. */
+static int predicate_routes(void *data, const vxp_cexpr *cx) {
+  vxp_analysis *an = data;
+  const char *from = predicate_space(an, cx->name, cx->op & 1);
+  const char *to = predicate_space(an, (vxp_name)cx->value, cx->op & 2);
+  if (!from || !to) return -1;
+  if (vxp_transfer__node(&an->graph, from) == VXP_NONE ||
+      vxp_transfer__node(&an->graph, to) == VXP_NONE)
+    return 0; /* a space no edge touches (a topology's undeclared memory): nothing routes */
+  vxp_node_path path = {0};
+  uint64_t total = 0;
+  bool found = false;
+  int rc = vxp_transfer__route(an->ctx, &an->graph, from, to, &path, &total, &found);
+  array_free(an->ctx, &path);
+  return rc != VXP_OK ? -1 : found ? 1 : 0;
+}
+
 static int analyse(vxp_analysis *an) {
   vxp_context *ctx = an->ctx;
   const vxp_program *prog = an->prog;
@@ -1115,6 +1144,8 @@ static int analyse(vxp_analysis *an) {
     an->const_table = vxp_consteval__table_build(ctx, &W.env);
     if (!an->const_table) rc = VXP_ENOMEM;
     W.env.consts = an->const_table;
+    W.env.reachable = predicate_routes;
+    W.env.reach_data = an;
   }
   /* Every name the analysis depends on must denote something before anything is sized. */
   if (rc == VXP_OK) rc = vxp_resolve__program(an, &W.env);
@@ -1149,6 +1180,8 @@ static int analyse(vxp_analysis *an) {
     if (vxp_ctx__interrupted(ctx)) W.rc = VXP_ECANCELLED;
     else walk_function(&W, (uint32_t)f);
   }
+  /* What resolution found inside arms the walk pruned in every instance is withdrawn. */
+  if (W.rc == VXP_OK) vxp_resolve__withdraw_pruned(an);
   /* Declared positions outside generic functions are checked with no instance's
    * arguments in scope. */
   W.fn = NULL;
@@ -1260,6 +1293,7 @@ void vxp_analysis_free(vxp_analysis *an) {
   vxp_context *ctx = an->ctx;
   vxp_consteval__table_free(ctx, an->const_table);
   array_free(ctx, &an->unresolved_cexprs);
+  array_free(ctx, &an->resolve_sites);
   for (size_t i = 0; i < an->defines.len; i++) vxp_ctx__free(ctx, an->defines.items[i].name);
   array_free(ctx, &an->defines);
   array_free(ctx, &an->overrides);

@@ -94,6 +94,16 @@ typedef struct vxp_define {
   uint64_t value;
 } vxp_define;
 
+/* A resolution error written in a function body (resolve.c): where it is, so that one in
+ * an `if comptime` arm the analysis prunes in every instance can be withdrawn (vxc prunes
+ * such an arm before it resolves anything in it). */
+typedef struct vxp_resolve_site {
+  uint32_t start_byte;        /* the diagnostic's start */
+  uint32_t function;          /* model function */
+  uint32_t event;             /* the event it is (is_event) or that follows it */
+  bool is_event;
+} vxp_resolve_site;
+
 /* ------------------------------------------------------------------ decided facts
  *
  * What the analysis decided about each event of each analysed function, with that
@@ -226,6 +236,8 @@ struct vxp_analysis {
   Array(vxp_const_binding) overrides; /* the defines the program names, for folding */
   vxp_const_table *const_table;        /* the program's const items, folded once */
   Array(uint32_t) unresolved_cexprs;   /* names that denote nothing (resolve.c), ascending */
+  Array(vxp_resolve_site) resolve_sites; /* resolution errors in function bodies */
+  size_t resolve_first, resolve_count;   /* resolution's diagnostics: diags[first .. + count) */
   vxp_diag_list diags;
   Array(vxp_analysed_fn) functions;
   vxp_name_index function_index; /* name -> its last analysed function (vxp_roofline_new) */

@@ -14,6 +14,14 @@ static const char *const plain_calls[] = {"sizeof", "print", "println", "assert"
 /* Builtins that call the function they are given: known names, but not user-code-free. */
 static const char *const calling_builtins[] = {"grad", "vjp", "jvp", "Verified"};
 
+/* Types of the language and its prelude that a signature may name without declaring them:
+ * the tensor forms (`DynTensor` is refused by vxc with a hint of its own), the prelude's
+ * generic containers, the integer and text types that are no tensor element, `Self`, and
+ * the placement predicates. */
+static const char *const known_types[] = {
+    "Tensor", "DynTensor", "Matrix", "Vec",   "Option", "Result", "Box",      "String",
+    "str",    "char",      "usize",  "isize", "Self",   "Bool",   "Reachable", "Transfer"};
+
 static bool in_list(const char *s, size_t len, const char *const *list, size_t count) {
   for (size_t i = 0; i < count; i++)
     if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0) return true;
@@ -35,4 +43,8 @@ bool vxp_builtin__known_call(const char *name) {
   return in_list(name, len, constructors, VXP__ARRAY_LEN(constructors)) ||
          vxp_builtin__plain_call(name, len) ||
          in_list(name, len, calling_builtins, VXP__ARRAY_LEN(calling_builtins));
+}
+
+bool vxp_builtin__known_type(const char *name) {
+  return in_list(name, strlen(name), known_types, VXP__ARRAY_LEN(known_types));
 }

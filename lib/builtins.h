@@ -21,4 +21,9 @@ bool vxp_builtin__plain_call(const char *s, size_t len);
  * `Verified`), which the call tree lists as unresolved rather than as edges. */
 bool vxp_builtin__known_call(const char *name);
 
+/* `name` is a type the language provides without the program declaring it (`Vec`,
+ * `Option`, `String`, `usize`, `Self`, ...); element types are asked of model.h. A name
+ * in a signature that is neither this nor declared is E3029 (resolve.c). */
+bool vxp_builtin__known_type(const char *name);
+
 #endif /* VXP_BUILTINS_H */

@@ -247,6 +247,10 @@ static ival fold(folder *F, uint32_t index, unsigned chain, unsigned depth, bool
     if (c.status != VXP_FOLD_OK) return c;
     return fold(F, c.v != 0 ? cx->rhs : cx->alt, chain, depth + 1, sign);
   }
+  case VXP_CX_REACHABLE: {
+    int r = F->env->reachable ? F->env->reachable(F->env->reach_data, cx) : -1;
+    return r < 0 ? fail(VXP_FOLD_UNKNOWN, index) : ok(r > 0);
+  }
   case VXP_CX_OPAQUE:
   default:
     return fail(VXP_FOLD_UNKNOWN, index);

@@ -42,6 +42,10 @@ typedef struct vxp_const_env {
   const vxp_const_binding *overrides;
   size_t override_count;
   const vxp_const_table *consts;
+  /* Decides a VXP_CX_REACHABLE predicate: 1 routes, 0 does not, -1 unknown (then it does
+   * not fold). NULL: such a predicate never folds. `reach_data` is passed through. */
+  int (*reachable)(void *reach_data, const vxp_cexpr *predicate);
+  void *reach_data;
 } vxp_const_env;
 
 /* Invariant: `negative` is only ever true for vxp_consteval__fold_signed. */

@@ -123,6 +123,14 @@ bool vxp_diag__copy(vxp_context *ctx, vxp_diag_list *list, const vxp_diagnostic 
   return false;
 }
 
+void vxp_diag__remove(vxp_context *ctx, vxp_diag_list *list, size_t index) {
+  if (index >= list->len) return;
+  free_diag(ctx, &list->items[index]);
+  memmove(&list->items[index], &list->items[index + 1],
+          (list->len - index - 1) * sizeof(vxp_diagnostic));
+  list->len--;
+}
+
 void vxp_diag__list_free(vxp_context *ctx, vxp_diag_list *list) {
   for (size_t i = 0; i < list->len; i++) free_diag(ctx, &list->items[i]);
   array_free(ctx, list);

@@ -63,6 +63,9 @@ bool vxp_diag__capacity(vxp_context *ctx, vxp_diagnostic *d, const char *space,
 /* Deep-copy `from` to the end of `list`; false on allocation failure. */
 bool vxp_diag__copy(vxp_context *ctx, vxp_diag_list *list, const vxp_diagnostic *from);
 
+/* Free diagnostic `index` of `list` and close the gap (the others keep their order). */
+void vxp_diag__remove(vxp_context *ctx, vxp_diag_list *list, size_t index);
+
 void vxp_diag__list_free(vxp_context *ctx, vxp_diag_list *list);
 
 /* Count the diagnostics of `severity` in `list`. */

@@ -409,6 +409,28 @@ static uint32_t lower_cexpr_if(lowerer *L, TSNode node) {
   return add_cexpr(L, cx, node);
 }
 
+/* `Transfer<A, B>` (or `Reachable<A, B>`) with two places as arguments: a comptime
+ * predicate, true when a transfer from A to B routes (vxc: "a transfer path exists in the
+ * cost graph"). Any other generic name is opaque. */
+static uint32_t lower_cexpr_predicate(lowerer *L, TSNode node) {
+  size_t len = 0;
+  TSNode name = field(L, node, L->F->name);
+  const char *s = ts_node_is_null(name) ? "" : text_of(L, name, &len);
+  TSNode args = field(L, node, L->F->arguments);
+  bool predicate = !ts_node_is_null(name) && ((len == 8 && memcmp(s, "Transfer", 8) == 0) ||
+                                              (len == 9 && memcmp(s, "Reachable", 9) == 0));
+  if (!predicate || vxp_node__named_count(args) != 2) return opaque(L, node, VXP_OPAQUE_OTHER);
+  TSNode a = ts_node_named_child(args, 0), b = ts_node_named_child(args, 1);
+  bool a_topology = is(a, L->S->topology_path), b_topology = is(b, L->S->topology_path);
+  if ((!a_topology && !is(a, L->S->memory_path)) || (!b_topology && !is(b, L->S->memory_path)))
+    return opaque(L, node, VXP_OPAQUE_OTHER);
+  vxp_cexpr cx = cexpr_of(VXP_CX_REACHABLE);
+  cx.name = intern_node(L, field(L, a, L->F->name));
+  cx.value = intern_node(L, field(L, b, L->F->name));
+  cx.op = (uint8_t)((a_topology ? 1 : 0) | (b_topology ? 2 : 0));
+  return add_cexpr(L, cx, node);
+}
+
 static uint32_t lower_cexpr_inner(lowerer *L, TSNode node) {
   const vxp_symbols *S = L->S;
   TSSymbol sym = ts_node_symbol(node);
@@ -469,6 +491,7 @@ static uint32_t lower_cexpr_inner(lowerer *L, TSNode node) {
     cx.lhs = operand;
     return add_cexpr(L, cx, node);
   }
+  if (sym == S->generic_name) return lower_cexpr_predicate(L, node);
   if (sym == S->dynamic_dimension) return opaque(L, node, VXP_OPAQUE_DYNAMIC);
   if (sym == S->call_expression || sym == S->tensor_constructor)
     return opaque(L, node, VXP_OPAQUE_CALL);
@@ -601,6 +624,72 @@ static void record_declared(lowerer *L, vxp_declared_kind kind, vxp_name owner, 
   vxp_declared d = {(uint8_t)kind, owner, member, type, ts_node_start_byte(type_node),
                     ts_node_end_byte(type_node)};
   if (!array_push(L->ctx, &L->m->declared, d)) oom(L);
+}
+
+/* ------------------------------------------------------------------ names to resolve */
+
+/* Keep the type or topology name `name_node` (written as `span`) for resolution. A name in
+ * a function body records how many of its events precede it, so that one inside an `if
+ * comptime` arm the analysis prunes can be told apart. */
+static void add_ref(lowerer *L, vxp_ref_kind kind, TSNode name_node, TSNode span, bool in_body) {
+  if (failed(L) || ts_node_is_null(name_node) || ts_node_is_missing(name_node)) return;
+  vxp_name_ref r;
+  memset(&r, 0, sizeof(r));
+  r.kind = (uint8_t)kind;
+  r.name = intern_node(L, name_node);
+  /* `Topology::D` in `fn f<D : Topology>`: the generic parameter, bound per instance. */
+  if (kind == VXP_REF_TOPOLOGY && in_generic_scope(L, r.name)) return;
+  r.function = L->fn_stack.len ? *array_last(&L->fn_stack) : VXP_NONE;
+  r.in_body = in_body && r.function != VXP_NONE;
+  r.event = r.in_body ? (uint32_t)current_fn(L)->events.len : 0;
+  r.start_byte = ts_node_start_byte(span);
+  r.end_byte = ts_node_end_byte(span);
+  if (r.name != VXP_NAME_NONE && !array_push(L->ctx, &L->m->refs, r)) oom(L);
+}
+
+/* The `Topology::X` among the generic arguments of `args` (`Transfer<Topology::A,
+ * Topology::B>` in an expression). */
+static void ref_topology_arguments(lowerer *L, TSNode args, bool in_body) {
+  uint32_t count = vxp_node__named_count(args);
+  for (uint32_t i = 0; i < count && !failed(L); i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (is(a, L->S->topology_path)) add_ref(L, VXP_REF_TOPOLOGY, field(L, a, L->F->name), a, in_body);
+  }
+}
+
+/* The nominal types a signature's type names: `Point`, `Vec<Point>`, `&mut Point`, with
+ * their generic arguments. Generic parameters in scope and element types need nothing; a
+ * tensor's element is E1012's (resolve.c) and a path (`Self::Item`, `m::T`) is not
+ * resolved here. `depth` bounds the walk (the parser bounds the nesting already). */
+static void ref_types(lowerer *L, TSNode node, unsigned depth) {
+  if (ts_node_is_null(node) || failed(L) || depth > 64) return;
+  if (vxp_node__is_error(node) || ts_node_is_missing(node)) return;
+  const vxp_symbols *S = L->S;
+  TSSymbol sym = ts_node_symbol(node);
+  if (sym == S->type_identifier) {
+    size_t len;
+    const char *s = text_of(L, node, &len);
+    vxp_name n = intern_node(L, node);
+    if (vxp_elem__from_name(s, len) == VXP_ELEM_UNKNOWN && !in_generic_scope(L, n))
+      add_ref(L, VXP_REF_TYPE, node, node, false);
+  } else if (sym == S->generic_type) {
+    ref_types(L, field(L, node, L->F->name), depth + 1);
+    TSNode args = field(L, node, L->F->arguments);
+    uint32_t count = vxp_node__named_count(args);
+    for (uint32_t i = 0; i < count && !failed(L); i++) {
+      TSNode a = ts_node_named_child(args, i);
+      if (is(a, S->topology_path)) add_ref(L, VXP_REF_TOPOLOGY, field(L, a, L->F->name), a, false);
+      else if (is(a, S->type_binding)) ref_types(L, field(L, a, L->F->type), depth + 1);
+      else if (!is(a, S->const_argument) && !is(a, S->memory_path)) ref_types(L, a, depth + 1);
+    }
+  } else if (sym == S->reference_type || sym == S->pointer_type || sym == S->verified_type ||
+             sym == S->ref_type || sym == S->pinned_type) {
+    ref_types(L, field(L, node, L->F->type), depth + 1);
+  } else if (sym == S->function_type || sym == S->closure_type) {
+    uint32_t count = vxp_node__named_count(node);
+    for (uint32_t i = 0; i < count && !failed(L); i++)
+      ref_types(L, ts_node_named_child(node, i), depth + 1);
+  }
 }
 
 /* ------------------------------------------------------------------ expressions */
@@ -1113,9 +1202,11 @@ static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_tar
   if (sym == S->scoped_identifier || sym == S->generic_name || sym == S->memory_path ||
       sym == S->topology_path || sym == S->string || sym == S->boolean) {
     if (sym == S->topology_path) {
+      add_ref(L, VXP_REF_TOPOLOGY, field(L, node, L->F->name), node, true);
       TSNode index = field(L, node, L->F->index);
       if (!ts_node_is_null(index)) lower_expr(L, index, VXP_NAME_NONE);
     }
+    if (sym == S->generic_name) ref_topology_arguments(L, field(L, node, L->F->arguments), true);
     return no_value;
   }
   /* Every other form (operators, index, cast, range, arrays, builtins): only its
@@ -1357,6 +1448,7 @@ static void lower_function(lowerer *L, TSNode node) {
     if (!is(p, L->S->parameter)) continue;
     vxp_name pname = intern_node(L, field(L, p, L->F->name));
     TSNode ptype = field(L, p, L->F->type);
+    ref_types(L, ptype, 0);
     record_declared(L, VXP_DECLARED_PARAMETER, fn.name, pname, ptype);
     value_info v = no_value;
     v.type = lower_type(L, ptype);
@@ -1366,8 +1458,11 @@ static void lower_function(lowerer *L, TSNode node) {
     vxp_param param = {pname, v.type, is(ptype, L->S->type_identifier) ? v.nominal : VXP_NAME_NONE};
     if (!failed(L) && !array_push(L->ctx, &L->m->functions.items[index].params, param)) oom(L);
   }
+  ref_types(L, field(L, node, L->F->return_type), 0);
   record_declared(L, VXP_DECLARED_RETURN, fn.name, VXP_NAME_NONE,
                   field(L, node, L->F->return_type));
+  TSNode on = field(L, node, L->F->topology); /* `fn f() on Topology::X -> T` */
+  if (is(on, L->S->topology_path)) add_ref(L, VXP_REF_TOPOLOGY, field(L, on, L->F->name), on, false);
   lower_block_body(L, field(L, node, L->F->body));
   pop_scope(L);
   pop_generics(L, generic_mark);
@@ -1384,6 +1479,7 @@ static void lower_struct(lowerer *L, TSNode node) {
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode f = ts_node_named_child(body, i);
     if (!is(f, L->S->field_declaration)) continue;
+    ref_types(L, field(L, f, L->F->type), 0);
     record_declared(L, VXP_DECLARED_FIELD, owner, intern_node(L, field(L, f, L->F->name)),
                     field(L, f, L->F->type));
   }
@@ -1467,6 +1563,12 @@ static void lower_items(lowerer *L, TSNode root, bool signatures_only) {
         lower_struct(L, item);
       } else if (!signatures_only && sym == S->const_item) {
         lower_const(L, item);
+      } else if (!signatures_only && sym == S->topology_item) {
+        vxp_name name = intern_node(L, field(L, item, L->F->name));
+        if (name && !failed(L) && !array_push(L->ctx, &L->m->topologies, name)) oom(L);
+      } else if (!signatures_only && sym == S->trait_item) {
+        vxp_name name = intern_node(L, field(L, item, L->F->name));
+        if (name && !failed(L) && !array_push(L->ctx, &L->m->traits, name)) oom(L);
       } else if (!signatures_only && sym == S->enum_item) {
         vxp_name name = intern_node(L, field(L, item, L->F->name));
         if (name && !failed(L) && !array_push(L->ctx, &L->m->enums, name)) oom(L);

@@ -693,6 +693,8 @@ static bool is_builtin_topology(const char *name) {
   return false;
 }
 
+bool vxp_machine__builtin_topology(const char *name) { return is_builtin_topology(name); }
+
 const char *vxp_machine__builtin_topology_space(const char *topology) {
   for (size_t i = 0; i < VXP__ARRAY_LEN(builtin_topologies); i++) {
     if (strcmp(builtin_topologies[i].topology, topology) == 0) return builtin_topologies[i].space;

@@ -193,6 +193,9 @@ const char *const *vxp_machine__builtin_spaces(size_t *count);
  * or NULL when `topology` is not a built-in one. */
 const char *vxp_machine__builtin_topology_space(const char *topology);
 
+/* Whether `name` is one of Vx's built-in topologies (`CPU`, `GPU`, `Current`, ...). */
+bool vxp_machine__builtin_topology(const char *name);
+
 /* The parent (`within:`) of `sp` in `view`, or NULL for a root or an undeclared parent. */
 const vxp_space *vxp_machine__parent(const vxp_machine_view *view, const vxp_space *sp);
 

@@ -52,6 +52,9 @@ void vxp_model__free(vxp_context *ctx, vxp_model *m) {
   array_free(ctx, &m->externs);
   array_free(ctx, &m->enums);
   array_free(ctx, &m->structs);
+  array_free(ctx, &m->traits);
+  array_free(ctx, &m->topologies);
+  array_free(ctx, &m->refs);
   vxp_strtab__free(ctx, &m->names);
 }
 

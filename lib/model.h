@@ -59,7 +59,10 @@ typedef enum vxp_cexpr_kind {
   VXP_CX_UNARY,   /* `op` applied to `lhs` */
   VXP_CX_BINARY,  /* `lhs` `op` `rhs` */
   VXP_CX_SELECT,  /* `if lhs { rhs } else { alt }` (in a comptime block or a const value) */
-  VXP_CX_OPAQUE   /* cannot fold (call, float, method, ...): `reason` says what it is */
+  VXP_CX_OPAQUE,  /* cannot fold (call, float, method, ...): `reason` says what it is */
+  VXP_CX_REACHABLE /* `Transfer<A, B>` / `Reachable<A, B>` as a comptime condition: whether a
+                      transfer from place `name` to place `value` (a vxp_name) routes; `op`
+                      bit 0: `name` is a topology, bit 1: `value` is one (else spaces) */
 } vxp_cexpr_kind;
 
 typedef enum vxp_cop {
@@ -318,6 +321,25 @@ typedef struct vxp_declared {
   uint32_t start_byte, end_byte;
 } vxp_declared;
 
+/* A name written where a type or a topology must be named, kept for resolution (resolve.c:
+ * E3029, E6025): the nominal types of signatures (parameters, return types, struct fields,
+ * with their generic arguments) and every `Topology::X` written outside a tensor type (a
+ * `spawn on(...)`, a signature's `on`, a comptime predicate's argument, an expression).
+ * Generic parameters in scope are resolved by lowering and not kept. */
+typedef enum vxp_ref_kind {
+  VXP_REF_TYPE,       /* a nominal type: `Point`, the `Vec` and `Point` of `Vec<Point>` */
+  VXP_REF_TOPOLOGY    /* `Topology::X` */
+} vxp_ref_kind;
+
+typedef struct vxp_name_ref {
+  uint8_t kind;              /* vxp_ref_kind */
+  bool in_body;              /* written in the body of `function` (else in a signature) */
+  vxp_name name;
+  uint32_t function;         /* the function whose signature or body holds it, or VXP_NONE */
+  uint32_t event;            /* in_body: how many of the function's events precede it */
+  uint32_t start_byte, end_byte;
+} vxp_name_ref;
+
 typedef struct vxp_const_item {
   vxp_name name;
   uint32_t value;            /* cexpr index */
@@ -337,6 +359,10 @@ typedef struct vxp_model {
   Array(vxp_name) externs;   /* functions declared in `extern` blocks (no body) */
   Array(vxp_name) enums;     /* enum names: `E::V(x)` constructs a value, it calls nothing */
   Array(vxp_name) structs;   /* struct names: a generic argument may name one as a type */
+  Array(vxp_name) traits;    /* trait names */
+  Array(vxp_name) topologies; /* names of the program's own `Topology` declarations (known even
+                                 when --machine-only sets them aside) */
+  Array(vxp_name_ref) refs;  /* type and topology names to resolve, in source order */
   uint32_t imports;          /* `import` items: calls to names not defined here may be theirs */
 } vxp_model;
 

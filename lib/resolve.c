@@ -54,6 +54,13 @@ static vxp_diagnostic *error(resolver *R, const char *code, const vxp_source *sr
   return d;
 }
 
+/* Remember where in a function body the diagnostic at `start` was written, so that
+ * vxp_resolve__withdraw_pruned can withdraw it when that place is never walked. */
+static void site(resolver *R, uint32_t start, uint32_t function, uint32_t event, bool is_event) {
+  vxp_resolve_site st = {start, function, event, is_event};
+  if (R->rc == VXP_OK && !array_push(R->ctx, &R->an->resolve_sites, st)) R->rc = VXP_ENOMEM;
+}
+
 /* "did you mean" over the candidates gathered in R->cands; `where` (may be NULL) gives the
  * declaration of candidate i, to point the help line at it. */
 typedef bool (*declared_at)(const resolver *R, size_t i, const vxp_source **src, uint32_t *start,
@@ -160,8 +167,16 @@ static bool space_declared_at(const resolver *R, size_t i, const vxp_source **sr
   return sp->src != NULL;
 }
 
+/* A space is known when an input declares it, Vx builds it in, or a declared topology
+ * holds it as its `memory:` (vxc's rule: such a space exists, with no capacity, and W1026
+ * says when nothing can reach it). */
 static bool space_known(const resolver *R, const char *name) {
-  return vxp_machine__space(&R->an->view, name) || vxp_machine__builtin_space(name);
+  if (vxp_machine__space(&R->an->view, name) || vxp_machine__builtin_space(name)) return true;
+  for (size_t i = 0; i < R->an->view.topologies.len; i++) {
+    const char *memory = R->an->view.topologies.items[i]->memory;
+    if (memory && strcmp(memory, name) == 0) return true;
+  }
+  return false;
 }
 
 static void space_candidates(resolver *R) {
@@ -182,10 +197,33 @@ static bool topology_declared_at(const resolver *R, size_t i, const vxp_source *
   return t->src != NULL;
 }
 
+/* A topology is known when an input declares it or Vx builds it in. */
+static bool topology_known(const resolver *R, const char *name) {
+  return vxp_machine__topology(&R->an->view, name) || vxp_machine__builtin_topology(name);
+}
+
+/* Or, for code placed on it (not for a tile, which must be sized in a space of the view),
+ * when the program's own text declares it: --machine-only sets the program's declarations
+ * aside, it does not make their names mean nothing. */
+static bool topology_named(const resolver *R, const char *name) {
+  if (topology_known(R, name)) return true;
+  vxp_name n = vxp_strtab__find(&R->m->names, name, strlen(name));
+  for (size_t i = 0; n != VXP_NAME_NONE && i < R->m->topologies.len; i++)
+    if (R->m->topologies.items[i] == n) return true;
+  return false;
+}
+
+static void topology_candidates(resolver *R) {
+  R->cands.len = 0;
+  for (size_t k = 0; k < R->an->view.topologies.len; k++)
+    push_cand(R, R->an->view.topologies.items[k]->name);
+}
+
 /* E6025 for a placement naming no place: a space nothing declares and Vx does not build
  * in, or a topology neither declared nor built in (whose like-named space, vxc's fallback,
- * does not exist either). A topology variable (`on(t)`) is a run-time value: not checked. */
-static void resolve_place(resolver *R, const vxp_place *p) {
+ * does not exist either). A topology variable (`on(t)`) is a run-time value: not checked.
+ * `function` and `event` say where a placement event is (VXP_NONE for a type). */
+static void resolve_place(resolver *R, const vxp_place *p, uint32_t function, uint32_t event) {
   if (R->rc != VXP_OK || p->kind == VXP_PLACE_NONE || p->variable || p->name == VXP_NAME_NONE)
     return;
   const char *name = name_str(R, p->name);
@@ -197,30 +235,28 @@ static void resolve_place(resolver *R, const vxp_place *p) {
                               name);
     space_candidates(R);
     suggest(R, d, name, "Memory::", space_declared_at);
-    return;
+  } else {
+    if (topology_known(R, name) || space_known(R, name) || seen(R, p->start_byte)) return;
+    vxp_diagnostic *d = error(R, "E6025", R->src, p->start_byte, p->end_byte,
+                              "`Topology::%s` names no topology: no input declares it, it is "
+                              "not one of Vx's built-in topologies, and no memory space has its "
+                              "name",
+                              name);
+    topology_candidates(R);
+    suggest(R, d, name, "Topology::", topology_declared_at);
   }
-  if (vxp_machine__topology(&R->an->view, name) || vxp_machine__builtin_topology_space(name) ||
-      space_known(R, name) || seen(R, p->start_byte))
-    return;
-  vxp_diagnostic *d = error(R, "E6025", R->src, p->start_byte, p->end_byte,
-                            "`Topology::%s` names no topology: no input declares it, it is not "
-                            "one of Vx's built-in topologies, and no memory space has its name",
-                            name);
-  R->cands.len = 0;
-  for (size_t k = 0; k < R->an->view.topologies.len; k++)
-    push_cand(R, R->an->view.topologies.items[k]->name);
-  suggest(R, d, name, "Topology::", topology_declared_at);
+  if (function != VXP_NONE) site(R, p->start_byte, function, event, true);
 }
 
 static void resolve_places(resolver *R) {
   const vxp_model *m = R->m;
   for (size_t i = 0; i < m->types.len && R->rc == VXP_OK; i++)
-    resolve_place(R, &m->types.items[i].placement);
+    resolve_place(R, &m->types.items[i].placement, VXP_NONE, 0);
   for (size_t f = 0; f < m->functions.len && R->rc == VXP_OK; f++) {
     const vxp_function *fn = &m->functions.items[f];
     for (size_t e = 0; e < fn->events.len && R->rc == VXP_OK; e++) {
       const vxp_event *ev = &fn->events.items[e];
-      if (ev->kind == VXP_EV_PLACE) resolve_place(R, &ev->u.place.dest);
+      if (ev->kind == VXP_EV_PLACE) resolve_place(R, &ev->u.place.dest, (uint32_t)f, (uint32_t)e);
     }
   }
 }
@@ -237,6 +273,26 @@ static void unknown_declared_space(resolver *R, const char *name, const char *wh
   suggest(R, d, name, "Memory::", space_declared_at);
 }
 
+/* W1026 of topology `t`, whose `memory:` no input declares: a note saying so, and the
+ * declared space it may have meant. */
+static void explain_undeclared_memory(resolver *R, const vxp_topology *t) {
+  vxp_diagnostic *d = NULL;
+  for (size_t i = 0; i < R->an->diags.len && !d; i++) {
+    vxp_diagnostic *w = &R->an->diags.items[i];
+    if (strcmp(w->code, "W1026") == 0 && w->source == t->src && w->has_range &&
+        w->range.start_byte == t->name_start)
+      d = w;
+  }
+  if (!d) return;
+  if (!vxp_diag__note(R->ctx, d, false, NULL, 0, 0,
+                      "no input declares `Memory::%s`: as in vxc, the topology's memory is then "
+                      "a space of its own, with no capacity, that no edge reaches",
+                      t->memory))
+    R->rc = VXP_ENOMEM;
+  space_candidates(R);
+  suggest(R, d, t->memory, "Memory::", space_declared_at);
+}
+
 static void resolve_declarations(resolver *R) {
   const vxp_machine_view *v = &R->an->view;
   char where[160];
@@ -247,8 +303,10 @@ static void resolve_declarations(resolver *R) {
   }
   for (size_t i = 0; i < v->topologies.len && R->rc == VXP_OK; i++) {
     const vxp_topology *t = v->topologies.items[i];
-    snprintf(where, sizeof(where), "the `memory:` of topology '%s'", t->name);
-    unknown_declared_space(R, t->memory, where, t->src, t->name_start, t->name_end);
+    /* Not `memory:`: a space a topology names as its memory exists (space_known); when no
+     * input declares it, nothing routes to it and W1026 says so: that warning says why. */
+    if (t->memory && !vxp_machine__space(v, t->memory) && !vxp_machine__builtin_space(t->memory))
+      explain_undeclared_memory(R, t);
     snprintf(where, sizeof(where), "the `visible:` list of topology '%s'", t->name);
     for (size_t k = 0; k < t->visible.len && R->rc == VXP_OK; k++)
       unknown_declared_space(R, t->visible.items[k], where, t->src, t->name_start, t->name_end);
@@ -298,6 +356,7 @@ static void resolve_calls(resolver *R) {
       const char *name = name_str(R, c->callee);
       if (strstr(name, "::") || vxp_builtin__known_call(name) || defines_function(R, c->callee)) continue;
       if (seen(R, c->start_byte)) continue;
+      site(R, c->start_byte, (uint32_t)f, (uint32_t)e, true);
       vxp_diagnostic *d =
           error(R, "E2002", R->src, c->start_byte, c->start_byte + (uint32_t)strlen(name),
                 "cannot find function '%s': the program defines no function of that name and "
@@ -309,6 +368,92 @@ static void resolve_calls(resolver *R) {
                                                        : name_str(R, m->functions.items[k].name));
       suggest(R, d, name, "", function_declared_at);
     }
+  }
+}
+
+/* ------------------------------------------------------------------ types and topologies */
+
+static bool type_declared_at(const resolver *R, size_t i, const vxp_source **src,
+                             uint32_t *start, uint32_t *end) {
+  VXP__UNUSED(R);
+  VXP__UNUSED(i);
+  VXP__UNUSED(src);
+  VXP__UNUSED(start);
+  VXP__UNUSED(end);
+  return false; /* structs and enums keep no position in the model */
+}
+
+static bool names_trait(const resolver *R, vxp_name name) {
+  for (size_t i = 0; i < R->m->traits.len; i++)
+    if (R->m->traits.items[i] == name) return true;
+  return false;
+}
+
+/* E3029 for a type in a signature that names no declaration (vxc: an unknown name in type
+ * position would otherwise be taken for a user type and mean nothing). A name in generic
+ * argument position may also be a const item (`Steps<BATCH>`). With an `import`, the name
+ * may be the imported module's: not checked. */
+static void unknown_type(resolver *R, const vxp_name_ref *r) {
+  const vxp_model *m = R->m;
+  const char *name = name_str(R, r->name);
+  if (m->imports > 0 || R->defined[r->name] || names_trait(R, r->name) ||
+      vxp_builtin__known_type(name) || seen(R, r->start_byte))
+    return;
+  vxp_diagnostic *d = error(R, "E3029", R->src, r->start_byte, r->end_byte,
+                            "cannot find type '%s': no struct, enum, trait or generic parameter "
+                            "of that name is declared, and it is no type of the language",
+                            name);
+  /* `T`, `U`, `K2`: most likely a generic parameter the item forgot to declare. */
+  size_t len = strlen(name);
+  if (d && len <= 2 && name[0] >= 'A' && name[0] <= 'Z' &&
+      !vxp_diag__note(R->ctx, d, false, NULL, 0, 0,
+                      "a generic parameter is declared in its item's `<...>`, as in "
+                      "`fn f<%s>(...)` or `struct S<%s> { ... }`",
+                      name, name))
+    R->rc = VXP_ENOMEM;
+  R->cands.len = 0;
+  for (size_t k = 0; k < m->structs.len; k++) push_cand(R, name_str(R, m->structs.items[k]));
+  for (size_t k = 0; k < m->enums.len; k++) push_cand(R, name_str(R, m->enums.items[k]));
+  for (size_t k = 0; k < m->traits.len; k++) push_cand(R, name_str(R, m->traits.items[k]));
+  if (r->function != VXP_NONE) {
+    const vxp_function *fn = &m->functions.items[r->function];
+    for (size_t k = 0; k < fn->generics.len; k++) push_cand(R, name_str(R, fn->generics.items[k].name));
+  }
+  static const char *const builtin_types[] = {"Vec", "Option", "Result", "Box", "String", "usize", "isize"};
+  for (size_t k = 0; k < VXP__ARRAY_LEN(builtin_types); k++) push_cand(R, builtin_types[k]);
+  for (int e = VXP_ELEM_UNKNOWN + 1; e < VXP_ELEM_COUNT; e++)
+    push_cand(R, vxp_elem__name((vxp_elem)e));
+  suggest(R, d, name, "", type_declared_at);
+}
+
+/* E6025 for `Topology::X` outside a tensor type (`spawn on(...)`, a signature's `on`, a
+ * comptime predicate) naming no topology. vxc only warns there (W1025) and treats the
+ * region as the host's; vxpeak refuses, because every check of what the region reads and
+ * places would be about a machine that does not exist. */
+static void unknown_topology(resolver *R, const vxp_name_ref *r) {
+  const char *name = name_str(R, r->name);
+  if (topology_named(R, name) || seen(R, r->start_byte)) return;
+  vxp_diagnostic *d = error(R, "E6025", R->src, r->start_byte, r->end_byte,
+                            "`Topology::%s` names no topology: no input declares it and it is "
+                            "not one of Vx's built-in topologies",
+                            name);
+  if (d && !vxp_diag__note(R->ctx, d, false, NULL, 0, 0,
+                           "vxc warns here (W1025) and runs it as the host's; vxpeak refuses, "
+                           "since nothing it checks about this code would be about the "
+                           "machine"))
+    R->rc = VXP_ENOMEM;
+  topology_candidates(R);
+  suggest(R, d, name, "Topology::", topology_declared_at);
+}
+
+static void resolve_refs(resolver *R) {
+  const vxp_model *m = R->m;
+  for (size_t i = 0; i < m->refs.len && R->rc == VXP_OK; i++) {
+    const vxp_name_ref *r = &m->refs.items[i];
+    size_t before = R->an->diags.len;
+    if (r->kind == VXP_REF_TYPE) unknown_type(R, r);
+    else unknown_topology(R, r);
+    if (R->an->diags.len > before && r->in_body) site(R, r->start_byte, r->function, r->event, false);
   }
 }
 
@@ -342,9 +487,12 @@ int vxp_resolve__program(vxp_analysis *an, const vxp_const_env *env) {
   if (R.rc == VXP_OK) resolve_places(&R);
   if (R.rc == VXP_OK) resolve_constant_names(&R);
   if (R.rc == VXP_OK) resolve_calls(&R);
+  if (R.rc == VXP_OK) resolve_refs(&R);
   /* No diagnostic at all: items may be NULL, and NULL + 0 is undefined in C. */
   if (R.rc == VXP_OK && an->diags.len > first)
     sort_by_position(an->diags.items + first, an->diags.len - first);
+  an->resolve_first = first;
+  an->resolve_count = an->diags.len - first;
   vxp_ctx__free(R.ctx, R.defined);
   array_free(R.ctx, &R.cands);
   array_free(R.ctx, &R.reported);
@@ -360,4 +508,54 @@ bool vxp_resolve__unresolved(const vxp_analysis *an, uint32_t cx) {
   return an->unresolved_cexprs.len &&
          bsearch(&cx, an->unresolved_cexprs.items, an->unresolved_cexprs.len, sizeof(uint32_t),
                  compare_u32) != NULL;
+}
+
+/* Whether the place `s` names in model function `fn` is walked in analysed function `a`:
+ * the event itself is reached, or no block open at that point is a pruned arm. */
+static bool walked_in(const vxp_analysis *an, uint32_t a, const vxp_function *fn,
+                      const vxp_resolve_site *s) {
+  if (s->is_event) {
+    const vxp_event_fact *f = vxp_analysis__event_fact(an, a, s->event);
+    return !f || f->reached;
+  }
+  size_t closes = 0;
+  for (size_t i = s->event < fn->events.len ? s->event : fn->events.len; i-- > 0;) {
+    const vxp_event *ev = &fn->events.items[i];
+    if (ev->kind == VXP_EV_CLOSE) {
+      closes++;
+    } else if (ev->kind == VXP_EV_OPEN) {
+      if (closes > 0) {
+        closes--;
+        continue;
+      }
+      const vxp_event_fact *f = vxp_analysis__event_fact(an, a, i);
+      if (f && (!f->reached || f->arm == VXP_ARM_PRUNED)) return false;
+    }
+  }
+  return true;
+}
+
+void vxp_resolve__withdraw_pruned(vxp_analysis *an) {
+  const vxp_model *m = &an->prog->model;
+  for (size_t k = an->resolve_count; k-- > 0;) {
+    size_t index = an->resolve_first + k;
+    const vxp_diagnostic *d = &an->diags.items[index];
+    const vxp_resolve_site *s = NULL;
+    for (size_t i = 0; i < an->resolve_sites.len && !s; i++)
+      if (an->resolve_sites.items[i].start_byte == d->range.start_byte) s = &an->resolve_sites.items[i];
+    if (!s || s->function >= m->functions.len) continue;
+    const vxp_function *fn = &m->functions.items[s->function];
+    size_t instances = 0;
+    bool walked = false;
+    for (uint32_t a = 0; a < an->functions.len && !walked; a++) {
+      if (an->functions.items[a].model_fn != s->function) continue;
+      instances++;
+      walked = walked_in(an, a, fn, s);
+    }
+    /* A function never analysed (a generic nothing instantiates) keeps its errors. */
+    if (instances > 0 && !walked) {
+      vxp_diag__remove(an->ctx, &an->diags, index);
+      an->resolve_count--;
+    }
+  }
 }

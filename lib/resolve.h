@@ -12,8 +12,13 @@
  *   E1012  a tensor element type that is no element type and no generic parameter
  *   E6025  a placement naming a memory space (or a topology) no input declares and Vx does
  *          not build in
- *   E1011  a `Memory`/`Topology` declaration naming an unknown space (`within:`, `memory:`,
- *          `visible:`, a `transfer` edge)
+ *   E1011  a `Memory`/`Topology` declaration naming an unknown space (`within:`,
+ *          `visible:`, a `transfer` edge; a topology's `memory:` makes its space exist,
+ *          as in vxc, and W1026 says when nothing reaches it)
+ *   E3029  a type in a signature (parameter, return type, struct field, their generic
+ *          arguments) that names no struct, enum, trait, generic parameter or language type
+ *   E6025  also `Topology::X` in a `spawn on(...)`, a signature's `on` or an expression
+ *          naming no topology (vxc: W1025)
  *
  * Each is reported once per place it is written, pointing at the name, with a "did you
  * mean" help line when a declared name is within a small edit distance (suggest.h). What
@@ -28,6 +33,11 @@
  * overrides), into `an->diags`, and record the unresolved name expressions in
  * `an->unresolved_cexprs`. VXP_OK or VXP_ENOMEM. */
 int vxp_resolve__program(vxp_analysis *an, const vxp_const_env *env);
+
+/* After the walk: withdraw the resolution errors written inside an `if comptime` arm that
+ * every analysed instance of its function prunes (vxc prunes such an arm before resolving
+ * names in it: `if comptime false { undefined() }` compiles). */
+void vxp_resolve__withdraw_pruned(vxp_analysis *an);
 
 /* Whether cexpr `cx` of the analysed program is a name that resolves to nothing. */
 bool vxp_resolve__unresolved(const vxp_analysis *an, uint32_t cx);

@@ -73,6 +73,9 @@
   X(ref_type)                                                                               \
   X(verified_type)                                                                          \
   X(pinned_type)                                                                            \
+  X(function_type)                                                                          \
+  X(closure_type)                                                                           \
+  X(type_binding)                                                                           \
   X(block)                                                                                  \
   X(let_declaration)                                                                        \
   X(assignment_statement)                                                                   \

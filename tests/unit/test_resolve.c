@@ -197,6 +197,109 @@ static void test_resolve__machine_declarations_name_known_spaces(void **state) {
   test_done(&r);
 }
 
+static void test_resolve__an_unknown_type_in_a_signature_is_e3029(void **state) {
+  (void)state;
+  static const char text[] =
+      "struct Point { x: i32 }\n"
+      "enum Mode { A, B }\n"
+      "struct Holder<T> { items: Vec<T>, p: Pointt }\n"
+      "fn take(p: Piont, m: Mode, v: Vec<Point>, q: &mut Point) -> Optoin<i32> { return 0; }\n"
+      "fn keep<T>(x: T, y: Vec<U>) -> Self { return 0; }\n"
+      "fn main() -> i32 { return 0; }\n";
+  test_run r = test_analyse(text);
+  /* Pointt (field), Piont (parameter), Optoin (return), U (generic argument). */
+  assert_int_equal(test_count_diag(r.an, "E3029"), 4);
+  assert_points_at(r.an, "E3029", text, "Pointt");
+  assert_string_equal(help_of(r.an, "E3029"), "did you mean `Point`?");
+  assert_false(vxp_analysis_admitted(r.an));
+  test_done(&r);
+  /* Declared structs, enums, traits, generic parameters, element and language types, and
+   * const items in generic argument position resolve; with an import nothing is checked. */
+  r = test_analyse("const B: i32 = 4;\nstruct S { v: Vec<f32> }\ntrait Tr { }\n"
+                   "struct Steps<const N: i32> { s: S }\n"
+                   "fn f<T>(a: T, b: Option<Box<S>>, c: Steps<B>, d: usize, e: &Tr) -> Result<T, S> "
+                   "{ return a; }\n"
+                   "fn main() -> i32 { return 0; }\n");
+  assert_int_equal(test_count_diag(r.an, "E3029"), 0);
+  test_done(&r);
+  r = test_analyse("import std::geometry;\nfn f(p: Point) -> i32 { return 0; }\n"
+                   "fn main() -> i32 { return 0; }\n");
+  assert_int_equal(test_count_diag(r.an, "E3029"), 0);
+  test_done(&r);
+}
+
+static void test_resolve__an_unknown_topology_in_spawn_is_e6025(void **state) {
+  (void)state;
+  static const char text[] = TEST_MACHINE_4MIB
+      "fn k() on Topology::Deb -> i32 { return 0; }\n"
+      "fn g<D : Topology>() -> i32 { spawn on(Topology::D) { let y = 1; } return 0; }\n"
+      "fn main() -> i32 {\n"
+      "  spawn on(Topology::Dve) { let x = 1; }\n"
+      "  spawn on(Topology::Dev) { let x = 2; }\n"
+      "  spawn on(Topology::GPU) { let x = 3; }\n"
+      "  return 0;\n}\n";
+  test_run r = test_analyse(text);
+  /* `on Topology::Deb` and `spawn on(Topology::Dve)`; D is a generic parameter. */
+  assert_int_equal(test_count_diag(r.an, "E6025"), 2);
+  assert_points_at(r.an, "E6025", text, "Topology::Deb");
+  assert_string_equal(help_of(r.an, "E6025"), "did you mean `Topology::Dev`?");
+  test_done(&r);
+}
+
+static void test_resolve__names_in_a_pruned_comptime_arm_are_not_resolved(void **state) {
+  (void)state;
+  /* vxc prunes the arm before resolving it: an undefined call there is no error. */
+  test_run r = run("const K: i32 = 0;",
+                   "  if comptime K > 0 {\n    let a = undefined_pruned_away();\n"
+                   "    spawn on(Topology::Nowhere) { let b = 1; }\n"
+                   "    let c = transfer(Tensor<f32, [4]>::uninit(), Memory::Nowhere);\n  }");
+  assert_int_equal(vxp_analysis_error_count(r.an), 0);
+  assert_true(vxp_analysis_admitted(r.an));
+  test_done(&r);
+  /* Taken, the same arm is resolved. */
+  r = run("const K: i32 = 1;",
+          "  if comptime K > 0 {\n    let a = undefined_pruned_away();\n"
+          "    spawn on(Topology::Nowhere) { let b = 1; }\n  }");
+  assert_int_equal(test_count_diag(r.an, "E2002"), 1);
+  assert_int_equal(test_count_diag(r.an, "E6025"), 1);
+  test_done(&r);
+  /* In a generic function, an arm pruned in one instance and taken in another is resolved. */
+  r = run("fn pick<const N: i32>() -> i32 {\n  if comptime N > 1 { return nothing_here(); }\n"
+          "  return 0;\n}",
+          "  let a = pick<1>();\n  let b = pick<2>();\n  print!(a, b);");
+  assert_int_equal(test_count_diag(r.an, "E2002"), 1);
+  test_done(&r);
+  r = run("fn pick<const N: i32>() -> i32 {\n  if comptime N > 1 { return nothing_here(); }\n"
+          "  return 0;\n}",
+          "  let a = pick<1>();\n  print!(a);");
+  assert_int_equal(test_count_diag(r.an, "E2002"), 0);
+  test_done(&r);
+}
+
+static void test_resolve__a_transfer_predicate_folds_by_route(void **state) {
+  (void)state;
+  /* vxc's comptime_transfer_predicate.vx: `Transfer<A, B>` is true when a transfer path
+   * exists; Island's memory is declared by nobody, so it exists, unreachable (W1026). */
+  static const char text[] =
+      "Topology Island {\n  memory: Memory::IslandRAM\n}\n"
+      "fn main() -> i32 {\n"
+      "  if comptime Transfer<Topology::GPU, Topology::CPU> {\n    let ok = 1;\n  }\n"
+      "  if comptime Transfer<Topology::GPU, Topology::Island> {\n"
+      "    let bad = undefined_pruned_away();\n  }\n"
+      "  return 0;\n}\n";
+  test_run r = test_analyse(text);
+  assert_int_equal(vxp_analysis_error_count(r.an), 0);
+  assert_int_equal(test_count_diag(r.an, "W1026"), 1);
+  assert_true(vxp_analysis_admitted(r.an));
+  test_done(&r);
+  /* The kept arm is checked: the first predicate is true. */
+  r = test_analyse("fn main() -> i32 {\n"
+                   "  if comptime Transfer<Topology::GPU, Topology::CPU> { let x = gone(); }\n"
+                   "  return 0;\n}\n");
+  assert_int_equal(test_count_diag(r.an, "E2002"), 1);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_resolve__edit_distance_counts_transpositions_and_ignores_case),
@@ -208,6 +311,10 @@ int main(void) {
       cmocka_unit_test(test_resolve__an_unknown_element_type_is_e1012),
       cmocka_unit_test(test_resolve__an_undefined_function_is_e2002_unless_imported),
       cmocka_unit_test(test_resolve__machine_declarations_name_known_spaces),
+      cmocka_unit_test(test_resolve__an_unknown_type_in_a_signature_is_e3029),
+      cmocka_unit_test(test_resolve__an_unknown_topology_in_spawn_is_e6025),
+      cmocka_unit_test(test_resolve__names_in_a_pruned_comptime_arm_are_not_resolved),
+      cmocka_unit_test(test_resolve__a_transfer_predicate_folds_by_route),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
