@@ -294,3 +294,32 @@ def test_check_is_the_command(root: Path) -> None:
     assert vxpeak.check(UNROLLED)["verdict"] == "rejected"
     with pytest.raises(vxpeak.InputOutputError):
         vxpeak.check(root / "no-such.vx")
+
+
+def test_machine_only_checks_against_the_given_machine_alone(ctx: vxpeak.Context) -> None:
+    program = ctx.parse(ctx.load(LOOP))  # declares its own HBM of 4 MiB
+    h100 = ctx.builtin_machine("h100-sxm")
+    host = ctx.builtin_machine("host-default")
+    # Without machine_only the program's own spaces meet the machine's: E6012.
+    both = ctx.analyze(program, machine=h100, host=host)
+    assert "E6012" in [d.code for d in both.diagnostics]
+    alone = ctx.analyze(program, machine=h100, host=host, machine_only=True)
+    assert alone.admitted and alone.diagnostics == []
+    [rs] = alone.resident_sets
+    assert (rs.space, rs.peak_bytes, rs.capacity_bytes) == ("HBM", 2 * 1024 * 1024, 80 * 10**9)
+    with pytest.raises(vxpeak.InvalidArgument):
+        ctx.analyze(program, machine_only=True)
+    small = ctx.parse(ctx.source("""
+Memory CPU_DRAM {}
+Memory HBM { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }
+const N: u64 = 1;
+fn main() -> i32 {
+  let a = transfer(Tensor<f32, [N, 1024]>::uninit(), Memory::HBM);
+  print(a);
+  return 0;
+}
+"""))
+    # The program's own 1 KiB HBM refuses N = 1; the H100's 80 GB takes all of 1..64.
+    assert ctx.sweep(small, "N", 1, 64).largest is None
+    swept = ctx.sweep(small, "N", 1, 64, machine=h100, host=host, machine_only=True)
+    assert swept.largest is not None and swept.largest.value == 64

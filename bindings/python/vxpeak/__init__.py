@@ -518,28 +518,21 @@ class Context(_Handle):
         machine: Optional["Machine"] = None,
         host: Optional["Machine"] = None,
         overrides: Optional[Mapping[str, int]] = None,
+        machine_only: bool = False,
     ) -> "Analysis":
         """Analyse ``program`` against its own declarations plus ``machine`` and ``host``.
-        ``overrides`` gives constants other values (``vxpeak check -D NAME=VALUE``)."""
-        opts = _ffi.AnalyzeOptions()
-        self._check(
-            _ffi.lib().vxp_analyze_options_init(ctypes.byref(opts), _ffi.ANALYZE_OPTIONS_VERSION)
-        )
-        opts.machine = machine._handle() if machine else None
-        opts.host = host._handle() if host else None
-        items = list((overrides or {}).items())
-        table = (_ffi.ConstOverride * max(len(items), 1))()
-        for i, (name, value) in enumerate(items):
-            table[i] = _ffi.ConstOverride(name.encode("utf-8"), int(value))
-        if items:
-            opts.overrides = ctypes.cast(table, ctypes.POINTER(_ffi.ConstOverride))
-            opts.override_count = len(items)
+        ``overrides`` gives constants other values (``vxpeak check -D NAME=VALUE``).
+        ``machine_only`` checks against ``machine`` alone, ignoring the program's own
+        ``Memory``/``Topology`` declarations (``vxpeak check --machine-only``); it needs a
+        ``machine`` (InvalidArgument without one)."""
+        opts, table = _options(machine, host, overrides, machine_only)
         out = ctypes.c_void_p()
         self._check(
             _ffi.lib().vxp_analyze(
                 ctypes.byref(out), self._handle(), program._handle(), ctypes.byref(opts)
             )
         )
+        del table
         parents = tuple(p for p in (self, program, machine, host) if p is not None)
         return Analysis(out.value or 0, parents, program)
 
@@ -555,10 +548,12 @@ class Context(_Handle):
         margin: float = 0.0,
         function: Optional[str] = None,
         space: Optional[str] = None,
+        machine_only: bool = False,
     ) -> Sweep:
         """The largest value of ``const name`` in ``lo..hi`` that fits (``vxpeak sweep``):
-        ``margin`` is the share of each capacity to keep free (0.1 for 10%)."""
-        opts, table = _options(machine, host, overrides)
+        ``margin`` is the share of each capacity to keep free (0.1 for 10%);
+        ``machine_only`` as for :meth:`analyze`."""
+        opts, table = _options(machine, host, overrides, machine_only)
         so = _ffi.SweepOptions()
         self._check(_ffi.lib().vxp_sweep_options_init(ctypes.byref(so), _ffi.SWEEP_OPTIONS_VERSION))
         so.name = name.encode("utf-8")
@@ -596,7 +591,10 @@ class Context(_Handle):
 
 
 def _options(
-    machine: Optional["Machine"], host: Optional["Machine"], overrides: Optional[Mapping[str, int]]
+    machine: Optional["Machine"],
+    host: Optional["Machine"],
+    overrides: Optional[Mapping[str, int]],
+    machine_only: bool = False,
 ) -> Tuple[_ffi.AnalyzeOptions, Any]:
     """vxp_analyze_options for the arguments, and the table it points into (keep it)."""
     opts = _ffi.AnalyzeOptions()
@@ -605,6 +603,7 @@ def _options(
         raise error_for(rc, "vxp_analyze_options_init")
     opts.machine = machine._handle() if machine else None
     opts.host = host._handle() if host else None
+    opts.machine_only = 1 if machine_only else 0
     items = list((overrides or {}).items())
     table = (_ffi.ConstOverride * max(len(items), 1))()
     for i, (name, value) in enumerate(items):
