@@ -67,6 +67,10 @@ static const option_spec specs[OPT_COUNT] = {
      "how many tokens (or items) one call produces: a `const` of the program\n"
      "(BATCH) or a number; throughput is then also given in tokens/s",
      "vxpeak %s examples/llama2/decode.vx --tokens-per-call BATCH"},
+    {OPT_TIME_LIMIT, "--time-limit", NULL, "SECONDS",
+     "stop after SECONDS of wall-clock time (decimals allowed, e.g. 0.5), whatever\n"
+     "the command is doing: exit status 2 with \"stopped by --time-limit\"",
+     "vxpeak %s examples/llama2/prefill.vx --time-limit 10"},
     {OPT_HELP, "--help", "-h", NULL, "show this command's options and examples",
      "vxpeak %s --help"},
 };
@@ -201,6 +205,22 @@ static int parse_margin(const vxpeak_command *cmd, vxpeak_args *a, const char *t
   return VXPEAK_EXIT_OK;
 }
 
+/* SECONDS or SECONDS.FFFFFF (at most six decimals), more than 0 and at most 10^6 s. */
+static int parse_time_limit(const vxpeak_command *cmd, vxpeak_args *a, const char *text) {
+  const char *end = text + strlen(text);
+  const char *dot = memchr(text, '.', (size_t)(end - text));
+  uint64_t whole = 0, frac = 0;
+  size_t frac_digits = dot ? (size_t)(end - dot - 1) : 0;
+  bool ok = parse_u64(text, dot ? dot : end, &whole) &&
+            (!dot || (frac_digits >= 1 && frac_digits <= 6 && parse_u64(dot + 1, end, &frac)));
+  for (size_t i = frac_digits; i < 6; i++) frac *= 10;
+  if (!ok || whole > 1000000 || (whole == 0 && frac == 0) || (whole == 1000000 && frac))
+    return usage_error(cmd, "--time-limit takes seconds, more than 0 and at most 1000000 (e.g. "
+                            "10 or 0.5), not '%s'%s", text, "");
+  a->time_limit_us = whole * 1000000u + frac;
+  return VXPEAK_EXIT_OK;
+}
+
 static const option_spec *find_spec(const char *arg) {
   for (size_t i = 0; i < OPT_COUNT; i++) {
     if (strcmp(arg, specs[i].name) == 0 || (specs[i].alias && strcmp(arg, specs[i].alias) == 0))
@@ -304,6 +324,7 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     case OPT_SEXP: a->sexp = true; break;
     case OPT_MACHINE_ONLY: a->machine_only = true; break;
     case OPT_ALLOW_REJECTED: a->allow_rejected = true; break;
+    case OPT_TIME_LIMIT: rc = parse_time_limit(cmd, a, value); break;
     case OPT_TRAFFIC:
       if (strcmp(value, "compulsory") == 0) a->no_reuse = false;
       else if (strcmp(value, "no-reuse") == 0) a->no_reuse = true;

@@ -299,7 +299,9 @@ int vxpeak_check(const vxpeak_args *args) {
     const char *text = strcmp(args->format, "json") == 0 ? vxp_analysis_json(s.an, &len)
                                                           : vxp_analysis_sarif(s.an, &len);
     if (!text) {
-      exit_code = vxpeak_fail(s.program.ctx, VXP_ENOMEM, "cannot render the report");
+      /* The context says why: out of memory, or cancelled by --time-limit. */
+      exit_code = vxpeak_fail(s.program.ctx, vxp_context_errcode(s.program.ctx),
+                              "cannot render the report");
       goto done;
     }
     fwrite(text, 1, len, stdout);

@@ -34,6 +34,7 @@ typedef enum vxpeak_opt {
   OPT_ALLOW_REJECTED,
   OPT_TRAFFIC,
   OPT_TOKENS,
+  OPT_TIME_LIMIT,
   OPT_HELP,
   OPT_COUNT
 } vxpeak_opt;
@@ -73,6 +74,7 @@ typedef struct vxpeak_args {
   uint32_t margin_ppm;            /* --margin P%, in parts per million of capacity */
   bool no_reuse;                  /* --traffic no-reuse (default compulsory) */
   const char *tokens_name;        /* --tokens-per-call CONST|N, or NULL (1 per call) */
+  uint64_t time_limit_us;         /* --time-limit SECONDS, in microseconds (0: none) */
 } vxpeak_args;
 
 /* A command: its name, what it does, which options it takes, which formats it writes. */
@@ -101,6 +103,16 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
 /* `vxpeak --help` (every command and option, with examples) and `vxpeak CMD --help`. */
 void vxpeak_help_all(FILE *out);
 void vxpeak_help_command(FILE *out, const vxpeak_command *cmd);
+
+/* ------------------------------------------------------------------ time limit (timelimit.c) */
+
+/* Start the command's deadline, `microseconds` from now (0: none). Returns -1 when the
+ * system refuses the timer. */
+int vxpeak_time_limit_start(uint64_t microseconds);
+/* Make `ctx`'s calls stop with VXP_ECANCELLED once the deadline passes (no-op without one). */
+void vxpeak_time_limit_watch(vxp_context *ctx);
+/* True when the deadline has passed; `*microseconds` is then the limit that was given. */
+bool vxpeak_time_limit_reached(uint64_t *microseconds);
 
 /* ------------------------------------------------------------------ commands */
 

@@ -4,7 +4,8 @@
 
 #define O(x) (1u << (x))
 #define MACHINE_OPTS \
-  (O(OPT_MACHINE) | O(OPT_HOST) | O(OPT_MACHINE_ONLY) | O(OPT_DEFINE) | O(OPT_HELP))
+  (O(OPT_MACHINE) | O(OPT_HOST) | O(OPT_MACHINE_ONLY) | O(OPT_DEFINE) | O(OPT_TIME_LIMIT) | \
+   O(OPT_HELP))
 
 static const char *const check_formats[] = {"text", "json", "sarif", NULL};
 static const char *const report_formats[] = {"text", "json", NULL};
@@ -30,7 +31,7 @@ const vxpeak_command vxpeak_commands[] = {
      "Print the syntax tree (one node per line, indented by depth up to 64 levels, deeper\n"
      "lines prefixed with [depth N]; or an S-expression with --sexp) and report syntax\n"
      "errors; exit 0 only when the tree has no ERROR or MISSING node.",
-     vxpeak_parse, O(OPT_SEXP) | O(OPT_HELP), NULL, false,
+     vxpeak_parse, O(OPT_SEXP) | O(OPT_TIME_LIMIT) | O(OPT_HELP), NULL, false,
      "  $ vxpeak parse examples/blog/peak_not_sum.vx\n"},
     {"emit-cuda", "FILE.vx [--machine M] [--host H] [-D NAME=VALUE]... [--allow-rejected] -o OUT.cu",
      "generate CUDA whose device memory follows the analysis",

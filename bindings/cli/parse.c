@@ -19,6 +19,7 @@ int vxpeak_parse(const vxpeak_args *args) {
     fprintf(stderr, "vxpeak: cannot create a context: %s\n", vxp_strerror(rc));
     return exit_code;
   }
+  vxpeak_time_limit_watch(ctx);
   if ((rc = vxp_source_load_file(&src, ctx, file)) != VXP_OK) {
     exit_code = vxpeak_fail(ctx, rc, "cannot read the program");
     goto done;

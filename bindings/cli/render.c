@@ -15,6 +15,17 @@ bool vxpeak_use_color(FILE *out) {
 }
 
 int vxpeak_fail(vxp_context *ctx, int rc, const char *what) {
+  uint64_t limit_us;
+  if (rc == VXP_ECANCELLED && vxpeak_time_limit_reached(&limit_us)) {
+    char frac[8] = "";
+    if (limit_us % 1000000u) { /* the decimals given, without trailing zeros */
+      snprintf(frac, sizeof(frac), ".%06llu", (unsigned long long)(limit_us % 1000000u));
+      for (size_t n = strlen(frac); frac[n - 1] == '0'; n--) frac[n - 1] = '\0';
+    }
+    fprintf(stderr, "vxpeak: %s: stopped by --time-limit (%llu%s s)\n", what,
+            (unsigned long long)(limit_us / 1000000u), frac);
+    return VXPEAK_EXIT_USAGE;
+  }
   const char *msg = ctx ? vxp_context_errmsg(ctx) : "";
   if (!msg || !msg[0]) msg = vxp_strerror(rc);
   fprintf(stderr, "vxpeak: %s: %s\n", what, msg);

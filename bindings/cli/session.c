@@ -13,6 +13,7 @@ int vxpeak_program_open(vxpeak_program *p, const char *file) {
     fprintf(stderr, "vxpeak: cannot create a context: %s\n", vxp_strerror(rc));
     return VXPEAK_EXIT_USAGE;
   }
+  vxpeak_time_limit_watch(p->ctx);
   if ((rc = vxp_source_load_file(&p->src, p->ctx, file)) != VXP_OK)
     return vxpeak_fail(p->ctx, rc, "cannot read the program");
   if ((rc = vxp_program_parse(&p->prog, p->ctx, p->src)) != VXP_OK)

@@ -51,6 +51,10 @@ int main(int argc, char **argv) {
       return VXPEAK_EXIT_OK;
     }
     if (rc != VXPEAK_EXIT_OK) return rc;
+    if (vxpeak_time_limit_start(args.time_limit_us) != 0) {
+      fprintf(stderr, "vxpeak %s: cannot start the --time-limit timer\n", cmd->name);
+      return VXPEAK_EXIT_USAGE;
+    }
     return cmd->run(&args);
   }
   fprintf(stderr, "vxpeak: unknown command '%s' (commands:", command);

@@ -7,13 +7,15 @@
 Each case is generated into OUTDIR (nothing large is committed): nesting of every bracket
 and expression form to 10^6, overflowing shapes and trip counts, 10 MB lines, invalid
 UTF-8, NUL bytes, CRLF, cyclic and self-referential machine models, recursion,
-instantiation explosions, 10^5 functions, tiles and spaces, /dev/zero. Every case runs
+instantiation explosions, 10^5 functions, tiles and spaces, /dev/zero; and --time-limit
+stopping four commands on a 10 MB program. Every case runs
 through check, parse and emit-cuda, and one more command in turn (JSON, SARIF, explain,
 roofline, plot, the S-expression); each run must end with exit 0, 1 or 2 and a diagnostic,
 within its time and memory bound (bounded.py: a base plus 4 s per MB, and 96 MB plus 25
 times the input's size). Prints one line per case and a summary; exits 1 on any failure.
 """
 import os
+import subprocess
 import sys
 import time
 
@@ -189,6 +191,35 @@ EXTRA = [["check", "--format", "json"], ["check", "--format", "sarif"], ["explai
          ["explain", "--format", "json"]]
 
 
+def time_limit_runs(cli, outdir, sanitized):
+    """--time-limit stops a long command: a 10 MB program (seconds to parse) under a limit of
+    0.2 s must end with exit 2 and "stopped by --time-limit" soon after the limit. Returns
+    failure lines."""
+    path = os.path.join(outdir, "time-limit.vx")
+    with open(path, "wb") as f:
+        f.write(MACHINE + b"".join(b"fn f%d() -> i32 {\n%s  return 0;\n}\n" % (i, place(i))
+                                   for i in range(10 ** 5)))
+    slack = 1.5 * (6 if sanitized else 1)
+    fails = []
+    for cmd in (["check"], ["parse"], ["emit-cuda", "-o", os.path.join(outdir, "out.cu")],
+                ["roofline", "--format", "json"]):
+        argv = [cli, cmd[0], path] + cmd[1:] + ["--time-limit", "0.2"]
+        t0 = time.monotonic()
+        p = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           timeout=60 * (6 if sanitized else 1))
+        took = time.monotonic() - t0
+        err = p.stderr.decode("utf-8", "replace")
+        before = len(fails)
+        if p.returncode != 2 or "stopped by --time-limit (0.2 s)" not in err or took > 0.2 + slack:
+            fails.append("%s: exit %d after %.2fs (want 2, 'stopped by --time-limit (0.2 s)', "
+                         "within %.1fs): %s" % (" ".join(argv[1:]), p.returncode, took,
+                                                 0.2 + slack, err[-300:]))
+        print("hostile: %-34s %8s        %5.2fs  %s" % ("time-limit-0.2s " + cmd[0], "10MB", took,
+                                                         "FAIL" if len(fails) > before else "ok"))
+    os.remove(path)
+    return fails
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     cli, outdir = args[0], args[1]
@@ -235,6 +266,7 @@ def main():
             os.remove(mpath)
     if "--list" in sys.argv:
         print("dev-zero")
+        print("time-limit")
         return 0
     # /dev/zero: a file without end.
     if not only or only in "dev-zero":
@@ -242,6 +274,9 @@ def main():
         fails = run_commands(cli, "/dev/zero", [["check"], ["parse"]], sanitized)
         print("hostile: %-34s %8s bytes         %s" % ("dev-zero", "endless", "ok" if not fails else "FAIL"))
         failures += fails
+    if not only or only in "time-limit":
+        count += 1
+        failures += time_limit_runs(cli, outdir, sanitized)
     print("hostile: %d cases, %d failing runs, %.0fs" % (count, len(failures), time.monotonic() - start))
     return 1 if failures else 0
 
