@@ -46,6 +46,17 @@ function commaList(rule) {
   return optional(seq(sepBy1(',', rule), optional(',')));
 }
 
+/**
+ * A tuple of two to six elements, optional trailing comma: vxc's tuples are the structs
+ * `Tuple2`..`Tuple6` of `core::tuple`, and its parser refuses any other count.
+ * @param {RuleOrLiteral} rule
+ */
+function tupleOf(rule) {
+  let rest = seq(',', rule);
+  for (let i = 0; i < 3; i++) rest = seq(',', rule, optional(rest));
+  return seq('(', rule, rest, optional(','), ')');
+}
+
 /** Entries whose separating commas are optional (Memory/Topology bodies). */
 function looseList(rule) {
   return repeat(seq(rule, optional(',')));
@@ -455,6 +466,7 @@ module.exports = grammar({
       $.simd_type,
       $.function_type,
       $.closure_type,
+      $.tuple_type,
       $.topology_kind,
     ),
 
@@ -554,6 +566,9 @@ module.exports = grammar({
 
     function_type: $ => seq('fn', '(', commaList($._type), ')', '->', field('return_type', $._type)),
 
+    // `(A, B)`: vxc's `Tuple2<A, B>` (core::tuple).
+    tuple_type: $ => tupleOf($._type),
+
     closure_type: $ => seq(
       choice(seq('|', commaList($._type), '|'), '||'),
       '->',
@@ -581,15 +596,22 @@ module.exports = grammar({
 
     empty_statement: _ => ';',
 
+    // `let (a, mut b, _) = e;` binds each element of a tuple; vxc refuses `let mut (..)`.
     let_declaration: $ => seq(
       'let',
-      optional(field('mutable', $.mutable_specifier)),
-      field('name', $.identifier),
+      choice(
+        seq(optional(field('mutable', $.mutable_specifier)), field('name', $.identifier)),
+        field('pattern', $.tuple_binding),
+      ),
       optional(seq(':', field('type', $._type))),
       '=',
       field('value', $._expression),
       ';',
     ),
+
+    tuple_binding: $ => tupleOf(choice($.tuple_binding, $.binding, $.wildcard_pattern)),
+
+    binding: $ => seq(optional(field('mutable', $.mutable_specifier)), field('name', $.identifier)),
 
     assignment_statement: $ => seq(field('left', $._expression), '=', field('right', $._expression), ';'),
 
@@ -654,6 +676,7 @@ module.exports = grammar({
       $.boolean,
       $.array_expression,
       $.parenthesized_expression,
+      $.tuple_expression,
       $.unary_expression,
       $.reference_expression,
       $.binary_expression,
@@ -690,6 +713,9 @@ module.exports = grammar({
     array_expression: $ => seq('[', commaList($._expression), ']'),
 
     parenthesized_expression: $ => seq('(', $._expression, ')'),
+
+    // `(a, b)` builds a `Tuple2`; `t.0` reads its first element.
+    tuple_expression: $ => tupleOf($._expression),
 
     unary_expression: $ => prec(PREC.unary, seq(
       field('operator', choice('-', '!', '*')),
@@ -750,8 +776,10 @@ module.exports = grammar({
     field_expression: $ => prec(PREC.postfix, seq(
       field('value', $._expression),
       '.',
-      field('field', $.identifier),
+      field('field', choice($.identifier, $.tuple_index)),
     )),
+
+    tuple_index: _ => /[0-9]+/,
 
     // `Enum::Variant`, `Type::method`, `std::io::print`, `Vec<i32>::new`, `raw::load`.
     scoped_identifier: $ => seq(
@@ -881,9 +909,13 @@ module.exports = grammar({
       $.literal_pattern,
       $.identifier,
       $.variant_pattern,
+      $.tuple_pattern,
     ),
 
     wildcard_pattern: _ => '_',
+
+    // `(0, y)` in a match arm; vxc refuses an enum variant inside one ("not supported yet").
+    tuple_pattern: $ => tupleOf(choice($.tuple_pattern, $.wildcard_pattern, $.literal_pattern, $.identifier)),
 
     literal_pattern: $ => choice($.number, $.string, $.boolean, seq('-', $.number)),
 

@@ -381,6 +381,9 @@ static uint32_t lower_cexpr_block(lowerer *L, TSNode block) {
       child = trailing;
     if (!ts_node_is_null(trailing) && ts_node_eq(child, trailing)) {
       result = lower_cexpr(L, child);
+    } else if (is(child, L->S->let_declaration) &&
+               ts_node_is_null(field(L, child, L->F->name))) {
+      opaque_block = true; /* `let (a, b) = ...`: comptime does not fold tuples */
     } else if (is(child, L->S->let_declaration)) {
       binding b;
       memset(&b, 0, sizeof(b));
@@ -1226,7 +1229,30 @@ static value_info lower_expr(lowerer *L, TSNode node, vxp_name binding_target) {
 
 /* ------------------------------------------------------------------ statements */
 
+/* The names of a tuple `let` (`let (a, (b, mut c), _) = e;`), each bound to a value the
+ * lowering knows nothing of: vxc binds each element of the tuple, so each name shadows an
+ * outer one of the same spelling. */
+static void bind_tuple_names(lowerer *L, TSNode pattern) {
+  if (!enter(L, pattern)) return;
+  uint32_t count = vxp_node__named_count(pattern);
+  for (uint32_t i = 0; i < count && !failed(L); i++) {
+    TSNode part = ts_node_named_child(pattern, i);
+    if (is(part, L->S->tuple_binding)) bind_tuple_names(L, part);
+    else if (is(part, L->S->binding)) bind(L, intern_node(L, field(L, part, L->F->name)), no_value);
+  }
+  leave(L);
+}
+
 static void lower_let(lowerer *L, TSNode node) {
+  TSNode pattern = field(L, node, L->F->pattern);
+  if (!ts_node_is_null(pattern)) {
+    /* The transfers in a tuple's initializer are bound to no one name, so none of them is
+     * released as never read: each stays resident to the end of the block (vxc binds them
+     * to the hidden tuple, whose elements the names read). */
+    lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
+    bind_tuple_names(L, pattern);
+    return;
+  }
   vxp_name name = intern_node(L, field(L, node, L->F->name));
   TSNode type_node = field(L, node, L->F->type);
   TSNode value_node = field(L, node, L->F->value);

@@ -113,6 +113,8 @@
   X(spawn_expression)                                                                       \
   X(macro_invocation)                                                                       \
   X(token_tree)                                                                             \
+  X(tuple_binding)                                                                          \
+  X(binding)                                                                                \
   X(line_comment)                                                                           \
   X(doc_comment)
 

@@ -615,6 +615,17 @@ static void bind_pattern(vis_walk *W, TSNode p, int depth) {
   }
 }
 
+/* The names of a tuple `let`, each an unplaced value that shadows an outer one. */
+static void bind_tuple_names(vis_walk *W, TSNode pattern, unsigned depth) {
+  if (depth > VXP_MAX_NESTING) return;
+  uint32_t count = ts_node_named_child_count(pattern);
+  for (uint32_t i = 0; i < count && W->rc == VXP_OK; i++) {
+    TSNode part = ts_node_named_child(pattern, i);
+    if (is(part, W->S->tuple_binding)) bind_tuple_names(W, part, depth + 1);
+    else if (is(part, W->S->binding)) bind_other(W, field(W, part, W->F->name));
+  }
+}
+
 static void walk(vis_walk *W, TSNode n) {
   if (ts_node_is_null(n) || W->rc != VXP_OK || W->depth > VXP_MAX_NESTING) return;
   W->depth++;
@@ -635,6 +646,8 @@ static void walk(vis_walk *W, TSNode n) {
       describe_type(W, type, &v, is(value, S->tensor_constructor));
     if (v.kind == VIS_OTHER) describe_value(W, value, &v);
     if (v.name.len) bind(W, v);
+    TSNode pattern = field(W, n, W->F->pattern);
+    if (!ts_node_is_null(pattern)) bind_tuple_names(W, pattern, 0);
     mark = W->vars.len; /* the binding outlives the statement */
   } else if (sym == S->block) {
     walk_children(W, n);

@@ -51,6 +51,7 @@
 (field_declaration name: (identifier) @property)
 (field_initializer name: (identifier) @property)
 (field_expression field: (identifier) @property)
+(field_expression field: (tuple_index) @property)
 (enum_variant name: (identifier) @constant)
 (variant_pattern variant: (identifier) @constant)
 (wildcard_pattern) @variable.builtin

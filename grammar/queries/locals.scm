@@ -14,8 +14,10 @@
 (const_parameter name: (identifier) @local.definition.constant)
 (type_parameter name: (identifier) @local.definition.type)
 (let_declaration name: (identifier) @local.definition.var)
+(binding name: (identifier) @local.definition.var)
 (for_statement variable: (identifier) @local.definition.var)
 (variant_pattern field: (identifier) @local.definition.var)
 (match_arm pattern: (identifier) @local.definition.var)
+(tuple_pattern (identifier) @local.definition.var)
 
 (identifier) @local.reference

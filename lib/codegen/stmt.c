@@ -155,6 +155,10 @@ static void let_statement(cg *G, TSNode node) {
   TSNode name = vxp_cg__field(node, G->F->name);
   TSNode type = vxp_cg__field(node, G->F->type);
   TSNode value = vxp_cg__field(node, G->F->value);
+  if (ts_node_is_null(name)) {
+    vxp_cg__refuse(G, node, "a tuple `let`");
+    return;
+  }
   if (ts_node_is_null(value)) {
     vxp_cg__refuse(G, node, "a `let` without an initializer");
     poison(G, name);

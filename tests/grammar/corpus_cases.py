@@ -81,6 +81,7 @@ CASES = {
  ("a machine model file", "Memory CPU_DRAM {}\nMemory DEVMEM { capacity: 8 GiB, bandwidth: 900 GB/s, managed: explicit, scope: device }\nTopology Acc {\n  memory: Memory::DEVMEM,\n  transfer Memory::CPU_DRAM -> Memory::DEVMEM : 25 GB/s\n}"),
 ],
 "statements": [
+ ("tuple let with mut, wildcard and nesting", F("  let (a, mut b, _) = pair();\n  let ((c, d), e) : ((i32, i32), i32) = ((1, 2), 3);\n  return a;")),
  ("let forms", F("  let a = 1;\n  let mut b : i64 = 2i64;\n  let c : Tensor<f32, [4]> = [1.0, 2.0, 3.0, 4.0];\n  return 0;")),
  ("assignment targets", F("  x = 1;\n  a[i][j] = 2.0;\n  s.f = 3;\n  *p = 4;\n  return 0;")),
  ("compound assignments", F("  a += 1;\n  a -= 1;\n  a *= 2;\n  a /= 2;\n  a %= 3;\n  return 0;")),
@@ -103,6 +104,8 @@ CASES = {
  ("statement call on a parenthesized callee", F("  (f)(1);\n  return 0;")),
 ],
 "expressions": [
+ ("tuple literal and element access", F("  let t = (1, 2.0,);\n  let u = (t, 3);\n  return u.0.0 + t.1;")),
+ ("match on a tuple", F("  match t {\n    (0, y) => { return y; }\n    ((1, _), true) => { return 1; }\n    (x, _) => { return x; }\n  }")),
  ("logical precedence", F("  return a || b && c;")),
  ("comparisons chain left", F("  return a < b < c;")),
  ("equality below comparison", F("  return a == b < c;")),
@@ -151,6 +154,7 @@ CASES = {
  ("macro with a block tree", F('  let s = mlir!( inputs : (%a = a : memref<?xf32>), returns : f32) {\n    %t = vector.reduction <add>, %p fastmath<reassoc> : vector<16xf32> into f32\n    %p0 = arith.addf %r#0, %r#1 : vector<16xf32>\n  };\n  return 0;')),
 ],
 "types": [
+ ("tuple types", "fn pair<B>(x : (i32, (f32, B))) -> (B, B, i64) {\n  return (x.1.1, x.1.1, 0i64);\n}"),
  ("scalar and nominal types", "fn f(a : i32, b : bf16, c : Bool, d : MyStruct, e : void) -> f8e4m3 {\n  return a;\n}"),
  ("tensor types", "fn f(a : Tensor<f32, [4, 4]>, b : Tensor<f32, []>, c : Tensor<f32, [?, N * 2]>) -> Tensor<f32> {\n  return a;\n}"),
  ("tensor shape expressions", "fn f(w : Tensor<f16, [12 * LAYERS * HEADS * HDIM / TP, HEADS * HDIM]>) -> i32 {\n  return 0;\n}"),
@@ -168,6 +172,9 @@ CASES = {
  ("cast to a pointer type", F("  let h : *mut i8 = unsafe { 0 as *mut i8 };\n  return 0;")),
 ],
 "errors": [
+ ("a tuple has at most six elements", F("  let t = (1, 2, 3, 4, 5, 6, 7);\n  return 0;")),
+ ("a tuple let cannot be mut", F("  let mut (a, b) = p;\n  return 0;")),
+ ("an enum variant inside a tuple pattern", F("  match t {\n    (Option::Some(v), 1) => { return v; }\n    _ => { return 0; }\n  }")),
  ("missing semicolon after let", F("  let a = 1\n  let b = 2;\n  return b;")),
  ("a broken function keeps the next function", "fn broken() -> i32 { let = ; }\nfn good() -> i32 {\n  return 1;\n}"),
  ("unclosed function body", "fn open() -> i32 {\n  let a = 1;\n"),

@@ -155,6 +155,26 @@ static void test_analysis__binding_a_placed_value_again_is_a_tile(void **state) 
               1048576, 1, 1);
 }
 
+static void test_analysis__a_tuple_let_keeps_its_transfers_and_rebinds_its_names(void **state) {
+  (void)state;
+  /* vxc lowers `let (a, b) = e;` to a hidden `let` of `e` whose elements the names read, so
+   * the two 2 MiB transfers are never released as never read: with the 1 MiB tile after
+   * them the peak is 5 MiB, over the 4 MiB space. */
+  expect_peak("  let (a, b) = (transfer(Tensor<f32, [512, 1024]>::uninit(), Memory::W),\n"
+              "                transfer(Tensor<f32, [512, 1024]>::uninit(), Memory::W));\n"
+              "  let c = transfer(Tensor<f32, [256, 1024]>::uninit(), Memory::W);\n"
+              "  print!(c);",
+              5242880, 3, 0);
+  /* A name bound by a tuple shadows the placed tile of the same name: `let b = a;` after it
+   * binds the tuple's element, not the tile, so it is no tile of its own. */
+  expect_peak("  let a = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W);\n"
+              "  print!(a);\n"
+              "  let ((a, k), mut j) = ((1, 2), 3);\n"
+              "  let b = a;\n"
+              "  print!(b);",
+              1048576, 1, 1);
+}
+
 /* vxc's working-set matrix (working_set_peak_test.rs), each shape written here with 3 MiB
  * tiles read back to the host after their block so that none is released for being never
  * read: the peak in tiles, against a 64 MiB space that admits every shape. */
@@ -660,6 +680,7 @@ int main(void) {
       cmocka_unit_test(test_analysis__releasing_and_non_releasing_blocks),
       cmocka_unit_test(test_analysis__a_tile_never_read_is_released_where_it_is_made),
       cmocka_unit_test(test_analysis__only_a_transfer_is_released_for_being_never_read),
+      cmocka_unit_test(test_analysis__a_tuple_let_keeps_its_transfers_and_rebinds_its_names),
       cmocka_unit_test(test_analysis__binding_a_placed_value_again_is_a_tile),
       cmocka_unit_test(test_analysis__vxcs_working_set_matrix),
       cmocka_unit_test(test_analysis__a_tile_that_fills_the_space_exactly_fits),
