@@ -467,6 +467,7 @@ module.exports = grammar({
       $.function_type,
       $.closure_type,
       $.tuple_type,
+      $.never_type,
       $.topology_kind,
     ),
 
@@ -565,6 +566,9 @@ module.exports = grammar({
     simd_type: $ => seq('<', field('lanes', $.number), 'x', field('element', $._type), '>'),
 
     function_type: $ => seq('fn', '(', commaList($._type), ')', '->', field('return_type', $._type)),
+
+    // `-> !`: a function that never returns (`unreachable`, `todo` in core::panic).
+    never_type: _ => '!',
 
     // `(A, B)`: vxc's `Tuple2<A, B>` (core::tuple).
     tuple_type: $ => tupleOf($._type),

@@ -10,7 +10,9 @@ static const char *const path_heads[] = {"raw",    "Vec", "Option", "Result", "T
                                          "Matrix", "Box", "String", "std"};
 /* The prelude's constructors, written bare (`Some(x)`) or as a path head. */
 static const char *const constructors[] = {"Some", "None", "Ok", "Err"};
-static const char *const plain_calls[] = {"sizeof", "print", "println", "assert"};
+/* `panic(msg)` and `abort()` stop the program; they are built into the language, and
+ * core::panic's `unreachable`/`todo`/`unimplemented` are written with them. */
+static const char *const plain_calls[] = {"sizeof", "print", "println", "assert", "panic", "abort"};
 /* Builtins that call the function they are given: known names, but not user-code-free. */
 static const char *const calling_builtins[] = {"grad", "vjp", "jvp", "Verified"};
 

@@ -28,6 +28,7 @@
 (tensor_type "Tensor" @type.builtin)
 ["Ref" "Pinned" "Transfer"] @type.builtin
 (dynamic_dimension) @type.builtin
+(never_type) @type.builtin
 (simd_type "x" @operator)
 
 (function_item name: (identifier) @function)

@@ -154,6 +154,7 @@ CASES = {
  ("macro with a block tree", F('  let s = mlir!( inputs : (%a = a : memref<?xf32>), returns : f32) {\n    %t = vector.reduction <add>, %p fastmath<reassoc> : vector<16xf32> into f32\n    %p0 = arith.addf %r#0, %r#1 : vector<16xf32>\n  };\n  return 0;')),
 ],
 "types": [
+ ("never type", "fn todo() -> ! {\n  panic(\"not yet implemented\");\n}\nextern {\n  fn vx_exit(code : i32) -> !;\n}"),
  ("tuple types", "fn pair<B>(x : (i32, (f32, B))) -> (B, B, i64) {\n  return (x.1.1, x.1.1, 0i64);\n}"),
  ("scalar and nominal types", "fn f(a : i32, b : bf16, c : Bool, d : MyStruct, e : void) -> f8e4m3 {\n  return a;\n}"),
  ("tensor types", "fn f(a : Tensor<f32, [4, 4]>, b : Tensor<f32, []>, c : Tensor<f32, [?, N * 2]>) -> Tensor<f32> {\n  return a;\n}"),

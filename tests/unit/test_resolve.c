@@ -181,6 +181,17 @@ static void test_resolve__an_undefined_function_is_e2002_unless_imported(void **
   test_done(&r);
 }
 
+static void test_resolve__panic_and_abort_are_the_languages_own(void **state) {
+  (void)state;
+  /* core::panic's shape: a function that never returns (`-> !`) ends with `panic(..)`. */
+  test_run r = run("fn todo() -> ! {\n  panic(\"not yet implemented\");\n}\n"
+                   "fn stop() -> ! {\n  abort();\n}",
+                   "  if false { todo(); }\n  if false { stop(); }");
+  assert_int_equal(test_count_diag(r.an, "E2002"), 0);
+  assert_int_equal(vxp_analysis_error_count(r.an), 0);
+  test_done(&r);
+}
+
 static void test_resolve__machine_declarations_name_known_spaces(void **state) {
   (void)state;
   static const char text[] =
@@ -310,6 +321,7 @@ int main(void) {
       cmocka_unit_test(test_resolve__generic_parameters_and_overrides_resolve),
       cmocka_unit_test(test_resolve__an_unknown_element_type_is_e1012),
       cmocka_unit_test(test_resolve__an_undefined_function_is_e2002_unless_imported),
+      cmocka_unit_test(test_resolve__panic_and_abort_are_the_languages_own),
       cmocka_unit_test(test_resolve__machine_declarations_name_known_spaces),
       cmocka_unit_test(test_resolve__an_unknown_type_in_a_signature_is_e3029),
       cmocka_unit_test(test_resolve__an_unknown_topology_in_spawn_is_e6025),
