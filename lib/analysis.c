@@ -1097,12 +1097,16 @@ static int analyse(vxp_analysis *an) {
   if (rc == VXP_OK && an->host) rc = copy_diags(ctx, &an->diags, &an->host->diags);
   if (rc != VXP_OK) return rc;
 
-  /* The program's own declarations come first: they are read from its tree. */
-  vxp_machine *own = vxp_machine__new(ctx, prog->src->label);
-  if (!own) return VXP_ENOMEM;
-  own->src = prog->src;
-  if (!an->machine_only) rc = vxp_machine__read(ctx, own, prog->src, ts_tree_root_node(prog->tree));
-  if (rc == VXP_OK) rc = copy_diags(ctx, &an->diags, &own->diags);
+  /* The program's own declarations come first: read once when the program was built
+   * (program.h), unless --machine-only sets them aside for an empty machine. */
+  const vxp_machine *own = prog->declarations;
+  if (an->machine_only || !own) {
+    an->own = vxp_machine__new(ctx, prog->src->label);
+    if (!an->own) return VXP_ENOMEM;
+    an->own->src = prog->src;
+    own = an->own;
+  }
+  rc = copy_diags(ctx, &an->diags, &own->diags);
   const vxp_machine *inputs[3] = {own, an->machine, an->host};
   if (rc == VXP_OK) rc = vxp_machine__merge(ctx, inputs, 3, &an->view, &an->diags);
   if (rc == VXP_OK) rc = vxp_transfer__check_edges(ctx, &an->view, &an->diags);
@@ -1207,9 +1211,6 @@ static int analyse(vxp_analysis *an) {
   array_free(ctx, &W.path);
   array_free(ctx, &W.hop_path);
   array_free(ctx, &W.dims);
-  /* The view borrows `own`'s declarations; keep them alive as long as the analysis by
-   * moving ownership into the analysis. */
-  an->own = own;
   an->error_count = vxp_diag__count(&an->diags, VXP_SEVERITY_ERROR);
   an->warning_count = vxp_diag__count(&an->diags, VXP_SEVERITY_WARNING);
   return rc;

@@ -229,7 +229,9 @@ struct vxp_analysis {
   const vxp_program *prog;
   const vxp_machine *machine;
   const vxp_machine *host;
-  vxp_machine *own;           /* the program's own declarations (the view borrows them) */
+  vxp_machine *own;           /* the empty machine standing for the program's declarations
+                                 under machine_only, else NULL (the view borrows the
+                                 program's own, read once: program.h) */
   bool machine_only;          /* `own` left empty: `machine` replaces them */
   vxp_machine_view view;
   Array(vxp_define) defines;  /* constant overrides, in the order first given */

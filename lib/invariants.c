@@ -91,7 +91,17 @@ void vxp_check__model(const vxp_model *m) {
       if (i) VXP__ASSERT(fn->accesses.items[i - 1].event <= fn->accesses.items[i].event);
     }
     VXP__ASSERT(fn->parent == VXP_NONE || fn->parent < m->functions.len);
+    /* Its item holds it (a model lowered from a tree has items). */
+    if (m->items.len) {
+      VXP__ASSERT(fn->item < m->items.len);
+      const vxp_model_item *it = &m->items.items[fn->item];
+      VXP__ASSERT(it->start_byte <= fn->start_byte && fn->end_byte <= it->end_byte);
+      VXP__ASSERT(it->first_function <= f && f < it->first_function + it->function_count);
+    }
   }
+  /* Items are in source order and do not overlap. */
+  for (size_t i = 1; i < m->items.len; i++)
+    VXP__ASSERT(m->items.items[i - 1].end_byte <= m->items.items[i].start_byte);
 }
 
 void vxp_check__program(const vxp_program *prog) {

@@ -1569,6 +1569,48 @@ static void lower_extern(lowerer *L, TSNode node) {
   }
 }
 
+/* What kind of item a top-level node is. */
+static vxp_item_kind item_kind(lowerer *L, TSSymbol sym) {
+  const vxp_symbols *S = L->S;
+  if (sym == S->function_item) return VXP_ITEM_FUNCTION;
+  if (sym == S->impl_item) return VXP_ITEM_IMPL;
+  if (sym == S->const_item) return VXP_ITEM_CONST;
+  if (sym == S->struct_item) return VXP_ITEM_STRUCT;
+  if (sym == S->enum_item) return VXP_ITEM_ENUM;
+  if (sym == S->trait_item) return VXP_ITEM_TRAIT;
+  if (sym == S->extern_block) return VXP_ITEM_EXTERN;
+  if (sym == S->import_item) return VXP_ITEM_IMPORT;
+  if (sym == S->memory_item) return VXP_ITEM_MEMORY;
+  if (sym == S->topology_item) return VXP_ITEM_TOPOLOGY;
+  if (sym == S->transfer_impl_item) return VXP_ITEM_LOWERING;
+  return VXP_ITEM_OTHER;
+}
+
+/* Open the model item of top-level node `node` (its functions and const follow). */
+static void begin_item(lowerer *L, TSNode node) {
+  vxp_model_item it;
+  memset(&it, 0, sizeof(it));
+  it.kind = (uint8_t)item_kind(L, ts_node_symbol(node));
+  if (it.kind != VXP_ITEM_IMPL && it.kind != VXP_ITEM_EXTERN && it.kind != VXP_ITEM_IMPORT &&
+      it.kind != VXP_ITEM_OTHER && it.kind != VXP_ITEM_LOWERING)
+    it.name = intern_node(L, field(L, node, L->F->name));
+  it.start_byte = ts_node_start_byte(node);
+  it.end_byte = ts_node_end_byte(node);
+  it.first_function = (uint32_t)L->m->functions.len;
+  it.index = it.kind == VXP_ITEM_CONST ? (uint32_t)L->m->consts.len : VXP_NONE;
+  if (!failed(L) && !array_push(L->ctx, &L->m->items, it)) oom(L);
+}
+
+/* Close the last model item: the functions lowered since it opened are its own. */
+static void end_item(lowerer *L) {
+  if (failed(L) || L->m->items.len == 0) return;
+  vxp_model_item *it = array_last(&L->m->items);
+  it->function_count = (uint32_t)L->m->functions.len - it->first_function;
+  for (uint32_t f = it->first_function; f < L->m->functions.len; f++)
+    L->m->functions.items[f].item = (uint32_t)(L->m->items.len - 1);
+  if (it->kind == VXP_ITEM_CONST && it->index >= L->m->consts.len) it->index = VXP_NONE;
+}
+
 static void lower_items(lowerer *L, TSNode root, bool signatures_only) {
   const vxp_symbols *S = L->S;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
@@ -1580,6 +1622,7 @@ static void lower_items(lowerer *L, TSNode root, bool signatures_only) {
       }
       TSNode item = ts_tree_cursor_current_node(&cursor);
       TSSymbol sym = ts_node_symbol(item);
+      if (!signatures_only && ts_node_is_named(item) && !is_extra(L, item)) begin_item(L, item);
       if (sym == S->function_item) {
         if (signatures_only) collect_signature(L, item);
         else lower_function(L, item);
@@ -1603,6 +1646,7 @@ static void lower_items(lowerer *L, TSNode root, bool signatures_only) {
       } else if (!signatures_only && sym == S->import_item) {
         L->m->imports++;
       }
+      if (!signatures_only && ts_node_is_named(item) && !is_extra(L, item)) end_item(L);
     } while (!failed(L) && ts_tree_cursor_goto_next_sibling(&cursor));
   }
   ts_tree_cursor_delete(&cursor);

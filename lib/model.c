@@ -55,6 +55,7 @@ void vxp_model__free(vxp_context *ctx, vxp_model *m) {
   array_free(ctx, &m->traits);
   array_free(ctx, &m->topologies);
   array_free(ctx, &m->refs);
+  array_free(ctx, &m->items);
   vxp_strtab__free(ctx, &m->names);
 }
 
@@ -66,4 +67,14 @@ bool vxp_function__reads(const vxp_function *fn, vxp_name name) {
     else hi = mid;
   }
   return lo < fn->reads.len && fn->reads.items[lo] == name;
+}
+
+uint32_t vxp_model__item_at(const vxp_model *m, uint32_t offset) {
+  size_t lo = 0, hi = m->items.len;
+  while (lo < hi) { /* the first item ending after offset */
+    size_t mid = lo + (hi - lo) / 2;
+    if (m->items.items[mid].end_byte <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < m->items.len && m->items.items[lo].start_byte <= offset ? (uint32_t)lo : VXP_NONE;
 }

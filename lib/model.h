@@ -302,6 +302,7 @@ typedef struct vxp_function {
   Array(vxp_arith) ariths;   /* arithmetic inside spawn regions, in program order */
   bool is_closure;           /* a closure body lowered as its own function */
   uint32_t parent;           /* a closure's enclosing function, VXP_NONE for an item */
+  uint32_t item;             /* the top-level item it belongs to (model items) */
 } vxp_function;
 
 /* A declared position holding a placed tensor type: a parameter, a return type or a
@@ -346,7 +347,36 @@ typedef struct vxp_const_item {
   uint32_t start_byte, end_byte;
 } vxp_const_item;
 
-/* The whole lowered program. Invariant: all indices refer into this struct's arrays. */
+/* A top-level item of the program, with a stable id: its index in `items`, in source
+ * order. Every function the model holds (a method, a closure) belongs to one item, and so
+ * does every const item; an item's byte range is where its syntax node is written, so the
+ * node of any construct finds its item by position (vxp_model__item_at). */
+typedef enum vxp_item_kind {
+  VXP_ITEM_FUNCTION,   /* `fn`: functions[first_function] and the closures in it */
+  VXP_ITEM_IMPL,       /* `impl`: its methods and their closures */
+  VXP_ITEM_CONST,      /* `const`: consts[index] */
+  VXP_ITEM_STRUCT,
+  VXP_ITEM_ENUM,
+  VXP_ITEM_TRAIT,
+  VXP_ITEM_EXTERN,
+  VXP_ITEM_IMPORT,
+  VXP_ITEM_MEMORY,     /* `Memory`: read into the program's declarations (program.h) */
+  VXP_ITEM_TOPOLOGY,   /* `Topology`: likewise */
+  VXP_ITEM_LOWERING,   /* `impl Transfer<...> for Topology::X`: likewise */
+  VXP_ITEM_OTHER       /* a macro, a stray path, text the parser could not place */
+} vxp_item_kind;
+
+typedef struct vxp_model_item {
+  uint8_t kind;              /* vxp_item_kind */
+  vxp_name name;             /* NONE when the item has none (impl, extern, import, other) */
+  uint32_t start_byte, end_byte;
+  uint32_t first_function;   /* functions[first_function .. + function_count) are its own */
+  uint32_t function_count;
+  uint32_t index;            /* CONST: consts index; VXP_NONE otherwise */
+} vxp_model_item;
+
+/* The whole lowered program. Invariant: all indices refer into this struct's arrays;
+ * `items` are in source order and do not overlap; every function's `item` holds it. */
 typedef struct vxp_model {
   vxp_strtab names;
   Array(vxp_cexpr) cexprs;
@@ -363,10 +393,15 @@ typedef struct vxp_model {
   Array(vxp_name) topologies; /* names of the program's own `Topology` declarations (known even
                                  when --machine-only sets them aside) */
   Array(vxp_name_ref) refs;  /* type and topology names to resolve, in source order */
+  Array(vxp_model_item) items; /* top-level items, in source order: their ids */
   uint32_t imports;          /* `import` items: calls to names not defined here may be theirs */
 } vxp_model;
 
 void vxp_model__free(vxp_context *ctx, vxp_model *m);
+
+/* The id of the top-level item whose range holds byte `offset` (an item's syntax node, or
+ * any node inside it), or VXP_NONE between items. Binary search. */
+uint32_t vxp_model__item_at(const vxp_model *m, uint32_t offset);
 
 /* Binary search of a function's sorted `reads`. */
 bool vxp_function__reads(const vxp_function *fn, vxp_name name);

@@ -7,6 +7,7 @@
 #include "context.h"
 #include "invariants.h"
 #include "lower.h"
+#include "machine.h"
 #include "source.h"
 
 int vxp_program__parse_tree(vxp_context *ctx, const vxp_source *src, const TSTree *old_tree,
@@ -256,6 +257,14 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   if (rc == VXP_OK && parsable < src->len)
     rc = vxp_syntax__report_cut(ctx, src, parsable, why, &prog->diags);
   if (rc == VXP_OK) rc = vxp_lower__program(ctx, src, root, &prog->model, &prog->diags);
+  if (rc == VXP_OK) {
+    prog->declarations = vxp_machine__new(ctx, src->label);
+    if (!prog->declarations) rc = VXP_ENOMEM;
+  }
+  if (rc == VXP_OK) {
+    prog->declarations->src = src;
+    rc = vxp_machine__read(ctx, prog->declarations, src, root);
+  }
   if (rc != VXP_OK) {
     vxp_program_free(prog);
     if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
@@ -320,6 +329,7 @@ void vxp_program_free(vxp_program *prog) {
   vxp_context *ctx = prog->ctx;
   if (prog->tree) ts_tree_delete(prog->tree);
   vxp_model__free(ctx, &prog->model);
+  vxp_machine_free(prog->declarations);
   vxp_diag__list_free(ctx, &prog->diags);
   vxp_ctx__free(ctx, prog->sexp);
   array_free(ctx, &prog->changed);
@@ -361,23 +371,10 @@ const char *vxp_program_sexp(vxp_program *prog) {
 }
 
 int vxp_program_declares_machine(const vxp_program *prog) {
-  if (!prog) return 0;
-  const vxp_symbols *S = &prog->ctx->syms;
-  int found = 0;
-  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(prog->tree));
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
-    do {
-      TSNode item = ts_tree_cursor_current_node(&cursor);
-      TSSymbol sym = ts_node_symbol(item);
-      if (sym == S->topology_item) found = 1;
-      if (sym != S->memory_item) continue;
-      TSNode body = ts_node_child_by_field_id(item, prog->ctx->fields.body);
-      uint32_t fields = vxp_node__named_count(body);
-      for (uint32_t k = 0; k < fields; k++) {
-        if (ts_node_symbol(ts_node_named_child(body, k)) == S->capacity_field) found = 1;
-      }
-    } while (!found && ts_tree_cursor_goto_next_sibling(&cursor));
-  }
-  ts_tree_cursor_delete(&cursor);
-  return found;
+  if (!prog || !prog->declarations) return 0;
+  const vxp_machine *m = prog->declarations;
+  if (m->topologies.len) return 1;
+  for (size_t i = 0; i < m->spaces.len; i++)
+    if (m->spaces.items[i].has_capacity) return 1;
+  return 0;
 }

@@ -15,6 +15,10 @@ struct vxp_program {
   const vxp_source *src;
   TSTree *tree;
   vxp_model model;
+  /* The program's own Memory/Topology declarations and transfer lowerings, read once from
+   * the tree when the program is built (machine.c); every analysis borrows them. Their
+   * problems (units, fields) are in declarations->diags, which an analysis reports. */
+  vxp_machine *declarations;
   vxp_diag_list diags;
   char *sexp;           /* cached S-expression, NULL until asked for */
   bool reused_tree;     /* reparsed from an older program's tree (vxp_program_reparse) */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_model.c - the program model as the one input after lowering: top-level items with
+ * ids and a position index, every function in its item, and the program's own Memory and
+ * Topology declarations read once, when the program is built, for every analysis. */
+#include "support.h"
+
+#include "analysis.h"
+#include "machine.h"
+#include "program.h"
+
+static const char program_text[] =
+    "Memory CPU_DRAM {}\n"                                        /* item 0 */
+    "Memory W { within: Memory::CPU_DRAM, capacity: 4 MiB }\n"    /* item 1 */
+    "Topology Dev { memory: Memory::W, visible: [Memory::W],\n"   /* item 2 */
+    "  transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
+    "// a comment is no item\n"
+    "const N: i32 = 4;\n"                                         /* item 3 */
+    "struct P { x: i32 }\n"                                       /* item 4 */
+    "impl P {\n  fn get(self: P) -> i32 { return 1; }\n"          /* item 5 */
+    "  fn put(self: P) -> i32 { let f = |k: i32| k; return f(2); }\n}\n"
+    "fn main() -> i32 {\n  let t = Tensor<f32, [N], Memory::W>::uninit();\n" /* item 6 */
+    "  print!(t);\n  return 0;\n}\n";
+
+static void test_model__items_have_ids_in_source_order_and_hold_their_functions(void **state) {
+  (void)state;
+  test_run r = test_analyse(program_text);
+  const vxp_model *m = &r.prog->model;
+  assert_int_equal(m->items.len, 7);
+  const vxp_item_kind kinds[] = {VXP_ITEM_MEMORY, VXP_ITEM_MEMORY, VXP_ITEM_TOPOLOGY,
+                                 VXP_ITEM_CONST,  VXP_ITEM_STRUCT, VXP_ITEM_IMPL,
+                                 VXP_ITEM_FUNCTION};
+  for (size_t i = 0; i < m->items.len; i++) assert_int_equal(m->items.items[i].kind, kinds[i]);
+  assert_string_equal(vxp_strtab__str(&m->names, m->items.items[3].name), "N");
+  assert_int_equal(m->items.items[3].index, 0); /* consts[0] */
+  /* The impl holds both methods and the closure inside `put`; main is its own item. */
+  assert_int_equal(m->items.items[5].function_count, 3);
+  assert_int_equal(m->items.items[6].function_count, 1);
+  for (size_t f = 0; f < m->functions.len; f++) {
+    const vxp_function *fn = &m->functions.items[f];
+    const vxp_model_item *it = &m->items.items[fn->item];
+    assert_true(it->start_byte <= fn->start_byte && fn->end_byte <= it->end_byte);
+  }
+  test_done(&r);
+}
+
+static void test_model__a_position_finds_its_item(void **state) {
+  (void)state;
+  test_run r = test_analyse(program_text);
+  const vxp_model *m = &r.prog->model;
+  const char *closure = strstr(program_text, "|k: i32|");
+  const char *tensor = strstr(program_text, "Tensor<f32");
+  const char *comment = strstr(program_text, "// a comment");
+  assert_int_equal(vxp_model__item_at(m, (uint32_t)(closure - program_text)), 5);
+  assert_int_equal(vxp_model__item_at(m, (uint32_t)(tensor - program_text)), 6);
+  assert_int_equal(vxp_model__item_at(m, 0), 0);
+  /* Between items (a comment), and past the end: no item. */
+  assert_int_equal(vxp_model__item_at(m, (uint32_t)(comment - program_text)), VXP_NONE);
+  assert_int_equal(vxp_model__item_at(m, (uint32_t)sizeof(program_text)), VXP_NONE);
+  test_done(&r);
+}
+
+static void test_model__declarations_are_read_once_for_every_analysis(void **state) {
+  (void)state;
+  test_run r = test_analyse(program_text);
+  const vxp_machine *own = r.prog->declarations;
+  assert_non_null(own);
+  assert_int_equal(own->spaces.len, 2);
+  assert_int_equal(own->topologies.len, 1);
+  /* The analysis' view borrows the program's declarations: the same objects, not a copy
+   * read from the tree again. */
+  const vxp_space *w = vxp_machine__space(&r.an->view, "W");
+  assert_ptr_equal(w, &own->spaces.items[1]);
+  assert_null(r.an->own);
+  assert_true(vxp_analysis_admitted(r.an));
+  /* A second analysis of the same program reads the same declarations. */
+  vxp_analysis *again = NULL;
+  assert_int_equal(vxp_analyze(&again, r.ctx, r.prog, NULL), VXP_OK);
+  assert_ptr_equal(vxp_machine__space(&again->view, "W"), w);
+  vxp_analysis_free(again);
+  assert_int_equal(vxp_program_declares_machine(r.prog), 1);
+  test_done(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_model__items_have_ids_in_source_order_and_hold_their_functions),
+      cmocka_unit_test(test_model__a_position_finds_its_item),
+      cmocka_unit_test(test_model__declarations_are_read_once_for_every_analysis),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
