@@ -51,8 +51,10 @@ TEST_CFLAGS = $(CFLAGS) -Wall -Wextra -Werror -Wno-missing-field-initializers -I
 
 # ----------------------------------------------------------------------------- sources
 
-# lib/codegen/ is the optional CUDA stage: built into the library, used only when asked.
-LIB_SRCS := $(sort $(wildcard lib/*.c)) $(sort $(wildcard lib/codegen/*.c))
+# lib/report/ renders the reports; lib/codegen/ is the optional CUDA stage: built into the
+# library, used only when asked.
+LIB_SRCS := $(sort $(wildcard lib/*.c)) $(sort $(wildcard lib/report/*.c)) \
+	$(sort $(wildcard lib/codegen/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_machines.o \
 	$(BUILD)/gen/cuda_prelude.o $(BUILD)/grammar/parser.o $(BUILD)/grammar/scanner.o
 CLI_SRCS := $(sort $(wildcard bindings/cli/*.c))
@@ -516,7 +518,7 @@ grammar-check: tree-sitter-cli
 # ----------------------------------------------------------------------------- housekeeping
 
 format:
-	clang-format -i include/*.h lib/*.c lib/*.h lib/codegen/*.c lib/codegen/*.h bindings/cli/*.c bindings/cli/*.h bindings/lsp/*.c bindings/lsp/*.h tests/unit/*.c tests/unit/*.h
+	clang-format -i include/*.h lib/*.c lib/*.h lib/report/*.c lib/report/*.h lib/codegen/*.c lib/codegen/*.h bindings/cli/*.c bindings/cli/*.h bindings/lsp/*.c bindings/lsp/*.h tests/unit/*.c tests/unit/*.h
 
 clean:
 	rm -rf $(BUILD)

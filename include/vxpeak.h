@@ -11,14 +11,18 @@
  *
  * Object life cycle
  * -----------------
- * Five owning handles, each made by a constructor and released by its `_free` (which
+ * Ten owning handles, each made by a constructor and released by its `_free` (which
  * accepts NULL):
  *
  *   vxp_context   allocator, options, the last error, the tree-sitter parser
  *   vxp_source    a private copy of a program's text and its line index
  *   vxp_program   the syntax tree and the program model lowered from it
  *   vxp_machine   Memory/Topology declarations read from a machine file
- *   vxp_analysis  peaks, verdict, diagnostics, routes and the JSON report
+ *   vxp_analysis  peaks, verdict, diagnostics, routes, the JSON report and SARIF log
+ *   vxp_sweep     the largest value of a constant that fits (vxp_sweep_run)
+ *   vxp_roofline  one call's memory traffic and time bound (vxp_roofline_new)
+ *   vxp_frontier  the batch sizes that fit and their throughput (vxp_frontier_run)
+ *   vxp_report    a rendered explain or sweep report, text or JSON (vxp_report_*)
  *   vxp_cuda      a CUDA program generated from an analysis (optional stage)
  *
  * A program borrows its source, and an analysis borrows its program and machines: free
@@ -1490,6 +1494,84 @@ VXP_API const char *vxp_frontier_point_bound_space(const vxp_frontier_point *p);
 
 /** Why the bound cannot be named (no compute rates, unknown operations), or NULL. Borrowed. */
 VXP_API const char *vxp_frontier_point_unbound_reason(const vxp_frontier_point *p);
+
+/* ======================================================================== Reports */
+
+/*
+ * The reports the vxpeak command prints, rendered by the library so that C, Python and the
+ * command print the same text: `vxpeak explain` (what fills each peak) and `vxpeak sweep`
+ * (the largest value that fits, per machine), as text or as JSON (schemas
+ * "vxpeak-explain-v1" and "vxpeak-sweep-v1": one top-level key per line, each element of a
+ * top-level array on a line of its own). The analysis' own report and SARIF log are
+ * vxp_analysis_json and vxp_analysis_sarif.
+ *
+ * A report is an owning handle holding its text: made by a vxp_report_* constructor,
+ * released by vxp_report_free. It borrows nothing, so it may outlive what it reports on.
+ */
+
+typedef struct vxp_report vxp_report;
+
+/** A report's format. Values are ABI. */
+typedef enum vxp_report_format {
+  VXP_REPORT_TEXT = 1, /**< the table a person reads (the default) */
+  VXP_REPORT_JSON = 2  /**< the JSON document the command's --format json prints */
+} vxp_report_format;
+
+#define VXP_REPORT_OPTIONS_VERSION 1
+
+/** Options for the report constructors (versioned like vxp_analyze_options). */
+typedef struct vxp_report_options {
+  unsigned int version;     /**< VXP_REPORT_OPTIONS_VERSION */
+  vxp_report_format format; /**< 0 means VXP_REPORT_TEXT */
+  const char *function;     /**< explain: only this function's resident sets (NULL: all) */
+  const char *space;        /**< explain: only this space's resident sets (NULL: all) */
+  const char *machine;      /**< explain's text: the machine's name in each set's first line
+                                 (NULL: the analysed machine's label, or "the program's own
+                                 declarations" when it has none); not read by JSON */
+} vxp_report_options;
+
+#define VXP_REPORT_OPTIONS_INIT {VXP_REPORT_OPTIONS_VERSION, VXP_REPORT_TEXT, NULL, NULL, NULL}
+
+/**
+ * Initialise `opts` with defaults for options-struct `version` (1 to
+ * VXP_REPORT_OPTIONS_VERSION). @return VXP_OK, VXP_EINVAL or VXP_EVERSION
+ */
+VXP_API int vxp_report_options_init(vxp_report_options *opts, unsigned int version);
+
+/**
+ * What fills each peak of `an` (`vxpeak explain`): per (function, space) with a capacity,
+ * the tiles live at the peak by role (`// role: NAME` comments) and by source site, and the
+ * sum over the run beside the peak. Every row is reported, however many there are.
+ * @param[out] out the report, owned by the caller (vxp_report_free), allocated from `ctx`
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_EVERSION; failures are reported on `ctx`
+ */
+VXP_API VXP_WARN_UNUSED int vxp_report_explain(vxp_report **out, vxp_context *ctx,
+                                               const vxp_analysis *an,
+                                               const vxp_report_options *opts);
+
+/**
+ * One report of `count` (at least 1) sweeps that asked the same question (the same
+ * constant, range, margin, function, space, other overrides and program), typically on
+ * different machines (`vxpeak sweep --machine a,b,c`). `machines[i]` names sweep i's
+ * machine in the report; `machines` or an entry may be NULL (the label of the machine the
+ * sweep was run on, or "(the program's own)"). Nothing is borrowed past the call.
+ * @param[out] out the report, owned by the caller (vxp_report_free), allocated from `ctx`
+ * @return VXP_OK, VXP_ENOMEM, VXP_EVERSION, VXP_EINVAL (no sweeps, a NULL sweep, sweeps
+ *         that asked different questions); failures are reported on `ctx`
+ */
+VXP_API VXP_WARN_UNUSED int vxp_report_sweep(vxp_report **out, vxp_context *ctx,
+                                             const vxp_sweep *const *sweeps,
+                                             const char *const *machines, size_t count,
+                                             const vxp_report_options *opts);
+
+/**
+ * The report's text, NUL-terminated; `*len` (may be NULL) receives its length. Borrowed
+ * from the report and valid until vxp_report_free. NULL for a NULL report.
+ */
+VXP_API const char *vxp_report_text(const vxp_report *rep, size_t *len);
+
+/** Free a report. NULL is accepted. */
+VXP_API void vxp_report_free(vxp_report *rep);
 
 /* ======================================================================== CUDA code generation */
 

@@ -1384,24 +1384,6 @@ const vxp_record *vxp_analysis_record(const vxp_analysis *an, size_t i) {
   return (an && i < an->records.len) ? &an->records.items[i] : NULL;
 }
 
-const char *vxp_analysis_json(vxp_analysis *an, size_t *len) {
-  /* Each call reports its own outcome; a cached report is only read (vxp_ctx__begin_read),
-   * so a shared analysis' report may be read from several threads (make tsan). */
-  if (an && an->json) vxp_ctx__begin_read(an->ctx);
-  else vxp_ctx__begin(an ? an->ctx : NULL);
-  if (!an) return NULL;
-  if (!an->json) {
-    an->json = vxp_ctx__interrupted(an->ctx) ? NULL : vxp_report__json(an, &an->json_len);
-    if (!an->json) {
-      if (vxp_ctx__interrupted(an->ctx)) vxp_ctx__cancelled(an->ctx);
-      else vxp_ctx__nomem(an->ctx);
-      return NULL;
-    }
-  }
-  if (len) *len = an->json_len;
-  return an->json;
-}
-
 /* ------------------------------------------------------------------ resident sets, records */
 
 const char *vxp_resident_set_function(const vxp_resident_set *rs) {

@@ -267,9 +267,9 @@ struct vxp_analysis {
   const char *role_answer;    /* ... and its role (VXP_NONE: none yet), so that many
                                  placements on one long line classify it once */
   size_t error_count, warning_count;
-  char *json;                 /* cached report */
+  char *json;                 /* cached report (lib/report/json.c) */
   size_t json_len;
-  char *sarif;                /* cached SARIF log (sarif.c) */
+  char *sarif;                /* cached SARIF log (lib/report/sarif.c) */
   size_t sarif_len;
 };
 
@@ -290,13 +290,6 @@ uint32_t vxp_analysis__function_index(const vxp_analysis *an, const char *name);
 /* The call-tree fold (callgraph.c): totals, paths, E6027/E6028/W1028, and the call_trees
  * and unresolved lists. Runs once every function has been walked. */
 int vxp_callgraph__fold(vxp_analysis *an);
-
-/* Render the JSON report (report_json.c). Returns a buffer from the context's allocator
- * and its length, or NULL on allocation failure. */
-char *vxp_report__json(const vxp_analysis *an, size_t *len);
-
-/* Render the SARIF 2.1.0 log (sarif.c), as vxp_report__json does the report. */
-char *vxp_sarif__render(const vxp_analysis *an, size_t *len);
 
 /* The space a route's hop copies from (`to` false) or into (`to` true): the transfer's own
  * end, which is where the builtin copy reads and writes (vxc's traffic), falling back to the

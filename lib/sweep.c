@@ -17,15 +17,6 @@
 #include "sweep.h"
 
 
-struct vxp_sweep {
-  vxp_context *ctx;
-  const char *method;         /* static */
-  char reason[512];
-  size_t evaluations;
-  Array(vxp_sweep_point) points; /* in increasing value */
-  size_t largest, rejected;   /* indices into points, or SIZE_MAX */
-};
-
 /* ------------------------------------------------------------------ the proof */
 
 typedef enum trend { TREND_CONST, TREND_UP, TREND_UNKNOWN } trend;
@@ -402,6 +393,33 @@ int vxp_sweep_options_init(vxp_sweep_options *opts, unsigned int version) {
   return VXP_OK;
 }
 
+/* Keep what the caller asked, for the report (lib/report/sweep_report.c); every string is
+ * copied, so the sweep borrows nothing. VXP_OK or VXP_ENOMEM (the caller frees `sw`). */
+static int record_question(vxp_context *ctx, vxp_sweep *sw, const vxp_program *prog,
+                           const vxp_analyze_options *analyze, const vxp_sweep_options *so) {
+  const vxp_machine *machine = analyze ? analyze->machine : NULL;
+  size_t extra = analyze ? analyze->override_count : 0;
+  sw->lo = so->lo;
+  sw->hi = so->hi;
+  sw->margin_ppm = so->margin_ppm;
+  sw->file = vxp_ctx__strdup(ctx, prog->src && prog->src->label ? prog->src->label : "");
+  sw->name = vxp_ctx__strdup(ctx, so->name);
+  if (!sw->file || !sw->name) return VXP_ENOMEM;
+  if (machine && machine->label && !(sw->machine = vxp_ctx__strdup(ctx, machine->label)))
+    return VXP_ENOMEM;
+  if (so->function && !(sw->function = vxp_ctx__strdup(ctx, so->function))) return VXP_ENOMEM;
+  if (so->space && !(sw->space = vxp_ctx__strdup(ctx, so->space))) return VXP_ENOMEM;
+  if (extra && !(sw->defines = vxp_ctx__calloc(ctx, extra, sizeof(*sw->defines))))
+    return VXP_ENOMEM;
+  for (size_t i = 0; i < extra; i++) {
+    const char *n = analyze->overrides[i].name ? analyze->overrides[i].name : "";
+    if (!(sw->defines[i].name = vxp_ctx__strdup(ctx, n))) return VXP_ENOMEM;
+    sw->defines[i].value = analyze->overrides[i].value;
+    sw->define_count++;
+  }
+  return VXP_OK;
+}
+
 int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
                   const vxp_analyze_options *analyze, const vxp_sweep_options *so) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
@@ -447,6 +465,12 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   }
   sw->ctx = ctx;
   sw->largest = sw->rejected = SIZE_MAX;
+  if (record_question(ctx, sw, prog, analyze, so) != VXP_OK) {
+    vxp_ctx__free(ctx, overrides);
+    vxp_ctx__free(ctx, bindings);
+    vxp_sweep_free(sw);
+    return vxp_ctx__nomem(ctx);
+  }
   /* The overrides every analysis gets (the swept one last), and the same as bindings for
    * folding at `lo` during the proof. */
   size_t nb = 0;
@@ -531,6 +555,13 @@ void vxp_sweep_free(vxp_sweep *sw) {
     vxp_ctx__free(sw->ctx, sw->points.items[i].cause);
   }
   array_free(sw->ctx, &sw->points);
+  for (size_t i = 0; i < sw->define_count; i++) vxp_ctx__free(sw->ctx, sw->defines[i].name);
+  vxp_ctx__free(sw->ctx, sw->defines);
+  vxp_ctx__free(sw->ctx, sw->file);
+  vxp_ctx__free(sw->ctx, sw->machine);
+  vxp_ctx__free(sw->ctx, sw->name);
+  vxp_ctx__free(sw->ctx, sw->function);
+  vxp_ctx__free(sw->ctx, sw->space);
   vxp_ctx__free(sw->ctx, sw);
 }
 

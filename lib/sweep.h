@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* sweep.h - what one value of a swept constant is: whether the analysis at that value
- * fits (shared by vxp_sweep_run and vxp_frontier_run). */
+ * fits (shared by vxp_sweep_run and vxp_frontier_run); and a sweep's result (sweep.c
+ * computes it, lib/report/sweep_report.c prints it). */
 #ifndef VXP_SWEEP_H
 #define VXP_SWEEP_H
 
@@ -25,5 +26,28 @@ struct vxp_sweep_point {
  * VXP_ENOMEM. */
 int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *function,
                    const char *space, uint32_t margin_ppm, vxp_sweep_point *p);
+
+/* A define the sweep ran with besides the swept constant (its name owned). */
+typedef struct vxp_sweep_define {
+  char *name;
+  uint64_t value;
+} vxp_sweep_define;
+
+struct vxp_sweep {
+  vxp_context *ctx;
+  const char *method;         /* static */
+  char reason[512];
+  size_t evaluations;
+  Array(vxp_sweep_point) points; /* in increasing value */
+  size_t largest, rejected;   /* indices into points, or SIZE_MAX */
+  /* What was asked, as the caller asked it (owned copies; lib/report/sweep_report.c). */
+  char *file;                 /* the program's source label */
+  char *machine;              /* the machine's label, or NULL */
+  char *name, *function, *space;
+  uint64_t lo, hi;
+  uint32_t margin_ppm;
+  vxp_sweep_define *defines;  /* the other overrides, in the order given */
+  size_t define_count;
+};
 
 #endif /* VXP_SWEEP_H */

@@ -183,6 +183,9 @@ const char *vxpeak_target_name(const vxpeak_target *t);
 bool vxpeak_tokens_per_call(const vxpeak_args *args, vxp_context *ctx, const vxp_analysis *an,
                             uint64_t *out);
 
+/* Print a report the library rendered on stdout, as it is. */
+void vxpeak_print_report(const vxp_report *rep);
+
 /* Print "vxpeak: <what>: <message>" for a failed library call; returns VXPEAK_EXIT_USAGE. */
 int vxpeak_fail(vxp_context *ctx, int rc, const char *what);
 
@@ -255,7 +258,7 @@ void vxpeak_json_null(vxpeak_json *j);
 void vxpeak_json_real(vxpeak_json *j, double v, int decimals);
 
 /* The keys every JSON report of the command starts with: schema, file, machine and host
- * (when `t` is given), defines (explain.c). */
+ * (when `t` is given), defines. */
 void vxpeak_json_header(vxpeak_json *j, const char *schema, const vxpeak_args *args,
                         const vxpeak_target *t);
 

@@ -110,3 +110,25 @@ void vxpeak_json_real(vxpeak_json *j, double v, int decimals) {
   }
   fputs(buf, j->out);
 }
+
+/* The header every JSON report of the command starts with. */
+void vxpeak_json_header(vxpeak_json *j, const char *schema, const vxpeak_args *args,
+                        const vxpeak_target *t) {
+  vxpeak_json_key(j, "schema");
+  vxpeak_json_string(j, schema);
+  vxpeak_json_key(j, "file");
+  vxpeak_json_string(j, args->file);
+  if (t) {
+    vxpeak_json_key(j, "machine");
+    vxpeak_json_string(j, t->machine ? vxp_machine_label(t->machine) : NULL);
+    vxpeak_json_key(j, "host");
+    vxpeak_json_string(j, t->host ? vxp_machine_label(t->host) : NULL);
+  }
+  vxpeak_json_key(j, "defines");
+  vxpeak_json_open(j, '{');
+  for (size_t i = 0; i < args->define_count; i++) {
+    vxpeak_json_key(j, args->defines[i].name);
+    vxpeak_json_u64(j, args->defines[i].value);
+  }
+  vxpeak_json_close(j, '}');
+}

@@ -14,6 +14,12 @@ bool vxpeak_use_color(FILE *out) {
   return isatty(fileno(out)) != 0;
 }
 
+void vxpeak_print_report(const vxp_report *rep) {
+  size_t len = 0;
+  const char *text = vxp_report_text(rep, &len);
+  if (text) fwrite(text, 1, len, stdout);
+}
+
 int vxpeak_fail(vxp_context *ctx, int rc, const char *what) {
   uint64_t limit_us;
   if (rc == VXP_ECANCELLED && vxpeak_time_limit_reached(&limit_us)) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* sweep.c - `vxpeak sweep`: per machine, the largest value of a constant that fits with
- * the margin (vxp_sweep_run does the proof and the search), as a table or JSON. */
+ * the margin (vxp_sweep_run does the proof and the search, vxp_report_sweep renders the
+ * table or the JSON), and the grid of two constants on one machine. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,153 +13,29 @@ typedef struct machine_result {
   vxp_sweep *sweep;
 } machine_result;
 
-static double spare(const vxp_sweep_point *p) {
-  uint64_t cap = vxp_sweep_point_capacity_bytes(p), peak = vxp_sweep_point_peak_bytes(p);
-  if (cap == 0) return 0.0;
-  return peak >= cap ? -((double)(peak - cap) / (double)cap) : (double)(cap - peak) / (double)cap;
-}
-
-/* Why a value does not fit, naming the function and the diagnostic that decided it
- * ("decode: over capacity (E6010)"). */
-static const char *why_text(const vxp_sweep_point *p, char *buf, size_t size) {
-  const char *reason = vxp_sweep_point_reason(p), *code = vxp_sweep_point_code(p);
-  const char *fn = vxp_sweep_point_cause_function(p);
-  if (!reason) return "fits";
-  char what[64];
-  if (strcmp(reason, "within_margin") == 0) snprintf(what, sizeof(what), "inside the margin");
-  else if (strcmp(reason, "over_capacity") == 0)
-    snprintf(what, sizeof(what), "over capacity%s%s%s", code ? " (" : "", code ? code : "",
-             code ? ")" : "");
-  else if (strcmp(reason, "size_unknown") == 0) snprintf(what, sizeof(what), "a size unknown (W1029)");
-  else snprintf(what, sizeof(what), "error %s", code ? code : "");
-  snprintf(buf, size, "%s%s%s", fn ? fn : "", fn ? ": " : "", what);
-  return buf;
-}
-
-static void print_point_cells(const vxp_sweep_point *p) {
-  char b1[32], b2[32], set[96];
-  if (!p) {
-    printf(" %8s %29s", "-", "");
-    return;
+/* One report of every machine's sweep, rendered by the library (vxp_report_sweep). */
+static int print_report(const vxpeak_args *args, vxp_context *ctx, const machine_result *m,
+                        size_t n) {
+  const vxp_sweep **sweeps = calloc(n, sizeof(*sweeps));
+  const char **names = calloc(n, sizeof(*names));
+  vxp_report *rep = NULL;
+  int exit_code = VXPEAK_EXIT_OK;
+  if (!sweeps || !names) exit_code = vxpeak_fail(ctx, VXP_ENOMEM, "sweep");
+  for (size_t i = 0; exit_code == VXPEAK_EXIT_OK && i < n; i++) {
+    sweeps[i] = m[i].sweep;
+    names[i] = m[i].name;
   }
-  snprintf(set, sizeof(set), "%s (%s)", vxpeak_grouped(vxp_sweep_point_peak_bytes(p), b1),
-           vxpeak_decimal(vxp_sweep_point_peak_bytes(p), b2));
-  printf(" %8llu %29s", (unsigned long long)vxp_sweep_point_value(p), set);
-}
-
-static void print_table(const vxpeak_args *args, machine_result *m, size_t n) {
-  char b1[32], b2[256];
-  printf("%s: the largest %s in %llu..%llu that fits", args->file, args->sweep_name,
-         (unsigned long long)args->sweep_lo, (unsigned long long)args->sweep_hi);
-  if (args->margin_ppm) {
-    char pct[32];
-    snprintf(pct, sizeof(pct), "%u.%04u", args->margin_ppm / 10000, args->margin_ppm % 10000);
-    size_t len = strlen(pct);
-    while (pct[len - 1] == '0') pct[--len] = '\0';
-    if (pct[len - 1] == '.') pct[--len] = '\0';
-    printf(" with %s%% of each capacity free", pct);
+  if (exit_code == VXPEAK_EXIT_OK) {
+    vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+    ro.format = strcmp(args->format, "json") == 0 ? VXP_REPORT_JSON : VXP_REPORT_TEXT;
+    int rc = vxp_report_sweep(&rep, ctx, sweeps, names, n, &ro);
+    if (rc != VXP_OK) exit_code = vxpeak_fail(ctx, rc, "sweep");
+    else vxpeak_print_report(rep);
   }
-  if (args->function || args->space)
-    printf(" (%s%s%s%s)", args->function ? "function " : "", args->function ? args->function : "",
-           args->function && args->space ? ", " : "", args->space ? args->space : "");
-  printf("\n%s: %s\n\n", vxp_sweep_method(m[0].sweep), vxp_sweep_reason(m[0].sweep));
-  printf("%-10s %29s %8s %29s %7s %8s %29s  %-30s %s\n", "machine", "capacity", "largest",
-         "its peak", "spare", "next", "its peak", "why not", "analyses");
-  for (size_t i = 0; i < n; i++) {
-    const vxp_sweep_point *best = vxp_sweep_largest(m[i].sweep);
-    const vxp_sweep_point *next = vxp_sweep_first_rejected(m[i].sweep);
-    const vxp_sweep_point *any = best ? best : next;
-    uint64_t cap = any ? vxp_sweep_point_capacity_bytes(any) : 0;
-    char capcell[64] = "-", d[32];
-    if (cap) snprintf(capcell, sizeof(capcell), "%s (%s)", vxpeak_grouped(cap, b1),
-                      vxpeak_decimal(cap, d));
-    printf("%-10s %29s", m[i].name, capcell);
-    if (best) {
-      print_point_cells(best);
-      printf(" %6.2f%%", 100.0 * spare(best));
-    } else {
-      printf(" %8s %29s %7s", "none", "", "");
-    }
-    if (next) {
-      print_point_cells(next);
-      printf("  %-30s", why_text(next, b2, sizeof(b2)));
-    } else {
-      printf(" %8s %29s  %-30s", "-", "", "(HI fits)");
-    }
-    printf(" %zu\n", vxp_sweep_evaluation_count(m[i].sweep));
-  }
-}
-
-static void json_point(vxpeak_json *j, const vxp_sweep_point *p) {
-  if (!p) {
-    vxpeak_json_null(j);
-    return;
-  }
-  vxpeak_json_open(j, '{');
-  vxpeak_json_key(j, "value");
-  vxpeak_json_u64(j, vxp_sweep_point_value(p));
-  vxpeak_json_key(j, "fits");
-  vxpeak_json_bool(j, vxp_sweep_point_fits(p));
-  vxpeak_json_key(j, "function");
-  vxpeak_json_string(j, vxp_sweep_point_function(p));
-  vxpeak_json_key(j, "space");
-  vxpeak_json_string(j, vxp_sweep_point_space(p));
-  vxpeak_json_key(j, "peak_bytes");
-  vxpeak_json_u64(j, vxp_sweep_point_peak_bytes(p));
-  vxpeak_json_key(j, "capacity_bytes");
-  vxpeak_json_u64(j, vxp_sweep_point_capacity_bytes(p));
-  vxpeak_json_key(j, "spare");
-  vxpeak_json_real(j, spare(p), 6);
-  vxpeak_json_key(j, "reason");
-  vxpeak_json_string(j, vxp_sweep_point_reason(p));
-  vxpeak_json_key(j, "code");
-  vxpeak_json_string(j, vxp_sweep_point_code(p));
-  vxpeak_json_key(j, "cause_function");
-  vxpeak_json_string(j, vxp_sweep_point_cause_function(p));
-  vxpeak_json_close(j, '}');
-}
-
-static void print_json(const vxpeak_args *args, machine_result *m, size_t n) {
-  vxpeak_json j = {stdout, true, 0, {false}, {false}, false};
-  vxpeak_json_open(&j, '{');
-  vxpeak_json_header(&j, "vxpeak-sweep-v1", args, NULL);
-  vxpeak_json_key(&j, "const");
-  vxpeak_json_string(&j, args->sweep_name);
-  vxpeak_json_key(&j, "lo");
-  vxpeak_json_u64(&j, args->sweep_lo);
-  vxpeak_json_key(&j, "hi");
-  vxpeak_json_u64(&j, args->sweep_hi);
-  vxpeak_json_key(&j, "margin");
-  vxpeak_json_real(&j, args->margin_ppm / 1e6, 6);
-  vxpeak_json_key(&j, "function");
-  vxpeak_json_string(&j, args->function);
-  vxpeak_json_key(&j, "space");
-  vxpeak_json_string(&j, args->space);
-  vxpeak_json_key(&j, "machines");
-  vxpeak_json_open(&j, '[');
-  for (size_t i = 0; i < n; i++) {
-    vxpeak_json_open(&j, '{');
-    vxpeak_json_key(&j, "machine");
-    vxpeak_json_string(&j, m[i].name);
-    vxpeak_json_key(&j, "method");
-    vxpeak_json_string(&j, vxp_sweep_method(m[i].sweep));
-    vxpeak_json_key(&j, "reason");
-    vxpeak_json_string(&j, vxp_sweep_reason(m[i].sweep));
-    vxpeak_json_key(&j, "analyses");
-    vxpeak_json_u64(&j, vxp_sweep_evaluation_count(m[i].sweep));
-    vxpeak_json_key(&j, "largest");
-    json_point(&j, vxp_sweep_largest(m[i].sweep));
-    vxpeak_json_key(&j, "first_rejected");
-    json_point(&j, vxp_sweep_first_rejected(m[i].sweep));
-    vxpeak_json_key(&j, "points");
-    vxpeak_json_open(&j, '[');
-    for (size_t k = 0; k < vxp_sweep_point_count(m[i].sweep); k++)
-      json_point(&j, vxp_sweep_point_at(m[i].sweep, k));
-    vxpeak_json_close(&j, ']');
-    vxpeak_json_close(&j, '}');
-  }
-  vxpeak_json_close(&j, ']');
-  vxpeak_json_close(&j, '}');
+  vxp_report_free(rep);
+  free(sweeps);
+  free(names);
+  return exit_code;
 }
 
 /* ------------------------------------------------------------------ the grid */
@@ -341,9 +218,8 @@ int vxpeak_sweep(const vxpeak_args *args) {
     if (!vxp_sweep_largest(m[i].sweep)) all_fit = false;
   }
   if (exit_code == VXPEAK_EXIT_OK) {
-    if (strcmp(args->format, "json") == 0) print_json(args, m, n);
-    else print_table(args, m, n);
-    exit_code = all_fit ? VXPEAK_EXIT_OK : VXPEAK_EXIT_REJECTED;
+    exit_code = print_report(args, prog.ctx, m, n);
+    if (exit_code == VXPEAK_EXIT_OK) exit_code = all_fit ? VXPEAK_EXIT_OK : VXPEAK_EXIT_REJECTED;
   }
   for (size_t i = 0; m && i < opened && i < n; i++) {
     vxp_sweep_free(m[i].sweep);

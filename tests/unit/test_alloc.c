@@ -85,10 +85,14 @@ typedef struct session {
   vxp_sweep *sweep;
   vxp_roofline *roofline;
   vxp_frontier *frontier;
+  vxp_report *explain, *explain_json, *sweep_report;
   char json_copy[65536];
 } session;
 
 static void session_free(session *s) {
+  vxp_report_free(s->sweep_report);
+  vxp_report_free(s->explain_json);
+  vxp_report_free(s->explain);
   vxp_sweep_free(s->sweep);
   vxp_roofline_free(s->roofline);
   vxp_frontier_free(s->frontier);
@@ -205,6 +209,20 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       fo.margin_ppm = 100000;
       if (rc == VXP_OK) rc = vxp_frontier_run(&s->frontier, s->ctx, s->prog, &fopts, &fo);
       if (rc == VXP_ENOTFOUND) rc = VXP_OK; /* garbage input names no N */
+      break;
+    }
+    /* The reports the library renders (lib/report/). */
+    case 22: rc = vxp_report_explain(&s->explain, s->ctx, s->an, NULL); break;
+    case 23: {
+      vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+      ro.format = VXP_REPORT_JSON;
+      rc = vxp_report_explain(&s->explain_json, s->ctx, s->an, &ro);
+      break;
+    }
+    case 24: {
+      if (!s->sweep) break;
+      const vxp_sweep *sweeps[] = {s->sweep};
+      rc = vxp_report_sweep(&s->sweep_report, s->ctx, sweeps, NULL, 1, NULL);
       break;
     }
     /* The blog program is one the CUDA stage accepts: generation runs to the end. */

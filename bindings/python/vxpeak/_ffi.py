@@ -372,6 +372,12 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_frontier_point_bound": (c_char_p, [_H]),
     "vxp_frontier_point_bound_space": (c_char_p, [_H]),
     "vxp_frontier_point_unbound_reason": (c_char_p, [_H]),
+    # reports
+    "vxp_report_options_init": (c_int, [c_void_p, c_uint]),
+    "vxp_report_explain": (c_int, [_OUT, _H, _H, c_void_p]),
+    "vxp_report_sweep": (c_int, [_OUT, _H, c_void_p, c_void_p, c_size_t, c_void_p]),
+    "vxp_report_text": (c_void_p, [_H, _SIZE_OUT]),
+    "vxp_report_free": (None, [_H]),
     # cuda code generation
     "vxp_cuda_generate": (c_int, [_OUT, _H, _H]),
     "vxp_cuda_generate_flags": (c_int, [_OUT, _H, _H, c_uint]),

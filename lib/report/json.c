@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* report_json.c - the JSON report, the only file that includes jansson.h.
+/* json.c - the analysis' JSON report (vxp_analysis_json).
  *
  * Layout: the top-level object has one key per line and every record of an array on a
  * line of its own, so that line-oriented tools (grep, FileCheck-style checks written for
@@ -13,6 +13,7 @@
 #include "context.h"
 #include "jsontext.h"
 #include "program.h"
+#include "report.h"
 #include "source.h"
 
 #define VXP__JSON_SCHEMA "vxpeak-report-v1"
@@ -468,4 +469,22 @@ char *vxp_report__json(const vxp_analysis *an, size_t *len) {
   }
   *len = b.len;
   return b.data;
+}
+
+const char *vxp_analysis_json(vxp_analysis *an, size_t *len) {
+  /* Each call reports its own outcome; a cached report is only read (vxp_ctx__begin_read),
+   * so a shared analysis' report may be read from several threads (make tsan). */
+  if (an && an->json) vxp_ctx__begin_read(an->ctx);
+  else vxp_ctx__begin(an ? an->ctx : NULL);
+  if (!an) return NULL;
+  if (!an->json) {
+    an->json = vxp_ctx__interrupted(an->ctx) ? NULL : vxp_report__json(an, &an->json_len);
+    if (!an->json) {
+      if (vxp_ctx__interrupted(an->ctx)) vxp_ctx__cancelled(an->ctx);
+      else vxp_ctx__nomem(an->ctx);
+      return NULL;
+    }
+  }
+  if (len) *len = an->json_len;
+  return an->json;
 }

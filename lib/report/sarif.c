@@ -11,6 +11,7 @@
 #include "context.h"
 #include "jsontext.h"
 #include "program.h"
+#include "report.h"
 #include "source.h"
 
 #define VXP__SARIF_SCHEMA \

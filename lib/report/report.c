@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* report.c - the report handle and its options (vxp_report_*). */
+#include "report.h"
+
+#include "context.h"
+
+int vxp_report_options_init(vxp_report_options *opts, unsigned int version) {
+  if (!opts) return VXP_EINVAL;
+  if (version < 1 || version > VXP_REPORT_OPTIONS_VERSION) return VXP_EVERSION;
+  memset(opts, 0, sizeof(*opts));
+  opts->version = version;
+  opts->format = VXP_REPORT_TEXT;
+  return VXP_OK;
+}
+
+int vxp_report__options(vxp_context *ctx, const vxp_report_options *given,
+                        vxp_report_options *out) {
+  vxp_report_options_init(out, VXP_REPORT_OPTIONS_VERSION);
+  if (!given) return VXP_OK;
+  if (given->version < 1 || given->version > VXP_REPORT_OPTIONS_VERSION)
+    return vxp_ctx__error(ctx, VXP_EVERSION,
+                          "vxp_report_options version %u is not supported (1 to %u are)",
+                          given->version, (unsigned)VXP_REPORT_OPTIONS_VERSION);
+  /* The bytes each version has: an older caller's struct is read no further. */
+  static const size_t version_size[VXP_REPORT_OPTIONS_VERSION] = {sizeof(vxp_report_options)};
+  memcpy(out, given, version_size[given->version - 1]);
+  if (out->format == 0) out->format = VXP_REPORT_TEXT;
+  if (out->format != VXP_REPORT_TEXT && out->format != VXP_REPORT_JSON)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_report_options: unknown format %d",
+                          (int)out->format);
+  return VXP_OK;
+}
+
+int vxp_report__finish(vxp_report **out, vxp_context *ctx, vxp_sb *sb) {
+  vxp_report *rep = sb->failed ? NULL : vxp_ctx__calloc(ctx, 1, sizeof(*rep));
+  char *text = rep ? vxp_sb__detach(ctx, sb, &rep->len) : NULL;
+  if (!text) {
+    vxp_ctx__free(ctx, rep);
+    vxp_sb__free(ctx, sb);
+    return vxp_ctx__nomem(ctx);
+  }
+  rep->ctx = ctx;
+  rep->text = text;
+  *out = rep;
+  return VXP_OK;
+}
+
+const char *vxp_report_text(const vxp_report *rep, size_t *len) {
+  if (len) *len = rep ? rep->len : 0;
+  return rep ? rep->text : NULL;
+}
+
+void vxp_report_free(vxp_report *rep) {
+  if (!rep) return;
+  vxp_ctx__free(rep->ctx, rep->text);
+  vxp_ctx__free(rep->ctx, rep);
+}

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* sweep_report.c - the report of one or more sweeps (vxp_report_sweep; `vxpeak sweep`): per
+ * machine, the largest value that fits, its peak and spare room, the first value rejected
+ * and why, as a table or JSON (vxpeak-sweep-v1). */
+#include <stdio.h>
+
+#include "analysis.h"
+#include "context.h"
+#include "report.h"
+#include "sweep.h"
+
+static double spare(const vxp_sweep_point *p) {
+  uint64_t cap = p->capacity_bytes, peak = p->peak_bytes;
+  if (cap == 0) return 0.0;
+  return peak >= cap ? -((double)(peak - cap) / (double)cap) : (double)(cap - peak) / (double)cap;
+}
+
+/* Why a value does not fit, naming the function and the diagnostic that decided it
+ * ("decode: over capacity (E6010)"). */
+static void why_text(vxp_context *ctx, vxp_sb *sb, const vxp_sweep_point *p) {
+  const char *code = vxp_sweep_point_code(p), *fn = p->cause;
+  if (!p->reason) {
+    vxp_sb__puts(ctx, sb, "fits");
+    return;
+  }
+  if (fn) vxp_sb__printf(ctx, sb, "%s: ", fn);
+  if (strcmp(p->reason, "within_margin") == 0) vxp_sb__puts(ctx, sb, "inside the margin");
+  else if (strcmp(p->reason, "over_capacity") == 0)
+    vxp_sb__printf(ctx, sb, "over capacity%s%s%s", code ? " (" : "", code ? code : "",
+                   code ? ")" : "");
+  else if (strcmp(p->reason, "size_unknown") == 0) vxp_sb__puts(ctx, sb, "a size unknown (W1029)");
+  else vxp_sb__printf(ctx, sb, "error %s", code ? code : "");
+}
+
+/* `s` right-aligned (width > 0) or left-aligned (width < 0) in |width| columns, as printf's
+ * %*s does, for cells built in a buffer of their own. */
+static void cell(vxp_context *ctx, vxp_sb *sb, vxp_sb *text, int width) {
+  if (text->failed) sb->failed = true;
+  vxp_sb__printf(ctx, sb, "%*s", width, vxp_sb__text(text));
+  vxp_sb__free(ctx, text);
+}
+
+static void point_cells(vxp_context *ctx, vxp_sb *sb, const vxp_sweep_point *p) {
+  char b1[32], b2[32];
+  if (!p) {
+    vxp_sb__printf(ctx, sb, " %8s %29s", "-", "");
+    return;
+  }
+  vxp_sb set = {0};
+  vxp_sb__printf(ctx, &set, "%s (%s)", vxp_num__grouped(p->peak_bytes, b1),
+                 vxp_num__decimal(p->peak_bytes, b2));
+  vxp_sb__printf(ctx, sb, " %8llu ", (unsigned long long)p->value);
+  cell(ctx, sb, &set, 29);
+}
+
+/* "12.5" for 125000 ppm: the margin as a percentage without trailing zeros. */
+static void margin_percent(uint32_t ppm, char buf[32]) {
+  snprintf(buf, 32, "%u.%04u", ppm / 10000, ppm % 10000);
+  size_t len = strlen(buf);
+  while (buf[len - 1] == '0') buf[--len] = '\0';
+  if (buf[len - 1] == '.') buf[--len] = '\0';
+}
+
+static const vxp_sweep_point *point_or_null(const vxp_sweep *sw, size_t i) {
+  return i < sw->points.len ? &sw->points.items[i] : NULL;
+}
+
+static void text(vxp_context *ctx, vxp_sb *sb, const vxp_sweep *const *sweeps,
+                 const char *const *names, size_t n) {
+  const vxp_sweep *first = sweeps[0];
+  char b1[32], b2[32];
+  vxp_sb__printf(ctx, sb, "%s: the largest %s in %llu..%llu that fits", first->file, first->name,
+                 (unsigned long long)first->lo, (unsigned long long)first->hi);
+  if (first->margin_ppm) {
+    margin_percent(first->margin_ppm, b1);
+    vxp_sb__printf(ctx, sb, " with %s%% of each capacity free", b1);
+  }
+  if (first->function || first->space)
+    vxp_sb__printf(ctx, sb, " (%s%s%s%s)", first->function ? "function " : "",
+                   first->function ? first->function : "",
+                   first->function && first->space ? ", " : "", first->space ? first->space : "");
+  vxp_sb__printf(ctx, sb, "\n%s: %s\n\n", first->method, first->reason);
+  vxp_sb__printf(ctx, sb, "%-10s %29s %8s %29s %7s %8s %29s  %-30s %s\n", "machine", "capacity",
+                 "largest", "its peak", "spare", "next", "its peak", "why not", "analyses");
+  for (size_t i = 0; i < n; i++) {
+    const vxp_sweep_point *best = point_or_null(sweeps[i], sweeps[i]->largest);
+    const vxp_sweep_point *next = point_or_null(sweeps[i], sweeps[i]->rejected);
+    const vxp_sweep_point *any = best ? best : next;
+    uint64_t cap = any ? any->capacity_bytes : 0;
+    vxp_sb capcell = {0};
+    if (cap)
+      vxp_sb__printf(ctx, &capcell, "%s (%s)", vxp_num__grouped(cap, b1),
+                     vxp_num__decimal(cap, b2));
+    else vxp_sb__puts(ctx, &capcell, "-");
+    vxp_sb__printf(ctx, sb, "%-10s ", names[i]);
+    cell(ctx, sb, &capcell, 29);
+    if (best) {
+      point_cells(ctx, sb, best);
+      vxp_sb__printf(ctx, sb, " %6.2f%%", 100.0 * spare(best));
+    } else {
+      vxp_sb__printf(ctx, sb, " %8s %29s %7s", "none", "", "");
+    }
+    if (next) {
+      point_cells(ctx, sb, next);
+      vxp_sb why = {0};
+      why_text(ctx, &why, next);
+      vxp_sb__puts(ctx, sb, "  ");
+      cell(ctx, sb, &why, -30);
+    } else {
+      vxp_sb__printf(ctx, sb, " %8s %29s  %-30s", "-", "", "(HI fits)");
+    }
+    vxp_sb__printf(ctx, sb, " %zu\n", sweeps[i]->evaluations);
+  }
+}
+
+static void json_point(vxp_jw *j, const vxp_sweep_point *p) {
+  if (!p) {
+    vxp_jw__null(j);
+    return;
+  }
+  vxp_jw__open(j, '{');
+  vxp_jw__key(j, "value");
+  vxp_jw__u64(j, p->value);
+  vxp_jw__key(j, "fits");
+  vxp_jw__bool(j, p->fits);
+  vxp_jw__key(j, "function");
+  vxp_jw__string(j, p->function);
+  vxp_jw__key(j, "space");
+  vxp_jw__string(j, p->space);
+  vxp_jw__key(j, "peak_bytes");
+  vxp_jw__u64(j, p->peak_bytes);
+  vxp_jw__key(j, "capacity_bytes");
+  vxp_jw__u64(j, p->capacity_bytes);
+  vxp_jw__key(j, "spare");
+  vxp_jw__real(j, spare(p), 6);
+  vxp_jw__key(j, "reason");
+  vxp_jw__string(j, p->reason);
+  vxp_jw__key(j, "code");
+  vxp_jw__string(j, vxp_sweep_point_code(p));
+  vxp_jw__key(j, "cause_function");
+  vxp_jw__string(j, p->cause);
+  vxp_jw__close(j, '}');
+}
+
+static void json(vxp_context *ctx, vxp_sb *sb, const vxp_sweep *const *sweeps,
+                 const char *const *names, size_t n) {
+  const vxp_sweep *first = sweeps[0];
+  vxp_jw j;
+  vxp_jw__init(&j, ctx, sb, true);
+  vxp_jw__open(&j, '{');
+  vxp_jw__key(&j, "schema");
+  vxp_jw__string(&j, "vxpeak-sweep-v1");
+  vxp_jw__key(&j, "file");
+  vxp_jw__string(&j, first->file);
+  vxp_jw__key(&j, "defines");
+  vxp_jw__open(&j, '{');
+  for (size_t i = 0; i < first->define_count; i++) {
+    vxp_jw__key(&j, first->defines[i].name);
+    vxp_jw__u64(&j, first->defines[i].value);
+  }
+  vxp_jw__close(&j, '}');
+  vxp_jw__key(&j, "const");
+  vxp_jw__string(&j, first->name);
+  vxp_jw__key(&j, "lo");
+  vxp_jw__u64(&j, first->lo);
+  vxp_jw__key(&j, "hi");
+  vxp_jw__u64(&j, first->hi);
+  vxp_jw__key(&j, "margin");
+  vxp_jw__real(&j, first->margin_ppm / 1e6, 6);
+  vxp_jw__key(&j, "function");
+  vxp_jw__string(&j, first->function);
+  vxp_jw__key(&j, "space");
+  vxp_jw__string(&j, first->space);
+  vxp_jw__key(&j, "machines");
+  vxp_jw__open(&j, '[');
+  for (size_t i = 0; i < n; i++) {
+    const vxp_sweep *sw = sweeps[i];
+    vxp_jw__open(&j, '{');
+    vxp_jw__key(&j, "machine");
+    vxp_jw__string(&j, names[i]);
+    vxp_jw__key(&j, "method");
+    vxp_jw__string(&j, sw->method);
+    vxp_jw__key(&j, "reason");
+    vxp_jw__string(&j, sw->reason);
+    vxp_jw__key(&j, "analyses");
+    vxp_jw__u64(&j, sw->evaluations);
+    vxp_jw__key(&j, "largest");
+    json_point(&j, point_or_null(sw, sw->largest));
+    vxp_jw__key(&j, "first_rejected");
+    json_point(&j, point_or_null(sw, sw->rejected));
+    vxp_jw__key(&j, "points");
+    vxp_jw__open(&j, '[');
+    for (size_t k = 0; k < sw->points.len; k++) json_point(&j, &sw->points.items[k]);
+    vxp_jw__close(&j, ']');
+    vxp_jw__close(&j, '}');
+  }
+  vxp_jw__close(&j, ']');
+  vxp_jw__close(&j, '}');
+}
+
+static bool same_text(const char *a, const char *b) {
+  return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Two sweeps belong in one report when they asked the same question of the same program. */
+static bool same_question(const vxp_sweep *a, const vxp_sweep *b) {
+  bool same = same_text(a->file, b->file) && same_text(a->name, b->name) && a->lo == b->lo &&
+              a->hi == b->hi && a->margin_ppm == b->margin_ppm &&
+              same_text(a->function, b->function) && same_text(a->space, b->space) &&
+              a->define_count == b->define_count;
+  for (size_t i = 0; same && i < a->define_count; i++)
+    same = strcmp(a->defines[i].name, b->defines[i].name) == 0 &&
+           a->defines[i].value == b->defines[i].value;
+  return same;
+}
+
+int vxp_report_sweep(vxp_report **out, vxp_context *ctx, const vxp_sweep *const *sweeps,
+                     const char *const *machines, size_t count, const vxp_report_options *opts) {
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
+  if (!out || !ctx || !sweeps || count == 0)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_sweep")
+               : VXP_EINVAL;
+  for (size_t i = 0; i < count; i++) {
+    if (!sweeps[i])
+      return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_report_sweep: sweep %zu is NULL", i);
+    if (!same_question(sweeps[0], sweeps[i]))
+      return vxp_ctx__error(ctx, VXP_EINVAL,
+                            "vxp_report_sweep: sweep %zu swept another constant, range, "
+                            "margin, selection or program than sweep 0", i);
+  }
+  vxp_report_options o;
+  int rc = vxp_report__options(ctx, opts, &o);
+  if (rc != VXP_OK) return rc;
+  /* Each machine's name: the caller's, else the label of the machine it was swept on. */
+  const char **names = vxp_ctx__calloc(ctx, count, sizeof(*names));
+  if (!names) return vxp_ctx__nomem(ctx);
+  for (size_t i = 0; i < count; i++)
+    names[i] = machines && machines[i] ? machines[i]
+               : sweeps[i]->machine    ? sweeps[i]->machine
+                                       : "(the program's own)";
+  vxp_sb sb = {0};
+  if (o.format == VXP_REPORT_JSON) json(ctx, &sb, sweeps, names, count);
+  else text(ctx, &sb, sweeps, names, count);
+  vxp_ctx__free(ctx, names);
+  return vxp_report__finish(out, ctx, &sb);
+}

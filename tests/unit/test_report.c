@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_report.c - the reports the library renders (lib/report/): explain and sweep as text
+ * and JSON, their options' versions, and their refusals. Byte-for-byte agreement with the
+ * command is the golden tests' (tests/golden/explain-*, sweep-*). */
+#include <jansson.h>
+
+#include "support.h"
+
+static const char *MACHINE_TEXT =
+    "Memory CPU_DRAM {}\n"
+    "Memory W { within: Memory::CPU_DRAM, capacity: 1 GiB, managed: explicit }\n";
+
+/* `n` tiles of distinct sizes in W, all read at the end of main (so all live at its peak). */
+static char *many_tiles(size_t n) {
+  size_t cap = 256 + n * 112;
+  char *text = malloc(cap);
+  assert_non_null(text);
+  size_t o = (size_t)snprintf(text, cap, "%sfn main() -> f32 {\n", MACHINE_TEXT);
+  for (size_t i = 0; i < n; i++)
+    o += (size_t)snprintf(text + o, cap - o,
+                          "  let t%zu = transfer(Tensor<f32, [%zu]>::new(), Memory::W);\n", i, i + 1);
+  o += (size_t)snprintf(text + o, cap - o, "  t0[0]");
+  for (size_t i = 1; i < n; i++) o += (size_t)snprintf(text + o, cap - o, " + t%zu[0]", i);
+  o += (size_t)snprintf(text + o, cap - o, "\n}\n");
+  assert_true(o < cap);
+  return text;
+}
+
+static json_t *parse(const vxp_report *rep) {
+  size_t len = 0;
+  const char *text = vxp_report_text(rep, &len);
+  assert_non_null(text);
+  assert_int_equal(strlen(text), len);
+  json_error_t err;
+  json_t *doc = json_loadb(text, len, 0, &err);
+  if (!doc) fail_msg("the report is not JSON: %s (line %d)", err.text, err.line);
+  return doc;
+}
+
+static void test_report__explain_keeps_every_row(void **state) {
+  (void)state;
+  char *text = many_tiles(300);
+  test_run r = test_analyse(text);
+  free(text);
+  vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+  ro.format = VXP_REPORT_JSON;
+  vxp_report *rep = NULL;
+  assert_int_equal(vxp_report_explain(&rep, r.ctx, r.an, &ro), VXP_OK);
+  json_t *doc = parse(rep);
+  assert_string_equal(json_string_value(json_object_get(doc, "schema")), "vxpeak-explain-v1");
+  json_t *sets = json_object_get(doc, "resident_sets");
+  assert_int_equal(json_array_size(sets), 1);
+  json_t *set = json_array_get(sets, 0);
+  assert_int_equal(json_integer_value(json_object_get(set, "tiles")), 300);
+  /* Every size differs, so every tile is a site row of its own: past the old 256. */
+  assert_int_equal(json_array_size(json_object_get(set, "by_site")), 300);
+  json_decref(doc);
+  vxp_report_free(rep);
+  /* The text has the same rows: one line per site. */
+  assert_int_equal(vxp_report_explain(&rep, r.ctx, r.an, NULL), VXP_OK);
+  size_t rows = 0;
+  for (const char *p = vxp_report_text(rep, NULL); (p = strstr(p, "\n  line ")); p++) rows++;
+  assert_int_equal(rows, 300);
+  vxp_report_free(rep);
+  test_done(&r);
+}
+
+static void test_report__explain_selects_and_says_when_nothing_matches(void **state) {
+  (void)state;
+  test_run r = test_analyse("Memory CPU_DRAM {}\n"
+                            "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
+                            "fn main() -> i32 {\n"
+                            "  let a = transfer(Tensor<f32, [4]>::uninit(), Memory::W);\n"
+                            "  return 0;\n}\n");
+  vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+  ro.function = "nope";
+  vxp_report *rep = NULL;
+  assert_int_equal(vxp_report_explain(&rep, r.ctx, r.an, &ro), VXP_OK);
+  assert_string_equal(vxp_report_text(rep, NULL),
+                      "no tile is placed in a space with a capacity by nope: nothing to explain\n");
+  vxp_report_free(rep);
+  ro.function = "main";
+  ro.space = "W";
+  assert_int_equal(vxp_report_explain(&rep, r.ctx, r.an, &ro), VXP_OK);
+  assert_non_null(strstr(vxp_report_text(rep, NULL), "main: W peak 16 bytes"));
+  vxp_report_free(rep);
+  test_done(&r);
+}
+
+static void test_report__options_versions_one_to_current_are_read(void **state) {
+  (void)state;
+  test_run r = test_analyse("fn main() -> i32 {\n  return 0;\n}\n");
+  vxp_report_options ro;
+  assert_int_equal(vxp_report_options_init(&ro, 0), VXP_EVERSION);
+  assert_int_equal(vxp_report_options_init(&ro, VXP_REPORT_OPTIONS_VERSION + 1), VXP_EVERSION);
+  assert_int_equal(vxp_report_options_init(&ro, 1), VXP_OK);
+  assert_int_equal(ro.format, VXP_REPORT_TEXT);
+  vxp_report *rep = NULL;
+  ro.version = VXP_REPORT_OPTIONS_VERSION + 1;
+  assert_int_equal(vxp_report_explain(&rep, r.ctx, r.an, &ro), VXP_EVERSION);
+  assert_null(rep);
+  assert_int_equal(vxp_context_errcode(r.ctx), VXP_EVERSION);
+  ro.version = 1;
+  ro.format = (vxp_report_format)7;
+  assert_int_equal(vxp_report_explain(&rep, r.ctx, r.an, &ro), VXP_EINVAL);
+  assert_int_equal(vxp_report_explain(NULL, r.ctx, r.an, NULL), VXP_EINVAL);
+  assert_int_equal(vxp_report_explain(&rep, NULL, r.an, NULL), VXP_EINVAL);
+  assert_null(vxp_report_text(NULL, NULL));
+  vxp_report_free(NULL);
+  test_done(&r);
+}
+
+static void test_report__sweep_reports_one_question_per_report(void **state) {
+  (void)state;
+  const char *text = "Memory CPU_DRAM {}\n"
+                     "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
+                     "const N: usize = 4;\n"
+                     "fn main() -> i32 {\n"
+                     "  let a = transfer(Tensor<f32, [N]>::uninit(), Memory::W);\n"
+                     "  return 0;\n}\n";
+  test_run r = test_analyse(text);
+  vxp_sweep_options so = VXP_SWEEP_OPTIONS_INIT;
+  so.name = "N";
+  so.lo = 1;
+  so.hi = 1000;
+  vxp_sweep *a = NULL, *b = NULL;
+  assert_int_equal(vxp_sweep_run(&a, r.ctx, r.prog, NULL, &so), VXP_OK);
+  so.hi = 999;
+  assert_int_equal(vxp_sweep_run(&b, r.ctx, r.prog, NULL, &so), VXP_OK);
+  const vxp_sweep *one[] = {a};
+  const char *names[] = {"w-machine"};
+  vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+  ro.format = VXP_REPORT_JSON;
+  vxp_report *rep = NULL;
+  assert_int_equal(vxp_report_sweep(&rep, r.ctx, one, names, 1, &ro), VXP_OK);
+  json_t *doc = parse(rep);
+  assert_string_equal(json_string_value(json_object_get(doc, "const")), "N");
+  assert_string_equal(json_string_value(json_object_get(doc, "file")), "test.vx");
+  json_t *m = json_array_get(json_object_get(doc, "machines"), 0);
+  assert_string_equal(json_string_value(json_object_get(m, "machine")), "w-machine");
+  /* 1 KiB holds 256 f32. */
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(m, "largest"), "value")), 256);
+  json_decref(doc);
+  vxp_report_free(rep);
+  /* Two sweeps over different ranges are two questions: refused. */
+  const vxp_sweep *two[] = {a, b};
+  assert_int_equal(vxp_report_sweep(&rep, r.ctx, two, NULL, 2, &ro), VXP_EINVAL);
+  assert_int_equal(vxp_report_sweep(&rep, r.ctx, two, NULL, 0, &ro), VXP_EINVAL);
+  vxp_sweep_free(a);
+  vxp_sweep_free(b);
+  test_done(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_report__explain_keeps_every_row),
+      cmocka_unit_test(test_report__explain_selects_and_says_when_nothing_matches),
+      cmocka_unit_test(test_report__options_versions_one_to_current_are_read),
+      cmocka_unit_test(test_report__sweep_reports_one_question_per_report),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
