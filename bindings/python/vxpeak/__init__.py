@@ -31,9 +31,17 @@ import json
 import weakref
 from dataclasses import dataclass, field
 from os import PathLike, fspath
-from typing import Any, Dict, List, Mapping, Optional, Tuple, TypeVar, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 from . import _ffi, notebook
+from .reports import (
+    ExplainedSet,
+    Explanation,
+    ExplainRow,
+    RunGroup,
+    SweepMachine,
+    SweepReport,
+)
 from ._ffi import LibraryNotFound
 from .errors import (
     Cancelled,
@@ -54,6 +62,9 @@ __all__ = [
     "Context",
     "CudaProgram",
     "Diagnostic",
+    "ExplainRow",
+    "ExplainedSet",
+    "Explanation",
     "InputOutputError",
     "InvalidArgument",
     "LibraryNotFound",
@@ -66,10 +77,13 @@ __all__ = [
     "Roofline",
     "RooflineSpace",
     "Route",
+    "RunGroup",
     "Source",
     "Span",
     "Sweep",
+    "SweepMachine",
     "SweepPoint",
+    "SweepReport",
     "UnresolvedCall",
     "VersionError",
     "VxpeakError",
@@ -301,6 +315,56 @@ class SweepPoint:
     space: Optional[str]
     reason: Optional[str]
     code: Optional[str]
+    #: The function the deciding diagnostic is about (or, for a margin, the selected one
+    #: closest to its capacity); None when it fits or no one function decided.
+    cause_function: Optional[str] = None
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "SweepPoint":
+        """A point of a sweep report's JSON (vxpeak-sweep-v1)."""
+        return cls(
+            value=int(d["value"]),
+            fits=bool(d["fits"]),
+            peak_bytes=int(d["peak_bytes"]),
+            capacity_bytes=int(d["capacity_bytes"]),
+            function=d["function"],
+            space=d["space"],
+            reason=d["reason"],
+            code=d["code"],
+            cause_function=d["cause_function"],
+        )
+
+
+def _sweep_report(doc: Dict[str, Any], text: str) -> SweepReport:
+    """A sweep report read from the library's JSON (and its text)."""
+
+    def point(d: Optional[Dict[str, Any]]) -> Optional[SweepPoint]:
+        return None if d is None else SweepPoint.from_dict(d)
+
+    return SweepReport(
+        file=doc["file"],
+        defines={str(k): int(v) for k, v in doc["defines"].items()},
+        const=doc["const"],
+        lo=int(doc["lo"]),
+        hi=int(doc["hi"]),
+        margin=float(doc["margin"]),
+        function=doc["function"],
+        space=doc["space"],
+        machines=tuple(
+            SweepMachine(
+                machine=m["machine"],
+                method=m["method"],
+                reason=m["reason"],
+                analyses=int(m["analyses"]),
+                largest=point(m["largest"]),
+                first_rejected=point(m["first_rejected"]),
+                points=tuple(SweepPoint.from_dict(p) for p in m["points"]),
+            )
+            for m in doc["machines"]
+        ),
+        text=text,
+        _json=doc,
+    )
 
 
 @dataclass(frozen=True)
@@ -316,6 +380,14 @@ class Sweep:
     points: Tuple[SweepPoint, ...]
     largest: Optional[SweepPoint]
     first_rejected: Optional[SweepPoint]
+    #: The report ``vxpeak sweep`` prints for this sweep alone, rendered by libvxpeak
+    #: (vxp_report_sweep); its machine is named by the machine's label.
+    report: Optional[SweepReport] = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The sweep's report as ``vxpeak sweep --format json`` prints it (vxpeak-sweep-v1),
+        as Python objects."""
+        return self.report.to_dict() if self.report is not None else {}
 
     def _repr_html_(self) -> str:
         return notebook.sweep_html(self)
@@ -379,6 +451,7 @@ def _sweep_point(ptr: Optional[int]) -> Optional[SweepPoint]:
         space=_text(lib.vxp_sweep_point_space(ptr)),
         reason=_text(lib.vxp_sweep_point_reason(ptr)),
         code=_text(lib.vxp_sweep_point_code(ptr)),
+        cause_function=_text(lib.vxp_sweep_point_cause_function(ptr)),
     )
 
 
@@ -536,6 +609,54 @@ class Context(_Handle):
         parents = tuple(p for p in (self, program, machine, host) if p is not None)
         return Analysis(out.value or 0, parents, program)
 
+    def _sweep_run(
+        self,
+        program: "Program",
+        name: str,
+        lo: int,
+        hi: int,
+        machine: Optional["Machine"],
+        host: Optional["Machine"],
+        overrides: Optional[Mapping[str, int]],
+        margin: float,
+        function: Optional[str],
+        space: Optional[str],
+        machine_only: bool = False,
+    ) -> int:
+        """Run vxp_sweep_run; the caller frees the returned vxp_sweep."""
+        opts, table = _options(machine, host, overrides, machine_only)
+        so = _ffi.SweepOptions()
+        self._check(_ffi.lib().vxp_sweep_options_init(ctypes.byref(so), _ffi.SWEEP_OPTIONS_VERSION))
+        so.name = name.encode("utf-8")
+        so.lo, so.hi = int(lo), int(hi)
+        so.margin_ppm = int(round(margin * 1e6))
+        so.function = function.encode("utf-8") if function else None
+        so.space = space.encode("utf-8") if space else None
+        out = ctypes.c_void_p()
+        self._check(
+            _ffi.lib().vxp_sweep_run(
+                ctypes.byref(out), self._handle(), program._handle(), ctypes.byref(opts),
+                ctypes.byref(so),
+            )
+        )
+        del table
+        return out.value or 0
+
+    def _render_sweeps(self, sweeps: List[int], names: Optional[List[str]]) -> SweepReport:
+        """One vxp_report_sweep of `sweeps` (named by `names`, or by their machines' labels),
+        in JSON and in text."""
+        array = (ctypes.c_void_p * len(sweeps))(*sweeps)
+        labels = None
+        if names is not None:
+            labels = (ctypes.c_char_p * len(names))(*(n.encode("utf-8") for n in names))
+
+        def make(rep: Any, ro: Any) -> int:
+            return int(_ffi.lib().vxp_report_sweep(rep, self._handle(), array, labels,
+                                                   len(sweeps), ro))
+
+        doc = json.loads(self._report(make, _ffi.REPORT_JSON))
+        return _sweep_report(doc, self._report(make, _ffi.REPORT_TEXT))
+
     def sweep(
         self,
         program: "Program",
@@ -553,24 +674,9 @@ class Context(_Handle):
         """The largest value of ``const name`` in ``lo..hi`` that fits (``vxpeak sweep``):
         ``margin`` is the share of each capacity to keep free (0.1 for 10%);
         ``machine_only`` as for :meth:`analyze`."""
-        opts, table = _options(machine, host, overrides, machine_only)
-        so = _ffi.SweepOptions()
-        self._check(_ffi.lib().vxp_sweep_options_init(ctypes.byref(so), _ffi.SWEEP_OPTIONS_VERSION))
-        so.name = name.encode("utf-8")
-        so.lo, so.hi = int(lo), int(hi)
-        so.margin_ppm = int(round(margin * 1e6))
-        so.function = function.encode("utf-8") if function else None
-        so.space = space.encode("utf-8") if space else None
-        out = ctypes.c_void_p()
+        sw = self._sweep_run(program, name, lo, hi, machine, host, overrides, margin, function,
+                             space, machine_only)
         lib = _ffi.lib()
-        self._check(
-            lib.vxp_sweep_run(
-                ctypes.byref(out), self._handle(), program._handle(), ctypes.byref(opts),
-                ctypes.byref(so),
-            )
-        )
-        del table
-        sw = out.value
         try:
             return Sweep(
                 name=name,
@@ -585,9 +691,67 @@ class Context(_Handle):
                 ),
                 largest=_sweep_point(lib.vxp_sweep_largest(sw)),
                 first_rejected=_sweep_point(lib.vxp_sweep_first_rejected(sw)),
+                report=self._render_sweeps([sw], None),
             )
         finally:
             lib.vxp_sweep_free(sw)
+
+    def sweep_report(
+        self,
+        program: "Program",
+        name: str,
+        lo: int,
+        hi: int,
+        machines: Sequence["Machine"],
+        names: Optional[Sequence[str]] = None,
+        host: Optional["Machine"] = None,
+        overrides: Optional[Mapping[str, int]] = None,
+        margin: float = 0.0,
+        function: Optional[str] = None,
+        space: Optional[str] = None,
+        machine_only: bool = False,
+    ) -> SweepReport:
+        """``vxpeak sweep --machine a,b,c``: the same sweep on each of ``machines`` (at least
+        one), in one report, each machine named by ``names`` (default: its label);
+        ``machine_only`` as for :meth:`analyze`."""
+        if not machines:
+            raise InvalidArgument("sweep_report: no machines")
+        if names is not None and len(names) != len(machines):
+            raise InvalidArgument("sweep_report: %d names for %d machines" % (len(names), len(machines)))
+        sweeps: List[int] = []
+        try:
+            for m in machines:
+                sweeps.append(self._sweep_run(program, name, lo, hi, m, host, overrides, margin,
+                                              function, space, machine_only))
+            return self._render_sweeps(sweeps, list(names) if names is not None else None)
+        finally:
+            for sw in sweeps:
+                _ffi.lib().vxp_sweep_free(sw)
+
+    def _report(
+        self,
+        make: Callable[[Any, Any], int],
+        fmt: int,
+        function: Optional[str] = None,
+        space: Optional[str] = None,
+        machine: Optional[str] = None,
+    ) -> str:
+        """The text of a vxp_report made by ``make(out, options)`` (then freed)."""
+        lib = _ffi.lib()
+        ro = _ffi.ReportOptions()
+        self._check(lib.vxp_report_options_init(ctypes.byref(ro), _ffi.REPORT_OPTIONS_VERSION))
+        ro.format = fmt
+        ro.function = function.encode("utf-8") if function else None
+        ro.space = space.encode("utf-8") if space else None
+        ro.machine = machine.encode("utf-8") if machine else None
+        out = ctypes.c_void_p()
+        self._check(make(ctypes.byref(out), ctypes.byref(ro)))
+        try:
+            size = ctypes.c_size_t()
+            ptr = lib.vxp_report_text(out.value, ctypes.byref(size))
+            return ctypes.string_at(ptr, size.value).decode("utf-8")
+        finally:
+            lib.vxp_report_free(out.value)
 
 
 def _options(
@@ -1067,6 +1231,23 @@ class Analysis(_Handle):
             )
         items, cls = kinds[what]
         return notebook.to_dataframe(items(), [f.name for f in dataclasses.fields(cls)])
+
+    def explain(
+        self, function: Optional[str] = None, space: Optional[str] = None,
+        machine: Optional[str] = None,
+    ) -> Explanation:
+        """What fills each peak (``vxpeak explain``), for the resident sets of ``function``
+        and ``space`` (None: all), as libvxpeak renders it (vxp_report_explain): typed, with
+        ``to_dict()`` (the command's JSON) and ``text`` (its table, naming the machine
+        ``machine``, by default the analysed machine's label)."""
+        ctx = self.program.context
+
+        def make(rep: Any, ro: Any) -> int:
+            return int(_ffi.lib().vxp_report_explain(rep, ctx._handle(), self._handle(), ro))
+
+        doc = json.loads(ctx._report(make, _ffi.REPORT_JSON, function, space, machine))
+        return Explanation.from_json(doc, ctx._report(make, _ffi.REPORT_TEXT, function, space,
+                                                      machine))
 
     def to_dict(self) -> Dict[str, Any]:
         """The JSON report as Python objects (the same keys, in the same order)."""

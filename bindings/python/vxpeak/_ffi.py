@@ -124,6 +124,23 @@ class SweepOptions(Structure):
 
 SWEEP_OPTIONS_VERSION = 1
 
+
+class ReportOptions(Structure):
+    """vxp_report_options, version REPORT_OPTIONS_VERSION (field for field)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("format", c_int),
+        ("function", c_char_p),
+        ("space", c_char_p),
+        ("machine", c_char_p),
+    ]
+
+
+REPORT_OPTIONS_VERSION = 1
+REPORT_TEXT = 1
+REPORT_JSON = 2
+
 # Handles are opaque: plain pointers.
 _H = c_void_p
 _OUT = POINTER(c_void_p)

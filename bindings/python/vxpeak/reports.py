@@ -1,0 +1,197 @@
+# SPDX-License-Identifier: Apache-2.0
+"""reports.py - the reports libvxpeak renders (vxp_report_explain, vxp_report_sweep) as typed
+Python values.
+
+Each report is read from the library's JSON (the text ``vxpeak ... --format json`` prints, byte
+for byte), so its fields are the command's keys; ``to_dict()`` gives that JSON back as Python
+objects (json.loads of the command's output) and ``text`` (or ``str()``) the table the command
+prints. Nothing here computes a figure: the library does, once, for C, the command and Python.
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
+
+if TYPE_CHECKING:  # the point type is the package's own (vxpeak.SweepPoint)
+    from . import SweepPoint
+
+
+def _opt_int(value: Any) -> Optional[int]:
+    return None if value is None else int(value)
+
+
+def _opt_float(value: Any) -> Optional[float]:
+    return None if value is None else float(value)
+
+
+@dataclass(frozen=True)
+class ExplainRow:
+    """A row of explain's role table (``line`` and the other site fields None) or site table:
+    a run of tiles live at the peak, their bytes and share of the peak."""
+
+    role: Optional[str]
+    bindings: Tuple[Optional[str], ...]
+    tiles: int
+    bytes: int
+    gib: float
+    share: float
+    line: Optional[int] = None
+    last_line: Optional[int] = None
+    depth: Optional[int] = None
+    released: Optional[bool] = None
+    tile_bytes: Optional[int] = None
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "ExplainRow":
+        return cls(
+            role=d["role"],
+            bindings=tuple(d["bindings"]),
+            tiles=int(d["tiles"]),
+            bytes=int(d["bytes"]),
+            gib=float(d["gib"]),
+            share=float(d["share"]),
+            line=_opt_int(d.get("line")),
+            last_line=_opt_int(d.get("last_line")),
+            depth=_opt_int(d.get("depth")),
+            released=d.get("released"),
+            tile_bytes=_opt_int(d.get("tile_bytes")),
+        )
+
+
+@dataclass(frozen=True)
+class RunGroup:
+    """A group of the sum over the run: ``tiles`` tiles placed ``runs`` times each, ``held``
+    until the function returns or released at the end of their block; ``bytes`` in all."""
+
+    held: bool
+    runs: int
+    tiles: int
+    bytes: int
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "RunGroup":
+        return cls(bool(d["held"]), int(d["runs"]), int(d["tiles"]), int(d["bytes"]))
+
+
+@dataclass(frozen=True)
+class ExplainedSet:
+    """What fills one (function, space) peak. The sum over the run (``allocated_bytes``) is
+    None when a trip count does not fold."""
+
+    function: str
+    space: str
+    peak_bytes: int
+    peak_gib: float
+    capacity_bytes: int
+    utilization: float
+    tiles: int
+    allocated_bytes: Optional[int]
+    allocated_gib: Optional[float]
+    never_live_at_once_bytes: Optional[int]
+    by_role: Tuple[ExplainRow, ...]
+    by_site: Tuple[ExplainRow, ...]
+    sum_over_run: Tuple[RunGroup, ...]
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "ExplainedSet":
+        return cls(
+            function=d["function"],
+            space=d["space"],
+            peak_bytes=int(d["peak_bytes"]),
+            peak_gib=float(d["peak_gib"]),
+            capacity_bytes=int(d["capacity_bytes"]),
+            utilization=float(d["utilization"]),
+            tiles=int(d["tiles"]),
+            allocated_bytes=_opt_int(d["allocated_bytes"]),
+            allocated_gib=_opt_float(d["allocated_gib"]),
+            never_live_at_once_bytes=_opt_int(d["never_live_at_once_bytes"]),
+            by_role=tuple(ExplainRow.from_dict(r) for r in d["by_role"]),
+            by_site=tuple(ExplainRow.from_dict(r) for r in d["by_site"]),
+            sum_over_run=tuple(RunGroup.from_dict(g) for g in d["sum_over_run"]),
+        )
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """``vxpeak explain``'s report (schema vxpeak-explain-v1): per resident set, the tiles
+    live at the peak by role and by site, and the sum over the run beside the peak."""
+
+    file: str
+    machine: Optional[str]
+    host: Optional[str]
+    defines: Dict[str, int]
+    resident_sets: Tuple[ExplainedSet, ...]
+    #: The table ``vxpeak explain`` prints.
+    text: str = field(default="", compare=False, repr=False)
+    _json: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def from_json(cls, doc: Dict[str, Any], text: str) -> "Explanation":
+        return cls(
+            file=doc["file"],
+            machine=doc["machine"],
+            host=doc["host"],
+            defines={str(k): int(v) for k, v in doc["defines"].items()},
+            resident_sets=tuple(ExplainedSet.from_dict(s) for s in doc["resident_sets"]),
+            text=text,
+            _json=doc,
+        )
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as ``vxpeak explain --format json`` prints it, as Python objects (a
+        copy the caller may change)."""
+        return copy.deepcopy(self._json)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        return "<pre>%s</pre>" % html.escape(self.text)
+
+
+@dataclass(frozen=True)
+class SweepMachine:
+    """One machine's line of a sweep report: how the value was searched, the largest that
+    fits and the first that does not (``None`` when there is none), every value analysed."""
+
+    machine: str
+    method: str
+    reason: str
+    analyses: int
+    largest: Optional[SweepPoint]
+    first_rejected: Optional[SweepPoint]
+    points: Tuple[SweepPoint, ...]
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    """``vxpeak sweep``'s report (schema vxpeak-sweep-v1) of one question asked on one or
+    more machines: the constant, its range, the margin and selection, and per machine the
+    largest value that fits."""
+
+    file: str
+    defines: Dict[str, int]
+    const: str
+    lo: int
+    hi: int
+    margin: float
+    function: Optional[str]
+    space: Optional[str]
+    machines: Tuple[SweepMachine, ...]
+    #: The table ``vxpeak sweep`` prints.
+    text: str = field(default="", compare=False, repr=False)
+    _json: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as ``vxpeak sweep --format json`` prints it, as Python objects (a copy
+        the caller may change)."""
+        return copy.deepcopy(self._json)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        return "<pre>%s</pre>" % html.escape(self.text)
