@@ -22,7 +22,7 @@
  *   vxp_sweep     the largest value of a constant that fits (vxp_sweep_run)
  *   vxp_roofline  one call's memory traffic and time bound (vxp_roofline_new)
  *   vxp_frontier  the batch sizes that fit and their throughput (vxp_frontier_run)
- *   vxp_report    a rendered explain or sweep report, text or JSON (vxp_report_*)
+ *   vxp_report    a rendered explain, sweep or roofline report, text or JSON (vxp_report_*)
  *   vxp_cuda      a CUDA program generated from an analysis (optional stage)
  *
  * A program borrows its source, and an analysis borrows its program and machines: free
@@ -1499,10 +1499,11 @@ VXP_API const char *vxp_frontier_point_unbound_reason(const vxp_frontier_point *
 
 /*
  * The reports the vxpeak command prints, rendered by the library so that C, Python and the
- * command print the same text: `vxpeak explain` (what fills each peak) and `vxpeak sweep`
- * (the largest value that fits, per machine), as text or as JSON (schemas
- * "vxpeak-explain-v1" and "vxpeak-sweep-v1": one top-level key per line, each element of a
- * top-level array on a line of its own). The analysis' own report and SARIF log are
+ * command print the same text: `vxpeak explain` (what fills each peak), `vxpeak sweep`
+ * (the largest value that fits, per machine) and `vxpeak roofline` (how fast a call can
+ * run), as text or as JSON (schemas "vxpeak-explain-v1", "vxpeak-sweep-v1" and
+ * "vxpeak-roofline-v1": one top-level key per line, each element of a top-level array on a
+ * line of its own). The analysis' own report and SARIF log are
  * vxp_analysis_json and vxp_analysis_sarif.
  *
  * A report is an owning handle holding its text: made by a vxp_report_* constructor,
@@ -1517,20 +1518,28 @@ typedef enum vxp_report_format {
   VXP_REPORT_JSON = 2  /**< the JSON document the command's --format json prints */
 } vxp_report_format;
 
-#define VXP_REPORT_OPTIONS_VERSION 1
+#define VXP_REPORT_OPTIONS_VERSION 2
 
-/** Options for the report constructors (versioned like vxp_analyze_options). */
+/** Options for the report constructors (versioned like vxp_analyze_options: version 1 ends
+ * at `machine`; version 2 adds the roofline's fields). */
 typedef struct vxp_report_options {
   unsigned int version;     /**< VXP_REPORT_OPTIONS_VERSION */
   vxp_report_format format; /**< 0 means VXP_REPORT_TEXT */
-  const char *function;     /**< explain: only this function's resident sets (NULL: all) */
+  const char *function;     /**< explain, roofline: only this function (NULL: every one;
+                                 for the roofline, every one with a spawn region) */
   const char *space;        /**< explain: only this space's resident sets (NULL: all) */
-  const char *machine;      /**< explain's text: the machine's name in each set's first line
-                                 (NULL: the analysed machine's label, or "the program's own
+  const char *machine;      /**< text: the machine's name in the first line (NULL: the
+                                 analysed machine's label, or "the program's own
                                  declarations" when it has none); not read by JSON */
+  /* Version 2. */
+  vxp_traffic_model traffic; /**< roofline: the model the bound and ceilings use */
+  uint64_t tokens_per_call;  /**< roofline: tokens one call produces (0 means 1) */
+  const char *tokens_name;   /**< roofline: what they were read from (a const item's name),
+                                  or NULL (no tokens/s is printed in the text) */
 } vxp_report_options;
 
-#define VXP_REPORT_OPTIONS_INIT {VXP_REPORT_OPTIONS_VERSION, VXP_REPORT_TEXT, NULL, NULL, NULL}
+#define VXP_REPORT_OPTIONS_INIT \
+  {VXP_REPORT_OPTIONS_VERSION, VXP_REPORT_TEXT, NULL, NULL, NULL, VXP_TRAFFIC_COMPULSORY, 0, NULL}
 
 /**
  * Initialise `opts` with defaults for options-struct `version` (1 to
@@ -1563,6 +1572,18 @@ VXP_API VXP_WARN_UNUSED int vxp_report_sweep(vxp_report **out, vxp_context *ctx,
                                              const vxp_sweep *const *sweeps,
                                              const char *const *machines, size_t count,
                                              const vxp_report_options *opts);
+
+/**
+ * The roofline of each function of `an` (`vxpeak roofline`): `opts->function`'s, or every
+ * function with a spawn region; traffic per space and buffer under both models, operations,
+ * memory and compute times, the bound, the ceiling in calls (and tokens) per second, and
+ * streaming, as text or JSON (schema "vxpeak-roofline-v1"), under `opts->traffic`.
+ * @param[out] out the report, owned by the caller (vxp_report_free), allocated from `ctx`
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_EVERSION; failures are reported on `ctx`
+ */
+VXP_API VXP_WARN_UNUSED int vxp_report_roofline(vxp_report **out, vxp_context *ctx,
+                                                const vxp_analysis *an,
+                                                const vxp_report_options *opts);
 
 /**
  * The report's text, NUL-terminated; `*len` (may be NULL) receives its length. Borrowed

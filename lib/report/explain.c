@@ -328,9 +328,7 @@ int vxp_report_explain(vxp_report **out, vxp_context *ctx, const vxp_analysis *a
   int rc = vxp_report__options(ctx, opts, &o);
   if (rc != VXP_OK) return rc;
   bool json = o.format == VXP_REPORT_JSON;
-  const char *machine = o.machine                          ? o.machine
-                        : an->machine && an->machine->label ? an->machine->label
-                                                            : "the program's own declarations";
+  const char *machine = vxp_report__machine_name(an, &o);
   vxp_sb sb = {0};
   vxp_jw j;
   vxp_jw__init(&j, ctx, &sb, true);

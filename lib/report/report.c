@@ -2,7 +2,11 @@
 /* report.c - the report handle and its options (vxp_report_*). */
 #include "report.h"
 
+#include <stddef.h>
+
+#include "analysis.h"
 #include "context.h"
+#include "machine.h"
 
 int vxp_report_options_init(vxp_report_options *opts, unsigned int version) {
   if (!opts) return VXP_EINVAL;
@@ -22,13 +26,20 @@ int vxp_report__options(vxp_context *ctx, const vxp_report_options *given,
                           "vxp_report_options version %u is not supported (1 to %u are)",
                           given->version, (unsigned)VXP_REPORT_OPTIONS_VERSION);
   /* The bytes each version has: an older caller's struct is read no further. */
-  static const size_t version_size[VXP_REPORT_OPTIONS_VERSION] = {sizeof(vxp_report_options)};
+  static const size_t version_size[VXP_REPORT_OPTIONS_VERSION] = {
+      offsetof(vxp_report_options, traffic), sizeof(vxp_report_options)};
   memcpy(out, given, version_size[given->version - 1]);
   if (out->format == 0) out->format = VXP_REPORT_TEXT;
   if (out->format != VXP_REPORT_TEXT && out->format != VXP_REPORT_JSON)
     return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_report_options: unknown format %d",
                           (int)out->format);
   return VXP_OK;
+}
+
+const char *vxp_report__machine_name(const vxp_analysis *an, const vxp_report_options *o) {
+  if (o->machine) return o->machine;
+  if (an->machine && an->machine->label) return an->machine->label;
+  return "the program's own declarations";
 }
 
 int vxp_report__finish(vxp_report **out, vxp_context *ctx, vxp_sb *sb) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* report.h - the reporting layer's core: every report the library renders (the analysis'
- * JSON and SARIF, explain, sweep) is written by the code in lib/report/, and handed out
+ * JSON and SARIF, explain, sweep, roofline) is written by the code in lib/report/, and handed out
  * either cached on its object (vxp_analysis_json, vxp_analysis_sarif) or as a vxp_report.
  * The analysis and the sweep only compute; nothing outside lib/report/ knows how they
  * print. Reports are written into one vxp_sb, by the streaming JSON writer below or by
@@ -29,6 +29,10 @@ int vxp_report__finish(vxp_report **out, vxp_context *ctx, vxp_sb *sb);
  * ctx. */
 int vxp_report__options(vxp_context *ctx, const vxp_report_options *given,
                         vxp_report_options *out);
+
+/* The machine's name in a report's first line: the caller's (o->machine), else the analysed
+ * machine's label, else "the program's own declarations". Borrowed. */
+const char *vxp_report__machine_name(const vxp_analysis *an, const vxp_report_options *o);
 
 /* ------------------------------------------------------------------ the analysis' own */
 

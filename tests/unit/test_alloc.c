@@ -85,11 +85,12 @@ typedef struct session {
   vxp_sweep *sweep;
   vxp_roofline *roofline;
   vxp_frontier *frontier;
-  vxp_report *explain, *explain_json, *sweep_report;
+  vxp_report *explain, *explain_json, *sweep_report, *roofline_report;
   char json_copy[65536];
 } session;
 
 static void session_free(session *s) {
+  vxp_report_free(s->roofline_report);
   vxp_report_free(s->sweep_report);
   vxp_report_free(s->explain_json);
   vxp_report_free(s->explain);
@@ -223,6 +224,12 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       if (!s->sweep) break;
       const vxp_sweep *sweeps[] = {s->sweep};
       rc = vxp_report_sweep(&s->sweep_report, s->ctx, sweeps, NULL, 1, NULL);
+      break;
+    }
+    case 25: {
+      vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+      ro.format = VXP_REPORT_JSON;
+      rc = vxp_report_roofline(&s->roofline_report, s->ctx, s->an, &ro);
       break;
     }
     /* The blog program is one the CUDA stage accepts: generation runs to the end. */

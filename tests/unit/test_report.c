@@ -3,6 +3,7 @@
  * and JSON, their options' versions, and their refusals. Byte-for-byte agreement with the
  * command is the golden tests' (tests/golden/explain-*, sweep-*). */
 #include <jansson.h>
+#include <stddef.h>
 
 #include "support.h"
 
@@ -24,6 +25,22 @@ static char *many_tiles(size_t n) {
   o += (size_t)snprintf(text + o, cap - o, "\n}\n");
   assert_true(o < cap);
   return text;
+}
+
+/* `path` analysed on built-in machine `machine` with the default host. */
+static test_run test_analyse_file(const char *path, const char *machine) {
+  test_run r;
+  memset(&r, 0, sizeof(r));
+  r.ctx = test_context();
+  assert_int_equal(vxp_source_load_file(&r.src, r.ctx, path), VXP_OK);
+  assert_int_equal(vxp_program_parse(&r.prog, r.ctx, r.src), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&r.machine, r.ctx, machine), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&r.host, r.ctx, "host-default"), VXP_OK);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = r.machine;
+  opts.host = r.host;
+  assert_int_equal(vxp_analyze(&r.an, r.ctx, r.prog, &opts), VXP_OK);
+  return r;
 }
 
 static json_t *parse(const vxp_report *rep) {
@@ -151,12 +168,92 @@ static void test_report__sweep_reports_one_question_per_report(void **state) {
   test_done(&r);
 }
 
+/* A version-1 caller's struct ends at `machine`: it is read no further (ASan sees a read past
+ * a heap block of exactly that size), and the version-2 fields take their defaults. */
+static void test_report__a_version_1_options_struct_is_read_no_further_than_its_end(void **state) {
+  (void)state;
+  test_run r = test_analyse("Memory CPU_DRAM {}\n"
+                            "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
+                            "fn main() -> i32 {\n"
+                            "  let a = transfer(Tensor<f32, [4]>::uninit(), Memory::W);\n"
+                            "  return 0;\n}\n");
+  size_t v1 = offsetof(vxp_report_options, traffic);
+  vxp_report_options full;
+  memset(&full, 0, sizeof(full));
+  full.version = 1;
+  full.format = VXP_REPORT_JSON;
+  full.function = "main";
+  /* The caller's struct as an older header laid it out: its bytes and no more. */
+  void *block = malloc(v1);
+  assert_non_null(block);
+  memcpy(block, &full, v1);
+  const vxp_report_options *old = block;
+  vxp_report *rep = NULL;
+  assert_int_equal(vxp_report_explain(&rep, r.ctx, r.an, old), VXP_OK);
+  json_t *doc = parse(rep);
+  assert_int_equal(json_array_size(json_object_get(doc, "resident_sets")), 1);
+  json_decref(doc);
+  vxp_report_free(rep);
+  assert_int_equal(vxp_report_roofline(&rep, r.ctx, r.an, old), VXP_OK);
+  doc = parse(rep);
+  json_t *fn = json_array_get(json_object_get(doc, "functions"), 0);
+  assert_string_equal(json_string_value(json_object_get(fn, "traffic_model")), "compulsory");
+  assert_int_equal(json_integer_value(json_object_get(fn, "tokens_per_call")), 1);
+  json_decref(doc);
+  vxp_report_free(rep);
+  free(block);
+  test_done(&r);
+}
+
+static void test_report__roofline_report_is_the_rooflines_figures(void **state) {
+  (void)state;
+  test_run r = test_analyse_file("examples/llama2/decode.vx", "a100-40");
+  vxp_roofline *rf = NULL;
+  assert_int_equal(vxp_roofline_new(&rf, r.ctx, r.an, "main"), VXP_OK);
+  uint64_t call = 0, mem = 0;
+  assert_true(vxp_roofline_call_time_ps(rf, VXP_TRAFFIC_NO_REUSE, &call));
+  assert_true(vxp_roofline_memory_time_ps(rf, VXP_TRAFFIC_NO_REUSE, &mem));
+  vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+  ro.format = VXP_REPORT_JSON;
+  ro.traffic = VXP_TRAFFIC_NO_REUSE;
+  ro.tokens_per_call = 8;
+  ro.tokens_name = "BATCH";
+  vxp_report *rep = NULL;
+  assert_int_equal(vxp_report_roofline(&rep, r.ctx, r.an, &ro), VXP_OK);
+  json_t *doc = parse(rep);
+  assert_string_equal(json_string_value(json_object_get(doc, "schema")), "vxpeak-roofline-v1");
+  json_t *fns = json_object_get(doc, "functions");
+  assert_int_equal(json_array_size(fns), 1); /* only main has a spawn region */
+  json_t *fn = json_array_get(fns, 0);
+  assert_string_equal(json_string_value(json_object_get(fn, "traffic_model")), "no_reuse");
+  assert_int_equal(json_integer_value(json_object_get(fn, "call_time_ps")), call);
+  assert_int_equal(json_integer_value(json_object_get(fn, "memory_time_ps")), mem);
+  assert_string_equal(json_string_value(json_object_get(fn, "tokens_per_call_from")), "BATCH");
+  json_decref(doc);
+  vxp_report_free(rep);
+  /* The text names the machine it is given, and the tokens. */
+  ro.format = VXP_REPORT_TEXT;
+  ro.machine = "the test machine";
+  assert_int_equal(vxp_report_roofline(&rep, r.ctx, r.an, &ro), VXP_OK);
+  assert_non_null(strstr(vxp_report_text(rep, NULL), "main on the test machine"));
+  assert_non_null(strstr(vxp_report_text(rep, NULL), "x 8 (BATCH) = "));
+  vxp_report_free(rep);
+  /* A function without device work, named: its report says so; an unknown traffic model is
+   * refused. */
+  ro.traffic = (vxp_traffic_model)9;
+  assert_int_equal(vxp_report_roofline(&rep, r.ctx, r.an, &ro), VXP_EINVAL);
+  vxp_roofline_free(rf);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_report__explain_keeps_every_row),
       cmocka_unit_test(test_report__explain_selects_and_says_when_nothing_matches),
       cmocka_unit_test(test_report__options_versions_one_to_current_are_read),
       cmocka_unit_test(test_report__sweep_reports_one_question_per_report),
+      cmocka_unit_test(test_report__a_version_1_options_struct_is_read_no_further_than_its_end),
+      cmocka_unit_test(test_report__roofline_report_is_the_rooflines_figures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

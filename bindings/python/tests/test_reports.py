@@ -155,3 +155,42 @@ def test_sweep_report_refuses_mismatched_names(ctx: vxpeak.Context, at_root: Non
                          names=["a", "b"])
     with pytest.raises(vxpeak.InvalidArgument):
         ctx.sweep_report(program, "BATCH", 1, 4, machines=[])
+
+
+def _decode(ctx: vxpeak.Context, machine: str = "a100-40") -> vxpeak.Analysis:
+    program = ctx.parse(ctx.load("examples/llama2/decode.vx"))
+    return ctx.analyze(program, machine=ctx.builtin_machine(machine),
+                       host=ctx.builtin_machine("host-default"))
+
+
+def test_roofline_report_is_the_commands_text(ctx: vxpeak.Context, at_root: None) -> None:
+    # roofline-decode7b-text: --tokens-per-call BATCH (BATCH is 8 in decode.vx)
+    an = _decode(ctx)
+    report = an.roofline_report(tokens_per_call=8, tokens_name="BATCH", machine="a100-40")
+    assert report.text == golden("roofline-decode7b-text")
+    noreuse = an.roofline_report(traffic="no_reuse", tokens_per_call=8, tokens_name="BATCH",
+                                 machine="a100-40")
+    assert noreuse.text == golden("roofline-decode7b-noreuse-text")
+    [main] = report.functions
+    assert (main.function, main.traffic_model, main.bound) == ("main", "compulsory", "memory")
+    assert main.tokens_per_call == 8 and main.tokens_per_call_from == "BATCH"
+    assert noreuse.functions[0].traffic_model == "no_reuse"
+    with pytest.raises(vxpeak.InvalidArgument):
+        an.roofline_report(traffic="cached")
+
+
+def test_roofline_report_is_the_commands_json(ctx: vxpeak.Context, at_root: None) -> None:
+    # roofline-decode7b-json: --machine h100-sxm (the fleet file) --host default --format json
+    expected = json.loads(golden("roofline-decode7b-json"))
+    report = _decode(ctx, "h100-sxm").roofline_report(tokens_per_call=8, tokens_name="BATCH")
+    got = report.to_dict()
+    # The command loaded the fleet's file (its path is the label); here the built-in copy.
+    assert got.pop("machine") == "h100-sxm (built-in)"
+    expected.pop("machine")
+    assert got == expected
+    entry = report.functions[0]
+    raw = expected["functions"][0]
+    assert (entry.call_time_ps, entry.tokens_per_second, entry.stream_bytes) == (
+        raw["call_time_ps"], raw["tokens_per_second"], raw["streamed"]["bytes"])
+    # The typed roofline and the report agree.
+    assert _decode(ctx, "h100-sxm").roofline("main").time_ps == entry.time_ps

@@ -38,6 +38,8 @@ from .reports import (
     ExplainedSet,
     Explanation,
     ExplainRow,
+    RooflineEntry,
+    RooflineReport,
     RunGroup,
     SweepMachine,
     SweepReport,
@@ -75,6 +77,8 @@ __all__ = [
     "Record",
     "ResidentSet",
     "Roofline",
+    "RooflineEntry",
+    "RooflineReport",
     "RooflineSpace",
     "Route",
     "RunGroup",
@@ -735,8 +739,10 @@ class Context(_Handle):
         function: Optional[str] = None,
         space: Optional[str] = None,
         machine: Optional[str] = None,
+        configure: Optional[Callable[[_ffi.ReportOptions], None]] = None,
     ) -> str:
-        """The text of a vxp_report made by ``make(out, options)`` (then freed)."""
+        """The text of a vxp_report made by ``make(out, options)`` (then freed); ``configure``
+        sets the options a report of its own reads."""
         lib = _ffi.lib()
         ro = _ffi.ReportOptions()
         self._check(lib.vxp_report_options_init(ctypes.byref(ro), _ffi.REPORT_OPTIONS_VERSION))
@@ -744,6 +750,8 @@ class Context(_Handle):
         ro.function = function.encode("utf-8") if function else None
         ro.space = space.encode("utf-8") if space else None
         ro.machine = machine.encode("utf-8") if machine else None
+        if configure is not None:
+            configure(ro)
         out = ctypes.c_void_p()
         self._check(make(ctypes.byref(out), ctypes.byref(ro)))
         try:
@@ -1200,6 +1208,37 @@ class Analysis(_Handle):
             )
         finally:
             lib.vxp_roofline_free(rf)
+
+    def roofline_report(
+        self,
+        function: Optional[str] = None,
+        traffic: str = "compulsory",
+        tokens_per_call: int = 1,
+        tokens_name: Optional[str] = None,
+        machine: Optional[str] = None,
+    ) -> RooflineReport:
+        """``vxpeak roofline``: the roofline of ``function`` (None: of every function with a
+        spawn region) under ``traffic`` ("compulsory" or "no_reuse"), each call making
+        ``tokens_per_call`` tokens (read from the const ``tokens_name`` when given), as
+        libvxpeak renders it (vxp_report_roofline): typed, with ``to_dict()`` (the command's
+        JSON) and ``text`` (its text, naming the machine ``machine``)."""
+        models = {"compulsory": 0, "no_reuse": 1, "no-reuse": 1}
+        if traffic not in models:
+            raise InvalidArgument("roofline_report: traffic %r is not compulsory or no_reuse"
+                                  % traffic)
+        ctx = self.program.context
+
+        def configure(ro: _ffi.ReportOptions) -> None:
+            ro.traffic = models[traffic]
+            ro.tokens_per_call = int(tokens_per_call)
+            ro.tokens_name = tokens_name.encode("utf-8") if tokens_name else None
+
+        def make(rep: Any, ro: Any) -> int:
+            return int(_ffi.lib().vxp_report_roofline(rep, ctx._handle(), self._handle(), ro))
+
+        doc = json.loads(ctx._report(make, _ffi.REPORT_JSON, function, None, machine, configure))
+        return RooflineReport.from_json(
+            doc, ctx._report(make, _ffi.REPORT_TEXT, function, None, machine, configure))
 
     @property
     def sarif(self) -> str:

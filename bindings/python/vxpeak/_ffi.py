@@ -134,10 +134,13 @@ class ReportOptions(Structure):
         ("function", c_char_p),
         ("space", c_char_p),
         ("machine", c_char_p),
+        ("traffic", c_int),
+        ("tokens_per_call", c_uint64),
+        ("tokens_name", c_char_p),
     ]
 
 
-REPORT_OPTIONS_VERSION = 1
+REPORT_OPTIONS_VERSION = 2
 REPORT_TEXT = 1
 REPORT_JSON = 2
 
@@ -393,6 +396,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_report_options_init": (c_int, [c_void_p, c_uint]),
     "vxp_report_explain": (c_int, [_OUT, _H, _H, c_void_p]),
     "vxp_report_sweep": (c_int, [_OUT, _H, c_void_p, c_void_p, c_size_t, c_void_p]),
+    "vxp_report_roofline": (c_int, [_OUT, _H, _H, c_void_p]),
     "vxp_report_text": (c_void_p, [_H, _SIZE_OUT]),
     "vxp_report_free": (None, [_H]),
     # cuda code generation

@@ -195,3 +195,103 @@ class SweepReport:
 
     def _repr_html_(self) -> str:
         return "<pre>%s</pre>" % html.escape(self.text)
+
+
+@dataclass(frozen=True)
+class RooflineEntry:
+    """One function's part of ``vxpeak roofline``'s report: its traffic (``traffic``
+    "exact", "upper_bound" or "unknown", ``reason`` why), the time its slowest space takes
+    (``time_ps``), and under ``traffic_model`` the memory and compute times, which of them
+    ``bound``s the call and by how much, and the ceiling in calls and tokens per second. The
+    spaces, buffers, operations and streamed tiles are in ``to_dict()``."""
+
+    function: str
+    regions: int
+    traffic: str
+    reason: Optional[str]
+    time_ps: Optional[int]
+    bound_space: Optional[str]
+    topology: Optional[str]
+    traffic_model: str
+    memory_time_ps: Optional[int]
+    memory_bound_space: Optional[str]
+    memory_bytes: Optional[int]
+    compute_time_ps: Optional[int]
+    compute_reason: Optional[str]
+    arithmetic_intensity: Optional[float]
+    ridge_point: Optional[float]
+    bound: Optional[str]
+    bound_ratio: Optional[float]
+    call_time_ps: Optional[int]
+    calls_per_second: Optional[float]
+    tokens_per_call: int
+    tokens_per_call_from: Optional[str]
+    tokens_per_second: Optional[float]
+    stream_bytes: int
+    stream_time_ps: Optional[int]
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "RooflineEntry":
+        return cls(
+            function=d["function"],
+            regions=int(d["regions"]),
+            traffic=d["traffic"],
+            reason=d["reason"],
+            time_ps=_opt_int(d["time_ps"]),
+            bound_space=d["bound_space"],
+            topology=d["topology"],
+            traffic_model=d["traffic_model"],
+            memory_time_ps=_opt_int(d["memory_time_ps"]),
+            memory_bound_space=d["memory_bound_space"],
+            memory_bytes=_opt_int(d["memory_bytes"]),
+            compute_time_ps=_opt_int(d["compute_time_ps"]),
+            compute_reason=d["compute_reason"],
+            arithmetic_intensity=_opt_float(d["arithmetic_intensity"]),
+            ridge_point=_opt_float(d["ridge_point"]),
+            bound=d["bound"],
+            bound_ratio=_opt_float(d["bound_ratio"]),
+            call_time_ps=_opt_int(d["call_time_ps"]),
+            calls_per_second=_opt_float(d["calls_per_second"]),
+            tokens_per_call=int(d["tokens_per_call"]),
+            tokens_per_call_from=d["tokens_per_call_from"],
+            tokens_per_second=_opt_float(d["tokens_per_second"]),
+            stream_bytes=int(d["streamed"]["bytes"]),
+            stream_time_ps=_opt_int(d["streamed"]["time_ps"]),
+        )
+
+
+@dataclass(frozen=True)
+class RooflineReport:
+    """``vxpeak roofline``'s report (schema vxpeak-roofline-v1): how fast one call of each
+    function with device work (or the one asked for) can run on the analysed machine."""
+
+    file: str
+    machine: Optional[str]
+    host: Optional[str]
+    defines: Dict[str, int]
+    functions: Tuple[RooflineEntry, ...]
+    #: The text ``vxpeak roofline`` prints.
+    text: str = field(default="", compare=False, repr=False)
+    _json: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def from_json(cls, doc: Dict[str, Any], text: str) -> "RooflineReport":
+        return cls(
+            file=doc["file"],
+            machine=doc["machine"],
+            host=doc["host"],
+            defines={str(k): int(v) for k, v in doc["defines"].items()},
+            functions=tuple(RooflineEntry.from_dict(f) for f in doc["functions"]),
+            text=text,
+            _json=doc,
+        )
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as ``vxpeak roofline --format json`` prints it, as Python objects."""
+        return copy.deepcopy(self._json)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        return "<pre>%s</pre>" % html.escape(self.text)
