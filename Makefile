@@ -526,5 +526,5 @@ clean:
 FORCE:
 
 # The header dependencies recorded by $(DEPFLAGS); -MP's empty rules let a header be deleted.
--include $(wildcard $(addsuffix /*.d,$(addprefix $(BUILD)/,lib lib/codegen gen bindings/cli bindings/lsp install \
+-include $(wildcard $(addsuffix /*.d,$(addprefix $(BUILD)/,lib lib/report lib/codegen gen bindings/cli bindings/lsp install \
 	tests examples bench)))
