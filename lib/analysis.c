@@ -18,7 +18,6 @@
 #include "notes.h"
 #include "program.h"
 #include "resolve.h"
-#include "roles.h"
 #include "visibility.h"
 #include "source.h"
 
@@ -366,11 +365,7 @@ static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint6
   rec.start_byte = pl->start_byte;
   rec.end_byte = pl->end_byte;
   rec.range = vxp_source__range(W->src, pl->start_byte, pl->end_byte);
-  int rc = vxp_roles__of_line(W->ctx, W->an, W->src, rec.range.start.line, &rec.role);
-  if (rc != VXP_OK) {
-    W->rc = rc;
-    return;
-  }
+  rec.role = pl->role != VXP_NAME_NONE ? name_str(W, pl->role) : NULL; /* lowered (roles.h) */
   vxp_peak_tile tile = {space, bytes, never_read};
   if (!array_push(W->ctx, &W->an->records, rec) || !array_push(W->ctx, &W->tiles, tile)) {
     W->rc = VXP_ENOMEM;
@@ -1272,8 +1267,6 @@ int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
   if (!an) return vxp_ctx__nomem(ctx);
   an->ctx = ctx;
   an->prog = prog;
-  an->role_cache_line = VXP_NONE;
-  an->role_line = VXP_NONE;
   an->machine = opts ? opts->machine : NULL;
   an->host = opts ? opts->host : NULL;
   an->machine_only = machine_only;
@@ -1301,7 +1294,6 @@ void vxp_analysis_free(vxp_analysis *an) {
   vxp_transfer__graph_free(ctx, &an->graph);
   array_free(ctx, &an->routes);
   array_free(ctx, &an->route_nodes);
-  vxp_roles__free(ctx, an);
   vxp_machine__view_free(ctx, &an->view);
   vxp_machine_free(an->own);
   vxp_diag__list_free(ctx, &an->diags);

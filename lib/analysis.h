@@ -37,7 +37,7 @@ struct vxp_record {
   bool released;              /* freed before the function returns */
   uint32_t release_order;     /* when released: the last program-order position it is live at */
   uint32_t type;              /* the placed tensor type (index into the model), or VXP_NONE */
-  const char *role;           /* the role the program names for it (roles.c), or NULL */
+  const char *role;           /* the role the program names for it (lowered: roles.h), or NULL */
   vxp_name binding;
   uint32_t start_byte, end_byte;
   vxp_range range;
@@ -260,12 +260,6 @@ struct vxp_analysis {
   vxp_graph graph;            /* routing graph of `view` */
   Array(vxp_route) routes;    /* in program order, by function */
   Array(uint32_t) route_nodes;
-  Array(char *) roles;        /* the distinct role names records point to (roles.c) */
-  uint32_t role_cache_line;   /* roles.c's memo: the role that line inherits ... */
-  const char *role_cache;     /* ... from the lines above it (VXP_NONE: no memo) */
-  uint32_t role_line;         /* roles.c's answer memo: the last line asked about ... */
-  const char *role_answer;    /* ... and its role (VXP_NONE: none yet), so that many
-                                 placements on one long line classify it once */
   size_t error_count, warning_count;
   char *json;                 /* cached report (lib/report/json.c) */
   size_t json_len;

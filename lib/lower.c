@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "context.h"
+#include "roles.h"
 #include "source.h"
 
 /* What lowering knows about the value of an expression. */
@@ -69,6 +70,7 @@ typedef struct lowerer {
   unsigned spawn_depth;        /* `spawn` regions open around the current expression */
   unsigned address_depth;      /* inside an index or a loop bound: address arithmetic */
   bool too_deep;               /* the current function hit VXP_MAX_NESTING */
+  vxp_roles_memo roles;        /* the `// role:` comments read so far */
   int rc;                      /* sticky failure (VXP_ENOMEM) */
 } lowerer;
 
@@ -125,9 +127,22 @@ static vxp_function *current_fn(lowerer *L) {
   return &L->m->functions.items[*array_last(&L->fn_stack)];
 }
 
+static vxp_name intern_text(lowerer *L, const char *s, size_t len);
+
 static void emit(lowerer *L, const vxp_event *ev) {
   if (failed(L) || L->fn_stack.len == 0) return;
-  if (!array_push(L->ctx, &current_fn(L)->events, *ev)) oom(L);
+  if (!array_push(L->ctx, &current_fn(L)->events, *ev)) {
+    oom(L);
+    return;
+  }
+  if (ev->kind != VXP_EV_PLACE) return;
+  /* A placement's role, read from the comments once, here (roles.h). */
+  vxp_place_event *pl = &array_last(&current_fn(L)->events)->u.place;
+  uint32_t line = vxp_source__range(L->src, pl->start_byte, pl->start_byte).start.line;
+  const char *role;
+  size_t len;
+  vxp_roles__of_line(&L->roles, L->src, line, &role, &len);
+  pl->role = role ? intern_text(L, role, len) : VXP_NAME_NONE;
 }
 
 static void open_block(lowerer *L, TSNode construct, vxp_block_kind kind, bool comptime,
@@ -1662,6 +1677,7 @@ int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp
   L.diags = diags;
   L.S = &ctx->syms;
   L.F = &ctx->fields;
+  vxp_roles__memo_init(&L.roles);
   if (vxp_strtab__init(ctx, &model->names) != VXP_OK) return VXP_ENOMEM;
   lower_items(&L, root, true);
   if (L.signatures.len)

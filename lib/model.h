@@ -199,6 +199,7 @@ typedef struct vxp_place_event {
   vxp_place dest;          /* the space (or topology) placed into */
   vxp_origin origin;       /* transfers only */
   vxp_name binding;        /* the `let` name or the assigned variable; NONE when unbound */
+  vxp_name role;           /* the role a `// role:` comment names for it (roles.h), or NONE */
   uint32_t start_byte, end_byte;
 } vxp_place_event;
 

@@ -2,7 +2,7 @@
 /* roles.c - roles named in comments (`// role: NAME`), see roles.h for the rule. */
 #include "roles.h"
 
-#include "context.h"
+#include "model.h"
 #include "source.h"
 
 #define VXP__ROLE_MAX 80
@@ -75,77 +75,61 @@ static line_info classify(const vxp_source *src, uint32_t line) {
   return info;
 }
 
-/* The owned copy of a role name (one per distinct name). */
-static int intern_role(vxp_context *ctx, vxp_analysis *an, const char *text, size_t len,
-                       const char **out) {
-  for (size_t i = 0; i < an->roles.len; i++) {
-    const char *r = an->roles.items[i];
-    if (strlen(r) == len && memcmp(r, text, len) == 0) {
-      *out = r;
-      return VXP_OK;
-    }
-  }
-  char *copy = vxp_ctx__strndup(ctx, text, len);
-  if (!copy || !array_push(ctx, &an->roles, copy)) {
-    vxp_ctx__free(ctx, copy);
-    return VXP_ENOMEM;
-  }
-  *out = copy;
-  return VXP_OK;
+void vxp_roles__memo_init(vxp_roles_memo *memo) {
+  memset(memo, 0, sizeof(*memo));
+  memo->inherit_line = VXP_NONE;
+  memo->answer_line = VXP_NONE;
 }
 
-static int of_line(vxp_context *ctx, vxp_analysis *an, const vxp_source *src, uint32_t line,
-                   const char **role);
-
-int vxp_roles__of_line(vxp_context *ctx, vxp_analysis *an, const vxp_source *src, uint32_t line,
-                       const char **role) {
-  /* Placements are asked about in source order, often many on one line: classifying the
-   * line again for each rescanned it (a 10 MB line of placements: quadratic, minutes). */
-  if (an->role_line == line && line != VXP_NONE) {
-    *role = an->role_answer;
-    return VXP_OK;
-  }
-  int rc = of_line(ctx, an, src, line, role);
-  if (rc == VXP_OK) {
-    an->role_line = line;
-    an->role_answer = *role;
-  }
-  return rc;
-}
-
-static int of_line(vxp_context *ctx, vxp_analysis *an, const vxp_source *src, uint32_t line,
-                   const char **role) {
-  *role = NULL;
+static void of_line(vxp_roles_memo *memo, const vxp_source *src, uint32_t line,
+                    const char **text, size_t *len) {
+  *text = NULL;
+  *len = 0;
   line_info own = classify(src, line);
-  if (own.kind == LINE_OTHER && own.role) return intern_role(ctx, an, own.role, own.role_len, role);
+  if (own.kind == LINE_OTHER && own.role) {
+    *text = own.role;
+    *len = own.role_len;
+    return;
+  }
   /* The role this line inherits from the lines above: walk up until the paragraph's role
    * comment, its start, or the line the memo answers for. The memo is only valid when no
    * line between it and here was skipped, which walking up guarantees. */
-  if (line == 0) return VXP_OK;
+  if (line == 0) return;
   const char *inherited = NULL;
+  size_t inherited_len = 0;
   uint32_t l = line - 1;
   for (;;) {
-    if (an->role_cache_line == l && an->role_cache_line != VXP_NONE) {
-      inherited = an->role_cache;
+    if (memo->inherit_line == l && memo->inherit_line != VXP_NONE) {
+      inherited = memo->inherit;
+      inherited_len = memo->inherit_len;
       break;
     }
     line_info info = classify(src, l);
     if (info.kind == LINE_STOP) break;
     if (info.kind == LINE_ROLE) {
-      int rc = intern_role(ctx, an, info.role, info.role_len, &inherited);
-      if (rc != VXP_OK) return rc;
+      inherited = info.role;
+      inherited_len = info.role_len;
       break;
     }
     if (l == 0) break;
     l--;
   }
-  an->role_cache_line = line - 1;
-  an->role_cache = inherited;
-  *role = inherited;
-  return VXP_OK;
+  memo->inherit_line = line - 1;
+  memo->inherit = inherited;
+  memo->inherit_len = inherited_len;
+  *text = inherited;
+  *len = inherited_len;
 }
 
-void vxp_roles__free(vxp_context *ctx, vxp_analysis *an) {
-  for (size_t i = 0; i < an->roles.len; i++) vxp_ctx__free(ctx, an->roles.items[i]);
-  array_free(ctx, &an->roles);
+void vxp_roles__of_line(vxp_roles_memo *memo, const vxp_source *src, uint32_t line,
+                        const char **text, size_t *len) {
+  if (memo->answer_line == line && line != VXP_NONE) {
+    *text = memo->answer;
+    *len = memo->answer_len;
+    return;
+  }
+  of_line(memo, src, line, text, len);
+  memo->answer_line = line;
+  memo->answer = *text;
+  memo->answer_len = *len;
 }

@@ -14,16 +14,27 @@
 #ifndef VXP_ROLES_H
 #define VXP_ROLES_H
 
-#include "analysis.h"
+#include "source.h"
 
-/* The role of a placement starting on 0-based `line` of `src`: a name owned by `an` (valid
- * until it is freed), or NULL. Placements are asked for mostly in increasing line order;
- * a memo on `an` makes a run of them linear in the number of lines. Returns VXP_OK or
- * VXP_ENOMEM. */
-int vxp_roles__of_line(vxp_context *ctx, vxp_analysis *an, const vxp_source *src, uint32_t line,
-                       const char **role);
+/* The memo of a run of questions (lowering asks once per placement, in source order): the
+ * role a line inherits from the lines above it, and the last line answered, so that a run
+ * of placements is linear in the number of lines (a 10 MB line of placements asked again
+ * for each was quadratic). Start it with vxp_roles__memo_init. */
+typedef struct vxp_roles_memo {
+  uint32_t inherit_line;      /* the line whose inherited role is memoised, or VXP_NONE */
+  const char *inherit;        /* that role's text in the source (NULL: none) ... */
+  size_t inherit_len;         /* ... and its length */
+  uint32_t answer_line;       /* the last line answered, or VXP_NONE */
+  const char *answer;
+  size_t answer_len;
+} vxp_roles_memo;
 
-/* Free the role names owned by `an`. */
-void vxp_roles__free(vxp_context *ctx, vxp_analysis *an);
+void vxp_roles__memo_init(vxp_roles_memo *memo);
+
+/* The role of a placement starting on 0-based `line` of `src`: `*text` points into the
+ * source (`*len` bytes, at most 80), or is NULL when the placement has none. Reads only the
+ * source; lowering calls it once per placement and keeps the answer in the model. */
+void vxp_roles__of_line(vxp_roles_memo *memo, const vxp_source *src, uint32_t line,
+                        const char **text, size_t *len);
 
 #endif /* VXP_ROLES_H */

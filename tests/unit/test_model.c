@@ -81,11 +81,41 @@ static void test_model__declarations_are_read_once_for_every_analysis(void **sta
   test_done(&r);
 }
 
+static void test_model__roles_are_lowered_with_their_placements(void **state) {
+  (void)state;
+  test_run r = test_analyse("Memory CPU_DRAM {}\nMemory W { capacity: 4 MiB }\n"
+                            "fn main() -> i32 {\n"
+                            "  // role: KV cache\n"
+                            "  let k = Tensor<f32, [4], Memory::W>::uninit();\n"
+                            "  let v = Tensor<f32, [4], Memory::W>::uninit(); // role: values\n"
+                            "\n"
+                            "  let s = Tensor<f32, [4], Memory::W>::uninit();\n"
+                            "  print!(k, v, s);\n  return 0;\n}\n");
+  const vxp_model *m = &r.prog->model;
+  const char *want[] = {"KV cache", "values", NULL};
+  size_t places = 0;
+  const vxp_function *fn = &m->functions.items[0];
+  for (size_t e = 0; e < fn->events.len; e++) {
+    const vxp_event *ev = &fn->events.items[e];
+    if (ev->kind != VXP_EV_PLACE) continue;
+    assert_true(places < 3);
+    if (want[places]) assert_string_equal(vxp_strtab__str(&m->names, ev->u.place.role), want[places]);
+    else assert_int_equal(ev->u.place.role, VXP_NAME_NONE);
+    places++;
+  }
+  assert_int_equal(places, 3);
+  /* The analysis' records read the lowered roles. */
+  assert_string_equal(vxp_record_role(vxp_analysis_record(r.an, 0)), "KV cache");
+  assert_null(vxp_record_role(vxp_analysis_record(r.an, 2)));
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_model__items_have_ids_in_source_order_and_hold_their_functions),
       cmocka_unit_test(test_model__a_position_finds_its_item),
       cmocka_unit_test(test_model__declarations_are_read_once_for_every_analysis),
+      cmocka_unit_test(test_model__roles_are_lowered_with_their_placements),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
