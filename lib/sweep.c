@@ -209,12 +209,41 @@ static bool *answering(vxp_context *ctx, const vxp_analysis *an, const char *fun
   return in;
 }
 
-/* Whether diagnostic `d` bears on the selected functions: one about no function (syntax,
- * names, the machine model) always does. */
-static bool bears_on(const vxp_analysis *an, const bool *in, const vxp_diagnostic *d) {
-  if (!d->function) return true;
+/* The function (not a closure: the item's own function or method) whose text holds
+ * diagnostic `d` of the analysis, when it was made by the analysis in the program's source,
+ * or VXP_NONE: a syntax error (which may change how the rest parses), a problem in a
+ * machine model, a const item or a declaration bears on every function. */
+static uint32_t written_in(const vxp_analysis *an, size_t index, const vxp_diagnostic *d) {
+  const vxp_model *m = &an->prog->model;
+  if (index < an->prog->diags.len || !d->has_range || d->source != an->prog->src) return VXP_NONE;
+  uint32_t at = d->range.start_byte;
+  uint32_t item = vxp_model__item_at(m, at);
+  if (item == VXP_NONE) return VXP_NONE;
+  const vxp_model_item *it = &m->items.items[item];
+  for (uint32_t f = it->first_function; f < it->first_function + it->function_count; f++) {
+    const vxp_function *fn = &m->functions.items[f];
+    if (!fn->is_closure && fn->start_byte <= at && at < fn->end_byte) return f;
+  }
+  return VXP_NONE;
+}
+
+/* Whether diagnostic `d` (an->diags[index]) bears on the selected functions: one about a
+ * function that is selected, or written inside one (a name that resolves to nothing), or
+ * about no function and written in none (syntax, the machine model, a const item). Sets
+ * `*where` to the function it was written in, or NULL. */
+static bool bears_on(const vxp_analysis *an, const bool *in, size_t index, const vxp_diagnostic *d,
+                     const char **where) {
+  *where = NULL;
+  if (d->function) {
+    for (size_t f = 0; f < an->functions.len; f++)
+      if (in[f] && strcmp(an->functions.items[f].name, d->function) == 0) return true;
+    return false;
+  }
+  uint32_t fn = written_in(an, index, d);
+  if (fn == VXP_NONE) return true;
+  *where = vxp_strtab__str(&an->prog->model.names, an->prog->model.functions.items[fn].name);
   for (size_t f = 0; f < an->functions.len; f++)
-    if (in[f] && strcmp(an->functions.items[f].name, d->function) == 0) return true;
+    if (in[f] && an->functions.items[f].model_fn == fn) return true;
   return false;
 }
 
@@ -228,9 +257,11 @@ int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *functio
   /* Errors first: any error about the selected function (or what it calls, or no function
    * at all) rejects the value; the first one's code and function are kept. */
   const vxp_diagnostic *cause = NULL;
+  const char *cause_where = NULL, *where;
   for (size_t i = 0; i < an->diags.len && p->fits; i++) {
     const vxp_diagnostic *d = &an->diags.items[i];
-    if (d->severity == VXP_SEVERITY_ERROR && bears_on(an, in, d)) {
+    if (d->severity == VXP_SEVERITY_ERROR && bears_on(an, in, i, d, &where)) {
+      cause_where = where;
       p->fits = false;
       p->reason = (strcmp(d->code, "E6009") == 0 || strcmp(d->code, "E6010") == 0 ||
                   strcmp(d->code, "E6027") == 0 || strcmp(d->code, "E6028") == 0)
@@ -241,15 +272,16 @@ int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *functio
   }
   for (size_t i = 0; i < an->diags.len && p->fits; i++) {
     const vxp_diagnostic *d = &an->diags.items[i];
-    if (strcmp(d->code, "W1029") == 0 && bears_on(an, in, d)) {
+    if (strcmp(d->code, "W1029") == 0 && bears_on(an, in, i, d, &where)) {
+      cause_where = where;
       p->fits = false;
       p->reason = "size_unknown";
       snprintf(p->code, sizeof(p->code), "W1029");
       cause = d;
     }
   }
-  if (cause && cause->function && !(p->cause = vxp_ctx__strdup(ctx, cause->function)))
-    rc = VXP_ENOMEM;
+  const char *cause_name = cause ? (cause->function ? cause->function : cause_where) : NULL;
+  if (cause_name && !(p->cause = vxp_ctx__strdup(ctx, cause_name))) rc = VXP_ENOMEM;
   /* The selected (function, space) closest to (or furthest past) its capacity, by its
    * call-tree total: what a function holds while its callees place theirs counts, as it
    * does in `check` (E6027). */

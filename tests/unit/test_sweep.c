@@ -320,6 +320,68 @@ static void test_sweep__a_selected_function_answers_for_itself_and_its_callees(v
   done(&f);
 }
 
+static void test_sweep__an_error_outside_the_functions_call_tree_does_not_decide(void **state) {
+  (void)state;
+  static const char machine[] = "Memory CPU_DRAM {}\n"
+                                "Memory W { capacity: 100 KiB, managed: explicit }\n"
+                                "Topology Dev { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
+                                "const N : i64 = 1;\n";
+  char text[2048];
+  snprintf(text, sizeof(text),
+           "%s"
+           "fn leaf() -> i32 {\n"
+           "  let t = Tensor<u8, [N, 10240], Memory::W>::uninit();\n"
+           "  print!(t);\n"
+           "  return 0;\n"
+           "}\n"
+           "fn serve() -> i32 { return leaf(); }\n"
+           "fn offline(p: Pointt) -> i32 { return prefil(); }\n",
+           machine);
+  fixture f = load(text, NULL);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  vxp_sweep_options so = VXP_SWEEP_OPTIONS_INIT;
+  so.name = "N";
+  so.lo = 1;
+  so.hi = 16;
+  so.function = "serve";
+  vxp_sweep *sw = NULL;
+  assert_int_equal(vxp_sweep_run(&sw, f.ctx, f.prog, &opts, &so), VXP_OK);
+  /* offline's E3029 and E2002 are not about serve or leaf: serve answers 10, as alone. */
+  assert_non_null(vxp_sweep_largest(sw));
+  assert_int_equal(vxp_sweep_point_value(vxp_sweep_largest(sw)), 10);
+  assert_string_equal(vxp_sweep_point_code(vxp_sweep_first_rejected(sw)), "E6009");
+  assert_string_equal(vxp_sweep_point_cause_function(vxp_sweep_first_rejected(sw)), "leaf");
+  vxp_sweep_free(sw);
+  /* offline itself fits nowhere, and the why names it and its first error. */
+  so.function = "offline";
+  assert_int_equal(vxp_sweep_run(&sw, f.ctx, f.prog, &opts, &so), VXP_OK);
+  assert_null(vxp_sweep_largest(sw));
+  assert_string_equal(vxp_sweep_point_code(vxp_sweep_first_rejected(sw)), "E3029");
+  assert_string_equal(vxp_sweep_point_cause_function(vxp_sweep_first_rejected(sw)), "offline");
+  vxp_sweep_free(sw);
+  /* So does the whole program. */
+  so.function = NULL;
+  assert_int_equal(vxp_sweep_run(&sw, f.ctx, f.prog, &opts, &so), VXP_OK);
+  assert_null(vxp_sweep_largest(sw));
+  vxp_sweep_free(sw);
+  done(&f);
+  /* An error written outside every function (a declaration naming an unknown space) bears
+   * on every function. */
+  snprintf(text, sizeof(text),
+           "%s"
+           "Memory S { within: Memory::Nowhere, capacity: 1 KiB }\n"
+           "fn serve() -> i32 { return 0; }\n",
+           machine);
+  f = load(text, NULL);
+  so.function = "serve";
+  assert_int_equal(vxp_sweep_run(&sw, f.ctx, f.prog, &opts, &so), VXP_OK);
+  assert_null(vxp_sweep_largest(sw));
+  assert_string_equal(vxp_sweep_point_code(vxp_sweep_first_rejected(sw)), "E1011");
+  assert_null(vxp_sweep_point_cause_function(vxp_sweep_first_rejected(sw)));
+  vxp_sweep_free(sw);
+  done(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sweep__margins_count_what_callers_hold_across_calls),
@@ -328,6 +390,7 @@ int main(void) {
       cmocka_unit_test(test_sweep__shapes_that_may_shrink_rule_bisection_out),
       cmocka_unit_test(test_sweep__bad_requests_are_refused_with_a_reason),
       cmocka_unit_test(test_sweep__a_selected_function_answers_for_itself_and_its_callees),
+      cmocka_unit_test(test_sweep__an_error_outside_the_functions_call_tree_does_not_decide),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
