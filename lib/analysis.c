@@ -15,6 +15,7 @@
 #include "instance.h"
 #include "invariants.h"
 #include "lowerings.h"
+#include "raw_primitives.h"
 #include "notes.h"
 #include "program.h"
 #include "resolve.h"
@@ -1113,6 +1114,8 @@ static int analyse(vxp_analysis *an) {
   if (rc == VXP_OK)
     rc = vxp_lowerings__check(ctx, prog->src, ts_tree_root_node(prog->tree), &an->view,
                               &an->diags);
+  if (rc == VXP_OK)
+    rc = vxp_raw__check(ctx, prog->src, ts_tree_root_node(prog->tree), &an->view, &an->diags);
 
   walker W;
   memset(&W, 0, sizeof(W));

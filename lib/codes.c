@@ -91,6 +91,29 @@ static const vxp_code_info catalogue[] = {
     {"E6016", "TopologyShadowsBuiltin", "A topology shadows a built-in one.",
      "A declared Topology has the name of one of Vx's built-in topologies.",
      "Rename the topology.", E},
+    {"E6017", "RawPrimitiveMisused", "A `raw::` primitive is used where it cannot be.",
+     "The `raw::` primitives (load, store, extent, lane, lanes, barrier, async_copy, "
+     "async_wait) exist only in transfer lowering bodies, outside closures, on tiles that are "
+     "the lowering's parameters; a tile written through one is held by `&mut`.",
+     "Move the call into the lowering's own body, name a parameter, or declare the written "
+     "tile `&mut`.", E},
+    {"E6019", "BarrierNotReachedByEveryLane", "raw::barrier() is under control flow.",
+     "A barrier inside a loop, an `if` or a `match` of a lowering is not reached by every "
+     "lane, and the lanes that reach it wait for the others forever.",
+     "Move the barrier to the top level of the lowering's body (a top-level `unsafe` block "
+     "counts as top level).", E},
+    {"E6020", "NoCopyEngine", "raw::async_copy on an edge without a copy engine.",
+     "The lowering's own topology does not mark its `transfer` edge `copy_engine`, so no "
+     "hardware runs the asynchronous copy (another machine's engine does not count).",
+     "Declare `copy_engine` on the edge if the part has one, or copy with raw::load and "
+     "raw::store.", E},
+    {"E6021", "AsyncOrPublicationBroken", "A lowering's copies or writes are not settled.",
+     "A tile is read (or written) while a raw::async_copy into (or from) it is outstanding, a "
+     "copy has no raw::async_wait() on some way out of the lowering, or a lowering that writes "
+     "its destination on a synchronizing edge does not end with raw::barrier() or leaves by "
+     "an early `return` before it.",
+     "Wait for the copies before touching their tiles and before returning; end the body "
+     "with raw::barrier(), with no `return` before it.", E},
     {"E6022", "LoweringSpaceNotVisible", "A lowering's topology cannot see a space it moves.",
      "`impl Transfer<Memory::A, Memory::B> for Topology::X` with a body that calls the "
      "`raw::` primitives, where X declares the edge A -> B but its `visible:` list (or "

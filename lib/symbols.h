@@ -81,6 +81,8 @@
   X(assignment_statement)                                                                   \
   X(compound_assignment_statement)                                                          \
   X(return_statement)                                                                       \
+  X(break_statement)                                                                        \
+  X(continue_statement)                                                                     \
   X(for_statement)                                                                          \
   X(loop_statement)                                                                         \
   X(while_statement)                                                                        \

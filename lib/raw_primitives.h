@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* raw_primitives.h - the obligations on the `raw::` primitives of a transfer lowering
+ * (`impl Transfer<Memory::A, Memory::B> for Topology::X { fn ... }`), as vxc states them:
+ *
+ *   E6017 a primitive used where it cannot be: outside a lowering, inside a closure (it
+ *         would run when called, not when the lowering runs), a name that is not one of the
+ *         eight (load, store, extent, lane, lanes, barrier, async_copy, async_wait), a tile
+ *         that is not a parameter of the lowering, or a tile written through `&` not `&mut`;
+ *   E6019 raw::barrier() under control flow (a loop, an `if`, a `match`): not every lane is
+ *         guaranteed to reach it (the top level of a top-level `unsafe` block counts as top
+ *         level);
+ *   E6020 raw::async_copy on an edge whose topology declares no `copy_engine` on it;
+ *   E6021 the async and publication discipline: a copy's destination read (or its source or
+ *         destination written) while the copy is outstanding, a copy with no raw::async_wait()
+ *         on some path to the end, and a lowering that writes its destination on a
+ *         synchronizing (not `relaxed`) edge but does not end with raw::barrier(), or leaves
+ *         by an early `return` before it.
+ *
+ * Not checked: E6018 (bounds proven by vxc's solver). The lowering's tiles are the
+ * parameters by name; a `let` that shadows a parameter is not followed. */
+#ifndef VXP_RAW_PRIMITIVES_H
+#define VXP_RAW_PRIMITIVES_H
+
+#include <tree_sitter/api.h>
+
+#include "diag.h"
+#include "machine.h"
+
+/* Append the diagnostics above for the `raw::` uses in `root` (parsed from `src`), checking
+ * edges against `view`. Returns VXP_OK or VXP_ENOMEM. */
+int vxp_raw__check(vxp_context *ctx, const vxp_source *src, TSNode root,
+                   const vxp_machine_view *view, vxp_diag_list *diags);
+
+#endif /* VXP_RAW_PRIMITIVES_H */

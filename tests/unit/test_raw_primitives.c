@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_raw_primitives.c - the obligations vxc puts on the `raw::` primitives of a transfer
+ * lowering: E6017 (where a primitive may be used and on what), E6019 (a barrier every lane
+ * reaches), E6020 (async copies need the edge's copy engine), E6021 (copies waited before
+ * their tiles are touched and before the lowering leaves; a write published by a trailing
+ * barrier on a synchronizing edge). The cases follow vxc's tests/middle_end raw_* tests, in
+ * programs of our own, each refusal with the admitted form beside it. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support.h"
+
+/* A device whose bulk memory holds a scratchpad; `EDGE` is the scratchpad hop's markers. */
+#define MACHINE(EDGE)                                                                        \
+  "Memory BULK { capacity: 16 GiB, bandwidth: 1 TB/s }\n"                                    \
+  "Memory PAD { within: Memory::BULK, capacity: 64 KiB, bandwidth: 64 B/cyc }\n"             \
+  "Topology Acc {\n  memory: Memory::BULK,\n  visible: [Memory::BULK, Memory::PAD],\n"      \
+  "  transfer Memory::CPU_DRAM -> Memory::BULK : 20 GB/s,\n"                                 \
+  "  transfer Memory::BULK -> Memory::PAD " EDGE "\n}\n"
+
+#define LOWERING(BODY)                                                                       \
+  "impl Transfer<Memory::BULK, Memory::PAD> for Topology::Acc {\n"                           \
+  "  fn fill(a: &Tensor<f32, [8]>, b: &mut Tensor<f32, [8]>) -> i32 {\n" BODY                \
+  "    return 0;\n  }\n}\n"                                                                  \
+  "fn main() -> i32 {\n  return 0;\n}\n"
+
+/* `text` has `count` diagnostics `code`, the first containing `part`; with count 0 the
+ * program is admitted. */
+static void expect(const char *text, const char *code, size_t count, const char *part) {
+  test_run r = test_analyse(text);
+  size_t n = test_count_diag(r.an, code);
+  if (n != count) fail_msg("%s x%zu, expected x%zu, in:\n%s", code, n, count, text);
+  if (count == 0 && !vxp_analysis_admitted(r.an))
+    fail_msg("rejected (%zu errors), expected admitted:\n%s", vxp_analysis_error_count(r.an),
+             text);
+  if (count && part && !strstr(vxp_diagnostic_message(test_find_diag(r.an, code)), part))
+    fail_msg("\"%s\" lacks \"%s\"", vxp_diagnostic_message(test_find_diag(r.an, code)), part);
+  test_done(&r);
+}
+
+static void test_raw__primitives_live_only_in_lowering_bodies(void **state) {
+  (void)state;
+  expect(MACHINE("") "fn main() -> i32 {\n  let w = raw::lanes();\n  return w;\n}\n", "E6017", 1,
+         "only legal inside a transfer lowering");
+  expect(MACHINE("") LOWERING("    let g = | k : i32 | k * raw::lane();\n    let z = g(2);\n"),
+         "E6017", 1, "inside a closure");
+  expect(MACHINE("") LOWERING("    raw::fill_all(b, 0.0);\n    raw::barrier();\n"), "E6017", 1,
+         "raw::fill_all is an unknown primitive");
+  expect(MACHINE("") LOWERING("    raw::store(b, 1, raw::load(a, 1) + 1.0);\n"
+                              "    raw::barrier();\n"),
+         "E6017", 0, NULL);
+}
+
+static void test_raw__a_tile_is_a_parameter_and_a_written_one_is_held_by_mut(void **state) {
+  (void)state;
+  expect(MACHINE("") LOWERING("    let other = a;\n    let x = raw::extent(other);\n"), "E6017", 1,
+         "`other` is not a parameter of this lowering");
+  expect(MACHINE("") LOWERING("    raw::store(a, 0, 2.0);\n    raw::barrier();\n"), "E6017", 1,
+         "the tile must be held by `&mut`");
+}
+
+static void test_raw__a_barrier_is_reached_by_every_lane(void **state) {
+  (void)state;
+  expect(MACHINE("") LOWERING("    raw::store(b, 0, 1.0);\n"
+                              "    if raw::lane() < 4 {\n      raw::barrier();\n    }\n"
+                              "    raw::barrier();\n"),
+         "E6019", 1, "reachable by every lane");
+  expect(MACHINE("") LOWERING("    for j in 0..raw::extent(a) {\n"
+                              "      raw::store(b, j, raw::load(a, j));\n      raw::barrier();\n"
+                              "    }\n    raw::barrier();\n"),
+         "E6019", 1, NULL);
+  /* A top-level `unsafe` block is still the top level. */
+  expect(MACHINE("") LOWERING("    unsafe { raw::store(b, raw::lane(), 3.0); raw::barrier(); }\n"),
+         "E6019", 0, NULL);
+}
+
+static void test_raw__an_async_copy_needs_its_topologys_copy_engine(void **state) {
+  (void)state;
+  const char *body = "    raw::async_copy(b, a, 0);\n    raw::async_wait();\n    raw::barrier();\n";
+  char text[4096];
+  snprintf(text, sizeof(text), MACHINE("") LOWERING("%s"), body);
+  expect(text, "E6020", 1, "Topology::Acc does not declare one");
+  snprintf(text, sizeof(text), MACHINE("copy_engine") LOWERING("%s"), body);
+  expect(text, "E6020", 0, NULL);
+  /* Another machine's engine on the same edge is no engine of this one. */
+  snprintf(text, sizeof(text),
+           MACHINE("") "Topology Other {\n  memory: Memory::BULK,\n"
+                       "  visible: [Memory::BULK, Memory::PAD],\n"
+                       "  transfer Memory::BULK -> Memory::PAD copy_engine\n}\n" LOWERING("%s"),
+           body);
+  expect(text, "E6020", 1, "copy_engine");
+}
+
+static void test_raw__a_copy_is_waited_for_before_its_tile_is_touched_or_left(void **state) {
+  (void)state;
+  expect(MACHINE("copy_engine") LOWERING("    raw::async_copy(b, a, 0);\n"
+                                         "    let v = raw::load(b, 0);\n"
+                                         "    raw::async_wait();\n    raw::barrier();\n"),
+         "E6021", 1, "still outstanding");
+  expect(MACHINE("copy_engine") LOWERING("    raw::async_copy(b, a, 0);\n"
+                                         "    raw::store(a, 0, 1.0);\n"
+                                         "    raw::async_wait();\n    raw::barrier();\n"),
+         "E6021", 1, "raw::async_copy from it is still outstanding");
+  expect(MACHINE("copy_engine") LOWERING("    raw::async_copy(b, a, 0);\n    raw::barrier();\n"),
+         "E6021", 1, "has no matching raw::async_wait()");
+  /* A `break` that jumps over the wait carries the copy out of the loop. */
+  expect(MACHINE("copy_engine") LOWERING("    for j in 0..raw::extent(a) {\n"
+                                         "      raw::async_copy(b, a, j);\n"
+                                         "      if j == 3 {\n        break;\n      }\n"
+                                         "      raw::async_wait();\n    }\n"
+                                         "    let v = raw::load(b, 0);\n"
+                                         "    raw::async_wait();\n    raw::barrier();\n"),
+         "E6021", 1, "still outstanding");
+  /* Copies issued in a loop and waited for after it. */
+  expect(MACHINE("copy_engine") LOWERING("    for j in 0..raw::extent(a) {\n"
+                                         "      raw::async_copy(b, a, j);\n    }\n"
+                                         "    raw::async_wait();\n    raw::barrier();\n"),
+         "E6021", 0, NULL);
+}
+
+static void test_raw__a_write_on_a_synchronizing_edge_ends_with_a_barrier(void **state) {
+  (void)state;
+  expect(MACHINE("") LOWERING("    raw::store(b, 0, 1.0);\n"), "E6021", 1,
+         "does not end with raw::barrier()");
+  expect(MACHINE("relaxed") LOWERING("    raw::store(b, 0, 1.0);\n"), "E6021", 0, NULL);
+  /* Reading alone publishes nothing. */
+  expect(MACHINE("") LOWERING("    let v = raw::load(a, 0);\n"), "E6021", 0, NULL);
+  expect(MACHINE("") LOWERING("    raw::store(b, 0, 1.0);\n"
+                              "    if raw::lane() == 1 {\n      return 1;\n    }\n"
+                              "    raw::barrier();\n"),
+         "E6021", 1, "early `return`");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_raw__primitives_live_only_in_lowering_bodies),
+      cmocka_unit_test(test_raw__a_tile_is_a_parameter_and_a_written_one_is_held_by_mut),
+      cmocka_unit_test(test_raw__a_barrier_is_reached_by_every_lane),
+      cmocka_unit_test(test_raw__an_async_copy_needs_its_topologys_copy_engine),
+      cmocka_unit_test(test_raw__a_copy_is_waited_for_before_its_tile_is_touched_or_left),
+      cmocka_unit_test(test_raw__a_write_on_a_synchronizing_edge_ends_with_a_barrier),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
