@@ -930,10 +930,12 @@ module.exports = grammar({
       optional(seq('(', commaList(field('field', $._pattern)), ')')),
     ),
 
+    // `Option<T>::Some(v)`, `Result<T, E>::Ok(v)` (core::clone), `Option<*mut i8>::None`.
     generic_pattern_type: $ => seq(
       field('name', $.identifier),
       '<',
-      field('argument', $._type_identifier),
+      sepBy1(',', field('argument', $._type)),
+      optional(','),
       '>',
     ),
 

@@ -9,8 +9,10 @@
 
 #include "context.h"
 #include "invariants.h"
+#include "lowerings.h"
 #include "model.h"
 #include "program.h"
+#include "raw_primitives.h"
 #include "source.h"
 #include "units.h"
 
@@ -575,6 +577,24 @@ static int check_is_machine(vxp_context *ctx, vxp_machine *m, const vxp_source *
   return d ? VXP_OK : VXP_ENOMEM;
 }
 
+/* A machine file's own transfer lowerings are held to the rules a program's are (E6022 and
+ * VXP0043, lowerings.h; the raw:: obligations, raw_primitives.h), against the file's own
+ * declarations: a lowering names its machine, and a machine file declares it. The view's
+ * coherence findings are dropped here; the analysis reports them when it merges its inputs. */
+static int check_own_lowerings(vxp_context *ctx, vxp_machine *m, const vxp_source *src,
+                               TSNode root) {
+  vxp_machine_view view;
+  memset(&view, 0, sizeof(view));
+  vxp_diag_list scratch = {0};
+  const vxp_machine *inputs[1] = {m};
+  int rc = vxp_machine__merge(ctx, inputs, 1, &view, &scratch);
+  if (rc == VXP_OK) rc = vxp_lowerings__check(ctx, src, root, &view, &m->diags);
+  if (rc == VXP_OK) rc = vxp_raw__check(ctx, src, root, &view, &m->diags);
+  vxp_diag__list_free(ctx, &scratch);
+  vxp_machine__view_free(ctx, &view);
+  return rc;
+}
+
 static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_source *src,
                             const char *label, vxp_source *owned_src) {
   vxp_machine *m = vxp_machine__new(ctx, label);
@@ -597,6 +617,7 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
   if (rc == VXP_OK && parsable < src->len) rc = vxp_syntax__report_cut(ctx, src, parsable, why, &m->diags);
   if (rc == VXP_OK) rc = vxp_machine__read(ctx, m, src, root);
   if (rc == VXP_OK) rc = check_is_machine(ctx, m, src, root);
+  if (rc == VXP_OK && m->lowerings.len) rc = check_own_lowerings(ctx, m, src, root);
   ts_tree_delete(tree);
   if (rc != VXP_OK) {
     vxp_machine_free(m);

@@ -16,6 +16,9 @@
  *         synchronizing (not `relaxed`) edge but does not end with raw::barrier(), or leaves
  *         by an early `return` before it.
  *
+ * Run on the program and, when a machine file is loaded, on that file's own lowerings
+ * (machine.c), each against the declarations it is checked with.
+ *
  * Not checked: E6018 (bounds proven by vxc's solver). The lowering's tiles are the
  * parameters by name; a `let` that shadows a parameter is not followed. */
 #ifndef VXP_RAW_PRIMITIVES_H

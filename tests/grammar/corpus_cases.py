@@ -104,6 +104,7 @@ CASES = {
  ("statement call on a parenthesized callee", F("  (f)(1);\n  return 0;")),
 ],
 "expressions": [
+ ("match on variants of a generic enum with two arguments", F("  match r {\n    Result<T, E>::Ok(v) => { return 1; }\n    Result<T, E>::Err(e) => { return 0; }\n    Option<*mut i8>::None => { return 2; }\n  }")),
  ("tuple literal and element access", F("  let t = (1, 2.0,);\n  let u = (t, 3);\n  return u.0.0 + t.1;")),
  ("match on a tuple", F("  match t {\n    (0, y) => { return y; }\n    ((1, _), true) => { return 1; }\n    (x, _) => { return x; }\n  }")),
  ("logical precedence", F("  return a || b && c;")),

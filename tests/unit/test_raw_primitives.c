@@ -136,6 +136,32 @@ static void test_raw__a_write_on_a_synchronizing_edge_ends_with_a_barrier(void *
          "E6021", 1, "early `return`");
 }
 
+static void test_raw__a_machine_files_own_lowerings_are_held_to_the_same_rules(void **state) {
+  (void)state;
+  /* The lowering lives in the --machine file, with the topology it names. */
+  test_run r = test_analyse_with("fn main() -> i32 {\n  return 0;\n}\n",
+                                 MACHINE("") "impl Transfer<Memory::BULK, Memory::PAD> for "
+                                             "Topology::Acc {\n  fn fill(a: &Tensor<f32, [8]>, "
+                                             "b: &mut Tensor<f32, [8]>) -> i32 {\n"
+                                             "    raw::async_copy(b, a, 0);\n"
+                                             "    raw::async_wait();\n    raw::barrier();\n"
+                                             "    return 0;\n  }\n}\n",
+                                 0);
+  assert_int_equal(test_count_diag(r.an, "E6020"), 1);
+  assert_false(vxp_analysis_admitted(r.an));
+  test_done(&r);
+  r = test_analyse_with("fn main() -> i32 {\n  return 0;\n}\n",
+                        MACHINE("copy_engine") "impl Transfer<Memory::BULK, Memory::PAD> for "
+                                               "Topology::Acc {\n  fn fill(a: &Tensor<f32, [8]>, "
+                                               "b: &mut Tensor<f32, [8]>) -> i32 {\n"
+                                               "    raw::async_copy(b, a, 0);\n"
+                                               "    raw::async_wait();\n    raw::barrier();\n"
+                                               "    return 0;\n  }\n}\n",
+                        0);
+  assert_int_equal(test_count_diag(r.an, "E6020"), 0);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_raw__primitives_live_only_in_lowering_bodies),
@@ -144,6 +170,7 @@ int main(void) {
       cmocka_unit_test(test_raw__an_async_copy_needs_its_topologys_copy_engine),
       cmocka_unit_test(test_raw__a_copy_is_waited_for_before_its_tile_is_touched_or_left),
       cmocka_unit_test(test_raw__a_write_on_a_synchronizing_edge_ends_with_a_barrier),
+      cmocka_unit_test(test_raw__a_machine_files_own_lowerings_are_held_to_the_same_rules),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
