@@ -3,13 +3,12 @@
  * per code with its meaning and remedy (codes.c), one result per diagnostic with its
  * region (UTF-16 columns, byte offsets, the source line), its notes as related locations
  * and lines of the message, and a fingerprint that survives edits elsewhere in the file. */
-#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "analysis.h"
 #include "codes.h"
 #include "context.h"
-#include "jsontext.h"
 #include "program.h"
 #include "report.h"
 #include "source.h"
@@ -17,49 +16,52 @@
 #define VXP__SARIF_SCHEMA \
   "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
-typedef struct sarif_buf {
+/* ------------------------------------------------------------------ the writer */
+
+/* The log is written straight into a vxp_sb in the layout SARIF viewers and our goldens have
+ * always had (the one jansson's JSON_INDENT(2) | JSON_ENSURE_ASCII dump gives): two-space
+ * indentation, one member or element per line, "{}" and "[]" when empty, and every character
+ * outside ASCII escaped as \uXXXX. Streaming it costs a fraction of building a DOM of the
+ * whole rule catalogue for every log (test_sarif checks the layout against jansson's). */
+#define SARIF_DEPTH 12 /* the log's structure is fixed and 9 levels deep */
+
+typedef struct sarif_w {
   vxp_context *ctx;
-  char *data;
-  size_t len, cap;
-  bool failed;
-} sarif_buf;
+  vxp_sb sb;
+  int depth;
+  bool has_items[SARIF_DEPTH];
+  bool after_key;
+} sarif_w;
 
-static int put_chunk(const char *chunk, size_t size, void *data) {
-  sarif_buf *b = data;
-  if (b->failed) return -1;
-  if (b->len + size + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 8192;
-    while (cap < b->len + size + 1) cap *= 2;
-    char *grown = vxp_ctx__realloc(b->ctx, b->data, cap);
-    if (!grown) {
-      b->failed = true;
-      return -1;
-    }
-    b->data = grown;
-    b->cap = cap;
+static void newline_indent(sarif_w *w, int depth) {
+  static const char lines[] = "\n                        "; /* a newline, 2 * SARIF_DEPTH spaces */
+  vxp_sb__append(w->ctx, &w->sb, lines, 1 + 2 * (size_t)depth);
+}
+
+/* Before a member or an element: a comma after the previous one, then its own line. */
+static void item_start(sarif_w *w) {
+  if (w->after_key) {
+    w->after_key = false;
+    return;
   }
-  memcpy(b->data + b->len, chunk, size);
-  b->len += size;
-  b->data[b->len] = '\0';
-  return 0;
+  if (w->has_items[w->depth]) vxp_sb__putc(w->ctx, &w->sb, ',');
+  w->has_items[w->depth] = true;
+  newline_indent(w, w->depth);
 }
 
-/* Building a JSON tree: every setter reports failure through `ok`. */
-static void set(json_t *obj, const char *key, json_t *value, bool *ok) {
-  if (!value || json_object_set_new(obj, key, value) != 0) *ok = false;
+static void w_open(sarif_w *w, char bracket) {
+  item_start(w);
+  vxp_sb__putc(w->ctx, &w->sb, bracket);
+  w->depth++;
+  VXP__ASSERT(w->depth < SARIF_DEPTH);
+  w->has_items[w->depth] = false;
 }
 
-static void push(json_t *arr, json_t *value, bool *ok) {
-  if (!value || json_array_append_new(arr, value) != 0) *ok = false;
-}
-
-static json_t *text_object(const char *text) {
-  json_t *o = json_object();
-  if (o && json_object_set_new(o, "text", vxp_json__text(text ? text : "")) != 0) {
-    json_decref(o);
-    return NULL;
-  }
-  return o;
+static void w_close(sarif_w *w, char bracket) {
+  bool had_items = w->has_items[w->depth];
+  w->depth--;
+  if (had_items) newline_indent(w, w->depth);
+  vxp_sb__putc(w->ctx, &w->sb, bracket);
 }
 
 /* Length of the valid UTF-8 sequence at `p` (at most `n` bytes), or 0 when invalid. */
@@ -74,33 +76,90 @@ static size_t utf8_len(const unsigned char *p, size_t n) {
   return len;
 }
 
-/* Source text as a JSON string: bytes that are not UTF-8 become U+FFFD, as a viewer would
- * show them (JSON strings cannot hold them). */
-static json_t *source_text(vxp_context *ctx, const char *text, size_t len) {
-  char *out = vxp_ctx__malloc(ctx, len * 3 + 1);
-  if (!out) return NULL;
-  size_t o = 0;
+static void put_escape(sarif_w *w, uint32_t cp) {
+  char seq[16];
+  if (cp < 0x10000) {
+    snprintf(seq, sizeof(seq), "\\u%04X", (unsigned)cp);
+  } else { /* a surrogate pair */
+    cp -= 0x10000;
+    snprintf(seq, sizeof(seq), "\\u%04X\\u%04X", (unsigned)(0xD800 | (cp >> 10)),
+             (unsigned)(0xDC00 | (cp & 0x3FF)));
+  }
+  vxp_sb__puts(w->ctx, &w->sb, seq);
+}
+
+/* `len` bytes of text as a JSON string in ASCII: a byte that starts no valid UTF-8 sequence
+ * is U+FFFD, as a viewer would show it (JSON strings cannot hold such bytes). */
+static void put_text(sarif_w *w, const char *text, size_t len) {
+  const unsigned char *p = (const unsigned char *)text;
+  vxp_sb__putc(w->ctx, &w->sb, '"');
+  size_t run = 0; /* start of the plain bytes not yet copied */
   for (size_t i = 0; i < len;) {
-    size_t n = utf8_len((const unsigned char *)text + i, len - i);
-    if (n == 0) {
-      memcpy(out + o, "\xef\xbf\xbd", 3);
-      o += 3;
+    unsigned char c = p[i];
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
       i++;
       continue;
     }
-    memcpy(out + o, text + i, n);
-    o += n;
+    vxp_sb__append(w->ctx, &w->sb, text + run, i - run);
+    size_t n = utf8_len(p + i, len - i);
+    const char *named = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b"
+                      : c == '\f' ? "\\f" : c == '\n' ? "\\n" : c == '\r' ? "\\r"
+                      : c == '\t' ? "\\t" : NULL;
+    if (named) {
+      vxp_sb__puts(w->ctx, &w->sb, named);
+      n = 1;
+    } else if (n == 0) {
+      put_escape(w, 0xFFFD);
+      n = 1;
+    } else {
+      uint32_t cp = n == 1 ? c : (uint32_t)(c & (0x7F >> n));
+      for (size_t k = 1; k < n; k++) cp = (cp << 6) | (p[i + k] & 0x3F);
+      put_escape(w, cp);
+    }
     i += n;
+    run = i;
   }
-  json_t *str = json_stringn(out, o);
-  vxp_ctx__free(ctx, out);
-  if (!str) return NULL;
-  json_t *obj = json_object();
-  if (!obj || json_object_set_new(obj, "text", str) != 0) {
-    json_decref(obj);
-    return NULL;
-  }
-  return obj;
+  vxp_sb__append(w->ctx, &w->sb, text + run, len - run);
+  vxp_sb__putc(w->ctx, &w->sb, '"');
+}
+
+/* `key` is one of this file's own names: ASCII with nothing to escape. */
+static void w_key(sarif_w *w, const char *key) {
+  item_start(w);
+  vxp_sb__putc(w->ctx, &w->sb, '"');
+  vxp_sb__puts(w->ctx, &w->sb, key);
+  vxp_sb__append(w->ctx, &w->sb, "\": ", 3);
+  w->after_key = true;
+}
+
+static void w_string(sarif_w *w, const char *s) {
+  item_start(w);
+  put_text(w, s ? s : "", s ? strlen(s) : 0);
+}
+
+static void w_int(sarif_w *w, long long v) {
+  item_start(w);
+  vxp_sb__printf(w->ctx, &w->sb, "%lld", v);
+}
+
+static void member_string(sarif_w *w, const char *key, const char *s) {
+  w_key(w, key);
+  w_string(w, s);
+}
+
+static void member_int(sarif_w *w, const char *key, long long v) {
+  w_key(w, key);
+  w_int(w, v);
+}
+
+/* {"text": ...}, the form of every SARIF message and description. */
+static void member_text(sarif_w *w, const char *key, const char *text, size_t len) {
+  w_key(w, key);
+  w_open(w, '{');
+  w_key(w, "text");
+  item_start(w);
+  put_text(w, text, len);
+  w_close(w, '}');
 }
 
 /* ------------------------------------------------------------------ artifacts */
@@ -108,18 +167,18 @@ static json_t *source_text(vxp_context *ctx, const char *text, size_t len) {
 /* A source label as a URI reference: relative paths stay relative (to the directory the
  * command ran in); absolute paths become file:// URIs; bytes outside the unreserved set
  * are percent-encoded. */
-static json_t *uri_of(const char *label) {
-  char out[4096];
-  size_t o = 0;
-  if (label[0] == '/') o = (size_t)snprintf(out, sizeof(out), "file://");
-  for (const unsigned char *p = (const unsigned char *)label; *p && o + 4 < sizeof(out); p++) {
+static void member_uri(sarif_w *w, const char *label) {
+  vxp_sb uri = {0};
+  if (label[0] == '/') vxp_sb__puts(w->ctx, &uri, "file://");
+  for (const unsigned char *p = (const unsigned char *)label; *p; p++) {
     bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
                  strchr("-._~/", *p) != NULL;
-    if (plain) out[o++] = (char)*p;
-    else o += (size_t)snprintf(out + o, sizeof(out) - o, "%%%02X", *p);
+    if (plain) vxp_sb__putc(w->ctx, &uri, (char)*p);
+    else vxp_sb__printf(w->ctx, &uri, "%%%02X", *p);
   }
-  out[o] = '\0';
-  return vxp_json__text(out);
+  if (uri.failed) w->sb.failed = true;
+  member_string(w, "uri", vxp_sb__text(&uri));
+  vxp_sb__free(w->ctx, &uri);
 }
 
 typedef struct artifacts {
@@ -179,245 +238,276 @@ static uint64_t flagged_hash(const vxp_diagnostic *d) {
 
 /* ------------------------------------------------------------------ results */
 
-/* A region object for `r` with its flagged text as `snippet`, or, with `context`, the
- * whole first line (a contextRegion). */
-static json_t *region_of(vxp_context *ctx, const vxp_source *src, vxp_range r, bool context,
-                         bool *ok) {
-  json_t *region = json_object();
-  if (!region) {
-    *ok = false;
-    return NULL;
-  }
-  size_t len;
-  const char *line = vxp_source_line(src, r.start.line, &len);
-  set(region, "startLine", json_integer(r.start.line + 1), ok);
-  if (context) {
-    if (line) set(region, "snippet", source_text(ctx, line, len), ok);
-    return region;
-  }
-  set(region, "startColumn", json_integer(vxp_source_utf16_column(src, r.start) + 1), ok);
-  set(region, "endLine", json_integer(r.end.line + 1), ok);
-  set(region, "endColumn", json_integer(vxp_source_utf16_column(src, r.end) + 1), ok);
-  set(region, "byteOffset", json_integer(r.start_byte), ok);
-  set(region, "byteLength", json_integer(r.end_byte - r.start_byte), ok);
-  uint32_t end = r.end_byte <= src->len ? r.end_byte : (uint32_t)src->len;
-  if (r.start_byte < end)
-    set(region, "snippet", source_text(ctx, src->text + r.start_byte, end - r.start_byte), ok);
-  return region;
-}
-
-static json_t *physical(vxp_context *ctx, artifacts *arts, const vxp_source *src, vxp_range r,
-                        bool *ok) {
-  json_t *loc = json_object(), *art = json_object();
-  if (!loc || !art) {
-    json_decref(loc);
-    json_decref(art);
-    *ok = false;
-    return NULL;
-  }
-  set(art, "uri", uri_of(src->label), ok);
-  int index = artifact_index(arts, src);
-  if (index >= 0) set(art, "index", json_integer(index), ok);
-  set(loc, "artifactLocation", art, ok);
-  set(loc, "region", region_of(ctx, src, r, false, ok), ok);
-  set(loc, "contextRegion", region_of(ctx, src, r, true, ok), ok);
-  return loc;
-}
-
 static const char *level_of(vxp_severity s) {
   return s == VXP_SEVERITY_ERROR ? "error" : s == VXP_SEVERITY_WARNING ? "warning" : "note";
 }
 
-static json_t *result_of(vxp_context *ctx, const vxp_diagnostic *d, int rule_index,
-                         artifacts *arts, uint64_t fingerprint, bool *ok) {
-  json_t *res = json_object();
-  if (!res) {
-    *ok = false;
-    return NULL;
+/* A region of `r` with its flagged text as `snippet`, or, with `context`, the whole first
+ * line (a contextRegion). */
+static void member_region(sarif_w *w, const vxp_source *src, vxp_range r, bool context) {
+  w_key(w, context ? "contextRegion" : "region");
+  w_open(w, '{');
+  size_t len;
+  const char *line = vxp_source_line(src, r.start.line, &len);
+  member_int(w, "startLine", (long long)r.start.line + 1);
+  if (context) {
+    if (line) member_text(w, "snippet", line, len);
+    w_close(w, '}');
+    return;
   }
+  member_int(w, "startColumn", (long long)vxp_source_utf16_column(src, r.start) + 1);
+  member_int(w, "endLine", (long long)r.end.line + 1);
+  member_int(w, "endColumn", (long long)vxp_source_utf16_column(src, r.end) + 1);
+  member_int(w, "byteOffset", (long long)r.start_byte);
+  member_int(w, "byteLength", (long long)r.end_byte - (long long)r.start_byte);
+  uint32_t end = r.end_byte <= src->len ? r.end_byte : (uint32_t)src->len;
+  if (r.start_byte < end) member_text(w, "snippet", src->text + r.start_byte, end - r.start_byte);
+  w_close(w, '}');
+}
+
+static void member_physical(sarif_w *w, const artifacts *arts, const vxp_source *src,
+                            vxp_range r) {
+  w_key(w, "physicalLocation");
+  w_open(w, '{');
+  w_key(w, "artifactLocation");
+  w_open(w, '{');
+  member_uri(w, src->label);
+  for (size_t i = 0; i < arts->len; i++) {
+    if (arts->items[i] == src) member_int(w, "index", (long long)i);
+  }
+  w_close(w, '}');
+  member_region(w, src, r, false);
+  member_region(w, src, r, true);
+  w_close(w, '}');
+}
+
+static void write_result(sarif_w *w, const vxp_diagnostic *d, int rule_index,
+                         const artifacts *arts, uint64_t fingerprint) {
+  w_open(w, '{');
   const char *code = vxp_diagnostic_code(d);
-  if (code) set(res, "ruleId", vxp_json__text(code), ok);
-  if (rule_index >= 0) set(res, "ruleIndex", json_integer(rule_index), ok);
-  set(res, "level", vxp_json__text(level_of(vxp_diagnostic_severity(d))), ok);
+  if (code) member_string(w, "ruleId", code);
+  if (rule_index >= 0) member_int(w, "ruleIndex", rule_index);
+  member_string(w, "level", level_of(vxp_diagnostic_severity(d)));
   /* The message carries the notes as lines, so that a viewer showing only the message
    * still shows what is live and what to do; located notes are related locations too. */
-  size_t total = strlen(vxp_diagnostic_message(d)) + 1;
-  for (size_t i = 0; i < vxp_diagnostic_note_count(d); i++)
-    total += strlen(vxp_diagnostic_message(vxp_diagnostic_note(d, i))) + 8;
-  char *text = vxp_ctx__malloc(ctx, total);
-  if (!text) {
-    *ok = false;
-    return res;
-  }
-  size_t o = (size_t)snprintf(text, total, "%s", vxp_diagnostic_message(d));
-  json_t *related = json_array();
-  if (!related) *ok = false;
+  vxp_sb text = {0};
+  vxp_sb__puts(w->ctx, &text, vxp_diagnostic_message(d));
+  size_t located = 0;
   for (size_t i = 0; i < vxp_diagnostic_note_count(d); i++) {
     const vxp_diagnostic *n = vxp_diagnostic_note(d, i);
-    const char *kind = vxp_diagnostic_is_help(n) ? "help" : "note";
-    o += (size_t)snprintf(text + o, total - o, "\n%s: %s", kind, vxp_diagnostic_message(n));
-    if (!related || !vxp_diagnostic_has_range(n)) continue;
-    json_t *rel = json_object();
-    if (!rel) {
-      *ok = false;
-      continue;
-    }
-    set(rel, "id", json_integer((json_int_t)i), ok);
-    set(rel, "physicalLocation",
-        physical(ctx, arts, vxp_diagnostic_source(n), vxp_diagnostic_range(n), ok), ok);
-    char label[1200];
-    snprintf(label, sizeof(label), "%s: %s", kind, vxp_diagnostic_message(n));
-    set(rel, "message", source_text(ctx, label, strlen(label)), ok);
-    push(related, rel, ok);
+    vxp_sb__printf(w->ctx, &text, "\n%s: %s", vxp_diagnostic_is_help(n) ? "help" : "note",
+                   vxp_diagnostic_message(n));
+    located += vxp_diagnostic_has_range(n);
   }
-  set(res, "message", source_text(ctx, text, strlen(text)), ok);
-  vxp_ctx__free(ctx, text);
+  if (text.failed) w->sb.failed = true;
+  member_text(w, "message", text.data ? text.data : "", text.len);
+  vxp_sb__free(w->ctx, &text);
   if (vxp_diagnostic_has_range(d)) {
-    json_t *locs = json_array();
-    json_t *loc = json_object();
-    if (!locs || !loc) {
-      json_decref(locs);
-      json_decref(loc);
-      *ok = false;
-    } else {
-      set(loc, "physicalLocation",
-          physical(ctx, arts, vxp_diagnostic_source(d), vxp_diagnostic_range(d), ok), ok);
-      push(locs, loc, ok);
-      set(res, "locations", locs, ok);
-    }
+    w_key(w, "locations");
+    w_open(w, '[');
+    w_open(w, '{');
+    member_physical(w, arts, vxp_diagnostic_source(d), vxp_diagnostic_range(d));
+    w_close(w, '}');
+    w_close(w, ']');
   }
-  if (related && json_array_size(related) > 0) set(res, "relatedLocations", related, ok);
-  else json_decref(related);
+  if (located > 0) {
+    w_key(w, "relatedLocations");
+    w_open(w, '[');
+    for (size_t i = 0; i < vxp_diagnostic_note_count(d); i++) {
+      const vxp_diagnostic *n = vxp_diagnostic_note(d, i);
+      if (!vxp_diagnostic_has_range(n)) continue;
+      w_open(w, '{');
+      member_int(w, "id", (long long)i);
+      member_physical(w, arts, vxp_diagnostic_source(n), vxp_diagnostic_range(n));
+      vxp_sb label = {0};
+      vxp_sb__printf(w->ctx, &label, "%s: %s", vxp_diagnostic_is_help(n) ? "help" : "note",
+                     vxp_diagnostic_message(n));
+      if (label.failed) w->sb.failed = true;
+      member_text(w, "message", label.data ? label.data : "", label.len);
+      vxp_sb__free(w->ctx, &label);
+      w_close(w, '}');
+    }
+    w_close(w, ']');
+  }
   char hex[24];
   snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fingerprint);
-  json_t *fp = json_object();
-  if (!fp) *ok = false;
-  else {
-    set(fp, "vxpeakDiagnostic/v1", vxp_json__text(hex), ok);
-    set(res, "partialFingerprints", fp, ok);
-  }
-  return res;
+  w_key(w, "partialFingerprints");
+  w_open(w, '{');
+  member_string(w, "vxpeakDiagnostic/v1", hex);
+  w_close(w, '}');
+  w_close(w, '}');
 }
 
 /* ------------------------------------------------------------------ rules and the log */
 
-static json_t *rule_of(const vxp_code_info *c, bool *ok) {
-  json_t *rule = json_object(), *config = json_object();
-  if (!rule || !config) {
-    json_decref(rule);
-    json_decref(config);
-    *ok = false;
-    return NULL;
-  }
-  set(rule, "id", vxp_json__text(c->code), ok);
-  set(rule, "name", vxp_json__text(c->name), ok);
-  set(rule, "shortDescription", text_object(c->summary), ok);
-  set(rule, "fullDescription", text_object(c->detail), ok);
-  set(rule, "help", text_object(c->help), ok);
-  set(config, "level", vxp_json__text(level_of(c->severity)), ok);
-  set(rule, "defaultConfiguration", config, ok);
-  return rule;
+static void write_rule(sarif_w *w, const vxp_code_info *c) {
+  w_open(w, '{');
+  member_string(w, "id", c->code);
+  member_string(w, "name", c->name);
+  member_text(w, "shortDescription", c->summary ? c->summary : "", c->summary ? strlen(c->summary) : 0);
+  member_text(w, "fullDescription", c->detail ? c->detail : "", c->detail ? strlen(c->detail) : 0);
+  member_text(w, "help", c->help ? c->help : "", c->help ? strlen(c->help) : 0);
+  w_key(w, "defaultConfiguration");
+  w_open(w, '{');
+  member_string(w, "level", level_of(c->severity));
+  w_close(w, '}');
+  w_close(w, '}');
 }
 
-static json_t *build(const vxp_analysis *an, bool *ok) {
-  json_t *log = json_object(), *runs = json_array(), *run = json_object();
-  json_t *tool = json_object(), *driver = json_object(), *rules = json_array();
-  json_t *results = json_array();
-  if (!log || !runs || !run || !tool || !driver || !rules || !results) {
-    json_decref(log);
-    json_decref(runs);
-    json_decref(run);
-    json_decref(tool);
-    json_decref(driver);
-    json_decref(rules);
-    json_decref(results);
-    *ok = false;
-    return NULL;
-  }
-  set(log, "$schema", vxp_json__text(VXP__SARIF_SCHEMA), ok);
-  set(log, "version", vxp_json__text("2.1.0"), ok);
-  set(driver, "name", vxp_json__text("vxpeak"), ok);
-  set(driver, "version", vxp_json__text(VXP_VERSION_STRING), ok);
-  set(driver, "semanticVersion", vxp_json__text(VXP_VERSION_STRING), ok);
-  /* Every code of the catalogue is a rule, so a rule's index never depends on what one
-   * run happened to report; a code outside the catalogue gets a rule of its own. */
+/* What the log needs before its results are written: each diagnostic's rule (catalogue
+ * codes first, then one rule per code outside the catalogue, in order of first use), the
+ * fingerprint (which occurrence of its flagged text it is) and the artifacts in order of
+ * first sight. */
+typedef struct plan {
+  int *rule_index;
+  uint64_t *fingerprint;
+  const vxp_diagnostic **extra; /* the first diagnostic of each code outside the catalogue */
+  size_t extra_len;
+  artifacts arts;
+} plan;
+
+typedef struct hashed {
+  uint64_t hash;
+  size_t index;
+} hashed;
+
+static int by_hash_then_index(const void *a, const void *b) {
+  const hashed *x = a, *y = b;
+  if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static bool make_plan(vxp_context *ctx, const vxp_analysis *an, size_t n, plan *pl) {
   size_t ncodes;
   const vxp_code_info *codes = vxp_codes__all(&ncodes);
-  for (size_t i = 0; i < ncodes; i++) push(rules, rule_of(&codes[i], ok), ok);
-  artifacts arts;
-  memset(&arts, 0, sizeof(arts));
-  artifact_index(&arts, an->prog->src);
-  size_t n = vxp_analysis_diagnostic_count(an);
-  uint64_t *seen = n ? vxp_ctx__calloc(an->ctx, n, sizeof(uint64_t)) : NULL;
-  if (n && !seen) *ok = false;
-  for (size_t i = 0; i < n && *ok; i++) {
-    if (vxp_ctx__interrupted(an->ctx)) { /* the caller reports the cancellation */
-      *ok = false;
-      break;
-    }
+  pl->rule_index = vxp_ctx__calloc(ctx, n ? n : 1, sizeof(int));
+  pl->fingerprint = vxp_ctx__calloc(ctx, n ? n : 1, sizeof(uint64_t));
+  pl->extra = vxp_ctx__calloc(ctx, n ? n : 1, sizeof(*pl->extra));
+  hashed *order = vxp_ctx__calloc(ctx, n ? n : 1, sizeof(hashed));
+  if (!pl->rule_index || !pl->fingerprint || !pl->extra || !order) {
+    vxp_ctx__free(ctx, order);
+    return false;
+  }
+  artifact_index(&pl->arts, an->prog->src);
+  for (size_t i = 0; i < n; i++) {
     const vxp_diagnostic *d = vxp_analysis_diagnostic(an, i);
     const char *code = vxp_diagnostic_code(d);
-    int rule_index = -1;
-    for (size_t k = 0; code && k < json_array_size(rules); k++) {
-      const char *id = json_string_value(json_object_get(json_array_get(rules, k), "id"));
-      if (id && strcmp(id, code) == 0) rule_index = (int)k;
+    int index = -1;
+    const vxp_code_info *known = vxp_codes__find(code);
+    if (known) index = (int)(known - codes);
+    for (size_t k = 0; code && index < 0 && k < pl->extra_len; k++) {
+      if (strcmp(vxp_diagnostic_code(pl->extra[k]), code) == 0) index = (int)(ncodes + k);
     }
-    if (code && rule_index < 0) {
-      vxp_code_info extra = {code, "VxpeakDiagnostic", "A vxpeak diagnostic.",
-                             "A diagnostic vxpeak reports.", "Read the message.",
-                             vxp_diagnostic_severity(d)};
-      push(rules, rule_of(&extra, ok), ok);
-      rule_index = (int)json_array_size(rules) - 1;
+    if (code && index < 0) {
+      pl->extra[pl->extra_len] = d;
+      index = (int)(ncodes + pl->extra_len++);
     }
-    uint64_t h = flagged_hash(d);
-    seen[i] = h;
-    uint64_t occurrence = 0;
-    for (size_t k = 0; k < i; k++) occurrence += seen[k] == h;
-    uint64_t fingerprint = fnv(h, &occurrence, sizeof(occurrence));
-    push(results, result_of(an->ctx, d, rule_index, &arts, fingerprint, ok), ok);
+    pl->rule_index[i] = index;
+    /* Artifacts in the order the results name them: related locations, then the result's. */
+    for (size_t k = 0; k < vxp_diagnostic_note_count(d); k++) {
+      const vxp_diagnostic *note = vxp_diagnostic_note(d, k);
+      if (vxp_diagnostic_has_range(note)) artifact_index(&pl->arts, vxp_diagnostic_source(note));
+    }
+    if (vxp_diagnostic_has_range(d)) artifact_index(&pl->arts, vxp_diagnostic_source(d));
+    order[i] = (hashed){flagged_hash(d), i};
   }
-  vxp_ctx__free(an->ctx, seen);
-  set(driver, "rules", rules, ok);
-  set(tool, "driver", driver, ok);
-  set(run, "tool", tool, ok);
-  json_t *art_list = json_array();
-  if (!art_list) *ok = false;
-  for (size_t i = 0; art_list && i < arts.len; i++) {
-    json_t *a = json_object(), *loc = json_object();
-    if (!a || !loc) {
-      json_decref(a);
-      json_decref(loc);
-      *ok = false;
-      continue;
-    }
-    set(loc, "uri", uri_of(arts.items[i]->label), ok);
-    set(a, "location", loc, ok);
-    push(art_list, a, ok);
+  /* Which occurrence of its hash each diagnostic is, in program order: sorted by hash,
+   * then index, the occurrences of one hash are a run (n log n, where counting the earlier
+   * ones for each was n squared). */
+  if (n > 1) qsort(order, n, sizeof(hashed), by_hash_then_index);
+  uint64_t occurrence = 0;
+  for (size_t i = 0; i < n; i++) {
+    occurrence = i > 0 && order[i].hash == order[i - 1].hash ? occurrence + 1 : 0;
+    pl->fingerprint[order[i].index] = fnv(order[i].hash, &occurrence, sizeof(occurrence));
   }
-  set(run, "artifacts", art_list, ok);
-  set(run, "columnKind", vxp_json__text("utf16CodeUnits"), ok);
-  set(run, "results", results, ok);
-  push(runs, run, ok);
-  set(log, "runs", runs, ok);
-  return log;
+  vxp_ctx__free(ctx, order);
+  return true;
+}
+
+static void free_plan(vxp_context *ctx, plan *pl) {
+  vxp_ctx__free(ctx, pl->rule_index);
+  vxp_ctx__free(ctx, pl->fingerprint);
+  vxp_ctx__free(ctx, pl->extra);
 }
 
 char *vxp_sarif__render(const vxp_analysis *an, size_t *len) {
-  bool ok = true;
-  json_t *log = build(an, &ok);
-  sarif_buf b = {an->ctx, NULL, 0, 0, false};
-  if (ok && log &&
-      json_dump_callback(log, put_chunk, &b, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                                                JSON_ENSURE_ASCII) != 0)
-    b.failed = true;
-  json_decref(log);
-  if (ok && !b.failed) put_chunk("\n", 1, &b);
-  if (!ok || b.failed) {
-    vxp_ctx__free(an->ctx, b.data);
+  vxp_context *ctx = an->ctx;
+  size_t n = vxp_analysis_diagnostic_count(an);
+  plan pl;
+  memset(&pl, 0, sizeof(pl));
+  if (!make_plan(ctx, an, n, &pl)) {
+    free_plan(ctx, &pl);
     return NULL;
   }
-  *len = b.len;
-  return b.data;
+  sarif_w w;
+  memset(&w, 0, sizeof(w));
+  w.ctx = ctx;
+  /* The top-level object opens on the first line. */
+  vxp_sb__putc(ctx, &w.sb, '{');
+  w.depth = 1;
+  member_string(&w, "$schema", VXP__SARIF_SCHEMA);
+  member_string(&w, "version", "2.1.0");
+  w_key(&w, "runs");
+  w_open(&w, '[');
+  w_open(&w, '{');
+  w_key(&w, "tool");
+  w_open(&w, '{');
+  w_key(&w, "driver");
+  w_open(&w, '{');
+  member_string(&w, "name", "vxpeak");
+  member_string(&w, "version", VXP_VERSION_STRING);
+  member_string(&w, "semanticVersion", VXP_VERSION_STRING);
+  /* Every code of the catalogue is a rule, so a rule's index never depends on what one
+   * run happened to report; a code outside the catalogue gets a rule of its own. */
+  w_key(&w, "rules");
+  w_open(&w, '[');
+  size_t ncodes;
+  const vxp_code_info *codes = vxp_codes__all(&ncodes);
+  for (size_t i = 0; i < ncodes; i++) write_rule(&w, &codes[i]);
+  for (size_t k = 0; k < pl.extra_len; k++) {
+    const vxp_diagnostic *d = pl.extra[k];
+    vxp_code_info extra = {vxp_diagnostic_code(d), "VxpeakDiagnostic", "A vxpeak diagnostic.",
+                           "A diagnostic vxpeak reports.", "Read the message.",
+                           vxp_diagnostic_severity(d)};
+    write_rule(&w, &extra);
+  }
+  w_close(&w, ']');
+  w_close(&w, '}');
+  w_close(&w, '}');
+  w_key(&w, "artifacts");
+  w_open(&w, '[');
+  for (size_t i = 0; i < pl.arts.len; i++) {
+    w_open(&w, '{');
+    w_key(&w, "location");
+    w_open(&w, '{');
+    member_uri(&w, pl.arts.items[i]->label);
+    w_close(&w, '}');
+    w_close(&w, '}');
+  }
+  w_close(&w, ']');
+  member_string(&w, "columnKind", "utf16CodeUnits");
+  w_key(&w, "results");
+  w_open(&w, '[');
+  bool interrupted = false;
+  for (size_t i = 0; i < n && !w.sb.failed; i++) {
+    if (vxp_ctx__interrupted(ctx)) { /* the caller reports the cancellation */
+      interrupted = true;
+      break;
+    }
+    write_result(&w, vxp_analysis_diagnostic(an, i), pl.rule_index[i], &pl.arts,
+                 pl.fingerprint[i]);
+  }
+  w_close(&w, ']');
+  w_close(&w, '}');
+  w_close(&w, ']');
+  w_close(&w, '}');
+  vxp_sb__putc(ctx, &w.sb, '\n');
+  free_plan(ctx, &pl);
+  if (interrupted) {
+    vxp_sb__free(ctx, &w.sb);
+    return NULL;
+  }
+  return vxp_sb__detach(ctx, &w.sb, len);
 }
 
 const char *vxp_analysis_sarif(vxp_analysis *an, size_t *len) {
