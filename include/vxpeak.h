@@ -22,7 +22,7 @@
  *   vxp_sweep     the largest value of a constant that fits (vxp_sweep_run)
  *   vxp_roofline  one call's memory traffic and time bound (vxp_roofline_new)
  *   vxp_frontier  the batch sizes that fit and their throughput (vxp_frontier_run)
- *   vxp_report    a rendered explain, sweep or roofline report, text or JSON (vxp_report_*)
+ *   vxp_report    a rendered explain, sweep, roofline or frontier report (vxp_report_*)
  *   vxp_cuda      a CUDA program generated from an analysis (optional stage)
  *
  * A program borrows its source, and an analysis borrows its program and machines: free
@@ -1584,6 +1584,20 @@ VXP_API VXP_WARN_UNUSED int vxp_report_sweep(vxp_report **out, vxp_context *ctx,
  */
 VXP_API VXP_WARN_UNUSED int vxp_report_roofline(vxp_report **out, vxp_context *ctx,
                                                 const vxp_analysis *an,
+                                                const vxp_report_options *opts);
+
+/**
+ * The report of a batch frontier (`vxpeak frontier`): per value, whether it fits, its peak,
+ * one call's time, tokens per second and the bound; then the largest value that fits, where
+ * memory turns to compute and the best throughput that fits; as text or JSON (schema
+ * "vxpeak-frontier-v1"). The frontier keeps what it was asked (program, machines, constant,
+ * range, margin, traffic, tokens per call), so only `opts->format` and `opts->machine` (the
+ * text's name for the machine; NULL: its label) are read.
+ * @param[out] out the report, owned by the caller (vxp_report_free), allocated from `ctx`
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_EVERSION; failures are reported on `ctx`
+ */
+VXP_API VXP_WARN_UNUSED int vxp_report_frontier(vxp_report **out, vxp_context *ctx,
+                                                const vxp_frontier *f,
                                                 const vxp_report_options *opts);
 
 /**

@@ -16,6 +16,7 @@
 
 #include "analysis.h"
 #include "context.h"
+#include "frontier.h"
 #include "program.h"
 #include "sweep.h"
 
@@ -35,6 +36,9 @@ struct vxp_frontier {
   char *function;             /* the priced function (owned), NULL when none has regions */
   Array(vxp_frontier_point) points;
   size_t largest_fit, first_compute, best;
+  vxp_question q;             /* what was asked (lib/report/frontier_report.c) */
+  vxp_traffic_model traffic;
+  char *tokens;               /* tokens per call as asked: the constant's name or the count */
 };
 
 int vxp_frontier_options_init(vxp_frontier_options *opts, unsigned int version) {
@@ -58,6 +62,8 @@ void vxp_frontier_free(vxp_frontier *f) {
   for (size_t i = 0; i < f->points.len; i++) point_free(f->ctx, &f->points.items[i]);
   array_free(f->ctx, &f->points);
   vxp_ctx__free(f->ctx, f->function);
+  vxp_question__free(f->ctx, &f->q);
+  vxp_ctx__free(f->ctx, f->tokens);
   vxp_ctx__free(f->ctx, f);
 }
 
@@ -151,6 +157,17 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
   }
   f->ctx = ctx;
   f->largest_fit = f->first_compute = f->best = SIZE_MAX;
+  f->traffic = fo->traffic;
+  char count[24];
+  snprintf(count, sizeof(count), "%llu",
+           (unsigned long long)(fo->tokens_per_call ? fo->tokens_per_call : 1));
+  if (vxp_question__record(ctx, &f->q, prog, analyze, fo->name, fo->lo, fo->hi, fo->margin_ppm,
+                           fo->function, fo->space) != VXP_OK ||
+      !(f->tokens = vxp_ctx__strdup(ctx, fo->tokens_const ? fo->tokens_const : count))) {
+    vxp_ctx__free(ctx, overrides);
+    vxp_frontier_free(f);
+    return vxp_ctx__nomem(ctx);
+  }
   for (size_t i = 0; i < extra; i++) overrides[i] = analyze->overrides[i];
   overrides[extra].name = fo->name;
   vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
@@ -205,6 +222,10 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
 }
 
 /* ------------------------------------------------------------------ accessors */
+
+const vxp_question *vxp_frontier__question(const vxp_frontier *f) { return &f->q; }
+vxp_traffic_model vxp_frontier__traffic(const vxp_frontier *f) { return f->traffic; }
+const char *vxp_frontier__tokens(const vxp_frontier *f) { return f->tokens; }
 
 const char *vxp_frontier_function(const vxp_frontier *f) { return f ? f->function : NULL; }
 size_t vxp_frontier_point_count(const vxp_frontier *f) { return f ? f->points.len : 0; }

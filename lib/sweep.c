@@ -425,31 +425,45 @@ int vxp_sweep_options_init(vxp_sweep_options *opts, unsigned int version) {
   return VXP_OK;
 }
 
-/* Keep what the caller asked, for the report (lib/report/sweep_report.c); every string is
- * copied, so the sweep borrows nothing. VXP_OK or VXP_ENOMEM (the caller frees `sw`). */
-static int record_question(vxp_context *ctx, vxp_sweep *sw, const vxp_program *prog,
-                           const vxp_analyze_options *analyze, const vxp_sweep_options *so) {
+int vxp_question__record(vxp_context *ctx, vxp_question *q, const vxp_program *prog,
+                         const vxp_analyze_options *analyze, const char *name, uint64_t lo,
+                         uint64_t hi, uint32_t margin_ppm, const char *function,
+                         const char *space) {
   const vxp_machine *machine = analyze ? analyze->machine : NULL;
+  const vxp_machine *host = analyze ? analyze->host : NULL;
   size_t extra = analyze ? analyze->override_count : 0;
-  sw->lo = so->lo;
-  sw->hi = so->hi;
-  sw->margin_ppm = so->margin_ppm;
-  sw->file = vxp_ctx__strdup(ctx, prog->src && prog->src->label ? prog->src->label : "");
-  sw->name = vxp_ctx__strdup(ctx, so->name);
-  if (!sw->file || !sw->name) return VXP_ENOMEM;
-  if (machine && machine->label && !(sw->machine = vxp_ctx__strdup(ctx, machine->label)))
+  q->lo = lo;
+  q->hi = hi;
+  q->margin_ppm = margin_ppm;
+  q->file = vxp_ctx__strdup(ctx, prog->src && prog->src->label ? prog->src->label : "");
+  q->name = vxp_ctx__strdup(ctx, name);
+  if (!q->file || !q->name) return VXP_ENOMEM;
+  if (machine && machine->label && !(q->machine = vxp_ctx__strdup(ctx, machine->label)))
     return VXP_ENOMEM;
-  if (so->function && !(sw->function = vxp_ctx__strdup(ctx, so->function))) return VXP_ENOMEM;
-  if (so->space && !(sw->space = vxp_ctx__strdup(ctx, so->space))) return VXP_ENOMEM;
-  if (extra && !(sw->defines = vxp_ctx__calloc(ctx, extra, sizeof(*sw->defines))))
+  if (host && host->label && !(q->host = vxp_ctx__strdup(ctx, host->label))) return VXP_ENOMEM;
+  if (function && !(q->function = vxp_ctx__strdup(ctx, function))) return VXP_ENOMEM;
+  if (space && !(q->space = vxp_ctx__strdup(ctx, space))) return VXP_ENOMEM;
+  if (extra && !(q->defines = vxp_ctx__calloc(ctx, extra, sizeof(*q->defines))))
     return VXP_ENOMEM;
   for (size_t i = 0; i < extra; i++) {
     const char *n = analyze->overrides[i].name ? analyze->overrides[i].name : "";
-    if (!(sw->defines[i].name = vxp_ctx__strdup(ctx, n))) return VXP_ENOMEM;
-    sw->defines[i].value = analyze->overrides[i].value;
-    sw->define_count++;
+    if (!(q->defines[i].name = vxp_ctx__strdup(ctx, n))) return VXP_ENOMEM;
+    q->defines[i].value = analyze->overrides[i].value;
+    q->define_count++;
   }
   return VXP_OK;
+}
+
+void vxp_question__free(vxp_context *ctx, vxp_question *q) {
+  for (size_t i = 0; i < q->define_count; i++) vxp_ctx__free(ctx, q->defines[i].name);
+  vxp_ctx__free(ctx, q->defines);
+  vxp_ctx__free(ctx, q->file);
+  vxp_ctx__free(ctx, q->machine);
+  vxp_ctx__free(ctx, q->host);
+  vxp_ctx__free(ctx, q->name);
+  vxp_ctx__free(ctx, q->function);
+  vxp_ctx__free(ctx, q->space);
+  memset(q, 0, sizeof(*q));
 }
 
 int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
@@ -497,7 +511,8 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   }
   sw->ctx = ctx;
   sw->largest = sw->rejected = SIZE_MAX;
-  if (record_question(ctx, sw, prog, analyze, so) != VXP_OK) {
+  if (vxp_question__record(ctx, &sw->q, prog, analyze, so->name, so->lo, so->hi, so->margin_ppm,
+                           so->function, so->space) != VXP_OK) {
     vxp_ctx__free(ctx, overrides);
     vxp_ctx__free(ctx, bindings);
     vxp_sweep_free(sw);
@@ -587,13 +602,7 @@ void vxp_sweep_free(vxp_sweep *sw) {
     vxp_ctx__free(sw->ctx, sw->points.items[i].cause);
   }
   array_free(sw->ctx, &sw->points);
-  for (size_t i = 0; i < sw->define_count; i++) vxp_ctx__free(sw->ctx, sw->defines[i].name);
-  vxp_ctx__free(sw->ctx, sw->defines);
-  vxp_ctx__free(sw->ctx, sw->file);
-  vxp_ctx__free(sw->ctx, sw->machine);
-  vxp_ctx__free(sw->ctx, sw->name);
-  vxp_ctx__free(sw->ctx, sw->function);
-  vxp_ctx__free(sw->ctx, sw->space);
+  vxp_question__free(sw->ctx, &sw->q);
   vxp_ctx__free(sw->ctx, sw);
 }
 

@@ -27,11 +27,31 @@ struct vxp_sweep_point {
 int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *function,
                    const char *space, uint32_t margin_ppm, vxp_sweep_point *p);
 
-/* A define the sweep ran with besides the swept constant (its name owned). */
+/* A define a sweep or frontier ran with besides the varied constant (its name owned). */
 typedef struct vxp_sweep_define {
   char *name;
   uint64_t value;
 } vxp_sweep_define;
+
+/* What a sweep or a frontier was asked, as the caller asked it, for its report
+ * (lib/report/): owned copies, so the result borrows nothing. */
+typedef struct vxp_question {
+  char *file;                 /* the program's source label */
+  char *machine, *host;       /* the machines' labels, or NULL */
+  char *name, *function, *space;
+  uint64_t lo, hi;
+  uint32_t margin_ppm;
+  vxp_sweep_define *defines;  /* the other overrides, in the order given */
+  size_t define_count;
+} vxp_question;
+
+/* Fill `q` (zeroed by the caller) from the call's arguments. VXP_OK or VXP_ENOMEM (free `q`
+ * with vxp_question__free either way). */
+int vxp_question__record(vxp_context *ctx, vxp_question *q, const vxp_program *prog,
+                         const vxp_analyze_options *analyze, const char *name, uint64_t lo,
+                         uint64_t hi, uint32_t margin_ppm, const char *function,
+                         const char *space);
+void vxp_question__free(vxp_context *ctx, vxp_question *q);
 
 struct vxp_sweep {
   vxp_context *ctx;
@@ -40,14 +60,7 @@ struct vxp_sweep {
   size_t evaluations;
   Array(vxp_sweep_point) points; /* in increasing value */
   size_t largest, rejected;   /* indices into points, or SIZE_MAX */
-  /* What was asked, as the caller asked it (owned copies; lib/report/sweep_report.c). */
-  char *file;                 /* the program's source label */
-  char *machine;              /* the machine's label, or NULL */
-  char *name, *function, *space;
-  uint64_t lo, hi;
-  uint32_t margin_ppm;
-  vxp_sweep_define *defines;  /* the other overrides, in the order given */
-  size_t define_count;
+  vxp_question q;             /* what was asked (lib/report/sweep_report.c) */
 };
 
 #endif /* VXP_SWEEP_H */

@@ -2,214 +2,13 @@
 /* frontier.c - `vxpeak frontier`: for every value of a constant (a batch size), whether the
  * program fits with the margin, one call's time, tokens per second and the bound; then the
  * largest value that fits, where memory turns to compute, and the best throughput that
- * fits. Text, JSON, or an SVG picture (vxp_frontier_run does the work). */
+ * fits. vxp_frontier_run does the work and vxp_report_frontier renders the text and JSON;
+ * the SVG picture is drawn here. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-
-/* Tokens per second at a point: tokens x 10^12 / call time in ps; 0 when unknown. */
-static double tokens_per_second(const vxp_frontier_point *p) {
-  uint64_t ps = 0;
-  if (!vxp_frontier_point_call_time_ps(p, &ps) || ps == 0) return 0.0;
-  return 1e12 / (double)ps * (double)vxp_frontier_point_tokens(p);
-}
-
-static const char *margin_text(uint32_t ppm, char buf[32]) {
-  snprintf(buf, 32, "%u.%04u", ppm / 10000, ppm % 10000);
-  size_t len = strlen(buf);
-  while (buf[len - 1] == '0') buf[--len] = '\0';
-  if (buf[len - 1] == '.') buf[--len] = '\0';
-  return buf;
-}
-
-static const char *fit_text(const vxp_frontier_point *p, char buf[48]) {
-  const char *reason = vxp_frontier_point_reason(p), *code = vxp_frontier_point_code(p);
-  if (!reason) return "yes";
-  if (strcmp(reason, "within_margin") == 0) return "no: in the margin";
-  if (strcmp(reason, "over_capacity") == 0) return "no: over capacity";
-  if (strcmp(reason, "size_unknown") == 0) return "no: size unknown";
-  snprintf(buf, 48, "no: error %s", code ? code : "");
-  return buf;
-}
-
-static void bound_text(const vxp_frontier_point *p, char buf[64]) {
-  const char *bound = vxp_frontier_point_bound(p);
-  uint64_t mem = 0, comp = 0;
-  if (!bound) {
-    snprintf(buf, 64, "not named");
-    return;
-  }
-  vxp_frontier_point_memory_time_ps(p, &mem);
-  vxp_frontier_point_compute_time_ps(p, &comp);
-  bool by_memory = strcmp(bound, "memory") == 0;
-  double ratio = by_memory ? (comp ? (double)mem / (double)comp : INFINITY)
-                           : (double)comp / (double)mem;
-  if (isinf(ratio)) snprintf(buf, 64, "%s (%s), no arithmetic", bound,
-                             vxp_frontier_point_bound_space(p));
-  else snprintf(buf, 64, "%s%s%s%s, %.3gx", bound, by_memory ? " (" : "",
-                by_memory ? vxp_frontier_point_bound_space(p) : "", by_memory ? ")" : "", ratio);
-}
-
-static void print_text(const vxpeak_args *args, const vxpeak_target *t, const vxp_frontier *f) {
-  char b1[32], b2[32], b3[32], b4[96], b5[48], b6[64];
-  const char *fn = vxp_frontier_function(f);
-  printf("%s on %s: %s in %llu..%llu, a call is %s; capacity with %s%% kept free; traffic %s; "
-         "tokens per call: %s\n",
-         args->file, vxpeak_target_name(t), args->sweep_name, (unsigned long long)args->sweep_lo,
-         (unsigned long long)args->sweep_hi, fn ? fn : "(none: no spawn region)",
-         margin_text(args->margin_ppm, b1),
-         args->no_reuse ? "no-reuse" : "compulsory (each element of a tile once per call)",
-         args->tokens_name ? args->tokens_name : "1");
-  printf("%8s %42s %7s %-18s %10s %12s  %s\n", args->sweep_name, "peak bytes", "of cap",
-         "fits", "time/call", "tokens/s", "bound");
-  for (size_t i = 0; i < vxp_frontier_point_count(f); i++) {
-    const vxp_frontier_point *p = vxp_frontier_point_at(f, i);
-    uint64_t peak = vxp_frontier_point_peak_bytes(p), cap = vxp_frontier_point_capacity_bytes(p);
-    uint64_t call = 0;
-    char share[16] = "-";
-    if (cap) snprintf(share, sizeof(share), "%.1f%%", 100.0 * (double)peak / (double)cap);
-    char peak_text[64];
-    snprintf(peak_text, sizeof(peak_text), "%s (%s)", vxpeak_grouped(peak, b2),
-             vxpeak_decimal(peak, b3));
-    bool has_call = vxp_frontier_point_call_time_ps(p, &call);
-    bound_text(p, b6);
-    /* Without a compute time the memory time is a lower bound on the call. */
-    char time_text[40] = "-", tps_text[40] = "-";
-    uint64_t mem = 0;
-    if (has_call) {
-      snprintf(time_text, sizeof(time_text), "%s", vxpeak_duration(call, b1));
-      snprintf(tps_text, sizeof(tps_text), "%s", vxpeak_per_second(tokens_per_second(p), b2));
-    } else if (vxp_frontier_point_memory_time_ps(p, &mem) && mem) {
-      snprintf(time_text, sizeof(time_text), ">= %s", vxpeak_duration(mem, b1));
-      snprintf(tps_text, sizeof(tps_text), "<= %s",
-               vxpeak_per_second(1e12 / (double)mem * (double)vxp_frontier_point_tokens(p), b2));
-    }
-    printf("%8llu %42s %7s %-18s %10s %12s  %s\n",
-           (unsigned long long)vxp_frontier_point_value(p), peak_text, share, fit_text(p, b5),
-           time_text, tps_text, b6);
-  }
-  const vxp_frontier_point *largest = vxp_frontier_largest_fit(f);
-  const vxp_frontier_point *turn = vxp_frontier_first_compute_bound(f);
-  const vxp_frontier_point *best = vxp_frontier_best_fit(f);
-  const vxp_frontier_point *any = vxp_frontier_point_at(f, 0);
-  uint64_t cap = any ? vxp_frontier_point_capacity_bytes(any) : 0;
-  if (cap) printf("capacity: %s of %s\n", vxpeak_bytes(cap, b4),
-                  any && vxp_frontier_point_space(any) ? vxp_frontier_point_space(any) : "?");
-  if (largest)
-    printf("largest %s that fits: %llu (peak %s)\n", args->sweep_name,
-           (unsigned long long)vxp_frontier_point_value(largest),
-           vxpeak_bytes(vxp_frontier_point_peak_bytes(largest), b4));
-  else
-    printf("largest %s that fits: none in %llu..%llu\n", args->sweep_name,
-           (unsigned long long)args->sweep_lo, (unsigned long long)args->sweep_hi);
-  if (turn)
-    printf("memory turns to compute at %s = %llu%s\n", args->sweep_name,
-           (unsigned long long)vxp_frontier_point_value(turn),
-           vxp_frontier_point_fits(turn) ? "" : " (which does not fit)");
-  else if (any && !vxp_frontier_point_bound(any))
-    printf("the bound cannot be named: %s\n", vxp_frontier_point_unbound_reason(any));
-  else
-    printf("compute never binds in %llu..%llu: every call is bound by memory\n",
-           (unsigned long long)args->sweep_lo, (unsigned long long)args->sweep_hi);
-  if (best) {
-    uint64_t call = 0;
-    vxp_frontier_point_call_time_ps(best, &call);
-    printf("best throughput that fits: %s = %llu, %s tokens/s (%s per call, bound by %s)\n",
-           args->sweep_name, (unsigned long long)vxp_frontier_point_value(best),
-           vxpeak_per_second(tokens_per_second(best), b1),
-           vxpeak_duration(call, b2),
-           vxp_frontier_point_bound(best) ? vxp_frontier_point_bound(best) : "memory at least");
-  } else {
-    printf("best throughput that fits: none (nothing fits with a known call time)\n");
-  }
-}
-
-static void json_opt(vxpeak_json *j, int has, uint64_t v) {
-  if (has) vxpeak_json_u64(j, v);
-  else vxpeak_json_null(j);
-}
-
-static void json_point(vxpeak_json *j, const vxp_frontier_point *p) {
-  uint64_t v = 0;
-  if (!p) {
-    vxpeak_json_null(j);
-    return;
-  }
-  vxpeak_json_open(j, '{');
-  vxpeak_json_key(j, "value");
-  vxpeak_json_u64(j, vxp_frontier_point_value(p));
-  vxpeak_json_key(j, "fits");
-  vxpeak_json_bool(j, vxp_frontier_point_fits(p));
-  vxpeak_json_key(j, "reason");
-  vxpeak_json_string(j, vxp_frontier_point_reason(p));
-  vxpeak_json_key(j, "code");
-  vxpeak_json_string(j, vxp_frontier_point_code(p));
-  vxpeak_json_key(j, "space");
-  vxpeak_json_string(j, vxp_frontier_point_space(p));
-  vxpeak_json_key(j, "peak_bytes");
-  vxpeak_json_u64(j, vxp_frontier_point_peak_bytes(p));
-  vxpeak_json_key(j, "capacity_bytes");
-  vxpeak_json_u64(j, vxp_frontier_point_capacity_bytes(p));
-  vxpeak_json_key(j, "memory_bytes");
-  vxpeak_json_u64(j, vxp_frontier_point_memory_bytes(p));
-  vxpeak_json_key(j, "operations");
-  vxpeak_json_u64(j, vxp_frontier_point_ops(p));
-  int has = vxp_frontier_point_memory_time_ps(p, &v);
-  vxpeak_json_key(j, "memory_time_ps");
-  json_opt(j, has, v);
-  has = vxp_frontier_point_compute_time_ps(p, &v);
-  vxpeak_json_key(j, "compute_time_ps");
-  json_opt(j, has, v);
-  has = vxp_frontier_point_call_time_ps(p, &v);
-  vxpeak_json_key(j, "call_time_ps");
-  json_opt(j, has, v);
-  vxpeak_json_key(j, "tokens_per_call");
-  vxpeak_json_u64(j, vxp_frontier_point_tokens(p));
-  vxpeak_json_key(j, "tokens_per_second");
-  if (has) vxpeak_json_real(j, tokens_per_second(p), 3);
-  else vxpeak_json_null(j);
-  vxpeak_json_key(j, "bound");
-  vxpeak_json_string(j, vxp_frontier_point_bound(p));
-  vxpeak_json_key(j, "bound_space");
-  vxpeak_json_string(j, vxp_frontier_point_bound_space(p));
-  vxpeak_json_key(j, "unbound_reason");
-  vxpeak_json_string(j, vxp_frontier_point_unbound_reason(p));
-  vxpeak_json_close(j, '}');
-}
-
-static void print_json(const vxpeak_args *args, const vxpeak_target *t, const vxp_frontier *f) {
-  vxpeak_json j = {stdout, true, 0, {false}, {false}, false};
-  vxpeak_json_open(&j, '{');
-  vxpeak_json_header(&j, "vxpeak-frontier-v1", args, t);
-  vxpeak_json_key(&j, "const");
-  vxpeak_json_string(&j, args->sweep_name);
-  vxpeak_json_key(&j, "lo");
-  vxpeak_json_u64(&j, args->sweep_lo);
-  vxpeak_json_key(&j, "hi");
-  vxpeak_json_u64(&j, args->sweep_hi);
-  vxpeak_json_key(&j, "margin_ppm");
-  vxpeak_json_u64(&j, args->margin_ppm);
-  vxpeak_json_key(&j, "traffic_model");
-  vxpeak_json_string(&j, args->no_reuse ? "no_reuse" : "compulsory");
-  vxpeak_json_key(&j, "tokens_per_call");
-  vxpeak_json_string(&j, args->tokens_name ? args->tokens_name : "1");
-  vxpeak_json_key(&j, "function");
-  vxpeak_json_string(&j, vxp_frontier_function(f));
-  vxpeak_json_key(&j, "largest_fit");
-  json_point(&j, vxp_frontier_largest_fit(f));
-  vxpeak_json_key(&j, "first_compute_bound");
-  json_point(&j, vxp_frontier_first_compute_bound(f));
-  vxpeak_json_key(&j, "best_fit");
-  json_point(&j, vxp_frontier_best_fit(f));
-  vxpeak_json_key(&j, "points");
-  vxpeak_json_open(&j, '[');
-  for (size_t i = 0; i < vxp_frontier_point_count(f); i++)
-    json_point(&j, vxp_frontier_point_at(f, i));
-  vxpeak_json_close(&j, ']');
-  vxpeak_json_close(&j, '}');
-}
 
 /* ------------------------------------------------------------------ the picture */
 
@@ -379,10 +178,18 @@ int vxpeak_frontier(const vxpeak_args *args) {
       exit_code = VXPEAK_EXIT_USAGE;
       goto done;
     }
-  } else if (strcmp(args->format, "json") == 0) {
-    print_json(args, &target, f);
   } else {
-    print_text(args, &target, f);
+    vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+    ro.format = strcmp(args->format, "json") == 0 ? VXP_REPORT_JSON : VXP_REPORT_TEXT;
+    ro.machine = vxpeak_target_name(&target);
+    vxp_report *rep = NULL;
+    rc = vxp_report_frontier(&rep, program.ctx, f, &ro);
+    if (rc != VXP_OK) {
+      exit_code = vxpeak_fail(program.ctx, rc, "frontier");
+      goto done;
+    }
+    vxpeak_print_report(rep);
+    vxp_report_free(rep);
   }
   exit_code = vxp_frontier_largest_fit(f) ? VXPEAK_EXIT_OK : VXPEAK_EXIT_REJECTED;
 done:

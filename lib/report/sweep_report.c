@@ -69,16 +69,16 @@ static void text(vxp_context *ctx, vxp_sb *sb, const vxp_sweep *const *sweeps,
                  const char *const *names, size_t n) {
   const vxp_sweep *first = sweeps[0];
   char b1[32], b2[32];
-  vxp_sb__printf(ctx, sb, "%s: the largest %s in %llu..%llu that fits", first->file, first->name,
-                 (unsigned long long)first->lo, (unsigned long long)first->hi);
-  if (first->margin_ppm) {
-    margin_percent(first->margin_ppm, b1);
+  vxp_sb__printf(ctx, sb, "%s: the largest %s in %llu..%llu that fits", first->q.file, first->q.name,
+                 (unsigned long long)first->q.lo, (unsigned long long)first->q.hi);
+  if (first->q.margin_ppm) {
+    margin_percent(first->q.margin_ppm, b1);
     vxp_sb__printf(ctx, sb, " with %s%% of each capacity free", b1);
   }
-  if (first->function || first->space)
-    vxp_sb__printf(ctx, sb, " (%s%s%s%s)", first->function ? "function " : "",
-                   first->function ? first->function : "",
-                   first->function && first->space ? ", " : "", first->space ? first->space : "");
+  if (first->q.function || first->q.space)
+    vxp_sb__printf(ctx, sb, " (%s%s%s%s)", first->q.function ? "function " : "",
+                   first->q.function ? first->q.function : "",
+                   first->q.function && first->q.space ? ", " : "", first->q.space ? first->q.space : "");
   vxp_sb__printf(ctx, sb, "\n%s: %s\n\n", first->method, first->reason);
   vxp_sb__printf(ctx, sb, "%-10s %29s %8s %29s %7s %8s %29s  %-30s %s\n", "machine", "capacity",
                  "largest", "its peak", "spare", "next", "its peak", "why not", "analyses");
@@ -151,26 +151,26 @@ static void json(vxp_context *ctx, vxp_sb *sb, const vxp_sweep *const *sweeps,
   vxp_jw__key(&j, "schema");
   vxp_jw__string(&j, "vxpeak-sweep-v1");
   vxp_jw__key(&j, "file");
-  vxp_jw__string(&j, first->file);
+  vxp_jw__string(&j, first->q.file);
   vxp_jw__key(&j, "defines");
   vxp_jw__open(&j, '{');
-  for (size_t i = 0; i < first->define_count; i++) {
-    vxp_jw__key(&j, first->defines[i].name);
-    vxp_jw__u64(&j, first->defines[i].value);
+  for (size_t i = 0; i < first->q.define_count; i++) {
+    vxp_jw__key(&j, first->q.defines[i].name);
+    vxp_jw__u64(&j, first->q.defines[i].value);
   }
   vxp_jw__close(&j, '}');
   vxp_jw__key(&j, "const");
-  vxp_jw__string(&j, first->name);
+  vxp_jw__string(&j, first->q.name);
   vxp_jw__key(&j, "lo");
-  vxp_jw__u64(&j, first->lo);
+  vxp_jw__u64(&j, first->q.lo);
   vxp_jw__key(&j, "hi");
-  vxp_jw__u64(&j, first->hi);
+  vxp_jw__u64(&j, first->q.hi);
   vxp_jw__key(&j, "margin");
-  vxp_jw__real(&j, first->margin_ppm / 1e6, 6);
+  vxp_jw__real(&j, first->q.margin_ppm / 1e6, 6);
   vxp_jw__key(&j, "function");
-  vxp_jw__string(&j, first->function);
+  vxp_jw__string(&j, first->q.function);
   vxp_jw__key(&j, "space");
-  vxp_jw__string(&j, first->space);
+  vxp_jw__string(&j, first->q.space);
   vxp_jw__key(&j, "machines");
   vxp_jw__open(&j, '[');
   for (size_t i = 0; i < n; i++) {
@@ -204,13 +204,13 @@ static bool same_text(const char *a, const char *b) {
 
 /* Two sweeps belong in one report when they asked the same question of the same program. */
 static bool same_question(const vxp_sweep *a, const vxp_sweep *b) {
-  bool same = same_text(a->file, b->file) && same_text(a->name, b->name) && a->lo == b->lo &&
-              a->hi == b->hi && a->margin_ppm == b->margin_ppm &&
-              same_text(a->function, b->function) && same_text(a->space, b->space) &&
-              a->define_count == b->define_count;
-  for (size_t i = 0; same && i < a->define_count; i++)
-    same = strcmp(a->defines[i].name, b->defines[i].name) == 0 &&
-           a->defines[i].value == b->defines[i].value;
+  bool same = same_text(a->q.file, b->q.file) && same_text(a->q.name, b->q.name) && a->q.lo == b->q.lo &&
+              a->q.hi == b->q.hi && a->q.margin_ppm == b->q.margin_ppm &&
+              same_text(a->q.function, b->q.function) && same_text(a->q.space, b->q.space) &&
+              a->q.define_count == b->q.define_count;
+  for (size_t i = 0; same && i < a->q.define_count; i++)
+    same = strcmp(a->q.defines[i].name, b->q.defines[i].name) == 0 &&
+           a->q.defines[i].value == b->q.defines[i].value;
   return same;
 }
 
@@ -236,7 +236,7 @@ int vxp_report_sweep(vxp_report **out, vxp_context *ctx, const vxp_sweep *const 
   if (!names) return vxp_ctx__nomem(ctx);
   for (size_t i = 0; i < count; i++)
     names[i] = machines && machines[i] ? machines[i]
-               : sweeps[i]->machine    ? sweeps[i]->machine
+               : sweeps[i]->q.machine  ? sweeps[i]->q.machine
                                        : "(the program's own)";
   vxp_sb sb = {0};
   if (o.format == VXP_REPORT_JSON) json(ctx, &sb, sweeps, names, count);

@@ -246,6 +246,49 @@ static void test_report__roofline_report_is_the_rooflines_figures(void **state) 
   test_done(&r);
 }
 
+static void test_report__frontier_report_keeps_the_question_it_was_asked(void **state) {
+  (void)state;
+  test_run r = test_analyse_file("examples/llama2/decode.vx", "l4");
+  vxp_const_override other = {"CONTEXT", 128};
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = r.machine;
+  opts.host = r.host;
+  opts.overrides = &other;
+  opts.override_count = 1;
+  vxp_frontier_options fo;
+  assert_int_equal(vxp_frontier_options_init(&fo, VXP_FRONTIER_OPTIONS_VERSION), VXP_OK);
+  fo.name = "BATCH";
+  fo.lo = 1;
+  fo.hi = 3;
+  fo.margin_ppm = 250000;
+  fo.traffic = VXP_TRAFFIC_NO_REUSE;
+  fo.tokens_per_call = 5;
+  vxp_frontier *f = NULL;
+  assert_int_equal(vxp_frontier_run(&f, r.ctx, r.prog, &opts, &fo), VXP_OK);
+  vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+  ro.format = VXP_REPORT_JSON;
+  vxp_report *rep = NULL;
+  assert_int_equal(vxp_report_frontier(&rep, r.ctx, f, &ro), VXP_OK);
+  json_t *doc = parse(rep);
+  assert_string_equal(json_string_value(json_object_get(doc, "schema")), "vxpeak-frontier-v1");
+  assert_string_equal(json_string_value(json_object_get(doc, "const")), "BATCH");
+  assert_int_equal(json_integer_value(json_object_get(doc, "margin_ppm")), 250000);
+  assert_string_equal(json_string_value(json_object_get(doc, "traffic_model")), "no_reuse");
+  assert_string_equal(json_string_value(json_object_get(doc, "tokens_per_call")), "5");
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "defines"), "CONTEXT")),
+                   128);
+  assert_int_equal(json_array_size(json_object_get(doc, "points")), vxp_frontier_point_count(f));
+  json_decref(doc);
+  vxp_report_free(rep);
+  /* The text names the machine by its label unless told otherwise. */
+  assert_int_equal(vxp_report_frontier(&rep, r.ctx, f, NULL), VXP_OK);
+  assert_non_null(strstr(vxp_report_text(rep, NULL), " on l4 (built-in): BATCH in 1..3"));
+  vxp_report_free(rep);
+  assert_int_equal(vxp_report_frontier(&rep, r.ctx, NULL, NULL), VXP_EINVAL);
+  vxp_frontier_free(f);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_report__explain_keeps_every_row),
@@ -254,6 +297,7 @@ int main(void) {
       cmocka_unit_test(test_report__sweep_reports_one_question_per_report),
       cmocka_unit_test(test_report__a_version_1_options_struct_is_read_no_further_than_its_end),
       cmocka_unit_test(test_report__roofline_report_is_the_rooflines_figures),
+      cmocka_unit_test(test_report__frontier_report_keeps_the_question_it_was_asked),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -194,3 +194,23 @@ def test_roofline_report_is_the_commands_json(ctx: vxpeak.Context, at_root: None
         raw["call_time_ps"], raw["tokens_per_second"], raw["streamed"]["bytes"])
     # The typed roofline and the report agree.
     assert _decode(ctx, "h100-sxm").roofline("main").time_ps == entry.time_ps
+
+
+def test_frontier_is_the_commands_json_and_text(ctx: vxpeak.Context, at_root: None) -> None:
+    program = ctx.parse(ctx.load("examples/llama2/decode.vx"))
+    host = ctx.builtin_machine("host-default")
+    # frontier-decode-json: --const BATCH=1..16 --tokens-per-call BATCH --margin 10%
+    report = ctx.frontier(program, "BATCH", 1, 16, machine=ctx.builtin_machine("a100-40"),
+                          host=host, margin=0.1, tokens_per_call="BATCH")
+    expected = json.loads(golden("frontier-decode-json"))
+    assert report.to_dict() == expected
+    assert [p.value for p in report.points] == list(range(1, 17))
+    assert report.points[3].tokens_per_call == 4
+    assert report.points[0].call_time_ps == expected["points"][0]["call_time_ps"]
+    assert (report.const, report.margin_ppm, report.tokens_per_call) == ("BATCH", 100000, "BATCH")
+    # frontier-nocompute-text: --const BATCH=1..4 --machine m4-uma --host default
+    text = ctx.frontier(program, "BATCH", 1, 4, machine=ctx.builtin_machine("m4-uma"), host=host,
+                        tokens_per_call="BATCH", machine_name="m4-uma").text
+    assert text == golden("frontier-nocompute-text")
+    with pytest.raises(vxpeak.InvalidArgument):
+        ctx.frontier(program, "BATCH", 1, 2, traffic="cached")

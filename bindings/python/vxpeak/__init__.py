@@ -38,6 +38,8 @@ from .reports import (
     ExplainedSet,
     Explanation,
     ExplainRow,
+    FrontierPoint,
+    FrontierReport,
     RooflineEntry,
     RooflineReport,
     RunGroup,
@@ -67,6 +69,8 @@ __all__ = [
     "ExplainRow",
     "ExplainedSet",
     "Explanation",
+    "FrontierPoint",
+    "FrontierReport",
     "InputOutputError",
     "InvalidArgument",
     "LibraryNotFound",
@@ -731,6 +735,61 @@ class Context(_Handle):
         finally:
             for sw in sweeps:
                 _ffi.lib().vxp_sweep_free(sw)
+
+    def frontier(
+        self,
+        program: "Program",
+        name: str,
+        lo: int,
+        hi: int,
+        machine: Optional["Machine"] = None,
+        host: Optional["Machine"] = None,
+        overrides: Optional[Mapping[str, int]] = None,
+        margin: float = 0.0,
+        function: Optional[str] = None,
+        space: Optional[str] = None,
+        traffic: str = "compulsory",
+        tokens_per_call: Union[int, str] = 1,
+        machine_name: Optional[str] = None,
+    ) -> FrontierReport:
+        """``vxpeak frontier``: every value of ``const name`` in ``lo..hi`` analysed and
+        priced (fits with ``margin`` kept free, one call's time under ``traffic``, tokens per
+        second with ``tokens_per_call`` tokens a call: a count, or a const item's name read at
+        each value), as libvxpeak renders it (vxp_report_frontier): typed, with ``to_dict()``
+        and ``text`` (naming the machine ``machine_name``, by default its label)."""
+        models = {"compulsory": 0, "no_reuse": 1, "no-reuse": 1}
+        if traffic not in models:
+            raise InvalidArgument("frontier: traffic %r is not compulsory or no_reuse" % traffic)
+        opts, table = _options(machine, host, overrides)
+        lib = _ffi.lib()
+        fo = _ffi.FrontierOptions()
+        self._check(lib.vxp_frontier_options_init(ctypes.byref(fo),
+                                                  _ffi.FRONTIER_OPTIONS_VERSION))
+        fo.name = name.encode("utf-8")
+        fo.lo, fo.hi = int(lo), int(hi)
+        fo.margin_ppm = int(round(margin * 1e6))
+        fo.function = function.encode("utf-8") if function else None
+        fo.space = space.encode("utf-8") if space else None
+        fo.traffic = models[traffic]
+        if isinstance(tokens_per_call, str):
+            fo.tokens_const = tokens_per_call.encode("utf-8")
+        else:
+            fo.tokens_per_call = int(tokens_per_call)
+        out = ctypes.c_void_p()
+        self._check(lib.vxp_frontier_run(ctypes.byref(out), self._handle(), program._handle(),
+                                         ctypes.byref(opts), ctypes.byref(fo)))
+        del table
+        f = out.value
+
+        def make(rep: Any, ro: Any) -> int:
+            return int(lib.vxp_report_frontier(rep, self._handle(), f, ro))
+
+        try:
+            doc = json.loads(self._report(make, _ffi.REPORT_JSON))
+            return FrontierReport.from_json(
+                doc, self._report(make, _ffi.REPORT_TEXT, machine=machine_name))
+        finally:
+            lib.vxp_frontier_free(f)
 
     def _report(
         self,

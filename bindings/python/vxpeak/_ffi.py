@@ -125,6 +125,27 @@ class SweepOptions(Structure):
 SWEEP_OPTIONS_VERSION = 1
 
 
+class FrontierOptions(Structure):
+    """vxp_frontier_options, version FRONTIER_OPTIONS_VERSION (field for field)."""
+
+    _fields_ = [
+        ("version", c_uint),
+        ("name", c_char_p),
+        ("lo", c_uint64),
+        ("hi", c_uint64),
+        ("margin_ppm", c_uint32),
+        ("function", c_char_p),
+        ("space", c_char_p),
+        ("traffic", c_int),
+        ("tokens_const", c_char_p),
+        ("tokens_per_call", c_uint64),
+        ("max_points", c_uint64),
+    ]
+
+
+FRONTIER_OPTIONS_VERSION = 1
+
+
 class ReportOptions(Structure):
     """vxp_report_options, version REPORT_OPTIONS_VERSION (field for field)."""
 
@@ -397,6 +418,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_report_explain": (c_int, [_OUT, _H, _H, c_void_p]),
     "vxp_report_sweep": (c_int, [_OUT, _H, c_void_p, c_void_p, c_size_t, c_void_p]),
     "vxp_report_roofline": (c_int, [_OUT, _H, _H, c_void_p]),
+    "vxp_report_frontier": (c_int, [_OUT, _H, _H, c_void_p]),
     "vxp_report_text": (c_void_p, [_H, _SIZE_OUT]),
     "vxp_report_free": (None, [_H]),
     # cuda code generation

@@ -295,3 +295,112 @@ class RooflineReport:
 
     def _repr_html_(self) -> str:
         return "<pre>%s</pre>" % html.escape(self.text)
+
+
+@dataclass(frozen=True)
+class FrontierPoint:
+    """One value of a frontier: whether it fits (``reason``/``code`` why not), the peak
+    against the capacity, one call's memory, compute and call time (ps; None where not
+    derivable), tokens per call and per second, and the bound."""
+
+    value: int
+    fits: bool
+    reason: Optional[str]
+    code: Optional[str]
+    space: Optional[str]
+    peak_bytes: int
+    capacity_bytes: int
+    memory_bytes: int
+    operations: int
+    memory_time_ps: Optional[int]
+    compute_time_ps: Optional[int]
+    call_time_ps: Optional[int]
+    tokens_per_call: int
+    tokens_per_second: Optional[float]
+    bound: Optional[str]
+    bound_space: Optional[str]
+    unbound_reason: Optional[str]
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "FrontierPoint":
+        return cls(
+            value=int(d["value"]),
+            fits=bool(d["fits"]),
+            reason=d["reason"],
+            code=d["code"],
+            space=d["space"],
+            peak_bytes=int(d["peak_bytes"]),
+            capacity_bytes=int(d["capacity_bytes"]),
+            memory_bytes=int(d["memory_bytes"]),
+            operations=int(d["operations"]),
+            memory_time_ps=_opt_int(d["memory_time_ps"]),
+            compute_time_ps=_opt_int(d["compute_time_ps"]),
+            call_time_ps=_opt_int(d["call_time_ps"]),
+            tokens_per_call=int(d["tokens_per_call"]),
+            tokens_per_second=_opt_float(d["tokens_per_second"]),
+            bound=d["bound"],
+            bound_space=d["bound_space"],
+            unbound_reason=d["unbound_reason"],
+        )
+
+
+def _frontier_point(d: Optional[Dict[str, Any]]) -> Optional[FrontierPoint]:
+    return None if d is None else FrontierPoint.from_dict(d)
+
+
+@dataclass(frozen=True)
+class FrontierReport:
+    """``vxpeak frontier``'s report (schema vxpeak-frontier-v1): every value of ``const`` in
+    ``lo..hi`` analysed and priced, the largest that fits, the first bound by compute and the
+    best throughput that fits (None when there is none)."""
+
+    file: str
+    machine: Optional[str]
+    host: Optional[str]
+    defines: Dict[str, int]
+    const: str
+    lo: int
+    hi: int
+    margin_ppm: int
+    traffic_model: str
+    tokens_per_call: str
+    function: Optional[str]
+    largest_fit: Optional[FrontierPoint]
+    first_compute_bound: Optional[FrontierPoint]
+    best_fit: Optional[FrontierPoint]
+    points: Tuple[FrontierPoint, ...]
+    #: The table ``vxpeak frontier`` prints.
+    text: str = field(default="", compare=False, repr=False)
+    _json: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def from_json(cls, doc: Dict[str, Any], text: str) -> "FrontierReport":
+        return cls(
+            file=doc["file"],
+            machine=doc["machine"],
+            host=doc["host"],
+            defines={str(k): int(v) for k, v in doc["defines"].items()},
+            const=doc["const"],
+            lo=int(doc["lo"]),
+            hi=int(doc["hi"]),
+            margin_ppm=int(doc["margin_ppm"]),
+            traffic_model=doc["traffic_model"],
+            tokens_per_call=doc["tokens_per_call"],
+            function=doc["function"],
+            largest_fit=_frontier_point(doc["largest_fit"]),
+            first_compute_bound=_frontier_point(doc["first_compute_bound"]),
+            best_fit=_frontier_point(doc["best_fit"]),
+            points=tuple(FrontierPoint.from_dict(p) for p in doc["points"]),
+            text=text,
+            _json=doc,
+        )
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as ``vxpeak frontier --format json`` prints it, as Python objects."""
+        return copy.deepcopy(self._json)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        return "<pre>%s</pre>" % html.escape(self.text)

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* frontier_report.c - the batch frontier's report (vxp_report_frontier; `vxpeak frontier`):
+ * for every value of a constant, whether the program fits with the margin, one call's time,
+ * tokens per second and the bound; then the largest value that fits, where memory turns to
+ * compute, and the best throughput that fits; as text or JSON (vxpeak-frontier-v1). It reads
+ * the frontier through its public accessors and the question it kept (frontier.h). */
+#include <math.h>
+#include <stdio.h>
+
+#include "context.h"
+#include "frontier.h"
+#include "report.h"
+
+/* Tokens per second at a point: tokens x 10^12 / call time in ps; 0 when unknown. */
+static double tokens_per_second(const vxp_frontier_point *p) {
+  uint64_t ps = 0;
+  if (!vxp_frontier_point_call_time_ps(p, &ps) || ps == 0) return 0.0;
+  return 1e12 / (double)ps * (double)vxp_frontier_point_tokens(p);
+}
+
+static const char *margin_text(uint32_t ppm, char buf[32]) {
+  snprintf(buf, 32, "%u.%04u", ppm / 10000, ppm % 10000);
+  size_t len = strlen(buf);
+  while (buf[len - 1] == '0') buf[--len] = '\0';
+  if (buf[len - 1] == '.') buf[--len] = '\0';
+  return buf;
+}
+
+static const char *fit_text(const vxp_frontier_point *p, char buf[48]) {
+  const char *reason = vxp_frontier_point_reason(p), *code = vxp_frontier_point_code(p);
+  if (!reason) return "yes";
+  if (strcmp(reason, "within_margin") == 0) return "no: in the margin";
+  if (strcmp(reason, "over_capacity") == 0) return "no: over capacity";
+  if (strcmp(reason, "size_unknown") == 0) return "no: size unknown";
+  snprintf(buf, 48, "no: error %s", code ? code : "");
+  return buf;
+}
+
+/* The bound and by how much ("memory (HBM), 36.9x"), appended to `sb`. */
+static void bound_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier_point *p) {
+  const char *bound = vxp_frontier_point_bound(p);
+  uint64_t mem = 0, comp = 0;
+  if (!bound) {
+    vxp_sb__puts(ctx, sb, "not named");
+    return;
+  }
+  vxp_frontier_point_memory_time_ps(p, &mem);
+  vxp_frontier_point_compute_time_ps(p, &comp);
+  bool by_memory = strcmp(bound, "memory") == 0;
+  double ratio = by_memory ? (comp ? (double)mem / (double)comp : INFINITY)
+                           : (double)comp / (double)mem;
+  if (isinf(ratio))
+    vxp_sb__printf(ctx, sb, "%s (%s), no arithmetic", bound, vxp_frontier_point_bound_space(p));
+  else
+    vxp_sb__printf(ctx, sb, "%s%s%s%s, %.3gx", bound, by_memory ? " (" : "",
+                   by_memory ? vxp_frontier_point_bound_space(p) : "", by_memory ? ")" : "",
+                   ratio);
+}
+
+static void print_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, const char *machine) {
+  const vxp_question *q = vxp_frontier__question(f);
+  bool no_reuse = vxp_frontier__traffic(f) == VXP_TRAFFIC_NO_REUSE;
+  char b1[32], b2[32], b3[32], b4[96], b5[48];
+  const char *fn = vxp_frontier_function(f);
+  vxp_sb__printf(ctx, sb, "%s on %s: %s in %llu..%llu, a call is %s; capacity with %s%% kept free; traffic %s; "
+         "tokens per call: %s\n",
+         q->file, machine, q->name, (unsigned long long)q->lo,
+         (unsigned long long)q->hi, fn ? fn : "(none: no spawn region)",
+         margin_text(q->margin_ppm, b1),
+         no_reuse ? "no-reuse" : "compulsory (each element of a tile once per call)",
+         vxp_frontier__tokens(f));
+  vxp_sb__printf(ctx, sb, "%8s %42s %7s %-18s %10s %12s  %s\n", q->name, "peak bytes", "of cap",
+         "fits", "time/call", "tokens/s", "bound");
+  for (size_t i = 0; i < vxp_frontier_point_count(f); i++) {
+    const vxp_frontier_point *p = vxp_frontier_point_at(f, i);
+    uint64_t peak = vxp_frontier_point_peak_bytes(p), cap = vxp_frontier_point_capacity_bytes(p);
+    uint64_t call = 0;
+    char share[16] = "-";
+    if (cap) snprintf(share, sizeof(share), "%.1f%%", 100.0 * (double)peak / (double)cap);
+    char peak_text[64];
+    snprintf(peak_text, sizeof(peak_text), "%s (%s)", vxp_num__grouped(peak, b2),
+             vxp_num__decimal(peak, b3));
+    bool has_call = vxp_frontier_point_call_time_ps(p, &call);
+    /* Without a compute time the memory time is a lower bound on the call. */
+    char time_text[40] = "-", tps_text[40] = "-";
+    uint64_t mem = 0;
+    if (has_call) {
+      snprintf(time_text, sizeof(time_text), "%s", vxp_num__duration(call, b1));
+      snprintf(tps_text, sizeof(tps_text), "%s", vxp_num__per_second(tokens_per_second(p), b2));
+    } else if (vxp_frontier_point_memory_time_ps(p, &mem) && mem) {
+      snprintf(time_text, sizeof(time_text), ">= %s", vxp_num__duration(mem, b1));
+      snprintf(tps_text, sizeof(tps_text), "<= %s",
+               vxp_num__per_second(1e12 / (double)mem * (double)vxp_frontier_point_tokens(p), b2));
+    }
+    vxp_sb__printf(ctx, sb, "%8llu %42s %7s %-18s %10s %12s  ",
+                   (unsigned long long)vxp_frontier_point_value(p), peak_text, share,
+                   fit_text(p, b5), time_text, tps_text);
+    bound_text(ctx, sb, p);
+    vxp_sb__putc(ctx, sb, '\n');
+  }
+  const vxp_frontier_point *largest = vxp_frontier_largest_fit(f);
+  const vxp_frontier_point *turn = vxp_frontier_first_compute_bound(f);
+  const vxp_frontier_point *best = vxp_frontier_best_fit(f);
+  const vxp_frontier_point *any = vxp_frontier_point_at(f, 0);
+  uint64_t cap = any ? vxp_frontier_point_capacity_bytes(any) : 0;
+  if (cap) vxp_sb__printf(ctx, sb, "capacity: %s of %s\n", vxp_num__bytes(cap, b4),
+                  any && vxp_frontier_point_space(any) ? vxp_frontier_point_space(any) : "?");
+  if (largest)
+    vxp_sb__printf(ctx, sb, "largest %s that fits: %llu (peak %s)\n", q->name,
+           (unsigned long long)vxp_frontier_point_value(largest),
+           vxp_num__bytes(vxp_frontier_point_peak_bytes(largest), b4));
+  else
+    vxp_sb__printf(ctx, sb, "largest %s that fits: none in %llu..%llu\n", q->name,
+           (unsigned long long)q->lo, (unsigned long long)q->hi);
+  if (turn)
+    vxp_sb__printf(ctx, sb, "memory turns to compute at %s = %llu%s\n", q->name,
+           (unsigned long long)vxp_frontier_point_value(turn),
+           vxp_frontier_point_fits(turn) ? "" : " (which does not fit)");
+  else if (any && !vxp_frontier_point_bound(any))
+    vxp_sb__printf(ctx, sb, "the bound cannot be named: %s\n", vxp_frontier_point_unbound_reason(any));
+  else
+    vxp_sb__printf(ctx, sb, "compute never binds in %llu..%llu: every call is bound by memory\n",
+           (unsigned long long)q->lo, (unsigned long long)q->hi);
+  if (best) {
+    uint64_t call = 0;
+    vxp_frontier_point_call_time_ps(best, &call);
+    vxp_sb__printf(ctx, sb, "best throughput that fits: %s = %llu, %s tokens/s (%s per call, bound by %s)\n",
+           q->name, (unsigned long long)vxp_frontier_point_value(best),
+           vxp_num__per_second(tokens_per_second(best), b1),
+           vxp_num__duration(call, b2),
+           vxp_frontier_point_bound(best) ? vxp_frontier_point_bound(best) : "memory at least");
+  } else {
+    vxp_sb__printf(ctx, sb, "best throughput that fits: none (nothing fits with a known call time)\n");
+  }
+}
+
+static void json_opt(vxp_jw *j, int has, uint64_t v) {
+  if (has) vxp_jw__u64(j, v);
+  else vxp_jw__null(j);
+}
+
+static void json_point(vxp_jw *j, const vxp_frontier_point *p) {
+  uint64_t v = 0;
+  if (!p) {
+    vxp_jw__null(j);
+    return;
+  }
+  vxp_jw__open(j, '{');
+  vxp_jw__key(j, "value");
+  vxp_jw__u64(j, vxp_frontier_point_value(p));
+  vxp_jw__key(j, "fits");
+  vxp_jw__bool(j, vxp_frontier_point_fits(p));
+  vxp_jw__key(j, "reason");
+  vxp_jw__string(j, vxp_frontier_point_reason(p));
+  vxp_jw__key(j, "code");
+  vxp_jw__string(j, vxp_frontier_point_code(p));
+  vxp_jw__key(j, "space");
+  vxp_jw__string(j, vxp_frontier_point_space(p));
+  vxp_jw__key(j, "peak_bytes");
+  vxp_jw__u64(j, vxp_frontier_point_peak_bytes(p));
+  vxp_jw__key(j, "capacity_bytes");
+  vxp_jw__u64(j, vxp_frontier_point_capacity_bytes(p));
+  vxp_jw__key(j, "memory_bytes");
+  vxp_jw__u64(j, vxp_frontier_point_memory_bytes(p));
+  vxp_jw__key(j, "operations");
+  vxp_jw__u64(j, vxp_frontier_point_ops(p));
+  int has = vxp_frontier_point_memory_time_ps(p, &v);
+  vxp_jw__key(j, "memory_time_ps");
+  json_opt(j, has, v);
+  has = vxp_frontier_point_compute_time_ps(p, &v);
+  vxp_jw__key(j, "compute_time_ps");
+  json_opt(j, has, v);
+  has = vxp_frontier_point_call_time_ps(p, &v);
+  vxp_jw__key(j, "call_time_ps");
+  json_opt(j, has, v);
+  vxp_jw__key(j, "tokens_per_call");
+  vxp_jw__u64(j, vxp_frontier_point_tokens(p));
+  vxp_jw__key(j, "tokens_per_second");
+  if (has) vxp_jw__real(j, tokens_per_second(p), 3);
+  else vxp_jw__null(j);
+  vxp_jw__key(j, "bound");
+  vxp_jw__string(j, vxp_frontier_point_bound(p));
+  vxp_jw__key(j, "bound_space");
+  vxp_jw__string(j, vxp_frontier_point_bound_space(p));
+  vxp_jw__key(j, "unbound_reason");
+  vxp_jw__string(j, vxp_frontier_point_unbound_reason(p));
+  vxp_jw__close(j, '}');
+}
+
+static void print_json(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f) {
+  const vxp_question *q = vxp_frontier__question(f);
+  bool no_reuse = vxp_frontier__traffic(f) == VXP_TRAFFIC_NO_REUSE;
+  vxp_jw j;
+  vxp_jw__init(&j, ctx, sb, true);
+  vxp_jw__open(&j, '{');
+  vxp_jw__key(&j, "schema");
+  vxp_jw__string(&j, "vxpeak-frontier-v1");
+  vxp_jw__key(&j, "file");
+  vxp_jw__string(&j, q->file);
+  vxp_jw__key(&j, "machine");
+  vxp_jw__string(&j, q->machine);
+  vxp_jw__key(&j, "host");
+  vxp_jw__string(&j, q->host);
+  vxp_jw__key(&j, "defines");
+  vxp_jw__open(&j, '{');
+  for (size_t i = 0; i < q->define_count; i++) {
+    vxp_jw__key(&j, q->defines[i].name);
+    vxp_jw__u64(&j, q->defines[i].value);
+  }
+  vxp_jw__close(&j, '}');
+  vxp_jw__key(&j, "const");
+  vxp_jw__string(&j, q->name);
+  vxp_jw__key(&j, "lo");
+  vxp_jw__u64(&j, q->lo);
+  vxp_jw__key(&j, "hi");
+  vxp_jw__u64(&j, q->hi);
+  vxp_jw__key(&j, "margin_ppm");
+  vxp_jw__u64(&j, q->margin_ppm);
+  vxp_jw__key(&j, "traffic_model");
+  vxp_jw__string(&j, no_reuse ? "no_reuse" : "compulsory");
+  vxp_jw__key(&j, "tokens_per_call");
+  vxp_jw__string(&j, vxp_frontier__tokens(f));
+  vxp_jw__key(&j, "function");
+  vxp_jw__string(&j, vxp_frontier_function(f));
+  vxp_jw__key(&j, "largest_fit");
+  json_point(&j, vxp_frontier_largest_fit(f));
+  vxp_jw__key(&j, "first_compute_bound");
+  json_point(&j, vxp_frontier_first_compute_bound(f));
+  vxp_jw__key(&j, "best_fit");
+  json_point(&j, vxp_frontier_best_fit(f));
+  vxp_jw__key(&j, "points");
+  vxp_jw__open(&j, '[');
+  for (size_t i = 0; i < vxp_frontier_point_count(f); i++)
+    json_point(&j, vxp_frontier_point_at(f, i));
+  vxp_jw__close(&j, ']');
+  vxp_jw__close(&j, '}');
+}
+
+int vxp_report_frontier(vxp_report **out, vxp_context *ctx, const vxp_frontier *f,
+                        const vxp_report_options *opts) {
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
+  if (!out || !ctx || !f)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_frontier")
+               : VXP_EINVAL;
+  vxp_report_options o;
+  int rc = vxp_report__options(ctx, opts, &o);
+  if (rc != VXP_OK) return rc;
+  const vxp_question *q = vxp_frontier__question(f);
+  const char *machine = o.machine    ? o.machine
+                        : q->machine ? q->machine
+                                     : "the program's own declarations";
+  vxp_sb sb = {0};
+  if (o.format == VXP_REPORT_JSON) print_json(ctx, &sb, f);
+  else print_text(ctx, &sb, f, machine);
+  return vxp_report__finish(out, ctx, &sb);
+}
