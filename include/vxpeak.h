@@ -22,7 +22,7 @@
  *   vxp_sweep     the largest value of a constant that fits (vxp_sweep_run)
  *   vxp_roofline  one call's memory traffic and time bound (vxp_roofline_new)
  *   vxp_frontier  the batch sizes that fit and their throughput (vxp_frontier_run)
- *   vxp_report    a rendered explain, sweep, roofline or frontier report (vxp_report_*)
+ *   vxp_report    a rendered report: explain, sweep, roofline, frontier, plot (vxp_report_*)
  *   vxp_cuda      a CUDA program generated from an analysis (optional stage)
  *
  * A program borrows its source, and an analysis borrows its program and machines: free
@@ -1516,7 +1516,8 @@ typedef struct vxp_report vxp_report;
 /** A report's format. Values are ABI. */
 typedef enum vxp_report_format {
   VXP_REPORT_TEXT = 1, /**< the table a person reads (the default) */
-  VXP_REPORT_JSON = 2  /**< the JSON document the command's --format json prints */
+  VXP_REPORT_JSON = 2, /**< the JSON document the command's --format json prints */
+  VXP_REPORT_SVG = 3   /**< a standalone SVG picture (vxp_report_plot only) */
 } vxp_report_format;
 
 #define VXP_REPORT_OPTIONS_VERSION 2
@@ -1525,10 +1526,10 @@ typedef enum vxp_report_format {
  * at `machine`; version 2 adds the roofline's fields). */
 typedef struct vxp_report_options {
   unsigned int version;     /**< VXP_REPORT_OPTIONS_VERSION */
-  vxp_report_format format; /**< 0 means VXP_REPORT_TEXT */
-  const char *function;     /**< explain, roofline: only this function (NULL: every one;
+  vxp_report_format format; /**< 0: the report's first form (text; SVG for the plot) */
+  const char *function;     /**< explain, plot, roofline: only this function (NULL: every one;
                                  for the roofline, every one with a spawn region) */
-  const char *space;        /**< explain: only this space's resident sets (NULL: all) */
+  const char *space;        /**< explain, plot: only this space's resident sets (NULL: all) */
   const char *machine;      /**< text: the machine's name in the first line (NULL: the
                                  analysed machine's label, or "the program's own
                                  declarations" when it has none); not read by JSON */
@@ -1585,6 +1586,25 @@ VXP_API VXP_WARN_UNUSED int vxp_report_sweep(vxp_report **out, vxp_context *ctx,
 VXP_API VXP_WARN_UNUSED int vxp_report_roofline(vxp_report **out, vxp_context *ctx,
                                                 const vxp_analysis *an,
                                                 const vxp_report_options *opts);
+
+/**
+ * The bytes live along program order as a standalone SVG picture (`vxpeak plot`): one
+ * panel per resident set of `an` selected by `opts` (function, space), each with the
+ * capacity as a dashed line, the live bytes as a step curve whose maximum is the resident
+ * set's peak, the peak marked with the tiles that fill it (grouped by role, else binding),
+ * and each position's source line on hover. The first line names the program, the machine
+ * and the constants set for the analysis. Machine-readable attributes carry the figures:
+ * data-peak-bytes, data-capacity-bytes and data-peak-order per panel, data-live-bytes per
+ * position. The format must be VXP_REPORT_SVG (or 0). Time and memory are linear in the
+ * records and program-order positions drawn.
+ * @param[out] out the report, owned by the caller (vxp_report_free), allocated from `ctx`
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_EVERSION, VXP_ECANCELLED, or VXP_ENOTFOUND
+ *         when no resident set is selected (nothing is placed in a space with a capacity,
+ *         or the function or space has none); failures are reported on `ctx`
+ */
+VXP_API VXP_WARN_UNUSED int vxp_report_plot(vxp_report **out, vxp_context *ctx,
+                                            const vxp_analysis *an,
+                                            const vxp_report_options *opts);
 
 /**
  * The report of a batch frontier (`vxpeak frontier`): per value, whether it fits, its peak,

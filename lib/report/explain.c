@@ -325,7 +325,7 @@ int vxp_report_explain(vxp_report **out, vxp_context *ctx, const vxp_analysis *a
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_explain")
                : VXP_EINVAL;
   vxp_report_options o;
-  int rc = vxp_report__options(ctx, opts, &o);
+  int rc = vxp_report__options(ctx, opts, &o, VXP_REPORT__TEXT_JSON);
   if (rc != VXP_OK) return rc;
   bool json = o.format == VXP_REPORT_JSON;
   const char *machine = vxp_report__machine_name(an, &o);

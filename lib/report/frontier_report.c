@@ -243,7 +243,7 @@ int vxp_report_frontier(vxp_report **out, vxp_context *ctx, const vxp_frontier *
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_frontier")
                : VXP_EINVAL;
   vxp_report_options o;
-  int rc = vxp_report__options(ctx, opts, &o);
+  int rc = vxp_report__options(ctx, opts, &o, VXP_REPORT__TEXT_JSON);
   if (rc != VXP_OK) return rc;
   const vxp_question *q = vxp_frontier__question(f);
   const char *machine = o.machine    ? o.machine

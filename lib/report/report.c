@@ -18,8 +18,12 @@ int vxp_report_options_init(vxp_report_options *opts, unsigned int version) {
 }
 
 int vxp_report__options(vxp_context *ctx, const vxp_report_options *given,
-                        vxp_report_options *out) {
+                        vxp_report_options *out, unsigned formats) {
   vxp_report_options_init(out, VXP_REPORT_OPTIONS_VERSION);
+  /* The first format a report draws is its default (text, or SVG for the plot). */
+  vxp_report_format first = (formats & VXP_REPORT__FORMAT(VXP_REPORT_TEXT)) ? VXP_REPORT_TEXT
+                                                                              : VXP_REPORT_SVG;
+  out->format = first;
   if (!given) return VXP_OK;
   if (given->version < 1 || given->version > VXP_REPORT_OPTIONS_VERSION)
     return vxp_ctx__error(ctx, VXP_EVERSION,
@@ -29,10 +33,15 @@ int vxp_report__options(vxp_context *ctx, const vxp_report_options *given,
   static const size_t version_size[VXP_REPORT_OPTIONS_VERSION] = {
       offsetof(vxp_report_options, traffic), sizeof(vxp_report_options)};
   memcpy(out, given, version_size[given->version - 1]);
-  if (out->format == 0) out->format = VXP_REPORT_TEXT;
-  if (out->format != VXP_REPORT_TEXT && out->format != VXP_REPORT_JSON)
+  if (out->format == 0) out->format = first;
+  if (out->format < VXP_REPORT_TEXT || out->format > VXP_REPORT_SVG)
     return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_report_options: unknown format %d",
                           (int)out->format);
+  if (!(formats & VXP_REPORT__FORMAT(out->format)))
+    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_report_options: this report has no %s form",
+                          out->format == VXP_REPORT_SVG    ? "SVG"
+                          : out->format == VXP_REPORT_JSON ? "JSON"
+                                                           : "text");
   return VXP_OK;
 }
 

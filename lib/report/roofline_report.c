@@ -429,7 +429,7 @@ int vxp_report_roofline(vxp_report **out, vxp_context *ctx, const vxp_analysis *
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_roofline")
                : VXP_EINVAL;
   vxp_report_options o;
-  int rc = vxp_report__options(ctx, opts, &o);
+  int rc = vxp_report__options(ctx, opts, &o, VXP_REPORT__TEXT_JSON);
   if (rc != VXP_OK) return rc;
   if (o.traffic != VXP_TRAFFIC_COMPULSORY && o.traffic != VXP_TRAFFIC_NO_REUSE)
     return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_report_options: unknown traffic model %d",

@@ -229,7 +229,7 @@ int vxp_report_sweep(vxp_report **out, vxp_context *ctx, const vxp_sweep *const 
                             "margin, selection or program than sweep 0", i);
   }
   vxp_report_options o;
-  int rc = vxp_report__options(ctx, opts, &o);
+  int rc = vxp_report__options(ctx, opts, &o, VXP_REPORT__TEXT_JSON);
   if (rc != VXP_OK) return rc;
   /* Each machine's name: the caller's, else the label of the machine it was swept on. */
   const char **names = vxp_ctx__calloc(ctx, count, sizeof(*names));

@@ -85,11 +85,13 @@ typedef struct session {
   vxp_sweep *sweep;
   vxp_roofline *roofline;
   vxp_frontier *frontier;
-  vxp_report *explain, *explain_json, *sweep_report, *roofline_report, *frontier_report;
+  vxp_report *explain, *explain_json, *sweep_report, *roofline_report, *frontier_report,
+      *plot;
   char json_copy[65536];
 } session;
 
 static void session_free(session *s) {
+  vxp_report_free(s->plot);
   vxp_report_free(s->frontier_report);
   vxp_report_free(s->roofline_report);
   vxp_report_free(s->sweep_report);
@@ -235,6 +237,10 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
     }
     case 26:
       if (s->frontier) rc = vxp_report_frontier(&s->frontier_report, s->ctx, s->frontier, NULL);
+      break;
+    case 27:
+      rc = vxp_report_plot(&s->plot, s->ctx, s->an, NULL);
+      if (rc == VXP_ENOTFOUND) rc = VXP_OK; /* nothing placed in a space with a capacity */
       break;
     /* The blog program is one the CUDA stage accepts: generation runs to the end. */
     case 16: rc = vxp_analyze(&s->file_an, s->ctx, s->file_prog, NULL); break;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_report.c - the reports the library renders (lib/report/): explain and sweep as text
- * and JSON, their options' versions, and their refusals. Byte-for-byte agreement with the
+ * and JSON, the plot as SVG, their options' versions, and their refusals. Byte-for-byte agreement with the
  * command is the golden tests' (tests/golden/explain-*, sweep-*). */
 #include <jansson.h>
 #include <stddef.h>
@@ -289,6 +289,68 @@ static void test_report__frontier_report_keeps_the_question_it_was_asked(void **
   test_done(&r);
 }
 
+/* The largest data-live-bytes="N" of an SVG, and how many panels it draws. */
+static uint64_t max_live(const char *svg, size_t *panels) {
+  uint64_t best = 0;
+  for (const char *p = svg; (p = strstr(p, "data-live-bytes=\"")); p++) {
+    uint64_t v = strtoull(p + strlen("data-live-bytes=\""), NULL, 10);
+    if (v > best) best = v;
+  }
+  *panels = 0;
+  for (const char *p = svg; (p = strstr(p, "<g class=\"panel\"")); p++) (*panels)++;
+  return best;
+}
+
+static void test_report__plot_draws_the_peak_the_analysis_reports(void **state) {
+  (void)state;
+  char *text = many_tiles(40);
+  test_run r = test_analyse(text);
+  free(text);
+  const vxp_resident_set *rs = vxp_analysis_resident_set(r.an, 0);
+  char want[64];
+  snprintf(want, sizeof(want), "data-peak-bytes=\"%llu\"",
+           (unsigned long long)vxp_resident_set_peak_bytes(rs));
+  vxp_report *rep = NULL;
+  assert_int_equal(vxp_report_plot(&rep, r.ctx, r.an, NULL), VXP_OK); /* SVG by default */
+  const char *svg = vxp_report_text(rep, NULL);
+  assert_true(strncmp(svg, "<?xml", 5) == 0);
+  assert_non_null(strstr(svg, want));
+  size_t panels = 0;
+  assert_int_equal(max_live(svg, &panels), vxp_resident_set_peak_bytes(rs));
+  assert_int_equal(panels, 1);
+  /* 40 tiles of distinct bindings live at the peak: 10 legend rows and the other 30 counted. */
+  assert_non_null(strstr(svg, "and 30 more</text>"));
+  assert_non_null(strstr(svg, "test.vx on its own machine model</text>"));
+  vxp_report_free(rep);
+  test_done(&r);
+}
+
+static void test_report__plot_refuses_other_forms_and_empty_selections(void **state) {
+  (void)state;
+  test_run r = test_analyse("Memory CPU_DRAM {}\n"
+                            "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
+                            "fn main() -> i32 {\n"
+                            "  let a = transfer(Tensor<f32, [4]>::uninit(), Memory::W);\n"
+                            "  return 0;\n}\n");
+  vxp_report *rep = NULL;
+  vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+  ro.format = VXP_REPORT_JSON;
+  assert_int_equal(vxp_report_plot(&rep, r.ctx, r.an, &ro), VXP_EINVAL);
+  assert_null(rep);
+  ro.format = VXP_REPORT_SVG;
+  assert_int_equal(vxp_report_explain(&rep, r.ctx, r.an, &ro), VXP_EINVAL); /* text or JSON */
+  ro.function = "nope";
+  assert_int_equal(vxp_report_plot(&rep, r.ctx, r.an, &ro), VXP_ENOTFOUND);
+  assert_non_null(strstr(vxp_context_errmsg(r.ctx), "by nope: nothing to plot"));
+  ro.function = "main";
+  ro.space = "W";
+  assert_int_equal(vxp_report_plot(&rep, r.ctx, r.an, &ro), VXP_OK);
+  assert_int_equal(vxp_context_errcode(r.ctx), VXP_OK); /* success clears the error */
+  assert_non_null(strstr(vxp_report_text(rep, NULL), "data-peak-bytes=\"16\""));
+  vxp_report_free(rep);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_report__explain_keeps_every_row),
@@ -298,6 +360,8 @@ int main(void) {
       cmocka_unit_test(test_report__a_version_1_options_struct_is_read_no_further_than_its_end),
       cmocka_unit_test(test_report__roofline_report_is_the_rooflines_figures),
       cmocka_unit_test(test_report__frontier_report_keeps_the_question_it_was_asked),
+      cmocka_unit_test(test_report__plot_draws_the_peak_the_analysis_reports),
+      cmocka_unit_test(test_report__plot_refuses_other_forms_and_empty_selections),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

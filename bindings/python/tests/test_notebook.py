@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -71,6 +72,28 @@ def test_a_sweep_shows_itself_and_becomes_a_dataframe(ctx: vxpeak.Context, root:
     assert list(frame["fits"]) == [p.fits for p in sweep.points]
 
 
+def test_a_plot_is_the_commands_svg_and_shows_itself(ctx: vxpeak.Context, root: Path) -> None:
+    analysis = prefill(ctx, root)
+    plot = analysis.plot(function="main")
+    assert plot._repr_svg_() == plot.svg
+    assert 'data-peak-bytes="17112760320"' in plot.svg
+    command = subprocess.run(
+        [sys.executable, "-m", "vxpeak", "plot", str(root / "examples" / "llama2" / "prefill.vx"),
+         "--function", "main", "--machine", "a100-40", "--host", "default", "-o", "-"],
+        capture_output=True, text=True, check=False,
+    )
+    assert command.returncode == 0, command.stderr
+    # The same picture, but for the first line (the command names the file by the path it
+    # was given and the machine as it loaded it; the library by the source's label).
+    def body(svg: str) -> str:
+        return re.sub(r'<text x="86.0" y="24" class="sub">.*</text>\n', "", svg)
+
+    assert body(plot.svg) == body(command.stdout)
+    assert body(plot.svg) != plot.svg
+    with pytest.raises(vxpeak.NotFound, match="nothing to plot"):
+        analysis.plot(function="nope")
+
+
 def test_without_pandas_the_error_says_how_to_get_it(
     ctx: vxpeak.Context, root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -103,3 +126,6 @@ def test_the_example_notebook_runs_and_shows_the_blog_figures(root: Path) -> Non
     for machine, batch in (("a100-40", 8), ("h100-sxm", 18), ("h200", 35)):
         assert re.search(r"<td>%s</td>\s*<td>%d</td>" % (machine, batch), shown), machine
     assert "largest <code>BATCH</code> that fits: <b>35</b>" in shown
+    svgs = [o["data"]["image/svg+xml"] for c in notebook.cells for o in c.get("outputs", [])
+            if "image/svg+xml" in o.get("data", {})]
+    assert len(svgs) == 1 and 'data-peak-bytes="17112760320"' in svgs[0]

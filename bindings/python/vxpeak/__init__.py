@@ -77,6 +77,7 @@ __all__ = [
     "Machine",
     "NotFound",
     "OutOfMemory",
+    "Plot",
     "Program",
     "Record",
     "ResidentSet",
@@ -441,6 +442,21 @@ class Roofline:
     @property
     def steps_per_second(self) -> Optional[float]:
         return 1e12 / self.time_ps if self.time_ps else None
+
+
+@dataclass(frozen=True)
+class Plot:
+    """An SVG picture of the bytes live along program order (:meth:`Analysis.plot`)."""
+
+    svg: str
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def save(self, path: "PathArg") -> None:
+        """Write the picture to ``path`` (as ``vxpeak plot -o`` does)."""
+        with open(fspath(path), "w", encoding="utf-8") as out:
+            out.write(self.svg)
 
 
 _SEVERITY = {1: "note", 2: "warning", 3: "error"}
@@ -1346,6 +1362,18 @@ class Analysis(_Handle):
         doc = json.loads(ctx._report(make, _ffi.REPORT_JSON, function, space, machine))
         return Explanation.from_json(doc, ctx._report(make, _ffi.REPORT_TEXT, function, space,
                                                       machine))
+
+    def plot(self, function: Optional[str] = None, space: Optional[str] = None) -> "Plot":
+        """The bytes live along program order as SVG (``vxpeak plot``; vxp_report_plot):
+        one panel per resident set of ``function`` and ``space`` (None: all). Shows itself
+        in Jupyter. NotFound when nothing of that selection is placed in a space with a
+        capacity."""
+        ctx = self.program.context
+
+        def make(rep: Any, ro: Any) -> int:
+            return int(_ffi.lib().vxp_report_plot(rep, ctx._handle(), self._handle(), ro))
+
+        return Plot(ctx._report(make, _ffi.REPORT_SVG, function, space))
 
     def to_dict(self) -> Dict[str, Any]:
         """The JSON report as Python objects (the same keys, in the same order)."""

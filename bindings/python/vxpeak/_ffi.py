@@ -164,6 +164,7 @@ class ReportOptions(Structure):
 REPORT_OPTIONS_VERSION = 2
 REPORT_TEXT = 1
 REPORT_JSON = 2
+REPORT_SVG = 3
 
 # Handles are opaque: plain pointers.
 _H = c_void_p
@@ -418,6 +419,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_report_explain": (c_int, [_OUT, _H, _H, c_void_p]),
     "vxp_report_sweep": (c_int, [_OUT, _H, c_void_p, c_void_p, c_size_t, c_void_p]),
     "vxp_report_roofline": (c_int, [_OUT, _H, _H, c_void_p]),
+    "vxp_report_plot": (c_int, [_OUT, _H, _H, c_void_p]),
     "vxp_report_frontier": (c_int, [_OUT, _H, _H, c_void_p]),
     "vxp_report_text": (c_void_p, [_H, _SIZE_OUT]),
     "vxp_report_free": (None, [_H]),
