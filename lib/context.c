@@ -24,7 +24,7 @@ static const vxp_allocator libc_allocator = {libc_malloc, libc_realloc, libc_fre
 
 int vxp_context_options_init(vxp_context_options *opts, unsigned int version) {
   if (!opts) return VXP_EINVAL;
-  if (version != VXP_CONTEXT_OPTIONS_VERSION) return VXP_EVERSION;
+  if (!VXP__VERSION_OK(version, VXP_CONTEXT_OPTIONS_VERSION)) return VXP_EVERSION;
   memset(opts, 0, sizeof(*opts));
   opts->version = version;
   return VXP_OK;
@@ -32,7 +32,7 @@ int vxp_context_options_init(vxp_context_options *opts, unsigned int version) {
 
 int vxp_context_new(vxp_context **out, const vxp_context_options *opts) {
   if (!out) return VXP_EINVAL;
-  if (opts && opts->version != VXP_CONTEXT_OPTIONS_VERSION) return VXP_EVERSION;
+  if (opts && !VXP__VERSION_OK(opts->version, VXP_CONTEXT_OPTIONS_VERSION)) return VXP_EVERSION;
   const vxp_allocator *alloc = (opts && opts->allocator) ? opts->allocator : &libc_allocator;
   if (!alloc->malloc || !alloc->realloc || !alloc->free) return VXP_EINVAL;
 

@@ -43,7 +43,7 @@ struct vxp_frontier {
 
 int vxp_frontier_options_init(vxp_frontier_options *opts, unsigned int version) {
   if (!opts) return VXP_EINVAL;
-  if (version != VXP_FRONTIER_OPTIONS_VERSION) return VXP_EVERSION;
+  if (!VXP__VERSION_OK(version, VXP_FRONTIER_OPTIONS_VERSION)) return VXP_EVERSION;
   memset(opts, 0, sizeof(*opts));
   opts->version = version;
   return VXP_OK;
@@ -115,10 +115,10 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
   if (!out || !ctx || !prog || !fo)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_frontier_run")
                : VXP_EINVAL;
-  if (fo->version != VXP_FRONTIER_OPTIONS_VERSION)
+  if (!VXP__VERSION_OK(fo->version, VXP_FRONTIER_OPTIONS_VERSION))
     return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_frontier_options version %u is not supported",
                           fo->version);
-  if (analyze && analyze->version != VXP_ANALYZE_OPTIONS_VERSION)
+  if (analyze && !VXP__VERSION_OK(analyze->version, VXP_ANALYZE_OPTIONS_VERSION))
     return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_analyze_options version %u is not supported",
                           analyze->version);
   if (!fo->name || !fo->name[0])
@@ -171,7 +171,11 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
   for (size_t i = 0; i < extra; i++) overrides[i] = analyze->overrides[i];
   overrides[extra].name = fo->name;
   vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
-  if (analyze) opts = *analyze;
+  if (analyze) { /* field by field: a version-1 struct is shorter */
+    opts.machine = analyze->machine;
+    opts.host = analyze->host;
+    opts.machine_only = analyze->version >= 2 && analyze->machine_only;
+  }
   opts.overrides = overrides;
   opts.override_count = extra + 1;
   int rc = VXP_OK;

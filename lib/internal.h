@@ -76,4 +76,8 @@ static inline uint64_t vxp_div_ceil_u64(uint64_t a, uint64_t b) {
 #define VXP__UNUSED(x) ((void)(x))
 #define VXP__ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* An options struct's version as the header promises to read it: any from 1 to `current`
+ * (an older caller's struct is shorter, and is read no further than its own fields). */
+#define VXP__VERSION_OK(version, current) ((version) >= 1 && (version) <= (current))
+
 #endif /* VXP_INTERNAL_H */

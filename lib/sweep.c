@@ -419,7 +419,7 @@ static size_t index_of(const vxp_sweep *sw, uint64_t value) {
 
 int vxp_sweep_options_init(vxp_sweep_options *opts, unsigned int version) {
   if (!opts) return VXP_EINVAL;
-  if (version != VXP_SWEEP_OPTIONS_VERSION) return VXP_EVERSION;
+  if (!VXP__VERSION_OK(version, VXP_SWEEP_OPTIONS_VERSION)) return VXP_EVERSION;
   memset(opts, 0, sizeof(*opts));
   opts->version = version;
   return VXP_OK;
@@ -471,10 +471,10 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog || !so)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_sweep_run") : VXP_EINVAL;
-  if (so->version != VXP_SWEEP_OPTIONS_VERSION)
+  if (!VXP__VERSION_OK(so->version, VXP_SWEEP_OPTIONS_VERSION))
     return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_sweep_options version %u is not supported",
                           so->version);
-  if (analyze && (analyze->version < 1 || analyze->version > VXP_ANALYZE_OPTIONS_VERSION))
+  if (analyze && !VXP__VERSION_OK(analyze->version, VXP_ANALYZE_OPTIONS_VERSION))
     return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_analyze_options version %u is not supported",
                           analyze->version);
   if (!so->name || !so->name[0])
