@@ -223,14 +223,9 @@ bool vxpeak_use_color(FILE *out);
 
 const char *vxpeak_grouped(uint64_t v, char buf[32]);  /* 12,952,010,752 */
 const char *vxpeak_binary(uint64_t v, char buf[32]);   /* 12.06 GiB, 500.00 MiB */
-const char *vxpeak_gib(uint64_t v, char buf[32]);      /* 12.06 (GiB, always) */
 const char *vxpeak_decimal(uint64_t v, char buf[32]);  /* 13.48 GB */
-const char *vxpeak_rate(uint64_t bytes_per_s, char buf[32]); /* 1555 GB/s, 31.5 GB/s */
-const char *vxpeak_duration(uint64_t ps, char buf[32]); /* 8.67 ms, 411 ms */
 const char *vxpeak_duration_fixed(uint64_t ps, char buf[32]); /* 12.85 ms, 411.17 ms */
 const char *vxpeak_bytes(uint64_t v, char buf[96]);    /* 13,476,298,752 bytes (13.48 GB, 12.55 GiB) */
-const char *vxpeak_ops(uint64_t v, bool integer, char buf[32]);      /* 26.95 GFLOP */
-const char *vxpeak_ops_rate(uint64_t v, bool integer, char buf[32]); /* 989.4 TFLOP/s */
 const char *vxpeak_per_second(double v, char buf[32]); /* 115, 47.4, 2.4 */
 
 /* ------------------------------------------------------------------ JSON (jsonw.c) */

@@ -16,30 +16,20 @@ const char *vxpeak_grouped(uint64_t v, char buf[32]) {
   return buf;
 }
 
-/* A scale of units, largest first; a quantity is shown in the largest unit that keeps it
- * at or above 1, else as a whole number of the base unit. */
+/* A scale of units, largest first. */
 typedef struct unit_scale {
   double scale;
   const char *unit;
 } unit_scale;
 
-typedef enum precision {
-  TWO_DECIMALS,      /* 12.06 GiB, 12.85 ms */
-  THREE_FIGURES,     /* 8.67 ms, 41.1 ms, 411 ms */
-  DATASHEET          /* 1555 GB/s, 31.5 GB/s: up to three figures, whole past 100 */
-} precision;
-
+/* Two decimals in the largest unit that keeps the quantity at or above 1 (12.06 GiB,
+ * 12.85 ms), else a whole number of the base unit. The library's reports have the other
+ * forms (lib/report/numbers.c); the command keeps what check and sweep's grid print. */
 static const char *scaled(uint64_t v, const unit_scale *units, size_t count, const char *base,
-                          precision how, char buf[32]) {
+                          char buf[32]) {
   for (size_t i = 0; i < count; i++) {
     if ((double)v < units[i].scale) continue;
-    double x = (double)v / units[i].scale;
-    const char *fmt = how == TWO_DECIMALS ? "%.2f %s"
-                      : how == DATASHEET  ? (x >= 100 ? "%.0f %s" : "%.3g %s")
-                      : x >= 100          ? "%.0f %s"
-                      : x >= 10           ? "%.1f %s"
-                                          : "%.2f %s";
-    snprintf(buf, 32, fmt, x, units[i].unit);
+    snprintf(buf, 32, "%.2f %s", (double)v / units[i].scale, units[i].unit);
     return buf;
   }
   snprintf(buf, 32, "%llu %s", (unsigned long long)v, base);
@@ -49,35 +39,20 @@ static const char *scaled(uint64_t v, const unit_scale *units, size_t count, con
 static const unit_scale binary_units[] = {
     {1099511627776.0, "TiB"}, {1073741824.0, "GiB"}, {1048576.0, "MiB"}, {1024.0, "KiB"}};
 static const unit_scale decimal_units[] = {{1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}};
-/* GB/s as datasheets say. */
-static const unit_scale rate_units[] = {{1e9, "GB/s"}, {1e6, "MB/s"}, {1e3, "kB/s"}};
 static const unit_scale time_units[] = {{1e12, "s"}, {1e9, "ms"}, {1e6, "us"}, {1e3, "ns"}};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *vxpeak_binary(uint64_t v, char buf[32]) {
-  return scaled(v, binary_units, COUNT(binary_units), "B", TWO_DECIMALS, buf);
-}
-
-const char *vxpeak_gib(uint64_t v, char buf[32]) {
-  snprintf(buf, 32, "%.2f", (double)v / 1073741824.0);
-  return buf;
+  return scaled(v, binary_units, COUNT(binary_units), "B", buf);
 }
 
 const char *vxpeak_decimal(uint64_t v, char buf[32]) {
-  return scaled(v, decimal_units, COUNT(decimal_units), "B", TWO_DECIMALS, buf);
-}
-
-const char *vxpeak_rate(uint64_t bytes_per_s, char buf[32]) {
-  return scaled(bytes_per_s, rate_units, COUNT(rate_units), "B/s", DATASHEET, buf);
-}
-
-const char *vxpeak_duration(uint64_t ps, char buf[32]) {
-  return scaled(ps, time_units, COUNT(time_units), "ps", THREE_FIGURES, buf);
+  return scaled(v, decimal_units, COUNT(decimal_units), "B", buf);
 }
 
 const char *vxpeak_duration_fixed(uint64_t ps, char buf[32]) {
-  return scaled(ps, time_units, COUNT(time_units), "ps", TWO_DECIMALS, buf);
+  return scaled(ps, time_units, COUNT(time_units), "ps", buf);
 }
 
 const char *vxpeak_per_second(double v, char buf[32]) {
@@ -102,23 +77,4 @@ const char *vxpeak_bytes(uint64_t v, char buf[96]) {
   return buf;
 }
 
-static const unit_scale flop_units[] = {
-    {1e15, "PFLOP"}, {1e12, "TFLOP"}, {1e9, "GFLOP"}, {1e6, "MFLOP"}, {1e3, "kFLOP"}};
-static const unit_scale op_units[] = {
-    {1e15, "POP"}, {1e12, "TOP"}, {1e9, "GOP"}, {1e6, "MOP"}, {1e3, "kOP"}};
 
-const char *vxpeak_ops(uint64_t v, bool integer, char buf[32]) {
-  return scaled(v, integer ? op_units : flop_units, COUNT(flop_units), integer ? "OP" : "FLOP",
-                TWO_DECIMALS, buf);
-}
-
-const char *vxpeak_ops_rate(uint64_t v, bool integer, char buf[32]) {
-  const unit_scale *u = integer ? op_units : flop_units;
-  for (size_t i = 0; i < COUNT(flop_units); i++) {
-    if ((double)v < u[i].scale) continue;
-    snprintf(buf, 32, "%.5g %s/s", (double)v / u[i].scale, u[i].unit);
-    return buf;
-  }
-  snprintf(buf, 32, "%llu %s/s", (unsigned long long)v, integer ? "OP" : "FLOP");
-  return buf;
-}
