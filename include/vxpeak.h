@@ -1067,6 +1067,32 @@ VXP_API const char *vxp_analysis_sarif(vxp_analysis *an, size_t *len);
 typedef struct vxp_sweep vxp_sweep;
 typedef struct vxp_sweep_point vxp_sweep_point;
 
+/** How a sweep searched (vxp_sweep_method). Values are ABI. */
+typedef enum vxp_search {
+  VXP_SEARCH_BISECTION = 1, /**< the peaks are proven not to shrink as the value grows */
+  VXP_SEARCH_SCAN = 2       /**< every value from hi down to the first that fits */
+} vxp_search;
+
+/** Why a value does not fit (vxp_sweep_point_reason, vxp_frontier_point_reason). Values are
+ * ABI. */
+typedef enum vxp_misfit {
+  VXP_MISFIT_NONE = 0,          /**< it fits */
+  VXP_MISFIT_OVER_CAPACITY = 1, /**< a peak exceeds its capacity */
+  VXP_MISFIT_WITHIN_MARGIN = 2, /**< it fits but leaves less than the margin free */
+  VXP_MISFIT_SIZE_UNKNOWN = 3,  /**< a tile's size does not fold (W1029) */
+  VXP_MISFIT_ERROR = 4          /**< another error diagnostic */
+} vxp_misfit;
+
+/** "bisection" or "scan"; NULL for a value not in vxp_search. Static storage. */
+VXP_API const char *vxp_search_name(vxp_search search);
+
+/**
+ * "over_capacity", "within_margin", "size_unknown" or "error" (the words of the sweep's and
+ * the frontier's JSON reports); NULL for VXP_MISFIT_NONE or a value not in vxp_misfit. Static
+ * storage.
+ */
+VXP_API const char *vxp_misfit_name(vxp_misfit misfit);
+
 #define VXP_SWEEP_OPTIONS_VERSION 1
 
 /** Options for vxp_sweep_run (versioned like vxp_analyze_options). */
@@ -1104,8 +1130,8 @@ VXP_API VXP_WARN_UNUSED int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx,
 /** Free a sweep. NULL is accepted. */
 VXP_API void vxp_sweep_free(vxp_sweep *sw);
 
-/** "bisection" or "scan". Static storage. */
-VXP_API const char *vxp_sweep_method(const vxp_sweep *sw);
+/** How the sweep searched (vxp_search_name spells it); 0 for NULL. */
+VXP_API vxp_search vxp_sweep_method(const vxp_sweep *sw);
 
 /**
  * Why that method: for bisection, what made the peaks non-decreasing in the constant; for
@@ -1156,12 +1182,10 @@ VXP_API const char *vxp_sweep_point_function(const vxp_sweep_point *p);
 VXP_API const char *vxp_sweep_point_space(const vxp_sweep_point *p);
 
 /**
- * Why the value does not fit, or NULL when it does: "over_capacity" (a peak exceeds its
- * capacity), "within_margin" (it fits but leaves less than the margin free),
- * "size_unknown" (a tile's size does not fold: W1029), or "error" (another error
- * diagnostic). Static storage.
+ * Why the value does not fit (vxp_misfit_name spells it): VXP_MISFIT_NONE when it fits (and
+ * for NULL).
  */
-VXP_API const char *vxp_sweep_point_reason(const vxp_sweep_point *p);
+VXP_API vxp_misfit vxp_sweep_point_reason(const vxp_sweep_point *p);
 
 /**
  * The code of the diagnostic behind the reason (the first error's, e.g. "E6010", or
@@ -1468,8 +1492,8 @@ VXP_API uint64_t vxp_frontier_point_capacity_bytes(const vxp_frontier_point *p);
 /** That space, or NULL when nothing with a capacity is placed. Borrowed. */
 VXP_API const char *vxp_frontier_point_space(const vxp_frontier_point *p);
 
-/** NULL when it fits; else "over_capacity", "within_margin", "size_unknown" or "error". */
-VXP_API const char *vxp_frontier_point_reason(const vxp_frontier_point *p);
+/** Why the value does not fit (vxp_misfit_name spells it); VXP_MISFIT_NONE when it fits. */
+VXP_API vxp_misfit vxp_frontier_point_reason(const vxp_frontier_point *p);
 
 /** The first error's code (or W1029) when it does not fit for one, else NULL. Borrowed. */
 VXP_API const char *vxp_frontier_point_code(const vxp_frontier_point *p);

@@ -263,8 +263,8 @@ uint64_t vxp_frontier_point_capacity_bytes(const vxp_frontier_point *p) {
   return p ? p->fit.capacity_bytes : 0;
 }
 const char *vxp_frontier_point_space(const vxp_frontier_point *p) { return p ? p->fit.space : NULL; }
-const char *vxp_frontier_point_reason(const vxp_frontier_point *p) {
-  return p ? p->fit.reason : NULL;
+vxp_misfit vxp_frontier_point_reason(const vxp_frontier_point *p) {
+  return p ? p->fit.reason : VXP_MISFIT_NONE;
 }
 const char *vxp_frontier_point_code(const vxp_frontier_point *p) {
   return (p && p->fit.code[0]) ? p->fit.code : NULL;

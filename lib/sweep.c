@@ -265,7 +265,7 @@ int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *functio
       p->fits = false;
       p->reason = (strcmp(d->code, "E6009") == 0 || strcmp(d->code, "E6010") == 0 ||
                   strcmp(d->code, "E6027") == 0 || strcmp(d->code, "E6028") == 0)
-                     ? "over_capacity" : "error";
+                     ? VXP_MISFIT_OVER_CAPACITY : VXP_MISFIT_ERROR;
       snprintf(p->code, sizeof(p->code), "%s", d->code);
       cause = d;
     }
@@ -275,7 +275,7 @@ int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *functio
     if (strcmp(d->code, "W1029") == 0 && bears_on(an, in, i, d, &where)) {
       cause_where = where;
       p->fits = false;
-      p->reason = "size_unknown";
+      p->reason = VXP_MISFIT_SIZE_UNKNOWN;
       snprintf(p->code, sizeof(p->code), "W1029");
       cause = d;
     }
@@ -318,10 +318,10 @@ int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *functio
     bool decided_here = p->fits;
     if (p->fits && (saturated || p->peak_bytes > p->capacity_bytes)) {
       p->fits = false;
-      p->reason = "over_capacity";
+      p->reason = VXP_MISFIT_OVER_CAPACITY;
     } else if (p->fits && need > have) {
       p->fits = false;
-      p->reason = "within_margin";
+      p->reason = VXP_MISFIT_WITHIN_MARGIN;
     }
     if (decided_here && !p->fits && rc == VXP_OK && !(p->cause = vxp_ctx__strdup(ctx, tight_function)))
       rc = VXP_ENOMEM;
@@ -545,13 +545,13 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   bool monotone = certify(&c);
   int rc = VXP_OK;
   if (monotone) {
-    sw->method = "bisection";
+    sw->method = VXP_SEARCH_BISECTION;
     snprintf(sw->reason, sizeof(sw->reason),
              "every shape that mentions %s grows with it (sums, products, and differences and "
              "quotients with constants), and no `if comptime` condition or generic argument "
              "depends on it, so the peaks cannot shrink as it grows", so->name);
   } else {
-    sw->method = "scan";
+    sw->method = VXP_SEARCH_SCAN;
     uint64_t limit = so->max_scan ? so->max_scan : 4096;
     if (so->hi - so->lo >= limit) {
       rc = vxp_ctx__error(ctx, VXP_EINVAL, "the peaks are not shown to grow with %s (%s), so "
@@ -608,7 +608,26 @@ void vxp_sweep_free(vxp_sweep *sw) {
 
 /* ------------------------------------------------------------------ accessors */
 
-const char *vxp_sweep_method(const vxp_sweep *sw) { return sw ? sw->method : NULL; }
+vxp_search vxp_sweep_method(const vxp_sweep *sw) { return sw ? sw->method : (vxp_search)0; }
+
+const char *vxp_search_name(vxp_search search) {
+  switch (search) {
+  case VXP_SEARCH_BISECTION: return "bisection";
+  case VXP_SEARCH_SCAN: return "scan";
+  }
+  return NULL;
+}
+
+const char *vxp_misfit_name(vxp_misfit misfit) {
+  switch (misfit) {
+  case VXP_MISFIT_NONE: return NULL;
+  case VXP_MISFIT_OVER_CAPACITY: return "over_capacity";
+  case VXP_MISFIT_WITHIN_MARGIN: return "within_margin";
+  case VXP_MISFIT_SIZE_UNKNOWN: return "size_unknown";
+  case VXP_MISFIT_ERROR: return "error";
+  }
+  return NULL;
+}
 const char *vxp_sweep_reason(const vxp_sweep *sw) { return sw ? sw->reason : NULL; }
 size_t vxp_sweep_evaluation_count(const vxp_sweep *sw) { return sw ? sw->evaluations : 0; }
 size_t vxp_sweep_point_count(const vxp_sweep *sw) { return sw ? sw->points.len : 0; }
@@ -633,7 +652,9 @@ uint64_t vxp_sweep_point_capacity_bytes(const vxp_sweep_point *p) {
 }
 const char *vxp_sweep_point_function(const vxp_sweep_point *p) { return p ? p->function : NULL; }
 const char *vxp_sweep_point_space(const vxp_sweep_point *p) { return p ? p->space : NULL; }
-const char *vxp_sweep_point_reason(const vxp_sweep_point *p) { return p ? p->reason : NULL; }
+vxp_misfit vxp_sweep_point_reason(const vxp_sweep_point *p) {
+  return p ? p->reason : VXP_MISFIT_NONE;
+}
 const char *vxp_sweep_point_cause_function(const vxp_sweep_point *p) {
   return p ? p->cause : NULL;
 }

@@ -12,7 +12,7 @@ struct vxp_sweep_point {
   bool fits;
   uint64_t peak_bytes, capacity_bytes;
   char *function, *space;     /* owned; NULL when no resident set was selected */
-  const char *reason;         /* static; NULL when it fits */
+  vxp_misfit reason;          /* VXP_MISFIT_NONE when it fits */
   char code[12];
   char *cause;                /* owned: the function the deciding diagnostic is about, or the
                                  selected function for a margin; NULL when none */
@@ -55,7 +55,7 @@ void vxp_question__free(vxp_context *ctx, vxp_question *q);
 
 struct vxp_sweep {
   vxp_context *ctx;
-  const char *method;         /* static */
+  vxp_search method;
   char reason[512];
   size_t evaluations;
   Array(vxp_sweep_point) points; /* in increasing value */

@@ -103,8 +103,9 @@ static int sweep_grid(const vxpeak_args *args) {
       cell->fits = vxp_frontier_point_fits(p);
       cell->peak = vxp_frontier_point_peak_bytes(p);
       cell->capacity = vxp_frontier_point_capacity_bytes(p);
-      if (vxp_frontier_point_reason(p)) {
-        snprintf(cell->reason_buf, sizeof(cell->reason_buf), "%s", vxp_frontier_point_reason(p));
+      if (vxp_frontier_point_reason(p) != VXP_MISFIT_NONE) {
+        snprintf(cell->reason_buf, sizeof(cell->reason_buf), "%s",
+                 vxp_misfit_name(vxp_frontier_point_reason(p)));
         cell->reason = cell->reason_buf;
       }
       if (vxp_frontier_point_code(p)) {

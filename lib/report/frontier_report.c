@@ -27,11 +27,14 @@ static const char *margin_text(uint32_t ppm, char buf[32]) {
 }
 
 static const char *fit_text(const vxp_frontier_point *p, char buf[48]) {
-  const char *reason = vxp_frontier_point_reason(p), *code = vxp_frontier_point_code(p);
-  if (!reason) return "yes";
-  if (strcmp(reason, "within_margin") == 0) return "no: in the margin";
-  if (strcmp(reason, "over_capacity") == 0) return "no: over capacity";
-  if (strcmp(reason, "size_unknown") == 0) return "no: size unknown";
+  const char *code = vxp_frontier_point_code(p);
+  switch (vxp_frontier_point_reason(p)) {
+  case VXP_MISFIT_NONE: return "yes";
+  case VXP_MISFIT_WITHIN_MARGIN: return "no: in the margin";
+  case VXP_MISFIT_OVER_CAPACITY: return "no: over capacity";
+  case VXP_MISFIT_SIZE_UNKNOWN: return "no: size unknown";
+  case VXP_MISFIT_ERROR: break;
+  }
   snprintf(buf, 48, "no: error %s", code ? code : "");
   return buf;
 }
@@ -151,7 +154,7 @@ static void json_point(vxp_jw *j, const vxp_frontier_point *p) {
   vxp_jw__key(j, "fits");
   vxp_jw__bool(j, vxp_frontier_point_fits(p));
   vxp_jw__key(j, "reason");
-  vxp_jw__string(j, vxp_frontier_point_reason(p));
+  vxp_jw__string(j, vxp_misfit_name(vxp_frontier_point_reason(p)));
   vxp_jw__key(j, "code");
   vxp_jw__string(j, vxp_frontier_point_code(p));
   vxp_jw__key(j, "space");

@@ -19,17 +19,21 @@ static double spare(const vxp_sweep_point *p) {
  * ("decode: over capacity (E6010)"). */
 static void why_text(vxp_context *ctx, vxp_sb *sb, const vxp_sweep_point *p) {
   const char *code = vxp_sweep_point_code(p), *fn = p->cause;
-  if (!p->reason) {
+  if (p->reason == VXP_MISFIT_NONE) {
     vxp_sb__puts(ctx, sb, "fits");
     return;
   }
   if (fn) vxp_sb__printf(ctx, sb, "%s: ", fn);
-  if (strcmp(p->reason, "within_margin") == 0) vxp_sb__puts(ctx, sb, "inside the margin");
-  else if (strcmp(p->reason, "over_capacity") == 0)
+  switch (p->reason) {
+  case VXP_MISFIT_WITHIN_MARGIN: vxp_sb__puts(ctx, sb, "inside the margin"); break;
+  case VXP_MISFIT_OVER_CAPACITY:
     vxp_sb__printf(ctx, sb, "over capacity%s%s%s", code ? " (" : "", code ? code : "",
                    code ? ")" : "");
-  else if (strcmp(p->reason, "size_unknown") == 0) vxp_sb__puts(ctx, sb, "a size unknown (W1029)");
-  else vxp_sb__printf(ctx, sb, "error %s", code ? code : "");
+    break;
+  case VXP_MISFIT_SIZE_UNKNOWN: vxp_sb__puts(ctx, sb, "a size unknown (W1029)"); break;
+  case VXP_MISFIT_NONE:
+  case VXP_MISFIT_ERROR: vxp_sb__printf(ctx, sb, "error %s", code ? code : ""); break;
+  }
 }
 
 /* `s` right-aligned (width > 0) or left-aligned (width < 0) in |width| columns, as printf's
@@ -79,7 +83,7 @@ static void text(vxp_context *ctx, vxp_sb *sb, const vxp_sweep *const *sweeps,
     vxp_sb__printf(ctx, sb, " (%s%s%s%s)", first->q.function ? "function " : "",
                    first->q.function ? first->q.function : "",
                    first->q.function && first->q.space ? ", " : "", first->q.space ? first->q.space : "");
-  vxp_sb__printf(ctx, sb, "\n%s: %s\n\n", first->method, first->reason);
+  vxp_sb__printf(ctx, sb, "\n%s: %s\n\n", vxp_search_name(first->method), first->reason);
   vxp_sb__printf(ctx, sb, "%-10s %29s %8s %29s %7s %8s %29s  %-30s %s\n", "machine", "capacity",
                  "largest", "its peak", "spare", "next", "its peak", "why not", "analyses");
   for (size_t i = 0; i < n; i++) {
@@ -134,7 +138,7 @@ static void json_point(vxp_jw *j, const vxp_sweep_point *p) {
   vxp_jw__key(j, "spare");
   vxp_jw__real(j, spare(p), 6);
   vxp_jw__key(j, "reason");
-  vxp_jw__string(j, p->reason);
+  vxp_jw__string(j, vxp_misfit_name(p->reason));
   vxp_jw__key(j, "code");
   vxp_jw__string(j, vxp_sweep_point_code(p));
   vxp_jw__key(j, "cause_function");
@@ -179,7 +183,7 @@ static void json(vxp_context *ctx, vxp_sb *sb, const vxp_sweep *const *sweeps,
     vxp_jw__key(&j, "machine");
     vxp_jw__string(&j, names[i]);
     vxp_jw__key(&j, "method");
-    vxp_jw__string(&j, sw->method);
+    vxp_jw__string(&j, vxp_search_name(sw->method));
     vxp_jw__key(&j, "reason");
     vxp_jw__string(&j, sw->reason);
     vxp_jw__key(&j, "analyses");

@@ -83,7 +83,7 @@ static void test_frontier__names_the_largest_fit_the_turn_to_compute_and_the_bes
   assert_true(vxp_frontier_point_capacity_bytes(largest) == 160000);
   const vxp_frontier_point *next = vxp_frontier_point_at(fr, 127); /* B = 227 */
   assert_false(vxp_frontier_point_fits(next));
-  assert_string_equal(vxp_frontier_point_reason(next), "over_capacity");
+  assert_int_equal(vxp_frontier_point_reason(next), VXP_MISFIT_OVER_CAPACITY);
   const vxp_frontier_point *turn = vxp_frontier_first_compute_bound(fr);
   assert_non_null(turn);
   assert_true(vxp_frontier_point_value(turn) == 111);
@@ -117,7 +117,7 @@ static void test_frontier__the_margin_moves_the_largest_fit(void **state) {
   /* 10% free: 131,072 + 128 B <= 144,000, B <= 101. */
   vxp_frontier *fr = run(&f, 95, 105, 100000);
   assert_true(vxp_frontier_point_value(vxp_frontier_largest_fit(fr)) == 101);
-  assert_string_equal(vxp_frontier_point_reason(vxp_frontier_point_at(fr, 7)), "within_margin");
+  assert_int_equal(vxp_frontier_point_reason(vxp_frontier_point_at(fr, 7)), VXP_MISFIT_WITHIN_MARGIN);
   assert_null(vxp_frontier_first_compute_bound(fr));
   vxp_frontier_free(fr);
   close_program(&f);

@@ -67,7 +67,7 @@ static void test_sweep__llama_batch_8_fits_an_a100_40_and_9_does_not(void **stat
   assert_int_equal(vxp_machine_builtin(&f.machine, f.ctx, "a100-40"), VXP_OK);
   assert_int_equal(vxp_machine_builtin(&f.host, f.ctx, "host-default"), VXP_OK);
   vxp_sweep *sw = run(&f, "BATCH", 1, 64, 0);
-  assert_string_equal(vxp_sweep_method(sw), "bisection");
+  assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_BISECTION);
   const vxp_sweep_point *best = vxp_sweep_largest(sw), *next = vxp_sweep_first_rejected(sw);
   assert_non_null(best);
   assert_int_equal(vxp_sweep_point_value(best), 8);
@@ -76,11 +76,11 @@ static void test_sweep__llama_batch_8_fits_an_a100_40_and_9_does_not(void **stat
   assert_int_equal(vxp_sweep_point_capacity_bytes(best), 42949672960ull);
   assert_string_equal(vxp_sweep_point_function(best), "main");
   assert_string_equal(vxp_sweep_point_space(best), "HBM");
-  assert_null(vxp_sweep_point_reason(best));
+  assert_int_equal(vxp_sweep_point_reason(best), VXP_MISFIT_NONE);
   assert_int_equal(vxp_sweep_point_value(next), 9);
   assert_false(vxp_sweep_point_fits(next));
   assert_int_equal(vxp_sweep_point_peak_bytes(next), 46204452864ull);
-  assert_string_equal(vxp_sweep_point_reason(next), "over_capacity");
+  assert_int_equal(vxp_sweep_point_reason(next), VXP_MISFIT_OVER_CAPACITY);
   assert_string_equal(vxp_sweep_point_code(next), "E6010");
   /* Bisection: 1, 64, then about log2(63) more; every point is analysed once, in order. */
   assert_true(vxp_sweep_evaluation_count(sw) <= 9);
@@ -93,7 +93,7 @@ static void test_sweep__llama_batch_8_fits_an_a100_40_and_9_does_not(void **stat
   /* A 1% margin: batch 8 leaves only 0.89% free. */
   sw = run(&f, "BATCH", 1, 64, 10000);
   assert_int_equal(vxp_sweep_point_value(vxp_sweep_largest(sw)), 7);
-  assert_string_equal(vxp_sweep_point_reason(vxp_sweep_first_rejected(sw)), "within_margin");
+  assert_int_equal(vxp_sweep_point_reason(vxp_sweep_first_rejected(sw)), VXP_MISFIT_WITHIN_MARGIN);
   assert_null(vxp_sweep_point_code(vxp_sweep_first_rejected(sw)));
   vxp_sweep_free(sw);
   /* The whole range fits: no rejected value. */
@@ -127,7 +127,7 @@ static void test_sweep__a_comptime_condition_forces_a_scan_that_agrees_with_brut
       "}\n";
   fixture f = load(text, NULL);
   vxp_sweep *sw = run(&f, "N", 0, 20, 0);
-  assert_string_equal(vxp_sweep_method(sw), "scan");
+  assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_SCAN);
   assert_non_null(strstr(vxp_sweep_reason(sw), "line 9: an `if comptime` condition depends on N"));
   uint64_t brute = 0;
   int any = 0;
@@ -166,7 +166,7 @@ static void test_sweep__shapes_that_may_shrink_rule_bisection_out(void **state) 
              "}\n", cases[i].shape);
     fixture f = load(text, NULL);
     vxp_sweep *sw = run(&f, "N", 1, 40, 0);
-    assert_string_equal(vxp_sweep_method(sw), "scan");
+    assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_SCAN);
     if (!strstr(vxp_sweep_reason(sw), cases[i].why))
       fail_msg("%s: reason '%s' lacks '%s'", cases[i].shape, vxp_sweep_reason(sw), cases[i].why);
     /* The scan's answer is brute force's. */
@@ -189,7 +189,7 @@ static void test_sweep__shapes_that_may_shrink_rule_bisection_out(void **state) 
                    "  return 0;\n"
                    "}\n", NULL);
   vxp_sweep *sw = run(&f, "N", 1, 1000, 0);
-  assert_string_equal(vxp_sweep_method(sw), "bisection");
+  assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_BISECTION);
   uint64_t best = vxp_sweep_point_value(vxp_sweep_largest(sw));
   assert_true(fits_at(&f, "N", best));
   assert_false(fits_at(&f, "N", best + 1));
@@ -269,7 +269,7 @@ static void test_sweep__margins_count_what_callers_hold_across_calls(void **stat
   const vxp_sweep_point *next = vxp_sweep_first_rejected(sw);
   assert_non_null(next);
   assert_int_equal(vxp_sweep_point_value(next), 6);
-  assert_string_equal(vxp_sweep_point_reason(next), "within_margin");
+  assert_int_equal(vxp_sweep_point_reason(next), VXP_MISFIT_WITHIN_MARGIN);
   vxp_sweep_free(sw);
   done(&f);
 }
@@ -382,6 +382,21 @@ static void test_sweep__an_error_outside_the_functions_call_tree_does_not_decide
   done(&f);
 }
 
+static void test_sweep__closed_sets_are_enums_the_name_functions_spell(void **state) {
+  (void)state;
+  assert_string_equal(vxp_search_name(VXP_SEARCH_BISECTION), "bisection");
+  assert_string_equal(vxp_search_name(VXP_SEARCH_SCAN), "scan");
+  assert_null(vxp_search_name((vxp_search)0));
+  assert_null(vxp_misfit_name(VXP_MISFIT_NONE));
+  assert_string_equal(vxp_misfit_name(VXP_MISFIT_OVER_CAPACITY), "over_capacity");
+  assert_string_equal(vxp_misfit_name(VXP_MISFIT_WITHIN_MARGIN), "within_margin");
+  assert_string_equal(vxp_misfit_name(VXP_MISFIT_SIZE_UNKNOWN), "size_unknown");
+  assert_string_equal(vxp_misfit_name(VXP_MISFIT_ERROR), "error");
+  assert_null(vxp_misfit_name((vxp_misfit)99));
+  assert_int_equal(vxp_sweep_method(NULL), 0);
+  assert_int_equal(vxp_sweep_point_reason(NULL), VXP_MISFIT_NONE);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sweep__margins_count_what_callers_hold_across_calls),
@@ -391,6 +406,7 @@ int main(void) {
       cmocka_unit_test(test_sweep__bad_requests_are_refused_with_a_reason),
       cmocka_unit_test(test_sweep__a_selected_function_answers_for_itself_and_its_callees),
       cmocka_unit_test(test_sweep__an_error_outside_the_functions_call_tree_does_not_decide),
+      cmocka_unit_test(test_sweep__closed_sets_are_enums_the_name_functions_spell),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

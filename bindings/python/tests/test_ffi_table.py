@@ -66,6 +66,8 @@ def c_kind(decl: str, named: bool) -> object:
         "vxp_severity": ("int", 4, True),  # enums with int values
         "vxp_error": ("int", 4, True),
         "vxp_traffic_model": ("int", 4, True),
+        "vxp_search": ("int", 4, True),
+        "vxp_misfit": ("int", 4, True),
         "vxp_point": "struct vxp_point",
         "vxp_range": "struct vxp_range",
     }

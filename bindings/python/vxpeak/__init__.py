@@ -473,7 +473,7 @@ def _sweep_point(ptr: Optional[int]) -> Optional[SweepPoint]:
         capacity_bytes=int(lib.vxp_sweep_point_capacity_bytes(ptr)),
         function=_text(lib.vxp_sweep_point_function(ptr)),
         space=_text(lib.vxp_sweep_point_space(ptr)),
-        reason=_text(lib.vxp_sweep_point_reason(ptr)),
+        reason=_text(lib.vxp_misfit_name(lib.vxp_sweep_point_reason(ptr))),
         code=_text(lib.vxp_sweep_point_code(ptr)),
         cause_function=_text(lib.vxp_sweep_point_cause_function(ptr)),
     )
@@ -704,7 +704,7 @@ class Context(_Handle):
         try:
             return Sweep(
                 name=name,
-                method=_text(lib.vxp_sweep_method(sw)) or "",
+                method=_text(lib.vxp_search_name(lib.vxp_sweep_method(sw))) or "",
                 reason=_text(lib.vxp_sweep_reason(sw)) or "",
                 evaluations=int(lib.vxp_sweep_evaluation_count(sw)),
                 points=tuple(
