@@ -1645,6 +1645,23 @@ VXP_API VXP_WARN_UNUSED int vxp_report_frontier(vxp_report **out, vxp_context *c
                                                 const vxp_report_options *opts);
 
 /**
+ * The two-constant sweep (`vxpeak sweep --const A=.. --const B=..`): `rows` x `columns`
+ * one-value frontiers in row-major order, cell (r, c) run with `row_name` set to row r's
+ * value among its overrides and the frontier's constant (the columns') at column c's value,
+ * all on the same program, machines, other overrides, margin and space. Each cell says
+ * whether it fits with the margin and how full the tightest capacity is, as a table or JSON
+ * (schema "vxpeak-sweep-grid-v1"). `opts->machine` names the machine in the text (NULL: its
+ * label). Nothing is borrowed past the call.
+ * @param[out] out the report, owned by the caller (vxp_report_free), allocated from `ctx`
+ * @return VXP_OK, VXP_ENOMEM, VXP_EVERSION, VXP_EINVAL (a cell that is not a one-value
+ *         frontier, or that asked another question); failures are reported on `ctx`
+ */
+VXP_API VXP_WARN_UNUSED int vxp_report_sweep_grid(vxp_report **out, vxp_context *ctx,
+                                                  const vxp_frontier *const *cells, size_t rows,
+                                                  size_t columns, const char *row_name,
+                                                  const vxp_report_options *opts);
+
+/**
  * The report's text, NUL-terminated; `*len` (may be NULL) receives its length. Borrowed
  * from the report and valid until vxp_report_free. NULL for a NULL report.
  */

@@ -228,33 +228,4 @@ const char *vxpeak_duration_fixed(uint64_t ps, char buf[32]); /* 12.85 ms, 411.1
 const char *vxpeak_bytes(uint64_t v, char buf[96]);    /* 13,476,298,752 bytes (13.48 GB, 12.55 GiB) */
 const char *vxpeak_per_second(double v, char buf[32]); /* 115, 47.4, 2.4 */
 
-/* ------------------------------------------------------------------ JSON (jsonw.c) */
-
-#define VXPEAK_JSON_DEPTH 16
-
-/* A streaming writer: keys in the order written; with `pretty`, one top-level key per
- * line and each element of a top-level array on its own line (as `check --format json`). */
-typedef struct vxpeak_json {
-  FILE *out;
-  bool pretty;
-  int depth;
-  bool need_comma[VXPEAK_JSON_DEPTH];
-  bool array_at[VXPEAK_JSON_DEPTH];
-  bool after_key;
-} vxpeak_json;
-
-void vxpeak_json_open(vxpeak_json *j, char bracket);   /* '{' or '[' */
-void vxpeak_json_close(vxpeak_json *j, char bracket);  /* '}' or ']' */
-void vxpeak_json_key(vxpeak_json *j, const char *key);
-void vxpeak_json_string(vxpeak_json *j, const char *s); /* NULL: null */
-void vxpeak_json_u64(vxpeak_json *j, uint64_t v);
-void vxpeak_json_bool(vxpeak_json *j, bool v);
-void vxpeak_json_null(vxpeak_json *j);
-void vxpeak_json_real(vxpeak_json *j, double v, int decimals);
-
-/* The keys every JSON report of the command starts with: schema, file, machine and host
- * (when `t` is given), defines. */
-void vxpeak_json_header(vxpeak_json *j, const char *schema, const vxpeak_args *args,
-                        const vxpeak_target *t);
-
 #endif /* VXPEAK_CLI_H */

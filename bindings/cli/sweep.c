@@ -55,23 +55,17 @@ static size_t axis_values(const vxpeak_args *args, size_t axis, uint64_t out[VXP
   return n;
 }
 
-typedef struct grid_cell {
-  bool fits;
-  uint64_t peak, capacity;
-  const char *reason, *code; /* copied into the cell's own storage below */
-  char reason_buf[24], code_buf[12];
-} grid_cell;
-
-/* Two constants at once (concurrency x context): every pair analysed on one machine, each
- * cell whether it fits with the margin and how full the tightest capacity is. */
+/* Two constants at once (concurrency x context): every pair analysed on one machine (a
+ * one-value frontier per cell), reported by the library (vxp_report_sweep_grid). */
 static int sweep_grid(const vxpeak_args *args) {
   vxpeak_program prog;
   vxpeak_target target;
   memset(&target, 0, sizeof(target));
   uint64_t rows[VXPEAK_MAX_GRID], cols[VXPEAK_MAX_GRID];
   size_t nr = axis_values(args, 0, rows), nc = axis_values(args, 1, cols);
-  grid_cell *cells = calloc(nr * nc, sizeof(*cells));
+  vxp_frontier **cells = calloc(nr * nc, sizeof(*cells));
   vxp_const_override overrides[VXPEAK_MAX_DEFINES + 1];
+  vxp_report *rep = NULL;
   int exit_code = vxpeak_program_open(&prog, args->file);
   if (exit_code == VXPEAK_EXIT_OK && !cells) exit_code = vxpeak_fail(prog.ctx, VXP_ENOMEM, "sweep");
   if (exit_code == VXPEAK_EXIT_OK)
@@ -87,99 +81,31 @@ static int sweep_grid(const vxpeak_args *args) {
     opts.override_count = args->define_count + 1;
     for (size_t c = 0; c < nc && exit_code == VXPEAK_EXIT_OK; c++) {
       vxp_frontier_options fo;
-      vxp_frontier *f = NULL;
       int rc = vxp_frontier_options_init(&fo, VXP_FRONTIER_OPTIONS_VERSION);
       fo.name = args->sweep2_name;
       fo.lo = fo.hi = cols[c];
       fo.margin_ppm = args->margin_ppm;
       fo.space = args->space;
-      if (rc == VXP_OK) rc = vxp_frontier_run(&f, prog.ctx, prog.prog, &opts, &fo);
+      if (rc == VXP_OK) rc = vxp_frontier_run(&cells[r * nc + c], prog.ctx, prog.prog, &opts, &fo);
       if (rc != VXP_OK) {
         exit_code = vxpeak_fail(prog.ctx, rc, "sweep");
         break;
       }
-      const vxp_frontier_point *p = vxp_frontier_point_at(f, 0);
-      grid_cell *cell = &cells[r * nc + c];
-      cell->fits = vxp_frontier_point_fits(p);
-      cell->peak = vxp_frontier_point_peak_bytes(p);
-      cell->capacity = vxp_frontier_point_capacity_bytes(p);
-      if (vxp_frontier_point_reason(p) != VXP_MISFIT_NONE) {
-        snprintf(cell->reason_buf, sizeof(cell->reason_buf), "%s",
-                 vxp_misfit_name(vxp_frontier_point_reason(p)));
-        cell->reason = cell->reason_buf;
-      }
-      if (vxp_frontier_point_code(p)) {
-        snprintf(cell->code_buf, sizeof(cell->code_buf), "%s", vxp_frontier_point_code(p));
-        cell->code = cell->code_buf;
-      }
-      fitting += cell->fits;
-      vxp_frontier_free(f);
+      fitting += vxp_frontier_point_fits(vxp_frontier_point_at(cells[r * nc + c], 0)) != 0;
     }
   }
-  if (exit_code == VXPEAK_EXIT_OK && strcmp(args->format, "json") == 0) {
-    vxpeak_json j = {stdout, true, 0, {false}, {false}, false};
-    vxpeak_json_open(&j, '{');
-    vxpeak_json_header(&j, "vxpeak-sweep-grid-v1", args, &target);
-    vxpeak_json_key(&j, "rows");
-    vxpeak_json_string(&j, args->sweep_name);
-    vxpeak_json_key(&j, "columns");
-    vxpeak_json_string(&j, args->sweep2_name);
-    vxpeak_json_key(&j, "margin");
-    vxpeak_json_real(&j, args->margin_ppm / 1e6, 6);
-    vxpeak_json_key(&j, "cells");
-    vxpeak_json_open(&j, '[');
-    for (size_t r = 0; r < nr; r++) {
-      for (size_t c = 0; c < nc; c++) {
-        const grid_cell *cell = &cells[r * nc + c];
-        vxpeak_json_open(&j, '{');
-        vxpeak_json_key(&j, args->sweep_name);
-        vxpeak_json_u64(&j, rows[r]);
-        vxpeak_json_key(&j, args->sweep2_name);
-        vxpeak_json_u64(&j, cols[c]);
-        vxpeak_json_key(&j, "fits");
-        vxpeak_json_bool(&j, cell->fits);
-        vxpeak_json_key(&j, "peak_bytes");
-        vxpeak_json_u64(&j, cell->peak);
-        vxpeak_json_key(&j, "capacity_bytes");
-        vxpeak_json_u64(&j, cell->capacity);
-        vxpeak_json_key(&j, "reason");
-        vxpeak_json_string(&j, cell->reason);
-        vxpeak_json_key(&j, "code");
-        vxpeak_json_string(&j, cell->code);
-        vxpeak_json_close(&j, '}');
-      }
-    }
-    vxpeak_json_close(&j, ']');
-    vxpeak_json_close(&j, '}');
-  } else if (exit_code == VXPEAK_EXIT_OK) {
-    char pct[32], b1[96];
-    snprintf(pct, sizeof(pct), "%u.%04u", args->margin_ppm / 10000, args->margin_ppm % 10000);
-    size_t len = strlen(pct);
-    while (pct[len - 1] == '0') pct[--len] = '\0';
-    if (pct[len - 1] == '.') pct[--len] = '\0';
-    uint64_t cap = nr && nc ? cells[0].capacity : 0;
-    printf("%s on %s: what fits with %s%% of the capacity free (%s), %s down, %s across; each "
-           "cell is the peak's share of the capacity, * where it does not fit\n",
-           args->file, vxpeak_target_name(&target), pct, cap ? vxpeak_bytes(cap, b1) : "none",
-           args->sweep_name, args->sweep2_name);
-    printf("%12s", args->sweep_name);
-    for (size_t c = 0; c < nc; c++) printf(" %9llu", (unsigned long long)cols[c]);
-    printf("\n");
-    for (size_t r = 0; r < nr; r++) {
-      printf("%12llu", (unsigned long long)rows[r]);
-      for (size_t c = 0; c < nc; c++) {
-        const grid_cell *cell = &cells[r * nc + c];
-        char text[32];
-        if (!cell->capacity) snprintf(text, sizeof(text), "%s", cell->fits ? "-" : "*");
-        else snprintf(text, sizeof(text), "%.1f%%%s",
-                      100.0 * (double)cell->peak / (double)cell->capacity, cell->fits ? "" : "*");
-        printf(" %9s", text);
-      }
-      printf("\n");
-    }
-    printf("%zu of %zu fit\n", fitting, nr * nc);
+  if (exit_code == VXPEAK_EXIT_OK) {
+    vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+    ro.format = strcmp(args->format, "json") == 0 ? VXP_REPORT_JSON : VXP_REPORT_TEXT;
+    ro.machine = vxpeak_target_name(&target);
+    int rc = vxp_report_sweep_grid(&rep, prog.ctx, (const vxp_frontier *const *)cells, nr, nc,
+                                   args->sweep_name, &ro);
+    if (rc != VXP_OK) exit_code = vxpeak_fail(prog.ctx, rc, "sweep");
+    else vxpeak_print_report(rep);
   }
   if (exit_code == VXPEAK_EXIT_OK) exit_code = fitting ? VXPEAK_EXIT_OK : VXPEAK_EXIT_REJECTED;
+  vxp_report_free(rep);
+  for (size_t i = 0; cells && i < nr * nc; i++) vxp_frontier_free(cells[i]);
   free(cells);
   vxpeak_target_close(&target);
   vxpeak_program_close(&prog);

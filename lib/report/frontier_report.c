@@ -18,14 +18,6 @@ static double tokens_per_second(const vxp_frontier_point *p) {
   return 1e12 / (double)ps * (double)vxp_frontier_point_tokens(p);
 }
 
-static const char *margin_text(uint32_t ppm, char buf[32]) {
-  snprintf(buf, 32, "%u.%04u", ppm / 10000, ppm % 10000);
-  size_t len = strlen(buf);
-  while (buf[len - 1] == '0') buf[--len] = '\0';
-  if (buf[len - 1] == '.') buf[--len] = '\0';
-  return buf;
-}
-
 static const char *fit_text(const vxp_frontier_point *p, char buf[48]) {
   const char *code = vxp_frontier_point_code(p);
   switch (vxp_frontier_point_reason(p)) {
@@ -69,7 +61,7 @@ static void print_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, cons
          "tokens per call: %s\n",
          q->file, machine, q->name, (unsigned long long)q->lo,
          (unsigned long long)q->hi, fn ? fn : "(none: no spawn region)",
-         margin_text(q->margin_ppm, b1),
+         vxp_num__ppm_percent(q->margin_ppm, b1),
          no_reuse ? "no-reuse" : "compulsory (each element of a tile once per call)",
          vxp_frontier__tokens(f));
   vxp_sb__printf(ctx, sb, "%8s %42s %7s %-18s %10s %12s  %s\n", q->name, "peak bytes", "of cap",

@@ -120,3 +120,11 @@ const char *vxp_num__ops_rate(uint64_t v, bool integer, char buf[32]) {
   snprintf(buf, 32, "%llu %s/s", (unsigned long long)v, integer ? "OP" : "FLOP");
   return buf;
 }
+
+const char *vxp_num__ppm_percent(uint32_t ppm, char buf[32]) {
+  snprintf(buf, 32, "%u.%04u", ppm / 10000, ppm % 10000);
+  size_t len = strlen(buf);
+  while (buf[len - 1] == '0') buf[--len] = '\0';
+  if (buf[len - 1] == '.') buf[--len] = '\0';
+  return buf;
+}

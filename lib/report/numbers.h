@@ -18,5 +18,7 @@ const char *vxp_num__bytes(uint64_t v, char buf[96]);
 const char *vxp_num__ops(uint64_t v, bool integer, char buf[32]);      /* 26.95 GFLOP */
 const char *vxp_num__ops_rate(uint64_t v, bool integer, char buf[32]); /* 989.4 TFLOP/s */
 const char *vxp_num__per_second(double v, char buf[32]);               /* 115, 47.4, 2.4 */
+/* Millionths as a percentage without trailing zeros: 125000 -> "12.5", 0 -> "0". */
+const char *vxp_num__ppm_percent(uint32_t ppm, char buf[32]);
 
 #endif /* VXP_NUMBERS_H */

@@ -57,14 +57,6 @@ static void point_cells(vxp_context *ctx, vxp_sb *sb, const vxp_sweep_point *p) 
   cell(ctx, sb, &set, 29);
 }
 
-/* "12.5" for 125000 ppm: the margin as a percentage without trailing zeros. */
-static void margin_percent(uint32_t ppm, char buf[32]) {
-  snprintf(buf, 32, "%u.%04u", ppm / 10000, ppm % 10000);
-  size_t len = strlen(buf);
-  while (buf[len - 1] == '0') buf[--len] = '\0';
-  if (buf[len - 1] == '.') buf[--len] = '\0';
-}
-
 static const vxp_sweep_point *point_or_null(const vxp_sweep *sw, size_t i) {
   return i < sw->points.len ? &sw->points.items[i] : NULL;
 }
@@ -76,7 +68,7 @@ static void text(vxp_context *ctx, vxp_sb *sb, const vxp_sweep *const *sweeps,
   vxp_sb__printf(ctx, sb, "%s: the largest %s in %llu..%llu that fits", first->q.file, first->q.name,
                  (unsigned long long)first->q.lo, (unsigned long long)first->q.hi);
   if (first->q.margin_ppm) {
-    margin_percent(first->q.margin_ppm, b1);
+    vxp_num__ppm_percent(first->q.margin_ppm, b1);
     vxp_sb__printf(ctx, sb, " with %s%% of each capacity free", b1);
   }
   if (first->q.function || first->q.space)

@@ -214,3 +214,24 @@ def test_frontier_is_the_commands_json_and_text(ctx: vxpeak.Context, at_root: No
     assert text == golden("frontier-nocompute-text")
     with pytest.raises(vxpeak.InvalidArgument):
         ctx.frontier(program, "BATCH", 1, 2, traffic="cached")
+
+
+def test_sweep_grid_is_the_commands_text_and_json(ctx: vxpeak.Context, at_root: None) -> None:
+    program = ctx.parse(ctx.load("examples/llama2/decode.vx"))
+    l4, host = ctx.builtin_machine("l4"), ctx.builtin_machine("host-default")
+    # sweep-grid-text: --const BATCH=1..8 --const CONTEXT=1024,..,16384 --machine l4 --margin 10%
+    contexts = [1024, 2048, 4096, 8192, 16384]
+    grid = ctx.sweep_grid(program, "BATCH", range(1, 9), "CONTEXT", contexts, machine=l4,
+                          host=host, margin=0.1, machine_name="l4")
+    assert grid.text == golden("sweep-grid-text")
+    assert len(grid.cells) == 40
+    assert (grid.cells[6].row, grid.cells[6].column) == (2, 2048)
+    # sweep-grid-json: --const BATCH=1..2 --const CONTEXT=4096,8192
+    small = ctx.sweep_grid(program, "BATCH", [1, 2], "CONTEXT", [4096, 8192], machine=l4,
+                           host=host, margin=0.1)
+    expected = json.loads(golden("sweep-grid-json"))
+    got = small.to_dict()
+    assert got.pop("machine") == "l4 (built-in)"
+    expected.pop("machine")
+    assert got == expected
+    assert [c.fits for c in small.cells] == [c["fits"] for c in expected["cells"]]

@@ -40,9 +40,11 @@ from .reports import (
     ExplainRow,
     FrontierPoint,
     FrontierReport,
+    GridCell,
     RooflineEntry,
     RooflineReport,
     RunGroup,
+    SweepGrid,
     SweepMachine,
     SweepReport,
 )
@@ -71,6 +73,7 @@ __all__ = [
     "Explanation",
     "FrontierPoint",
     "FrontierReport",
+    "GridCell",
     "InputOutputError",
     "InvalidArgument",
     "LibraryNotFound",
@@ -90,6 +93,7 @@ __all__ = [
     "Source",
     "Span",
     "Sweep",
+    "SweepGrid",
     "SweepMachine",
     "SweepPoint",
     "SweepReport",
@@ -806,6 +810,61 @@ class Context(_Handle):
                 doc, self._report(make, _ffi.REPORT_TEXT, machine=machine_name))
         finally:
             lib.vxp_frontier_free(f)
+
+    def sweep_grid(
+        self,
+        program: "Program",
+        rows: str,
+        row_values: Sequence[int],
+        columns: str,
+        column_values: Sequence[int],
+        machine: Optional["Machine"] = None,
+        host: Optional["Machine"] = None,
+        overrides: Optional[Mapping[str, int]] = None,
+        margin: float = 0.0,
+        space: Optional[str] = None,
+        machine_name: Optional[str] = None,
+    ) -> SweepGrid:
+        """``vxpeak sweep --const ROWS=.. --const COLUMNS=..``: every pair of values analysed on
+        one machine, whether it fits with ``margin`` kept free and how full the tightest
+        capacity is, as libvxpeak renders it (vxp_report_sweep_grid)."""
+        if not row_values or not column_values:
+            raise InvalidArgument("sweep_grid: no values")
+        lib = _ffi.lib()
+        cells: List[int] = []
+        try:
+            for r in row_values:
+                defined = dict(overrides or {})
+                defined.pop(rows, None)
+                defined[rows] = int(r)
+                opts, table = _options(machine, host, defined)
+                for c in column_values:
+                    fo = _ffi.FrontierOptions()
+                    self._check(lib.vxp_frontier_options_init(ctypes.byref(fo),
+                                                              _ffi.FRONTIER_OPTIONS_VERSION))
+                    fo.name = columns.encode("utf-8")
+                    fo.lo = fo.hi = int(c)
+                    fo.margin_ppm = int(round(margin * 1e6))
+                    fo.space = space.encode("utf-8") if space else None
+                    out = ctypes.c_void_p()
+                    self._check(lib.vxp_frontier_run(ctypes.byref(out), self._handle(),
+                                                     program._handle(), ctypes.byref(opts),
+                                                     ctypes.byref(fo)))
+                    cells.append(out.value or 0)
+                del table
+            array = (ctypes.c_void_p * len(cells))(*cells)
+
+            def make(rep: Any, ro: Any) -> int:
+                return int(lib.vxp_report_sweep_grid(rep, self._handle(), array, len(row_values),
+                                                      len(column_values),
+                                                      rows.encode("utf-8"), ro))
+
+            doc = json.loads(self._report(make, _ffi.REPORT_JSON))
+            return SweepGrid.from_json(doc, self._report(make, _ffi.REPORT_TEXT,
+                                                         machine=machine_name))
+        finally:
+            for f in cells:
+                lib.vxp_frontier_free(f)
 
     def _report(
         self,

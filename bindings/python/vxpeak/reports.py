@@ -404,3 +404,66 @@ class FrontierReport:
 
     def _repr_html_(self) -> str:
         return "<pre>%s</pre>" % html.escape(self.text)
+
+
+@dataclass(frozen=True)
+class GridCell:
+    """One pair of a two-constant sweep: ``row`` and ``column`` are the two constants' values;
+    whether it fits with the margin (``reason``/``code`` why not) and the tightest capacity's
+    peak."""
+
+    row: int
+    column: int
+    fits: bool
+    peak_bytes: int
+    capacity_bytes: int
+    reason: Optional[str]
+    code: Optional[str]
+
+
+@dataclass(frozen=True)
+class SweepGrid:
+    """``vxpeak sweep --const A=.. --const B=..``'s report (schema vxpeak-sweep-grid-v1):
+    every pair of ``rows`` (A) and ``columns`` (B) on one machine."""
+
+    file: str
+    machine: Optional[str]
+    host: Optional[str]
+    defines: Dict[str, int]
+    rows: str
+    columns: str
+    margin: float
+    cells: Tuple[GridCell, ...]
+    #: The table ``vxpeak sweep`` prints.
+    text: str = field(default="", compare=False, repr=False)
+    _json: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def from_json(cls, doc: Dict[str, Any], text: str) -> "SweepGrid":
+        rows, columns = doc["rows"], doc["columns"]
+        return cls(
+            file=doc["file"],
+            machine=doc["machine"],
+            host=doc["host"],
+            defines={str(k): int(v) for k, v in doc["defines"].items()},
+            rows=rows,
+            columns=columns,
+            margin=float(doc["margin"]),
+            cells=tuple(
+                GridCell(int(c[rows]), int(c[columns]), bool(c["fits"]), int(c["peak_bytes"]),
+                         int(c["capacity_bytes"]), c["reason"], c["code"])
+                for c in doc["cells"]
+            ),
+            text=text,
+            _json=doc,
+        )
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as ``vxpeak sweep --format json`` prints it, as Python objects."""
+        return copy.deepcopy(self._json)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        return "<pre>%s</pre>" % html.escape(self.text)
