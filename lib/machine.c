@@ -551,10 +551,16 @@ vxp_machine *vxp_machine__new(vxp_context *ctx, const char *label) {
  * is admitted against a machine that was not read. */
 static int check_is_machine(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root) {
   const vxp_symbols *S = &ctx->syms;
-  uint32_t count = vxp_node__named_count(root);
-  for (uint32_t i = 0; i < count; i++) {
-    TSNode item = ts_node_named_child(root, i);
-    if (ts_node_symbol(item) != S->function_item) continue;
+  /* A cursor: ts_node_named_child(root, i) walks from the first child each time. */
+  TSNode item = {{0}, NULL, NULL};
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  bool more = ts_tree_cursor_goto_first_child(&cursor);
+  for (; more; more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+    item = ts_tree_cursor_current_node(&cursor);
+    if (ts_node_symbol(item) == S->function_item) break;
+  }
+  ts_tree_cursor_delete(&cursor);
+  if (more) {
     TSNode name = ts_node_child_by_field_id(item, ctx->fields.name);
     if (ts_node_is_null(name)) name = item;
     vxp_diagnostic *d = vxp_diag__add(
@@ -727,11 +733,13 @@ const vxp_space *vxp_machine__parent(const vxp_machine_view *view, const vxp_spa
   return sp->within ? vxp_machine__space(view, sp->within) : NULL;
 }
 
-static uint64_t name_hash(const char *name) {
+static uint64_t name_hash_n(const char *name, size_t len) {
   uint64_t h = 1469598103934665603u; /* FNV-1a */
-  for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * 1099511628211u;
+  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)name[i]) * 1099511628211u;
   return h;
 }
+
+static uint64_t name_hash(const char *name) { return name_hash_n(name, strlen(name)); }
 
 /* The slot of `name` in `idx`: where it is, or the empty slot where it would go. */
 static struct vxp_name_slot *index_slot(const vxp_name_index *idx, const char *name) {
@@ -768,6 +776,16 @@ long vxp_name_index__find(const vxp_name_index *idx, const char *name) {
   if (idx->cap == 0) return -1;
   const struct vxp_name_slot *slot = index_slot(idx, name);
   return slot->name ? (long)slot->pos : -1;
+}
+
+long vxp_name_index__find_n(const vxp_name_index *idx, const char *name, size_t len) {
+  if (idx->cap == 0) return -1;
+  size_t mask = idx->cap - 1;
+  for (size_t i = (size_t)name_hash_n(name, len) & mask;; i = (i + 1) & mask) {
+    const struct vxp_name_slot *slot = &idx->slots[i];
+    if (!slot->name) return -1;
+    if (strlen(slot->name) == len && memcmp(slot->name, name, len) == 0) return (long)slot->pos;
+  }
 }
 
 const vxp_space *vxp_machine__space(const vxp_machine_view *view, const char *name) {

@@ -145,6 +145,8 @@ bool vxp_name_index__add(vxp_context *ctx, vxp_name_index *idx, const char *name
 
 /* The position of `name`, or -1 when it was never added. */
 long vxp_name_index__find(const vxp_name_index *idx, const char *name);
+/* The same for the `len` bytes at `name` (a name in the source text, not NUL-terminated). */
+long vxp_name_index__find_n(const vxp_name_index *idx, const char *name, size_t len);
 
 void vxp_name_index__free(vxp_context *ctx, vxp_name_index *idx);
 

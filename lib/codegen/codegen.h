@@ -135,6 +135,29 @@ typedef struct cg_syms {
   TSFieldId pattern, mutable_field, message;
 } cg_syms;
 
+/* The lookups built once per generation (index.c), so that nothing scans every function
+ * or record per item, call or placement. */
+typedef struct cg_span_key {
+  uint32_t start, end, at;   /* a span of the source, and the model entry written there */
+} cg_span_key;
+
+typedef struct cg_index {
+  cg_span_key *fns, *types, *cexprs; /* non-closure functions (by start), unwrapped tensor
+                                        types and constant expressions, sorted by span */
+  size_t fns_len, types_len, cexprs_len;
+  uint32_t *last_analysed;   /* per model function: the last analysed function from it */
+  uint32_t *first_instance;  /* per model function: its first generic instance, VXP_NONE */
+  uint32_t *next_instance;   /* per analysed function: the next instance of its model fn */
+  uint32_t *fn_of_analysed;  /* per analysed function: its generated function, VXP_NONE */
+  struct cg_span {
+    size_t first, end;
+    bool seen;
+  } *records;                /* per analysed function: the span of its records */
+  uint32_t *space_of_view;   /* per machine view space: its generated space, VXP_NONE */
+  vxp_name_index fn_by_name; /* Vx name -> the first generated function of that name */
+  vxp_name_index fn_by_cname; /* C name -> generated function (a second one is refused) */
+} cg_index;
+
 typedef struct cg {
   vxp_context *ctx;
   const vxp_analysis *an;
@@ -148,7 +171,8 @@ typedef struct cg {
   vxp_diag_list *diags;
   int rc;
   Array(cg_space) spaces;
-  Array(cg_fn) fns;
+  Array(cg_fn) fns;      /* reserved whole up front: it never moves (cg_index borrows names) */
+  cg_index index;
   vxp_sb kernels;        /* one __global__ function per spawn region */
   vxp_sb defs;           /* function definitions */
   unsigned kernel_count;
@@ -253,6 +277,21 @@ void vxp_cg__function(cg *G, cg_fn *fn);
 void vxp_cg__classify(cg *G, cg_fn *f);
 /* CG_WHY_* bits as a JSON array inside a C string literal. */
 void vxp_cg__reasons_json(vxp_context *ctx, vxp_sb *sb, unsigned why);
+
+/* The lookups (index.c). Build them once the analysis is known; false when out of memory. */
+bool vxp_cg__index_build(cg *G);
+void vxp_cg__index_free(cg *G);
+/* The model's non-closure function that starts at `start_byte`, or VXP_NONE. */
+uint32_t vxp_cg__index_model_fn(const cg *G, uint32_t start_byte);
+/* The last unwrapped tensor type, or constant expression, written at exactly this span
+ * (as the scans from the end that these replace found); VXP_NONE if none. */
+uint32_t vxp_cg__index_type(const cg *G, uint32_t start_byte, uint32_t end_byte);
+uint32_t vxp_cg__index_cexpr(const cg *G, uint32_t start_byte, uint32_t end_byte);
+/* Index G->fns.items[at], just added; false when out of memory. */
+bool vxp_cg__index_add_fn(cg *G, size_t at);
+/* The first generated function of a Vx name, or of an analysed function; NULL if none. */
+cg_fn *vxp_cg__index_fn_named(cg *G, const char *name, size_t len);
+cg_fn *vxp_cg__index_fn_of(cg *G, uint32_t analysed);
 
 /* The generated program as a whole (cuda.c). */
 int vxp_cg__generate(cg *G, vxp_sb *out);

@@ -30,14 +30,9 @@ static void lookup_syms(cg *G) {
 /* The analysis' records of analysed function `fn`: [first, end). */
 static void record_range(cg *G, cg_fn *f) {
   f->record_first = f->record_end = 0;
-  if (f->analysed == VXP_NONE) return;
-  bool seen = false;
-  for (size_t i = 0; i < G->an->records.len; i++) {
-    if (G->an->records.items[i].function != f->analysed) continue;
-    if (!seen) f->record_first = i;
-    seen = true;
-    f->record_end = i + 1;
-  }
+  if (f->analysed >= G->an->functions.len) return;
+  f->record_first = G->index.records[f->analysed].first;
+  f->record_end = G->index.records[f->analysed].end;
 }
 
 /* A C identifier for an instance's name: `stage<1024, f32>` -> `stage_1024_f32`. */
@@ -60,18 +55,11 @@ static void instance_ident(const char *name, char *buf, size_t size) {
 
 /* The model function lowered from `node`, and its index in the analysis. */
 static void find_model_fn(cg *G, TSNode node, cg_fn *f) {
-  f->model_fn = f->analysed = VXP_NONE;
-  uint32_t start = ts_node_start_byte(node);
-  for (size_t i = 0; i < G->m->functions.len; i++) {
-    const vxp_function *mf = &G->m->functions.items[i];
-    if (mf->start_byte == start && !mf->is_closure) {
-      f->model_fn = (uint32_t)i;
-      f->name = vxp_strtab__str(&G->m->names, mf->name);
-      break;
-    }
-  }
-  for (size_t i = 0; f->model_fn != VXP_NONE && i < G->an->functions.len; i++) {
-    if (G->an->functions.items[i].model_fn == f->model_fn) f->analysed = (uint32_t)i;
+  f->model_fn = vxp_cg__index_model_fn(G, ts_node_start_byte(node));
+  f->analysed = VXP_NONE;
+  if (f->model_fn != VXP_NONE) {
+    f->name = vxp_strtab__str(&G->m->names, G->m->functions.items[f->model_fn].name);
+    f->analysed = G->index.last_analysed[f->model_fn];
   }
   record_range(G, f);
 }
@@ -105,16 +93,16 @@ static bool return_type(cg *G, cg_fn *f) {
 }
 
 static bool add_fn(cg *G, cg_fn *f, TSNode name_node) {
-  bool duplicate = false;
-  for (size_t k = 0; k < G->fns.len; k++) duplicate |= strcmp(G->fns.items[k].cname, f->cname) == 0;
-  if (duplicate)
+  if (vxp_name_index__find(&G->index.fn_by_cname, f->cname) >= 0)
     return vxp_cg__refuse(G, name_node, "a second function named '%s' in generated code",
                           f->cname + 3);
   cg_fn *prev = vxp_cg__use_fn(G, f);
   bool ok = return_type(G, f);
   vxp_cg__use_fn(G, prev);
   if (!ok) return false;
-  if (!array_push(G->ctx, &G->fns, *f)) G->rc = VXP_ENOMEM;
+  /* The room was reserved (vxp_cg__index_build): the array does not move. */
+  if (!array_push(G->ctx, &G->fns, *f) || !vxp_cg__index_add_fn(G, G->fns.len - 1))
+    G->rc = VXP_ENOMEM;
   return vxp_cg__ok(G);
 }
 
@@ -122,11 +110,7 @@ static bool add_fn(cg *G, cg_fn *f, TSNode name_node) {
  * analysis' name for it; one that nothing instantiates was not analysed and is not
  * generated (as a C++ template nobody uses would not be). */
 static void generic_instances(cg *G, TSNode item, const char *text, size_t len) {
-  uint32_t model_fn = VXP_NONE, start = ts_node_start_byte(item);
-  for (size_t i = 0; i < G->m->functions.len; i++) {
-    const vxp_function *mf = &G->m->functions.items[i];
-    if (mf->start_byte == start && !mf->is_closure) model_fn = (uint32_t)i;
-  }
+  uint32_t model_fn = vxp_cg__index_model_fn(G, ts_node_start_byte(item));
   if (model_fn == VXP_NONE) {
     vxp_cg__refuse(G, item, "function '%.*s' was not lowered", (int)len, text);
     return;
@@ -137,9 +121,9 @@ static void generic_instances(cg *G, TSNode item, const char *text, size_t len) 
                    (int)len, text);
     return;
   }
-  for (size_t i = 0; i < G->an->functions.len && vxp_cg__ok(G); i++) {
+  for (uint32_t i = G->index.first_instance[model_fn]; i != VXP_NONE && vxp_cg__ok(G);
+       i = G->index.next_instance[i]) {
     const vxp_analysed_fn *af = &G->an->functions.items[i];
-    if (af->model_fn != model_fn || !af->is_instance) continue;
     cg_fn f;
     memset(&f, 0, sizeof(f));
     f.node = item;
@@ -156,9 +140,12 @@ static void generic_instances(cg *G, TSNode item, const char *text, size_t len) 
 
 static void collect_items(cg *G, TSNode root) {
   const vxp_symbols *S = G->S;
-  uint32_t n = vxp_node__named_count(root);
-  for (uint32_t i = 0; i < n && vxp_cg__ok(G); i++) {
-    TSNode item = ts_node_named_child(root, i);
+  /* A cursor: ts_node_named_child(root, i) walks from the first child each time. */
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && vxp_cg__ok(G);
+       more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+    TSNode item = ts_tree_cursor_current_node(&cursor);
+    if (!ts_node_is_named(item)) continue;
     TSSymbol sym = ts_node_symbol(item);
     if (sym == S->line_comment || sym == S->doc_comment || sym == S->const_item ||
         sym == S->memory_item || sym == S->topology_item)
@@ -195,34 +182,37 @@ static void collect_items(cg *G, TSNode root) {
     snprintf(f.cname, sizeof(f.cname), "vx_%s", ident);
     add_fn(G, &f, name);
   }
+  ts_tree_cursor_delete(&cursor);
+}
+
+static int by_space_name(const void *a, const void *b) {
+  return strcmp(((const cg_space *)a)->name, ((const cg_space *)b)->name);
 }
 
 /* The spaces that received a tile in a generated function, in name order. */
 static void collect_spaces(cg *G) {
+  uint32_t *of_view = G->index.space_of_view;
+  size_t nview = G->an->view.spaces.len;
   for (size_t f = 0; f < G->fns.len; f++) {
     const cg_fn *fn = &G->fns.items[f];
     for (size_t i = fn->record_first; i < fn->record_end; i++) {
       const vxp_record *r = &G->an->records.items[i];
-      bool known = false;
-      for (size_t k = 0; k < G->spaces.len; k++) known |= G->spaces.items[k].view_index == r->space;
-      if (known) continue;
+      if (r->space >= nview || of_view[r->space] != VXP_NONE) continue;
       cg_space sp;
       memset(&sp, 0, sizeof(sp));
       sp.name = r->space_name;
       sp.view_index = r->space;
       sp.host = strcmp(r->space_name, "CPU_DRAM") == 0;
       vxp_cg__c_ident(sp.name, strlen(sp.name), sp.cname, sizeof(sp.cname));
-      size_t at = G->spaces.len;
-      while (at > 0 && strcmp(G->spaces.items[at - 1].name, sp.name) > 0) at--;
       if (!array_push(G->ctx, &G->spaces, sp)) {
         G->rc = VXP_ENOMEM;
         return;
       }
-      memmove(&G->spaces.items[at + 1], &G->spaces.items[at],
-              (G->spaces.len - 1 - at) * sizeof(sp));
-      G->spaces.items[at] = sp;
+      of_view[r->space] = 0; /* seen; its place once sorted is set below */
     }
   }
+  if (G->spaces.len) qsort(G->spaces.items, G->spaces.len, sizeof(cg_space), by_space_name);
+  for (size_t k = 0; k < G->spaces.len; k++) of_view[G->spaces.items[k].view_index] = (uint32_t)k;
 }
 
 /* ------------------------------------------------------------------ layout */
@@ -332,13 +322,11 @@ static void tables(cg *G, vxp_sb *o) {
   size_t count = 0;
   for (size_t r = 0; r < G->an->resident_sets.len; r++) {
     const vxp_resident_set *rs = &G->an->resident_sets.items[r];
-    size_t f = 0, s = 0;
-    while (f < G->fns.len && G->fns.items[f].analysed != rs->function) f++;
-    while (s < G->spaces.len && G->spaces.items[s].view_index != rs->space) s++;
-    if (f == G->fns.len || s == G->spaces.len) continue;
-    vxp_sb__printf(ctx, &peaks, "  {VXP_FN_%s, VXP_SPACE_%s, %lluull},\n",
-                   G->fns.items[f].cname + 3, G->spaces.items[s].cname,
-                   (unsigned long long)rs->peak_bytes);
+    const cg_fn *f = vxp_cg__index_fn_of(G, rs->function);
+    uint32_t s = rs->space < G->an->view.spaces.len ? G->index.space_of_view[rs->space] : VXP_NONE;
+    if (!f || s == VXP_NONE) continue;
+    vxp_sb__printf(ctx, &peaks, "  {VXP_FN_%s, VXP_SPACE_%s, %lluull},\n", f->cname + 3,
+                   G->spaces.items[s].cname, (unsigned long long)rs->peak_bytes);
     count++;
   }
   vxp_sb__printf(ctx, o, "#define VXP_STATIC_PEAK_COUNT %zu\n", count);
@@ -353,6 +341,7 @@ static void tables(cg *G, vxp_sb *o) {
 int vxp_cg__generate(cg *G, vxp_sb *o) {
   TSNode root = ts_tree_root_node(G->prog->tree);
   lookup_syms(G);
+  if (!vxp_cg__index_build(G)) return G->rc = VXP_ENOMEM;
   collect_items(G, root);
   bool has_main = false;
   for (size_t i = 0; i < G->fns.len; i++) {
@@ -400,6 +389,7 @@ static void cg_free(cg *G) {
   vxp_context *ctx = G->ctx;
   for (size_t i = 0; i < G->fns.len; i++) vxp_ctx__free(ctx, G->fns.items[i].signature);
   for (size_t i = 0; i < G->used_names.len; i++) vxp_ctx__free(ctx, G->used_names.items[i]);
+  vxp_cg__index_free(G);
   array_free(ctx, &G->fns);
   array_free(ctx, &G->spaces);
   array_free(ctx, &G->buffers);

@@ -34,10 +34,7 @@ bool vxp_cg__model_places(cg *G, TSNode node) {
 }
 
 static uint32_t space_of_record(cg *G, const vxp_record *r) {
-  for (size_t i = 0; i < G->spaces.len; i++) {
-    if (G->spaces.items[i].view_index == r->space) return (uint32_t)i;
-  }
-  return VXP_NONE;
+  return r->space < G->an->view.spaces.len ? G->index.space_of_view[r->space] : VXP_NONE;
 }
 
 /* The serial of the innermost releasing block (or the function body): where a buffer
@@ -369,14 +366,6 @@ static bool element(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
 
 /* ------------------------------------------------------------------ calls */
 
-static const cg_fn *find_fn(cg *G, const char *name, size_t len) {
-  for (size_t i = 0; i < G->fns.len; i++) {
-    const cg_fn *f = &G->fns.items[i];
-    if (strlen(f->name) == len && memcmp(f->name, name, len) == 0) return f;
-  }
-  return NULL;
-}
-
 static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   TSNode fn_node = vxp_cg__field(node, G->F->function);
   TSNode args = vxp_cg__field(node, G->F->arguments);
@@ -400,11 +389,9 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   for (uint32_t i = 0; i < caller_af->call_count && !callee; i++) {
     const vxp_call_site *cs = &G->an->calls.items[caller_af->call_first + i];
     if (cs->start_byte != cstart || cs->end_byte != cend || cs->callee == VXP_NONE) continue;
-    for (size_t k = 0; k < G->fns.len; k++) {
-      if (G->fns.items[k].analysed == cs->callee) callee = &G->fns.items[k];
-    }
+    callee = vxp_cg__index_fn_of(G, cs->callee);
   }
-  if (!callee && !generic) callee = (cg_fn *)find_fn(G, name, len);
+  if (!callee && !generic) callee = vxp_cg__index_fn_named(G, name, len);
   if (!callee && generic)
     return vxp_cg__refuse(G, node, "the analysis made no instance for this call of '%.*s'",
                           (int)len, name);

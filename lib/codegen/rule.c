@@ -42,10 +42,7 @@ static bool same_tiles(const tiles *a, const tiles *b) {
 static bool calls_program_function(cg *G, const vxp_call_event *c) {
   if (c->indirect || c->callee == VXP_NONE) return false;
   const char *name = vxp_strtab__str(&G->m->names, c->callee);
-  for (size_t i = 0; i < G->fns.len; i++) {
-    if (strcmp(G->fns.items[i].name, name) == 0) return true;
-  }
-  return false;
+  return vxp_cg__index_fn_named(G, name, strlen(name)) != NULL;
 }
 
 void vxp_cg__classify(cg *G, cg_fn *f) {

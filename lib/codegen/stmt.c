@@ -313,14 +313,7 @@ static void if_statement(cg *G, TSNode node) {
     /* `if comptime`: the analysis keeps only the arm the condition selects (it prunes
      * the other), and so does the generated code. */
     uint32_t start = ts_node_start_byte(cond), end = ts_node_end_byte(cond);
-    uint32_t cx = VXP_NONE;
-    for (size_t k = G->m->cexprs.len; k-- > 0;) {
-      const vxp_cexpr *c = &G->m->cexprs.items[k];
-      if (c->start_byte == start && c->end_byte == end) {
-        cx = (uint32_t)k;
-        break;
-      }
-    }
+    uint32_t cx = vxp_cg__index_cexpr(G, start, end);
     vxp_fold f = {VXP_FOLD_UNKNOWN, 0, VXP_NONE, false};
     if (cx != VXP_NONE) f = vxp_consteval__fold_signed(&G->env, cx);
     if (f.status != VXP_FOLD_OK) {

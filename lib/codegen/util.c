@@ -193,14 +193,8 @@ bool vxp_cg__tensor_type(cg *G, TSNode node, cg_tensor *out) {
   /* Lowering kept this type's dimensions as constant expressions: find its model type by
    * the node's bytes and fold them as the analysis does. */
   uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
-  const vxp_tensor_type *mt = NULL;
-  for (size_t k = G->m->types.len; k-- > 0;) {
-    const vxp_tensor_type *t = &G->m->types.items[k];
-    if (t->start_byte == start && t->end_byte == end && t->wrapper == VXP_WRAP_NONE) {
-      mt = t;
-      break;
-    }
-  }
+  uint32_t ti = vxp_cg__index_type(G, start, end);
+  const vxp_tensor_type *mt = ti == VXP_NONE ? NULL : &G->m->types.items[ti];
   if (!mt) return vxp_cg__refuse(G, node, "this tensor type is not in the program model");
   u128 bits = vxp_elem__bits((vxp_elem)out->elem);
   uint64_t count = 1;

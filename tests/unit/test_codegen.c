@@ -276,6 +276,44 @@ static void test_codegen__generic_instances_are_generated_as_the_analysis_made_t
   test_done(&r);
 }
 
+static void test_codegen__two_functions_with_one_c_name_are_refused(void **state) {
+  (void)state;
+  /* The instance put<8> is spelled vx_put_8, as is the function put_8. */
+  expect_refusal(MACHINE "fn put<const N : i64>() -> i32 { return 0; }\n"
+                         "fn put_8() -> i32 { return 1; }\n"
+                         "fn main() -> i32 { return put<8>() + put_8(); }\n",
+                 "a second function named 'put_8'", 8, 4);
+}
+
+static void test_codegen__calls_and_peaks_find_their_functions_among_many(void **state) {
+  (void)state;
+  /* 300 functions, each calling the next and placing a tile of its own size: every call
+   * names its callee, and every function's static peak is its own tile (the lookups are
+   * indexes, not scans; the catalogue runs 10^5 of them). */
+  static char text[64 * 1024];
+  size_t o = (size_t)snprintf(text, sizeof(text), "%s", MACHINE);
+  for (int i = 0; i < 300; i++)
+    o += (size_t)snprintf(text + o, sizeof(text) - o,
+                          "fn f%d() -> i32 {\n  let t = transfer(Tensor<f32, [%d]>::uninit(), "
+                          "Memory::W);\n  return f%d();\n}\n",
+                          i, i + 1, i + 1);
+  snprintf(text + o, sizeof(text) - o, "fn f300() -> i32 { return 0; }\n"
+                                       "fn main() -> i32 { return f0(); }\n");
+  test_run r;
+  vxp_cuda *cu = generate(&r, text);
+  const char *cuda = vxp_cuda_text(cu, NULL);
+  assert_non_null(cuda);
+  char want[128];
+  for (int i = 0; i < 300; i += 37) {
+    snprintf(want, sizeof(want), "int32_t vxr = (int32_t)(vx_f%d());", i + 1);
+    assert_non_null(strstr(cuda, want));
+    snprintf(want, sizeof(want), "{VXP_FN_f%d, VXP_SPACE_W, %dull}", i, 4 * (i + 1));
+    assert_non_null(strstr(cuda, want));
+  }
+  vxp_cuda_free(cu);
+  test_done(&r);
+}
+
 static void test_codegen__syntax_errors_are_copied_not_generated(void **state) {
   (void)state;
   test_run r;
@@ -410,6 +448,8 @@ int main(void) {
       cmocka_unit_test(test_codegen__kernel_writes_scalars_and_functions_return_host_tensors),
       cmocka_unit_test(test_codegen__each_function_states_its_rule_and_reasons),
       cmocka_unit_test(test_codegen__generic_instances_are_generated_as_the_analysis_made_them),
+      cmocka_unit_test(test_codegen__two_functions_with_one_c_name_are_refused),
+      cmocka_unit_test(test_codegen__calls_and_peaks_find_their_functions_among_many),
       cmocka_unit_test(test_codegen__syntax_errors_are_copied_not_generated),
       cmocka_unit_test(test_codegen__rejected_program_is_refused_unless_allowed),
       cmocka_unit_test(test_codegen__null_arguments),
