@@ -263,6 +263,26 @@ static json_t *resident_set_json(const vxp_analysis *an, const vxp_resident_set 
     if (json_array_append_new(live, t) != 0) *ok = false;
   }
   set(o, "live_at_peak", live, ok);
+  /* Every tile of the set, live at the peak or not, with its scope chain: an embedder that
+   * reads the JSON sees the structure of each placement, not only of the peak's. */
+  json_t *all = json_array();
+  for (size_t i = 0; all && i < rs->record_count; i++) {
+    const vxp_record *r = &an->records.items[an->set_records.items[rs->record_first + i]];
+    json_t *t = json_object();
+    if (!t) {
+      *ok = false;
+      break;
+    }
+    set(t, "binding", r->binding_name ? vxp_json__text(r->binding_name) : json_null(), ok);
+    set(t, "bytes", u64(r->bytes), ok);
+    set(t, "live_at_peak", json_boolean(r->live_at_peak), ok);
+    set(t, "depth", json_integer(r->depth), ok);
+    set(t, "line", json_integer(r->range.start.line + 1), ok);
+    set(t, "column", json_integer(r->range.start.column + 1), ok);
+    set(t, "scopes", scopes_json(r, ok), ok);
+    if (json_array_append_new(all, t) != 0) *ok = false;
+  }
+  set(o, "records", all, ok);
   return o;
 }
 
