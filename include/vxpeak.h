@@ -261,10 +261,14 @@ VXP_API int vxp_context_errcode(const vxp_context *ctx);
  * Long calls can be stopped from outside: by a flag that another thread raises, as
  * tree-sitter's ts_parser_set_cancellation_flag and SQLite's sqlite3_interrupt allow, or
  * by a time budget per call. The calls that honour both are vxp_program_parse,
- * vxp_program_reparse, vxp_machine_load and vxp_machine_builtin (while parsing and, for
- * programs, lowering: checked before each top-level item), vxp_analyze (before each
+ * vxp_program_reparse, vxp_machine_load and vxp_machine_builtin (while parsing, then
+ * before each top-level item while lowering a program or reading a machine model),
+ * vxp_analyze (also while reading the program's own Memory/Topology items, and before each
  * function and each event of its body), vxp_sweep_run (whose analyses share one budget),
- * vxp_analysis_json and vxp_analysis_sarif (before each diagnostic). A stopped call returns
+ * vxp_analysis_json and vxp_analysis_sarif (before each diagnostic), vxp_roofline_new
+ * (before each event it walks and each record it prices for streaming) and
+ * vxp_cuda_generate / vxp_cuda_generate_flags (before each item and each function it
+ * generates). A stopped call returns
  * VXP_ECANCELLED (or NULL, with that code on the context), leaves its `out` unset, frees
  * what it made and leaves the context usable; its message says whether the flag or the
  * budget stopped it. An editor cancels a stale analysis when the user types again, and a
@@ -504,7 +508,7 @@ VXP_API vxp_range vxp_program_item_name_range(const vxp_program *prog, size_t i)
  * still returned.
  * @param[out] out the new machine, owned by the caller (vxp_machine_free). It borrows
  *             `src`, which must outlive it.
- * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_ECANCELLED (see Cancellation)
  */
 VXP_API VXP_WARN_UNUSED int vxp_machine_load(vxp_machine **out, vxp_context *ctx,
                                              const vxp_source *src);
@@ -1233,7 +1237,7 @@ typedef struct vxp_roofline vxp_roofline;
  * @param[out] out the roofline, owned by the caller (vxp_roofline_free), allocated from
  *             `ctx`. It borrows `an`, which must outlive it.
  * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_ENOTFOUND (no analysed function of that
- *         name); failures are reported on `ctx`
+ *         name), VXP_ECANCELLED (see Cancellation); failures are reported on `ctx`
  */
 VXP_API VXP_WARN_UNUSED int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx,
                                              const vxp_analysis *an, const char *function);
@@ -1711,7 +1715,8 @@ VXP_API void vxp_report_free(vxp_report *rep);
  *             from `ctx`. It does not borrow `an`, but its diagnostics borrow the program's
  *             source, which must outlive it.
  * @return VXP_OK (also when the program is refused: then vxp_cuda_text is NULL and the
- *         diagnostics say why), VXP_ENOMEM, VXP_EINVAL; failures are reported on `ctx`
+ *         diagnostics say why), VXP_ENOMEM, VXP_EINVAL, VXP_ECANCELLED (see
+ *         Cancellation); failures are reported on `ctx`
  */
 VXP_API VXP_WARN_UNUSED int vxp_cuda_generate(vxp_cuda **out, vxp_context *ctx,
                                               const vxp_analysis *an);
@@ -1720,7 +1725,7 @@ VXP_API VXP_WARN_UNUSED int vxp_cuda_generate(vxp_cuda **out, vxp_context *ctx,
  * vxp_cuda_generate with options: `flags` is 0 (the same as vxp_cuda_generate) or
  * VXP_CUDA_ALLOW_REJECTED. Ownership, and the context failures are reported on, as
  * vxp_cuda_generate.
- * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also for an unknown flag)
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also for an unknown flag), VXP_ECANCELLED
  */
 VXP_API VXP_WARN_UNUSED int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx,
                                                     const vxp_analysis *an, unsigned int flags);

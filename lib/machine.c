@@ -517,6 +517,12 @@ int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, T
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   if (ts_tree_cursor_goto_first_child(&cursor)) {
     do {
+      /* Before each item: the caller's cancellation flag or time budget (a model of 10^5
+       * spaces takes seconds to read). */
+      if (vxp_ctx__interrupted(ctx)) {
+        R.rc = VXP_ECANCELLED;
+        break;
+      }
       TSNode item = ts_tree_cursor_current_node(&cursor);
       TSSymbol sym = ts_node_symbol(item);
       if (sym == R.S->memory_item) read_memory(&R, item);
@@ -627,7 +633,7 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
   ts_tree_delete(tree);
   if (rc != VXP_OK) {
     vxp_machine_free(m);
-    return vxp_ctx__nomem(ctx);
+    return rc == VXP_ECANCELLED ? vxp_ctx__cancelled(ctx) : vxp_ctx__nomem(ctx);
   }
   VXP__CHECK(vxp_check__machine(m));
   *out = m;

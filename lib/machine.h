@@ -119,7 +119,8 @@ struct vxp_machine {
 };
 
 /* Read every Memory and Topology item under `root` (parsed from `src`) into `m`, with
- * unit and field problems as diagnostics. Returns VXP_OK or VXP_ENOMEM. */
+ * unit and field problems as diagnostics. Returns VXP_OK, VXP_ENOMEM, or VXP_ECANCELLED
+ * when the context's flag or time budget stops it (checked before each item). */
 int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root);
 
 /* Allocate an empty machine labelled `label`; NULL on allocation failure. */

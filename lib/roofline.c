@@ -315,6 +315,10 @@ static void count_ariths(rf_walk *w, size_t k, u128 *out) {
 static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
   const vxp_function *fn = w->fn;
   for (size_t k = from; k <= to && w->rc == VXP_OK; k++) {
+    if (vxp_ctx__interrupted(w->rf->ctx)) { /* the caller's flag or time budget */
+      w->rc = VXP_ECANCELLED;
+      break;
+    }
     count_accesses(w, k, out);
     count_ariths(w, k, out);
     if (k == to || k >= fn->events.len) break;
@@ -677,6 +681,7 @@ static int streaming(rf_walk *w, uint32_t fn_index) {
   for (size_t k = 0; k < w->fn->accesses.len && !reads; k++)
     reads = w->fn->accesses.items[k].kind == VXP_ACCESS_READ;
   for (size_t i = 0; reads && i < an->records.len; i++) {
+    if (vxp_ctx__interrupted(rf->ctx)) return VXP_ECANCELLED;
     const vxp_record *r = &an->records.items[i];
     if (r->function != fn_index || r->binding == VXP_NAME_NONE) continue;
     bool read = false;
@@ -761,7 +766,7 @@ int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx, const vxp_analysis *a
   array_free(ctx, &w.access_slot);
   if (rc != VXP_OK) {
     vxp_roofline_free(rf);
-    return vxp_ctx__nomem(ctx);
+    return rc == VXP_ECANCELLED ? vxp_ctx__cancelled(ctx) : vxp_ctx__nomem(ctx);
   }
   *out = rf;
   return VXP_OK;

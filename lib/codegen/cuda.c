@@ -138,12 +138,20 @@ static void generic_instances(cg *G, TSNode item, const char *text, size_t len) 
   }
 }
 
+/* The caller's cancellation flag or time budget, polled before each item and function:
+ * true (and G->rc VXP_ECANCELLED) when the generation must stop. */
+static bool interrupted(cg *G) {
+  if (G->rc == VXP_OK && vxp_ctx__interrupted(G->ctx)) G->rc = VXP_ECANCELLED;
+  return G->rc == VXP_ECANCELLED;
+}
+
 static void collect_items(cg *G, TSNode root) {
   const vxp_symbols *S = G->S;
   /* A cursor: ts_node_named_child(root, i) walks from the first child each time. */
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && vxp_cg__ok(G);
        more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+    if (interrupted(G)) break;
     TSNode item = ts_tree_cursor_current_node(&cursor);
     if (!ts_node_is_named(item)) continue;
     TSSymbol sym = ts_node_symbol(item);
@@ -356,7 +364,7 @@ int vxp_cg__generate(cg *G, vxp_sb *o) {
     vxp_cg__refuse(G, (TSNode){{0}, NULL, NULL},
                    "the program has no `fn main() -> i32`, where the generated program starts");
   if (G->rc == VXP_OK) collect_spaces(G);
-  for (size_t i = 0; i < G->fns.len && G->rc == VXP_OK; i++) {
+  for (size_t i = 0; i < G->fns.len && G->rc == VXP_OK && !interrupted(G); i++) {
     vxp_cg__use_fn(G, &G->fns.items[i]);
     vxp_cg__classify(G, &G->fns.items[i]);
     vxp_cg__function(G, &G->fns.items[i]);
@@ -473,6 +481,7 @@ int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis
   }
   if (rc != VXP_OK) {
     vxp_cuda_free(cu);
+    if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
     return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : vxp_ctx__error(ctx, rc, "code generation failed");
   }
   *out = cu;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_cancel.c - parse, reparse, analyse, sweep and the reports stop with VXP_ECANCELLED
+/* test_cancel.c - parse, reparse, analyse, sweep, the reports, the roofline, CUDA
+ * generation and machine loading stop with VXP_ECANCELLED
  * when another thread raises the context's cancellation flag during the call, or when the
  * call's time budget runs out; a stopped call leaks nothing and the context stays usable.
  *
@@ -54,7 +55,7 @@ static char *make_program(int functions, size_t *len) {
   for (int i = 0; i < functions; i++)
     n += (size_t)snprintf(text + n, cap - n,
                           "fn f%d() -> i32 {\n"
-                          "  let t = transfer(Tensor::<f32, [N, 1024]>::new(), Memory::HBM);\n"
+                          "  let t = transfer(Tensor<f32, [N, 1024]>::new(), Memory::HBM);\n"
                           "  print(t[0][0]);\n"
                           "  return 0;\n"
                           "}\n",
@@ -63,14 +64,29 @@ static char *make_program(int functions, size_t *len) {
   return text;
 }
 
-typedef enum stage { PARSE, REPARSE, ANALYSE, SWEEP, JSON, SARIF } stage;
-static const char *const stage_names[] = {"parse", "reparse", "analyse", "sweep", "json", "sarif"};
+typedef enum stage { PARSE, REPARSE, ANALYSE, SWEEP, JSON, SARIF, ROOFLINE, CUDA, MACHINE } stage;
+#define LAST_STAGE MACHINE
+static const char *const stage_names[] = {"parse", "reparse", "analyse",  "sweep",  "json",
+                                          "sarif", "roofline", "cuda", "machine"};
+
+/* A machine model of many spaces, so that reading it has many items to check between. */
+static char *make_machine(int spaces, size_t *len) {
+  size_t cap = 64 + (size_t)spaces * 48;
+  char *text = malloc(cap);
+  assert_non_null(text);
+  size_t n = 0;
+  for (int i = 0; i < spaces; i++)
+    n += (size_t)snprintf(text + n, cap - n, "Memory S%d { capacity: %d MiB }\n", i, i + 1);
+  *len = n;
+  return text;
+}
 
 typedef struct session {
   canceller c;
   vxp_allocator alloc;
   vxp_context *ctx;
-  vxp_source *src, *edited;
+  vxp_source *src, *edited, *machine_src;
+  char *machine_text;
   vxp_program *prog;
   vxp_analysis *an;
 } session;
@@ -87,6 +103,9 @@ static void session_open(session *s, const char *text, size_t len) {
                    VXP_OK);
   assert_int_equal(vxp_program_parse(&s->prog, s->ctx, s->src), VXP_OK);
   assert_int_equal(vxp_analyze(&s->an, s->ctx, s->prog, NULL), VXP_OK);
+  size_t mlen;
+  s->machine_text = make_machine(300, &mlen);
+  assert_int_equal(vxp_source_new(&s->machine_src, s->ctx, "m.vx", s->machine_text, mlen), VXP_OK);
 }
 
 static void session_close(session *s) {
@@ -94,6 +113,8 @@ static void session_close(session *s) {
   vxp_program_free(s->prog);
   vxp_source_free(s->edited);
   vxp_source_free(s->src);
+  vxp_source_free(s->machine_src);
+  free(s->machine_text);
   vxp_context_free(s->ctx);
 }
 
@@ -103,6 +124,9 @@ static int run_stage(session *s, stage st) {
   vxp_program *prog = NULL;
   vxp_analysis *an = NULL;
   vxp_sweep *sw = NULL;
+  vxp_roofline *rf = NULL;
+  vxp_cuda *cu = NULL;
+  vxp_machine *m = NULL;
   int rc = VXP_OK;
   switch (st) {
   case PARSE: rc = vxp_program_parse(&prog, s->ctx, s->src); break;
@@ -127,11 +151,20 @@ static int run_stage(session *s, stage st) {
     assert_true(text || rc != VXP_OK);
     break;
   }
+  case ROOFLINE: rc = vxp_roofline_new(&rf, s->ctx, s->an, "f150"); break;
+  case CUDA: rc = vxp_cuda_generate_flags(&cu, s->ctx, s->an, VXP_CUDA_ALLOW_REJECTED); break;
+  case MACHINE: rc = vxp_machine_load(&m, s->ctx, s->machine_src); break;
   }
   if (rc != VXP_OK) {
     assert_null(prog);
     assert_null(sw);
+    assert_null(rf);
+    assert_null(cu);
+    assert_null(m);
   }
+  vxp_machine_free(m);
+  vxp_cuda_free(cu);
+  vxp_roofline_free(rf);
   vxp_sweep_free(sw);
   vxp_analysis_free(an);
   vxp_program_free(prog);
@@ -147,7 +180,7 @@ static void test_cancel__each_stage_stops_when_another_thread_raises_the_flag(vo
   char *text = make_program(300, &len);
   session s;
   session_open(&s, text, len);
-  for (stage st = PARSE; st <= SARIF; st++) {
+  for (stage st = PARSE; st <= LAST_STAGE; st++) {
     s.c.countdown = 0;
     s.c.allocations = 0;
     assert_int_equal(run_stage(&s, st), VXP_OK);
@@ -205,7 +238,7 @@ static void test_cancel__a_spent_time_budget_stops_each_stage(void **state) {
   session s;
   session_open(&s, text, len);
   vxp_context_set_time_budget(s.ctx, 1); /* one microsecond */
-  for (stage st = PARSE; st <= SARIF; st++) {
+  for (stage st = PARSE; st <= LAST_STAGE; st++) {
     if (st == JSON || st == SARIF) {
       vxp_context_set_time_budget(s.ctx, 0);
       vxp_analysis *an;
@@ -221,7 +254,7 @@ static void test_cancel__a_spent_time_budget_stops_each_stage(void **state) {
     assert_non_null(strstr(vxp_context_errmsg(s.ctx), "time budget"));
   }
   vxp_context_set_time_budget(s.ctx, 60u * 1000 * 1000); /* a minute is plenty */
-  for (stage st = PARSE; st <= SARIF; st++) assert_int_equal(run_stage(&s, st), VXP_OK);
+  for (stage st = PARSE; st <= LAST_STAGE; st++) assert_int_equal(run_stage(&s, st), VXP_OK);
   session_close(&s);
   free(text);
 }
