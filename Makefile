@@ -75,7 +75,7 @@ SONAME := libvxpeak.so.$(SOVERSION)
 STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
-.PHONY: hostile all fuzz fuzz-build fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
+.PHONY: hostile all fuzz fuzz-build fuzz-harnesses fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
 	check-public check-manpage abi-lists check-abi-lists tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
 
@@ -87,6 +87,7 @@ help:
 	@echo "make asan            run every test under AddressSanitizer + UBSan"
 	@echo "make asan-clang      the same built with clang"
 	@echo "make fuzz            run the libFuzzer harnesses for FUZZ_SECONDS each (clang)"
+	@echo "make fuzz-harnesses  the harnesses built with CC and a plain driver, over the corpora (in check)"
 	@echo "make tsan            run the threads test under ThreadSanitizer"
 	@echo "make install         install into PREFIX (default /usr/local), staged under DESTDIR"
 	@echo "make uninstall       remove what make install installed"
@@ -330,7 +331,8 @@ fuzz-regressions: $(CLI)
 	@python3 tests/fuzz/regress.py $(CLI) $(if $(findstring sanitize,$(CFLAGS)),--sanitized)
 
 test: unit golden wrong sarif plot examples codegen grammar-tests conformance-selftest lsp-test \
-	fuzz-regressions
+	fuzz-regressions fuzz-harnesses
+
 
 # The hostile-input catalogue: 73 generated cases through the command, each bounded in time
 # and memory (tests/fuzz/hostile.py; the cases are written to $(BUILD)/hostile/ and removed).
@@ -451,6 +453,30 @@ FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame
 	-fno-sanitize-recover=all
 FUZZ_HARNESSES := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%)
+
+# The libFuzzer harnesses built with $(CC) and a plain main() (tests/fuzz/driver.c) instead
+# of libFuzzer, so that every build compiles them against the API, then run over the
+# regression corpus and the seed corpora (under ASan+UBSan in make asan). A harness that
+# aborts (fuzz_edit on a reparse that differs from a fresh parse) fails the target.
+DRIVER_BUILD := $(BUILD)/fuzz-driver
+DRIVER_BINS := $(FUZZ_HARNESSES:%=$(DRIVER_BUILD)/%)
+
+$(DRIVER_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(STATIC)
+	@mkdir -p $(DRIVER_BUILD)
+	$(CC) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -Iinclude -o $@ $< tests/fuzz/driver.c $(STATIC) $(DEP_LIBS)
+
+$(DRIVER_BUILD)/fuzz_lsp: tests/fuzz/fuzz_lsp.c tests/fuzz/driver.c $(LSP_OBJS) $(STATIC)
+	@mkdir -p $(DRIVER_BUILD)
+	$(CC) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -Iinclude -Ibindings/lsp $(DEP_CFLAGS) -o $@ $< \
+	  tests/fuzz/driver.c $(LSP_OBJS) $(STATIC) $(DEP_LIBS)
+
+fuzz-harnesses: $(DRIVER_BINS)
+	@python3 tests/fuzz/seeds.py . $(DRIVER_BUILD)/seeds >/dev/null
+	@$(DRIVER_BUILD)/fuzz_check tests/fuzz/regressions $(DRIVER_BUILD)/seeds/program
+	@$(DRIVER_BUILD)/fuzz_cuda tests/fuzz/regressions $(DRIVER_BUILD)/seeds/program
+	@$(DRIVER_BUILD)/fuzz_machine tests/fuzz/regressions $(DRIVER_BUILD)/seeds/machine
+	@$(DRIVER_BUILD)/fuzz_edit tests/fuzz/regressions $(DRIVER_BUILD)/seeds/edit
+	@$(DRIVER_BUILD)/fuzz_lsp tests/fuzz/regressions $(DRIVER_BUILD)/seeds/lsp
 
 $(FUZZ_BUILD)/libvxpeak.a: FORCE
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" \
