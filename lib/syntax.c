@@ -506,7 +506,8 @@ uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why)
    * keep the bounds safe. */
   uint16_t level[VXP_MAX_BRACKET_DEPTH + 1];
   size_t nested = 0, pending = 0, angles = 0; /* `<` minus `>` in the window, at depth 0 */
-  size_t stray0 = 0; /* tokens of stray text at depth 0 */
+  size_t stray = 0; /* tokens of stray text since it began or since the last item line */
+  bool tainted = false; /* stray text was seen: `pending` is no longer reset by item ends */
   window_kind window = WINDOW_EMPTY;
   bool block_closed = false;
   level[0] = 0;
@@ -566,11 +567,24 @@ uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why)
       *why = VXP_SYNTAX_CUT_NESTING;
       return (uint32_t)start;
     }
-    /* The unfinished item. */
+    /* The unfinished item. After stray text the parser's error recovery decides whether an
+     * item's end is one (it may keep the stray text and what follows on its stack), so
+     * `pending` then runs on to its limit. */
     if (ends_item) {
-      pending = angles = 0;
+      if (!tainted) pending = 0;
+      angles = 0;
       window = WINDOW_EMPTY;
       continue;
+    }
+    /* A line that starts in column 0 with an item keyword and a blank is where the
+     * grammar's scanner ends broken text (grammar/src/scanner.c): stray text stops there,
+     * and the item that begins is counted as an item. */
+    bool semi_item = false;
+    if (window == WINDOW_UNKNOWN && (start == 0 || t[start - 1] == '\n') && is_word_byte(c) &&
+        i + 1 < len && (t[i + 1] == ' ' || t[i + 1] == '\t') &&
+        is_item_word(t + start, i + 1 - start, &semi_item)) {
+      window = semi_item ? WINDOW_ENDED : WINDOW_BRACED;
+      stray = 0;
     }
     if (window == WINDOW_EMPTY && !comment) {
       bool semi = false;
@@ -586,10 +600,14 @@ uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why)
      * cut the file (the editor's half-written line). */
     bool outside = window == WINDOW_EMPTY;
     size_t limit = outside ? VXP_MAX_NESTED_TOKENS : VXP_MAX_PENDING_TOKENS;
-    /* Error recovery over stray text takes time growing with its square: its tokens at
-     * depth 0 have the tight limit (1 MB of random bytes took minutes). */
-    if (window == WINDOW_UNKNOWN && depth == 0) stray0++;
-    if (++pending > limit || stray0 > VXP_MAX_NESTED_TOKENS) {
+    /* Error recovery over stray text takes time growing with its square: its tokens, at
+     * any bracket depth, have the tight limit up to the next item line (1 MB of random
+     * bytes took minutes, then corrupted tree-sitter's heap). */
+    if (window == WINDOW_UNKNOWN) {
+      tainted = true;
+      stray++;
+    }
+    if (++pending > limit || stray > VXP_MAX_NESTED_TOKENS) {
       *why = outside || window == WINDOW_UNKNOWN ? VXP_SYNTAX_CUT_STRAY : VXP_SYNTAX_CUT_TOKENS;
       return (uint32_t)start;
     }
@@ -609,8 +627,8 @@ int vxp_syntax__report_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut
              VXP_MAX_NESTED_TOKENS);
     break;
   case VXP_SYNTAX_CUT_STRAY:
-    snprintf(what, sizeof(what), "more than %d tokens since stray text outside any item, or %d "
-             "comment tokens between items", VXP_MAX_PENDING_TOKENS, VXP_MAX_NESTED_TOKENS);
+    snprintf(what, sizeof(what), "more than %d tokens of stray text (or comments) before an item, "
+             "or %d since stray text", VXP_MAX_NESTED_TOKENS, VXP_MAX_PENDING_TOKENS);
     break;
   default:
     snprintf(what, sizeof(what), "more than %d tokens in one top-level item",

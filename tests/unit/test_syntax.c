@@ -224,8 +224,9 @@ static void test_syntax__unclosed_nesting_of_any_form_stops_the_parse_not_the_pr
       {"fn f() -> i32 { if x < ", "if x < ", "more than 4096 tokens of statements left open"},
       {"fn f() -> i32 { return ", "-", "more than 4096 tokens of statements left open"},
       {"fn f() -> i32 {\n", "  let a = b + c;\n", "more than 61440 tokens in one top-level item"},
-      {"", "A<x; fn f() {} ", "outside any item"},
-      {"", "const N: A<x; ", "outside any item"},
+      {"", "A<x; fn f() {} ", "of stray text"},
+      {"", "const N: A<x; ", "of stray text"},
+      {"x = (", "[ a ! b ] ", "of stray text"}, /* stray text inside an open bracket */
   };
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     char *text = repeated(cases[c][0], cases[c][1], 40000, "\n");
@@ -242,6 +243,35 @@ static void test_syntax__unclosed_nesting_of_any_form_stops_the_parse_not_the_pr
     vxp_program_free(prog);
     vxp_source_free(src);
     vxp_context_free(ctx);
+    free(text);
+  }
+}
+
+/* Stray text is held to 4096 tokens at any bracket depth (random bytes leave brackets open;
+ * 1 MB of them took minutes in error recovery, then corrupted tree-sitter's heap), up to the
+ * next line that starts an item in column 0: a stray line before 2,000 functions cuts
+ * nothing, and the same functions after 5,000 stray tokens in brackets are cut. */
+static void test_syntax__stray_text_is_bounded_until_the_next_item_line(void **state) {
+  (void)state;
+  for (int junk = 0; junk < 2; junk++) {
+    char *text = repeated(junk ? "let x = ((" : "let x = 1;\n", junk ? "[ a ! b ] " : "", junk ? 1300 : 0,
+                          "");
+    char *items = repeated(text, "fn f() -> i32 { return 1 + 2; }\n", 2000, "");
+    vxp_context *ctx = test_context();
+    vxp_source *src = NULL;
+    vxp_program *prog = parse_text(ctx, &src, items);
+    const vxp_diagnostic *cut = cut_diag(prog);
+    if (junk) {
+      assert_non_null(cut);
+      assert_non_null(strstr(vxp_diagnostic_message(cut), "of stray text"));
+      assert_int_equal(vxp_diagnostic_range(cut).start.line, 0); /* within the junk */
+    } else if (cut) {
+      fail_msg("a stray line cut the functions after it: %s", vxp_diagnostic_message(cut));
+    }
+    vxp_program_free(prog);
+    vxp_source_free(src);
+    vxp_context_free(ctx);
+    free(items);
     free(text);
   }
 }
@@ -298,6 +328,7 @@ int main(void) {
       cmocka_unit_test(test_syntax__a_while_body_releases_its_tiles),
       cmocka_unit_test(test_syntax__brackets_left_open_too_deep_stop_the_parse_not_the_process),
       cmocka_unit_test(test_syntax__unclosed_nesting_of_any_form_stops_the_parse_not_the_process),
+      cmocka_unit_test(test_syntax__stray_text_is_bounded_until_the_next_item_line),
       cmocka_unit_test(test_syntax__many_complete_items_are_not_cut),
       cmocka_unit_test(test_syntax__a_very_deep_tree_prints_as_an_s_expression),
   };
