@@ -13,7 +13,7 @@
 /* A row of the role table or the site table: a run of tiles. */
 typedef struct row {
   const char *role;        /* NULL: no role named */
-  size_t first, last;      /* record indices */
+  size_t first, last;      /* indices into the resident set's records */
   size_t tiles;
   uint64_t bytes;          /* their sum */
   uint64_t tile_bytes;     /* sites: the size they share */
@@ -45,10 +45,6 @@ static uint64_t mul_sat(uint64_t a, uint64_t b) {
   return (b && a > UINT64_MAX / b) ? UINT64_MAX : a * b;
 }
 
-static bool in_set(const vxp_record *r, const vxp_resident_set *rs) {
-  return r->function == rs->function && r->space == rs->space;
-}
-
 static bool same_role(const char *a, const char *b) {
   return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
@@ -60,16 +56,17 @@ static void explained_free(vxp_context *ctx, explained *e) {
 }
 
 /* Fill `e` (emptied first) for resident set `rs`; false on allocation failure. */
-static bool explain_set(vxp_context *ctx, const vxp_analysis *an, const vxp_resident_set *rs,
+static bool explain_set(vxp_context *ctx, const vxp_resident_set *rs,
                         explained *e) {
   e->roles.len = e->sites.len = e->sum.len = 0;
   e->rs = rs;
   e->sum_known = true;
   e->sum_total = 0;
-  size_t n = vxp_analysis_record_count(an);
+  /* The set's own records (rows hold indices into them): a scan of every record per set
+   * made explain quadratic (10^5 functions each placing a tile: minutes). */
+  size_t n = vxp_resident_set_record_count(rs);
   for (size_t i = 0; i < n; i++) {
-    const vxp_record *r = vxp_analysis_record(an, i);
-    if (!in_set(r, rs)) continue;
+    const vxp_record *r = vxp_resident_set_record(rs, i);
     uint64_t bytes = vxp_record_bytes(r), runs = 0;
     bool held = !vxp_record_release_order(r, NULL);
     /* The sum over the run. */
@@ -140,23 +137,23 @@ static const char *name_of(const vxp_record *r) {
 /* ------------------------------------------------------------------ text */
 
 /* "w0 ... w31" or "embed, lm_head": the bindings of a row's live tiles. */
-static void row_names(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an, const explained *e,
+static void row_names(vxp_context *ctx, vxp_sb *sb, const explained *e,
                       const row *rw) {
   if (rw->tiles > 3) {
-    vxp_sb__printf(ctx, sb, "%s ... %s", name_of(vxp_analysis_record(an, rw->first)),
-                   name_of(vxp_analysis_record(an, rw->last)));
+    vxp_sb__printf(ctx, sb, "%s ... %s", name_of(vxp_resident_set_record(e->rs, rw->first)),
+                   name_of(vxp_resident_set_record(e->rs, rw->last)));
     return;
   }
   bool first = true;
   for (size_t i = rw->first; i <= rw->last; i++) {
-    const vxp_record *r = vxp_analysis_record(an, i);
-    if (!vxp_record_live_at_peak(r) || !in_set(r, e->rs)) continue;
+    const vxp_record *r = vxp_resident_set_record(e->rs, i);
+    if (!vxp_record_live_at_peak(r)) continue;
     vxp_sb__printf(ctx, sb, "%s%s", first ? "" : ", ", name_of(r));
     first = false;
   }
 }
 
-static void text_set(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an, const explained *e,
+static void text_set(vxp_context *ctx, vxp_sb *sb, const explained *e,
                      const char *machine) {
   const vxp_resident_set *rs = e->rs;
   uint64_t peak = rs->peak_bytes, cap = rs->capacity_bytes;
@@ -180,8 +177,8 @@ static void text_set(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an, const
                         "held                bindings\n");
   for (size_t k = 0; k < e->sites.len; k++) {
     const row *rw = &e->sites.items[k];
-    uint32_t l1 = vxp_record_range(vxp_analysis_record(an, rw->first)).start.line + 1;
-    uint32_t l2 = vxp_record_range(vxp_analysis_record(an, rw->last)).start.line + 1;
+    uint32_t l1 = vxp_record_range(vxp_resident_set_record(e->rs, rw->first)).start.line + 1;
+    uint32_t l2 = vxp_record_range(vxp_resident_set_record(e->rs, rw->last)).start.line + 1;
     char lines[40], held[40];
     if (l1 == l2) snprintf(lines, sizeof(lines), "line %u", l1);
     else snprintf(lines, sizeof(lines), "lines %u-%u", l1, l2);
@@ -190,7 +187,7 @@ static void text_set(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an, const
     vxp_sb__printf(ctx, sb, "  %-13s %6zu %10s %16s %9s  %5.1f%%  %-18s  ", lines, rw->tiles,
                    vxp_num__binary(rw->tile_bytes, b3), vxp_num__grouped(rw->bytes, b1),
                    vxp_num__gib(rw->bytes, b2), 100.0 * share(rw->bytes, peak), held);
-    row_names(ctx, sb, an, e, rw);
+    row_names(ctx, sb, e, rw);
     if (rw->role) vxp_sb__printf(ctx, sb, " -- %s", rw->role);
     vxp_sb__putc(ctx, sb, '\n');
   }
@@ -223,7 +220,7 @@ static void text_set(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an, const
 
 /* ------------------------------------------------------------------ JSON */
 
-static void json_row(vxp_jw *j, const vxp_analysis *an, const explained *e, const row *rw,
+static void json_row(vxp_jw *j, const explained *e, const row *rw,
                      bool site) {
   uint64_t peak = e->rs->peak_bytes;
   vxp_jw__open(j, '{');
@@ -231,9 +228,9 @@ static void json_row(vxp_jw *j, const vxp_analysis *an, const explained *e, cons
   vxp_jw__string(j, rw->role);
   if (site) {
     vxp_jw__key(j, "line");
-    vxp_jw__u64(j, vxp_record_range(vxp_analysis_record(an, rw->first)).start.line + 1);
+    vxp_jw__u64(j, vxp_record_range(vxp_resident_set_record(e->rs, rw->first)).start.line + 1);
     vxp_jw__key(j, "last_line");
-    vxp_jw__u64(j, vxp_record_range(vxp_analysis_record(an, rw->last)).start.line + 1);
+    vxp_jw__u64(j, vxp_record_range(vxp_resident_set_record(e->rs, rw->last)).start.line + 1);
     vxp_jw__key(j, "depth");
     vxp_jw__u64(j, rw->depth);
     vxp_jw__key(j, "released");
@@ -244,8 +241,8 @@ static void json_row(vxp_jw *j, const vxp_analysis *an, const explained *e, cons
   vxp_jw__key(j, "bindings");
   vxp_jw__open(j, '[');
   for (size_t i = rw->first; i <= rw->last; i++) {
-    const vxp_record *r = vxp_analysis_record(an, i);
-    if (!vxp_record_live_at_peak(r) || !in_set(r, e->rs)) continue;
+    const vxp_record *r = vxp_resident_set_record(e->rs, i);
+    if (!vxp_record_live_at_peak(r)) continue;
     if (!same_role(vxp_record_role(r), rw->role)) continue;
     if (site && vxp_record_bytes(r) != rw->tile_bytes) continue;
     vxp_jw__string(j, vxp_record_binding(r));
@@ -262,7 +259,7 @@ static void json_row(vxp_jw *j, const vxp_analysis *an, const explained *e, cons
   vxp_jw__close(j, '}');
 }
 
-static void json_set(vxp_jw *j, const vxp_analysis *an, const explained *e) {
+static void json_set(vxp_jw *j, const explained *e) {
   const vxp_resident_set *rs = e->rs;
   uint64_t peak = rs->peak_bytes, cap = rs->capacity_bytes;
   vxp_jw__open(j, '{');
@@ -291,11 +288,11 @@ static void json_set(vxp_jw *j, const vxp_analysis *an, const explained *e) {
   else vxp_jw__null(j);
   vxp_jw__key(j, "by_role");
   vxp_jw__open(j, '[');
-  for (size_t k = 0; k < e->roles.len; k++) json_row(j, an, e, &e->roles.items[k], false);
+  for (size_t k = 0; k < e->roles.len; k++) json_row(j, e, &e->roles.items[k], false);
   vxp_jw__close(j, ']');
   vxp_jw__key(j, "by_site");
   vxp_jw__open(j, '[');
-  for (size_t k = 0; k < e->sites.len; k++) json_row(j, an, e, &e->sites.items[k], true);
+  for (size_t k = 0; k < e->sites.len; k++) json_row(j, e, &e->sites.items[k], true);
   vxp_jw__close(j, ']');
   vxp_jw__key(j, "sum_over_run");
   vxp_jw__open(j, '[');
@@ -345,14 +342,14 @@ int vxp_report_explain(vxp_report **out, vxp_context *ctx, const vxp_analysis *a
     const vxp_resident_set *rs = &an->resident_sets.items[i];
     if (o.function && strcmp(o.function, rs->function_name) != 0) continue;
     if (o.space && strcmp(o.space, rs->space_name) != 0) continue;
-    if (!explain_set(ctx, an, rs, &e)) {
+    if (!explain_set(ctx, rs, &e)) {
       sb.failed = true;
       break;
     }
-    if (json) json_set(&j, an, &e);
+    if (json) json_set(&j, &e);
     else {
       if (shown) vxp_sb__putc(ctx, &sb, '\n');
-      text_set(ctx, &sb, an, &e, machine);
+      text_set(ctx, &sb, &e, machine);
     }
     shown++;
   }
