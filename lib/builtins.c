@@ -11,18 +11,23 @@ static const char *const path_heads[] = {"raw",    "Vec", "Option", "Result", "T
 /* The prelude's constructors, written bare (`Some(x)`) or as a path head. */
 static const char *const constructors[] = {"Some", "None", "Ok", "Err"};
 /* `panic(msg)` and `abort()` stop the program; they are built into the language, and
- * core::panic's `unreachable`/`todo`/`unimplemented` are written with them. */
-static const char *const plain_calls[] = {"sizeof", "print", "println", "assert", "panic", "abort"};
+ * core::panic's `unreachable`/`todo`/`unimplemented` are written with them. The compiler's
+ * kernel intrinsics are called without a definition too: `tensor_view_1d/2d(ptr, dims..)`
+ * (a view of memory the program got elsewhere), `matmul_into` and `flash_attention_into`
+ * (they write their last tensor argument); none of them calls user code. */
+static const char *const plain_calls[] = {
+    "sizeof", "print",          "println",        "assert",      "panic",
+    "abort",  "tensor_view_1d", "tensor_view_2d", "matmul_into", "flash_attention_into"};
 /* Builtins that call the function they are given: known names, but not user-code-free. */
 static const char *const calling_builtins[] = {"grad", "vjp", "jvp", "Verified"};
 
 /* Types of the language and its prelude that a signature may name without declaring them:
  * the tensor forms (`DynTensor` is refused by vxc with a hint of its own), the prelude's
- * generic containers, the integer and text types that are no tensor element, `Self`, and
- * the placement predicates. */
+ * generic containers, the integer and text types that are no tensor element, `void` (the
+ * standard library's `-> void`), `Self`, and the placement predicates. */
 static const char *const known_types[] = {
-    "Tensor", "DynTensor", "Matrix", "Vec",   "Option", "Result", "Box",      "String",
-    "str",    "char",      "usize",  "isize", "Self",   "Bool",   "Reachable", "Transfer"};
+    "Tensor", "DynTensor", "Matrix", "Vec",  "Option", "Result", "Box",       "String",  "str",
+    "char",   "usize",     "isize",  "void", "Self",   "Bool",   "Reachable", "Transfer"};
 
 static bool in_list(const char *s, size_t len, const char *const *list, size_t count) {
   for (size_t i = 0; i < count; i++)

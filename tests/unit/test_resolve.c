@@ -192,6 +192,26 @@ static void test_resolve__panic_and_abort_are_the_languages_own(void **state) {
   test_done(&r);
 }
 
+static void test_resolve__void_and_the_kernel_intrinsics_are_known(void **state) {
+  (void)state;
+  /* `-> void` is a type of the language; the kernel intrinsics need no definition. */
+  test_run r = run("fn fill(p: *mut f32) -> void {\n"
+                   "  let x = unsafe { tensor_view_2d(p, 2, 2) };\n"
+                   "  let y = unsafe { tensor_view_1d(p, 4) };\n"
+                   "  matmul_into(x, x, x);\n"
+                   "  flash_attention_into(x, x, x, x);\n"
+                   "  print!(y);\n"
+                   "}",
+                   "  let q = 0;\n  print!(q);");
+  assert_int_equal(test_count_diag(r.an, "E2002"), 0);
+  assert_int_equal(test_count_diag(r.an, "E3029"), 0);
+  test_done(&r);
+  /* A near miss of one is still undefined. */
+  r = run("", "  matmul_int(1, 2, 3);");
+  assert_int_equal(test_count_diag(r.an, "E2002"), 1);
+  test_done(&r);
+}
+
 static void test_resolve__machine_declarations_name_known_spaces(void **state) {
   (void)state;
   static const char text[] =
@@ -322,6 +342,7 @@ int main(void) {
       cmocka_unit_test(test_resolve__an_unknown_element_type_is_e1012),
       cmocka_unit_test(test_resolve__an_undefined_function_is_e2002_unless_imported),
       cmocka_unit_test(test_resolve__panic_and_abort_are_the_languages_own),
+      cmocka_unit_test(test_resolve__void_and_the_kernel_intrinsics_are_known),
       cmocka_unit_test(test_resolve__machine_declarations_name_known_spaces),
       cmocka_unit_test(test_resolve__an_unknown_type_in_a_signature_is_e3029),
       cmocka_unit_test(test_resolve__an_unknown_topology_in_spawn_is_e6025),
