@@ -409,7 +409,9 @@ VXP_API VXP_WARN_UNUSED int vxp_program_parse(vxp_program **out, vxp_context *ct
  * vxp_source_edit) and handed to the parser, which re-reads only what the edits touched;
  * the new tree is then lowered as vxp_program_parse does. The result is the same program
  * vxp_program_parse(out, ctx, src) would give. When `src` is not an edited version of
- * `prog`'s source (or is more than 64 edits away), it is parsed from scratch.
+ * `prog`'s source (or is more than 64 edits away), it is parsed from scratch; so is a text
+ * whose new tree has syntax errors (ERROR or MISSING nodes), because the parser's error
+ * recovery over reused subtrees can end in another tree than a fresh parse's.
  *
  * `prog` is only read: it and its analyses stay valid, and may be freed (with their
  * source) as soon as this returns. A typical editor loop, one version to the next:
@@ -618,6 +620,36 @@ VXP_API int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int ver
 VXP_API VXP_WARN_UNUSED int vxp_analyze(vxp_analysis **out, vxp_context *ctx,
                                         const vxp_program *prog,
                                         const vxp_analyze_options *opts);
+
+/**
+ * vxp_analyze for an editor: take over what `previous`, an analysis of an earlier version
+ * of the same program (typically the one before vxp_program_reparse), found in the
+ * top-level items whose text did not change, and recompute the rest. The result is the one
+ * vxp_analyze(out, ctx, prog, opts) gives, diagnostic for diagnostic and byte for byte in
+ * its reports; only the time differs.
+ *
+ * What is taken over today: the visibility checks (E6001, E6003, E6029, E6030, E8002) of
+ * unchanged items. `previous` lends nothing (and this is vxp_analyze) unless it was made in
+ * the same context with the same `machine`, `host` and `machine_only`, and the two texts
+ * differ only inside functions whose signatures (everything before the body) are
+ * unchanged, with the same top-level items in the same order; anything else is analysed
+ * afresh.
+ *
+ * `previous` (and its program and source) is only read, and may be freed as soon as this
+ * returns; NULL is accepted. The editor loop of vxp_program_reparse becomes:
+ *
+ *     vxp_program_reparse(&prog2, ctx, prog1, src2);
+ *     vxp_analyze_incremental(&an2, ctx, prog2, an1, &opts);
+ *     vxp_analysis_free(an1); vxp_program_free(prog1); vxp_source_free(src1);
+ *
+ * @param[out] out the new analysis, owned by the caller (vxp_analysis_free). It borrows
+ *             `prog` and the machines (not `previous`), which must outlive it.
+ * @return as vxp_analyze
+ */
+VXP_API VXP_WARN_UNUSED int vxp_analyze_incremental(vxp_analysis **out, vxp_context *ctx,
+                                                    const vxp_program *prog,
+                                                    const vxp_analysis *previous,
+                                                    const vxp_analyze_options *opts);
 
 /** Free an analysis. NULL is accepted. */
 VXP_API void vxp_analysis_free(vxp_analysis *an);

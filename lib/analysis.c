@@ -19,6 +19,7 @@
 #include "notes.h"
 #include "program.h"
 #include "resolve.h"
+#include "reuse.h"
 #include "visibility.h"
 #include "source.h"
 
@@ -1085,7 +1086,7 @@ static int predicate_routes(void *data, const vxp_cexpr *cx) {
   return rc != VXP_OK ? -1 : found ? 1 : 0;
 }
 
-static int analyse(vxp_analysis *an) {
+static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
   vxp_context *ctx = an->ctx;
   const vxp_program *prog = an->prog;
   int rc = copy_diags(ctx, &an->diags, &prog->diags);
@@ -1108,9 +1109,21 @@ static int analyse(vxp_analysis *an) {
   if (rc == VXP_OK) rc = vxp_transfer__check_edges(ctx, &an->view, &an->diags);
   if (rc == VXP_OK) rc = vxp_transfer__graph_init(ctx, &an->graph, &an->view);
   if (rc == VXP_OK) rc = vxp_transfer__check_reachable(ctx, &an->graph, &an->diags);
-  if (rc == VXP_OK)
-    rc = vxp_visibility__check(ctx, prog->src, ts_tree_root_node(prog->tree), &an->view,
-                               &an->diags);
+  /* The visibility walk is item by item: an earlier analysis of an earlier version lends
+   * the diagnostics of the items the edit did not touch. */
+  if (rc == VXP_OK) {
+    vxp_reuse R;
+    int planned = vxp_reuse__plan(&R, prev, an);
+    vxp_visibility_reuse lend = {vxp_reuse__take_visibility, &R};
+    an->vis_start = an->diags.len;
+    if (planned < 0) rc = planned;
+    else
+      rc = vxp_visibility__check(ctx, prog->src, ts_tree_root_node(prog->tree), &an->view,
+                                 &an->diags, planned ? &lend : NULL, &an->vis_ends);
+    an->items_taken = R.taken;
+    an->items_walked = R.walked;
+    vxp_reuse__free(ctx, &R);
+  }
   if (rc == VXP_OK)
     rc = vxp_lowerings__check(ctx, prog->src, ts_tree_root_node(prog->tree), &an->view,
                               &an->diags);
@@ -1246,6 +1259,11 @@ static int copy_defines(vxp_analysis *an, const vxp_const_override *ov, size_t c
 
 int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
                 const vxp_analyze_options *opts) {
+  return vxp_analyze_incremental(out, ctx, prog, NULL, opts);
+}
+
+int vxp_analyze_incremental(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
+                            const vxp_analysis *previous, const vxp_analyze_options *opts) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_analyze") : VXP_EINVAL;
@@ -1274,7 +1292,7 @@ int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
   an->host = opts ? opts->host : NULL;
   an->machine_only = machine_only;
   int rc = opts ? copy_defines(an, opts->overrides, opts->override_count) : VXP_OK;
-  if (rc == VXP_OK) rc = analyse(an);
+  if (rc == VXP_OK) rc = analyse(an, previous);
   if (rc != VXP_OK) {
     vxp_analysis_free(an);
     if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
@@ -1300,6 +1318,7 @@ void vxp_analysis_free(vxp_analysis *an) {
   vxp_machine__view_free(ctx, &an->view);
   vxp_machine_free(an->own);
   vxp_diag__list_free(ctx, &an->diags);
+  array_free(ctx, &an->vis_ends);
   for (size_t i = 0; i < an->functions.len; i++) vxp_ctx__free(ctx, an->functions.items[i].owned_name);
   array_free(ctx, &an->functions);
   vxp_name_index__free(ctx, &an->function_index);

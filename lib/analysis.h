@@ -9,6 +9,7 @@
 #include "model.h"
 #include "peak.h"
 #include "transfer.h"
+#include "visibility.h"
 
 /* One tile: a placement into a space with a capacity, in one analysed function. */
 /* A block of an analysed function, or the function's own scope (vxp_scope). */
@@ -261,6 +262,11 @@ struct vxp_analysis {
   Array(vxp_route) routes;    /* in program order, by function */
   Array(uint32_t) route_nodes;
   size_t error_count, warning_count;
+  /* The visibility checks' diagnostics: diags[vis_start .. vis_ends[last]), those of top-level
+   * item i ending at vis_ends[i], so that a later analysis can take them over (reuse.c). */
+  size_t vis_start;
+  vxp_item_ends vis_ends;
+  size_t items_taken, items_walked; /* items taken from a previous analysis, and recomputed */
   char *json;                 /* cached report (lib/report/json.c) */
   size_t json_len;
   char *sarif;                /* cached SARIF log (lib/report/sarif.c) */

@@ -233,6 +233,17 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     old_tree = NULL;
   }
   int rc = vxp_program__parse_tree(ctx, src, old_tree, parsable, &prog->tree);
+  if (rc == VXP_OK && old_tree && ts_node_has_error(ts_tree_root_node(prog->tree))) {
+    /* Error recovery over reused subtrees can end in another tree than a fresh parse's
+     * (found by test_incremental: a text whose incremental tree split a broken Memory
+     * declaration differently), and a reparse promises the fresh parse's program: a tree
+     * with errors is parsed again from scratch. */
+    ts_tree_delete(prog->tree);
+    prog->tree = NULL;
+    ts_tree_delete(old_tree);
+    old_tree = NULL;
+    rc = vxp_program__parse_tree(ctx, src, NULL, parsable, &prog->tree);
+  }
   if (rc != VXP_OK) {
     if (old_tree) ts_tree_delete(old_tree);
     vxp_ctx__free(ctx, prog);

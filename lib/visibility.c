@@ -728,8 +728,27 @@ static void walk_function(vis_walk *W, TSNode fn) {
   walk(W, field(W, fn, W->F->body));
 }
 
+/* Whether `item` (a top-level node) holds code the walk checks. */
+static bool walked_item(const vis_walk *W, TSNode item) {
+  return is(item, W->S->function_item) || is(item, W->S->impl_item);
+}
+
+static void walk_item(vis_walk *W, TSNode item) {
+  if (is(item, W->S->function_item)) {
+    walk_function(W, item);
+  } else if (is(item, W->S->impl_item)) {
+    TSNode body = field(W, item, W->F->body);
+    uint32_t m = vxp_node__named_count(body);
+    for (uint32_t j = 0; j < m && W->rc == VXP_OK; j++) {
+      TSNode f = ts_node_named_child(body, j);
+      if (is(f, W->S->function_item)) walk_function(W, f);
+    }
+  }
+}
+
 int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
-                          const vxp_machine_view *view, vxp_diag_list *diags) {
+                          const vxp_machine_view *view, vxp_diag_list *diags,
+                          const vxp_visibility_reuse *reuse, vxp_item_ends *ends) {
   vis_walk W;
   memset(&W, 0, sizeof(W));
   W.ctx = ctx;
@@ -755,19 +774,16 @@ int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
   }
   if (W.fns.len > 1) qsort(W.fns.items, W.fns.len, sizeof(vis_fn), fn_cmp);
   ts_tree_cursor_reset(&cursor, root);
+  uint32_t index = 0;
   for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && W.rc == VXP_OK;
-       more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+       more = ts_tree_cursor_goto_next_sibling(&cursor), index++) {
     TSNode item = ts_tree_cursor_current_node(&cursor);
-    if (is(item, W.S->function_item)) {
-      walk_function(&W, item);
-    } else if (is(item, W.S->impl_item)) {
-      TSNode body = field(&W, item, W.F->body);
-      uint32_t m = vxp_node__named_count(body);
-      for (uint32_t j = 0; j < m && W.rc == VXP_OK; j++) {
-        TSNode f = ts_node_named_child(body, j);
-        if (is(f, W.S->function_item)) walk_function(&W, f);
-      }
+    if (walked_item(&W, item)) {
+      int taken = reuse ? reuse->take(reuse->arg, index, diags) : 0;
+      if (taken < 0) W.rc = taken;
+      else if (!taken) walk_item(&W, item);
     }
+    if (ends && W.rc == VXP_OK && !array_push(ctx, ends, (uint32_t)diags->len)) W.rc = VXP_ENOMEM;
   }
   ts_tree_cursor_delete(&cursor);
   array_free(ctx, &W.vars);

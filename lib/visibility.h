@@ -17,12 +17,29 @@
 
 #include <tree_sitter/api.h>
 
+#include "array.h"
 #include "diag.h"
 #include "machine.h"
 
-/* Append the diagnostics above for the program `root` (parsed from `src`) to `diags`.
- * Returns VXP_OK or VXP_ENOMEM. */
+/* The length of a diagnostic list after each top-level item's checks, one per item of the
+ * tree in order (an analysis keeps them so that a later one can take over its items). */
+typedef Array(uint32_t) vxp_item_ends;
+
+/* Diagnostics an earlier check of an earlier version of the program found in items whose
+ * text and inputs have not changed (reuse.c decides which): `take(arg, item, diags)` appends
+ * those of top-level item `item` of the new tree and returns 1, returns 0 when the item must
+ * be walked afresh, or a negative error code. */
+typedef struct vxp_visibility_reuse {
+  int (*take)(void *arg, uint32_t item, vxp_diag_list *diags);
+  void *arg;
+} vxp_visibility_reuse;
+
+/* Append the diagnostics above for the program `root` (parsed from `src`) to `diags`, in
+ * the order of the top-level items, each item's in the order of its walk. `reuse`, when not
+ * NULL, may supply an item's diagnostics in place of its walk; `ends`, when not NULL,
+ * receives the length of `diags` after each top-level item. Returns VXP_OK or VXP_ENOMEM. */
 int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
-                          const vxp_machine_view *view, vxp_diag_list *diags);
+                          const vxp_machine_view *view, vxp_diag_list *diags,
+                          const vxp_visibility_reuse *reuse, vxp_item_ends *ends);
 
 #endif /* VXP_VISIBILITY_H */

@@ -152,7 +152,8 @@ bool lsp_document_analyse(lsp_server *s, lsp_document *d) {
   opts.overrides = s->config.define_count ? s->config.defines : NULL;
   opts.override_count = s->config.define_count;
   vxp_analysis *an = NULL;
-  if ((rc = vxp_analyze(&an, s->ctx, prog, &opts)) != VXP_OK) {
+  /* The previous version's analysis lends what the edit did not touch. */
+  if ((rc = vxp_analyze_incremental(&an, s->ctx, prog, d->an, &opts)) != VXP_OK) {
     lsp_show_message(s, 1, "vxpeak: cannot analyse %s: %s", d->uri, vxp_context_errmsg(s->ctx));
     vxp_program_free(prog);
     return false;

@@ -232,6 +232,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     # analysis
     "vxp_analyze_options_init": (c_int, [c_void_p, c_uint]),
     "vxp_analyze": (c_int, [_OUT, _H, _H, c_void_p]),
+    "vxp_analyze_incremental": (c_int, [_OUT, _H, _H, _H, c_void_p]),
     "vxp_analysis_free": (None, [_H]),
     "vxp_analysis_admitted": (c_int, [_H]),
     "vxp_analysis_error_count": (c_size_t, [_H]),

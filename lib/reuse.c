@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* reuse.c - what an analysis takes over from an earlier one (see reuse.h).
+ *
+ * The two texts are compared byte for byte from both ends: what lies outside the changed
+ * middle is the same text, at the same offset before it and moved by the edit's length
+ * after it. A top-level item entirely outside the middle, of the same kind and at the
+ * matching offsets in both trees, has the same text; its results depend on that text and
+ * on the program's other items only through what the unchanged items and the function
+ * signatures say, so they are the earlier ones, moved. The items the middle touches are
+ * recomputed, and only when they are functions whose signatures did not change (a callee's
+ * signature is what the checks of its callers read); anything else is no reuse at all. */
+#include <string.h>
+
+#include "context.h"
+#include "program.h"
+#include "reuse.h"
+#include "source.h"
+#include "symbols.h"
+
+/* The top-level items of a tree: kind, extent, error flag, and where a function's body
+ * starts (0 when it has none). */
+typedef struct top_item {
+  TSSymbol sym;
+  bool has_error;
+  uint32_t start, end, body;
+} top_item;
+
+static int list_items(vxp_context *ctx, TSNode root, top_item **out, uint32_t *count) {
+  uint32_t n = ts_node_child_count(root);
+  *out = NULL;
+  *count = 0;
+  if (n == 0) return VXP_OK;
+  top_item *items = vxp_ctx__calloc(ctx, n, sizeof(*items));
+  if (!items) return VXP_ENOMEM;
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  uint32_t i = 0;
+  for (bool more = ts_tree_cursor_goto_first_child(&c); more && i < n;
+       more = ts_tree_cursor_goto_next_sibling(&c), i++) {
+    TSNode k = ts_tree_cursor_current_node(&c);
+    items[i].sym = ts_node_symbol(k);
+    items[i].has_error = ts_node_has_error(k);
+    items[i].start = ts_node_start_byte(k);
+    items[i].end = ts_node_end_byte(k);
+    if (items[i].sym == ctx->syms.function_item) {
+      TSNode body = ts_node_child_by_field_id(k, ctx->fields.body);
+      if (!ts_node_is_null(body)) items[i].body = ts_node_start_byte(body);
+    }
+  }
+  ts_tree_cursor_delete(&c);
+  *out = items;
+  *count = i;
+  return VXP_OK;
+}
+
+/* Where the texts differ: prefix and the two ends of the middle. */
+static void diff_texts(vxp_reuse *R) {
+  const char *a = R->old_src->text, *b = R->new_src->text;
+  size_t la = R->old_src->len, lb = R->new_src->len, min = la < lb ? la : lb;
+  size_t p = 0;
+  while (p + 64 <= min && memcmp(a + p, b + p, 64) == 0) p += 64;
+  while (p < min && a[p] == b[p]) p++;
+  size_t s = 0;
+  while (s + 64 <= min - p && memcmp(a + la - s - 64, b + lb - s - 64, 64) == 0) s += 64;
+  while (s < min - p && a[la - s - 1] == b[lb - s - 1]) s++;
+  R->prefix = (uint32_t)p;
+  R->old_end = (uint32_t)(la - s);
+  R->new_end = (uint32_t)(lb - s);
+}
+
+/* An offset of the earlier text in the new one, on the given side of the changed middle;
+ * false when it is not on that side. */
+static bool map_offset(const vxp_reuse *R, uint8_t side, uint32_t at, uint32_t *out) {
+  if (side == VXP_REUSE_BEFORE && at <= R->prefix) *out = at;
+  else if (side == VXP_REUSE_AFTER && at >= R->old_end) *out = at - R->old_end + R->new_end;
+  else return false;
+  return true;
+}
+
+int vxp_reuse__plan(vxp_reuse *R, const vxp_analysis *prev, const vxp_analysis *an) {
+  memset(R, 0, sizeof(*R));
+  if (!prev || prev->ctx != an->ctx || prev->machine != an->machine || prev->host != an->host ||
+      prev->machine_only != an->machine_only || !prev->prog || !prev->prog->tree)
+    return 0;
+  vxp_context *ctx = an->ctx;
+  R->prev = prev;
+  R->old_src = prev->prog->src;
+  R->new_src = an->prog->src;
+  if (R->old_src->len > UINT32_MAX || R->new_src->len > UINT32_MAX) return 0;
+  diff_texts(R);
+  top_item *old_items = NULL, *new_items = NULL;
+  uint32_t old_n = 0, new_n = 0;
+  int rc = list_items(ctx, ts_tree_root_node(prev->prog->tree), &old_items, &old_n);
+  if (rc == VXP_OK) rc = list_items(ctx, ts_tree_root_node(an->prog->tree), &new_items, &new_n);
+  bool ok = rc == VXP_OK && old_n == new_n && new_n > 0 && prev->vis_ends.len == old_n;
+  if (ok) {
+    R->items = new_n;
+    R->side = vxp_ctx__calloc(ctx, new_n, sizeof(uint8_t));
+    if (!R->side) rc = VXP_ENOMEM;
+  }
+  uint32_t shift_from = R->new_end;
+  for (uint32_t i = 0; ok && rc == VXP_OK && i < new_n; i++) {
+    const top_item *o = &old_items[i], *n = &new_items[i];
+    if (o->sym != n->sym) {
+      ok = false;
+    } else if (n->end <= R->prefix || n->start >= shift_from) {
+      /* outside the middle: the same text, at the matching place */
+      uint8_t side = n->end <= R->prefix ? VXP_REUSE_BEFORE : VXP_REUSE_AFTER;
+      uint32_t s, e;
+      ok = map_offset(R, side, o->start, &s) && map_offset(R, side, o->end, &e) &&
+           s == n->start && e == n->end && o->has_error == n->has_error;
+      R->side[i] = side;
+    } else {
+      /* touched: a function whose signature (everything before its body) is unchanged */
+      uint32_t sig = n->body - n->start;
+      ok = n->sym == ctx->syms.function_item && o->body && n->body &&
+           o->body - o->start == sig &&
+           memcmp(R->old_src->text + o->start, R->new_src->text + n->start, sig) == 0;
+      R->side[i] = VXP_REUSE_FRESH;
+    }
+  }
+  vxp_ctx__free(ctx, old_items);
+  vxp_ctx__free(ctx, new_items);
+  if (rc != VXP_OK || !ok) {
+    vxp_reuse__free(ctx, R);
+    return rc == VXP_OK ? 0 : rc;
+  }
+  return 1;
+}
+
+void vxp_reuse__free(vxp_context *ctx, vxp_reuse *R) {
+  vxp_ctx__free(ctx, R->side);
+  R->side = NULL;
+}
+
+/* Whether every position of `d` (and its notes) in the earlier text maps to the new one. */
+static bool mappable(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *d) {
+  uint32_t x;
+  if (d->function) return false; /* borrowed from the earlier analysis */
+  if (d->has_range && d->source == R->old_src &&
+      (!map_offset(R, side, d->range.start_byte, &x) ||
+       !map_offset(R, side, d->range.end_byte, &x)))
+    return false;
+  for (size_t i = 0; i < d->notes.len; i++)
+    if (!mappable(R, side, &d->notes.items[i])) return false;
+  return true;
+}
+
+static void move_positions(const vxp_reuse *R, uint8_t side, vxp_diagnostic *d) {
+  if (d->has_range && d->source == R->old_src) {
+    uint32_t s = 0, e = 0;
+    map_offset(R, side, d->range.start_byte, &s);
+    map_offset(R, side, d->range.end_byte, &e);
+    d->source = R->new_src;
+    d->range = vxp_source__range(R->new_src, s, e);
+  }
+  for (size_t i = 0; i < d->notes.len; i++) move_positions(R, side, &d->notes.items[i]);
+}
+
+int vxp_reuse__take_visibility(void *arg, uint32_t item, vxp_diag_list *diags) {
+  vxp_reuse *R = arg;
+  const vxp_analysis *prev = R->prev;
+  uint8_t side = item < R->items ? R->side[item] : VXP_REUSE_FRESH;
+  if (side == VXP_REUSE_FRESH) {
+    R->walked++;
+    return 0;
+  }
+  size_t from = item ? prev->vis_ends.items[item - 1] : prev->vis_start;
+  size_t to = prev->vis_ends.items[item];
+  for (size_t i = from; i < to; i++) {
+    if (!mappable(R, side, &prev->diags.items[i])) {
+      R->walked++;
+      return 0;
+    }
+  }
+  for (size_t i = from; i < to; i++) {
+    if (!vxp_diag__copy(R->new_src->ctx, diags, &prev->diags.items[i])) return VXP_ENOMEM;
+    move_positions(R, side, array_last(diags));
+  }
+  R->taken++;
+  return 1;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* reuse.h - what an analysis takes over from an earlier analysis of an earlier version of
+ * the same program (vxp_analyze_incremental): the results of the top-level items whose text
+ * and inputs have not changed, their positions moved past the edit. Anything this cannot
+ * prove unchanged is computed afresh, so the result is always the one a from-scratch
+ * analysis gives. */
+#ifndef VXP_REUSE_H
+#define VXP_REUSE_H
+
+#include "analysis.h"
+
+/* Invariant (when planned): the earlier text's [prefix, old_end) became the new text's
+ * [prefix, new_end), the rest is the same; both trees have `items` top-level items, pairwise
+ * of one kind, and side[i] says where item i lies: before the middle (same offsets), after
+ * it (moved by new_end - old_end), or touched by it (recomputed). */
+enum { VXP_REUSE_BEFORE, VXP_REUSE_AFTER, VXP_REUSE_FRESH };
+
+typedef struct vxp_reuse {
+  const vxp_analysis *prev;
+  const vxp_source *old_src, *new_src;
+  uint32_t prefix, old_end, new_end;
+  uint32_t items;
+  uint8_t *side;
+  size_t taken, walked; /* items taken over and items recomputed (for the tests) */
+} vxp_reuse;
+
+/* Plan what `an` (its program, machines and options set) can take from `prev`. Returns 1
+ * when something can be taken, 0 when not (then `R` holds nothing to free), VXP_ENOMEM. */
+int vxp_reuse__plan(vxp_reuse *R, const vxp_analysis *prev, const vxp_analysis *an);
+
+void vxp_reuse__free(vxp_context *ctx, vxp_reuse *R);
+
+/* vxp_visibility_reuse's `take` over a planned vxp_reuse. */
+int vxp_reuse__take_visibility(void *arg, uint32_t item, vxp_diag_list *diags);
+
+#endif /* VXP_REUSE_H */
