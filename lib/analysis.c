@@ -1113,7 +1113,11 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
    * the diagnostics of the items the edit did not touch. */
   if (rc == VXP_OK) {
     vxp_reuse R;
-    int planned = vxp_reuse__plan(&R, prev, an);
+    bool same_inputs = prev && prev->ctx == ctx && prev->machine == an->machine &&
+                       prev->host == an->host && prev->machine_only == an->machine_only;
+    int planned = same_inputs ? vxp_reuse__plan(&R, ctx, prev->prog, prog) : 0;
+    if (!same_inputs) memset(&R, 0, sizeof(R));
+    R.prev = prev;
     vxp_visibility_reuse lend = {vxp_reuse__take_visibility, &R};
     an->vis_start = an->diags.len;
     if (planned < 0) rc = planned;

@@ -131,6 +131,10 @@ void vxp_diag__remove(vxp_context *ctx, vxp_diag_list *list, size_t index) {
   list->len--;
 }
 
+void vxp_diag__truncate(vxp_context *ctx, vxp_diag_list *list, size_t len) {
+  while (list->len > len) free_diag(ctx, &list->items[--list->len]);
+}
+
 void vxp_diag__list_free(vxp_context *ctx, vxp_diag_list *list) {
   for (size_t i = 0; i < list->len; i++) free_diag(ctx, &list->items[i]);
   array_free(ctx, list);

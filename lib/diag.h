@@ -66,6 +66,9 @@ bool vxp_diag__copy(vxp_context *ctx, vxp_diag_list *list, const vxp_diagnostic 
 /* Free diagnostic `index` of `list` and close the gap (the others keep their order). */
 void vxp_diag__remove(vxp_context *ctx, vxp_diag_list *list, size_t index);
 
+/* Free the diagnostics of `list` from index `len` on. */
+void vxp_diag__truncate(vxp_context *ctx, vxp_diag_list *list, size_t len);
+
 void vxp_diag__list_free(vxp_context *ctx, vxp_diag_list *list);
 
 /* Count the diagnostics of `severity` in `list`. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "context.h"
+#include "reuse.h"
 #include "roles.h"
 #include "source.h"
 
@@ -31,14 +32,8 @@ typedef struct binding {
   uint32_t shadowed; /* the binding of the same name this one hides, or VXP_NONE */
 } binding;
 
-/* A function signature collected before lowering bodies, so that calls to functions
- * defined later in the file know what tensor they return. */
-typedef struct fn_signature {
-  vxp_name name;
-  uint32_t order;       /* declaration order: among equal names the first one wins */
-  uint32_t return_type; /* tensor type index or VXP_NONE */
-  vxp_name return_nominal; /* a struct it returns (for `make().method()`), or NONE */
-} fn_signature;
+/* Function signatures are collected before the bodies are lowered (lower.h). */
+typedef vxp_lower_signature fn_signature;
 
 typedef struct lowerer {
   vxp_context *ctx;
@@ -71,6 +66,12 @@ typedef struct lowerer {
   unsigned address_depth;      /* inside an index or a loop bound: address arithmetic */
   bool too_deep;               /* the current function hit VXP_MAX_NESTING */
   vxp_roles_memo roles;        /* the `// role:` comments read so far */
+  /* vxp_lower__splice: the names an item lowered afresh introduces must be the ones its
+   * earlier version introduced, [name_lo, name_hi), in the same order (name_next is the
+   * next one due), so that every name keeps the id a full lowering would give it. */
+  bool check_names;
+  bool names_differ;
+  vxp_name name_lo, name_next, name_hi;
   int rc;                      /* sticky failure (VXP_ENOMEM) */
 } lowerer;
 
@@ -96,18 +97,6 @@ static const char *text_of(lowerer *L, TSNode node, size_t *len) {
   return L->src->text + start;
 }
 
-static vxp_name intern_node(lowerer *L, TSNode node) {
-  if (ts_node_is_null(node) || failed(L)) return VXP_NAME_NONE;
-  size_t len;
-  const char *s = text_of(L, node, &len);
-  vxp_name n = vxp_strtab__intern(L->ctx, &L->m->names, s, len);
-  if (n == VXP_NAME_ERROR) {
-    oom(L);
-    return VXP_NAME_NONE;
-  }
-  return n;
-}
-
 static vxp_name intern_text(lowerer *L, const char *s, size_t len) {
   if (failed(L)) return VXP_NAME_NONE;
   vxp_name n = vxp_strtab__intern(L->ctx, &L->m->names, s, len);
@@ -115,7 +104,18 @@ static vxp_name intern_text(lowerer *L, const char *s, size_t len) {
     oom(L);
     return VXP_NAME_NONE;
   }
+  if (L->check_names && n >= L->name_lo) {
+    if (n == L->name_next && n < L->name_hi) L->name_next++;
+    else if (n >= L->name_next) L->names_differ = true;
+  }
   return n;
+}
+
+static vxp_name intern_node(lowerer *L, TSNode node) {
+  if (ts_node_is_null(node) || failed(L)) return VXP_NAME_NONE;
+  size_t len;
+  const char *s = text_of(L, node, &len);
+  return intern_text(L, s, len);
 }
 
 static bool is_extra(lowerer *L, TSNode node) {
@@ -1626,7 +1626,38 @@ static void end_item(lowerer *L) {
   if (it->kind == VXP_ITEM_CONST && it->index >= L->m->consts.len) it->index = VXP_NONE;
 }
 
-static void lower_items(lowerer *L, TSNode root, bool signatures_only) {
+/* Where the model, the diagnostics and the names end now. */
+static vxp_lower_mark mark_now(const lowerer *L) {
+  const vxp_model *m = L->m;
+  vxp_lower_mark k;
+  k.cexprs = (uint32_t)m->cexprs.len;
+  k.dim_list = (uint32_t)m->dim_list.len;
+  k.types = (uint32_t)m->types.len;
+  k.functions = (uint32_t)m->functions.len;
+  k.declared = (uint32_t)m->declared.len;
+  k.call_args = (uint32_t)m->call_args.len;
+  k.consts = (uint32_t)m->consts.len;
+  k.structs = (uint32_t)m->structs.len;
+  k.enums = (uint32_t)m->enums.len;
+  k.externs = (uint32_t)m->externs.len;
+  k.traits = (uint32_t)m->traits.len;
+  k.topologies = (uint32_t)m->topologies.len;
+  k.refs = (uint32_t)m->refs.len;
+  k.items = (uint32_t)m->items.len;
+  k.imports = m->imports;
+  k.diags = (uint32_t)L->diags->len;
+  k.names = (uint32_t)m->names.strings.len;
+  return k;
+}
+
+static void push_mark(lowerer *L, void *marks) {
+  Array(vxp_lower_mark) *list = marks;
+  if (list && !failed(L) && !array_push(L->ctx, list, mark_now(L))) oom(L);
+}
+
+/* One pass over the top-level items; `marks`, when not NULL, gets a mark before each item
+ * and one after the last. */
+static void lower_items(lowerer *L, TSNode root, bool signatures_only, void *marks) {
   const vxp_symbols *S = L->S;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   if (ts_tree_cursor_goto_first_child(&cursor)) {
@@ -1635,6 +1666,7 @@ static void lower_items(lowerer *L, TSNode root, bool signatures_only) {
         L->rc = VXP_ECANCELLED;
         break;
       }
+      push_mark(L, marks);
       TSNode item = ts_tree_cursor_current_node(&cursor);
       TSSymbol sym = ts_node_symbol(item);
       if (!signatures_only && ts_node_is_named(item) && !is_extra(L, item)) begin_item(L, item);
@@ -1665,31 +1697,125 @@ static void lower_items(lowerer *L, TSNode root, bool signatures_only) {
     } while (!failed(L) && ts_tree_cursor_goto_next_sibling(&cursor));
   }
   ts_tree_cursor_delete(&cursor);
+  push_mark(L, marks);
+}
+
+static void lowerer_init(lowerer *L, vxp_context *ctx, const vxp_source *src, vxp_model *model,
+                         vxp_diag_list *diags) {
+  memset(L, 0, sizeof(*L));
+  L->ctx = ctx;
+  L->src = src;
+  L->m = model;
+  L->diags = diags;
+  L->S = &ctx->syms;
+  L->F = &ctx->fields;
+  vxp_roles__memo_init(&L->roles);
+}
+
+static void lowerer_free(lowerer *L) {
+  vxp_context *ctx = L->ctx;
+  array_free(ctx, &L->bindings);
+  array_free(ctx, &L->innermost);
+  array_free(ctx, &L->scopes);
+  array_free(ctx, &L->fn_stack);
+  array_free(ctx, &L->signatures);
+  array_free(ctx, &L->cx_lets);
+  array_free(ctx, &L->arg_stack);
+  array_free(ctx, &L->generic_scope);
+}
+
+void vxp_lower__marks_free(vxp_context *ctx, vxp_lower_marks *marks) {
+  array_free(ctx, &marks->sig);
+  array_free(ctx, &marks->body);
+  array_free(ctx, &marks->signatures);
 }
 
 int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp_model *model,
-                       vxp_diag_list *diags) {
+                       vxp_diag_list *diags, vxp_lower_marks *marks) {
   lowerer L;
-  memset(&L, 0, sizeof(L));
-  L.ctx = ctx;
-  L.src = src;
-  L.m = model;
-  L.diags = diags;
-  L.S = &ctx->syms;
-  L.F = &ctx->fields;
-  vxp_roles__memo_init(&L.roles);
+  lowerer_init(&L, ctx, src, model, diags);
   if (vxp_strtab__init(ctx, &model->names) != VXP_OK) return VXP_ENOMEM;
-  lower_items(&L, root, true);
+  lower_items(&L, root, true, marks ? (void *)&marks->sig : NULL);
   if (L.signatures.len)
     qsort(L.signatures.items, L.signatures.len, sizeof(fn_signature), compare_signatures);
-  lower_items(&L, root, false);
-  array_free(ctx, &L.bindings);
-  array_free(ctx, &L.innermost);
-  array_free(ctx, &L.scopes);
-  array_free(ctx, &L.fn_stack);
-  array_free(ctx, &L.signatures);
-  array_free(ctx, &L.cx_lets);
-  array_free(ctx, &L.arg_stack);
-  array_free(ctx, &L.generic_scope);
+  if (marks && !failed(&L) && L.signatures.len &&
+      (!array_reserve(ctx, &marks->signatures, L.signatures.len) ||
+       !memcpy(marks->signatures.items, L.signatures.items,
+               L.signatures.len * sizeof(fn_signature))))
+    oom(&L);
+  if (marks && !failed(&L)) marks->signatures.len = L.signatures.len;
+  lower_items(&L, root, false, marks ? (void *)&marks->body : NULL);
+  lowerer_free(&L);
   return L.rc;
+}
+
+int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, TSNode root, const vxp_reuse *R,
+                      const vxp_model *old, const vxp_lower_marks *old_marks,
+                      const vxp_diag_list *old_diags, vxp_model *model, vxp_diag_list *diags,
+                      vxp_lower_marks *marks) {
+  uint32_t n = R->items;
+  if (old_marks->sig.len != (size_t)n + 1 || old_marks->body.len != (size_t)n + 1) return 0;
+  if (vxp_strtab__copy(ctx, &model->names, &old->names) != VXP_OK) return VXP_ENOMEM;
+  lowerer L;
+  lowerer_init(&L, ctx, src, model, diags);
+  const vxp_lower_mark *sig = old_marks->sig.items, *body = old_marks->body.items;
+  int ok = 1;
+  /* The signature pass: every signature is unchanged, so its part is copied in place. */
+  for (uint32_t k = 0; ok == 1 && k < n; k++) {
+    uint8_t side = R->side[k] == VXP_REUSE_FRESH ? VXP_REUSE_BEFORE : R->side[k];
+    push_mark(&L, &marks->sig);
+    ok = vxp_model__copy_part(ctx, R, side, old, old_diags, &sig[k], &sig[k + 1], &sig[k], model,
+                              diags);
+  }
+  if (ok == 1) push_mark(&L, &marks->sig);
+  if (ok == 1 && !failed(&L) && old_marks->signatures.len &&
+      (!array_reserve(ctx, &L.signatures, old_marks->signatures.len) ||
+       !array_reserve(ctx, &marks->signatures, old_marks->signatures.len)))
+    oom(&L);
+  if (ok == 1 && !failed(&L)) {
+    size_t bytes = old_marks->signatures.len * sizeof(fn_signature);
+    if (bytes) {
+      memcpy(L.signatures.items, old_marks->signatures.items, bytes);
+      memcpy(marks->signatures.items, old_marks->signatures.items, bytes);
+    }
+    L.signatures.len = marks->signatures.len = old_marks->signatures.len;
+  }
+  /* The item pass: the touched functions lowered, the others copied and moved. */
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  bool more = ts_tree_cursor_goto_first_child(&cursor);
+  for (uint32_t k = 0; ok == 1 && !failed(&L) && k < n; k++, more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+    if (!more) {
+      ok = 0;
+      break;
+    }
+    if (vxp_ctx__interrupted(ctx)) {
+      L.rc = VXP_ECANCELLED;
+      break;
+    }
+    push_mark(&L, &marks->body);
+    if (R->side[k] != VXP_REUSE_FRESH) {
+      ok = vxp_model__copy_part(ctx, R, R->side[k], old, old_diags, &body[k], &body[k + 1],
+                                &sig[n], model, diags);
+      continue;
+    }
+    TSNode item = ts_tree_cursor_current_node(&cursor);
+    if (ts_node_symbol(item) != L.S->function_item) {
+      ok = 0;
+      break;
+    }
+    L.check_names = true;
+    L.names_differ = false;
+    L.name_lo = L.name_next = body[k].names;
+    L.name_hi = body[k + 1].names;
+    begin_item(&L, item);
+    lower_function(&L, item);
+    end_item(&L);
+    L.check_names = false;
+    if (L.names_differ || L.name_next != L.name_hi) ok = 0;
+  }
+  ts_tree_cursor_delete(&cursor);
+  if (ok == 1) push_mark(&L, &marks->body);
+  lowerer_free(&L);
+  if (L.rc != VXP_OK) return L.rc;
+  return ok;
 }

@@ -12,10 +12,62 @@
  * so with an error diagnostic: a function it cannot read is never admitted. */
 #define VXP_MAX_NESTING 1000
 
+/* Where one top-level item's part of a model begins in each of the model's arrays, in the
+ * diagnostics list and in the name table (the next name id), as lowering makes it. */
+typedef struct vxp_lower_mark {
+  uint32_t cexprs, dim_list, types, functions, declared, call_args, consts, structs, enums,
+      externs, traits, topologies, refs, items, imports, diags, names;
+} vxp_lower_mark;
+
+/* A function signature, collected before the bodies are lowered so that a call of a
+ * function defined later knows what it returns. */
+typedef struct vxp_lower_signature {
+  vxp_name name;
+  uint32_t order;          /* declaration order: among equal names the first one wins */
+  uint32_t return_type;    /* tensor type index or VXP_NONE */
+  vxp_name return_nominal; /* a struct it returns (for `make().method()`), or NONE */
+} vxp_lower_signature;
+
+/* What a lowering records so that a later one can take its unchanged items over (see
+ * vxp_lower__splice). Lowering is two passes over the top-level items: the signatures of
+ * all functions (their tensor types come first in the arrays), then the items. Invariant:
+ * sig and body hold a mark before each top-level item of the tree and one after the last. */
+typedef struct vxp_lower_marks {
+  Array(vxp_lower_mark) sig, body;
+  Array(vxp_lower_signature) signatures; /* sorted by name, then order */
+} vxp_lower_marks;
+
+void vxp_lower__marks_free(vxp_context *ctx, vxp_lower_marks *marks);
+
 /* Build `model` (zero-initialised by the caller) from `root`; lowering problems (malformed
- * literals, nesting too deep) are appended to `diags`. Returns VXP_OK or VXP_ENOMEM. */
+ * literals, nesting too deep) are appended to `diags`. `marks`, when not NULL (empty), gets
+ * the item boundaries. Returns VXP_OK, VXP_ENOMEM or VXP_ECANCELLED. */
 int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp_model *model,
-                       vxp_diag_list *diags);
+                       vxp_diag_list *diags, vxp_lower_marks *marks);
+
+struct vxp_reuse;
+
+/* vxp_lower__program for a new version of a program whose earlier version was lowered into
+ * `old` (with `old_marks`, its lowering diagnostics in `old_diags`): the items reuse.c found
+ * unchanged are copied, moved past the edit, and the touched ones (functions whose
+ * signatures did not change) are lowered from `root`. Returns 1 when the model is the one
+ * vxp_lower__program would build, name ids included; 0 when that cannot be shown (an item
+ * that names a name no other item introduced, a position inside the edit): then `model`,
+ * `marks` and what was appended to `diags` are to be discarded by the caller; or a negative
+ * error code. */
+int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, TSNode root,
+                      const struct vxp_reuse *R, const vxp_model *old,
+                      const vxp_lower_marks *old_marks, const vxp_diag_list *old_diags,
+                      vxp_model *model, vxp_diag_list *diags, vxp_lower_marks *marks);
+
+/* Append to `to` a copy of the part of `from` between marks `a` and `b` (and of its
+ * diagnostics in `from_diags`): indices below `fixed` stay, those in [a, b] move to where
+ * `to`'s arrays end, offsets move as R says for an item on `side`. Returns 1, 0 when an
+ * index or an offset cannot be moved, or VXP_ENOMEM (model_copy.c). */
+int vxp_model__copy_part(vxp_context *ctx, const struct vxp_reuse *R, uint8_t side,
+                         const vxp_model *from, const vxp_diag_list *from_diags,
+                         const vxp_lower_mark *a, const vxp_lower_mark *b,
+                         const vxp_lower_mark *fixed, vxp_model *to, vxp_diag_list *diags);
 
 /* Parse a Vx number token: `text` is the whole token. Sets *value, *suffix (element type
  * or UNKNOWN) and *is_float; returns false when the token is malformed (bad suffix, more

@@ -8,6 +8,7 @@
 #include "invariants.h"
 #include "lower.h"
 #include "machine.h"
+#include "reuse.h"
 #include "source.h"
 
 int vxp_program__parse_tree(vxp_context *ctx, const vxp_source *src, const TSTree *old_tree,
@@ -215,6 +216,34 @@ static int diagnose_items(vxp_program *prog, const vxp_program *old, TSNode root
   return i == prog->diags.len ? 1 : VXP_ERROR;
 }
 
+/* Lower the program's tree into its model: the items a reparse did not touch are copied from
+ * `old` (when not NULL) where vxp_lower__splice can show the result is a full lowering's,
+ * and the whole tree is lowered otherwise. */
+static int lower(vxp_program *prog, const vxp_program *old, TSNode root) {
+  vxp_context *ctx = prog->ctx;
+  if (old && old->marks.body.len) {
+    vxp_reuse R;
+    int planned = vxp_reuse__plan(&R, ctx, old, prog);
+    if (planned < 0) return planned;
+    if (planned) {
+      size_t before = prog->diags.len;
+      int done = vxp_lower__splice(ctx, prog->src, root, &R, &old->model, &old->marks,
+                                   &old->diags, &prog->model, &prog->diags, &prog->marks);
+      vxp_reuse__free(ctx, &R);
+      if (done == 1) {
+        prog->spliced = true;
+        return VXP_OK;
+      }
+      vxp_model__free(ctx, &prog->model);
+      memset(&prog->model, 0, sizeof(prog->model));
+      vxp_lower__marks_free(ctx, &prog->marks);
+      vxp_diag__truncate(ctx, &prog->diags, before);
+      if (done < 0) return done;
+    }
+  }
+  return vxp_lower__program(ctx, prog->src, root, &prog->model, &prog->diags, &prog->marks);
+}
+
 /* Parse `src` (reusing `old_tree`, already edited by `steps` to match it, when not NULL),
  * then diagnose and lower. Takes ownership of `old_tree`. */
 static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TSTree *old_tree,
@@ -267,7 +296,8 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
                                    prog->syntax_counts);
   if (rc == VXP_OK && parsable < src->len)
     rc = vxp_syntax__report_cut(ctx, src, parsable, why, &prog->diags);
-  if (rc == VXP_OK) rc = vxp_lower__program(ctx, src, root, &prog->model, &prog->diags);
+  if (rc == VXP_OK)
+    rc = lower(prog, prog->reused_tree && parsable == src->len ? old : NULL, root);
   if (rc == VXP_OK) {
     prog->declarations = vxp_machine__new(ctx, src->label);
     if (!prog->declarations) rc = VXP_ENOMEM;
@@ -341,6 +371,7 @@ void vxp_program_free(vxp_program *prog) {
   if (prog->tree) ts_tree_delete(prog->tree);
   vxp_model__free(ctx, &prog->model);
   vxp_machine_free(prog->declarations);
+  vxp_lower__marks_free(ctx, &prog->marks);
   vxp_diag__list_free(ctx, &prog->diags);
   vxp_ctx__free(ctx, prog->sexp);
   array_free(ctx, &prog->changed);

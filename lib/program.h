@@ -6,6 +6,7 @@
 #include <tree_sitter/api.h>
 
 #include "diag.h"
+#include "lower.h"
 #include "model.h"
 
 /* Invariant: `tree` was parsed from `src->text`; `model` was lowered from `tree`;
@@ -28,6 +29,10 @@ struct vxp_program {
   /* The first syntax_counts[0] + [1] + [2] diagnostics are the syntax checks' three groups
    * (vxp_syntax__diagnose_span), which a reparse reuses outside the items it changed. */
   size_t syntax_counts[3];
+  /* The items' boundaries in the model, for a later reparse to take unchanged items over
+   * (vxp_lower__splice), and whether this one did. */
+  vxp_lower_marks marks;
+  bool spliced;
 };
 
 /* Parse the first `len` bytes of `src` into `*out` with the context's parser, reusing

@@ -67,31 +67,38 @@ static void diff_texts(vxp_reuse *R) {
   R->new_end = (uint32_t)(lb - s);
 }
 
-/* An offset of the earlier text in the new one, on the given side of the changed middle;
- * false when it is not on that side. */
-static bool map_offset(const vxp_reuse *R, uint8_t side, uint32_t at, uint32_t *out) {
+bool vxp_reuse__map(const vxp_reuse *R, uint8_t side, uint32_t at, uint32_t *out) {
   if (side == VXP_REUSE_BEFORE && at <= R->prefix) *out = at;
   else if (side == VXP_REUSE_AFTER && at >= R->old_end) *out = at - R->old_end + R->new_end;
   else return false;
   return true;
 }
 
-int vxp_reuse__plan(vxp_reuse *R, const vxp_analysis *prev, const vxp_analysis *an) {
+/* Whether the last line of the item [start, end) of `text` starts with `}`: a `// role:`
+ * comment inside the item then cannot name the role of a placement below it (roles.h: a
+ * line that closes a block ends the comment's paragraph), so the item's text decides
+ * nothing outside it. */
+static bool closes_on_its_own_line(const char *text, uint32_t start, uint32_t end) {
+  if (end <= start) return false;
+  uint32_t at = end - 1;
+  while (at > start && text[at - 1] != '\n') at--;
+  while (at < end && (text[at] == ' ' || text[at] == '\t')) at++;
+  return at < end && text[at] == '}';
+}
+
+int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
+                    const vxp_program *prog) {
   memset(R, 0, sizeof(*R));
-  if (!prev || prev->ctx != an->ctx || prev->machine != an->machine || prev->host != an->host ||
-      prev->machine_only != an->machine_only || !prev->prog || !prev->prog->tree)
-    return 0;
-  vxp_context *ctx = an->ctx;
-  R->prev = prev;
-  R->old_src = prev->prog->src;
-  R->new_src = an->prog->src;
+  if (!old || !old->tree || !prog->tree || old->ctx != ctx) return 0;
+  R->old_src = old->src;
+  R->new_src = prog->src;
   if (R->old_src->len > UINT32_MAX || R->new_src->len > UINT32_MAX) return 0;
   diff_texts(R);
   top_item *old_items = NULL, *new_items = NULL;
   uint32_t old_n = 0, new_n = 0;
-  int rc = list_items(ctx, ts_tree_root_node(prev->prog->tree), &old_items, &old_n);
-  if (rc == VXP_OK) rc = list_items(ctx, ts_tree_root_node(an->prog->tree), &new_items, &new_n);
-  bool ok = rc == VXP_OK && old_n == new_n && new_n > 0 && prev->vis_ends.len == old_n;
+  int rc = list_items(ctx, ts_tree_root_node(old->tree), &old_items, &old_n);
+  if (rc == VXP_OK) rc = list_items(ctx, ts_tree_root_node(prog->tree), &new_items, &new_n);
+  bool ok = rc == VXP_OK && old_n == new_n && new_n > 0;
   if (ok) {
     R->items = new_n;
     R->side = vxp_ctx__calloc(ctx, new_n, sizeof(uint8_t));
@@ -106,7 +113,7 @@ int vxp_reuse__plan(vxp_reuse *R, const vxp_analysis *prev, const vxp_analysis *
       /* outside the middle: the same text, at the matching place */
       uint8_t side = n->end <= R->prefix ? VXP_REUSE_BEFORE : VXP_REUSE_AFTER;
       uint32_t s, e;
-      ok = map_offset(R, side, o->start, &s) && map_offset(R, side, o->end, &e) &&
+      ok = vxp_reuse__map(R, side, o->start, &s) && vxp_reuse__map(R, side, o->end, &e) &&
            s == n->start && e == n->end && o->has_error == n->has_error;
       R->side[i] = side;
     } else {
@@ -114,7 +121,9 @@ int vxp_reuse__plan(vxp_reuse *R, const vxp_analysis *prev, const vxp_analysis *
       uint32_t sig = n->body - n->start;
       ok = n->sym == ctx->syms.function_item && o->body && n->body &&
            o->body - o->start == sig &&
-           memcmp(R->old_src->text + o->start, R->new_src->text + n->start, sig) == 0;
+           memcmp(R->old_src->text + o->start, R->new_src->text + n->start, sig) == 0 &&
+           closes_on_its_own_line(R->old_src->text, o->start, o->end) &&
+           closes_on_its_own_line(R->new_src->text, n->start, n->end);
       R->side[i] = VXP_REUSE_FRESH;
     }
   }
@@ -137,8 +146,8 @@ static bool mappable(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *d) 
   uint32_t x;
   if (d->function) return false; /* borrowed from the earlier analysis */
   if (d->has_range && d->source == R->old_src &&
-      (!map_offset(R, side, d->range.start_byte, &x) ||
-       !map_offset(R, side, d->range.end_byte, &x)))
+      (!vxp_reuse__map(R, side, d->range.start_byte, &x) ||
+       !vxp_reuse__map(R, side, d->range.end_byte, &x)))
     return false;
   for (size_t i = 0; i < d->notes.len; i++)
     if (!mappable(R, side, &d->notes.items[i])) return false;
@@ -148,17 +157,32 @@ static bool mappable(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *d) 
 static void move_positions(const vxp_reuse *R, uint8_t side, vxp_diagnostic *d) {
   if (d->has_range && d->source == R->old_src) {
     uint32_t s = 0, e = 0;
-    map_offset(R, side, d->range.start_byte, &s);
-    map_offset(R, side, d->range.end_byte, &e);
+    vxp_reuse__map(R, side, d->range.start_byte, &s);
+    vxp_reuse__map(R, side, d->range.end_byte, &e);
     d->source = R->new_src;
     d->range = vxp_source__range(R->new_src, s, e);
   }
   for (size_t i = 0; i < d->notes.len; i++) move_positions(R, side, &d->notes.items[i]);
 }
 
+int vxp_reuse__copy_diags(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *from,
+                          size_t count, vxp_diag_list *diags) {
+  for (size_t i = 0; i < count; i++)
+    if (!mappable(R, side, &from[i])) return 0;
+  for (size_t i = 0; i < count; i++) {
+    if (!vxp_diag__copy(R->new_src->ctx, diags, &from[i])) return VXP_ENOMEM;
+    move_positions(R, side, array_last(diags));
+  }
+  return 1;
+}
+
 int vxp_reuse__take_visibility(void *arg, uint32_t item, vxp_diag_list *diags) {
   vxp_reuse *R = arg;
   const vxp_analysis *prev = R->prev;
+  if (!prev || prev->vis_ends.len != R->items) {
+    R->walked++;
+    return 0;
+  }
   uint8_t side = item < R->items ? R->side[item] : VXP_REUSE_FRESH;
   if (side == VXP_REUSE_FRESH) {
     R->walked++;

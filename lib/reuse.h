@@ -24,9 +24,21 @@ typedef struct vxp_reuse {
   size_t taken, walked; /* items taken over and items recomputed (for the tests) */
 } vxp_reuse;
 
-/* Plan what `an` (its program, machines and options set) can take from `prev`. Returns 1
- * when something can be taken, 0 when not (then `R` holds nothing to free), VXP_ENOMEM. */
-int vxp_reuse__plan(vxp_reuse *R, const vxp_analysis *prev, const vxp_analysis *an);
+/* Plan what the results of `prog` can take from those of `old`, an earlier version of the
+ * same program (R->prev is left NULL: an analysis sets it). Returns 1 when something can be
+ * taken, 0 when not (then `R` holds nothing to free), or VXP_ENOMEM. */
+int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
+                    const vxp_program *prog);
+
+/* Offset `at` of the earlier text in the new one, for an item on `side` of the changed
+ * middle; false when it is not on that side (then the result cannot be moved). */
+bool vxp_reuse__map(const vxp_reuse *R, uint8_t side, uint32_t at, uint32_t *out);
+
+/* Append copies of `count` diagnostics of the earlier version, of an item on `side`, moved
+ * to the new text. Returns 1, 0 when a position cannot be moved (nothing appended), or
+ * VXP_ENOMEM. */
+int vxp_reuse__copy_diags(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *from,
+                          size_t count, vxp_diag_list *diags);
 
 void vxp_reuse__free(vxp_context *ctx, vxp_reuse *R);
 

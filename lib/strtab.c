@@ -34,6 +34,29 @@ void vxp_strtab__free(vxp_context *ctx, vxp_strtab *tab) {
   tab->slot_count = 0;
 }
 
+int vxp_strtab__copy(vxp_context *ctx, vxp_strtab *to, const vxp_strtab *from) {
+  memset(to, 0, sizeof(*to));
+  size_t n = from->strings.len;
+  to->slots = vxp_ctx__calloc(ctx, from->slot_count, sizeof(vxp_name));
+  if (!to->slots || !array_reserve(ctx, &to->strings, n) || !array_reserve(ctx, &to->lengths, n)) {
+    vxp_strtab__free(ctx, to);
+    return VXP_ENOMEM;
+  }
+  to->slot_count = from->slot_count;
+  memcpy(to->slots, from->slots, from->slot_count * sizeof(vxp_name));
+  memcpy(to->lengths.items, from->lengths.items, n * sizeof(uint32_t));
+  to->lengths.len = n;
+  for (size_t i = 0; i < n; i++) {
+    char *copy = vxp_ctx__strndup(ctx, from->strings.items[i], from->lengths.items[i]);
+    if (!copy) {
+      vxp_strtab__free(ctx, to);
+      return VXP_ENOMEM;
+    }
+    to->strings.items[to->strings.len++] = copy;
+  }
+  return VXP_OK;
+}
+
 static size_t probe(const vxp_strtab *tab, const char *s, size_t len, uint32_t hash) {
   size_t mask = tab->slot_count - 1;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {

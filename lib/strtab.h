@@ -23,6 +23,9 @@ typedef struct vxp_strtab {
 int vxp_strtab__init(vxp_context *ctx, vxp_strtab *tab);
 void vxp_strtab__free(vxp_context *ctx, vxp_strtab *tab);
 
+/* Make `to` a copy of `from` (the same names with the same ids). VXP_OK or VXP_ENOMEM. */
+int vxp_strtab__copy(vxp_context *ctx, vxp_strtab *to, const vxp_strtab *from);
+
 /* Intern `len` bytes of `s`; returns the name or VXP_NAME_ERROR on allocation failure. */
 vxp_name vxp_strtab__intern(vxp_context *ctx, vxp_strtab *tab, const char *s, size_t len);
 

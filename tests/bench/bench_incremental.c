@@ -183,7 +183,7 @@ int main(void) {
     TSNode root = ts_tree_root_node(ts_new);
     check(vxp_syntax__diagnose(ctx, next, root, &diags), ctx, "vxp_syntax__diagnose");
     double t9 = now_us();
-    check(vxp_lower__program(ctx, next, root, &model, &diags), ctx, "vxp_lower__program");
+    check(vxp_lower__program(ctx, next, root, &model, &diags, NULL), ctx, "vxp_lower__program");
     double t10 = now_us();
     vxp_model__free(ctx, &model);
     vxp_diag__list_free(ctx, &diags);

@@ -8,7 +8,8 @@
  * program parsed and analysed afresh from the same text, byte for byte. */
 #include "support.h"
 
-#include "analysis.h" /* white box: how many items an analysis took over */
+#include "analysis.h" /* white box: how many items an analysis took over ... */
+#include "program.h"  /* ... and whether a reparse copied the unchanged items' model */
 
 #include <stdbool.h>
 
@@ -142,11 +143,16 @@ static bool find_number_after(const text_buf *b, const char *key, uint32_t *rnd,
 static size_t place_in_a_body(const text_buf *b, uint32_t *rnd) {
   size_t count = 0;
   for (const char *p = strstr(b->s, "\n  "); p; p = strstr(p + 1, "\n  ")) count++;
-  if (!count) return b->len ? next_random(rnd) % (b->len + 1) : 0;
-  size_t pick = next_random(rnd) % count;
-  const char *p = strstr(b->s, "\n  ");
-  while (pick--) p = strstr(p + 1, "\n  ");
-  return (size_t)(p - b->s) + 1 + next_random(rnd) % 3;
+  for (int attempt = 0; count && attempt < 16; attempt++) {
+    size_t pick = next_random(rnd) % count;
+    const char *p = strstr(b->s, "\n  ");
+    while (pick--) p = strstr(p + 1, "\n  ");
+    /* the item it belongs to: the nearest line above that is not indented */
+    const char *q = p;
+    while (q > b->s && !(q[-1] == '\n' && q[0] != ' ')) q--;
+    if (strncmp(q, "fn ", 3) == 0) return (size_t)(p - b->s) + 1 + next_random(rnd) % 3;
+  }
+  return b->len ? next_random(rnd) % (b->len + 1) : 0;
 }
 
 /* One random edit of `b`: sets [*start, *end) and the replacement (in `scratch`). With
@@ -155,7 +161,14 @@ static size_t place_in_a_body(const text_buf *b, uint32_t *rnd) {
 static void random_edit(text_buf *b, uint32_t *rnd, bool bodies, size_t *start, size_t *end,
                         char *scratch, size_t *n) {
   uint32_t kind = next_random(rnd) % 100;
-  if (bodies && kind < 60) { /* a whole statement typed or deleted: the text stays valid */
+  *start = *end = 0;
+  *n = 0;
+  if (bodies && kind >= 85 && kind < 98) { /* a loop bound, the edit of bench_incremental */
+    if (!find_number_after(b, "in 0..", rnd, start, end)) return;
+    *n = (size_t)snprintf(scratch, 32, "%u", next_random(rnd) % 100);
+    return;
+  }
+  if (bodies && kind < 85) { /* a whole statement typed or deleted: the text stays valid */
     static const char *const statements[] = {
         "  let t = transfer(Tensor<f32, [64, 64]>::uninit(), Memory::HBM);\n",
         "  on_dev(2.5);\n", "  let q = t[1];\n", "  middle(3);\n",
@@ -164,7 +177,7 @@ static void random_edit(text_buf *b, uint32_t *rnd, bool bodies, size_t *start, 
     while (line > 0 && b->s[line - 1] != '\n') line--;
     *start = *end = line;
     *n = 0;
-    if (kind < 35) {
+    if (kind < 45) {
       const char *f = statements[next_random(rnd) % ARRAY_LEN(statements)];
       *n = strlen(f);
       memcpy(scratch, f, *n);
@@ -176,7 +189,6 @@ static void random_edit(text_buf *b, uint32_t *rnd, bool bodies, size_t *start, 
   }
   size_t at = bodies ? place_in_a_body(b, rnd) : b->len ? next_random(rnd) % (b->len + 1) : 0;
   *start = *end = at;
-  *n = 0;
   if (kind < 35) { /* insert a fragment, or a cut of one */
     const char *f = fragments[next_random(rnd) % ARRAY_LEN(fragments)];
     size_t len = strlen(f);
@@ -244,7 +256,7 @@ static void run_sequence(const char *initial, uint32_t seed, int steps, bool bod
   assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
   uint32_t rnd = seed;
   static char scratch[8192];
-  size_t reused = 0, lent = 0, taken = 0;
+  size_t reused = 0, lent = 0, taken = 0, spliced = 0;
   for (int step = 0; step < steps; step++) {
     /* Usually one edit per reparse, sometimes a burst of up to four (typing faster than
      * the analysis): each applies to the version the previous one made. */
@@ -268,6 +280,7 @@ static void run_sequence(const char *initial, uint32_t seed, int steps, bool bod
     vxp_program *inc;
     assert_int_equal(vxp_program_reparse(&inc, ctx, prog, cur), VXP_OK);
     reused += (size_t)vxp_program_reused_tree(inc);
+    spliced += inc->spliced;
     vxp_source *fresh_src;
     vxp_program *fresh;
     assert_int_equal(vxp_source_new(&fresh_src, ctx, "prop.vx", b.s, b.len), VXP_OK);
@@ -297,9 +310,12 @@ static void run_sequence(const char *initial, uint32_t seed, int steps, bool bod
     src = cur;
   }
   /* The sequence really exercised the incremental paths. */
-  fprintf(stderr, "seed %u: %d reparses, %zu on the old tree, %zu analyses took %zu items over\n",
-          seed, steps, reused, lent, taken);
+  fprintf(stderr,
+          "seed %u: %d reparses, %zu on the old tree, %zu with the unchanged items' model "
+          "copied; %zu analyses took %zu items over\n",
+          seed, steps, reused, spliced, lent, taken);
   assert_true(lent > (size_t)steps / (bodies ? 6 : 12));
+  if (bodies) assert_true(spliced > (size_t)steps / 10);
   vxp_analysis_free(an);
   vxp_program_free(prog);
   vxp_source_free(src);
@@ -451,6 +467,115 @@ static void test_incremental__an_edit_in_a_body_keeps_the_other_functions_result
   vxp_context_free(ctx);
 }
 
+/* A reparse after an edit inside one function body lowers that function only and copies
+ * the others' model; a body that introduces a name no other item has is lowered with the
+ * whole program (the names' ids must be a full lowering's). Either way the report is a
+ * fresh parse's. */
+static void test_incremental__a_body_edit_copies_the_other_items_model(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    bool spliced;
+  } edits[] = {{"  print(x);\n", true}, {"  let fresh_name = x;\n", false}};
+  for (size_t e = 0; e < ARRAY_LEN(edits); e++) {
+    vxp_context *ctx = test_context();
+    vxp_source *src, *next, *fresh_src;
+    vxp_program *prog, *inc, *fresh;
+    assert_int_equal(vxp_source_new(&src, ctx, "m.vx", base_program, strlen(base_program)),
+                     VXP_OK);
+    assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+    uint32_t at = (uint32_t)(strstr(base_program, "  return x;") - base_program);
+    assert_int_equal(vxp_source_edit(&next, src, at, at, edits[e].text, strlen(edits[e].text)),
+                     VXP_OK);
+    assert_int_equal(vxp_program_reparse(&inc, ctx, prog, next), VXP_OK);
+    assert_int_equal(inc->spliced, edits[e].spliced);
+    size_t len;
+    const char *t = vxp_source_text(next, &len);
+    assert_int_equal(vxp_source_new(&fresh_src, ctx, "m.vx", t, len), VXP_OK);
+    assert_int_equal(vxp_program_parse(&fresh, ctx, fresh_src), VXP_OK);
+    assert_int_equal(inc->model.names.strings.len, fresh->model.names.strings.len);
+    assert_int_equal(inc->model.functions.len, fresh->model.functions.len);
+    assert_int_equal(inc->model.cexprs.len, fresh->model.cexprs.len);
+    assert_int_equal(inc->model.items.len, fresh->model.items.len);
+    for (size_t f = 0; f < fresh->model.functions.len; f++) {
+      const vxp_function *x = &inc->model.functions.items[f], *y = &fresh->model.functions.items[f];
+      assert_int_equal(x->name, y->name);
+      assert_int_equal(x->item, y->item);
+      assert_int_equal(x->start_byte, y->start_byte);
+      assert_int_equal(x->end_byte, y->end_byte);
+      assert_int_equal(x->events.len, y->events.len);
+    }
+    for (size_t i = 0; i < fresh->model.items.len; i++) {
+      const vxp_model_item *x = &inc->model.items.items[i], *y = &fresh->model.items.items[i];
+      assert_int_equal(x->start_byte, y->start_byte);
+      assert_int_equal(x->first_function, y->first_function);
+      assert_int_equal(x->function_count, y->function_count);
+    }
+    char *a = report_of(ctx, inc), *f = report_of(ctx, fresh);
+    assert_string_equal(a, f);
+    free(a);
+    free(f);
+    vxp_program_free(fresh);
+    vxp_source_free(fresh_src);
+    vxp_program_free(inc);
+    vxp_program_free(prog);
+    vxp_source_free(next);
+    vxp_source_free(src);
+    vxp_context_free(ctx);
+  }
+}
+
+/* A `// role:` comment names the role of the placements below it up to a line that closes a
+ * block: in a function whose last line does not start with `}`, it reaches the next
+ * function's first line. Deleting it there must change that function's record, so such a
+ * function is not taken over. */
+static void test_incremental__a_role_comment_reaching_past_its_function_is_not_stale(void **state) {
+  (void)state;
+  static const char text[] =
+      "Memory CPU_DRAM {}\n"
+      "Memory HBM { within: Memory::CPU_DRAM, capacity: 64 MiB, managed: explicit }\n"
+      "fn first() -> i32 {\n"
+      "  let w = transfer(Tensor<f32, [8]>::uninit(), Memory::HBM); // role: weights\n"
+      "  print(w);\n"
+      "  return 0;\n"
+      "}\n"
+      "fn a() -> i32 {\n"
+      "  // role: weights\n"
+      "  print(1); return 0; }\n"
+      "fn b() -> i32 { let t = transfer(Tensor<f32, [8]>::uninit(), Memory::HBM); print(t); "
+      "return 0; }\n";
+  vxp_context *ctx = test_context();
+  vxp_source *src, *next, *fresh_src;
+  vxp_program *prog, *inc, *fresh;
+  vxp_analysis *an, *an2;
+  assert_int_equal(vxp_source_new(&src, ctx, "r.vx", text, strlen(text)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
+  const char *cut = "  // role: weights\n  print(1);";
+  uint32_t at = (uint32_t)(strstr(text, cut) - text);
+  assert_int_equal(vxp_source_edit(&next, src, at, at + 19, "", 0), VXP_OK);
+  assert_int_equal(vxp_program_reparse(&inc, ctx, prog, next), VXP_OK);
+  assert_false(inc->spliced);
+  assert_int_equal(vxp_analyze_incremental(&an2, ctx, inc, an, NULL), VXP_OK);
+  size_t len;
+  const char *t = vxp_source_text(next, &len);
+  assert_int_equal(vxp_source_new(&fresh_src, ctx, "r.vx", t, len), VXP_OK);
+  assert_int_equal(vxp_program_parse(&fresh, ctx, fresh_src), VXP_OK);
+  char *a = json_of(ctx, an2), *f = report_of(ctx, fresh);
+  assert_string_equal(a, f);
+  free(a);
+  free(f);
+  vxp_program_free(fresh);
+  vxp_source_free(fresh_src);
+  vxp_analysis_free(an2);
+  vxp_analysis_free(an);
+  vxp_program_free(inc);
+  vxp_program_free(prog);
+  vxp_source_free(next);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_incremental__random_edits_report_what_a_fresh_parse_reports),
@@ -458,6 +583,8 @@ int main(void) {
       cmocka_unit_test(test_incremental__syntax_errors_of_untouched_items_move_with_the_edit),
       cmocka_unit_test(test_incremental__a_message_quoting_bytes_that_are_not_utf8_still_reports),
       cmocka_unit_test(test_incremental__an_edit_in_a_body_keeps_the_other_functions_results),
+      cmocka_unit_test(test_incremental__a_body_edit_copies_the_other_items_model),
+      cmocka_unit_test(test_incremental__a_role_comment_reaching_past_its_function_is_not_stale),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
