@@ -1113,10 +1113,20 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
    * the diagnostics of the items the edit did not touch. */
   if (rc == VXP_OK) {
     vxp_reuse R;
+    memset(&R, 0, sizeof(R));
     bool same_inputs = prev && prev->ctx == ctx && prev->machine == an->machine &&
                        prev->host == an->host && prev->machine_only == an->machine_only;
-    int planned = same_inputs ? vxp_reuse__plan(&R, ctx, prev->prog, prog) : 0;
-    if (!same_inputs) memset(&R, 0, sizeof(R));
+    /* The reparse compared the texts already when `prev` is of the program it came from. */
+    bool planned_by_reparse = same_inputs && prog->plan && prog->plan_base == prev->prog &&
+                              prog->plan_base_src == prev->prog->src->id;
+    int planned = 0;
+    if (planned_by_reparse) {
+      R = *prog->plan; /* borrowed: not freed here */
+      R.taken = R.walked = 0;
+      planned = 1;
+    } else if (same_inputs) {
+      planned = vxp_reuse__plan(&R, ctx, prev->prog, prog);
+    }
     R.prev = prev;
     vxp_visibility_reuse lend = {vxp_reuse__take_visibility, &R};
     an->vis_start = an->diags.len;
@@ -1126,7 +1136,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
                                  &an->diags, planned ? &lend : NULL, &an->vis_ends);
     an->items_taken = R.taken;
     an->items_walked = R.walked;
-    vxp_reuse__free(ctx, &R);
+    if (!planned_by_reparse) vxp_reuse__free(ctx, &R);
   }
   if (rc == VXP_OK)
     rc = vxp_lowerings__check(ctx, prog->src, ts_tree_root_node(prog->tree), &an->view,

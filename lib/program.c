@@ -140,22 +140,40 @@ static int diagnose_items(vxp_program *prog, const vxp_program *old, TSNode root
   uint32_t c1 = prog->changed.items[prog->changed.len - 1].end_byte;
   uint32_t n = ts_node_child_count(root);
   if (n == 0) return 0;
+  /* The items' extents, read with a cursor: ts_node_child(root, i) walks from the first
+   * child each time, which made this quadratic in the number of items. */
+  uint32_t *ends = vxp_ctx__calloc(ctx, (size_t)n * 2, sizeof(uint32_t));
+  if (!ends) return VXP_ENOMEM;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  uint32_t count = 0;
+  for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && count < n;
+       more = ts_tree_cursor_goto_next_sibling(&cursor), count++) {
+    TSNode top = ts_tree_cursor_current_node(&cursor);
+    ends[2 * count] = ts_node_start_byte(top);
+    ends[2 * count + 1] = ts_node_end_byte(top);
+  }
+  ts_tree_cursor_delete(&cursor);
+  n = count;
   uint32_t first = n, last = 0;
   for (uint32_t i = 0; i < n; i++) {
-    TSNode top = ts_node_child(root, i);
-    if (ts_node_end_byte(top) < c0 || ts_node_start_byte(top) > c1) continue;
+    if (ends[2 * i + 1] < c0 || ends[2 * i] > c1) continue;
     if (first == n) first = i;
     last = i;
   }
-  if (first == n) { /* between items: the nearest ones */
+  if (n > 0 && first == n) { /* between items: the nearest ones */
     first = 0;
-    while (first + 1 < n && ts_node_end_byte(ts_node_child(root, first)) < c0) first++;
+    while (first + 1 < n && ends[2 * first + 1] < c0) first++;
     last = first;
+  }
+  if (n == 0) {
+    vxp_ctx__free(ctx, ends);
+    return 0;
   }
   first = first > 0 ? first - 1 : 0;
   last = last + 1 < n ? last + 1 : n - 1;
-  uint32_t from = first == 0 ? 0 : ts_node_start_byte(ts_node_child(root, first));
-  uint32_t to = last == n - 1 ? (uint32_t)src->len : ts_node_end_byte(ts_node_child(root, last));
+  uint32_t from = first == 0 ? 0 : ends[2 * first];
+  uint32_t to = last == n - 1 ? (uint32_t)src->len : ends[2 * last + 1];
+  vxp_ctx__free(ctx, ends);
   if (from > c0) from = c0;
   if (to < c1) to = c1;
   if (to > src->len) to = (uint32_t)src->len;
@@ -222,14 +240,18 @@ static int diagnose_items(vxp_program *prog, const vxp_program *old, TSNode root
 static int lower(vxp_program *prog, const vxp_program *old, TSNode root) {
   vxp_context *ctx = prog->ctx;
   if (old && old->marks.body.len) {
-    vxp_reuse R;
-    int planned = vxp_reuse__plan(&R, ctx, old, prog);
+    vxp_reuse *R = vxp_ctx__calloc(ctx, 1, sizeof(*R));
+    if (!R) return VXP_ENOMEM;
+    int planned = vxp_reuse__plan(R, ctx, old, prog);
+    if (planned <= 0) vxp_ctx__free(ctx, R);
     if (planned < 0) return planned;
     if (planned) {
+      prog->plan = R; /* for the analyses (vxp_analyze_incremental) */
+      prog->plan_base = old;
+      prog->plan_base_src = old->src->id;
       size_t before = prog->diags.len;
-      int done = vxp_lower__splice(ctx, prog->src, root, &R, &old->model, &old->marks,
+      int done = vxp_lower__splice(ctx, prog->src, root, R, &old->model, &old->marks,
                                    &old->diags, &prog->model, &prog->diags, &prog->marks);
-      vxp_reuse__free(ctx, &R);
       if (done == 1) {
         prog->spliced = true;
         return VXP_OK;
@@ -372,6 +394,10 @@ void vxp_program_free(vxp_program *prog) {
   vxp_model__free(ctx, &prog->model);
   vxp_machine_free(prog->declarations);
   vxp_lower__marks_free(ctx, &prog->marks);
+  if (prog->plan) {
+    vxp_reuse__free(ctx, prog->plan);
+    vxp_ctx__free(ctx, prog->plan);
+  }
   vxp_diag__list_free(ctx, &prog->diags);
   vxp_ctx__free(ctx, prog->sexp);
   array_free(ctx, &prog->changed);

@@ -33,6 +33,12 @@ struct vxp_program {
    * (vxp_lower__splice), and whether this one did. */
   vxp_lower_marks marks;
   bool spliced;
+  /* What differs from the program this one was reparsed from (reuse.c), kept for the
+   * analyses that take over an analysis of that program: `plan_base` (compared, never
+   * read) and its source's id say which program it was. plan.side is NULL when none. */
+  struct vxp_reuse *plan;
+  const struct vxp_program *plan_base;
+  uint64_t plan_base_src;
 };
 
 /* Parse the first `len` bytes of `src` into `*out` with the context's parser, reusing
