@@ -1132,7 +1132,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
     an->vis_start = an->diags.len;
     if (planned < 0) rc = planned;
     else
-      rc = vxp_visibility__check(ctx, prog->src, ts_tree_root_node(prog->tree), &an->view,
+      rc = vxp_visibility__check(ctx, prog->src, prog->top.items, prog->top.len, &an->view,
                                  &an->diags, planned ? &lend : NULL, &an->vis_ends);
     an->items_taken = R.taken;
     an->items_walked = R.walked;

@@ -1749,7 +1749,8 @@ int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp
   return L.rc;
 }
 
-int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, TSNode root, const vxp_reuse *R,
+int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top,
+                      uint32_t top_count, const vxp_reuse *R,
                       const vxp_model *old, const vxp_lower_marks *old_marks,
                       const vxp_diag_list *old_diags, vxp_model *model, vxp_diag_list *diags,
                       vxp_lower_marks *marks) {
@@ -1781,13 +1782,8 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, TSNode root, cons
     L.signatures.len = marks->signatures.len = old_marks->signatures.len;
   }
   /* The item pass: the touched functions lowered, the others copied and moved. */
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  bool more = ts_tree_cursor_goto_first_child(&cursor);
-  for (uint32_t k = 0; ok == 1 && !failed(&L) && k < n; k++, more = ts_tree_cursor_goto_next_sibling(&cursor)) {
-    if (!more) {
-      ok = 0;
-      break;
-    }
+  if (top_count != n) ok = 0;
+  for (uint32_t k = 0; ok == 1 && !failed(&L) && k < n; k++) {
     if (vxp_ctx__interrupted(ctx)) {
       L.rc = VXP_ECANCELLED;
       break;
@@ -1798,7 +1794,7 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, TSNode root, cons
                                 &sig[n], model, diags);
       continue;
     }
-    TSNode item = ts_tree_cursor_current_node(&cursor);
+    TSNode item = top[k];
     if (ts_node_symbol(item) != L.S->function_item) {
       ok = 0;
       break;
@@ -1813,7 +1809,6 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, TSNode root, cons
     L.check_names = false;
     if (L.names_differ || L.name_next != L.name_hi) ok = 0;
   }
-  ts_tree_cursor_delete(&cursor);
   if (ok == 1) push_mark(&L, &marks->body);
   lowerer_free(&L);
   if (L.rc != VXP_OK) return L.rc;

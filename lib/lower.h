@@ -50,13 +50,13 @@ struct vxp_reuse;
 /* vxp_lower__program for a new version of a program whose earlier version was lowered into
  * `old` (with `old_marks`, its lowering diagnostics in `old_diags`): the items reuse.c found
  * unchanged are copied, moved past the edit, and the touched ones (functions whose
- * signatures did not change) are lowered from `root`. Returns 1 when the model is the one
+ * signatures did not change) are lowered from the new tree's top-level nodes `top`. Returns 1 when the model is the one
  * vxp_lower__program would build, name ids included; 0 when that cannot be shown (an item
  * that names a name no other item introduced, a position inside the edit): then `model`,
  * `marks` and what was appended to `diags` are to be discarded by the caller; or a negative
  * error code. */
-int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, TSNode root,
-                      const struct vxp_reuse *R, const vxp_model *old,
+int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top,
+                      uint32_t top_count, const struct vxp_reuse *R, const vxp_model *old,
                       const vxp_lower_marks *old_marks, const vxp_diag_list *old_diags,
                       vxp_model *model, vxp_diag_list *diags, vxp_lower_marks *marks);
 

@@ -140,20 +140,15 @@ static int diagnose_items(vxp_program *prog, const vxp_program *old, TSNode root
   uint32_t c1 = prog->changed.items[prog->changed.len - 1].end_byte;
   uint32_t n = ts_node_child_count(root);
   if (n == 0) return 0;
-  /* The items' extents, read with a cursor: ts_node_child(root, i) walks from the first
-   * child each time, which made this quadratic in the number of items. */
+  /* The items' extents (prog->top: ts_node_child(root, i) walks from the first child each
+   * time, which made this quadratic in the number of items). */
   uint32_t *ends = vxp_ctx__calloc(ctx, (size_t)n * 2, sizeof(uint32_t));
   if (!ends) return VXP_ENOMEM;
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  uint32_t count = 0;
-  for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && count < n;
-       more = ts_tree_cursor_goto_next_sibling(&cursor), count++) {
-    TSNode top = ts_tree_cursor_current_node(&cursor);
-    ends[2 * count] = ts_node_start_byte(top);
-    ends[2 * count + 1] = ts_node_end_byte(top);
+  if (prog->top.len < n) n = (uint32_t)prog->top.len;
+  for (uint32_t i = 0; i < n; i++) {
+    ends[2 * i] = ts_node_start_byte(prog->top.items[i]);
+    ends[2 * i + 1] = ts_node_end_byte(prog->top.items[i]);
   }
-  ts_tree_cursor_delete(&cursor);
-  n = count;
   uint32_t first = n, last = 0;
   for (uint32_t i = 0; i < n; i++) {
     if (ends[2 * i + 1] < c0 || ends[2 * i] > c1) continue;
@@ -234,6 +229,18 @@ static int diagnose_items(vxp_program *prog, const vxp_program *old, TSNode root
   return i == prog->diags.len ? 1 : VXP_ERROR;
 }
 
+/* prog->top: the root's children, with one cursor pass. */
+static int read_top(vxp_program *prog, TSNode root) {
+  uint32_t n = ts_node_child_count(root);
+  if (n && !array_reserve(prog->ctx, &prog->top, n)) return VXP_ENOMEM;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && prog->top.len < n;
+       more = ts_tree_cursor_goto_next_sibling(&cursor))
+    prog->top.items[prog->top.len++] = ts_tree_cursor_current_node(&cursor);
+  ts_tree_cursor_delete(&cursor);
+  return VXP_OK;
+}
+
 /* Lower the program's tree into its model: the items a reparse did not touch are copied from
  * `old` (when not NULL) where vxp_lower__splice can show the result is a full lowering's,
  * and the whole tree is lowered otherwise. */
@@ -250,7 +257,8 @@ static int lower(vxp_program *prog, const vxp_program *old, TSNode root) {
       prog->plan_base = old;
       prog->plan_base_src = old->src->id;
       size_t before = prog->diags.len;
-      int done = vxp_lower__splice(ctx, prog->src, root, R, &old->model, &old->marks,
+      int done = vxp_lower__splice(ctx, prog->src, prog->top.items, (uint32_t)prog->top.len, R,
+                                   &old->model, &old->marks,
                                    &old->diags, &prog->model, &prog->diags, &prog->marks);
       if (done == 1) {
         prog->spliced = true;
@@ -308,6 +316,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     rc = VXP_ENOMEM;
   }
   TSNode root = ts_tree_root_node(prog->tree);
+  if (rc == VXP_OK) rc = read_top(prog, root);
   int reused = 0;
   if (rc == VXP_OK && prog->reused_tree && parsable == src->len) {
     reused = diagnose_items(prog, old, root);
@@ -394,6 +403,7 @@ void vxp_program_free(vxp_program *prog) {
   vxp_model__free(ctx, &prog->model);
   vxp_machine_free(prog->declarations);
   vxp_lower__marks_free(ctx, &prog->marks);
+  array_free(ctx, &prog->top);
   if (prog->plan) {
     vxp_reuse__free(ctx, prog->plan);
     vxp_ctx__free(ctx, prog->plan);

@@ -15,6 +15,10 @@ struct vxp_program {
   vxp_context *ctx;
   const vxp_source *src;
   TSTree *tree;
+  /* The tree's top-level nodes in order, read once: a cursor over the root's children is
+   * slow in this tree-sitter (each step descends the balanced repetition tree), and a
+   * reparse and its analysis visit them many times. */
+  Array(TSNode) top;
   vxp_model model;
   /* The program's own Memory/Topology declarations and transfer lowerings, read once from
    * the tree when the program is built (machine.c); every analysis borrows them. Their

@@ -25,18 +25,16 @@ typedef struct top_item {
   uint32_t start, end, body;
 } top_item;
 
-static int list_items(vxp_context *ctx, TSNode root, top_item **out, uint32_t *count) {
-  uint32_t n = ts_node_child_count(root);
+static int list_items(vxp_context *ctx, const vxp_program *prog, top_item **out,
+                      uint32_t *count) {
+  uint32_t n = (uint32_t)prog->top.len;
   *out = NULL;
   *count = 0;
   if (n == 0) return VXP_OK;
   top_item *items = vxp_ctx__calloc(ctx, n, sizeof(*items));
   if (!items) return VXP_ENOMEM;
-  TSTreeCursor c = ts_tree_cursor_new(root);
-  uint32_t i = 0;
-  for (bool more = ts_tree_cursor_goto_first_child(&c); more && i < n;
-       more = ts_tree_cursor_goto_next_sibling(&c), i++) {
-    TSNode k = ts_tree_cursor_current_node(&c);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode k = prog->top.items[i];
     items[i].sym = ts_node_symbol(k);
     items[i].has_error = ts_node_has_error(k);
     items[i].start = ts_node_start_byte(k);
@@ -46,9 +44,8 @@ static int list_items(vxp_context *ctx, TSNode root, top_item **out, uint32_t *c
       if (!ts_node_is_null(body)) items[i].body = ts_node_start_byte(body);
     }
   }
-  ts_tree_cursor_delete(&c);
   *out = items;
-  *count = i;
+  *count = n;
   return VXP_OK;
 }
 
@@ -96,8 +93,8 @@ int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
   diff_texts(R);
   top_item *old_items = NULL, *new_items = NULL;
   uint32_t old_n = 0, new_n = 0;
-  int rc = list_items(ctx, ts_tree_root_node(old->tree), &old_items, &old_n);
-  if (rc == VXP_OK) rc = list_items(ctx, ts_tree_root_node(prog->tree), &new_items, &new_n);
+  int rc = list_items(ctx, old, &old_items, &old_n);
+  if (rc == VXP_OK) rc = list_items(ctx, prog, &new_items, &new_n);
   bool ok = rc == VXP_OK && old_n == new_n && new_n > 0;
   if (ok) {
     R->items = new_n;

@@ -746,8 +746,8 @@ static void walk_item(vis_walk *W, TSNode item) {
   }
 }
 
-int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
-                          const vxp_machine_view *view, vxp_diag_list *diags,
+int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, const TSNode *top,
+                          size_t top_count, const vxp_machine_view *view, vxp_diag_list *diags,
                           const vxp_visibility_reuse *reuse, vxp_item_ends *ends) {
   vis_walk W;
   memset(&W, 0, sizeof(W));
@@ -758,12 +758,10 @@ int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
   W.view = view;
   W.diags = diags;
   W.rc = VXP_OK;
-  /* Cursors, not ts_node_named_child(node, i): the runtime finds the i-th child by walking
-   * from the first, so indexing every item would be quadratic in the file. */
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && W.rc == VXP_OK;
-       more = ts_tree_cursor_goto_next_sibling(&cursor)) {
-    TSNode item = ts_tree_cursor_current_node(&cursor);
+  /* The program's top-level nodes, read once by the caller (program.h: a cursor over the
+   * root's children is slow, and ts_node_named_child(root, i) quadratic). */
+  for (size_t i = 0; i < top_count && W.rc == VXP_OK; i++) {
+    TSNode item = top[i];
     if (is(item, W.S->function_item)) {
       index_fn(&W, item, false);
     } else if (is(item, W.S->extern_block)) {
@@ -773,19 +771,15 @@ int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
     }
   }
   if (W.fns.len > 1) qsort(W.fns.items, W.fns.len, sizeof(vis_fn), fn_cmp);
-  ts_tree_cursor_reset(&cursor, root);
-  uint32_t index = 0;
-  for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && W.rc == VXP_OK;
-       more = ts_tree_cursor_goto_next_sibling(&cursor), index++) {
-    TSNode item = ts_tree_cursor_current_node(&cursor);
+  for (size_t index = 0; index < top_count && W.rc == VXP_OK; index++) {
+    TSNode item = top[index];
     if (walked_item(&W, item)) {
-      int taken = reuse ? reuse->take(reuse->arg, index, diags) : 0;
+      int taken = reuse ? reuse->take(reuse->arg, (uint32_t)index, diags) : 0;
       if (taken < 0) W.rc = taken;
       else if (!taken) walk_item(&W, item);
     }
     if (ends && W.rc == VXP_OK && !array_push(ctx, ends, (uint32_t)diags->len)) W.rc = VXP_ENOMEM;
   }
-  ts_tree_cursor_delete(&cursor);
   array_free(ctx, &W.vars);
   array_free(ctx, &W.fns);
   return W.rc;

@@ -460,7 +460,7 @@ void vxpeak_help_command(FILE *out, const vxpeak_command *cmd) {
 
 void vxpeak_help_all(FILE *out) {
   fprintf(out,
-          "usage: vxpeak COMMAND FILE.vx [OPTIONS]\n"
+          "usage: vxpeak COMMAND [FILE.vx] [OPTIONS]   (`vxpeak lsp` takes no file)\n"
           "\n"
           "Static peak-memory analysis for Vx programs: the peak working set of every\n"
           "function in every memory space, whether it fits the machine, what fills it,\n"
