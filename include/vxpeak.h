@@ -1263,6 +1263,28 @@ VXP_API const char *vxp_sweep_point_cause_function(const vxp_sweep_point *p);
 
 typedef struct vxp_roofline vxp_roofline;
 
+/** How far a roofline figure is known (vxp_roofline_traffic, vxp_roofline_ops_status). Values
+ * are ABI. */
+typedef enum vxp_certainty {
+  VXP_CERTAINTY_EXACT = 1,       /**< counted exactly */
+  VXP_CERTAINTY_UPPER_BOUND = 2, /**< alternatives count their largest arm, and the arms differ */
+  VXP_CERTAINTY_UNKNOWN = 3      /**< not derivable; the reason says why */
+} vxp_certainty;
+
+/** What binds one call (vxp_roofline_bound, vxp_frontier_point_bound). Values are ABI. */
+typedef enum vxp_bound {
+  VXP_BOUND_NONE = 0,   /**< the bound cannot be named (a time is missing) */
+  VXP_BOUND_MEMORY = 1, /**< the memory time is the larger (or they tie) */
+  VXP_BOUND_COMPUTE = 2 /**< the compute time is the larger */
+} vxp_bound;
+
+/** "exact", "upper_bound" or "unknown" (the JSON reports' words); NULL for a value not in
+ * vxp_certainty. Static storage. */
+VXP_API const char *vxp_certainty_name(vxp_certainty certainty);
+
+/** "memory" or "compute"; NULL for VXP_BOUND_NONE or a value not in vxp_bound. Static. */
+VXP_API const char *vxp_bound_name(vxp_bound bound);
+
 /**
  * The roofline of one call of analysed function `function`. The analysis is only read, so
  * rooflines of one analysis may be made from several threads, each with its own `ctx`.
@@ -1283,8 +1305,8 @@ VXP_API const char *vxp_roofline_function(const vxp_roofline *rf);
 /** Number of `spawn` regions in the function (each counted once, wherever it is). */
 VXP_API size_t vxp_roofline_region_count(const vxp_roofline *rf);
 
-/** "exact", "upper_bound" or "unknown". Static storage. */
-VXP_API const char *vxp_roofline_traffic(const vxp_roofline *rf);
+/** How far the traffic is known (vxp_certainty_name spells it); 0 for NULL. */
+VXP_API vxp_certainty vxp_roofline_traffic(const vxp_roofline *rf);
 
 /**
  * Why the traffic is unknown, or why there is no step time (a space without a bandwidth),
@@ -1393,8 +1415,8 @@ VXP_API const char *vxp_roofline_memory_bound_space(const vxp_roofline *rf,
  * type is not known, arithmetic on a slice, a matrix product `@`, or unknown traffic).
  */
 
-/** "exact", "upper_bound" or "unknown". Static storage. */
-VXP_API const char *vxp_roofline_ops_status(const vxp_roofline *rf);
+/** How far the operations are known (vxp_certainty_name spells it); 0 for NULL. */
+VXP_API vxp_certainty vxp_roofline_ops_status(const vxp_roofline *rf);
 
 /** Why the operations are unknown, with the line; NULL otherwise. Borrowed. */
 VXP_API const char *vxp_roofline_ops_reason(const vxp_roofline *rf);
@@ -1427,9 +1449,9 @@ VXP_API int vxp_roofline_compute_time_ps(const vxp_roofline *rf, uint64_t *out);
  * operations); NULL when there is one. Borrowed. */
 VXP_API const char *vxp_roofline_compute_reason(const vxp_roofline *rf);
 
-/** "memory" or "compute": which of the memory time under `model` and the compute time is
- * larger (memory on a tie); NULL when either is missing: the bound cannot be named. */
-VXP_API const char *vxp_roofline_bound(const vxp_roofline *rf, vxp_traffic_model model);
+/** Which of the memory time under `model` and the compute time is larger (memory on a tie);
+ * VXP_BOUND_NONE when either is missing: the bound cannot be named. */
+VXP_API vxp_bound vxp_roofline_bound(const vxp_roofline *rf, vxp_traffic_model model);
 
 /** 1 and `*out` set to one call's time under `model`, max(memory time, compute time); 0
  * when either is missing. */
@@ -1547,8 +1569,8 @@ VXP_API int vxp_frontier_point_call_time_ps(const vxp_frontier_point *p, uint64_
 VXP_API uint64_t vxp_frontier_point_memory_bytes(const vxp_frontier_point *p);
 VXP_API uint64_t vxp_frontier_point_ops(const vxp_frontier_point *p);
 
-/** "memory" or "compute", or NULL when the bound cannot be named. Static storage. */
-VXP_API const char *vxp_frontier_point_bound(const vxp_frontier_point *p);
+/** What binds the call (vxp_bound_name spells it); VXP_BOUND_NONE when it cannot be named. */
+VXP_API vxp_bound vxp_frontier_point_bound(const vxp_frontier_point *p);
 
 /** The space that sets the memory time, or NULL. Borrowed. */
 VXP_API const char *vxp_frontier_point_bound_space(const vxp_frontier_point *p);

@@ -26,7 +26,7 @@ struct vxp_frontier_point {
   bool has_memory, has_compute, has_call;
   uint64_t memory_ps, compute_ps, call_ps;
   uint64_t memory_bytes, ops;
-  const char *bound;          /* static: "memory", "compute" or NULL */
+  vxp_bound bound;
   char *bound_space;          /* owned */
   char *why_unbound;          /* owned; why no bound, or NULL */
 };
@@ -215,7 +215,7 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
   for (size_t i = 0; i < f->points.len; i++) {
     const vxp_frontier_point *p = &f->points.items[i];
     if (p->fit.fits) f->largest_fit = i;
-    if (f->first_compute == SIZE_MAX && p->bound && strcmp(p->bound, "compute") == 0)
+    if (f->first_compute == SIZE_MAX && p->bound == VXP_BOUND_COMPUTE)
       f->first_compute = i;
     if (p->fit.fits && p->has_call &&
         (f->best == SIZE_MAX || per_second(p) > per_second(&f->points.items[f->best])))
@@ -293,7 +293,9 @@ uint64_t vxp_frontier_point_memory_bytes(const vxp_frontier_point *p) {
   return p ? p->memory_bytes : 0;
 }
 uint64_t vxp_frontier_point_ops(const vxp_frontier_point *p) { return p ? p->ops : 0; }
-const char *vxp_frontier_point_bound(const vxp_frontier_point *p) { return p ? p->bound : NULL; }
+vxp_bound vxp_frontier_point_bound(const vxp_frontier_point *p) {
+  return p ? p->bound : VXP_BOUND_NONE;
+}
 const char *vxp_frontier_point_bound_space(const vxp_frontier_point *p) {
   return p ? p->bound_space : NULL;
 }

@@ -72,7 +72,7 @@ struct vxp_roofline {
   vxp_context *ctx;
   const char *function;
   size_t regions;
-  const char *traffic;       /* "exact", "upper_bound" or "unknown" */
+  vxp_certainty traffic;
   char reason[512];
   Array(rf_space) spaces;
   Array(rf_buffer) buffers;
@@ -86,7 +86,7 @@ struct vxp_roofline {
   uint64_t stream_time_ps;
   /* Arithmetic. */
   uint64_t ops[VXP_ELEM_COUNT];
-  const char *ops_status;    /* "exact", "upper_bound" or "unknown" */
+  vxp_certainty ops_status;
   char ops_reason[512];
   const char *topology;      /* the regions' topology, NULL when none or several */
   uint64_t peak[VXP_ELEM_COUNT];
@@ -534,7 +534,7 @@ static void compute_time(rf_walk *w) {
   vxp_roofline *rf = w->rf;
   uint64_t total = 0;
   for (size_t e = 0; e < VXP_ELEM_COUNT; e++) total |= rf->ops[e];
-  if (strcmp(rf->ops_status, "unknown") == 0) {
+  if (rf->ops_status == VXP_CERTAINTY_UNKNOWN) {
     snprintf(rf->compute_reason, sizeof(rf->compute_reason), "the operations are not known");
     return;
   }
@@ -644,10 +644,14 @@ static int collect(rf_walk *w, const u128 *total) {
     w->ops_unknown = true;
     snprintf(rf->ops_reason, sizeof(rf->ops_reason), "%s", rf->reason);
   }
-  rf->ops_status = w->ops_unknown ? "unknown" : w->inexact ? "upper_bound" : "exact";
+  rf->ops_status = w->ops_unknown ? VXP_CERTAINTY_UNKNOWN
+                   : w->inexact   ? VXP_CERTAINTY_UPPER_BOUND
+                                  : VXP_CERTAINTY_EXACT;
   if (!w->topologies_differ && w->topology != VXP_NAME_NONE)
     rf->topology = vxp_strtab__str(&w->m->names, w->topology);
-  rf->traffic = w->unknown ? "unknown" : w->inexact ? "upper_bound" : "exact";
+  rf->traffic = w->unknown   ? VXP_CERTAINTY_UNKNOWN
+                : w->inexact ? VXP_CERTAINTY_UPPER_BOUND
+                             : VXP_CERTAINTY_EXACT;
   compute_time(w);
   if (w->unknown) return VXP_OK;
   memory_time(rf, 0);
@@ -785,7 +789,27 @@ void vxp_roofline_free(vxp_roofline *rf) {
 
 const char *vxp_roofline_function(const vxp_roofline *rf) { return rf ? rf->function : NULL; }
 size_t vxp_roofline_region_count(const vxp_roofline *rf) { return rf ? rf->regions : 0; }
-const char *vxp_roofline_traffic(const vxp_roofline *rf) { return rf ? rf->traffic : NULL; }
+vxp_certainty vxp_roofline_traffic(const vxp_roofline *rf) {
+  return rf ? rf->traffic : (vxp_certainty)0;
+}
+
+const char *vxp_certainty_name(vxp_certainty certainty) {
+  switch (certainty) {
+  case VXP_CERTAINTY_EXACT: return "exact";
+  case VXP_CERTAINTY_UPPER_BOUND: return "upper_bound";
+  case VXP_CERTAINTY_UNKNOWN: return "unknown";
+  }
+  return NULL;
+}
+
+const char *vxp_bound_name(vxp_bound bound) {
+  switch (bound) {
+  case VXP_BOUND_NONE: return NULL;
+  case VXP_BOUND_MEMORY: return "memory";
+  case VXP_BOUND_COMPUTE: return "compute";
+  }
+  return NULL;
+}
 
 const char *vxp_roofline_reason(const vxp_roofline *rf) {
   return (rf && rf->reason[0]) ? rf->reason : NULL;
@@ -821,7 +845,7 @@ int vxp_roofline_space_bandwidth(const vxp_roofline *rf, size_t i, uint64_t *out
 
 int vxp_roofline_space_time_ps(const vxp_roofline *rf, size_t i, uint64_t *out) {
   const rf_space *s = space_at(rf, i);
-  if (!s || !s->has_time || strcmp(rf->traffic, "unknown") == 0) return 0;
+  if (!s || !s->has_time || rf->traffic == VXP_CERTAINTY_UNKNOWN) return 0;
   if (out) *out = s->time_ps;
   return 1;
 }
@@ -918,7 +942,9 @@ const char *vxp_roofline_memory_bound_space(const vxp_roofline *rf, vxp_traffic_
   return (rf && rf->has_mtime[model_index(model)]) ? rf->mbound[model_index(model)] : NULL;
 }
 
-const char *vxp_roofline_ops_status(const vxp_roofline *rf) { return rf ? rf->ops_status : NULL; }
+vxp_certainty vxp_roofline_ops_status(const vxp_roofline *rf) {
+  return rf ? rf->ops_status : (vxp_certainty)0;
+}
 
 const char *vxp_roofline_ops_reason(const vxp_roofline *rf) {
   return (rf && rf->ops_reason[0]) ? rf->ops_reason : NULL;
@@ -964,9 +990,10 @@ const char *vxp_roofline_compute_reason(const vxp_roofline *rf) {
   return (rf && !rf->has_compute_time && rf->compute_reason[0]) ? rf->compute_reason : NULL;
 }
 
-const char *vxp_roofline_bound(const vxp_roofline *rf, vxp_traffic_model model) {
-  if (!rf || !rf->has_compute_time || !rf->has_mtime[model_index(model)]) return NULL;
-  return rf->compute_time_ps > rf->mtime_ps[model_index(model)] ? "compute" : "memory";
+vxp_bound vxp_roofline_bound(const vxp_roofline *rf, vxp_traffic_model model) {
+  if (!rf || !rf->has_compute_time || !rf->has_mtime[model_index(model)]) return VXP_BOUND_NONE;
+  return rf->compute_time_ps > rf->mtime_ps[model_index(model)] ? VXP_BOUND_COMPUTE
+                                                                 : VXP_BOUND_MEMORY;
 }
 
 int vxp_roofline_call_time_ps(const vxp_roofline *rf, vxp_traffic_model model, uint64_t *out) {

@@ -115,7 +115,7 @@ static void print_svg(FILE *out, const vxpeak_args *args, const vxpeak_target *t
     double x = (double)vxp_frontier_point_value(p);
     if (!(y > 0) || (logx && x <= 0)) continue;
     bool fits = vxp_frontier_point_fits(p);
-    const char *bound = vxp_frontier_point_bound(p);
+    const char *bound = vxp_bound_name(vxp_frontier_point_bound(p));
     fprintf(out, "<circle class=\"point\" data-value=\"%llu\" data-fits=\"%s\" "
             "data-tokens-per-second=\"%.3f\" data-bound=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
             "fill=\"%s\" stroke=\"#222\"><title>%s = %llu: %s tokens/s, %s, %s</title></circle>\n",

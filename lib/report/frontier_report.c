@@ -33,7 +33,7 @@ static const char *fit_text(const vxp_frontier_point *p, char buf[48]) {
 
 /* The bound and by how much ("memory (HBM), 36.9x"), appended to `sb`. */
 static void bound_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier_point *p) {
-  const char *bound = vxp_frontier_point_bound(p);
+  const char *bound = vxp_bound_name(vxp_frontier_point_bound(p));
   uint64_t mem = 0, comp = 0;
   if (!bound) {
     vxp_sb__puts(ctx, sb, "not named");
@@ -41,7 +41,7 @@ static void bound_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier_point *p
   }
   vxp_frontier_point_memory_time_ps(p, &mem);
   vxp_frontier_point_compute_time_ps(p, &comp);
-  bool by_memory = strcmp(bound, "memory") == 0;
+  bool by_memory = vxp_frontier_point_bound(p) == VXP_BOUND_MEMORY;
   double ratio = by_memory ? (comp ? (double)mem / (double)comp : INFINITY)
                            : (double)comp / (double)mem;
   if (isinf(ratio))
@@ -111,7 +111,7 @@ static void print_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, cons
     vxp_sb__printf(ctx, sb, "memory turns to compute at %s = %llu%s\n", q->name,
            (unsigned long long)vxp_frontier_point_value(turn),
            vxp_frontier_point_fits(turn) ? "" : " (which does not fit)");
-  else if (any && !vxp_frontier_point_bound(any))
+  else if (any && vxp_frontier_point_bound(any) == VXP_BOUND_NONE)
     vxp_sb__printf(ctx, sb, "the bound cannot be named: %s\n", vxp_frontier_point_unbound_reason(any));
   else
     vxp_sb__printf(ctx, sb, "compute never binds in %llu..%llu: every call is bound by memory\n",
@@ -123,7 +123,8 @@ static void print_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, cons
            q->name, (unsigned long long)vxp_frontier_point_value(best),
            vxp_num__per_second(tokens_per_second(best), b1),
            vxp_num__duration(call, b2),
-           vxp_frontier_point_bound(best) ? vxp_frontier_point_bound(best) : "memory at least");
+           vxp_frontier_point_bound(best) ? vxp_bound_name(vxp_frontier_point_bound(best))
+                                          : "memory at least");
   } else {
     vxp_sb__printf(ctx, sb, "best throughput that fits: none (nothing fits with a known call time)\n");
   }
@@ -174,7 +175,7 @@ static void json_point(vxp_jw *j, const vxp_frontier_point *p) {
   if (has) vxp_jw__real(j, tokens_per_second(p), 3);
   else vxp_jw__null(j);
   vxp_jw__key(j, "bound");
-  vxp_jw__string(j, vxp_frontier_point_bound(p));
+  vxp_jw__string(j, vxp_bound_name(vxp_frontier_point_bound(p)));
   vxp_jw__key(j, "bound_space");
   vxp_jw__string(j, vxp_frontier_point_bound_space(p));
   vxp_jw__key(j, "unbound_reason");

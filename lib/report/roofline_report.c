@@ -26,14 +26,14 @@ static bool is_integer_type(const char *t) { return t[0] == 'i' || t[0] == 'u' |
 /* The operations of one call by element type, and their time at the declared rates. */
 static void print_ops(vxp_context *ctx, vxp_sb *sb, const vxp_roofline *rf) {
   char b1[32], b2[32], b3[32];
-  const char *st = vxp_roofline_ops_status(rf);
-  if (strcmp(st, "unknown") == 0) {
+  vxp_certainty st = vxp_roofline_ops_status(rf);
+  if (st == VXP_CERTAINTY_UNKNOWN) {
     vxp_sb__printf(ctx, sb, "  operations: unknown: %s\n", vxp_roofline_ops_reason(rf));
     return;
   }
   uint64_t total = vxp_roofline_total_ops(rf);
   vxp_sb__printf(ctx, sb, "  operations (a multiply-add is two), %s:%s\n",
-         strcmp(st, "exact") == 0 ? "exactly" : "at most", total ? "" : " none");
+         st == VXP_CERTAINTY_EXACT ? "exactly" : "at most", total ? "" : " none");
   for (size_t i = 0; i < vxp_roofline_op_type_count(rf); i++) {
     uint64_t n = vxp_roofline_op_count(rf, i), peak = 0;
     if (!n) continue;
@@ -92,7 +92,7 @@ static void print_bound(vxp_context *ctx, vxp_sb *sb, const vxp_roofline *rf, vx
            vxp_num__grouped(total, b1), vxp_num__duration(comp, b2));
   else
     vxp_sb__printf(ctx, sb, "  compute: no time: %s\n", vxp_roofline_compute_reason(rf));
-  if (bytes && strcmp(vxp_roofline_ops_status(rf), "unknown") != 0) {
+  if (bytes && vxp_roofline_ops_status(rf) != VXP_CERTAINTY_UNKNOWN) {
     vxp_sb__printf(ctx, sb, "  arithmetic intensity: %.3g operations per byte of %s", (double)total / (double)bytes,
            space);
     if (effective_peak(rf) > 0 && bw)
@@ -100,8 +100,8 @@ static void print_bound(vxp_context *ctx, vxp_sb *sb, const vxp_roofline *rf, vx
       vxp_sb__printf(ctx, sb, "; ridge point %.4g", effective_peak(rf) / (double)bw);
     vxp_sb__printf(ctx, sb, "\n");
   }
-  const char *bound = vxp_roofline_bound(rf, model);
-  if (!bound || !vxp_roofline_call_time_ps(rf, model, &call)) {
+  vxp_bound bound = vxp_roofline_bound(rf, model);
+  if (bound == VXP_BOUND_NONE || !vxp_roofline_call_time_ps(rf, model, &call)) {
     vxp_sb__printf(ctx, sb, "  bound: cannot be named (no compute time); memory alone: %s per call, at most %s "
            "calls/s", vxp_num__duration(mem, b1), vxp_num__per_second(1e12 / (double)mem, b2));
     if (tokens_name)
@@ -110,7 +110,7 @@ static void print_bound(vxp_context *ctx, vxp_sb *sb, const vxp_roofline *rf, vx
     vxp_sb__printf(ctx, sb, "\n");
     return;
   }
-  bool by_memory = strcmp(bound, "memory") == 0;
+  bool by_memory = bound == VXP_BOUND_MEMORY;
   double ratio = by_memory ? (comp ? (double)mem / (double)comp : 0.0)
                            : (double)comp / (double)mem;
   vxp_sb__printf(ctx, sb, "  bound by %s", by_memory ? "memory" : "compute");
@@ -128,15 +128,15 @@ static void print_bound(vxp_context *ctx, vxp_sb *sb, const vxp_roofline *rf, vx
 static void print_text(vxp_context *ctx, vxp_sb *sb, const vxp_roofline *rf, const char *machine, vxp_traffic_model model,
                        const char *tokens_name, uint64_t tokens) {
   char b1[32], b2[32], b3[32], b4[32];
-  const char *traffic = vxp_roofline_traffic(rf);
+  vxp_certainty traffic = vxp_roofline_traffic(rf);
   size_t regions = vxp_roofline_region_count(rf);
   const char *topo = vxp_roofline_topology(rf);
   vxp_sb__printf(ctx, sb, "%s on %s%s%s: %zu spawn region%s; one call moves, %s:\n", vxp_roofline_function(rf),
          machine, topo ? ", topology " : "", topo ? topo : "", regions, regions == 1 ? "" : "s",
-         strcmp(traffic, "exact") == 0 ? "exactly"
-         : strcmp(traffic, "upper_bound") == 0 ? "at most (alternatives count their largest arm)"
+         traffic == VXP_CERTAINTY_EXACT         ? "exactly"
+         : traffic == VXP_CERTAINTY_UPPER_BOUND ? "at most (alternatives count their largest arm)"
                                                : "an unknown amount");
-  if (strcmp(traffic, "unknown") == 0) {
+  if (traffic == VXP_CERTAINTY_UNKNOWN) {
     vxp_sb__printf(ctx, sb, "  unknown: %s\n", vxp_roofline_reason(rf));
     return;
   }
@@ -245,7 +245,7 @@ static void print_json_bound(vxp_jw *j, const vxp_roofline *rf, vxp_traffic_mode
   vxp_jw__key(j, "operations");
   vxp_jw__open(j, '{');
   vxp_jw__key(j, "status");
-  vxp_jw__string(j, vxp_roofline_ops_status(rf));
+  vxp_jw__string(j, vxp_certainty_name(vxp_roofline_ops_status(rf)));
   vxp_jw__key(j, "reason");
   vxp_jw__string(j, vxp_roofline_ops_reason(rf));
   vxp_jw__key(j, "total");
@@ -281,7 +281,7 @@ static void print_json_bound(vxp_jw *j, const vxp_roofline *rf, vxp_traffic_mode
     vxp_roofline_space_bandwidth(rf, i, &bw);
   }
   uint64_t total = vxp_roofline_total_ops(rf);
-  bool ops_known = strcmp(vxp_roofline_ops_status(rf), "unknown") != 0;
+  bool ops_known = vxp_roofline_ops_status(rf) != VXP_CERTAINTY_UNKNOWN;
   vxp_jw__key(j, "memory_time_ps");
   json_optional_u64(j, has_mem, mem);
   vxp_jw__key(j, "memory_bound_space");
@@ -298,10 +298,10 @@ static void print_json_bound(vxp_jw *j, const vxp_roofline *rf, vxp_traffic_mode
   json_optional_real(j, effective_peak(rf) > 0 && bw,
                      effective_peak(rf) / (double)(bw ? bw : 1), 4);
   vxp_jw__key(j, "bound");
-  vxp_jw__string(j, vxp_roofline_bound(rf, model));
+  vxp_jw__string(j, vxp_bound_name(vxp_roofline_bound(rf, model)));
   vxp_jw__key(j, "bound_ratio");
-  const char *bound = vxp_roofline_bound(rf, model);
-  bool by_mem = bound && strcmp(bound, "memory") == 0;
+  vxp_bound bound = vxp_roofline_bound(rf, model);
+  bool by_mem = bound == VXP_BOUND_MEMORY;
   json_optional_real(j, bound && (by_mem ? comp : mem) > 0,
                      by_mem ? (double)mem / (double)(comp ? comp : 1)
                             : (double)comp / (double)(mem ? mem : 1), 4);
@@ -326,7 +326,7 @@ static void print_json_fn(vxp_jw *j, const vxp_roofline *rf, vxp_traffic_model m
   vxp_jw__key(j, "regions");
   vxp_jw__u64(j, vxp_roofline_region_count(rf));
   vxp_jw__key(j, "traffic");
-  vxp_jw__string(j, vxp_roofline_traffic(rf));
+  vxp_jw__string(j, vxp_certainty_name(vxp_roofline_traffic(rf)));
   vxp_jw__key(j, "reason");
   vxp_jw__string(j, vxp_roofline_reason(rf));
   vxp_jw__key(j, "spaces");

@@ -171,9 +171,9 @@ static void test_agreement__check_roofline_and_facts_agree_on_random_programs(vo
     for (size_t s = 0; s < vxp_roofline_space_count(rf); s++)
       if (strcmp(vxp_roofline_space_name(rf, s), "W") == 0)
         written = vxp_roofline_space_written_bytes(rf, s);
-    if (strcmp(vxp_roofline_traffic(rf), "unknown") == 0 || written != g.written)
+    if (vxp_roofline_traffic(rf) == VXP_CERTAINTY_UNKNOWN || written != g.written)
       fail_msg("program %d: roofline %s, %llu bytes written, %llu expected:\n%s", p,
-               vxp_roofline_traffic(rf), (unsigned long long)written,
+               vxp_certainty_name(vxp_roofline_traffic(rf)), (unsigned long long)written,
                (unsigned long long)g.written, g.text);
     vxp_roofline_free(rf);
     vxp_analysis_free(an);

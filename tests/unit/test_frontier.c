@@ -87,7 +87,7 @@ static void test_frontier__names_the_largest_fit_the_turn_to_compute_and_the_bes
   const vxp_frontier_point *turn = vxp_frontier_first_compute_bound(fr);
   assert_non_null(turn);
   assert_true(vxp_frontier_point_value(turn) == 111);
-  assert_string_equal(vxp_frontier_point_bound(vxp_frontier_point_at(fr, 10)), "memory");
+  assert_int_equal(vxp_frontier_point_bound(vxp_frontier_point_at(fr, 10)), VXP_BOUND_MEMORY);
   /* Each call produces B tokens; at B = 100 (memory-bound) a call is 131,072 + 12,800 =
    * 143,872 ps, 100 x 10^12 / 143,872 tokens/s. */
   const vxp_frontier_point *first = vxp_frontier_point_at(fr, 0);

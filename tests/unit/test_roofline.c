@@ -35,7 +35,7 @@ static void test_roofline__the_llama_decode_step_reads_13_48_gb_in_8_67_ms(void 
   vxp_roofline *rf = roofline(ctx, an, "decode_step");
   assert_string_equal(vxp_roofline_function(rf), "decode_step");
   assert_int_equal(vxp_roofline_region_count(rf), 1);
-  assert_string_equal(vxp_roofline_traffic(rf), "exact");
+  assert_int_equal(vxp_roofline_traffic(rf), VXP_CERTAINTY_EXACT);
   assert_null(vxp_roofline_reason(rf));
   assert_int_equal(vxp_roofline_space_count(rf), 1);
   assert_string_equal(vxp_roofline_space_name(rf, 0), "HBM");
@@ -98,7 +98,7 @@ static void test_roofline__loops_multiply_slices_count_their_elements_writes_cou
                             "  return 0;\n"
                             "}\n");
   vxp_roofline *rf = roofline(r.ctx, r.an, "main");
-  assert_string_equal(vxp_roofline_traffic(rf), "exact");
+  assert_int_equal(vxp_roofline_traffic(rf), VXP_CERTAINTY_EXACT);
   size_t w = space_index(rf, "W");
   assert_int_equal(vxp_roofline_space_read_bytes(rf, w), 64 * 8 * 4 + 64 * 32);
   assert_int_equal(vxp_roofline_space_written_bytes(rf, w), 64 * 8 * 4 + 64 * 32);
@@ -125,7 +125,7 @@ static void test_roofline__alternatives_count_their_largest_arm_as_an_upper_boun
                             "  return 0;\n"
                             "}\n");
   vxp_roofline *rf = roofline(r.ctx, r.an, "main");
-  assert_string_equal(vxp_roofline_traffic(rf), "upper_bound");
+  assert_int_equal(vxp_roofline_traffic(rf), VXP_CERTAINTY_UPPER_BOUND);
   size_t w = space_index(rf, "W");
   /* if/else: max(100, 1); match: max(1 read + 1 write, 1 write); comptime: the taken arm. */
   assert_int_equal(vxp_roofline_space_written_bytes(rf, w), 100 + 1 + 1);
@@ -155,7 +155,7 @@ static void test_roofline__trip_counts_and_arms_are_the_analysis_decisions(void 
                             "  return 0;\n"
                             "}\n");
   vxp_roofline *rf = roofline(r.ctx, r.an, "main");
-  assert_string_equal(vxp_roofline_traffic(rf), "exact");
+  assert_int_equal(vxp_roofline_traffic(rf), VXP_CERTAINTY_EXACT);
   size_t w = space_index(rf, "W");
   assert_int_equal(vxp_roofline_space_written_bytes(rf, w), 6 + 1);
   /* The check side: the tile in the loop runs 6 times. */
@@ -189,7 +189,7 @@ static void test_roofline__what_cannot_be_counted_is_unknown_with_the_reason(voi
              "}\n", cases[i].body);
     test_run r = test_analyse(text);
     vxp_roofline *rf = roofline(r.ctx, r.an, "main");
-    assert_string_equal(vxp_roofline_traffic(rf), "unknown");
+    assert_int_equal(vxp_roofline_traffic(rf), VXP_CERTAINTY_UNKNOWN);
     if (!strstr(vxp_roofline_reason(rf), cases[i].why))
       fail_msg("%s: reason '%s' lacks '%s'", cases[i].body, vxp_roofline_reason(rf), cases[i].why);
     uint64_t ps;
@@ -206,7 +206,7 @@ static void test_roofline__what_cannot_be_counted_is_unknown_with_the_reason(voi
                             "}\n"
                             "fn outer() -> i32 { return inner(); }\n");
   vxp_roofline *rf = roofline(r.ctx, r.an, "outer");
-  assert_string_equal(vxp_roofline_traffic(rf), "unknown");
+  assert_int_equal(vxp_roofline_traffic(rf), VXP_CERTAINTY_UNKNOWN);
   assert_non_null(strstr(vxp_roofline_reason(rf), "a call to 'inner', which has spawn regions"));
   assert_int_equal(vxp_roofline_region_count(rf), 0);
   vxp_roofline_free(rf);
@@ -251,7 +251,7 @@ static void test_roofline__a_multiply_add_is_two_operations_by_element_type(void
                             "  return 0;\n"
                             "}\n");
   vxp_roofline *rf = roofline(r.ctx, r.an, "main");
-  assert_string_equal(vxp_roofline_ops_status(rf), "exact");
+  assert_int_equal(vxp_roofline_ops_status(rf), VXP_CERTAINTY_EXACT);
   assert_null(vxp_roofline_ops_reason(rf));
   assert_string_equal(vxp_roofline_topology(rf), "Dev");
   assert_true(vxp_roofline_op_count(rf, op_index(rf, "f16")) == 2ull * 4 * 64 * 32);
@@ -306,7 +306,7 @@ static void test_roofline__compulsory_traffic_counts_each_element_once(void **st
   assert_true(vxp_roofline_memory_time_ps(rf, VXP_TRAFFIC_NO_REUSE, &mem));
   assert_true(mem == 32768);
   assert_string_equal(vxp_roofline_memory_bound_space(rf, VXP_TRAFFIC_COMPULSORY), "W");
-  assert_string_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY), "memory");
+  assert_int_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY), VXP_BOUND_MEMORY);
   assert_true(vxp_roofline_call_time_ps(rf, VXP_TRAFFIC_COMPULSORY, &call));
   assert_true(call == 4608);
   /* The original accessors keep the no-reuse figures. */
@@ -343,7 +343,7 @@ static void test_roofline__memory_binds_until_the_batch_passes_the_ridge(void **
   test_run r;
   vxp_roofline *rf = batch_roofline(&r, 8);
   uint64_t ps = 0;
-  assert_string_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY), "memory");
+  assert_int_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY), VXP_BOUND_MEMORY);
   assert_true(vxp_roofline_call_time_ps(rf, VXP_TRAFFIC_COMPULSORY, &ps));
   assert_true(ps == 132096);
   uint64_t value = 0;
@@ -353,11 +353,11 @@ static void test_roofline__memory_binds_until_the_batch_passes_the_ridge(void **
   vxp_roofline_free(rf);
   test_done(&r);
   rf = batch_roofline(&r, 128);
-  assert_string_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY), "compute");
+  assert_int_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY), VXP_BOUND_COMPUTE);
   assert_true(vxp_roofline_call_time_ps(rf, VXP_TRAFFIC_COMPULSORY, &ps));
   assert_true(ps == 167773);
   /* With no reuse the weights count 128 times: memory again. */
-  assert_string_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_NO_REUSE), "memory");
+  assert_int_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_NO_REUSE), VXP_BOUND_MEMORY);
   vxp_roofline_free(rf);
   test_done(&r);
 }
@@ -381,11 +381,11 @@ static void test_roofline__without_compute_rates_the_bound_is_not_named(void **s
              "}\n", cases[i].body);
     test_run r = test_analyse(text);
     vxp_roofline *rf = roofline(r.ctx, r.an, "main");
-    assert_string_equal(vxp_roofline_ops_status(rf), "exact");
+    assert_int_equal(vxp_roofline_ops_status(rf), VXP_CERTAINTY_EXACT);
     uint64_t ps = 0;
     assert_false(vxp_roofline_compute_time_ps(rf, &ps));
     assert_non_null(strstr(vxp_roofline_compute_reason(rf), cases[i].why));
-    assert_null(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY));
+    assert_int_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY), VXP_BOUND_NONE);
     assert_false(vxp_roofline_call_time_ps(rf, VXP_TRAFFIC_COMPULSORY, &ps));
     /* The memory time is still there. */
     assert_true(vxp_roofline_memory_time_ps(rf, VXP_TRAFFIC_COMPULSORY, &ps));
@@ -401,7 +401,7 @@ static void test_roofline__without_compute_rates_the_bound_is_not_named(void **s
                             "}\n");
   vxp_roofline *rf = roofline(r.ctx, r.an, "main");
   assert_non_null(strstr(vxp_roofline_compute_reason(rf), "no compute rate for u8"));
-  assert_null(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY));
+  assert_int_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY), VXP_BOUND_NONE);
   vxp_roofline_free(rf);
   test_done(&r);
 }
@@ -428,18 +428,32 @@ static void test_roofline__operations_that_cannot_be_counted_are_unknown(void **
     test_run r = test_analyse(text);
     vxp_roofline *rf = roofline(r.ctx, r.an, "main");
     if (!cases[i].why) {
-      assert_string_equal(vxp_roofline_ops_status(rf), "upper_bound");
+      assert_int_equal(vxp_roofline_ops_status(rf), VXP_CERTAINTY_UPPER_BOUND);
       assert_true(vxp_roofline_total_ops(rf) == 1);
     } else {
-      assert_string_equal(vxp_roofline_ops_status(rf), "unknown");
+      assert_int_equal(vxp_roofline_ops_status(rf), VXP_CERTAINTY_UNKNOWN);
       if (!strstr(vxp_roofline_ops_reason(rf), cases[i].why))
         fail_msg("%s: reason '%s' lacks '%s'", cases[i].body, vxp_roofline_ops_reason(rf),
                  cases[i].why);
-      assert_null(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY));
+      assert_int_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY), VXP_BOUND_NONE);
     }
     vxp_roofline_free(rf);
     test_done(&r);
   }
+}
+
+static void test_roofline__closed_sets_are_enums_the_name_functions_spell(void **state) {
+  (void)state;
+  assert_string_equal(vxp_certainty_name(VXP_CERTAINTY_EXACT), "exact");
+  assert_string_equal(vxp_certainty_name(VXP_CERTAINTY_UPPER_BOUND), "upper_bound");
+  assert_string_equal(vxp_certainty_name(VXP_CERTAINTY_UNKNOWN), "unknown");
+  assert_null(vxp_certainty_name((vxp_certainty)0));
+  assert_null(vxp_bound_name(VXP_BOUND_NONE));
+  assert_string_equal(vxp_bound_name(VXP_BOUND_MEMORY), "memory");
+  assert_string_equal(vxp_bound_name(VXP_BOUND_COMPUTE), "compute");
+  assert_null(vxp_bound_name((vxp_bound)7));
+  assert_int_equal(vxp_roofline_traffic(NULL), 0);
+  assert_int_equal(vxp_roofline_bound(NULL, VXP_TRAFFIC_COMPULSORY), VXP_BOUND_NONE);
 }
 
 int main(void) {
@@ -454,6 +468,7 @@ int main(void) {
       cmocka_unit_test(test_roofline__memory_binds_until_the_batch_passes_the_ridge),
       cmocka_unit_test(test_roofline__without_compute_rates_the_bound_is_not_named),
       cmocka_unit_test(test_roofline__operations_that_cannot_be_counted_are_unknown),
+      cmocka_unit_test(test_roofline__closed_sets_are_enums_the_name_functions_spell),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

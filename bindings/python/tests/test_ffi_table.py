@@ -68,6 +68,8 @@ def c_kind(decl: str, named: bool) -> object:
         "vxp_traffic_model": ("int", 4, True),
         "vxp_search": ("int", 4, True),
         "vxp_misfit": ("int", 4, True),
+        "vxp_certainty": ("int", 4, True),
+        "vxp_bound": ("int", 4, True),
         "vxp_point": "struct vxp_point",
         "vxp_range": "struct vxp_range",
     }

@@ -1328,7 +1328,7 @@ class Analysis(_Handle):
             return Roofline(
                 function=_text(lib.vxp_roofline_function(rf)) or "",
                 regions=int(lib.vxp_roofline_region_count(rf)),
-                traffic=_text(lib.vxp_roofline_traffic(rf)) or "",
+                traffic=_text(lib.vxp_certainty_name(lib.vxp_roofline_traffic(rf))) or "",
                 reason=_text(lib.vxp_roofline_reason(rf)),
                 spaces=spaces,
                 time_ps=optional(lib.vxp_roofline_time_ps, rf),
