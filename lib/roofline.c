@@ -39,6 +39,7 @@
 #include "context.h"
 #include "program.h"
 #include "source.h"
+#include "strbuf.h"
 
 
 /* A buffer (a tensor read or written in a region) or a space: one slot of a traffic vector. */
@@ -73,7 +74,7 @@ struct vxp_roofline {
   const char *function;
   size_t regions;
   vxp_certainty traffic;
-  char reason[512];
+  vxp_sb reason;             /* why the traffic is unknown or has no time; empty: none */
   Array(rf_space) spaces;
   Array(rf_buffer) buffers;
   bool has_time;
@@ -87,13 +88,13 @@ struct vxp_roofline {
   /* Arithmetic. */
   uint64_t ops[VXP_ELEM_COUNT];
   vxp_certainty ops_status;
-  char ops_reason[512];
+  vxp_sb ops_reason;
   const char *topology;      /* the regions' topology, NULL when none or several */
   uint64_t peak[VXP_ELEM_COUNT];
   uint64_t tf32_peak;
   bool has_compute_time;
   uint64_t compute_time_ps;
-  char compute_reason[512];  /* why there is no compute time, when there is none */
+  vxp_sb compute_reason;     /* why there is no compute time, when there is none */
   /* The memory time and its space under the compulsory model (index 0) and no-reuse (1). */
   bool has_mtime[2];
   uint64_t mtime_ps[2];
@@ -123,15 +124,28 @@ typedef struct rf_walk {
 
 static void unknown(rf_walk *w, uint32_t start_byte, const char *fmt, ...) VXP__PRINTF(3, 4);
 
+/* Replace the text of `sb` (a reason) with the formatted one; a failed append is seen as
+ * VXP_ENOMEM when the roofline is finished. */
+static void set_text(vxp_context *ctx, vxp_sb *sb, const char *fmt, ...) VXP__PRINTF(3, 4);
+
+static void set_text(vxp_context *ctx, vxp_sb *sb, const char *fmt, ...) {
+  bool failed = sb->failed;
+  vxp_sb__free(ctx, sb);
+  sb->failed = failed;
+  va_list ap;
+  va_start(ap, fmt);
+  vxp_sb__vprintf(ctx, sb, fmt, ap);
+  va_end(ap);
+}
+
 static void unknown(rf_walk *w, uint32_t start_byte, const char *fmt, ...) {
   if (w->unknown) return;
   w->unknown = true;
   vxp_point at = vxp_source__point(w->an->prog->src, start_byte);
-  int n = snprintf(w->rf->reason, sizeof(w->rf->reason), "line %u: ", at.line + 1);
+  set_text(w->rf->ctx, &w->rf->reason, "line %u: ", at.line + 1);
   va_list ap;
   va_start(ap, fmt);
-  if (n > 0 && (size_t)n < sizeof(w->rf->reason))
-    vsnprintf(w->rf->reason + n, sizeof(w->rf->reason) - (size_t)n, fmt, ap);
+  vxp_sb__vprintf(w->rf->ctx, &w->rf->reason, fmt, ap);
   va_end(ap);
 }
 
@@ -288,7 +302,7 @@ static void ops_unknown(rf_walk *w, uint32_t start_byte, const char *what) {
   if (w->ops_unknown) return;
   w->ops_unknown = true;
   vxp_point at = vxp_source__point(w->an->prog->src, start_byte);
-  snprintf(w->rf->ops_reason, sizeof(w->rf->ops_reason), "line %u: %s", at.line + 1, what);
+  set_text(w->rf->ctx, &w->rf->ops_reason, "line %u: %s", at.line + 1, what);
 }
 
 /* Count the arithmetic operations that happen just before events[k]. */
@@ -535,11 +549,11 @@ static void compute_time(rf_walk *w) {
   uint64_t total = 0;
   for (size_t e = 0; e < VXP_ELEM_COUNT; e++) total |= rf->ops[e];
   if (rf->ops_status == VXP_CERTAINTY_UNKNOWN) {
-    snprintf(rf->compute_reason, sizeof(rf->compute_reason), "the operations are not known");
+    set_text(rf->ctx, &rf->compute_reason, "the operations are not known");
     return;
   }
   if (w->topologies_differ) {
-    snprintf(rf->compute_reason, sizeof(rf->compute_reason), "the regions run on different "
+    set_text(rf->ctx, &rf->compute_reason, "the regions run on different "
              "topologies; vxpeak prices the arithmetic of one");
     return;
   }
@@ -549,7 +563,7 @@ static void compute_time(rf_walk *w) {
     rf->tf32_peak = vxp_machine__peak_ops(t, VXP_COMPUTE_TF32);
   }
   if (!t || t->compute.len == 0) {
-    snprintf(rf->compute_reason, sizeof(rf->compute_reason), "topology '%s' declares no compute "
+    set_text(rf->ctx, &rf->compute_reason, "topology '%s' declares no compute "
              "rates (`// compute:` lines, fleet/README.md), so the bound cannot be named",
              rf->topology ? rf->topology : "?");
     return;
@@ -563,7 +577,7 @@ static void compute_time(rf_walk *w) {
   for (size_t e = 0; e < VXP_ELEM_COUNT; e++) {
     if (!rf->ops[e]) continue;
     if (!rf->peak[e]) {
-      snprintf(rf->compute_reason, sizeof(rf->compute_reason), "topology '%s' declares no "
+      set_text(rf->ctx, &rf->compute_reason, "topology '%s' declares no "
                "compute rate for %s, so its %s operations have no time and the bound cannot "
                "be named", rf->topology, vxp_elem__name((vxp_elem)e), vxp_elem__name((vxp_elem)e));
       return;
@@ -573,7 +587,7 @@ static void compute_time(rf_walk *w) {
     ps += (num + rf->peak[e] - 1) / rf->peak[e];
   }
   if (ps > UINT64_MAX) {
-    snprintf(rf->compute_reason, sizeof(rf->compute_reason), "the operations take more than "
+    set_text(rf->ctx, &rf->compute_reason, "the operations take more than "
              "2^64 ps");
     return;
   }
@@ -588,7 +602,7 @@ static int collect(rf_walk *w, const u128 *total) {
     if (total[i * 2] > UINT64_MAX || total[i * 2 + 1] > UINT64_MAX) {
       if (!w->unknown) {
         w->unknown = true;
-        snprintf(rf->reason, sizeof(rf->reason), "'%s' moves more than 2^64 bytes", s->name);
+        set_text(rf->ctx, &rf->reason, "'%s' moves more than 2^64 bytes", s->name);
       }
     }
     if (!s->is_space) {
@@ -635,14 +649,14 @@ static int collect(rf_walk *w, const u128 *total) {
     u128 n = total[w->slots.len * 2 + e];
     if (n > UINT64_MAX && !w->ops_unknown) {
       w->ops_unknown = true;
-      snprintf(rf->ops_reason, sizeof(rf->ops_reason), "more than 2^64 %s operations",
+      set_text(rf->ctx, &rf->ops_reason, "more than 2^64 %s operations",
                vxp_elem__name((vxp_elem)e));
     }
     rf->ops[e] = sat64(n);
   }
   if (w->unknown && !w->ops_unknown) {
     w->ops_unknown = true;
-    snprintf(rf->ops_reason, sizeof(rf->ops_reason), "%s", rf->reason);
+    set_text(rf->ctx, &rf->ops_reason, "%s", vxp_sb__text(&rf->reason));
   }
   rf->ops_status = w->ops_unknown ? VXP_CERTAINTY_UNKNOWN
                    : w->inexact   ? VXP_CERTAINTY_UPPER_BOUND
@@ -664,7 +678,7 @@ static int collect(rf_walk *w, const u128 *total) {
     for (size_t i = 0; i < rf->spaces.len; i++) {
       const rf_space *sp = &rf->spaces.items[i];
       if ((sp->read_bytes || sp->written_bytes) && !sp->has_time) {
-        snprintf(rf->reason, sizeof(rf->reason), "'%s' declares no bandwidth, so its traffic "
+        set_text(rf->ctx, &rf->reason, "'%s' declares no bandwidth, so its traffic "
                  "has no time", sp->name);
         break;
       }
@@ -765,6 +779,8 @@ int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx, const vxp_analysis *a
   int rc = w.rc;
   if (rc == VXP_OK) rc = collect(&w, total);
   if (rc == VXP_OK) rc = streaming(&w, fn_index);
+  if (rc == VXP_OK && (rf->reason.failed || rf->ops_reason.failed || rf->compute_reason.failed))
+    rc = VXP_ENOMEM;
   vxp_ctx__free(ctx, total);
   array_free(ctx, &w.slots);
   array_free(ctx, &w.access_slot);
@@ -782,6 +798,9 @@ void vxp_roofline_free(vxp_roofline *rf) {
   array_free(rf->ctx, &rf->buffers);
   array_free(rf->ctx, &rf->streamed);
   array_free(rf->ctx, &rf->streamed_cost);
+  vxp_sb__free(rf->ctx, &rf->reason);
+  vxp_sb__free(rf->ctx, &rf->ops_reason);
+  vxp_sb__free(rf->ctx, &rf->compute_reason);
   vxp_ctx__free(rf->ctx, rf);
 }
 
@@ -812,7 +831,7 @@ const char *vxp_bound_name(vxp_bound bound) {
 }
 
 const char *vxp_roofline_reason(const vxp_roofline *rf) {
-  return (rf && rf->reason[0]) ? rf->reason : NULL;
+  return (rf && rf->reason.len) ? vxp_sb__text(&rf->reason) : NULL;
 }
 
 size_t vxp_roofline_space_count(const vxp_roofline *rf) { return rf ? rf->spaces.len : 0; }
@@ -947,7 +966,7 @@ vxp_certainty vxp_roofline_ops_status(const vxp_roofline *rf) {
 }
 
 const char *vxp_roofline_ops_reason(const vxp_roofline *rf) {
-  return (rf && rf->ops_reason[0]) ? rf->ops_reason : NULL;
+  return (rf && rf->ops_reason.len) ? vxp_sb__text(&rf->ops_reason) : NULL;
 }
 
 const char *vxp_roofline_topology(const vxp_roofline *rf) { return rf ? rf->topology : NULL; }
@@ -987,7 +1006,8 @@ int vxp_roofline_compute_time_ps(const vxp_roofline *rf, uint64_t *out) {
 }
 
 const char *vxp_roofline_compute_reason(const vxp_roofline *rf) {
-  return (rf && !rf->has_compute_time && rf->compute_reason[0]) ? rf->compute_reason : NULL;
+  return (rf && !rf->has_compute_time && rf->compute_reason.len) ? vxp_sb__text(&rf->compute_reason)
+                                                                  : NULL;
 }
 
 vxp_bound vxp_roofline_bound(const vxp_roofline *rf, vxp_traffic_model model) {

@@ -442,6 +442,37 @@ static void test_roofline__operations_that_cannot_be_counted_are_unknown(void **
   }
 }
 
+/* The reasons are built in a growable buffer: a 600-character topology name is not cut (the
+ * reason was a 512-byte array). */
+static void test_roofline__a_reason_is_never_cut_short(void **state) {
+  (void)state;
+  char name[601];
+  memset(name, 'T', 600);
+  name[600] = '\0';
+  char *text = malloc(4096);
+  assert_non_null(text);
+  snprintf(text, 4096,
+           "Memory CPU_DRAM {}\n"
+           "Memory W { within: Memory::CPU_DRAM, capacity: 64 MiB, bandwidth: 1000 GB/s, "
+           "managed: explicit }\n"
+           "Topology %s { arch: nvptx64, memory: Memory::W, visible: [Memory::W] }\n"
+           "fn main() -> i32 {\n"
+           "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
+           "  spawn on(Topology::%s) { a[0] = a[1] + a[2]; }\n"
+           "  return 0;\n"
+           "}\n", name, name);
+  test_run r = test_analyse(text);
+  free(text);
+  vxp_roofline *rf = roofline(r.ctx, r.an, "main");
+  const char *why = vxp_roofline_compute_reason(rf);
+  assert_non_null(why);
+  assert_non_null(strstr(why, name));
+  assert_non_null(strstr(why, "so the bound cannot be named"));
+  assert_true(strlen(why) > 600);
+  vxp_roofline_free(rf);
+  test_done(&r);
+}
+
 static void test_roofline__closed_sets_are_enums_the_name_functions_spell(void **state) {
   (void)state;
   assert_string_equal(vxp_certainty_name(VXP_CERTAINTY_EXACT), "exact");
@@ -469,6 +500,7 @@ int main(void) {
       cmocka_unit_test(test_roofline__without_compute_rates_the_bound_is_not_named),
       cmocka_unit_test(test_roofline__operations_that_cannot_be_counted_are_unknown),
       cmocka_unit_test(test_roofline__closed_sets_are_enums_the_name_functions_spell),
+      cmocka_unit_test(test_roofline__a_reason_is_never_cut_short),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
