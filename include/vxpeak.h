@@ -1233,8 +1233,8 @@ VXP_API const char *vxp_sweep_point_code(const vxp_sweep_point *p);
  * The function that decided the reason, or NULL when it fits (or when the deciding
  * diagnostic is about no one function and written in none: a syntax error, the machine
  * model, a const item): the function the first error or W1029 is about or is written in
- * (an unresolved name in its body), or for "within_margin" and an overflow found from the
- * totals, the selected function closest to its capacity. With vxp_sweep_options.function
+ * (an unresolved name in its body), or for VXP_MISFIT_WITHIN_MARGIN and an overflow found
+ * from the totals, the selected function closest to its capacity. With vxp_sweep_options.function
  * set, only diagnostics about or written in that function or the functions it calls, or
  * written in no function, decide a value. Borrowed from the sweep.
  */
