@@ -1599,7 +1599,7 @@ typedef struct vxp_report vxp_report;
 typedef enum vxp_report_format {
   VXP_REPORT_TEXT = 1, /**< the table a person reads (the default) */
   VXP_REPORT_JSON = 2, /**< the JSON document the command's --format json prints */
-  VXP_REPORT_SVG = 3   /**< a standalone SVG picture (vxp_report_plot only) */
+  VXP_REPORT_SVG = 3   /**< a standalone SVG picture (vxp_report_plot, vxp_report_frontier) */
 } vxp_report_format;
 
 #define VXP_REPORT_OPTIONS_VERSION 2
@@ -1691,10 +1691,12 @@ VXP_API VXP_WARN_UNUSED int vxp_report_plot(vxp_report **out, vxp_context *ctx,
 /**
  * The report of a batch frontier (`vxpeak frontier`): per value, whether it fits, its peak,
  * one call's time, tokens per second and the bound; then the largest value that fits, where
- * memory turns to compute and the best throughput that fits; as text or JSON (schema
- * "vxpeak-frontier-v1"). The frontier keeps what it was asked (program, machines, constant,
+ * memory turns to compute and the best throughput that fits; as text, JSON (schema
+ * "vxpeak-frontier-v1") or VXP_REPORT_SVG (tokens/s against the constant, with the bandwidth
+ * and compute ceilings and the capacity wall; every mark carries its figures as data-*
+ * attributes). The frontier keeps what it was asked (program, machines, constant,
  * range, margin, traffic, tokens per call), so only `opts->format` and `opts->machine` (the
- * text's name for the machine; NULL: its label) are read.
+ * text's and picture's name for the machine; NULL: its label) are read.
  * @param[out] out the report, owned by the caller (vxp_report_free), allocated from `ctx`
  * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_EVERSION; failures are reported on `ctx`
  */

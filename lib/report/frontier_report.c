@@ -2,7 +2,8 @@
 /* frontier_report.c - the batch frontier's report (vxp_report_frontier; `vxpeak frontier`):
  * for every value of a constant, whether the program fits with the margin, one call's time,
  * tokens per second and the bound; then the largest value that fits, where memory turns to
- * compute, and the best throughput that fits; as text or JSON (vxpeak-frontier-v1). It reads
+ * compute, and the best throughput that fits; as text, JSON (vxpeak-frontier-v1) or an SVG
+ * picture of tokens/s against the constant with both ceilings and the capacity wall. It reads
  * the frontier through its public accessors and the question it kept (frontier.h). */
 #include <math.h>
 #include <stdio.h>
@@ -232,6 +233,130 @@ static void print_json(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f) {
   vxp_jw__close(&j, '}');
 }
 
+/* ------------------------------------------------------------------ the picture */
+
+/* Throughput (log scale) against the constant (log scale when it spans a decade): each
+ * value's tokens/s as a dot (filled when it fits), the bandwidth ceiling (tokens per
+ * memory time) and the compute ceiling (tokens per compute time) as lines, and the
+ * capacity wall as a vertical line after the largest value that fits. Every mark carries
+ * its figures as data-* attributes, which tests/plot/check_frontier.py compares with the
+ * JSON report. */
+static double tps(uint64_t tokens, int has, uint64_t ps) {
+  return has && ps ? 1e12 / (double)ps * (double)tokens : 0.0;
+}
+
+static void print_svg(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f,
+                      const char *machine) {
+  const vxp_question *q = vxp_frontier__question(f);
+  bool no_reuse = vxp_frontier__traffic(f) == VXP_TRAFFIC_NO_REUSE;
+  const double W = 960, H = 480, L = 90, R = 30, T = 50, B = 60;
+  size_t n = vxp_frontier_point_count(f);
+  double ymin = INFINITY, ymax = 0;
+  for (size_t i = 0; i < n; i++) {
+    const vxp_frontier_point *p = vxp_frontier_point_at(f, i);
+    uint64_t v = 0, tok = vxp_frontier_point_tokens(p);
+    double ys[3];
+    int h0 = vxp_frontier_point_call_time_ps(p, &v);
+    ys[0] = tps(tok, h0, v);
+    int h1 = vxp_frontier_point_memory_time_ps(p, &v);
+    ys[1] = tps(tok, h1, v);
+    int h2 = vxp_frontier_point_compute_time_ps(p, &v);
+    ys[2] = tps(tok, h2, v);
+    for (int k = 0; k < 3; k++) {
+      if (ys[k] <= 0) continue;
+      if (ys[k] < ymin) ymin = ys[k];
+      if (ys[k] > ymax) ymax = ys[k];
+    }
+  }
+  if (!(ymax > 0)) ymin = 1, ymax = 10;
+  double ly0 = floor(log10(ymin)), ly1 = ceil(log10(ymax));
+  if (ly1 <= ly0) ly1 = ly0 + 1;
+  double x0 = (double)q->lo, x1 = (double)q->hi;
+  bool logx = x0 >= 1 && x1 / x0 >= 10;
+  double lx0 = logx ? log10(x0) : x0, lx1 = logx ? log10(x1) : x1;
+  if (lx1 <= lx0) lx1 = lx0 + 1;
+#define PX(x) (L + ((logx ? log10(x) : (x)) - lx0) / (lx1 - lx0) * (W - L - R))
+#define PY(y) (H - B - (log10(y) - ly0) / (ly1 - ly0) * (H - T - B))
+  char b1[32];
+  vxp_sb__printf(ctx, sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+          "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\" "
+          "data-const=\"%s\" data-machine=\"%s\">\n", W, H, W, H, q->name,
+          machine);
+  vxp_sb__printf(ctx, sb, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+  vxp_sb__printf(ctx, sb, "<text x=\"%.0f\" y=\"24\" font-size=\"15\">%s on %s: tokens/s against %s "
+          "(%s traffic)</text>\n", L, q->file, machine, q->name,
+          no_reuse ? "no-reuse" : "compulsory");
+  /* Axes and decades. */
+  vxp_sb__printf(ctx, sb, "<g stroke=\"#888\" fill=\"none\"><path d=\"M%.1f %.1f V%.1f H%.1f\"/></g>\n", L,
+          T, H - B, W - R);
+  for (double d = ly0; d <= ly1; d++) {
+    double y = PY(pow(10, d));
+    vxp_sb__printf(ctx, sb, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
+            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", L, W - R, y, y, L - 6,
+            y + 4, vxp_num__per_second(pow(10, d), b1));
+  }
+  /* Ticks on the constant: powers of two on a log scale, else about eight steps. */
+  double step = logx ? 2 : fmax(1, ceil((x1 - x0) / 8));
+  for (double x = logx ? pow(2, ceil(log2(x0))) : x0; x <= x1; x = logx ? x * step : x + step)
+    vxp_sb__printf(ctx, sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", PX(x),
+            H - B + 16, x);
+  vxp_sb__printf(ctx, sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", (W + L - R) / 2,
+          H - 18, q->name);
+  vxp_sb__printf(ctx, sb, "<text x=\"18\" y=\"%.1f\" transform=\"rotate(-90 18 %.1f)\" "
+          "text-anchor=\"middle\">tokens/s</text>\n", (H - B + T) / 2, (H - B + T) / 2);
+  /* Ceilings: polylines over the values that have them. */
+  const char *names[2] = {"bandwidth", "compute"};
+  const char *colors[2] = {"#1f77b4", "#d62728"};
+  for (int k = 0; k < 2; k++) {
+    vxp_sb__printf(ctx, sb, "<polyline class=\"ceiling\" data-ceiling=\"%s\" fill=\"none\" stroke=\"%s\" "
+            "stroke-dasharray=\"6 4\" points=\"", names[k], colors[k]);
+    for (size_t i = 0; i < n; i++) {
+      const vxp_frontier_point *p = vxp_frontier_point_at(f, i);
+      uint64_t v = 0;
+      int has = k == 0 ? vxp_frontier_point_memory_time_ps(p, &v)
+                       : vxp_frontier_point_compute_time_ps(p, &v);
+      double y = tps(vxp_frontier_point_tokens(p), has, v);
+      double x = (double)vxp_frontier_point_value(p);
+      if (y > 0 && (!logx || x > 0)) vxp_sb__printf(ctx, sb, "%.1f,%.1f ", PX(x), PY(y));
+    }
+    vxp_sb__printf(ctx, sb, "\"/>\n");
+  }
+  /* The capacity wall, after the largest value that fits. */
+  const vxp_frontier_point *largest = vxp_frontier_largest_fit(f);
+  if (largest && vxp_frontier_point_value(largest) < q->hi) {
+    double x = PX((double)vxp_frontier_point_value(largest) + 0.5);
+    vxp_sb__printf(ctx, sb, "<line class=\"capacity-wall\" data-largest-fit=\"%llu\" x1=\"%.1f\" x2=\"%.1f\" "
+            "y1=\"%.1f\" y2=\"%.1f\" stroke=\"#555\" stroke-width=\"2\"/>"
+            "<text x=\"%.1f\" y=\"%.1f\">capacity: %s = %llu fits</text>\n",
+            (unsigned long long)vxp_frontier_point_value(largest), x, x, T, H - B, x + 4, T + 12,
+            q->name, (unsigned long long)vxp_frontier_point_value(largest));
+  }
+  /* The points. */
+  for (size_t i = 0; i < n; i++) {
+    const vxp_frontier_point *p = vxp_frontier_point_at(f, i);
+    uint64_t call = 0;
+    int has = vxp_frontier_point_call_time_ps(p, &call);
+    double y = tps(vxp_frontier_point_tokens(p), has, call);
+    double x = (double)vxp_frontier_point_value(p);
+    if (!(y > 0) || (logx && x <= 0)) continue;
+    bool fits = vxp_frontier_point_fits(p);
+    const char *bound = vxp_bound_name(vxp_frontier_point_bound(p));
+    vxp_sb__printf(ctx, sb, "<circle class=\"point\" data-value=\"%llu\" data-fits=\"%s\" "
+            "data-tokens-per-second=\"%.3f\" data-bound=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
+            "fill=\"%s\" stroke=\"#222\"><title>%s = %llu: %s tokens/s, %s, %s</title></circle>\n",
+            (unsigned long long)vxp_frontier_point_value(p), fits ? "true" : "false", y,
+            bound ? bound : "", PX(x), PY(y), fits ? "#2ca02c" : "white", q->name,
+            (unsigned long long)vxp_frontier_point_value(p), vxp_num__per_second(y, b1),
+            fits ? "fits" : "does not fit", bound ? bound : "bound not named");
+  }
+  vxp_sb__printf(ctx, sb, "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">- - bandwidth ceiling</text>"
+          "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">- - compute ceiling</text>\n", W - R - 260,
+          T + 12, colors[0], W - R - 130, T + 12, colors[1]);
+  vxp_sb__printf(ctx, sb, "</svg>\n");
+#undef PX
+#undef PY
+}
+
 int vxp_report_frontier(vxp_report **out, vxp_context *ctx, const vxp_frontier *f,
                         const vxp_report_options *opts) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
@@ -239,7 +364,8 @@ int vxp_report_frontier(vxp_report **out, vxp_context *ctx, const vxp_frontier *
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_frontier")
                : VXP_EINVAL;
   vxp_report_options o;
-  int rc = vxp_report__options(ctx, opts, &o, VXP_REPORT__TEXT_JSON);
+  int rc = vxp_report__options(ctx, opts, &o,
+                               VXP_REPORT__TEXT_JSON | VXP_REPORT__FORMAT(VXP_REPORT_SVG));
   if (rc != VXP_OK) return rc;
   const vxp_question *q = vxp_frontier__question(f);
   const char *machine = o.machine    ? o.machine
@@ -247,6 +373,7 @@ int vxp_report_frontier(vxp_report **out, vxp_context *ctx, const vxp_frontier *
                                      : "the program's own declarations";
   vxp_sb sb = {0};
   if (o.format == VXP_REPORT_JSON) print_json(ctx, &sb, f);
+  else if (o.format == VXP_REPORT_SVG) print_svg(ctx, &sb, f, machine);
   else print_text(ctx, &sb, f, machine);
   return vxp_report__finish(out, ctx, &sb);
 }

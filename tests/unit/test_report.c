@@ -284,6 +284,16 @@ static void test_report__frontier_report_keeps_the_question_it_was_asked(void **
   assert_int_equal(vxp_report_frontier(&rep, r.ctx, f, NULL), VXP_OK);
   assert_non_null(strstr(vxp_report_text(rep, NULL), " on l4 (built-in): BATCH in 1..3"));
   vxp_report_free(rep);
+  /* The picture: one dot per value with a call time, its figures as attributes. */
+  ro.format = VXP_REPORT_SVG;
+  assert_int_equal(vxp_report_frontier(&rep, r.ctx, f, &ro), VXP_OK);
+  const char *svg = vxp_report_text(rep, NULL);
+  assert_true(strncmp(svg, "<svg ", 5) == 0);
+  assert_non_null(strstr(svg, "data-const=\"BATCH\" data-machine=\"l4 (built-in)\""));
+  size_t dots = 0;
+  for (const char *p = svg; (p = strstr(p, "<circle class=\"point\"")); p++) dots++;
+  assert_true(dots >= 1 && dots <= 3);
+  vxp_report_free(rep);
   assert_int_equal(vxp_report_frontier(&rep, r.ctx, NULL, NULL), VXP_EINVAL);
   vxp_frontier_free(f);
   test_done(&r);

@@ -214,6 +214,10 @@ def test_frontier_is_the_commands_json_and_text(ctx: vxpeak.Context, at_root: No
     assert text == golden("frontier-nocompute-text")
     with pytest.raises(vxpeak.InvalidArgument):
         ctx.frontier(program, "BATCH", 1, 2, traffic="cached")
+    # frontier-decode-svg: --const BATCH=1..256 --tokens-per-call BATCH --format svg
+    picture = ctx.frontier(program, "BATCH", 1, 256, machine=ctx.builtin_machine("a100-40"),
+                           host=host, tokens_per_call="BATCH", machine_name="a100-40").svg
+    assert picture == golden("frontier-decode-svg")
 
 
 def test_sweep_grid_is_the_commands_text_and_json(ctx: vxpeak.Context, at_root: None) -> None:

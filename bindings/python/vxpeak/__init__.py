@@ -775,8 +775,8 @@ class Context(_Handle):
         """``vxpeak frontier``: every value of ``const name`` in ``lo..hi`` analysed and
         priced (fits with ``margin`` kept free, one call's time under ``traffic``, tokens per
         second with ``tokens_per_call`` tokens a call: a count, or a const item's name read at
-        each value), as libvxpeak renders it (vxp_report_frontier): typed, with ``to_dict()``
-        and ``text`` (naming the machine ``machine_name``, by default its label)."""
+        each value), as libvxpeak renders it (vxp_report_frontier): typed, with ``to_dict()``,
+        ``text`` and ``svg`` (naming the machine ``machine_name``, by default its label)."""
         models = {"compulsory": 0, "no_reuse": 1, "no-reuse": 1}
         if traffic not in models:
             raise InvalidArgument("frontier: traffic %r is not compulsory or no_reuse" % traffic)
@@ -807,7 +807,8 @@ class Context(_Handle):
         try:
             doc = json.loads(self._report(make, _ffi.REPORT_JSON))
             return FrontierReport.from_json(
-                doc, self._report(make, _ffi.REPORT_TEXT, machine=machine_name))
+                doc, self._report(make, _ffi.REPORT_TEXT, machine=machine_name),
+                self._report(make, _ffi.REPORT_SVG, machine=machine_name))
         finally:
             lib.vxp_frontier_free(f)
 

@@ -371,10 +371,12 @@ class FrontierReport:
     points: Tuple[FrontierPoint, ...]
     #: The table ``vxpeak frontier`` prints.
     text: str = field(default="", compare=False, repr=False)
+    #: The picture ``vxpeak frontier --format svg`` draws (tokens/s against the constant).
+    svg: str = field(default="", compare=False, repr=False)
     _json: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def from_json(cls, doc: Dict[str, Any], text: str) -> "FrontierReport":
+    def from_json(cls, doc: Dict[str, Any], text: str, svg: str = "") -> "FrontierReport":
         return cls(
             file=doc["file"],
             machine=doc["machine"],
@@ -392,6 +394,7 @@ class FrontierReport:
             best_fit=_frontier_point(doc["best_fit"]),
             points=tuple(FrontierPoint.from_dict(p) for p in doc["points"]),
             text=text,
+            svg=svg,
             _json=doc,
         )
 
