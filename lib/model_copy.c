@@ -231,5 +231,7 @@ int vxp_model__copy_part(vxp_context *ctx, const vxp_reuse *R, uint8_t side,
   for (uint32_t f = a->functions; f < b->functions; f++)
     if (!copy_function(ctx, &C, &from->functions.items[f], to)) return VXP_ENOMEM;
   if (!C.ok) return 0;
-  return vxp_reuse__copy_diags(R, side, from_diags->items + a->diags, b->diags - a->diags, diags);
+  /* An item without diagnostics may come from a list that has none (items NULL). */
+  const vxp_diagnostic *first = b->diags > a->diags ? from_diags->items + a->diags : NULL;
+  return vxp_reuse__copy_diags(R, side, first, b->diags - a->diags, diags);
 }

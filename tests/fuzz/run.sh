@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # run.sh BUILD OUT SECONDS SEED HARNESS... - run each libFuzzer harness for SECONDS on its
-# seed corpus (tests/fuzz/seeds.py) with the grammar's dictionary, one after the other.
+# seed corpus (tests/fuzz/seeds.py) and the regression corpus (tests/fuzz/regressions/: so
+# CI's clang-built smoke replays every past finding, including the clang-only UBSan ones
+# that make check's gcc build cannot see) with the grammar's dictionary, one after the other.
 # The growing corpora stay in OUT/corpus/NAME/, findings (crash-*, leak-*, timeout-*,
 # oom-*) in OUT/findings/. Prints executions, coverage and findings per harness; fails
 # when any harness found something.
@@ -28,7 +30,8 @@ for h in "$@"; do
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$build/$h" -max_total_time="$seconds" -seed="$seed" -max_len=4096 -timeout=10 \
       -rss_limit_mb=2048 -dict="$out/seeds/vx.dict" -artifact_prefix="$out/findings/$h-" \
-      -print_final_stats=1 "$corpus" "$out/seeds/$seeds" >"$log" 2>&1
+      -print_final_stats=1 "$corpus" "$out/seeds/$seeds" "$root/tests/fuzz/regressions" \
+      >"$log" 2>&1
   rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
