@@ -1136,13 +1136,16 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
                                  &an->diags, planned ? &lend : NULL, &an->vis_ends);
     an->items_taken = R.taken;
     an->items_walked = R.walked;
+    if (rc == VXP_OK)
+      rc = vxp_lowerings__check(ctx, prog->src, ts_tree_root_node(prog->tree), &an->view,
+                                &an->diags);
+    vxp_visibility_reuse lend_raw = {vxp_reuse__take_raw, &R};
+    an->raw_start = an->diags.len;
+    if (rc == VXP_OK)
+      rc = vxp_raw__check_items(ctx, prog->src, prog->top.items, prog->top.len, &an->view,
+                                &an->diags, planned > 0 ? &lend_raw : NULL, &an->raw_ends);
     if (!planned_by_reparse) vxp_reuse__free(ctx, &R);
   }
-  if (rc == VXP_OK)
-    rc = vxp_lowerings__check(ctx, prog->src, ts_tree_root_node(prog->tree), &an->view,
-                              &an->diags);
-  if (rc == VXP_OK)
-    rc = vxp_raw__check(ctx, prog->src, ts_tree_root_node(prog->tree), &an->view, &an->diags);
 
   walker W;
   memset(&W, 0, sizeof(W));
@@ -1333,6 +1336,7 @@ void vxp_analysis_free(vxp_analysis *an) {
   vxp_machine_free(an->own);
   vxp_diag__list_free(ctx, &an->diags);
   array_free(ctx, &an->vis_ends);
+  array_free(ctx, &an->raw_ends);
   for (size_t i = 0; i < an->functions.len; i++) vxp_ctx__free(ctx, an->functions.items[i].owned_name);
   array_free(ctx, &an->functions);
   vxp_name_index__free(ctx, &an->function_index);

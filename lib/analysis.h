@@ -266,6 +266,8 @@ struct vxp_analysis {
    * item i ending at vis_ends[i], so that a later analysis can take them over (reuse.c). */
   size_t vis_start;
   vxp_item_ends vis_ends;
+  size_t raw_start;           /* the same for the raw:: checks (raw_primitives.c) */
+  vxp_item_ends raw_ends;
   size_t items_taken, items_walked; /* items taken from a previous analysis, and recomputed */
   char *json;                 /* cached report (lib/report/json.c) */
   size_t json_len;

@@ -555,8 +555,28 @@ static void outside(raw_walk *R, TSNode n, unsigned depth) {
   ts_tree_cursor_delete(&c);
 }
 
-int vxp_raw__check(vxp_context *ctx, const vxp_source *src, TSNode root,
-                   const vxp_machine_view *view, vxp_diag_list *diags) {
+/* The checks of top-level item `item`. */
+static void check_item(raw_walk *R, TSNode item) {
+  if (is(item, R->S->legacy_transfer_impl_item)) return; /* refused as a syntax error */
+  if (!is(item, R->S->transfer_impl_item)) {
+    R->reported.len = 0;
+    outside(R, item, 0);
+    return;
+  }
+  find_edge(R, item);
+  TSNode body = fld(item, R->F->body);
+  TSTreeCursor c = ts_tree_cursor_new(body);
+  for (bool m = ts_tree_cursor_goto_first_child(&c); m && R->rc == VXP_OK;
+       m = ts_tree_cursor_goto_next_sibling(&c)) {
+    TSNode fn = ts_tree_cursor_current_node(&c);
+    if (is(fn, R->S->function_item)) check_function(R, fn);
+  }
+  ts_tree_cursor_delete(&c);
+}
+
+int vxp_raw__check_items(vxp_context *ctx, const vxp_source *src, const TSNode *top,
+                         size_t top_count, const vxp_machine_view *view, vxp_diag_list *diags,
+                         const vxp_visibility_reuse *reuse, vxp_item_ends *ends) {
   raw_walk R;
   memset(&R, 0, sizeof(R));
   R.ctx = ctx;
@@ -566,27 +586,28 @@ int vxp_raw__check(vxp_context *ctx, const vxp_source *src, TSNode root,
   R.view = view;
   R.diags = diags;
   R.rc = VXP_OK;
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && R.rc == VXP_OK;
-       more = ts_tree_cursor_goto_next_sibling(&cursor)) {
-    TSNode item = ts_tree_cursor_current_node(&cursor);
-    if (is(item, R.S->legacy_transfer_impl_item)) continue; /* refused as a syntax error */
-    if (!is(item, R.S->transfer_impl_item)) {
-      R.reported.len = 0;
-      outside(&R, item, 0);
-      continue;
-    }
-    find_edge(&R, item);
-    TSNode body = fld(item, R.F->body);
-    TSTreeCursor c = ts_tree_cursor_new(body);
-    for (bool m = ts_tree_cursor_goto_first_child(&c); m && R.rc == VXP_OK;
-         m = ts_tree_cursor_goto_next_sibling(&c)) {
-      TSNode fn = ts_tree_cursor_current_node(&c);
-      if (is(fn, R.S->function_item)) check_function(&R, fn);
-    }
-    ts_tree_cursor_delete(&c);
+  for (size_t i = 0; i < top_count && R.rc == VXP_OK; i++) {
+    int taken = reuse ? reuse->take(reuse->arg, (uint32_t)i, diags) : 0;
+    if (taken < 0) R.rc = taken;
+    else if (!taken) check_item(&R, top[i]);
+    if (ends && R.rc == VXP_OK && !array_push(ctx, ends, (uint32_t)diags->len)) R.rc = VXP_ENOMEM;
   }
-  ts_tree_cursor_delete(&cursor);
   array_free(ctx, &R.reported);
   return R.rc;
+}
+
+int vxp_raw__check(vxp_context *ctx, const vxp_source *src, TSNode root,
+                   const vxp_machine_view *view, vxp_diag_list *diags) {
+  uint32_t n = ts_node_child_count(root);
+  TSNode *top = n ? vxp_ctx__calloc(ctx, n, sizeof(TSNode)) : NULL;
+  if (n && !top) return VXP_ENOMEM;
+  size_t count = 0;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && count < n;
+       more = ts_tree_cursor_goto_next_sibling(&cursor))
+    top[count++] = ts_tree_cursor_current_node(&cursor);
+  ts_tree_cursor_delete(&cursor);
+  int rc = vxp_raw__check_items(ctx, src, top, count, view, diags, NULL, NULL);
+  vxp_ctx__free(ctx, top);
+  return rc;
 }

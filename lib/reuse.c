@@ -173,23 +173,20 @@ int vxp_reuse__copy_diags(const vxp_reuse *R, uint8_t side, const vxp_diagnostic
   return 1;
 }
 
-int vxp_reuse__take_visibility(void *arg, uint32_t item, vxp_diag_list *diags) {
-  vxp_reuse *R = arg;
+/* Item `item`'s diagnostics among prev->diags[start ..] with per-item `ends`, copied. */
+static int take(vxp_reuse *R, size_t start, const vxp_item_ends *ends, uint32_t item,
+                vxp_diag_list *diags, bool count) {
   const vxp_analysis *prev = R->prev;
-  if (!prev || prev->vis_ends.len != R->items) {
-    R->walked++;
-    return 0;
-  }
   uint8_t side = item < R->items ? R->side[item] : VXP_REUSE_FRESH;
-  if (side == VXP_REUSE_FRESH) {
-    R->walked++;
+  if (!prev || ends->len != R->items || side == VXP_REUSE_FRESH) {
+    R->walked += count;
     return 0;
   }
-  size_t from = item ? prev->vis_ends.items[item - 1] : prev->vis_start;
-  size_t to = prev->vis_ends.items[item];
+  size_t from = item ? ends->items[item - 1] : start;
+  size_t to = ends->items[item];
   for (size_t i = from; i < to; i++) {
     if (!mappable(R, side, &prev->diags.items[i])) {
-      R->walked++;
+      R->walked += count;
       return 0;
     }
   }
@@ -197,6 +194,16 @@ int vxp_reuse__take_visibility(void *arg, uint32_t item, vxp_diag_list *diags) {
     if (!vxp_diag__copy(R->new_src->ctx, diags, &prev->diags.items[i])) return VXP_ENOMEM;
     move_positions(R, side, array_last(diags));
   }
-  R->taken++;
+  R->taken += count;
   return 1;
+}
+
+int vxp_reuse__take_visibility(void *arg, uint32_t item, vxp_diag_list *diags) {
+  vxp_reuse *R = arg;
+  return R->prev ? take(R, R->prev->vis_start, &R->prev->vis_ends, item, diags, true) : 0;
+}
+
+int vxp_reuse__take_raw(void *arg, uint32_t item, vxp_diag_list *diags) {
+  vxp_reuse *R = arg;
+  return R->prev ? take(R, R->prev->raw_start, &R->prev->raw_ends, item, diags, false) : 0;
 }

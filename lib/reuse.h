@@ -42,7 +42,9 @@ int vxp_reuse__copy_diags(const vxp_reuse *R, uint8_t side, const vxp_diagnostic
 
 void vxp_reuse__free(vxp_context *ctx, vxp_reuse *R);
 
-/* vxp_visibility_reuse's `take` over a planned vxp_reuse. */
+/* vxp_visibility_reuse's `take` over a planned vxp_reuse: the visibility checks' and the
+ * raw:: checks' diagnostics of an unchanged item (R->taken and R->walked count the first). */
 int vxp_reuse__take_visibility(void *arg, uint32_t item, vxp_diag_list *diags);
+int vxp_reuse__take_raw(void *arg, uint32_t item, vxp_diag_list *diags);
 
 #endif /* VXP_REUSE_H */

@@ -172,7 +172,8 @@ static void random_edit(text_buf *b, uint32_t *rnd, bool bodies, size_t *start, 
     static const char *const statements[] = {
         "  let t = transfer(Tensor<f32, [64, 64]>::uninit(), Memory::HBM);\n",
         "  on_dev(2.5);\n", "  let q = t[1];\n", "  middle(3);\n",
-        "  spawn on(Topology::Dev) { let z = t[2]; }\n", "  for j in 0..3 { print(j); }\n"};
+        "  spawn on(Topology::Dev) { let z = t[2]; }\n", "  for j in 0..3 { print(j); }\n",
+        "  raw::barrier();\n"};
     size_t line = place_in_a_body(b, rnd);
     while (line > 0 && b->s[line - 1] != '\n') line--;
     *start = *end = line;
