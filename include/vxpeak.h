@@ -407,7 +407,9 @@ VXP_API VXP_WARN_UNUSED int vxp_program_parse(vxp_program **out, vxp_context *ct
  * Parse a new version of a program's source incrementally: the syntax tree of `prog` is
  * copied, adjusted by the edits that lead from `prog`'s source to `src` (see
  * vxp_source_edit) and handed to the parser, which re-reads only what the edits touched;
- * the new tree is then lowered as vxp_program_parse does. The result is the same program
+ * the new tree is then lowered as vxp_program_parse does, except that the top-level items the
+ * edits did not touch keep their lowered model (copied, moved past the edits) when the
+ * touched ones are functions whose signatures did not change. The result is the same program
  * vxp_program_parse(out, ctx, src) would give. When `src` is not an edited version of
  * `prog`'s source (or is more than 64 edits away), it is parsed from scratch; so is a text
  * whose new tree has syntax errors (ERROR or MISSING nodes), because the parser's error
@@ -628,8 +630,9 @@ VXP_API VXP_WARN_UNUSED int vxp_analyze(vxp_analysis **out, vxp_context *ctx,
  * vxp_analyze(out, ctx, prog, opts) gives, diagnostic for diagnostic and byte for byte in
  * its reports; only the time differs.
  *
- * What is taken over today: the visibility checks (E6001, E6003, E6029, E6030, E8002) of
- * unchanged items. `previous` lends nothing (and this is vxp_analyze) unless it was made in
+ * What is taken over today: the visibility checks (E6001, E6003, E6029, E6030, E8002) and
+ * the raw:: checks (E6017, E6019, E6020, E6021) of unchanged items; the walk of every
+ * function, name resolution and the call-tree fold still run over the whole program. `previous` lends nothing (and this is vxp_analyze) unless it was made in
  * the same context with the same `machine`, `host` and `machine_only`, and the two texts
  * differ only inside functions whose signatures (everything before the body) are
  * unchanged, with the same top-level items in the same order; anything else is analysed
