@@ -1111,6 +1111,12 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
   if (rc == VXP_OK) rc = vxp_transfer__check_reachable(ctx, &an->graph, &an->diags);
   /* The visibility walk is item by item: an earlier analysis of an earlier version lends
    * the diagnostics of the items the edit did not touch. */
+  /* The program's top-level nodes: a reparse read them (an editor's program); otherwise the
+   * checks below walk the root's children themselves and keep nothing for a later analysis,
+   * so that a program analysed once (the command line) pays no memory for reuse. */
+  const TSNode *top = prog->top.items;
+  size_t top_count = prog->top.len;
+  TSNode root = ts_tree_root_node(prog->tree);
   if (rc == VXP_OK) {
     vxp_reuse R;
     memset(&R, 0, sizeof(R));
@@ -1132,8 +1138,8 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
     an->vis_start = an->diags.len;
     if (planned < 0) rc = planned;
     else
-      rc = vxp_visibility__check(ctx, prog->src, prog->top.items, prog->top.len, &an->view,
-                                 &an->diags, planned ? &lend : NULL, &an->vis_ends);
+      rc = vxp_visibility__check(ctx, prog->src, root, top, top_count, &an->view, &an->diags,
+                                 planned ? &lend : NULL, top ? &an->vis_ends : NULL);
     an->items_taken = R.taken;
     an->items_walked = R.walked;
     if (rc == VXP_OK)
@@ -1142,8 +1148,8 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
     vxp_visibility_reuse lend_raw = {vxp_reuse__take_raw, &R};
     an->raw_start = an->diags.len;
     if (rc == VXP_OK)
-      rc = vxp_raw__check_items(ctx, prog->src, prog->top.items, prog->top.len, &an->view,
-                                &an->diags, planned > 0 ? &lend_raw : NULL, &an->raw_ends);
+      rc = vxp_raw__check_items(ctx, prog->src, root, top, top_count, &an->view, &an->diags,
+                                planned > 0 ? &lend_raw : NULL, top ? &an->raw_ends : NULL);
     if (!planned_by_reparse) vxp_reuse__free(ctx, &R);
   }
 

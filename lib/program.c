@@ -231,12 +231,17 @@ static int diagnose_items(vxp_program *prog, const vxp_program *old, TSNode root
 
 /* prog->top: the root's children, with one cursor pass. */
 static int read_top(vxp_program *prog, TSNode root) {
+  return vxp_program__top_nodes(prog->ctx, root, &prog->top);
+}
+
+int vxp_program__top_nodes(vxp_context *ctx, TSNode root, void *out) {
+  Array(TSNode) *top = out;
   uint32_t n = ts_node_child_count(root);
-  if (n && !array_reserve(prog->ctx, &prog->top, n)) return VXP_ENOMEM;
+  if (n && !array_reserve(ctx, top, n)) return VXP_ENOMEM;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
-  for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && prog->top.len < n;
+  for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && top->len < n;
        more = ts_tree_cursor_goto_next_sibling(&cursor))
-    prog->top.items[prog->top.len++] = ts_tree_cursor_current_node(&cursor);
+    top->items[top->len++] = ts_tree_cursor_current_node(&cursor);
   ts_tree_cursor_delete(&cursor);
   return VXP_OK;
 }
@@ -244,7 +249,7 @@ static int read_top(vxp_program *prog, TSNode root) {
 /* Lower the program's tree into its model: the items a reparse did not touch are copied from
  * `old` (when not NULL) where vxp_lower__splice can show the result is a full lowering's,
  * and the whole tree is lowered otherwise. */
-static int lower(vxp_program *prog, const vxp_program *old, TSNode root) {
+static int lower(vxp_program *prog, const vxp_program *old, TSNode root, bool keep_marks) {
   vxp_context *ctx = prog->ctx;
   if (old && old->marks.body.len) {
     vxp_reuse *R = vxp_ctx__calloc(ctx, 1, sizeof(*R));
@@ -271,7 +276,8 @@ static int lower(vxp_program *prog, const vxp_program *old, TSNode root) {
       if (done < 0) return done;
     }
   }
-  return vxp_lower__program(ctx, prog->src, root, &prog->model, &prog->diags, &prog->marks);
+  return vxp_lower__program(ctx, prog->src, root, &prog->model, &prog->diags,
+                            keep_marks ? &prog->marks : NULL);
 }
 
 /* Parse `src` (reusing `old_tree`, already edited by `steps` to match it, when not NULL),
@@ -316,7 +322,10 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     rc = VXP_ENOMEM;
   }
   TSNode root = ts_tree_root_node(prog->tree);
-  if (rc == VXP_OK) rc = read_top(prog, root);
+  /* Only a reparse keeps what a later reparse reuses (the top-level nodes, the lowering's
+   * item marks): a program parsed once (the command line) does not pay their memory, and an
+   * editor's first reparse after the open lowers in full. */
+  if (rc == VXP_OK && old) rc = read_top(prog, root);
   int reused = 0;
   if (rc == VXP_OK && prog->reused_tree && parsable == src->len) {
     reused = diagnose_items(prog, old, root);
@@ -328,7 +337,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   if (rc == VXP_OK && parsable < src->len)
     rc = vxp_syntax__report_cut(ctx, src, parsable, why, &prog->diags);
   if (rc == VXP_OK)
-    rc = lower(prog, prog->reused_tree && parsable == src->len ? old : NULL, root);
+    rc = lower(prog, prog->reused_tree && parsable == src->len ? old : NULL, root, old != NULL);
   if (rc == VXP_OK) {
     prog->declarations = vxp_machine__new(ctx, src->label);
     if (!prog->declarations) rc = VXP_ENOMEM;

@@ -15,9 +15,9 @@ struct vxp_program {
   vxp_context *ctx;
   const vxp_source *src;
   TSTree *tree;
-  /* The tree's top-level nodes in order, read once: a cursor over the root's children is
-   * slow in this tree-sitter (each step descends the balanced repetition tree), and a
-   * reparse and its analysis visit them many times. */
+  /* The tree's top-level nodes in order, read once by a reparse (empty otherwise): a cursor
+   * over the root's children is slow in this tree-sitter (each step descends the balanced
+   * repetition tree), and a reparse and its analysis visit them many times. */
   Array(TSNode) top;
   vxp_model model;
   /* The program's own Memory/Topology declarations and transfer lowerings, read once from
@@ -44,6 +44,10 @@ struct vxp_program {
   const struct vxp_program *plan_base;
   uint64_t plan_base_src;
 };
+
+/* Append the children of `root` to `out` (an Array(TSNode)), with one cursor pass.
+ * VXP_OK or VXP_ENOMEM. */
+int vxp_program__top_nodes(vxp_context *ctx, TSNode root, void *out);
 
 /* Parse the first `len` bytes of `src` into `*out` with the context's parser, reusing
  * `old_tree` (edited to match) when not NULL, under the call's cancellation flag and time

@@ -574,9 +574,10 @@ static void check_item(raw_walk *R, TSNode item) {
   ts_tree_cursor_delete(&c);
 }
 
-int vxp_raw__check_items(vxp_context *ctx, const vxp_source *src, const TSNode *top,
-                         size_t top_count, const vxp_machine_view *view, vxp_diag_list *diags,
-                         const vxp_visibility_reuse *reuse, vxp_item_ends *ends) {
+int vxp_raw__check_items(vxp_context *ctx, const vxp_source *src, TSNode root,
+                         const TSNode *top, size_t top_count, const vxp_machine_view *view,
+                         vxp_diag_list *diags, const vxp_visibility_reuse *reuse,
+                         vxp_item_ends *ends) {
   raw_walk R;
   memset(&R, 0, sizeof(R));
   R.ctx = ctx;
@@ -586,28 +587,23 @@ int vxp_raw__check_items(vxp_context *ctx, const vxp_source *src, const TSNode *
   R.view = view;
   R.diags = diags;
   R.rc = VXP_OK;
-  for (size_t i = 0; i < top_count && R.rc == VXP_OK; i++) {
+  /* `top` when the caller read the top-level nodes, else a cursor over `root`. */
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  bool more = top ? top_count > 0 : ts_tree_cursor_goto_first_child(&cursor);
+  for (size_t i = 0; more && R.rc == VXP_OK; i++) {
+    TSNode item = top ? top[i] : ts_tree_cursor_current_node(&cursor);
     int taken = reuse ? reuse->take(reuse->arg, (uint32_t)i, diags) : 0;
     if (taken < 0) R.rc = taken;
-    else if (!taken) check_item(&R, top[i]);
+    else if (!taken) check_item(&R, item);
     if (ends && R.rc == VXP_OK && !array_push(ctx, ends, (uint32_t)diags->len)) R.rc = VXP_ENOMEM;
+    more = top ? i + 1 < top_count : ts_tree_cursor_goto_next_sibling(&cursor);
   }
+  ts_tree_cursor_delete(&cursor);
   array_free(ctx, &R.reported);
   return R.rc;
 }
 
 int vxp_raw__check(vxp_context *ctx, const vxp_source *src, TSNode root,
                    const vxp_machine_view *view, vxp_diag_list *diags) {
-  uint32_t n = ts_node_child_count(root);
-  TSNode *top = n ? vxp_ctx__calloc(ctx, n, sizeof(TSNode)) : NULL;
-  if (n && !top) return VXP_ENOMEM;
-  size_t count = 0;
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && count < n;
-       more = ts_tree_cursor_goto_next_sibling(&cursor))
-    top[count++] = ts_tree_cursor_current_node(&cursor);
-  ts_tree_cursor_delete(&cursor);
-  int rc = vxp_raw__check_items(ctx, src, top, count, view, diags, NULL, NULL);
-  vxp_ctx__free(ctx, top);
-  return rc;
+  return vxp_raw__check_items(ctx, src, root, NULL, 0, view, diags, NULL, NULL);
 }

@@ -746,9 +746,10 @@ static void walk_item(vis_walk *W, TSNode item) {
   }
 }
 
-int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, const TSNode *top,
-                          size_t top_count, const vxp_machine_view *view, vxp_diag_list *diags,
-                          const vxp_visibility_reuse *reuse, vxp_item_ends *ends) {
+int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
+                          const TSNode *top, size_t top_count, const vxp_machine_view *view,
+                          vxp_diag_list *diags, const vxp_visibility_reuse *reuse,
+                          vxp_item_ends *ends) {
   vis_walk W;
   memset(&W, 0, sizeof(W));
   W.ctx = ctx;
@@ -758,10 +759,13 @@ int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, const TSNode 
   W.view = view;
   W.diags = diags;
   W.rc = VXP_OK;
-  /* The program's top-level nodes, read once by the caller (program.h: a cursor over the
-   * root's children is slow, and ts_node_named_child(root, i) quadratic). */
-  for (size_t i = 0; i < top_count && W.rc == VXP_OK; i++) {
-    TSNode item = top[i];
+  /* The program's top-level nodes: `top` when the caller read them (program.h: a cursor
+   * over the root's children is slow, and ts_node_named_child(root, i) quadratic), else a
+   * cursor over `root`. */
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  bool more = top ? top_count > 0 : ts_tree_cursor_goto_first_child(&cursor);
+  for (size_t i = 0; more && W.rc == VXP_OK; i++) {
+    TSNode item = top ? top[i] : ts_tree_cursor_current_node(&cursor);
     if (is(item, W.S->function_item)) {
       index_fn(&W, item, false);
     } else if (is(item, W.S->extern_block)) {
@@ -769,17 +773,22 @@ int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, const TSNode 
       uint32_t m = vxp_node__named_count(body);
       for (uint32_t j = 0; j < m; j++) index_fn(&W, ts_node_named_child(body, j), true);
     }
+    more = top ? i + 1 < top_count : ts_tree_cursor_goto_next_sibling(&cursor);
   }
   if (W.fns.len > 1) qsort(W.fns.items, W.fns.len, sizeof(vis_fn), fn_cmp);
-  for (size_t index = 0; index < top_count && W.rc == VXP_OK; index++) {
-    TSNode item = top[index];
+  ts_tree_cursor_reset(&cursor, root);
+  more = top ? top_count > 0 : ts_tree_cursor_goto_first_child(&cursor);
+  for (size_t index = 0; more && W.rc == VXP_OK; index++) {
+    TSNode item = top ? top[index] : ts_tree_cursor_current_node(&cursor);
     if (walked_item(&W, item)) {
       int taken = reuse ? reuse->take(reuse->arg, (uint32_t)index, diags) : 0;
       if (taken < 0) W.rc = taken;
       else if (!taken) walk_item(&W, item);
     }
     if (ends && W.rc == VXP_OK && !array_push(ctx, ends, (uint32_t)diags->len)) W.rc = VXP_ENOMEM;
+    more = top ? index + 1 < top_count : ts_tree_cursor_goto_next_sibling(&cursor);
   }
+  ts_tree_cursor_delete(&cursor);
   array_free(ctx, &W.vars);
   array_free(ctx, &W.fns);
   return W.rc;

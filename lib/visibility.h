@@ -34,12 +34,14 @@ typedef struct vxp_visibility_reuse {
   void *arg;
 } vxp_visibility_reuse;
 
-/* Append the diagnostics above for the program whose tree's top-level nodes are `top`
- * (parsed from `src`) to `diags`, in the order of the top-level items, each item's in the order of its walk. `reuse`, when not
+/* Append the diagnostics above for the program `root` (parsed from `src`; `top`, when not
+ * NULL, holds its top_count top-level nodes, read once) to `diags`, in the order of the
+ * top-level items, each item's in the order of its walk. `reuse`, when not
  * NULL, may supply an item's diagnostics in place of its walk; `ends`, when not NULL,
  * receives the length of `diags` after each top-level item. Returns VXP_OK or VXP_ENOMEM. */
-int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, const TSNode *top,
-                          size_t top_count, const vxp_machine_view *view, vxp_diag_list *diags,
-                          const vxp_visibility_reuse *reuse, vxp_item_ends *ends);
+int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
+                          const TSNode *top, size_t top_count, const vxp_machine_view *view,
+                          vxp_diag_list *diags, const vxp_visibility_reuse *reuse,
+                          vxp_item_ends *ends);
 
 #endif /* VXP_VISIBILITY_H */

@@ -411,6 +411,22 @@ static void test_incremental__a_message_quoting_bytes_that_are_not_utf8_still_re
   vxp_context_free(ctx);
 }
 
+/* A program ready for item-level reparses, as an editor holds one after its first edit: a
+ * program parsed once keeps nothing for reuse (a command-line parse does not pay for it), so
+ * `text` is parsed and then reparsed after an empty edit. `*src` is the version it borrows. */
+static vxp_program *editor_program(vxp_context *ctx, const char *label, const char *text,
+                                   vxp_source **src) {
+  vxp_source *first;
+  vxp_program *parsed, *prog;
+  assert_int_equal(vxp_source_new(&first, ctx, label, text, strlen(text)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&parsed, ctx, first), VXP_OK);
+  assert_int_equal(vxp_source_edit(src, first, 0, 0, "", 0), VXP_OK);
+  assert_int_equal(vxp_program_reparse(&prog, ctx, parsed, *src), VXP_OK);
+  vxp_program_free(parsed);
+  vxp_source_free(first);
+  return prog;
+}
+
 /* An edit inside one function's body re-walks that function only: the visibility errors of
  * the functions after it are the previous analysis', moved two lines down, and the result
  * is a fresh analysis' report; an edit of a signature lends nothing. */
@@ -420,8 +436,7 @@ static void test_incremental__an_edit_in_a_body_keeps_the_other_functions_result
   vxp_source *src, *next, *sig, *fresh_src;
   vxp_program *prog, *inc, *inc2, *fresh;
   vxp_analysis *an, *an2, *an3;
-  assert_int_equal(vxp_source_new(&src, ctx, "b.vx", base_program, strlen(base_program)), VXP_OK);
-  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  prog = editor_program(ctx, "b.vx", base_program, &src);
   assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
   const char *ins = "  print(x);\n  print(x);\n";
   uint32_t at = (uint32_t)(strstr(base_program, "  return x;") - base_program);
@@ -482,9 +497,7 @@ static void test_incremental__a_body_edit_copies_the_other_items_model(void **st
     vxp_context *ctx = test_context();
     vxp_source *src, *next, *fresh_src;
     vxp_program *prog, *inc, *fresh;
-    assert_int_equal(vxp_source_new(&src, ctx, "m.vx", base_program, strlen(base_program)),
-                     VXP_OK);
-    assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+    prog = editor_program(ctx, "m.vx", base_program, &src);
     uint32_t at = (uint32_t)(strstr(base_program, "  return x;") - base_program);
     assert_int_equal(vxp_source_edit(&next, src, at, at, edits[e].text, strlen(edits[e].text)),
                      VXP_OK);
@@ -549,8 +562,7 @@ static void test_incremental__a_role_comment_reaching_past_its_function_is_not_s
   vxp_source *src, *next, *fresh_src;
   vxp_program *prog, *inc, *fresh;
   vxp_analysis *an, *an2;
-  assert_int_equal(vxp_source_new(&src, ctx, "r.vx", text, strlen(text)), VXP_OK);
-  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  prog = editor_program(ctx, "r.vx", text, &src);
   assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
   const char *cut = "  // role: weights\n  print(1);";
   uint32_t at = (uint32_t)(strstr(text, cut) - text);
