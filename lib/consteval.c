@@ -412,3 +412,24 @@ const char *vxp_consteval__explain(const vxp_const_env *env, vxp_fold f, char *b
   }
   return buf;
 }
+
+vxp_fold vxp_consteval__const_value(const vxp_const_env *env, vxp_name name) {
+  vxp_fold f = {VXP_FOLD_UNKNOWN, 0, VXP_NONE, false};
+  for (size_t i = 0; i < env->override_count; i++) {
+    if (env->overrides[i].name != name) continue;
+    f.status = VXP_FOLD_OK;
+    f.value = env->overrides[i].value;
+    return f;
+  }
+  const vxp_model *m = env->model;
+  if (env->consts) {
+    long item = find_item(m, env->consts, name);
+    if (item < 0) return f;
+    const const_slot *slot = &env->consts->slots[item];
+    if (slot->state[1] == SLOT_DONE) return slot->result[1];
+    return vxp_consteval__fold_signed(env, m->consts.items[item].value);
+  }
+  for (size_t i = 0; i < m->consts.len; i++)
+    if (m->consts.items[i].name == name) return vxp_consteval__fold_signed(env, m->consts.items[i].value);
+  return f;
+}

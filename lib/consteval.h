@@ -75,6 +75,11 @@ void vxp_consteval__table_free(vxp_context *ctx, vxp_const_table *table);
 const char *vxp_consteval__explain(const vxp_const_env *env, vxp_fold fold, char *buf,
                                    size_t size);
 
+/* The value decided for const item `name` under `env`: its -D override when one is given,
+ * else the const table's cached signed fold (the analysis builds the table once; without
+ * one the item is folded here). VXP_FOLD_UNKNOWN when the program has no such item. */
+vxp_fold vxp_consteval__const_value(const vxp_const_env *env, vxp_name name);
+
 /* The binding of `name` in `env` (the instance's own), or NULL. */
 const vxp_const_binding *vxp_consteval__binding(const vxp_const_env *env, vxp_name name);
 

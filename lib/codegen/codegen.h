@@ -178,6 +178,7 @@ typedef struct cg {
   unsigned kernel_count;
   /* the function being emitted */
   cg_fn *fn;
+  size_t fact_cursor;    /* where vxp_cg__block_fact last found a block of `fn` */
   vxp_sb body;
   vxp_sb *out;           /* body, or the kernel being emitted */
   unsigned indent;
@@ -295,5 +296,10 @@ cg_fn *vxp_cg__index_fn_of(cg *G, uint32_t analysed);
 
 /* The generated program as a whole (cuda.c). */
 int vxp_cg__generate(cg *G, vxp_sb *out);
+
+/* The analysis' decided fact of the `kind` block that the construct starting at
+ * `start_byte` opens in the function being generated (its trip count, its `if comptime`
+ * arm), or NULL when that function was not analysed or has no such block. */
+const vxp_event_fact *vxp_cg__block_fact(cg *G, vxp_block_kind kind, uint32_t start_byte);
 
 #endif /* VXP_CODEGEN_H */

@@ -462,7 +462,11 @@ int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis
     G.src = prog->src;
     G.S = &ctx->syms;
     G.F = &ctx->fields;
+    /* Constants as the analysis decided them: its const table and -D overrides. */
     G.env.model = &prog->model;
+    G.env.consts = an->const_table;
+    G.env.overrides = an->overrides.items;
+    G.env.override_count = an->overrides.len;
     G.diags = &cu->diags;
     vxp_sb text;
     memset(&text, 0, sizeof(text));

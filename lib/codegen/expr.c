@@ -192,12 +192,14 @@ static bool const_item(cg *G, TSNode node, const char *name, size_t len, vxp_sb 
     const char *cn = vxp_strtab__str(&G->m->names, c->name);
     if (strlen(cn) != len || memcmp(cn, name, len) != 0) continue;
     *found = true;
-    vxp_fold f = vxp_consteval__fold(&G->env, c->value);
+    /* The value the analysis decided (its const table, -D overrides), negative ones too. */
+    vxp_fold f = vxp_consteval__const_value(&G->env, c->name);
     if (f.status != VXP_FOLD_OK)
       return vxp_cg__refuse(G, node, "const item '%.*s' does not fold to an integer constant",
                             (int)len, name);
     v->kind = CG_SCALAR;
-    vxp_sb__printf(G->ctx, sb, "%lluLL", (unsigned long long)f.value);
+    if (f.negative) vxp_sb__printf(G->ctx, sb, "(-%lluLL)", (unsigned long long)f.value);
+    else vxp_sb__printf(G->ctx, sb, "%lluLL", (unsigned long long)f.value);
     return true;
   }
   return true;

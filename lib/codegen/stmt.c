@@ -310,16 +310,14 @@ static void if_statement(cg *G, TSNode node) {
   TSNode alternative = vxp_cg__field(node, G->F->alternative);
   TSNode else_arm = ts_node_is_null(alternative) ? alternative : ts_node_named_child(alternative, 0);
   if (!ts_node_is_null(vxp_cg__field(node, G->F->comptime))) {
-    /* `if comptime`: the analysis keeps only the arm the condition selects (it prunes
-     * the other), and so does the generated code. */
-    uint32_t start = ts_node_start_byte(cond), end = ts_node_end_byte(cond);
-    uint32_t cx = vxp_cg__index_cexpr(G, start, end);
-    vxp_fold f = {VXP_FOLD_UNKNOWN, 0, VXP_NONE, false};
-    if (cx != VXP_NONE) f = vxp_consteval__fold_signed(&G->env, cx);
-    if (f.status != VXP_FOLD_OK) {
+    /* `if comptime`: the analysis keeps only the arm it decided (it prunes the other), and
+     * so does the generated code: the arm is the analysis' fact, not a fold of its own. */
+    const vxp_event_fact *fact = vxp_cg__block_fact(G, VXP_BLOCK_IF, ts_node_start_byte(node));
+    if (!fact || fact->arm == VXP_ARM_RUNTIME) {
       vxp_cg__refuse(G, cond, "an `if comptime` whose condition does not fold to a constant");
       return;
     }
+    vxp_fold f = {VXP_FOLD_OK, fact->arm == VXP_ARM_TAKEN, VXP_NONE, false};
     char where[32];
     vxp_cg__where(G, node, where, sizeof(where));
     if (!f.value && ts_node_is_null(else_arm))

@@ -338,3 +338,19 @@ void vxp_cg__push_scope(cg *G) {
 void vxp_cg__pop_scope(cg *G) {
   if (G->scopes.len) G->vars.len = G->scopes.items[--G->scopes.len];
 }
+
+const vxp_event_fact *vxp_cg__block_fact(cg *G, vxp_block_kind kind, uint32_t start_byte) {
+  if (!G->fn || G->fn->analysed == VXP_NONE || G->fn->model_fn >= G->m->functions.len) return NULL;
+  const vxp_function *fn = &G->m->functions.items[G->fn->model_fn];
+  size_t n = fn->events.len;
+  /* Code is generated in program order: start where the last block was found. */
+  for (size_t k = 0; k < n; k++) {
+    size_t i = (G->fact_cursor + k) % n;
+    const vxp_event *ev = &fn->events.items[i];
+    if (ev->kind != VXP_EV_OPEN || ev->u.block.kind != kind || ev->u.block.start_byte != start_byte)
+      continue;
+    G->fact_cursor = i;
+    return vxp_analysis__event_fact(G->an, G->fn->analysed, i);
+  }
+  return NULL;
+}

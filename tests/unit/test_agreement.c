@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_agreement.c - one program, one set of facts: on randomly generated programs, the
- * analysis' decided facts (lib/analysis.h), check's records (what the report, explain and plot
- * read: bytes and runs per tile) and the roofline all agree with the trip counts and
- * `if comptime` arms the generator knows, including bounds and conditions that go negative
- * (`for i in (K - 3)..4`, `if comptime K - 3`), where a second, unsigned fold once disagreed.
+/* test_agreement.c - one program, one set of facts: on randomly generated programs, every
+ * command that reports a trip count, an `if comptime` arm or a tile size must report the one
+ * the generator knows, including bounds and conditions that go negative (`for i in
+ * (K - 3)..4`, `if comptime K - 3`), where a second, unsigned fold once disagreed:
  *
- * Not covered here: CUDA generation, which still folds on its own (docs/design.md §3). */
+ *   - the analysis' decided facts (lib/analysis.h): trip counts;
+ *   - check's records (bytes and runs per tile) and allocated_bytes;
+ *   - explain (vxp_report_explain, JSON): allocated bytes, the sum over the run, tile sizes;
+ *   - the roofline: the bytes the spawn region writes, which multiplies its trip counts;
+ *   - CUDA generation (vxp_cuda_generate): every generated `for` loop's bounds (evaluated
+ *     here), the arms it keeps, and the size of every tile it allocates;
+ *   - plot (the command, every 50th program): one point per tile, with its size.
+ */
 #include <stdarg.h>
+#include <unistd.h>
 
 #include "support.h"
 
@@ -33,6 +40,7 @@ typedef struct gen {
   uint64_t trips[256];       /* expected trip count of each reached `for`, in program order */
   size_t loops;
   size_t negative_starts;     /* reached loops whose start folds negative */
+  size_t then_taken, else_taken; /* reached `if comptime`s by the arm they take */
   int budget;
 } gen;
 
@@ -66,6 +74,8 @@ static void statements(gen *g, bool device, uint64_t mult, bool live, int depth)
       /* An `if comptime` whose condition may be negative: non-zero takes the then arm. */
       long c = (long)(rnd() % 6);
       bool taken = g->k - c != 0;
+      if (live && taken) g->then_taken++;
+      if (live && !taken) g->else_taken++;
       emit(g, "if comptime K - %ld {\n", c);
       statements(g, device, mult, live && taken, depth + 1);
       emit(g, "} else {\n");
@@ -108,7 +118,231 @@ static void generate(gen *g) {
   emit(g, "}\nprint!(a);\nreturn 0;\n}\n");
 }
 
-static void test_agreement__check_roofline_and_facts_agree_on_random_programs(void **state) {
+/* ------------------------------------------------------------------ reading the outputs */
+
+/* The program without its `print!` lines (the CUDA subset has no printing of tiles): its
+ * tiles are then never read, which moves when they are released, not how often they run,
+ * how big they are, or what the loops and arms are. */
+static size_t without_prints(const gen *g, char *out, size_t size) {
+  size_t n = 0;
+  for (const char *line = g->text; *line;) {
+    const char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line + 1) : strlen(line);
+    if (strncmp(line, "print!(", 7) != 0) {
+      assert_true(n + len < size);
+      memcpy(out + n, line, len);
+      n += len;
+    }
+    line += len;
+  }
+  out[n] = 0;
+  return n;
+}
+
+/* A tiny evaluator for the integer expressions the generator makes codegen write:
+ * literals with C suffixes, `(int64_t)` casts, parentheses, unary and binary + - *. */
+typedef struct cexpr_reader {
+  const char *p;
+  bool ok;
+} cexpr_reader;
+
+static long long c_sum(cexpr_reader *r);
+
+static void c_space(cexpr_reader *r) {
+  while (*r->p == ' ') r->p++;
+}
+
+static long long c_atom(cexpr_reader *r) {
+  c_space(r);
+  if (strncmp(r->p, "(int64_t)", 9) == 0) {
+    r->p += 9;
+    return c_atom(r);
+  }
+  if (*r->p == '(') {
+    r->p++;
+    long long v = c_sum(r);
+    c_space(r);
+    if (*r->p != ')') r->ok = false;
+    else r->p++;
+    return v;
+  }
+  if (*r->p == '-') {
+    r->p++;
+    return -c_atom(r);
+  }
+  if (*r->p < '0' || *r->p > '9') {
+    r->ok = false;
+    return 0;
+  }
+  long long v = strtoll(r->p, (char **)&r->p, 10);
+  while (*r->p == 'L' || *r->p == 'l' || *r->p == 'u' || *r->p == 'U') r->p++;
+  return v;
+}
+
+static long long c_product(cexpr_reader *r) {
+  long long v = c_atom(r);
+  for (c_space(r); *r->p == '*'; c_space(r)) {
+    r->p++;
+    v *= c_atom(r);
+  }
+  return v;
+}
+
+static long long c_sum(cexpr_reader *r) {
+  long long v = c_product(r);
+  for (c_space(r); *r->p == '+' || *r->p == '-'; c_space(r)) {
+    char op = *r->p++;
+    long long w = c_product(r);
+    v = op == '+' ? v + w : v - w;
+  }
+  return v;
+}
+
+static int compare_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static size_t count_of(const char *text, const char *needle) {
+  size_t n = 0;
+  for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle)) n++;
+  return n;
+}
+
+/* CUDA generation of the program without prints: its loops' trip counts (as a multiset:
+ * kernels are written before the host code), its arms and its tiles. */
+static void check_cuda(vxp_context *ctx, const gen *g, int p) {
+  static char text[16384];
+  size_t len = without_prints(g, text, sizeof(text));
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_analysis *an;
+  assert_int_equal(vxp_source_new(&src, ctx, "agree.vx", text, len), VXP_OK);
+  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
+  vxp_cuda *cu = NULL;
+  assert_int_equal(vxp_cuda_generate(&cu, ctx, an), VXP_OK);
+  const char *cuda = vxp_cuda_text(cu, NULL);
+  if (!cuda)
+    fail_msg("program %d: no CUDA: %s\n%s", p,
+             vxp_cuda_diagnostic_count(cu) ? vxp_diagnostic_message(vxp_cuda_diagnostic(cu, 0)) : "?",
+             text);
+  uint64_t trips[256];
+  size_t loops = 0;
+  for (const char *f = strstr(cuda, "for (int64_t "); f; f = strstr(f + 1, "for (int64_t ")) {
+    const char *eq = strchr(f, '=');
+    cexpr_reader r = {eq + 1, true};
+    long long start = c_sum(&r);
+    const char *eq2 = r.ok ? strchr(r.p, '=') : NULL;
+    assert_non_null(eq2);
+    r.p = eq2 + 1;
+    long long end = c_sum(&r);
+    if (!r.ok) fail_msg("program %d: cannot read the loop at '%.60s'", p, f);
+    assert_true(loops < 256);
+    trips[loops++] = end > start ? (uint64_t)(end - start) : 0;
+  }
+  uint64_t want[256];
+  memcpy(want, g->trips, g->loops * sizeof(uint64_t));
+  qsort(want, g->loops, sizeof(uint64_t), compare_u64);
+  qsort(trips, loops, sizeof(uint64_t), compare_u64);
+  if (loops != g->loops || memcmp(trips, want, loops * sizeof(uint64_t)) != 0)
+    fail_msg("program %d: CUDA has %zu loops, %zu expected, or other trip counts:\n%s\n%s", p,
+             loops, g->loops, text, cuda);
+  /* The arms: the taken ones kept, the pruned ones not written at all. */
+  if (count_of(cuda, "/* if comptime: taken */") != g->then_taken ||
+      count_of(cuda, "/* if comptime: else taken */") != g->else_taken)
+    fail_msg("program %d: CUDA keeps %zu then and %zu else arms, %zu and %zu expected:\n%s", p,
+             count_of(cuda, "/* if comptime: taken */"),
+             count_of(cuda, "/* if comptime: else taken */"), g->then_taken, g->else_taken, text);
+  /* The tiles: one allocation per placement that runs, of the record's size. */
+  size_t tiles = 0;
+  uint64_t bytes = 0;
+  for (const char *t = strstr(cuda, "vxp_tile_alloc(&fr"); t; t = strstr(t + 1, "vxp_tile_alloc(&fr")) {
+    const char *size = strstr(t, "VXP_SPACE_W, ");
+    assert_non_null(size);
+    bytes += strtoull(size + 13, NULL, 10);
+    tiles++;
+  }
+  uint64_t want_bytes = 4096 + 16 * (g->tiles - 1);
+  if (tiles != g->tiles || bytes != want_bytes)
+    fail_msg("program %d: CUDA allocates %zu tiles of %llu bytes in all, %llu of %llu expected",
+             p, tiles, (unsigned long long)bytes, (unsigned long long)g->tiles,
+             (unsigned long long)want_bytes);
+  vxp_cuda_free(cu);
+  vxp_analysis_free(an);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+}
+
+/* The first number after `key` at or after `*from` (moved past the key), or UINT64_MAX. */
+static uint64_t number_after(const char *key, const char **from) {
+  const char *k = strstr(*from, key);
+  if (!k) return UINT64_MAX;
+  *from = k + strlen(key);
+  return strtoull(*from, NULL, 10);
+}
+
+/* explain's JSON: allocated bytes, the sum over the run (runs x bytes), tile sizes. */
+static void check_explain(vxp_context *ctx, const vxp_analysis *an, const gen *g, int p) {
+  vxp_report_options opts = VXP_REPORT_OPTIONS_INIT;
+  opts.format = VXP_REPORT_JSON;
+  vxp_report *rep = NULL;
+  assert_int_equal(vxp_report_explain(&rep, ctx, an, &opts), VXP_OK);
+  const char *json = vxp_report_text(rep, NULL);
+  const char *at = json;
+  uint64_t allocated = number_after("\"allocated_bytes\": ", &at);
+  uint64_t over_run = 0, bytes;
+  const char *sum = strstr(json, "\"sum_over_run\"");
+  assert_non_null(sum);
+  for (const char *q = sum; (bytes = number_after("\"bytes\": ", &q)) != UINT64_MAX; sum = q)
+    over_run += bytes;
+  if (allocated != g->allocated || over_run != g->allocated)
+    fail_msg("program %d: explain says %llu allocated, %llu over the run, %llu expected:\n%s", p,
+             (unsigned long long)allocated, (unsigned long long)over_run,
+             (unsigned long long)g->allocated, json);
+  /* Every site's tile is one of the two sizes the generator places. */
+  at = json;
+  for (uint64_t t; (t = number_after("\"tile_bytes\": ", &at)) != UINT64_MAX;)
+    if (t != 16 && t != 4096) fail_msg("program %d: explain shows a tile of %llu bytes", p, (unsigned long long)t);
+  vxp_report_free(rep);
+}
+
+/* plot's SVG, through the command: one point per tile placed, each with its size. */
+static void check_plot(const gen *g, int p) {
+  const char *cli = getenv("VXPEAK_CLI");
+  if (!cli) fail_msg("VXPEAK_CLI is not set (make unit sets it to the built command)");
+  char vx[] = "/tmp/vxp-agree-XXXXXX";
+  int fd = mkstemp(vx);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  assert_non_null(f);
+  fputs(g->text, f);
+  fclose(f);
+  char cmd[512];
+  snprintf(cmd, sizeof(cmd), "%s plot %s -o - 2>/dev/null", cli, vx);
+  FILE *out = popen(cmd, "r");
+  assert_non_null(out);
+  static char svg[1 << 18];
+  size_t n = fread(svg, 1, sizeof(svg) - 1, out);
+  svg[n] = 0;
+  int status = pclose(out);
+  unlink(vx);
+  if (status != 0 || n == 0) fail_msg("program %d: `%s` failed (status %d)", p, cmd, status);
+  size_t tiles = 0;
+  uint64_t bytes = 0;
+  for (const char *t = strstr(svg, " placed, "); t; t = strstr(t + 1, " placed, ")) {
+    uint64_t v = 0; /* written with thousands separators: 4,096 */
+    for (const char *d = t + 9; (*d >= '0' && *d <= '9') || *d == ','; d++)
+      if (*d != ',') v = v * 10 + (uint64_t)(*d - '0');
+    bytes += v;
+    tiles++;
+  }
+  if (tiles != g->tiles || bytes != 4096 + 16 * (g->tiles - 1))
+    fail_msg("program %d: plot shows %zu tiles of %llu bytes, %llu expected", p, tiles,
+             (unsigned long long)bytes, (unsigned long long)g->tiles);
+}
+
+static void test_agreement__every_command_agrees_on_random_programs(void **state) {
   (void)state;
   const int programs = 2000;
   vxp_context *ctx = test_context();
@@ -176,6 +410,10 @@ static void test_agreement__check_roofline_and_facts_agree_on_random_programs(vo
                vxp_certainty_name(vxp_roofline_traffic(rf)), (unsigned long long)written,
                (unsigned long long)g.written, g.text);
     vxp_roofline_free(rf);
+
+    check_explain(ctx, an, &g, p);
+    check_cuda(ctx, &g, p);
+    if (p % 50 == 0) check_plot(&g, p);
     vxp_analysis_free(an);
     vxp_program_free(prog);
     vxp_source_free(src);
@@ -188,7 +426,7 @@ static void test_agreement__check_roofline_and_facts_agree_on_random_programs(vo
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_agreement__check_roofline_and_facts_agree_on_random_programs),
+      cmocka_unit_test(test_agreement__every_command_agrees_on_random_programs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
