@@ -278,14 +278,19 @@ static void print_svg(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f,
 #define PX(x) (L + ((logx ? log10(x) : (x)) - lx0) / (lx1 - lx0) * (W - L - R))
 #define PY(y) (H - B - (log10(y) - ly0) / (ly1 - ly0) * (H - T - B))
   char b1[32];
+  /* The file and machine names are the caller's text: escaped for XML. */
   vxp_sb__printf(ctx, sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
           "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\" "
-          "data-const=\"%s\" data-machine=\"%s\">\n", W, H, W, H, q->name,
-          machine);
+          "data-const=\"%s\" data-machine=\"", W, H, W, H, q->name);
+  vxp_report__xml(ctx, sb, machine);
+  vxp_sb__puts(ctx, sb, "\">\n");
   vxp_sb__printf(ctx, sb, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-  vxp_sb__printf(ctx, sb, "<text x=\"%.0f\" y=\"24\" font-size=\"15\">%s on %s: tokens/s against %s "
-          "(%s traffic)</text>\n", L, q->file, machine, q->name,
-          no_reuse ? "no-reuse" : "compulsory");
+  vxp_sb__printf(ctx, sb, "<text x=\"%.0f\" y=\"24\" font-size=\"15\">", L);
+  vxp_report__xml(ctx, sb, q->file);
+  vxp_sb__puts(ctx, sb, " on ");
+  vxp_report__xml(ctx, sb, machine);
+  vxp_sb__printf(ctx, sb, ": tokens/s against %s (%s traffic)</text>\n", q->name,
+                 no_reuse ? "no-reuse" : "compulsory");
   /* Axes and decades. */
   vxp_sb__printf(ctx, sb, "<g stroke=\"#888\" fill=\"none\"><path d=\"M%.1f %.1f V%.1f H%.1f\"/></g>\n", L,
           T, H - B, W - R);

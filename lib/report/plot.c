@@ -50,19 +50,6 @@ static const char style[] =
 
 /* Text as XML character data or an attribute value; control characters other than tab and
  * newline (not allowed in XML 1.0) are dropped. */
-static void xml_text(vxp_context *ctx, vxp_sb *sb, const char *s) {
-  for (; s && *s; s++) {
-    switch (*s) {
-    case '<': vxp_sb__puts(ctx, sb, "&lt;"); break;
-    case '>': vxp_sb__puts(ctx, sb, "&gt;"); break;
-    case '&': vxp_sb__puts(ctx, sb, "&amp;"); break;
-    case '"': vxp_sb__puts(ctx, sb, "&quot;"); break;
-    default:
-      if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t') vxp_sb__putc(ctx, sb, *s);
-    }
-  }
-}
-
 static bool selected(const vxp_resident_set *rs, const vxp_report_options *o) {
   return (!o->function || strcmp(o->function, rs->function_name) == 0) &&
          (!o->space || strcmp(o->space, rs->space_name) == 0);
@@ -218,16 +205,16 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an,
 #define Y(v) (py1 - PLOT_H * (double)(v) / (double)top)
   char b1[32], b2[32], b3[32];
   vxp_sb__puts(ctx, sb, "<g class=\"panel\" data-function=\"");
-  xml_text(ctx, sb, rs->function_name);
+  vxp_report__xml(ctx, sb, rs->function_name);
   vxp_sb__puts(ctx, sb, "\" data-space=\"");
-  xml_text(ctx, sb, rs->space_name);
+  vxp_report__xml(ctx, sb, rs->space_name);
   vxp_sb__printf(ctx, sb,
                  "\" data-peak-bytes=\"%llu\" data-capacity-bytes=\"%llu\" data-peak-order=\"%u\">\n",
                  (unsigned long long)peak, (unsigned long long)cap, peak_at);
   vxp_sb__printf(ctx, sb, "<text x=\"%.1f\" y=\"%.1f\" class=\"title\">", LEFT, y0 + 24);
-  xml_text(ctx, sb, rs->function_name);
+  vxp_report__xml(ctx, sb, rs->function_name);
   vxp_sb__puts(ctx, sb, ": bytes live in ");
-  xml_text(ctx, sb, rs->space_name);
+  vxp_report__xml(ctx, sb, rs->space_name);
   vxp_sb__puts(ctx, sb, " along program order</text>\n");
   vxp_sb__printf(ctx, sb, "<text x=\"%.1f\" y=\"%.1f\" class=\"sub\">peak %s (%s bytes) of %s, %.1f%%",
                  LEFT, y0 + 44, vxp_num__binary(peak, b1), vxp_num__grouped(peak, b2),
@@ -279,11 +266,11 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an,
     if (steps[p].record != SIZE_MAX) {
       const vxp_record *r = &an->records.items[steps[p].record];
       vxp_sb__printf(ctx, sb, "line %u: ", r->range.start.line + 1);
-      xml_text(ctx, sb, r->binding_name ? r->binding_name : "(unbound)");
+      vxp_report__xml(ctx, sb, r->binding_name ? r->binding_name : "(unbound)");
       vxp_sb__printf(ctx, sb, " placed, %s bytes", vxp_num__grouped(r->bytes, b1));
       if (r->role) {
         vxp_sb__puts(ctx, sb, " (");
-        xml_text(ctx, sb, r->role);
+        vxp_report__xml(ctx, sb, r->role);
         vxp_sb__puts(ctx, sb, ")");
       }
     } else {
@@ -321,7 +308,7 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an,
     for (size_t g = 0; g < count && g < LEGEND_ROWS; g++, ly += 18) {
       vxp_sb__printf(ctx, sb, "<text x=\"%.1f\" y=\"%.1f\" class=\"legend\">%.2f %s  ", bx, ly,
                      (double)groups[g].bytes / pscale, punit);
-      xml_text(ctx, sb, groups[g].name);
+      vxp_report__xml(ctx, sb, groups[g].name);
       if (groups[g].tiles > 1) vxp_sb__printf(ctx, sb, " (%zu)", groups[g].tiles);
       vxp_sb__puts(ctx, sb, "</text>\n");
     }
@@ -365,12 +352,12 @@ int vxp_report_plot(vxp_report **out, vxp_context *ctx, const vxp_analysis *an,
   vxp_sb__puts(ctx, &sb, "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
   /* What was analysed: the program, the machine, and the constants set for this analysis. */
   vxp_sb__printf(ctx, &sb, "<text x=\"%.1f\" y=\"24\" class=\"sub\">", LEFT);
-  xml_text(ctx, &sb, an->prog->src->label);
+  vxp_report__xml(ctx, &sb, an->prog->src->label);
   vxp_sb__puts(ctx, &sb, " on ");
-  xml_text(ctx, &sb, an->machine ? an->machine->label : "its own machine model");
+  vxp_report__xml(ctx, &sb, an->machine ? an->machine->label : "its own machine model");
   for (size_t i = 0; i < an->defines.len; i++) {
     vxp_sb__puts(ctx, &sb, ", ");
-    xml_text(ctx, &sb, an->defines.items[i].name);
+    vxp_report__xml(ctx, &sb, an->defines.items[i].name);
     vxp_sb__printf(ctx, &sb, "=%llu", (unsigned long long)an->defines.items[i].value);
   }
   vxp_sb__puts(ctx, &sb, "</text>\n");

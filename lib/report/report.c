@@ -51,6 +51,19 @@ const char *vxp_report__machine_name(const vxp_analysis *an, const vxp_report_op
   return "the program's own declarations";
 }
 
+void vxp_report__xml(vxp_context *ctx, vxp_sb *sb, const char *s) {
+  for (; s && *s; s++) {
+    switch (*s) {
+    case '<': vxp_sb__puts(ctx, sb, "&lt;"); break;
+    case '>': vxp_sb__puts(ctx, sb, "&gt;"); break;
+    case '&': vxp_sb__puts(ctx, sb, "&amp;"); break;
+    case '"': vxp_sb__puts(ctx, sb, "&quot;"); break;
+    default:
+      if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t') vxp_sb__putc(ctx, sb, *s);
+    }
+  }
+}
+
 int vxp_report__finish(vxp_report **out, vxp_context *ctx, vxp_sb *sb) {
   vxp_report *rep = sb->failed ? NULL : vxp_ctx__calloc(ctx, 1, sizeof(*rep));
   char *text = rep ? vxp_sb__detach(ctx, sb, &rep->len) : NULL;

@@ -39,6 +39,10 @@ int vxp_report__options(vxp_context *ctx, const vxp_report_options *given,
  * machine's label, else "the program's own declarations". Borrowed. */
 const char *vxp_report__machine_name(const vxp_analysis *an, const vxp_report_options *o);
 
+/* `s` as XML text or attribute value: <, >, & and " escaped, control characters other than
+ * newline and tab dropped (NULL: nothing). */
+void vxp_report__xml(vxp_context *ctx, vxp_sb *sb, const char *s);
+
 /* ------------------------------------------------------------------ the analysis' own */
 
 /* Render the JSON report (json.c). Returns a buffer from the context's allocator and its

@@ -294,6 +294,12 @@ static void test_report__frontier_report_keeps_the_question_it_was_asked(void **
   for (const char *p = svg; (p = strstr(p, "<circle class=\"point\"")); p++) dots++;
   assert_true(dots >= 1 && dots <= 3);
   vxp_report_free(rep);
+  /* A caller's machine name is text, escaped for XML (the command's SVG wrote it raw). */
+  ro.machine = "l4 & co <x>";
+  assert_int_equal(vxp_report_frontier(&rep, r.ctx, f, &ro), VXP_OK);
+  assert_non_null(strstr(vxp_report_text(rep, NULL), "data-machine=\"l4 &amp; co &lt;x&gt;\""));
+  assert_null(strstr(vxp_report_text(rep, NULL), "<x>"));
+  vxp_report_free(rep);
   assert_int_equal(vxp_report_frontier(&rep, r.ctx, NULL, NULL), VXP_EINVAL);
   vxp_frontier_free(f);
   test_done(&r);
