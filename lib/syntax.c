@@ -407,6 +407,31 @@ done:
   return rc;
 }
 
+/* Whether the text before `at` on its line is an item keyword in column 0 and blanks
+ * (`struct fn f() {`): the grammar's scanner takes such a keyword with the line break
+ * before it (grammar/src/scanner.c), so it is in no node, and it is reported here. Sets
+ * the keyword's span. */
+static bool stray_item_keyword(const vxp_source *src, uint32_t at, uint32_t *start,
+                               uint32_t *end) {
+  const char *t = src->text;
+  uint32_t e = at;
+  while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == '\t')) e--;
+  if (e == at) return false;
+  uint32_t b = e;
+  while (b > 0 && word_byte((unsigned char)t[b - 1])) b--;
+  if (b == e || (b > 0 && t[b - 1] != '\n')) return false;
+  static const char *const keywords[] = {"fn",     "struct",   "enum",       "trait", "impl",
+                                         "extern", "Memory", "Topology", "macro_rules"};
+  for (size_t k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++) {
+    if (strlen(keywords[k]) == e - b && memcmp(keywords[k], t + b, e - b) == 0) {
+      *start = b;
+      *end = e;
+      return true;
+    }
+  }
+  return false;
+}
+
 int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode root,
                               uint32_t from, uint32_t to, vxp_diag_list *diags,
                               size_t counts[3]) {
@@ -431,6 +456,14 @@ int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode ro
       TSNode top = ts_tree_cursor_current_node(&cursor);
       uint32_t at = ts_node_start_byte(top);
       if (at < from || at >= to) continue;
+      uint32_t ks, ke;
+      if (!ts_node_is_extra(top) && stray_item_keyword(src, at, &ks, &ke) &&
+          !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, ks, ke,
+                         "syntax error: unexpected '%.*s' before the item that follows it on "
+                         "the line (an item starts with one keyword)",
+                         (int)(ke - ks), src->text + ks))
+        rc = VXP_ENOMEM;
+      if (rc != VXP_OK) break;
       if (ts_node_symbol(top) == ctx->syms.stray_path) {
         if (!report(ctx, src, diags, top, root)) rc = VXP_ENOMEM;
       } else if (errors && (ts_node_has_error(top) || ts_node_is_missing(top))) {

@@ -5,28 +5,37 @@
  * why). Where it is valid (between items, and in error recovery, where every token is) it
  * is produced at every such line; elsewhere only before a line that starts with an item
  * keyword, which then ends the unfinished item with an error at that line break instead of
- * letting the item swallow what follows. The scanner keeps no state. */
+ * letting the item swallow what follows.
+ *
+ * An item keyword typed in front of another on such a line (`struct fn f() {`: no item
+ * begins with two) would have keyword extraction read the second as the first's name and
+ * leave the rest of the file to error recovery. The scanner then makes the stray keyword
+ * and its blanks a second _item_start, so the item after it parses; the library reports
+ * the keyword as a syntax error (lib/syntax.c). Its one bit of state says that the token
+ * just produced stops before such a keyword. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tree_sitter/parser.h"
 
 enum vx_external_token { ITEM_START, LINE_PROBE };
 
-void *tree_sitter_vx_external_scanner_create(void) { return NULL; }
+typedef struct scanner {
+  bool stray_next; /* the next token is a stray item keyword at the start of a line */
+} scanner;
 
-void tree_sitter_vx_external_scanner_destroy(void *payload) { (void)payload; }
+void *tree_sitter_vx_external_scanner_create(void) { return calloc(1, sizeof(scanner)); }
+
+void tree_sitter_vx_external_scanner_destroy(void *payload) { free(payload); }
 
 unsigned tree_sitter_vx_external_scanner_serialize(void *payload, char *buffer) {
-  (void)payload;
-  (void)buffer;
-  return 0;
+  buffer[0] = (char)((scanner *)payload)->stray_next;
+  return 1;
 }
 
 void tree_sitter_vx_external_scanner_deserialize(void *payload, const char *buffer,
                                                  unsigned length) {
-  (void)payload;
-  (void)buffer;
-  (void)length;
+  ((scanner *)payload)->stray_next = length > 0 && buffer[0];
 }
 
 static bool is_letter(int32_t c) {
@@ -63,9 +72,19 @@ static bool item_keyword_follows(TSLexer *lexer) {
 
 bool tree_sitter_vx_external_scanner_scan(void *payload, TSLexer *lexer,
                                           const bool *valid_symbols) {
-  (void)payload;
+  scanner *state = payload;
+  bool stray = state->stray_next;
+  state->stray_next = false;
   if (!valid_symbols[ITEM_START] && !valid_symbols[LINE_PROBE]) return false;
   int32_t first = lexer->lookahead;
+  if (stray && is_letter(first)) {
+    /* The stray keyword the previous _item_start stopped before, and its blanks. */
+    while (is_word(lexer->lookahead)) lexer->advance(lexer, false);
+    while (lexer->lookahead == ' ' || lexer->lookahead == '\t') lexer->advance(lexer, false);
+    lexer->mark_end(lexer);
+    lexer->result_symbol = ITEM_START;
+    return true;
+  }
   if (first != '\n' && first != '\r' && first != ' ' && first != '\t') return false;
   /* The token is the whitespace up to the line's first character (trailing blanks of the
    * line before included), and holds a line break: it is never empty (an empty token is
@@ -81,6 +100,11 @@ bool tree_sitter_vx_external_scanner_scan(void *payload, TSLexer *lexer,
   if (!at_line_start || !is_letter(lexer->lookahead)) return false;
   lexer->mark_end(lexer);
   lexer->result_symbol = ITEM_START;
-  if (valid_symbols[ITEM_START]) return true;
-  return item_keyword_follows(lexer);
+  /* Look past the token's end: an item keyword, blanks, and another item keyword. */
+  bool keyword = item_keyword_follows(lexer);
+  if (keyword) {
+    while (lexer->lookahead == ' ' || lexer->lookahead == '\t') lexer->advance(lexer, false);
+    state->stray_next = is_letter(lexer->lookahead) && item_keyword_follows(lexer);
+  }
+  return valid_symbols[ITEM_START] || keyword;
 }
