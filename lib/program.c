@@ -401,8 +401,10 @@ int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *
     edit.new_end_point.column = st->new_end_point.column;
     ts_tree_edit(tree, &edit);
   }
-  return build(out, ctx, src, tree, prog, src->history.items + first,
-               src->history.len - (size_t)first);
+  /* No pointer arithmetic on a NULL history (a reparse of the same source): clang's UBSan
+   * reports NULL + 0. */
+  size_t steps = src->history.len - (size_t)first;
+  return build(out, ctx, src, tree, prog, steps ? src->history.items + first : NULL, steps);
 }
 
 void vxp_program_free(vxp_program *prog) {

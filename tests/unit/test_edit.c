@@ -270,6 +270,23 @@ static void test_edit__untouched_functions_keep_their_subtrees(void **state) {
   vxp_context_free(ctx);
 }
 
+/* A reparse with the program's own source (no edit between them, so no history: clang's
+ * UBSan saw NULL + 0 there, through the language server) gives the same tree. */
+static void test_edit__reparse_with_the_same_source_gives_the_same_tree(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  vxp_source *v0;
+  vxp_program *p0, *p = NULL;
+  assert_int_equal(vxp_source_new(&v0, ctx, "e.vx", base_program, strlen(base_program)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&p0, ctx, v0), VXP_OK);
+  assert_int_equal(vxp_program_reparse(&p, ctx, p0, v0), VXP_OK);
+  assert_string_equal(vxp_program_sexp(p), vxp_program_sexp(p0));
+  vxp_program_free(p);
+  vxp_program_free(p0);
+  vxp_source_free(v0);
+  vxp_context_free(ctx);
+}
+
 static void test_edit__reparse_rejects_null_arguments(void **state) {
   (void)state;
   vxp_context *ctx = test_context();
@@ -290,6 +307,7 @@ static void test_edit__reparse_rejects_null_arguments(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_edit__line_index_matches_a_source_made_from_the_text),
+      cmocka_unit_test(test_edit__reparse_with_the_same_source_gives_the_same_tree),
       cmocka_unit_test(test_edit__bad_ranges_are_einval),
       cmocka_unit_test(test_edit__reparse_gives_what_a_fresh_parse_gives),
       cmocka_unit_test(test_edit__several_edits_before_one_reparse),

@@ -74,7 +74,7 @@ static void test_recovery__a_keyword_typed_before_an_item_is_one_error_on_its_li
   for (size_t p = 0; p < sizeof(prefixes) / sizeof(prefixes[0]); p++) {
     for (int at = 0; at < FUNCTIONS; at += FUNCTIONS / 4) {
       uint32_t line = make_program(text, sizeof(text), "", at) + 1; /* the function's line */
-      char head[16];
+      char head[32];
       snprintf(head, sizeof(head), "\nfn f%d(", at);
       const char *fn = strstr(text, head) + 1;
       snprintf(with, sizeof(with), "%.*s%s%s", (int)(fn - text), text, prefixes[p], fn);
