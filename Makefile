@@ -76,7 +76,7 @@ STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
 .PHONY: hostile all fuzz fuzz-build fuzz-harnesses fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
-	grammar grammar-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
+	grammar grammar-check format-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
 	check-public check-manpage abi-lists check-abi-lists tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
 
 all: shared static cli
@@ -95,6 +95,7 @@ help:
 	@echo "make bench           run the benchmarks (medians and ratios)"
 	@echo "make abi             headertest, check-abi-lists, check-exports, check-public, check-manpage (in check)"
 	@echo "make abi-lists       regenerate exports.txt, vxpeak.map and the ctypes table from vxpeak.h"
+	@echo "make format          format every C file with .clang-format (make check runs format-check)"
 	@echo "make python-test     the Python package: mypy --strict and pytest (part of check)"
 	@echo "make python-wheel-test  build the sdist and wheel, install the wheel in a new venv, run pytest there"
 	@echo "make lsp-test        the language server with pytest-lsp and headless Neovim (part of check)"
@@ -106,7 +107,7 @@ help:
 # ----------------------------------------------------------------------------- dependencies
 
 DEB_PACKAGES := gcc g++ make pkg-config libtree-sitter-dev libjansson-dev libcmocka-dev python3 \
-	python3-venv neovim clang libclang-rt-14-dev
+	python3-venv neovim clang libclang-rt-14-dev clang-format
 deps:
 	@missing=""; \
 	for p in $(DEB_PACKAGES); do \
@@ -344,7 +345,7 @@ hostile: $(CLI)
 	@python3 tests/fuzz/hostile.py $(CLI) $(BUILD)/hostile
 
 check: deps all
-	@$(MAKE) --no-print-directory test abi python-test hostile
+	@$(MAKE) --no-print-directory format-check test abi python-test hostile
 	@$(MAKE) --no-print-directory codegen-nvcc
 	@echo "make check: all tests passed"
 
@@ -547,8 +548,18 @@ grammar-check: tree-sitter-cli
 
 # ----------------------------------------------------------------------------- housekeeping
 
+# Every C file of ours (the generated grammar/src/parser.c and tree-sitter's own headers are
+# not ours to format) in the one style of .clang-format; make check fails on a file that is not.
+FORMAT_FILES := $(filter-out grammar/src/parser.c,$(wildcard include/*.h lib/*.c lib/*.h \
+	lib/*/*.c lib/*/*.h bindings/*/*.c bindings/*/*.h examples/c/*.c grammar/src/scanner.c \
+	tests/*/*.c tests/*/*.h))
+
 format:
-	clang-format -i include/*.h lib/*.c lib/*.h lib/report/*.c lib/report/*.h lib/codegen/*.c lib/codegen/*.h bindings/cli/*.c bindings/cli/*.h bindings/lsp/*.c bindings/lsp/*.h tests/unit/*.c tests/unit/*.h
+	@clang-format -i $(FORMAT_FILES)
+
+format-check:
+	@clang-format --dry-run -Werror $(FORMAT_FILES) && \
+	  echo "format-check: $(words $(FORMAT_FILES)) files formatted as .clang-format says"
 
 clean:
 	rm -rf $(BUILD)

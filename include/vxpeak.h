@@ -84,8 +84,7 @@
 /** major * 10000 + minor * 100 + patch */
 #define VXP_VERSION_NUMBER (VXP_VERSION_MAJOR * 10000 + VXP_VERSION_MINOR * 100 + VXP_VERSION_PATCH)
 /** True when the header is at least version maj.min.pat. */
-#define VXP_VERSION_CHECK(maj, min, pat) \
-  (VXP_VERSION_NUMBER >= ((maj) * 10000 + (min) * 100 + (pat)))
+#define VXP_VERSION_CHECK(maj, min, pat) (VXP_VERSION_NUMBER >= ((maj)*10000 + (min)*100 + (pat)))
 /** The shared library's SONAME suffix: 0.MINOR before 1.0, MAJOR after. */
 #define VXP_SOVERSION "0.1"
 
@@ -223,7 +222,8 @@ typedef struct vxp_context_options {
   const vxp_allocator *allocator; /**< NULL: the C library's malloc/realloc/free */
 } vxp_context_options;
 
-#define VXP_CONTEXT_OPTIONS_INIT {VXP_CONTEXT_OPTIONS_VERSION, NULL}
+#define VXP_CONTEXT_OPTIONS_INIT                                                                   \
+  { VXP_CONTEXT_OPTIONS_VERSION, NULL }
 
 /**
  * Initialise `opts` with defaults for options-struct `version`.
@@ -428,8 +428,7 @@ VXP_API VXP_WARN_UNUSED int vxp_program_parse(vxp_program **out, vxp_context *ct
  * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_ERROR (the parser produced no tree)
  */
 VXP_API VXP_WARN_UNUSED int vxp_program_reparse(vxp_program **out, vxp_context *ctx,
-                                                const vxp_program *prog,
-                                                const vxp_source *src);
+                                                const vxp_program *prog, const vxp_source *src);
 
 /** Free a program. NULL is accepted. Free analyses of it first. */
 VXP_API void vxp_program_free(vxp_program *prog);
@@ -570,7 +569,7 @@ VXP_API const vxp_diagnostic *vxp_machine_diagnostic(const vxp_machine *machine,
  * says (or, for a name the program does not define, a value at all). Frozen.
  */
 typedef struct vxp_const_override {
-  const char *name;           /**< the name as written in the program; copied */
+  const char *name; /**< the name as written in the program; copied */
   uint64_t value;
 } vxp_const_override;
 
@@ -601,7 +600,8 @@ typedef struct vxp_analyze_options {
   int machine_only;
 } vxp_analyze_options;
 
-#define VXP_ANALYZE_OPTIONS_INIT {VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0}
+#define VXP_ANALYZE_OPTIONS_INIT                                                                   \
+  { VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0 }
 
 /**
  * Initialise `opts` with defaults for options-struct `version`.
@@ -611,17 +611,16 @@ VXP_API int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int ver
 
 /**
  * Analyse a program against the machine model made of the program's own declarations
- * (unless `opts->machine_only`), `opts->machine` and `opts->host`. The verdict, peaks and diagnostics are on the result.
- * `prog` and the machines are only read, and may belong to other contexts (one machine
- * model shared by the contexts of several threads, for instance).
+ * (unless `opts->machine_only`), `opts->machine` and `opts->host`. The verdict, peaks and
+ * diagnostics are on the result. `prog` and the machines are only read, and may belong to other
+ * contexts (one machine model shared by the contexts of several threads, for instance).
  * @param[out] out the new analysis, owned by the caller (vxp_analysis_free). It borrows
  *             `prog` and the machines, which must outlive it.
  * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also: an override without a name, or a count
  *         without overrides), VXP_EVERSION (options version)
  */
 VXP_API VXP_WARN_UNUSED int vxp_analyze(vxp_analysis **out, vxp_context *ctx,
-                                        const vxp_program *prog,
-                                        const vxp_analyze_options *opts);
+                                        const vxp_program *prog, const vxp_analyze_options *opts);
 
 /**
  * vxp_analyze for an editor: take over what `previous`, an analysis of an earlier version
@@ -632,11 +631,11 @@ VXP_API VXP_WARN_UNUSED int vxp_analyze(vxp_analysis **out, vxp_context *ctx,
  *
  * What is taken over today: the visibility checks (E6001, E6003, E6029, E6030, E8002) and
  * the raw:: checks (E6017, E6019, E6020, E6021) of unchanged items; the walk of every
- * function, name resolution and the call-tree fold still run over the whole program. `previous` lends nothing (and this is vxp_analyze) unless it was made in
- * the same context with the same `machine`, `host` and `machine_only`, and the two texts
- * differ only inside functions whose signatures (everything before the body) are
- * unchanged, with the same top-level items in the same order; anything else is analysed
- * afresh.
+ * function, name resolution and the call-tree fold still run over the whole program. `previous`
+ * lends nothing (and this is vxp_analyze) unless it was made in the same context with the same
+ * `machine`, `host` and `machine_only`, and the two texts differ only inside functions whose
+ * signatures (everything before the body) are unchanged, with the same top-level items in the same
+ * order; anything else is analysed afresh.
  *
  * `previous` (and its program and source) is only read, and may be freed as soon as this
  * returns; NULL is accepted. The editor loop of vxp_program_reparse becomes:
@@ -744,8 +743,7 @@ VXP_API const vxp_call_tree *vxp_analysis_call_tree(const vxp_analysis *an, size
 VXP_API size_t vxp_analysis_unresolved_call_count(const vxp_analysis *an);
 
 /** Unresolved call `i`, or NULL when out of range. Borrowed from the analysis. */
-VXP_API const vxp_unresolved_call *vxp_analysis_unresolved_call(const vxp_analysis *an,
-                                                                 size_t i);
+VXP_API const vxp_unresolved_call *vxp_analysis_unresolved_call(const vxp_analysis *an, size_t i);
 
 /* ======================================================================== Diagnostics */
 
@@ -1136,16 +1134,17 @@ VXP_API const char *vxp_misfit_name(vxp_misfit misfit);
 
 /** Options for vxp_sweep_run (versioned like vxp_analyze_options). */
 typedef struct vxp_sweep_options {
-  unsigned int version;   /**< VXP_SWEEP_OPTIONS_VERSION */
-  const char *name;       /**< the constant to vary, as the program names it */
-  uint64_t lo, hi;        /**< the values to consider, inclusive (lo <= hi) */
-  uint32_t margin_ppm;    /**< share of each capacity to keep free, in millionths (< 1000000) */
-  const char *function;   /**< only this function's resident sets count, or NULL: all */
-  const char *space;      /**< only this space's resident sets count, or NULL: all */
-  uint64_t max_scan;      /**< most analyses a scan may run; 0 means 4096 */
+  unsigned int version; /**< VXP_SWEEP_OPTIONS_VERSION */
+  const char *name;     /**< the constant to vary, as the program names it */
+  uint64_t lo, hi;      /**< the values to consider, inclusive (lo <= hi) */
+  uint32_t margin_ppm;  /**< share of each capacity to keep free, in millionths (< 1000000) */
+  const char *function; /**< only this function's resident sets count, or NULL: all */
+  const char *space;    /**< only this space's resident sets count, or NULL: all */
+  uint64_t max_scan;    /**< most analyses a scan may run; 0 means 4096 */
 } vxp_sweep_options;
 
-#define VXP_SWEEP_OPTIONS_INIT {VXP_SWEEP_OPTIONS_VERSION, NULL, 0, 0, 0, NULL, NULL, 0}
+#define VXP_SWEEP_OPTIONS_INIT                                                                     \
+  { VXP_SWEEP_OPTIONS_VERSION, NULL, 0, 0, 0, NULL, NULL, 0 }
 
 /**
  * Initialise `opts` with defaults for options-struct `version`.
@@ -1390,8 +1389,8 @@ typedef enum vxp_traffic_model {
 
 /** Bytes read from space `i` in one call under `model`; `*written` (when not NULL) receives
  * the bytes written. 0 when out of range. */
-VXP_API uint64_t vxp_roofline_space_bytes(const vxp_roofline *rf, size_t i,
-                                          vxp_traffic_model model, uint64_t *written);
+VXP_API uint64_t vxp_roofline_space_bytes(const vxp_roofline *rf, size_t i, vxp_traffic_model model,
+                                          uint64_t *written);
 
 /** Bytes read from buffer `i` in one call under `model`; `*written` the bytes written. */
 VXP_API uint64_t vxp_roofline_buffer_bytes(const vxp_roofline *rf, size_t i,
@@ -1490,16 +1489,16 @@ typedef struct vxp_frontier_point vxp_frontier_point;
 
 /** Options for vxp_frontier_run (versioned like vxp_analyze_options). */
 typedef struct vxp_frontier_options {
-  unsigned int version;        /**< VXP_FRONTIER_OPTIONS_VERSION */
-  const char *name;            /**< the constant to vary, as the program names it */
-  uint64_t lo, hi;             /**< the values, inclusive (lo <= hi) */
-  uint32_t margin_ppm;         /**< share of the capacity to keep free, in millionths */
-  const char *function;        /**< the function a call is; NULL: the first with regions */
-  const char *space;           /**< only this space's capacity counts, or NULL: the tightest */
-  vxp_traffic_model traffic;   /**< the traffic the memory time uses (default compulsory) */
-  const char *tokens_const;    /**< tokens per call: this constant's value at each point */
-  uint64_t tokens_per_call;    /**< when tokens_const is NULL; 0 means 1 */
-  uint64_t max_points;         /**< most values (analyses); 0 means 4096 */
+  unsigned int version;      /**< VXP_FRONTIER_OPTIONS_VERSION */
+  const char *name;          /**< the constant to vary, as the program names it */
+  uint64_t lo, hi;           /**< the values, inclusive (lo <= hi) */
+  uint32_t margin_ppm;       /**< share of the capacity to keep free, in millionths */
+  const char *function;      /**< the function a call is; NULL: the first with regions */
+  const char *space;         /**< only this space's capacity counts, or NULL: the tightest */
+  vxp_traffic_model traffic; /**< the traffic the memory time uses (default compulsory) */
+  const char *tokens_const;  /**< tokens per call: this constant's value at each point */
+  uint64_t tokens_per_call;  /**< when tokens_const is NULL; 0 means 1 */
+  uint64_t max_points;       /**< most values (analyses); 0 means 4096 */
 } vxp_frontier_options;
 
 /** Initialise `opts` with defaults. VXP_OK, or VXP_EVERSION for an unknown version. */
@@ -1625,8 +1624,8 @@ typedef struct vxp_report_options {
                                   or NULL (no tokens/s is printed in the text) */
 } vxp_report_options;
 
-#define VXP_REPORT_OPTIONS_INIT \
-  {VXP_REPORT_OPTIONS_VERSION, VXP_REPORT_TEXT, NULL, NULL, NULL, VXP_TRAFFIC_COMPULSORY, 0, NULL}
+#define VXP_REPORT_OPTIONS_INIT                                                                    \
+  { VXP_REPORT_OPTIONS_VERSION, VXP_REPORT_TEXT, NULL, NULL, NULL, VXP_TRAFFIC_COMPULSORY, 0, NULL }
 
 /**
  * Initialise `opts` with defaults for options-struct `version` (1 to
@@ -1688,8 +1687,7 @@ VXP_API VXP_WARN_UNUSED int vxp_report_roofline(vxp_report **out, vxp_context *c
  *         or the function or space has none); failures are reported on `ctx`
  */
 VXP_API VXP_WARN_UNUSED int vxp_report_plot(vxp_report **out, vxp_context *ctx,
-                                            const vxp_analysis *an,
-                                            const vxp_report_options *opts);
+                                            const vxp_analysis *an, const vxp_report_options *opts);
 
 /**
  * The report of a batch frontier (`vxpeak frontier`): per value, whether it fits, its peak,
@@ -1756,12 +1754,12 @@ VXP_API void vxp_report_free(vxp_report *rep);
  * a range, `loop`, `break`, `continue`, `match` on scalars, `unsafe` blocks, calls, `print`,
  * `assert`, and each `spawn on(...)` region as a `__global__` kernel doing its scalar
  * arithmetic on indexed elements. f16, bf16, f8e4m3 and f8e5m2 are stored as CUDA's
- * __half, __nv_bfloat16, __nv_fp8_e4m3 and __nv_fp8_e5m2 and computed in float. Anything else is refused with an error diagnostic (code VXP0800) naming the
- * construct and where it is; nothing is skipped silently. The verdict comes first: a
- * program the analysis rejected (vxp_analysis_error_count > 0) is refused with the
- * analysis' error diagnostics followed by a VXP0800 one, unless VXP_CUDA_ALLOW_REJECTED is
- * passed to vxp_cuda_generate_flags (the program then still says "rejected" in its header);
- * syntax errors always stop generation.
+ * __half, __nv_bfloat16, __nv_fp8_e4m3 and __nv_fp8_e5m2 and computed in float. Anything else is
+ * refused with an error diagnostic (code VXP0800) naming the construct and where it is; nothing is
+ * skipped silently. The verdict comes first: a program the analysis rejected
+ * (vxp_analysis_error_count > 0) is refused with the analysis' error diagnostics followed by a
+ * VXP0800 one, unless VXP_CUDA_ALLOW_REJECTED is passed to vxp_cuda_generate_flags (the program
+ * then still says "rejected" in its header); syntax errors always stop generation.
  */
 
 /** vxp_cuda_generate_flags: generate a program the analysis rejected (its static peaks

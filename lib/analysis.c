@@ -23,14 +23,13 @@
 #include "visibility.h"
 #include "source.h"
 
-
 /* A releasing or non-releasing block open during the walk. */
 typedef struct block_frame {
   bool releasing;
   bool multiplier_known;
-  uint64_t multiplier;  /* product of enclosing loop trip counts (saturated) */
-  size_t first_record;  /* records placed in the block come at or after this index */
-  uint32_t scope;       /* its entry in the analysis' scopes */
+  uint64_t multiplier; /* product of enclosing loop trip counts (saturated) */
+  size_t first_record; /* records placed in the block come at or after this index */
+  uint32_t scope;      /* its entry in the analysis' scopes */
 } block_frame;
 
 /* A space of the machine view that the program can name. */
@@ -41,13 +40,13 @@ typedef struct named_space {
 
 typedef struct walker {
   vxp_analysis *an;
-  size_t route_mark;              /* routes of the placement event under way start here */
+  size_t route_mark; /* routes of the placement event under way start here */
   vxp_context *ctx;
   const vxp_model *m;
   const vxp_source *src;
-  Array(named_space) spaces;      /* program names of declared spaces */
-  bool host_declared;             /* `Memory CPU_DRAM` is in the view */
-  bool device_declared;           /* a device-scoped space (a machine model) is in the view */
+  Array(named_space) spaces; /* program names of declared spaces */
+  bool host_declared;        /* `Memory CPU_DRAM` is in the view */
+  bool device_declared;      /* a device-scoped space (a machine model) is in the view */
   bool reported_e6014;
   vxp_resolver resolver;
   /* per function */
@@ -58,9 +57,9 @@ typedef struct walker {
   Array(vxp_trace_item) trace;
   Array(vxp_peak_tile) tiles;
   Array(block_frame) blocks;
-  vxp_node_path path;             /* scratch: a transfer's route */
-  vxp_node_path hop_path;         /* scratch: one hop of a staged route */
-  Array(uint64_t) dims;           /* scratch: the folded dimensions of the shape just sized */
+  vxp_node_path path;     /* scratch: a transfer's route */
+  vxp_node_path hop_path; /* scratch: one hop of a staged route */
+  Array(uint64_t) dims;   /* scratch: the folded dimensions of the shape just sized */
   size_t record_base;
   uint32_t order;
   uint32_t depth;
@@ -178,8 +177,7 @@ typedef enum size_status {
 /* Bytes of a tensor type: ceil(bits x product(dims) / 8), exact in 128 bits. On
  * SIZE_UNKNOWN, `why` says which dimension did not fold and `culprit` where. */
 static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes, char *why,
-                                size_t why_size, uint32_t *culprit_start,
-                                uint32_t *culprit_end) {
+                                size_t why_size, uint32_t *culprit_start, uint32_t *culprit_end) {
   *culprit_start = t->start_byte;
   *culprit_end = t->end_byte;
   unsigned bits = vxp_elem__bits(vxp_instance__elem(W->an, W->fn_index, t));
@@ -222,8 +220,10 @@ static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes
         snprintf(why, why_size, "dimension %u is the runtime value '%s'", i,
                  name_str(W, dim->name));
       else if (dim->kind == VXP_CX_OPAQUE && dim->reason == VXP_OPAQUE_DYNAMIC)
-        snprintf(why, why_size, "dimension %u is a run-time extent: `?` is known only when the "
-                 "program runs", i);
+        snprintf(why, why_size,
+                 "dimension %u is a run-time extent: `?` is known only when the "
+                 "program runs",
+                 i);
       /* The note points at the sub-expression that failed (an overflowing product, a
        * division by zero, in a const item's definition if that is where it is), or the
        * dimension. */
@@ -241,8 +241,10 @@ static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes
       continue;
     }
     if (product != 0) {
-      if (product > (((u128)1 << 100) / f.value)) too_big = true;
-      else product *= f.value;
+      if (product > (((u128)1 << 100) / f.value))
+        too_big = true;
+      else
+        product *= f.value;
     }
   }
   if (too_big && product != 0) return SIZE_TOO_BIG;
@@ -274,14 +276,14 @@ static block_frame *top_block(walker *W) { return array_last(&W->blocks); }
 static void describe_context(walker *W, const vxp_place_event *pl, char *buf, size_t size) {
   if (pl->form == VXP_FORM_LET_TYPE && pl->binding)
     snprintf(buf, size, "variable '%s'", name_str(W, pl->binding));
-  else snprintf(buf, size, "transferred tensor");
+  else
+    snprintf(buf, size, "transferred tensor");
 }
 
 /* E6014: a transfer that touches CPU_DRAM needs a host model once a machine model (a
  * device-scoped space) is declared. Reported once per program. */
 static void check_host(walker *W, const vxp_place_event *pl, const char *from, const char *to) {
-  if (W->host_declared || !W->device_declared || W->reported_e6014)
-    return;
+  if (W->host_declared || !W->device_declared || W->reported_e6014) return;
   if (strcmp(from, "CPU_DRAM") != 0 && strcmp(to, "CPU_DRAM") != 0) return;
   W->reported_e6014 = true;
   vxp_diagnostic *d = add_diag(
@@ -311,8 +313,8 @@ static void size_of(walker *W, const vxp_place_event *pl, tile_size *ts) {
     ts->status = SIZE_UNKNOWN;
     return;
   }
-  ts->status = tensor_bytes(W, &W->m->types.items[pl->type], &ts->raw, ts->why,
-                            sizeof(ts->why), &ts->culprit_start, &ts->culprit_end);
+  ts->status = tensor_bytes(W, &W->m->types.items[pl->type], &ts->raw, ts->why, sizeof(ts->why),
+                            &ts->culprit_start, &ts->culprit_end);
 }
 
 static uint32_t space_index(walker *W, const char *name) {
@@ -323,8 +325,7 @@ static uint32_t space_index(walker *W, const char *name) {
 }
 
 /* Enter a scope of the function being walked: its own (parent VXP_NONE) or a block's. */
-static uint32_t push_scope(walker *W, uint32_t parent, uint8_t kind, uint32_t start,
-                           uint32_t end) {
+static uint32_t push_scope(walker *W, uint32_t parent, uint8_t kind, uint32_t start, uint32_t end) {
   vxp_scope sc;
   memset(&sc, 0, sizeof(sc));
   sc.id = (uint32_t)W->an->scopes.len;
@@ -400,14 +401,15 @@ static void place_in(walker *W, const vxp_place_event *pl, const tile_size *ts, 
     return;
   }
   if (ts->status == SIZE_UNKNOWN) {
-    vxp_diagnostic *d = add_diag(W, VXP_SEVERITY_WARNING, "W1029", pl->start_byte, pl->end_byte,
-                                 "capacity of '%s' not verified \xe2\x80\x94 %s has a dynamic shape",
-                                 sp->name, context);
+    vxp_diagnostic *d = add_diag(
+        W, VXP_SEVERITY_WARNING, "W1029", pl->start_byte, pl->end_byte,
+        "capacity of '%s' not verified \xe2\x80\x94 %s has a dynamic shape", sp->name, context);
     if (!ts->type_known)
       note(W, d, false, VXP_NONE, 0,
            "vxpeak could not infer the type of the placed value; bind it to a variable with a "
            "declared tensor type");
-    else note(W, d, false, ts->culprit_start, ts->culprit_end, "%s", ts->why);
+    else
+      note(W, d, false, ts->culprit_start, ts->culprit_end, "%s", ts->why);
     note(W, d, true, VXP_NONE, 0,
          "give every dimension a compile-time value (a literal, a `const` item, or -D "
          "NAME=VALUE) so that the tile can be checked");
@@ -441,7 +443,8 @@ static void place_in(walker *W, const vxp_place_event *pl, const tile_size *ts, 
 static bool has_lowering(walker *W, const char *from, const char *to) {
   const vxp_machine_view *v = &W->an->view;
   for (size_t i = 0; i < v->lowerings.len; i++) {
-    if (strcmp(v->lowerings.items[i]->from, from) == 0 && strcmp(v->lowerings.items[i]->to, to) == 0)
+    if (strcmp(v->lowerings.items[i]->from, from) == 0 &&
+        strcmp(v->lowerings.items[i]->to, to) == 0)
       return true;
   }
   return false;
@@ -498,8 +501,10 @@ static void route_hop(walker *W, const vxp_place_event *pl, const tile_size *ts,
   uint64_t total = 0;
   bool found = false;
   int rc = vxp_transfer__route(W->ctx, &W->an->graph, from, to, &W->hop_path, &total, &found);
-  if (rc != VXP_OK) W->rc = rc;
-  else if (found) record_route(W, pl, ts, from, to, &W->hop_path, total, hop, hops);
+  if (rc != VXP_OK)
+    W->rc = rc;
+  else if (found)
+    record_route(W, pl, ts, from, to, &W->hop_path, total, hop, hops);
 }
 
 /* A transfer: route it from where the value lives; a route through intermediate spaces is
@@ -508,11 +513,11 @@ static void route_hop(walker *W, const vxp_place_event *pl, const tile_size *ts,
 static void place_transfer(walker *W, const vxp_place_event *pl, const tile_size *ts) {
   const char *from = origin_space_name(W, &pl->origin), *to = place_space_name(W, &pl->dest);
   /* A destination that names no space is E6025 (resolve.c), not also a missing route. */
-  bool unresolved_dest = (pl->dest.kind == VXP_PLACE_MEMORY && !vxp_machine__space(&W->an->view, to) &&
-                          !vxp_machine__builtin_space(to)) ||
-                         (pl->origin.known && pl->origin.place.kind == VXP_PLACE_MEMORY &&
-                          !vxp_machine__space(&W->an->view, from) &&
-                          !vxp_machine__builtin_space(from));
+  bool unresolved_dest =
+      (pl->dest.kind == VXP_PLACE_MEMORY && !vxp_machine__space(&W->an->view, to) &&
+       !vxp_machine__builtin_space(to)) ||
+      (pl->origin.known && pl->origin.place.kind == VXP_PLACE_MEMORY &&
+       !vxp_machine__space(&W->an->view, from) && !vxp_machine__builtin_space(from));
   if (strcmp(from, to) != 0 && !unresolved_dest) {
     uint64_t total = 0;
     bool found = false;
@@ -562,8 +567,8 @@ static void check_elem(walker *W, uint32_t space, vxp_elem elem, const char *con
     const char *listed_name = t->dtypes.items[i];
     vxp_elem e = vxp_elem__from_name(listed_name, strlen(listed_name));
     if (e != VXP_ELEM_UNKNOWN) listed_name = vxp_elem__name(e);
-    used += (size_t)snprintf(listed + used, sizeof(listed) - used, "%s%s", i ? ", " : "",
-                             listed_name);
+    used +=
+        (size_t)snprintf(listed + used, sizeof(listed) - used, "%s%s", i ? ", " : "", listed_name);
   }
   vxp_diagnostic *d = add_diag(W, VXP_SEVERITY_ERROR, "E6026", start, end,
                                "%s has element type %s, which %s cannot represent; it declares "
@@ -580,8 +585,8 @@ static void check_dtype(walker *W, const vxp_place_event *pl) {
   if (!pl->type_known) return;
   char context[300];
   describe_context(W, pl, context, sizeof(context));
-  check_elem(W, resolve_place(W, &pl->dest), (vxp_elem)W->m->types.items[pl->type].elem,
-             context, pl->start_byte, pl->end_byte);
+  check_elem(W, resolve_place(W, &pl->dest), (vxp_elem)W->m->types.items[pl->type].elem, context,
+             pl->start_byte, pl->end_byte);
 }
 
 /* The placement fact of the event being walked. */
@@ -608,16 +613,20 @@ static void place(walker *W, const vxp_place_event *pl, vxp_event_fact *fact) {
   check_dtype(W, pl);
   size_of(W, pl, &ts);
   record_size_fact(W, fact, &ts);
-  if (pl->form == VXP_FORM_TRANSFER) place_transfer(W, pl, &ts);
-  else place_in(W, pl, &ts, resolve_place(W, &pl->dest), pl->binding);
+  if (pl->form == VXP_FORM_TRANSFER)
+    place_transfer(W, pl, &ts);
+  else
+    place_in(W, pl, &ts, resolve_place(W, &pl->dest), pl->binding);
 }
 
 /* Skip the events of a block whose `if comptime` arm is not taken, up to its CLOSE. */
 static size_t skip_block(const vxp_function *fn, size_t open_index) {
   size_t depth = 0;
   for (size_t i = open_index; i < fn->events.len; i++) {
-    if (fn->events.items[i].kind == VXP_EV_OPEN) depth++;
-    else if (fn->events.items[i].kind == VXP_EV_CLOSE && --depth == 0) return i;
+    if (fn->events.items[i].kind == VXP_EV_OPEN)
+      depth++;
+    else if (fn->events.items[i].kind == VXP_EV_CLOSE && --depth == 0)
+      return i;
   }
   return fn->events.len - 1;
 }
@@ -729,14 +738,14 @@ static void finish_function(walker *W) {
     if (rc != VXP_OK) W->rc = rc;
   }
   if (W->rc == VXP_OK) {
-    for (size_t t = 0; t < W->tiles.len; t++) an->records.items[W->record_base + t].live_at_peak = live[t];
+    for (size_t t = 0; t < W->tiles.len; t++)
+      an->records.items[W->record_base + t].live_at_peak = live[t];
     /* Spaces in name order, as vxc reports them. */
     for (;;) {
       uint32_t next = VXP_NONE;
       for (uint32_t s = 0; s < space_count; s++) {
         if (!peaks[s].any) continue;
-        if (next == VXP_NONE || strcmp(space_at(W, s)->name, space_at(W, next)->name) < 0)
-          next = s;
+        if (next == VXP_NONE || strcmp(space_at(W, s)->name, space_at(W, next)->name) < 0) next = s;
       }
       if (next == VXP_NONE) break;
       vxp_space_peak *p = &peaks[next];
@@ -789,8 +798,8 @@ static void finish_function(walker *W) {
                        "it `overcommit`",
                        sp->name, rs.tiles, granule, (unsigned long long)rs.peak_bytes,
                        (unsigned long long)sp->capacity);
-        if (d && !vxp_diag__capacity(W->ctx, d, sp->name, rs.peak_bytes, sp->capacity, true,
-                                     rs.tiles))
+        if (d &&
+            !vxp_diag__capacity(W->ctx, d, sp->name, rs.peak_bytes, sp->capacity, true, rs.tiles))
           W->rc = VXP_ENOMEM;
         if (d && W->rc == VXP_OK)
           W->rc = vxp_notes__working_set(W->ctx, an, d, an->resident_sets.len - 1, &W->env);
@@ -827,8 +836,10 @@ static void record_access_facts(walker *W, uint32_t index) {
     const vxp_tensor_type *t =
         a->type != VXP_NONE && a->type < W->m->types.len ? &W->m->types.items[a->type] : NULL;
     unsigned bits = t ? vxp_elem__bits(vxp_instance__elem(an, index, t)) : 0;
-    if (!t) af.why = VXP_ACCESS_NO_TYPE;
-    else if (bits == 0 || !t->has_shape) af.why = VXP_ACCESS_NO_ELEMENT;
+    if (!t)
+      af.why = VXP_ACCESS_NO_TYPE;
+    else if (bits == 0 || !t->has_shape)
+      af.why = VXP_ACCESS_NO_ELEMENT;
     u128 elements = 1;
     for (uint32_t i = a->indices; t && af.why == VXP_ACCESS_SIZED && i < t->dims_count; i++) {
       vxp_fold f = vxp_consteval__fold(&W->env, W->m->dim_list.items[t->dims_first + i]);
@@ -894,15 +905,13 @@ static void walk_function(walker *W, uint32_t index) {
     switch (ev->kind) {
     case VXP_EV_OPEN:
       fact->arm = (uint8_t)comptime_arm(W, &ev->u.block);
-      if (fact->arm == VXP_ARM_PRUNED) i = skip_block(fn, i);
-      else open_block(W, &ev->u.block, fact);
+      if (fact->arm == VXP_ARM_PRUNED)
+        i = skip_block(fn, i);
+      else
+        open_block(W, &ev->u.block, fact);
       break;
-    case VXP_EV_CLOSE:
-      close_block(W);
-      break;
-    case VXP_EV_PLACE:
-      place(W, &ev->u.place, fact);
-      break;
+    case VXP_EV_CLOSE: close_block(W); break;
+    case VXP_EV_PLACE: place(W, &ev->u.place, fact); break;
     case VXP_EV_CALL: {
       /* Only calls of user code are call sites of the summary (and trace items, so that
        * the sweep gives the bytes held at each). */
@@ -942,13 +951,12 @@ static void check_declared_entry(walker *W, const vxp_declared *d) {
   char context[300];
   const char *owner = name_str(W, d->owner);
   if (d->kind == VXP_DECLARED_PARAMETER)
-    snprintf(context, sizeof(context), "parameter '%s' of function '%s'",
-             name_str(W, d->member), owner);
+    snprintf(context, sizeof(context), "parameter '%s' of function '%s'", name_str(W, d->member),
+             owner);
   else if (d->kind == VXP_DECLARED_RETURN)
     snprintf(context, sizeof(context), "the return value of function '%s'", owner);
   else
-    snprintf(context, sizeof(context), "field '%s' of struct '%s'", name_str(W, d->member),
-             owner);
+    snprintf(context, sizeof(context), "field '%s' of struct '%s'", name_str(W, d->member), owner);
   /* vxc asks a declared position both questions a placement gets: can the hardware hold
    * the element type, and does one tile fit. */
   check_elem(W, space, vxp_instance__elem(W->an, W->fn_index, t), context, d->start_byte,
@@ -972,9 +980,8 @@ static void check_declared_entry(walker *W, const vxp_declared *d) {
                     (unsigned long long)sp->capacity);
   else
     diag = add_diag(W, VXP_SEVERITY_ERROR, "E6009", d->start_byte, d->end_byte,
-                    "%s needs %llu bytes but memory space '%s' has capacity %llu bytes",
-                    context, (unsigned long long)bytes, sp->name,
-                    (unsigned long long)sp->capacity);
+                    "%s needs %llu bytes but memory space '%s' has capacity %llu bytes", context,
+                    (unsigned long long)bytes, sp->name, (unsigned long long)sp->capacity);
   if (diag && !vxp_diag__capacity(W->ctx, diag, sp->name, bytes, sp->capacity, false, 0))
     W->rc = VXP_ENOMEM;
 }
@@ -995,8 +1002,10 @@ static uint32_t find_set(const vxp_analysis *an, const uint32_t *sorted, size_t 
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     const vxp_resident_set *rs = &an->resident_sets.items[sorted[mid]];
-    if (rs->function < function || (rs->function == function && rs->space < space)) lo = mid + 1;
-    else hi = mid;
+    if (rs->function < function || (rs->function == function && rs->space < space))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   if (lo == count) return VXP_NONE;
   const vxp_resident_set *rs = &an->resident_sets.items[sorted[lo]];
@@ -1007,10 +1016,13 @@ static uint32_t find_set(const vxp_analysis *an, const uint32_t *sorted, size_t 
  * scope and resident set knows its analysis, and each resident set lists its records. */
 static int link_structure(vxp_analysis *an) {
   vxp_context *ctx = an->ctx;
-  for (size_t i = 0; i < an->records.len; i++) an->records.items[i].owner = an;
-  for (size_t i = 0; i < an->scopes.len; i++) an->scopes.items[i].owner = an;
+  for (size_t i = 0; i < an->records.len; i++)
+    an->records.items[i].owner = an;
+  for (size_t i = 0; i < an->scopes.len; i++)
+    an->scopes.items[i].owner = an;
   size_t sets = an->resident_sets.len;
-  for (size_t i = 0; i < sets; i++) an->resident_sets.items[i].owner = an;
+  for (size_t i = 0; i < sets; i++)
+    an->resident_sets.items[i].owner = an;
   if (!sets) return VXP_OK;
   uint32_t *sorted = vxp_ctx__calloc(ctx, sets, sizeof(uint32_t));
   uint32_t *fill = vxp_ctx__calloc(ctx, sets, sizeof(uint32_t));
@@ -1136,7 +1148,8 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
     R.prev = prev;
     vxp_visibility_reuse lend = {vxp_reuse__take_visibility, &R};
     an->vis_start = an->diags.len;
-    if (planned < 0) rc = planned;
+    if (planned < 0)
+      rc = planned;
     else
       rc = vxp_visibility__check(ctx, prog->src, root, top, top_count, &an->view, &an->diags,
                                  planned ? &lend : NULL, top ? &an->vis_ends : NULL);
@@ -1215,8 +1228,10 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
       W.rc = VXP_ENOMEM;
   }
   for (size_t f = 0; W.rc == VXP_OK && f < an->functions.len; f++) {
-    if (vxp_ctx__interrupted(ctx)) W.rc = VXP_ECANCELLED;
-    else walk_function(&W, (uint32_t)f);
+    if (vxp_ctx__interrupted(ctx))
+      W.rc = VXP_ECANCELLED;
+    else
+      walk_function(&W, (uint32_t)f);
   }
   /* What resolution found inside arms the walk pruned in every instance is withdrawn. */
   if (W.rc == VXP_OK) vxp_resolve__withdraw_pruned(an);
@@ -1299,12 +1314,13 @@ int vxp_analyze_incremental(vxp_analysis **out, vxp_context *ctx, const vxp_prog
     return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: machine_only without a machine");
   if (opts && opts->override_count) {
     if (!opts->overrides)
-      return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: override_count %zu with no "
-                            "overrides", opts->override_count);
+      return vxp_ctx__error(ctx, VXP_EINVAL,
+                            "vxp_analyze_options: override_count %zu with no "
+                            "overrides",
+                            opts->override_count);
     for (size_t i = 0; i < opts->override_count; i++) {
       if (!opts->overrides[i].name || !opts->overrides[i].name[0])
-        return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: override %zu has no name",
-                              i);
+        return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: override %zu has no name", i);
     }
   }
   vxp_analysis *an = vxp_ctx__calloc(ctx, 1, sizeof(*an));
@@ -1332,7 +1348,8 @@ void vxp_analysis_free(vxp_analysis *an) {
   vxp_consteval__table_free(ctx, an->const_table);
   array_free(ctx, &an->unresolved_cexprs);
   array_free(ctx, &an->resolve_sites);
-  for (size_t i = 0; i < an->defines.len; i++) vxp_ctx__free(ctx, an->defines.items[i].name);
+  for (size_t i = 0; i < an->defines.len; i++)
+    vxp_ctx__free(ctx, an->defines.items[i].name);
   array_free(ctx, &an->defines);
   array_free(ctx, &an->overrides);
   vxp_transfer__graph_free(ctx, &an->graph);
@@ -1343,7 +1360,8 @@ void vxp_analysis_free(vxp_analysis *an) {
   vxp_diag__list_free(ctx, &an->diags);
   array_free(ctx, &an->vis_ends);
   array_free(ctx, &an->raw_ends);
-  for (size_t i = 0; i < an->functions.len; i++) vxp_ctx__free(ctx, an->functions.items[i].owned_name);
+  for (size_t i = 0; i < an->functions.len; i++)
+    vxp_ctx__free(ctx, an->functions.items[i].owned_name);
   array_free(ctx, &an->functions);
   vxp_name_index__free(ctx, &an->function_index);
   array_free(ctx, &an->const_binds);
@@ -1427,7 +1445,9 @@ const vxp_record *vxp_analysis_record(const vxp_analysis *an, size_t i) {
 const char *vxp_resident_set_function(const vxp_resident_set *rs) {
   return rs ? rs->function_name : NULL;
 }
-const char *vxp_resident_set_space(const vxp_resident_set *rs) { return rs ? rs->space_name : NULL; }
+const char *vxp_resident_set_space(const vxp_resident_set *rs) {
+  return rs ? rs->space_name : NULL;
+}
 uint64_t vxp_resident_set_peak_bytes(const vxp_resident_set *rs) { return rs ? rs->peak_bytes : 0; }
 uint64_t vxp_resident_set_capacity_bytes(const vxp_resident_set *rs) {
   return rs ? rs->capacity_bytes : 0;
@@ -1472,7 +1492,8 @@ size_t vxp_route_path_length(const vxp_route *r) { return r ? r->path_len : 0; }
 
 const char *vxp_analysis__route_end(const vxp_route *r, bool to) {
   uint32_t node = to ? r->to_node : r->from_node;
-  if (node != VXP_NONE && node < r->owner->graph.nodes.len) return r->owner->graph.nodes.items[node];
+  if (node != VXP_NONE && node < r->owner->graph.nodes.len)
+    return r->owner->graph.nodes.items[node];
   return route_space(r, to ? r->path_len - 1 : 0);
 }
 

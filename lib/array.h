@@ -7,30 +7,29 @@
 
 /* Array(T) is a struct with `items`, `len` and `cap`; a zeroed one is empty and valid.
  * Invariant: len <= cap, and items holds cap elements (NULL when cap == 0). */
-#define Array(T)                                                                            \
-  struct {                                                                                  \
-    T *items;                                                                               \
-    size_t len;                                                                             \
-    size_t cap;                                                                             \
+#define Array(T)                                                                                   \
+  struct {                                                                                         \
+    T *items;                                                                                      \
+    size_t len;                                                                                    \
+    size_t cap;                                                                                    \
   }
 
 /* Make room for `extra` more elements; false on allocation failure or size overflow. */
 bool vxp_array__reserve(vxp_context *ctx, void **items, size_t *cap, size_t len, size_t extra,
                         size_t elem_size);
 
-#define array_reserve(ctx, a, extra)                                                        \
-  vxp_array__reserve((ctx), (void **)&(a)->items, &(a)->cap, (a)->len, (extra),             \
-                     sizeof(*(a)->items))
+#define array_reserve(ctx, a, extra)                                                               \
+  vxp_array__reserve((ctx), (void **)&(a)->items, &(a)->cap, (a)->len, (extra), sizeof(*(a)->items))
 
 /* Append one element (an expression of the element type); false on allocation failure. */
-#define array_push(ctx, a, value)                                                           \
+#define array_push(ctx, a, value)                                                                  \
   (array_reserve((ctx), (a), 1) ? ((a)->items[(a)->len++] = (value), true) : false)
 
-#define array_free(ctx, a)                                                                  \
-  do {                                                                                      \
-    vxp_ctx__free((ctx), (a)->items);                                                       \
-    (a)->items = NULL;                                                                      \
-    (a)->len = (a)->cap = 0;                                                                \
+#define array_free(ctx, a)                                                                         \
+  do {                                                                                             \
+    vxp_ctx__free((ctx), (a)->items);                                                              \
+    (a)->items = NULL;                                                                             \
+    (a)->len = (a)->cap = 0;                                                                       \
   } while (0)
 
 #define array_last(a) (&(a)->items[(a)->len - 1])

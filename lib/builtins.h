@@ -17,8 +17,8 @@ bool vxp_builtin__path_head(const char *s, size_t len);
 bool vxp_builtin__plain_call(const char *s, size_t len);
 
 /* `name` may be called bare without the program defining it: the prelude's constructors,
- * the plain builtins, and the builtins that do run user code through their argument (`grad(f)`, `vjp`, `jvp`,
- * `Verified`), which the call tree lists as unresolved rather than as edges. */
+ * the plain builtins, and the builtins that do run user code through their argument (`grad(f)`,
+ * `vjp`, `jvp`, `Verified`), which the call tree lists as unresolved rather than as edges. */
 bool vxp_builtin__known_call(const char *name);
 
 /* `name` is a type the language provides without the program declaring it (`Vec`,

@@ -30,17 +30,15 @@
 #include "source.h"
 #include "strbuf.h"
 
-
-
 typedef struct folder {
   vxp_analysis *an;
   vxp_context *ctx;
-  size_t n;                   /* functions */
-  uint32_t spaces;            /* view spaces */
-  Array(uint32_t) budgets;    /* spaces with a capacity, by name */
-  uint32_t *scc_of;           /* function -> its component's number */
-  Array(uint32_t) members;    /* components' members, component after component */
-  Array(uint32_t) comp_end;   /* end of each component in members */
+  size_t n;                 /* functions */
+  uint32_t spaces;          /* view spaces */
+  Array(uint32_t) budgets;  /* spaces with a capacity, by name */
+  uint32_t *scc_of;         /* function -> its component's number */
+  Array(uint32_t) members;  /* components' members, component after component */
+  Array(uint32_t) comp_end; /* end of each component in members */
   int rc;
 } folder;
 
@@ -74,12 +72,14 @@ static const char *u128_str(u128 v, char buf[48]) {
     tmp[n++] = (char)('0' + (int)(v % 10));
     v /= 10;
   } while (v);
-  for (size_t i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+  for (size_t i = 0; i < n; i++)
+    buf[i] = tmp[n - 1 - i];
   buf[n] = '\0';
   return buf;
 }
 
-/* ------------------------------------------------------------------ strongly connected components */
+/* ------------------------------------------------------------------ strongly connected components
+ */
 
 /* Tarjan's algorithm with an explicit stack. Components come out callees first (reverse
  * topological order), which is the order the fold needs. */
@@ -96,7 +96,8 @@ static int tarjan(folder *F) {
   Array(frame) work = {NULL, 0, 0};
   Array(uint32_t) stack = {NULL, 0, 0};
   int rc = (index && low && on_stack && F->scc_of) ? VXP_OK : VXP_ENOMEM;
-  for (size_t i = 0; rc == VXP_OK && i < n; i++) index[i] = VXP_NONE;
+  for (size_t i = 0; rc == VXP_OK && i < n; i++)
+    index[i] = VXP_NONE;
   uint32_t next_index = 0;
   for (size_t root = 0; rc == VXP_OK && root < n; root++) {
     if (index[root] != VXP_NONE) continue;
@@ -170,12 +171,13 @@ static vxp_diagnostic *emit(folder *F, bool warning, const char *code, const vxp
                             const char *message, uint32_t fn) {
   vxp_analysis *an = F->an;
   const vxp_source *src = at ? an->prog->src : NULL;
-  vxp_diagnostic *d = vxp_diag__add(F->ctx, &an->diags,
-                                    warning ? VXP_SEVERITY_WARNING : VXP_SEVERITY_ERROR, code,
-                                    src, at ? at->start_byte : 0, at ? at->end_byte : 0, "%s",
-                                    message);
-  if (!d) F->rc = VXP_ENOMEM;
-  else d->function = fn_name(F, fn);
+  vxp_diagnostic *d =
+      vxp_diag__add(F->ctx, &an->diags, warning ? VXP_SEVERITY_WARNING : VXP_SEVERITY_ERROR, code,
+                    src, at ? at->start_byte : 0, at ? at->end_byte : 0, "%s", message);
+  if (!d)
+    F->rc = VXP_ENOMEM;
+  else
+    d->function = fn_name(F, fn);
   return d;
 }
 
@@ -187,8 +189,7 @@ static void note_at(folder *F, vxp_diagnostic *d, uint32_t start, uint32_t end, 
   if (!d || F->rc != VXP_OK) return;
   va_list ap;
   va_start(ap, fmt);
-  if (!vxp_diag__vnote(F->ctx, d, false, F->an->prog->src, start, end, fmt, ap))
-    F->rc = VXP_ENOMEM;
+  if (!vxp_diag__vnote(F->ctx, d, false, F->an->prog->src, start, end, fmt, ap)) F->rc = VXP_ENOMEM;
   va_end(ap);
 }
 
@@ -215,24 +216,28 @@ static void report_overflow(folder *F, uint32_t fn, uint32_t s) {
   vxp_sb t = {0};
   char total[48], own[48];
   char spelt[512];
-  vxp_sb__printf(F->ctx, &t, "the working set along call path '%s", vxc_name(F, fn, spelt, sizeof(spelt)));
+  vxp_sb__printf(F->ctx, &t, "the working set along call path '%s",
+                 vxc_name(F, fn, spelt, sizeof(spelt)));
   uint32_t last = fn;
   for (uint32_t c = fs->best_call; c != VXP_NONE; c = fs_at(F, last, s)->best_call) {
     last = call_at(F, c)->callee;
     vxp_sb__printf(F->ctx, &t, " -> %s", vxc_name(F, last, spelt, sizeof(spelt)));
   }
-  vxp_sb__printf(F->ctx, &t, "' in memory space '%s' peaks at %s bytes, over its %llu byte capacity: ", sp->name,
-      u128_str(fs->total, total), (unsigned long long)sp->capacity);
+  vxp_sb__printf(F->ctx, &t,
+                 "' in memory space '%s' peaks at %s bytes, over its %llu byte capacity: ",
+                 sp->name, u128_str(fs->total, total), (unsigned long long)sp->capacity);
   for (uint32_t cur = fn, c = fs->best_call; c != VXP_NONE; c = fs_at(F, cur, s)->best_call) {
     uint64_t held = held_at(F, c, s);
     if (held)
-      vxp_sb__printf(F->ctx, &t, "'%s' holds %llu bytes across its call, ", vxc_name(F, cur, spelt, sizeof(spelt)),
-          (unsigned long long)held);
+      vxp_sb__printf(F->ctx, &t, "'%s' holds %llu bytes across its call, ",
+                     vxc_name(F, cur, spelt, sizeof(spelt)), (unsigned long long)held);
     cur = call_at(F, c)->callee;
   }
-  vxp_sb__printf(F->ctx, &t, "'%s' itself peaks at %s bytes", vxc_name(F, last, spelt, sizeof(spelt)),
-      u128_str(fs_at(F, last, s)->self_peak, own));
-  if (sp->overcommit) vxp_sb__printf(F->ctx, &t, "; allowed because '%s' is `overcommit`", sp->name);
+  vxp_sb__printf(F->ctx, &t, "'%s' itself peaks at %s bytes",
+                 vxc_name(F, last, spelt, sizeof(spelt)),
+                 u128_str(fs_at(F, last, s)->self_peak, own));
+  if (sp->overcommit)
+    vxp_sb__printf(F->ctx, &t, "; allowed because '%s' is `overcommit`", sp->name);
   if (t.failed) {
     vxp_sb__free(F->ctx, &t);
     F->rc = VXP_ENOMEM;
@@ -246,15 +251,16 @@ static void report_overflow(folder *F, uint32_t fn, uint32_t s) {
   /* The path, hop by hop, where it happens: what the text output shows under the error. */
   for (uint32_t cur = fn, c = fs->best_call; c != VXP_NONE; c = fs_at(F, cur, s)->best_call) {
     const vxp_call_site *site = call_at(F, c);
-    note_at(F, d, site->start_byte, site->end_byte, "'%s' calls '%s' here, holding %llu bytes in '%s'",
-            fn_name(F, cur), fn_name(F, site->callee), (unsigned long long)held_at(F, c, s),
-            sp->name);
+    note_at(F, d, site->start_byte, site->end_byte,
+            "'%s' calls '%s' here, holding %llu bytes in '%s'", fn_name(F, cur),
+            fn_name(F, site->callee), (unsigned long long)held_at(F, c, s), sp->name);
     cur = site->callee;
   }
   const vxp_record *r = peak_record(F, last, s);
   if (r)
-    note_at(F, d, r->start_byte, r->end_byte, "'%s' reaches its own peak of %llu bytes in '%s' here",
-            fn_name(F, last), (unsigned long long)saturate(fs_at(F, last, s)->self_peak), sp->name);
+    note_at(F, d, r->start_byte, r->end_byte,
+            "'%s' reaches its own peak of %llu bytes in '%s' here", fn_name(F, last),
+            (unsigned long long)saturate(fs_at(F, last, s)->self_peak), sp->name);
 }
 
 static int compare_names(const void *a, const void *b) {
@@ -275,20 +281,25 @@ static void report_cycle(folder *F, const uint32_t *members, size_t count, uint3
     F->rc = VXP_ENOMEM;
     return;
   }
-  for (size_t i = 0; i < count; i++) names[i] = vxc_name(F, members[i], spelt + i * SPELT, SPELT);
+  for (size_t i = 0; i < count; i++)
+    names[i] = vxc_name(F, members[i], spelt + i * SPELT, SPELT);
   qsort(names, count, sizeof(char *), compare_names);
   vxp_sb t = {0};
   char bytes[48];
-  if (count == 1) vxp_sb__printf(F->ctx, &t, "'%s' calls itself", names[0]);
+  if (count == 1)
+    vxp_sb__printf(F->ctx, &t, "'%s' calls itself", names[0]);
   else {
     vxp_sb__printf(F->ctx, &t, "the cycle '");
-    for (size_t i = 0; i < count; i++) vxp_sb__printf(F->ctx, &t, "%s%s", i ? " -> " : "", names[i]);
+    for (size_t i = 0; i < count; i++)
+      vxp_sb__printf(F->ctx, &t, "%s%s", i ? " -> " : "", names[i]);
     vxp_sb__printf(F->ctx, &t, "' recurses");
   }
-  vxp_sb__printf(F->ctx, &t, " and places up to %s bytes in memory space '%s' per activation; the recursion "
-      "depth is not known at compile time, so its working set is unbounded",
-      u128_str(per_activation, bytes), sp->name);
-  if (sp->overcommit) vxp_sb__printf(F->ctx, &t, "; allowed because '%s' is `overcommit`", sp->name);
+  vxp_sb__printf(F->ctx, &t,
+                 " and places up to %s bytes in memory space '%s' per activation; the recursion "
+                 "depth is not known at compile time, so its working set is unbounded",
+                 u128_str(per_activation, bytes), sp->name);
+  if (sp->overcommit)
+    vxp_sb__printf(F->ctx, &t, "; allowed because '%s' is `overcommit`", sp->name);
   /* The diagnostic belongs to the member first in that order. */
   uint32_t first = members[0];
   for (size_t i = 0; i < count; i++) {
@@ -301,16 +312,18 @@ static void report_cycle(folder *F, const uint32_t *members, size_t count, uint3
     F->rc = VXP_ENOMEM;
     return;
   }
-  vxp_diagnostic *d = emit(F, sp->overcommit, sp->overcommit ? "W1028" : "E6028", NULL, t.data, first);
+  vxp_diagnostic *d =
+      emit(F, sp->overcommit, sp->overcommit ? "W1028" : "E6028", NULL, t.data, first);
   vxp_sb__free(F->ctx, &t);
-  if (d && !vxp_diag__capacity(F->ctx, d, sp->name, saturate(per_activation), sp->capacity, false, 0))
+  if (d &&
+      !vxp_diag__capacity(F->ctx, d, sp->name, saturate(per_activation), sp->capacity, false, 0))
     F->rc = VXP_ENOMEM;
   for (size_t i = 0; i < count; i++) {
     const vxp_record *r = peak_record(F, members[i], s);
     if (r)
-      note_at(F, d, r->start_byte, r->end_byte, "'%s' places up to %llu bytes in '%s' per activation",
-              fn_name(F, members[i]), (unsigned long long)saturate(fs_at(F, members[i], s)->self_peak),
-              sp->name);
+      note_at(F, d, r->start_byte, r->end_byte,
+              "'%s' places up to %llu bytes in '%s' per activation", fn_name(F, members[i]),
+              (unsigned long long)saturate(fs_at(F, members[i], s)->self_peak), sp->name);
   }
 }
 
@@ -339,12 +352,14 @@ static void fold_node(folder *F, uint32_t fn, uint32_t s) {
   fs->total = best;
   fs->best_call = best_call;
   fs->bounded = bounded;
-  fs->hops = best_call == VXP_NONE ? 0 : add_hops(1, fs_at(F, call_at(F, best_call)->callee, s)->hops);
+  fs->hops =
+      best_call == VXP_NONE ? 0 : add_hops(1, fs_at(F, call_at(F, best_call)->callee, s)->hops);
   report_overflow(F, fn, s);
 }
 
 /* A cycle: `members[0 .. count)` all in component `comp`. */
-static void fold_cycle(folder *F, const uint32_t *members, size_t count, uint32_t comp, uint32_t s) {
+static void fold_cycle(folder *F, const uint32_t *members, size_t count, uint32_t comp,
+                       uint32_t s) {
   vxp_analysis *an = F->an;
   u128 per_activation = 0;
   for (size_t i = 0; i < count; i++) {
@@ -380,15 +395,18 @@ static void fold_cycle(folder *F, const uint32_t *members, size_t count, uint32_
     }
     fs->total = best;
     fs->best_call = best_call;
-    fs->hops = best_call == VXP_NONE ? 0 : add_hops(1, fs_at(F, call_at(F, best_call)->callee, s)->hops);
+    fs->hops =
+        best_call == VXP_NONE ? 0 : add_hops(1, fs_at(F, call_at(F, best_call)->callee, s)->hops);
     fs->bounded = false;
   }
   if (per_activation > 0) {
-    for (size_t i = 0; i < count; i++) fs_at(F, members[i], s)->reported = true;
+    for (size_t i = 0; i < count; i++)
+      fs_at(F, members[i], s)->reported = true;
     report_cycle(F, members, count, s, per_activation);
     return;
   }
-  for (size_t i = 0; i < count; i++) fs_at(F, members[i], s)->bounded = bounded_out;
+  for (size_t i = 0; i < count; i++)
+    fs_at(F, members[i], s)->bounded = bounded_out;
   if (best_all_call == VXP_NONE) return;
   /* Every member reaches the best exit: route each to the member owning it, breadth
    * first over the cycle's own calls taken backwards. */
@@ -421,14 +439,19 @@ static void fold_cycle(folder *F, const uint32_t *members, size_t count, uint32_
       }
     }
     uint32_t *first = F->rc == VXP_OK ? vxp_ctx__calloc(F->ctx, count + 1, sizeof(uint32_t)) : NULL;
-    back *sorted = F->rc == VXP_OK && edges.len ? vxp_ctx__malloc(F->ctx, edges.len * sizeof(back)) : NULL;
+    back *sorted =
+        F->rc == VXP_OK && edges.len ? vxp_ctx__malloc(F->ctx, edges.len * sizeof(back)) : NULL;
     if (F->rc == VXP_OK && (!first || (edges.len && !sorted))) F->rc = VXP_ENOMEM;
     if (F->rc == VXP_OK) {
-      for (size_t e = 0; e < edges.len; e++) first[edges.items[e].to + 1]++;
-      for (size_t i = 0; i < count; i++) first[i + 1] += first[i];
+      for (size_t e = 0; e < edges.len; e++)
+        first[edges.items[e].to + 1]++;
+      for (size_t i = 0; i < count; i++)
+        first[i + 1] += first[i];
       uint32_t *fill = queue; /* reused as the fill cursor before the search */
-      for (size_t i = 0; i < count; i++) fill[i] = first[i];
-      for (size_t e = 0; e < edges.len; e++) sorted[fill[edges.items[e].to]++] = edges.items[e];
+      for (size_t i = 0; i < count; i++)
+        fill[i] = first[i];
+      for (size_t e = 0; e < edges.len; e++)
+        sorted[fill[edges.items[e].to]++] = edges.items[e];
       size_t head = 0, tail = 0;
       uint32_t start = pos[best_all_member];
       dist[start] = 0;
@@ -510,8 +533,10 @@ int vxp_callgraph__fold(vxp_analysis *an) {
       cyclic = call_at(&F, af->call_first + k)->callee == members[0];
     for (size_t b = 0; F.rc == VXP_OK && b < F.budgets.len; b++) {
       uint32_t s = F.budgets.items[b];
-      if (cyclic) fold_cycle(&F, members, count, (uint32_t)comp, s);
-      else fold_node(&F, members[0], s);
+      if (cyclic)
+        fold_cycle(&F, members, count, (uint32_t)comp, s);
+      else
+        fold_node(&F, members[0], s);
     }
     begin = end;
   }
@@ -610,7 +635,8 @@ const vxp_call_tree *vxp_call_tree_next(const vxp_call_tree *ct) {
   const vxp_call_site *site = first_hop(ct, NULL);
   if (!site) return NULL;
   const vxp_analysis *an = ct->owner;
-  uint32_t index = an->fn_spaces.items[(size_t)site->callee * an->view.spaces.len + ct->space].call_tree;
+  uint32_t index =
+      an->fn_spaces.items[(size_t)site->callee * an->view.spaces.len + ct->space].call_tree;
   return index == VXP_NONE ? NULL : &an->call_trees.items[index];
 }
 

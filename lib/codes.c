@@ -12,7 +12,8 @@ static const vxp_code_info catalogue[] = {
      "declaration names a space that no input declares and that is not one of Vx's built-in "
      "spaces, so the hierarchy or route it describes does not exist.",
      "Correct the name (the help line suggests the closest declared space), or declare the "
-     "space.", E},
+     "space.",
+     E},
     {"E1012", "UnknownElementType", "A tensor's element type is not an element type.",
      "The element of a `Tensor<...>` is neither one of Vx's element types (bool, i4..i128, "
      "u4..u128, f4e2m1, f8e4m3, f8e5m2, f16, bf16, f32, f64) nor a generic type parameter in "
@@ -23,23 +24,27 @@ static const vxp_code_info catalogue[] = {
      "no const item, -D override, generic parameter or variable in scope: the value it stands "
      "for does not exist, so the tile it sizes cannot be checked.",
      "Correct the name (the help line suggests the closest const item), declare a `const`, or "
-     "pass -D NAME=VALUE.", E},
+     "pass -D NAME=VALUE.",
+     E},
     {"E2002", "UndefinedFunction", "A call to a function that is defined nowhere.",
      "A function is called by a name the program does not define, and the program imports "
      "nothing it could come from, so what the call places is unknown.",
      "Correct the name (the help line suggests the closest function), define the function, "
-     "or declare it in an `extern` block.", E},
+     "or declare it in an `extern` block.",
+     E},
     {"E3026", "PlacementQueryUndecided", "A `.topology()` query that cannot be decided.",
      "Placement is a fact of a value's type, compared with `Some(Topology::T)` or `None` at "
      "compile time; here where the value lives is not known (a call's result, a parameter "
      "of a generic topology).",
      "Query a value whose placement is written: a `spawn on(..)` result, a `Pinned<T, "
-     "Topology::X>`, a placed tensor.", E},
+     "Topology::X>`, a placed tensor.",
+     E},
     {"E3032", "RunawayInstantiation", "A generic function instantiates itself without end.",
      "Each instance of a generic function calls it again with new arguments (`f<N - 1>` "
      "inside `f<N>`), and no `if comptime` prunes the call before 128 instances deep.",
      "Guard the recursive call with an `if comptime` on the argument, so that the base case "
-     "makes no further instance.", E},
+     "makes no further instance.",
+     E},
     {"E6001", "CallNeedsItsTopology", "A function bound to a topology is called elsewhere.",
      "`fn f(..) on Topology::T` runs only on T; the call is made in host code or in a region "
      "on another topology.",
@@ -52,30 +57,31 @@ static const vxp_code_info catalogue[] = {
      "An element of a tensor is read or written by code running on a topology whose "
      "`visible:` list (or default space) does not include the space the tensor lives in.",
      "Transfer the value to a space that topology sees first (`transfer(x, Memory::S)`), or "
-     "run the code on a topology that sees it.", E},
+     "run the code on a topology that sees it.",
+     E},
     {"E6005", "TopologyCannotSeeItsMemory", "A topology cannot see its own memory.",
      "A Topology's `memory:` space is not in its `visible:` list.",
      "Add the space to `visible:`, or name a visible space in `memory:`.", E},
     {"E6006", "WithinCycle", "Memory spaces contain each other.",
-     "The `within:` declarations form a cycle.", "Break the cycle: one space must be the root.",
-     E},
+     "The `within:` declarations form a cycle.", "Break the cycle: one space must be the root.", E},
     {"E6007", "SpaceLargerThanParent", "A space is larger than the space it is within.",
      "A Memory's `capacity` exceeds the capacity of its `within:` parent.",
      "Correct the capacity, or the `within:` parent.", E},
     {"E6008", "NonPositiveFigure", "A capacity, bandwidth or granule is not positive.",
-     "Memory figures must be greater than zero.", "Write a positive figure, or leave it out.",
-     E},
+     "Memory figures must be greater than zero.", "Write a positive figure, or leave it out.", E},
     {"E6009", "TileOverCapacity", "One tile is larger than its memory space.",
      "A single placement (or a declared parameter, return value or field) needs more bytes "
      "than the space's `capacity`, rounded up to its `granule`.",
      "Split the tensor into tiles placed one per iteration of a loop body, or place it in a "
-     "larger space.", E},
+     "larger space.",
+     E},
     {"E6010", "WorkingSetOverCapacity", "The tiles live at once exceed their memory space.",
      "The peak working set of a function in a space (the largest number of bytes live at "
      "once, with releasing blocks freeing their tiles) exceeds the space's capacity.",
      "Read the notes: they list what is live at the peak. Place tiles in loop bodies that "
      "release them, make them smaller (vxpeak sweep finds the largest constant that fits), "
-     "or declare the space `overcommit` if it may spill.", E},
+     "or declare the space `overcommit` if it may spill.",
+     E},
     {"E6011", "ScopeWiderThanParent", "A space's scope is broader than its parent's.",
      "A Memory's `scope:` is broader (device < sm < cta < thread) than its `within:` parent's.",
      "Narrow the scope, or correct the parent.", E},
@@ -87,46 +93,54 @@ static const vxp_code_info catalogue[] = {
      "Remove the edge's cost, or the bandwidth it duplicates.", E},
     {"E6014", "HostNotDeclared", "A transfer touches host memory, but no host is declared.",
      "A machine model is declared and a transfer moves data to or from CPU_DRAM, which "
-     "nothing describes.", "Pass --host FILE, or --host default.", E},
+     "nothing describes.",
+     "Pass --host FILE, or --host default.", E},
     {"E6016", "TopologyShadowsBuiltin", "A topology shadows a built-in one.",
-     "A declared Topology has the name of one of Vx's built-in topologies.",
-     "Rename the topology.", E},
+     "A declared Topology has the name of one of Vx's built-in topologies.", "Rename the topology.",
+     E},
     {"E6017", "RawPrimitiveMisused", "A `raw::` primitive is used where it cannot be.",
      "The `raw::` primitives (load, store, extent, lane, lanes, barrier, async_copy, "
      "async_wait) exist only in transfer lowering bodies, outside closures, on tiles that are "
      "the lowering's parameters; a tile written through one is held by `&mut`.",
      "Move the call into the lowering's own body, name a parameter, or declare the written "
-     "tile `&mut`.", E},
+     "tile `&mut`.",
+     E},
     {"E6019", "BarrierNotReachedByEveryLane", "raw::barrier() is under control flow.",
      "A barrier inside a loop, an `if` or a `match` of a lowering is not reached by every "
      "lane, and the lanes that reach it wait for the others forever.",
      "Move the barrier to the top level of the lowering's body (a top-level `unsafe` block "
-     "counts as top level).", E},
+     "counts as top level).",
+     E},
     {"E6020", "NoCopyEngine", "raw::async_copy on an edge without a copy engine.",
      "The lowering's own topology does not mark its `transfer` edge `copy_engine`, so no "
      "hardware runs the asynchronous copy (another machine's engine does not count).",
      "Declare `copy_engine` on the edge if the part has one, or copy with raw::load and "
-     "raw::store.", E},
+     "raw::store.",
+     E},
     {"E6021", "AsyncOrPublicationBroken", "A lowering's copies or writes are not settled.",
      "A tile is read (or written) while a raw::async_copy into (or from) it is outstanding, a "
      "copy has no raw::async_wait() on some way out of the lowering, or a lowering that writes "
      "its destination on a synchronizing edge does not end with raw::barrier() or leaves by "
      "an early `return` before it.",
      "Wait for the copies before touching their tiles and before returning; end the body "
-     "with raw::barrier(), with no `return` before it.", E},
+     "with raw::barrier(), with no `return` before it.",
+     E},
     {"E6022", "LoweringSpaceNotVisible", "A lowering's topology cannot see a space it moves.",
      "`impl Transfer<Memory::A, Memory::B> for Topology::X` with a body that calls the "
      "`raw::` primitives, where X declares the edge A -> B but its `visible:` list (or "
      "default space) lacks A or B (CPU_DRAM excepted): the lowering would run on a part that "
      "cannot address the space.",
      "Add the space to X's `visible:` list, or write the lowering for a topology that sees "
-     "both ends.", E},
-    {"E6025", "PlacementNamesNoPlace", "A placement names a memory space or topology that does not exist.",
+     "both ends.",
+     E},
+    {"E6025", "PlacementNamesNoPlace",
+     "A placement names a memory space or topology that does not exist.",
      "A tensor type, `transfer`, parameter, return type or field places a value in "
      "`Memory::S` (or on `Topology::T`) that no input declares and Vx does not build in: the "
      "tile would count against no capacity at all.",
      "Correct the name (the help line suggests the closest declared one), or declare the space "
-     "in the machine model.", E},
+     "in the machine model.",
+     E},
     {"E6026", "ElementTypeNotOnMachine", "A tensor's element type is not one its hardware holds.",
      "The topology holding the memory space declares `dtypes:`, and the placed tensor's element "
      "type is not among them: the hardware cannot represent it.",
@@ -136,19 +150,22 @@ static const vxp_code_info catalogue[] = {
      "plus the last callee's own peak exceed the capacity, though each function fits alone. "
      "The notes show each call and what it holds.",
      "Release tiles before the call (close the block that placed them, or stop reading them "
-     "after it), or shrink the callee's working set.", E},
+     "after it), or shrink the callee's working set.",
+     E},
     {"E6028", "RecursionPlacesTiles", "A recursive call places tiles.",
      "A function that calls itself (directly or through others) places tiles in a space with "
      "a capacity; the recursion depth is not known at compile time, so its working set is "
      "unbounded.",
      "Place the tiles outside the recursion, or turn the recursion into a loop whose body "
-     "releases them.", E},
+     "releases them.",
+     E},
     {"E6029", "DevicePointerNotHostPointer", "A pointer into one memory where another is wanted.",
      "`t.as_ptr()` of a placed tensor points into the tensor's memory; a function of the "
      "program whose parameter is `*const T` wants a pointer into host memory, and `*const T "
      "in Memory::S` one into S.",
      "Transfer the tensor to the memory the parameter names first, or declare the parameter "
-     "`in Memory::S` of the tensor's space.", E},
+     "`in Memory::S` of the tensor's space.",
+     E},
     {"E6030", "RegionHandsOutItsTensor", "A device region hands out a tensor it creates.",
      "A `spawn` region on a device whose value is a tensor it creates must have that tensor "
      "made before the region, in the device's memory, so the function can free it; this one "
@@ -164,7 +181,8 @@ static const vxp_code_info catalogue[] = {
      "chain of `transfer` edges (declared or built in) leads from CPU_DRAM to it, so no data "
      "can be moved there.",
      "Declare a `transfer Memory::CPU_DRAM -> Memory::S` edge (or one from a space the host "
-     "reaches).", W},
+     "reaches).",
+     W},
     {"W1028", "WorkingSetOvercommitted",
      "The tiles live at once exceed an `overcommit` memory space.",
      "As E6010, but the space is declared `overcommit`, so it may spill.",
@@ -174,20 +192,21 @@ static const vxp_code_info catalogue[] = {
      "call, `?`), so its bytes are not counted and the space's capacity is not verified. A "
      "name that denotes nothing is E2001 instead, and a constant dimension that folds to no "
      "size VXP0050: neither is admitted.",
-     "Give every dimension a compile-time value: a literal, a `const` item, or -D NAME=VALUE.",
-     W},
+     "Give every dimension a compile-time value: a literal, a `const` item, or -D NAME=VALUE.", W},
     {"VXP0001", "SyntaxError", "A syntax error.",
      "The parser met an unexpected or missing token; error recovery keeps the rest analysable.",
      "Fix the syntax at the caret.", E},
     {"VXP0002", "MalformedNumber", "A malformed number literal.",
      "A number is decimal digits with at most one '.', optionally followed by an element "
-     "type suffix.", "Write the number in decimal (no 0x, exponents or '_').", E},
+     "type suffix.",
+     "Write the number in decimal (no 0x, exponents or '_').", E},
     {"VXP0003", "NestingTooDeep", "Syntax nested deeper than vxpeak follows.",
      "The function nests more than 1000 levels deep, so it is not analysed.",
      "Flatten the nesting.", E},
     {"VXP0010", "UnknownUnit", "An unknown unit.",
      "Units are B, KB..PB, KiB..PiB, with /s or /cyc for rates and Hz..GHz for clocks; they "
-     "are case-sensitive.", "Write one of the units listed.", E},
+     "are case-sensitive.",
+     "Write one of the units listed.", E},
     {"VXP0011", "FractionalQuantity", "A size, rate or clock that is not whole.",
      "Quantities convert exactly to bytes or hertz.", "Use a smaller unit.", E},
     {"VXP0012", "QuantityTooLarge", "A size, rate or clock past 64 bits.",
@@ -205,10 +224,12 @@ static const vxp_code_info catalogue[] = {
     {"VXP0017", "BadCompute", "A `// compute:` line in a Topology that does not parse.",
      "A topology declares its peak arithmetic rates in comment lines `// compute: ELEM[, "
      "ELEM...] NUMBER UNIT` (FLOP/s, GFLOP/s, TFLOP/s, PFLOP/s, or OP/s .. POP/s); each "
-     "element type once.", "Correct the line, e.g. `// compute: bf16, f16 989.4 TFLOP/s`.", E},
+     "element type once.",
+     "Correct the line, e.g. `// compute: bf16, f16 989.4 TFLOP/s`.", E},
     {"VXP0020", "UnusedOverride", "A -D override names nothing in the program.",
      "The constant given with -D NAME=VALUE does not occur in the program, so it changes "
-     "nothing (a misspelt name, most likely).", "Correct the name, or drop the -D.", W},
+     "nothing (a misspelt name, most likely).",
+     "Correct the name, or drop the -D.", W},
     {"VXP0030", "TooManyInstances", "More generic instances than vxpeak analyses.",
      "The program reaches more than 4096 instances of generic functions; the rest are not "
      "analysed, so the program cannot be admitted.",
@@ -238,7 +259,8 @@ static const vxp_code_info catalogue[] = {
      "limits. The tile cannot be checked, so the program is not admitted (W1029 is only for "
      "shapes that depend on a run-time value).",
      "Read the note: it points at the sub-expression that fails. Correct the expression or "
-     "the constants it uses.", E},
+     "the constants it uses.",
+     E},
     {"VXP0800", "CudaSubset", "A construct outside the CUDA code generation subset.",
      "emit-cuda generates a documented subset of Vx and refuses anything else.",
      "Rewrite the construct within the subset, or do not generate CUDA for it.", E},

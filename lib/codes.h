@@ -7,12 +7,12 @@
 #include "internal.h"
 
 typedef struct vxp_code_info {
-  const char *code;        /* "E6010" */
-  const char *name;        /* "WorkingSetOverCapacity": a SARIF rule name */
-  const char *summary;     /* one sentence */
-  const char *detail;      /* what the analysis checks */
-  const char *help;        /* how to act on it */
-  vxp_severity severity;   /* the level it is reported at */
+  const char *code;      /* "E6010" */
+  const char *name;      /* "WorkingSetOverCapacity": a SARIF rule name */
+  const char *summary;   /* one sentence */
+  const char *detail;    /* what the analysis checks */
+  const char *help;      /* how to act on it */
+  vxp_severity severity; /* the level it is reported at */
 } vxp_code_info;
 
 /* The catalogue in code order, and its length. */

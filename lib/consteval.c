@@ -9,7 +9,6 @@
 
 #include "array.h"
 
-
 /* Const items may refer to each other; a chain of more distinct items than this is not
  * followed (a cycle is found exactly, by the items on the chain). */
 #define VXP__MAX_CONST_CHAIN 256
@@ -24,7 +23,7 @@
 typedef enum slot_state { SLOT_UNFOLDED = 0, SLOT_FOLDING, SLOT_DONE } slot_state;
 
 typedef struct const_slot {
-  uint8_t state[2];     /* slot_state */
+  uint8_t state[2]; /* slot_state */
   vxp_fold result[2];
 } const_slot;
 
@@ -33,13 +32,13 @@ typedef struct const_slot {
 struct vxp_const_table {
   size_t count;
   uint32_t *by_name;
-  const_slot *slots;    /* by const item index */
+  const_slot *slots; /* by const item index */
 };
 
 typedef struct folder {
   const vxp_const_env *env;
   unsigned steps;
-  vxp_const_table *building; /* the table being filled, or NULL */
+  vxp_const_table *building;          /* the table being filled, or NULL */
   size_t items[VXP__MAX_CONST_CHAIN]; /* the const items being folded, outermost first */
 } folder;
 
@@ -92,8 +91,10 @@ static long find_item(const vxp_model *m, const vxp_const_table *table, vxp_name
   size_t lo = 0, hi = table->count;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (m->consts.items[table->by_name[mid]].name < name) lo = mid + 1;
-    else hi = mid;
+    if (m->consts.items[table->by_name[mid]].name < name)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo < table->count && m->consts.items[table->by_name[lo]].name == name
              ? (long)table->by_name[lo]
@@ -226,21 +227,17 @@ static ival fold(folder *F, uint32_t index, unsigned chain, unsigned depth, bool
   const vxp_cexpr *cx = &m->cexprs.items[index];
   switch ((vxp_cexpr_kind)cx->kind) {
   case VXP_CX_INT:
-  case VXP_CX_BOOL:
-    return ok((i128)cx->value);
-  case VXP_CX_BIGINT:
-    return fail(VXP_FOLD_OVERFLOW, index);
-  case VXP_CX_NAME:
-    return fold_name(F, index, chain, depth, sign);
+  case VXP_CX_BOOL: return ok((i128)cx->value);
+  case VXP_CX_BIGINT: return fail(VXP_FOLD_OVERFLOW, index);
+  case VXP_CX_NAME: return fold_name(F, index, chain, depth, sign);
   case VXP_CX_UNARY: {
     bool not = cx->op == VXP_OP_NOT;
-    ival a = fold(F, cx->lhs, chain, depth + 1, sign || not);
+    ival a = fold(F, cx->lhs, chain, depth + 1, sign || not );
     if (a.status != VXP_FOLD_OK) return a;
-    if (not) return ok(a.v == 0);
+    if (not ) return ok(a.v == 0);
     return checked(-a.v, sign, index);
   }
-  case VXP_CX_BINARY:
-    return fold_binary(F, cx, index, chain, depth, sign);
+  case VXP_CX_BINARY: return fold_binary(F, cx, index, chain, depth, sign);
   case VXP_CX_SELECT: {
     /* Only the arm the condition selects is folded, as comptime evaluation runs it. */
     ival c = fold(F, cx->lhs, chain, depth + 1, true);
@@ -252,8 +249,7 @@ static ival fold(folder *F, uint32_t index, unsigned chain, unsigned depth, bool
     return r < 0 ? fail(VXP_FOLD_UNKNOWN, index) : ok(r > 0);
   }
   case VXP_CX_OPAQUE:
-  default:
-    return fail(VXP_FOLD_UNKNOWN, index);
+  default: return fail(VXP_FOLD_UNKNOWN, index);
   }
 }
 
@@ -304,7 +300,8 @@ vxp_const_table *vxp_consteval__table_build(vxp_context *ctx, const vxp_const_en
   }
   /* Sort the indices by (name, index): a stable bottom-up merge sort (qsort would need
    * the model through a global, and the library keeps no mutable static state). */
-  for (size_t i = 0; i < table->count; i++) table->by_name[i] = (uint32_t)i;
+  for (size_t i = 0; i < table->count; i++)
+    table->by_name[i] = (uint32_t)i;
   uint32_t *tmp = NULL;
   if (table->count > 1 && !(tmp = vxp_ctx__calloc(ctx, table->count, sizeof(uint32_t)))) {
     vxp_consteval__table_free(ctx, table);
@@ -350,8 +347,10 @@ vxp_const_table *vxp_consteval__table_build(vxp_context *ctx, const vxp_const_en
           table->slots[i].state[mode] = SLOT_DONE;
           table->slots[i].result[mode] = table->slots[first].result[mode];
         }
-        if (table->slots[i].state[mode] == SLOT_DONE) progress = true;
-        else pending = true;
+        if (table->slots[i].state[mode] == SLOT_DONE)
+          progress = true;
+        else
+          pending = true;
       }
     }
     if (!pending || !progress) break;
@@ -359,8 +358,7 @@ vxp_const_table *vxp_consteval__table_build(vxp_context *ctx, const vxp_const_en
   return table;
 }
 
-const char *vxp_consteval__explain(const vxp_const_env *env, vxp_fold f, char *buf,
-                                   size_t size) {
+const char *vxp_consteval__explain(const vxp_const_env *env, vxp_fold f, char *buf, size_t size) {
   const vxp_model *m = env->model;
   if (f.culprit == VXP_NONE || f.culprit >= m->cexprs.len) {
     snprintf(buf, size, "it is not a compile-time constant");
@@ -370,16 +368,14 @@ const char *vxp_consteval__explain(const vxp_const_env *env, vxp_fold f, char *b
   const char *name = cx->kind == VXP_CX_NAME ? vxp_strtab__str(&m->names, cx->name) : NULL;
   const vxp_const_binding *b = name ? vxp_consteval__binding(env, cx->name) : NULL;
   switch (f.status) {
-  case VXP_FOLD_OVERFLOW:
-    snprintf(buf, size, "its value does not fit in 64 bits");
-    break;
-  case VXP_FOLD_DIV_ZERO:
-    snprintf(buf, size, "it divides by zero");
-    break;
+  case VXP_FOLD_OVERFLOW: snprintf(buf, size, "its value does not fit in 64 bits"); break;
+  case VXP_FOLD_DIV_ZERO: snprintf(buf, size, "it divides by zero"); break;
   case VXP_FOLD_NEGATIVE:
     if (b && b->negative)
-      snprintf(buf, size, "the const-generic parameter '%s' is -%llu in this instance, and a "
-               "size cannot be negative", name, (unsigned long long)b->value);
+      snprintf(buf, size,
+               "the const-generic parameter '%s' is -%llu in this instance, and a "
+               "size cannot be negative",
+               name, (unsigned long long)b->value);
     else
       snprintf(buf, size, "an intermediate value is negative");
     break;
@@ -388,13 +384,17 @@ const char *vxp_consteval__explain(const vxp_const_env *env, vxp_fold f, char *b
              vxp_strtab__str(&m->names, cx->name));
     break;
   case VXP_FOLD_LIMIT:
-    snprintf(buf, size, "it is too deeply nested or too long to fold (vxpeak stops at %d "
-             "levels and %d steps)", VXP__MAX_FOLD_DEPTH, VXP__MAX_FOLD_STEPS);
+    snprintf(buf, size,
+             "it is too deeply nested or too long to fold (vxpeak stops at %d "
+             "levels and %d steps)",
+             VXP__MAX_FOLD_DEPTH, VXP__MAX_FOLD_STEPS);
     break;
   default:
     if (b && b->unknown)
-      snprintf(buf, size, "the const-generic parameter '%s' has no compile-time constant "
-               "argument in this instance", name);
+      snprintf(buf, size,
+               "the const-generic parameter '%s' has no compile-time constant "
+               "argument in this instance",
+               name);
     else if (name)
       snprintf(buf, size, "'%s' is the runtime value of a variable, not a compile-time constant",
                name);
@@ -405,7 +405,8 @@ const char *vxp_consteval__explain(const vxp_const_env *env, vxp_fold f, char *b
     else if (cx->kind == VXP_CX_OPAQUE && cx->reason == VXP_OPAQUE_CALL)
       snprintf(buf, size, "it is computed by a call at run time");
     else
-      snprintf(buf, size, "it is not an expression vxpeak folds (integers, const items, "
+      snprintf(buf, size,
+               "it is not an expression vxpeak folds (integers, const items, "
                "const-generic arguments, + - * / %%, comparisons, and comptime blocks of "
                "lets ending in a value or an if)");
     break;
@@ -430,6 +431,7 @@ vxp_fold vxp_consteval__const_value(const vxp_const_env *env, vxp_name name) {
     return vxp_consteval__fold_signed(env, m->consts.items[item].value);
   }
   for (size_t i = 0; i < m->consts.len; i++)
-    if (m->consts.items[i].name == name) return vxp_consteval__fold_signed(env, m->consts.items[i].value);
+    if (m->consts.items[i].name == name)
+      return vxp_consteval__fold_signed(env, m->consts.items[i].value);
   return f;
 }

@@ -9,21 +9,21 @@
 
 typedef enum vxp_fold_status {
   VXP_FOLD_OK = 0,
-  VXP_FOLD_UNKNOWN,    /* not a compile-time constant (a run-time name, a call, `?`) */
-  VXP_FOLD_OVERFLOW,   /* an intermediate does not fit in 64 bits */
-  VXP_FOLD_DIV_ZERO,   /* division or remainder by zero */
-  VXP_FOLD_NEGATIVE,   /* an intermediate is negative (sizes only; see fold_signed) */
-  VXP_FOLD_CYCLE,      /* a const item refers to itself */
-  VXP_FOLD_LIMIT       /* too deep or too many steps to fold (a guard, not a verdict) */
+  VXP_FOLD_UNKNOWN,  /* not a compile-time constant (a run-time name, a call, `?`) */
+  VXP_FOLD_OVERFLOW, /* an intermediate does not fit in 64 bits */
+  VXP_FOLD_DIV_ZERO, /* division or remainder by zero */
+  VXP_FOLD_NEGATIVE, /* an intermediate is negative (sizes only; see fold_signed) */
+  VXP_FOLD_CYCLE,    /* a const item refers to itself */
+  VXP_FOLD_LIMIT     /* too deep or too many steps to fold (a guard, not a verdict) */
 } vxp_fold_status;
 
 /* A name bound to a value: a const-generic argument or a `-D NAME=VALUE` override. */
 typedef struct vxp_const_binding {
   vxp_name name;
-  uint64_t value;      /* the magnitude */
-  bool negative;       /* the value is -value (a const-generic argument such as `N - 1` at 0) */
-  bool unknown;        /* a const-generic parameter whose argument is not a constant: the
-                          name folds to UNKNOWN (it shadows a const item of the same name) */
+  uint64_t value; /* the magnitude */
+  bool negative;  /* the value is -value (a const-generic argument such as `N - 1` at 0) */
+  bool unknown;   /* a const-generic parameter whose argument is not a constant: the
+                     name folds to UNKNOWN (it shadows a const item of the same name) */
 } vxp_const_binding;
 
 /* The program's const items folded once (vxp_consteval__table_build) for a fixed set of
@@ -51,9 +51,9 @@ typedef struct vxp_const_env {
 /* Invariant: `negative` is only ever true for vxp_consteval__fold_signed. */
 typedef struct vxp_fold {
   vxp_fold_status status;
-  uint64_t value;      /* the magnitude */
-  uint32_t culprit;    /* the cexpr that failed (for the location and the message) */
-  bool negative;       /* the value is -value */
+  uint64_t value;   /* the magnitude */
+  uint32_t culprit; /* the cexpr that failed (for the location and the message) */
+  bool negative;    /* the value is -value */
 } vxp_fold;
 
 /* Fold a size: every intermediate must be a non-negative integer below 2^64 (vxc's rule
@@ -72,8 +72,7 @@ vxp_const_table *vxp_consteval__table_build(vxp_context *ctx, const vxp_const_en
 void vxp_consteval__table_free(vxp_context *ctx, vxp_const_table *table);
 
 /* A sentence for a failed fold, e.g. "'n' is not a compile-time constant", written to buf. */
-const char *vxp_consteval__explain(const vxp_const_env *env, vxp_fold fold, char *buf,
-                                   size_t size);
+const char *vxp_consteval__explain(const vxp_const_env *env, vxp_fold fold, char *buf, size_t size);
 
 /* The value decided for const item `name` under `env`: its -D override when one is given,
  * else the const table's cached signed fold (the analysis builds the table once; without

@@ -74,8 +74,8 @@ bool vxp_diag__note(vxp_context *ctx, vxp_diagnostic *d, bool is_help, const vxp
   return ok;
 }
 
-bool vxp_diag__capacity(vxp_context *ctx, vxp_diagnostic *d, const char *space,
-                        uint64_t required, uint64_t available, bool has_tiles, uint64_t tiles) {
+bool vxp_diag__capacity(vxp_context *ctx, vxp_diagnostic *d, const char *space, uint64_t required,
+                        uint64_t available, bool has_tiles, uint64_t tiles) {
   char *copy = vxp_ctx__strdup(ctx, space);
   if (!copy) return false;
   vxp_ctx__free(ctx, d->capacity.space);
@@ -91,7 +91,8 @@ bool vxp_diag__capacity(vxp_context *ctx, vxp_diagnostic *d, const char *space,
 static void free_diag(vxp_context *ctx, vxp_diagnostic *d) {
   vxp_ctx__free(ctx, d->message);
   vxp_ctx__free(ctx, d->capacity.space);
-  for (size_t i = 0; i < d->notes.len; i++) free_diag(ctx, &d->notes.items[i]);
+  for (size_t i = 0; i < d->notes.len; i++)
+    free_diag(ctx, &d->notes.items[i]);
   array_free(ctx, &d->notes);
 }
 
@@ -132,17 +133,20 @@ void vxp_diag__remove(vxp_context *ctx, vxp_diag_list *list, size_t index) {
 }
 
 void vxp_diag__truncate(vxp_context *ctx, vxp_diag_list *list, size_t len) {
-  while (list->len > len) free_diag(ctx, &list->items[--list->len]);
+  while (list->len > len)
+    free_diag(ctx, &list->items[--list->len]);
 }
 
 void vxp_diag__list_free(vxp_context *ctx, vxp_diag_list *list) {
-  for (size_t i = 0; i < list->len; i++) free_diag(ctx, &list->items[i]);
+  for (size_t i = 0; i < list->len; i++)
+    free_diag(ctx, &list->items[i]);
   array_free(ctx, list);
 }
 
 size_t vxp_diag__count(const vxp_diag_list *list, vxp_severity severity) {
   size_t n = 0;
-  for (size_t i = 0; i < list->len; i++) n += list->items[i].severity == severity;
+  for (size_t i = 0; i < list->len; i++)
+    n += list->items[i].severity == severity;
   return n;
 }
 
@@ -162,9 +166,7 @@ const char *vxp_diagnostic_function(const vxp_diagnostic *d) { return d ? d->fun
 
 int vxp_diagnostic_has_range(const vxp_diagnostic *d) { return d && d->has_range; }
 
-const vxp_source *vxp_diagnostic_source(const vxp_diagnostic *d) {
-  return d ? d->source : NULL;
-}
+const vxp_source *vxp_diagnostic_source(const vxp_diagnostic *d) { return d ? d->source : NULL; }
 
 vxp_range vxp_diagnostic_range(const vxp_diagnostic *d) {
   vxp_range none;

@@ -13,7 +13,7 @@ typedef struct vxp_capacity_facts {
   char *space;
   uint64_t required_bytes;
   uint64_t available_bytes;
-  bool has_tiles;        /* false: `tiles` is null in the report */
+  bool has_tiles; /* false: `tiles` is null in the report */
   uint64_t tiles;
 } vxp_capacity_facts;
 
@@ -21,14 +21,14 @@ typedef struct vxp_capacity_facts {
  * have severity NOTE and no notes or facts of their own. */
 struct vxp_diagnostic {
   vxp_severity severity;
-  char code[12];               /* "E6010"; "" when the diagnostic has no code */
+  char code[12]; /* "E6010"; "" when the diagnostic has no code */
   char *message;
   const vxp_source *source;
   bool has_range;
   vxp_range range;
-  bool is_help;                /* a note that suggests a fix (`help:` in text output) */
-  const char *function;        /* the analysed function (or generic instance) it is about,
-                                  borrowed from the analysis; NULL when none */
+  bool is_help;         /* a note that suggests a fix (`help:` in text output) */
+  const char *function; /* the analysed function (or generic instance) it is about,
+                           borrowed from the analysis; NULL when none */
   Array(struct vxp_diagnostic) notes;
   vxp_capacity_facts capacity;
 };
@@ -50,15 +50,16 @@ vxp_diagnostic *vxp_diag__vadd(vxp_context *ctx, vxp_diag_list *list, vxp_severi
 
 /* vxp_diag__note with a va_list. */
 bool vxp_diag__vnote(vxp_context *ctx, vxp_diagnostic *d, bool is_help, const vxp_source *src,
-                     uint32_t start_byte, uint32_t end_byte, const char *fmt, va_list ap) VXP__PRINTF(7, 0);
+                     uint32_t start_byte, uint32_t end_byte, const char *fmt, va_list ap)
+    VXP__PRINTF(7, 0);
 
 /* Attach a note (or, with is_help, a help line) to `d`; false on allocation failure. */
 bool vxp_diag__note(vxp_context *ctx, vxp_diagnostic *d, bool is_help, const vxp_source *src,
                     uint32_t start_byte, uint32_t end_byte, const char *fmt, ...) VXP__PRINTF(7, 8);
 
 /* Set capacity facts on `d` (the space name is copied); false on allocation failure. */
-bool vxp_diag__capacity(vxp_context *ctx, vxp_diagnostic *d, const char *space,
-                        uint64_t required, uint64_t available, bool has_tiles, uint64_t tiles);
+bool vxp_diag__capacity(vxp_context *ctx, vxp_diagnostic *d, const char *space, uint64_t required,
+                        uint64_t available, bool has_tiles, uint64_t tiles);
 
 /* Deep-copy `from` to the end of `list`; false on allocation failure. */
 bool vxp_diag__copy(vxp_context *ctx, vxp_diag_list *list, const vxp_diagnostic *from);

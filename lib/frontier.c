@@ -27,18 +27,18 @@ struct vxp_frontier_point {
   uint64_t memory_ps, compute_ps, call_ps;
   uint64_t memory_bytes, ops;
   vxp_bound bound;
-  char *bound_space;          /* owned */
-  char *why_unbound;          /* owned; why no bound, or NULL */
+  char *bound_space; /* owned */
+  char *why_unbound; /* owned; why no bound, or NULL */
 };
 
 struct vxp_frontier {
   vxp_context *ctx;
-  char *function;             /* the priced function (owned), NULL when none has regions */
+  char *function; /* the priced function (owned), NULL when none has regions */
   Array(vxp_frontier_point) points;
   size_t largest_fit, first_compute, best;
-  vxp_question q;             /* what was asked (lib/report/frontier_report.c) */
+  vxp_question q; /* what was asked (lib/report/frontier_report.c) */
   vxp_traffic_model traffic;
-  char *tokens;               /* tokens per call as asked: the constant's name or the count */
+  char *tokens; /* tokens per call as asked: the constant's name or the count */
 };
 
 int vxp_frontier_options_init(vxp_frontier_options *opts, unsigned int version) {
@@ -59,7 +59,8 @@ static void point_free(vxp_context *ctx, vxp_frontier_point *p) {
 
 void vxp_frontier_free(vxp_frontier *f) {
   if (!f) return;
-  for (size_t i = 0; i < f->points.len; i++) point_free(f->ctx, &f->points.items[i]);
+  for (size_t i = 0; i < f->points.len; i++)
+    point_free(f->ctx, &f->points.items[i]);
   array_free(f->ctx, &f->points);
   vxp_ctx__free(f->ctx, f->function);
   vxp_question__free(f->ctx, &f->q);
@@ -127,26 +128,35 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
     return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_frontier_run: lo %llu is greater than hi %llu",
                           (unsigned long long)fo->lo, (unsigned long long)fo->hi);
   if (fo->margin_ppm >= 1000000u)
-    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_frontier_run: a margin of %u millionths leaves "
-                          "nothing to fit in", fo->margin_ppm);
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "vxp_frontier_run: a margin of %u millionths leaves "
+                          "nothing to fit in",
+                          fo->margin_ppm);
   uint64_t limit = fo->max_points ? fo->max_points : 4096;
   if (fo->hi - fo->lo >= limit)
-    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_frontier_run: %llu..%llu is more than %llu "
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "vxp_frontier_run: %llu..%llu is more than %llu "
                           "values, each its own analysis: narrow the range",
                           (unsigned long long)fo->lo, (unsigned long long)fo->hi,
                           (unsigned long long)limit);
   size_t extra = analyze ? analyze->override_count : 0;
   if (extra && !analyze->overrides)
-    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: override_count %zu with no "
-                          "overrides", extra);
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "vxp_analyze_options: override_count %zu with no "
+                          "overrides",
+                          extra);
   for (size_t i = 0; i < extra; i++)
     if (analyze->overrides[i].name && strcmp(analyze->overrides[i].name, fo->name) == 0)
-      return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_frontier_run: '%s' is both varied and "
-                            "overridden", fo->name);
+      return vxp_ctx__error(ctx, VXP_EINVAL,
+                            "vxp_frontier_run: '%s' is both varied and "
+                            "overridden",
+                            fo->name);
   const vxp_model *m = &prog->model;
   if (vxp_strtab__find(&m->names, fo->name, strlen(fo->name)) == VXP_NAME_NONE)
-    return vxp_ctx__error(ctx, VXP_ENOTFOUND, "the program never names '%s': there is nothing "
-                          "to vary", fo->name);
+    return vxp_ctx__error(ctx, VXP_ENOTFOUND,
+                          "the program never names '%s': there is nothing "
+                          "to vary",
+                          fo->name);
 
   vxp_frontier *f = vxp_ctx__calloc(ctx, 1, sizeof(*f));
   vxp_const_override *overrides = vxp_ctx__calloc(ctx, extra + 1, sizeof(*overrides));
@@ -168,7 +178,8 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
     vxp_frontier_free(f);
     return vxp_ctx__nomem(ctx);
   }
-  for (size_t i = 0; i < extra; i++) overrides[i] = analyze->overrides[i];
+  for (size_t i = 0; i < extra; i++)
+    overrides[i] = analyze->overrides[i];
   overrides[extra].name = fo->name;
   vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
   if (analyze) { /* field by field: a version-1 struct is shorter */
@@ -197,8 +208,9 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
       if (!f->function && !(f->function = vxp_ctx__strdup(ctx, vxp_roofline_function(rf))))
         rc = VXP_ENOMEM;
       if (rc == VXP_OK) rc = price(f, rf, fo->traffic, &p);
-    } else if (rc == VXP_OK && !(p.why_unbound = vxp_ctx__strdup(ctx, "no function has a spawn "
-                                                                   "region: no device work to price"))) {
+    } else if (rc == VXP_OK &&
+               !(p.why_unbound = vxp_ctx__strdup(ctx, "no function has a spawn "
+                                                      "region: no device work to price"))) {
       rc = VXP_ENOMEM;
     }
     vxp_roofline_free(rf);
@@ -215,8 +227,7 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
   for (size_t i = 0; i < f->points.len; i++) {
     const vxp_frontier_point *p = &f->points.items[i];
     if (p->fit.fits) f->largest_fit = i;
-    if (f->first_compute == SIZE_MAX && p->bound == VXP_BOUND_COMPUTE)
-      f->first_compute = i;
+    if (f->first_compute == SIZE_MAX && p->bound == VXP_BOUND_COMPUTE) f->first_compute = i;
     if (p->fit.fits && p->has_call &&
         (f->best == SIZE_MAX || per_second(p) > per_second(&f->points.items[f->best])))
       f->best = i;
@@ -262,7 +273,9 @@ uint64_t vxp_frontier_point_peak_bytes(const vxp_frontier_point *p) {
 uint64_t vxp_frontier_point_capacity_bytes(const vxp_frontier_point *p) {
   return p ? p->fit.capacity_bytes : 0;
 }
-const char *vxp_frontier_point_space(const vxp_frontier_point *p) { return p ? p->fit.space : NULL; }
+const char *vxp_frontier_point_space(const vxp_frontier_point *p) {
+  return p ? p->fit.space : NULL;
+}
 vxp_misfit vxp_frontier_point_reason(const vxp_frontier_point *p) {
   return p ? p->fit.reason : VXP_MISFIT_NONE;
 }

@@ -11,15 +11,14 @@
 #include "strbuf.h"
 
 /* name_flags bits. */
-#define NAME_METHOD 1u   /* some impl block defines a method of this (unqualified) name */
-#define NAME_ENUM 2u     /* an enum of the program */
-#define NAME_EXTERN 4u   /* a function declared in an `extern` block */
-#define NAME_RUNAWAY 8u  /* E3032 was reported for this generic function */
+#define NAME_METHOD 1u  /* some impl block defines a method of this (unqualified) name */
+#define NAME_ENUM 2u    /* an enum of the program */
+#define NAME_EXTERN 4u  /* a function declared in an `extern` block */
+#define NAME_RUNAWAY 8u /* E3032 was reported for this generic function */
 /* A callee path's classification, computed at its first call and kept: a program calls
  * `print` (or any one name) many times, and the answer depends on the name alone. */
-#define NAME_PATH_SEEN 16u     /* the bits below and path_target are set */
-#define NAME_PATH_BUILTIN 32u  /* the language's (print, Vec::new, an enum constructor) */
-
+#define NAME_PATH_SEEN 16u    /* the bits below and path_target are set */
+#define NAME_PATH_BUILTIN 32u /* the language's (print, Vec::new, an enum constructor) */
 
 /* The bindings of a prospective instance, before it exists. */
 typedef struct instance_key {
@@ -68,10 +67,14 @@ int vxp_resolver__init(vxp_resolver *R, vxp_analysis *an) {
   R->analysed_of = vxp_ctx__malloc(ctx, (fns ? fns : 1) * sizeof(uint32_t));
   R->path_target = vxp_ctx__malloc(ctx, (names ? names : 1) * sizeof(uint32_t));
   if (!R->fn_by_name || !R->name_flags || !R->analysed_of || !R->path_target) return VXP_ENOMEM;
-  for (size_t i = 0; i < names; i++) R->fn_by_name[i] = VXP_NONE;
-  for (size_t f = fns; f-- > 0;) R->fn_by_name[m->functions.items[f].name] = (uint32_t)f;
-  for (size_t i = 0; i < m->enums.len; i++) R->name_flags[m->enums.items[i]] |= NAME_ENUM;
-  for (size_t i = 0; i < m->externs.len; i++) R->name_flags[m->externs.items[i]] |= NAME_EXTERN;
+  for (size_t i = 0; i < names; i++)
+    R->fn_by_name[i] = VXP_NONE;
+  for (size_t f = fns; f-- > 0;)
+    R->fn_by_name[m->functions.items[f].name] = (uint32_t)f;
+  for (size_t i = 0; i < m->enums.len; i++)
+    R->name_flags[m->enums.items[i]] |= NAME_ENUM;
+  for (size_t i = 0; i < m->externs.len; i++)
+    R->name_flags[m->externs.items[i]] |= NAME_EXTERN;
   for (size_t f = 0; f < fns; f++) {
     const vxp_function *fn = &m->functions.items[f];
     if (fn->owner == VXP_NAME_NONE) continue;
@@ -183,8 +186,8 @@ static vxp_type_binding elem_as_seen(const vxp_resolver *R, uint32_t caller, vxp
  * takes the argument's element type, and one with a dimension `g` the argument's extent
  * there (folded in the caller). The first argument that tells wins. */
 static bool infer(const vxp_resolver *R, uint32_t caller, const vxp_call_event *call,
-                  const vxp_function *callee, const vxp_generic_param *g,
-                  vxp_const_binding *c, vxp_type_binding *t) {
+                  const vxp_function *callee, const vxp_generic_param *g, vxp_const_binding *c,
+                  vxp_type_binding *t) {
   const vxp_model *m = R->m;
   vxp_const_env env = env_of(R->an, caller);
   size_t n = callee->params.len < call->args_count ? callee->params.len : call->args_count;
@@ -192,9 +195,12 @@ static bool infer(const vxp_resolver *R, uint32_t caller, const vxp_call_event *
     const vxp_param *p = &callee->params.items[j];
     const vxp_call_arg *a = &m->call_args.items[call->args_first + j];
     if (!g->is_const && p->type_name == g->name && p->type == VXP_NONE) {
-      if (a->scalar != VXP_ELEM_UNKNOWN) t->elem = a->scalar;
-      else if (a->nominal != VXP_NAME_NONE) t->nominal = a->nominal;
-      else continue;
+      if (a->scalar != VXP_ELEM_UNKNOWN)
+        t->elem = a->scalar;
+      else if (a->nominal != VXP_NAME_NONE)
+        t->nominal = a->nominal;
+      else
+        continue;
       return true;
     }
     if (p->type == VXP_NONE || a->type == VXP_NONE) continue;
@@ -234,13 +240,17 @@ static void bind_generics(const vxp_resolver *R, uint32_t caller, const vxp_call
     vxp_type_binding t = {g->name, VXP_ELEM_UNKNOWN, VXP_NAME_NONE};
     if (i < call->generic_count) {
       uint32_t cx = m->dim_list.items[call->generic_first + i];
-      if (g->is_const) c = const_from_fold(g->name, vxp_consteval__fold_signed(&env, cx));
-      else t = type_from_cexpr(R, caller, g->name, cx);
+      if (g->is_const)
+        c = const_from_fold(g->name, vxp_consteval__fold_signed(&env, cx));
+      else
+        t = type_from_cexpr(R, caller, g->name, cx);
     } else {
       infer(R, caller, call, callee, g, &c, &t);
     }
-    if (g->is_const) key->consts[key->const_count++] = c;
-    else key->types[key->type_count++] = t;
+    if (g->is_const)
+      key->consts[key->const_count++] = c;
+    else
+      key->types[key->type_count++] = t;
   }
 }
 
@@ -295,11 +305,10 @@ static uint32_t table_find(const vxp_resolver *R, const instance_key *k, uint64_
 
 static instance_key key_of(const vxp_resolver *R, uint32_t fn) {
   const vxp_analysed_fn *af = &R->an->functions.items[fn];
-  instance_key k = {af->model_fn,
-                    af->const_count ? R->an->const_binds.items + af->const_first : NULL,
-                    af->const_count,
-                    af->type_count ? R->an->type_binds.items + af->type_first : NULL,
-                    af->type_count};
+  instance_key k = {
+      af->model_fn, af->const_count ? R->an->const_binds.items + af->const_first : NULL,
+      af->const_count, af->type_count ? R->an->type_binds.items + af->type_first : NULL,
+      af->type_count};
   return k;
 }
 
@@ -313,7 +322,8 @@ static int table_insert(vxp_resolver *R, uint32_t fn, uint64_t h) {
       if (!slot) continue;
       instance_key k = key_of(R, slot - 1);
       size_t j = (size_t)key_hash(&k) & (size - 1);
-      while (grown[j]) j = (j + 1) & (size - 1);
+      while (grown[j])
+        j = (j + 1) & (size - 1);
       grown[j] = slot;
     }
     vxp_ctx__free(R->an->ctx, R->table);
@@ -321,7 +331,8 @@ static int table_insert(vxp_resolver *R, uint32_t fn, uint64_t h) {
     R->table_size = size;
   }
   size_t mask = R->table_size - 1, i = (size_t)h & mask;
-  while (R->table[i]) i = (i + 1) & mask;
+  while (R->table[i])
+    i = (i + 1) & mask;
   R->table[i] = fn + 1;
   R->instance_count++;
   return VXP_OK;
@@ -345,15 +356,19 @@ static char *instance_name(const vxp_resolver *R, const instance_key *k) {
     if (i) vxp_sb__puts(ctx, &t, ", ");
     if (rf->generics.items[i].is_const) {
       const vxp_const_binding *c = ci < k->const_count ? &k->consts[ci++] : NULL;
-      if (!c || c->unknown) vxp_sb__puts(ctx, &t, "?");
+      if (!c || c->unknown)
+        vxp_sb__puts(ctx, &t, "?");
       else
         vxp_sb__printf(ctx, &t, "%s%llu", c->negative && c->value ? "-" : "",
                        (unsigned long long)c->value);
     } else {
       const vxp_type_binding *b = ti < k->type_count ? &k->types[ti++] : NULL;
-      if (b && b->elem != VXP_ELEM_UNKNOWN) vxp_sb__puts(ctx, &t, vxp_elem__name((vxp_elem)b->elem));
-      else if (b && b->nominal != VXP_NAME_NONE) vxp_sb__puts(ctx, &t, name_str(R, b->nominal));
-      else vxp_sb__puts(ctx, &t, "?");
+      if (b && b->elem != VXP_ELEM_UNKNOWN)
+        vxp_sb__puts(ctx, &t, vxp_elem__name((vxp_elem)b->elem));
+      else if (b && b->nominal != VXP_NAME_NONE)
+        vxp_sb__puts(ctx, &t, name_str(R, b->nominal));
+      else
+        vxp_sb__puts(ctx, &t, "?");
     }
   }
   vxp_sb__puts(ctx, &t, ">");
@@ -379,7 +394,8 @@ void vxp_instance__vxc_spelling(const vxp_analysis *an, uint32_t fn, char *buf, 
   if (!an || fn >= an->functions.len) return;
   const vxp_analysed_fn *af = &an->functions.items[fn];
   const vxp_model *m = &an->prog->model;
-  const vxp_function *f = af->model_fn < m->functions.len ? &m->functions.items[af->model_fn] : NULL;
+  const vxp_function *f =
+      af->model_fn < m->functions.len ? &m->functions.items[af->model_fn] : NULL;
   size_t used = 0;
   if (!f || f->is_closure) {
     spell(buf, size, &used, af->name);
@@ -403,7 +419,8 @@ void vxp_instance__vxc_spelling(const vxp_analysis *an, uint32_t fn, char *buf, 
     if (f->generics.items[i].is_const) {
       const vxp_const_binding *c =
           ci < af->const_count ? &an->const_binds.items[af->const_first + ci++] : NULL;
-      if (!c || c->unknown) snprintf(arg, sizeof(arg), "$const$?");
+      if (!c || c->unknown)
+        snprintf(arg, sizeof(arg), "$const$?");
       else
         snprintf(arg, sizeof(arg), "$const$%s%llu", c->negative && c->value ? "-" : "",
                  (unsigned long long)c->value);
@@ -412,10 +429,12 @@ void vxp_instance__vxc_spelling(const vxp_analysis *an, uint32_t fn, char *buf, 
       const vxp_type_binding *b =
           ti < af->type_count ? &an->type_binds.items[af->type_first + ti++] : NULL;
       spell(buf, size, &used, "$");
-      if (b && b->elem != VXP_ELEM_UNKNOWN) spell(buf, size, &used, vxp_elem__name((vxp_elem)b->elem));
+      if (b && b->elem != VXP_ELEM_UNKNOWN)
+        spell(buf, size, &used, vxp_elem__name((vxp_elem)b->elem));
       else if (b && b->nominal != VXP_NAME_NONE)
         spell(buf, size, &used, vxp_strtab__str(&m->names, b->nominal));
-      else spell(buf, size, &used, "?");
+      else
+        spell(buf, size, &used, "?");
     }
   }
 }
@@ -512,8 +531,10 @@ static bool strip_generics(const char *s, char *buf, size_t size) {
   size_t n = 0;
   int depth = 0;
   for (; *s; s++) {
-    if (*s == '<') depth++;
-    else if (*s == '>' && depth > 0) depth--;
+    if (*s == '<')
+      depth++;
+    else if (*s == '>' && depth > 0)
+      depth--;
     else if (depth == 0 && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r') {
       if (n + 1 >= size) return false;
       buf[n++] = *s;
@@ -614,7 +635,8 @@ int vxp_resolver__call(vxp_resolver *R, uint32_t caller, const vxp_call_event *c
         } else if (cf->is_instance && root_of(m, cf->model_fn) == root_of(m, target)) {
           /* A closure of the caller's own instance shares its arguments. */
           if (cf->const_count)
-            memcpy(consts, an->const_binds.items + cf->const_first, cf->const_count * sizeof(*consts));
+            memcpy(consts, an->const_binds.items + cf->const_first,
+                   cf->const_count * sizeof(*consts));
           if (cf->type_count)
             memcpy(types, an->type_binds.items + cf->type_first, cf->type_count * sizeof(*types));
           key.const_count = cf->const_count;

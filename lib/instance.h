@@ -35,15 +35,15 @@ typedef struct vxp_resolver {
   vxp_analysis *an;
   const vxp_model *m;
   const vxp_source *src;
-  uint32_t *fn_by_name;       /* name -> first model function of that name, or VXP_NONE */
-  uint8_t *name_flags;        /* name -> NAME_* bits (instance.c) */
-  uint32_t *analysed_of;      /* model function -> its analysed function when it needs no
-                                 generic arguments, else VXP_NONE */
-  uint32_t *path_target;      /* callee path name -> its model function, once classified */
-  uint32_t *table;            /* open addressing over instances: analysed index + 1, 0 empty */
-  size_t table_size;          /* a power of two, at most half full */
+  uint32_t *fn_by_name;  /* name -> first model function of that name, or VXP_NONE */
+  uint8_t *name_flags;   /* name -> NAME_* bits (instance.c) */
+  uint32_t *analysed_of; /* model function -> its analysed function when it needs no
+                            generic arguments, else VXP_NONE */
+  uint32_t *path_target; /* callee path name -> its model function, once classified */
+  uint32_t *table;       /* open addressing over instances: analysed index + 1, 0 empty */
+  size_t table_size;     /* a power of two, at most half full */
   size_t instance_count;
-  size_t instance_events;     /* events of every instance made so far */
+  size_t instance_events; /* events of every instance made so far */
   bool reported_count_limit;
 } vxp_resolver;
 

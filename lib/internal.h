@@ -69,9 +69,7 @@ static inline bool vxp_mul_u64(uint64_t a, uint64_t b, uint64_t *out) {
 }
 
 /* ceil(a / b) for b > 0 without overflow. */
-static inline uint64_t vxp_div_ceil_u64(uint64_t a, uint64_t b) {
-  return a / b + (a % b != 0);
-}
+static inline uint64_t vxp_div_ceil_u64(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 #define VXP__UNUSED(x) ((void)(x))
 #define VXP__ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -73,7 +73,8 @@ void vxp_check__model(const vxp_model *m) {
     size_t depth = 0;
     for (size_t i = 0; i < fn->events.len; i++) {
       const vxp_event *ev = &fn->events.items[i];
-      if (ev->kind == VXP_EV_OPEN) depth++;
+      if (ev->kind == VXP_EV_OPEN)
+        depth++;
       else if (ev->kind == VXP_EV_CLOSE) {
         VXP__ASSERT(depth > 0);
         depth--;
@@ -116,7 +117,8 @@ void vxp_check__machine(const vxp_machine *machine) {
       VXP__ASSERT(strcmp(machine->spaces.items[i].name, machine->spaces.items[k].name) != 0);
   for (size_t i = 0; i < machine->topologies.len; i++)
     for (size_t k = i + 1; k < machine->topologies.len; k++)
-      VXP__ASSERT(strcmp(machine->topologies.items[i].name, machine->topologies.items[k].name) != 0);
+      VXP__ASSERT(strcmp(machine->topologies.items[i].name, machine->topologies.items[k].name) !=
+                  0);
 }
 
 void vxp_check__analysis(const vxp_analysis *an) {

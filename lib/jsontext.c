@@ -9,7 +9,10 @@
  * none (overlong forms, surrogates and values past U+10FFFF are invalid, as jansson says). */
 static size_t valid_sequence(const unsigned char *p, size_t n) {
   if (p[0] < 0x80) return 1;
-  size_t len = (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
+  size_t len = (p[0] & 0xE0) == 0xC0   ? 2
+               : (p[0] & 0xF0) == 0xE0 ? 3
+               : (p[0] & 0xF8) == 0xF0 ? 4
+                                       : 0;
   if (len == 0 || len > n) return 0;
   uint32_t cp = p[0] & (0x7F >> len);
   for (size_t i = 1; i < len; i++) {

@@ -43,36 +43,36 @@ typedef struct lowerer {
   const vxp_symbols *S;
   const vxp_fields *F;
   Array(binding) bindings;
-  Array(uint32_t) innermost;   /* by name: the index in `bindings` of its innermost binding,
-                                  VXP_NONE when unbound. Name lookup is then O(1) however
-                                  many bindings a function has (a generated function with
-                                  10^5 lets made the old backward scan quadratic). */
-  Array(size_t) scopes;        /* bindings.len when each lexical scope opened */
-  Array(uint32_t) fn_stack;    /* functions being lowered (closures nest in functions) */
+  Array(uint32_t) innermost; /* by name: the index in `bindings` of its innermost binding,
+                                VXP_NONE when unbound. Name lookup is then O(1) however
+                                many bindings a function has (a generated function with
+                                10^5 lets made the old backward scan quadratic). */
+  Array(size_t) scopes;      /* bindings.len when each lexical scope opened */
+  Array(uint32_t) fn_stack;  /* functions being lowered (closures nest in functions) */
   Array(fn_signature) signatures;
-  Array(binding) cx_lets;      /* `let`s of the comptime blocks being lowered as cexprs:
-                                  value.type holds the cexpr the name stands for */
+  Array(binding) cx_lets;        /* `let`s of the comptime blocks being lowered as cexprs:
+                                    value.type holds the cexpr the name stands for */
   Array(vxp_call_arg) arg_stack; /* arguments of the calls being lowered, innermost last */
   Array(vxp_name) generic_scope; /* generic parameters of the enclosing struct, impl and
                                     functions, innermost last */
-  bool runtime_condition;      /* lowering a run-time `if` condition: names are not resolved */
-  vxp_name impl_owner;         /* the type of the enclosing impl block, or NONE */
-  vxp_name assign_target;      /* the name a `let` or an assignment being lowered binds: every
-                                  transfer in its initializer is bound to it for the never-read
-                                  rule (vxc's current_assignment_target: set for the whole
-                                  initializer, cleared, not restored, when a `let` ends) */
+  bool runtime_condition;        /* lowering a run-time `if` condition: names are not resolved */
+  vxp_name impl_owner;           /* the type of the enclosing impl block, or NONE */
+  vxp_name assign_target;        /* the name a `let` or an assignment being lowered binds: every
+                                    transfer in its initializer is bound to it for the never-read
+                                    rule (vxc's current_assignment_target: set for the whole
+                                    initializer, cleared, not restored, when a `let` ends) */
   unsigned depth;
-  unsigned spawn_depth;        /* `spawn` regions open around the current expression */
-  unsigned address_depth;      /* inside an index or a loop bound: address arithmetic */
-  bool too_deep;               /* the current function hit VXP_MAX_NESTING */
-  vxp_roles_memo roles;        /* the `// role:` comments read so far */
+  unsigned spawn_depth;   /* `spawn` regions open around the current expression */
+  unsigned address_depth; /* inside an index or a loop bound: address arithmetic */
+  bool too_deep;          /* the current function hit VXP_MAX_NESTING */
+  vxp_roles_memo roles;   /* the `// role:` comments read so far */
   /* vxp_lower__splice: the names an item lowered afresh introduces must be the ones its
    * earlier version introduced, [name_lo, name_hi), in the same order (name_next is the
    * next one due), so that every name keeps the id a full lowering would give it. */
   bool check_names;
   bool names_differ;
   vxp_name name_lo, name_next, name_hi;
-  int rc;                      /* sticky failure (VXP_ENOMEM) */
+  int rc; /* sticky failure (VXP_ENOMEM) */
 } lowerer;
 
 static const value_info no_value = {VXP_NONE, {false, {0, 0, VXP_NONE, 0, 0}}, 0, VXP_NONE};
@@ -89,7 +89,9 @@ static TSNode field(lowerer *L, TSNode node, TSFieldId id) {
   return ts_node_is_null(node) ? node : ts_node_child_by_field_id(node, id);
 }
 
-static bool is(TSNode node, TSSymbol sym) { return !ts_node_is_null(node) && ts_node_symbol(node) == sym; }
+static bool is(TSNode node, TSSymbol sym) {
+  return !ts_node_is_null(node) && ts_node_symbol(node) == sym;
+}
 
 static const char *text_of(lowerer *L, TSNode node, size_t *len) {
   uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
@@ -105,8 +107,10 @@ static vxp_name intern_text(lowerer *L, const char *s, size_t len) {
     return VXP_NAME_NONE;
   }
   if (L->check_names && n >= L->name_lo) {
-    if (n == L->name_next && n < L->name_hi) L->name_next++;
-    else if (n >= L->name_next) L->names_differ = true;
+    if (n == L->name_next && n < L->name_hi)
+      L->name_next++;
+    else if (n >= L->name_next)
+      L->names_differ = true;
   }
   return n;
 }
@@ -203,7 +207,8 @@ static void bind(lowerer *L, vxp_name name, value_info value) {
       oom(L);
       return;
     }
-    while (L->innermost.len < want) L->innermost.items[L->innermost.len++] = VXP_NONE;
+    while (L->innermost.len < want)
+      L->innermost.items[L->innermost.len++] = VXP_NONE;
   }
   binding b = {name, value, L->innermost.items[name]};
   if (!array_push(L->ctx, &L->bindings, b)) {
@@ -220,8 +225,8 @@ static binding *lookup(lowerer *L, vxp_name name) {
 
 static void lowering_error(lowerer *L, TSNode node, const char *code, const char *message) {
   if (failed(L)) return;
-  if (!vxp_diag__add(L->ctx, L->diags, VXP_SEVERITY_ERROR, code, L->src,
-                     ts_node_start_byte(node), ts_node_end_byte(node), "%s", message))
+  if (!vxp_diag__add(L->ctx, L->diags, VXP_SEVERITY_ERROR, code, L->src, ts_node_start_byte(node),
+                     ts_node_end_byte(node), "%s", message))
     oom(L);
 }
 
@@ -263,7 +268,8 @@ bool vxp_lower__number(const char *text, size_t len, uint64_t *value, vxp_elem *
     if (*suffix == VXP_ELEM_UNKNOWN) return false;
   }
   size_t dots = 0;
-  for (size_t i = 0; i < split; i++) dots += text[i] == '.';
+  for (size_t i = 0; i < split; i++)
+    dots += text[i] == '.';
   if (dots > 1 || split == 0 || text[split - 1] == '.') return false;
   if (dots == 1) {
     *is_float = true;
@@ -311,10 +317,10 @@ static vxp_cop binary_op(const char *s, size_t len) {
   static const struct {
     const char *text;
     vxp_cop op;
-  } ops[] = {{"+", VXP_OP_ADD},  {"-", VXP_OP_SUB},  {"*", VXP_OP_MUL},    {"/", VXP_OP_DIV},
-             {"%", VXP_OP_REM},  {"==", VXP_OP_EQ},  {"!=", VXP_OP_NE},    {"<", VXP_OP_LT},
-             {">", VXP_OP_GT},   {"<=", VXP_OP_LE},  {">=", VXP_OP_GE},    {"&&", VXP_OP_AND},
-             {"||", VXP_OP_OR},  {"&", VXP_OP_BITAND}, {"|", VXP_OP_BITOR}, {"^", VXP_OP_BITXOR}};
+  } ops[] = {{"+", VXP_OP_ADD}, {"-", VXP_OP_SUB},    {"*", VXP_OP_MUL},   {"/", VXP_OP_DIV},
+             {"%", VXP_OP_REM}, {"==", VXP_OP_EQ},    {"!=", VXP_OP_NE},   {"<", VXP_OP_LT},
+             {">", VXP_OP_GT},  {"<=", VXP_OP_LE},    {">=", VXP_OP_GE},   {"&&", VXP_OP_AND},
+             {"||", VXP_OP_OR}, {"&", VXP_OP_BITAND}, {"|", VXP_OP_BITOR}, {"^", VXP_OP_BITXOR}};
   for (size_t i = 0; i < VXP__ARRAY_LEN(ops); i++) {
     if (strlen(ops[i].text) == len && memcmp(ops[i].text, s, len) == 0) return ops[i].op;
   }
@@ -396,8 +402,7 @@ static uint32_t lower_cexpr_block(lowerer *L, TSNode block) {
       child = trailing;
     if (!ts_node_is_null(trailing) && ts_node_eq(child, trailing)) {
       result = lower_cexpr(L, child);
-    } else if (is(child, L->S->let_declaration) &&
-               ts_node_is_null(field(L, child, L->F->name))) {
+    } else if (is(child, L->S->let_declaration) && ts_node_is_null(field(L, child, L->F->name))) {
       opaque_block = true; /* `let (a, b) = ...`: comptime does not fold tuples */
     } else if (is(child, L->S->let_declaration)) {
       binding b;
@@ -502,7 +507,8 @@ static uint32_t lower_cexpr_inner(lowerer *L, TSNode node) {
     TSNode op_node = field(L, node, L->F->operator);
     size_t len;
     const char *op_text = text_of(L, op_node, &len);
-    if (len != 1 || (op_text[0] != '-' && op_text[0] != '!')) return opaque(L, node, VXP_OPAQUE_OTHER);
+    if (len != 1 || (op_text[0] != '-' && op_text[0] != '!'))
+      return opaque(L, node, VXP_OPAQUE_OTHER);
     uint32_t operand = lower_cexpr(L, field(L, node, L->F->operand));
     vxp_cexpr cx = cexpr_of(VXP_CX_UNARY);
     cx.op = op_text[0] == '-' ? VXP_OP_NEG : VXP_OP_NOT;
@@ -639,7 +645,11 @@ static void record_declared(lowerer *L, vxp_declared_kind kind, vxp_name owner, 
                             TSNode type_node) {
   uint32_t type = lower_type(L, type_node);
   if (!type_is_placed(L, type)) return;
-  vxp_declared d = {(uint8_t)kind, owner, member, type, ts_node_start_byte(type_node),
+  vxp_declared d = {(uint8_t)kind,
+                    owner,
+                    member,
+                    type,
+                    ts_node_start_byte(type_node),
                     ts_node_end_byte(type_node)};
   if (!array_push(L->ctx, &L->m->declared, d)) oom(L);
 }
@@ -671,7 +681,8 @@ static void ref_topology_arguments(lowerer *L, TSNode args, bool in_body) {
   uint32_t count = vxp_node__named_count(args);
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (is(a, L->S->topology_path)) add_ref(L, VXP_REF_TOPOLOGY, field(L, a, L->F->name), a, in_body);
+    if (is(a, L->S->topology_path))
+      add_ref(L, VXP_REF_TOPOLOGY, field(L, a, L->F->name), a, in_body);
   }
 }
 
@@ -696,9 +707,12 @@ static void ref_types(lowerer *L, TSNode node, unsigned depth) {
     uint32_t count = vxp_node__named_count(args);
     for (uint32_t i = 0; i < count && !failed(L); i++) {
       TSNode a = ts_node_named_child(args, i);
-      if (is(a, S->topology_path)) add_ref(L, VXP_REF_TOPOLOGY, field(L, a, L->F->name), a, false);
-      else if (is(a, S->type_binding)) ref_types(L, field(L, a, L->F->type), depth + 1);
-      else if (!is(a, S->const_argument) && !is(a, S->memory_path)) ref_types(L, a, depth + 1);
+      if (is(a, S->topology_path))
+        add_ref(L, VXP_REF_TOPOLOGY, field(L, a, L->F->name), a, false);
+      else if (is(a, S->type_binding))
+        ref_types(L, field(L, a, L->F->type), depth + 1);
+      else if (!is(a, S->const_argument) && !is(a, S->memory_path))
+        ref_types(L, a, depth + 1);
     }
   } else if (sym == S->reference_type || sym == S->pointer_type || sym == S->verified_type ||
              sym == S->ref_type || sym == S->pinned_type) {
@@ -747,8 +761,10 @@ static void read_token_tree(lowerer *L, TSNode node) {
   uint32_t count = vxp_node__named_count(node);
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode child = ts_node_named_child(node, i);
-    if (is(child, L->S->identifier)) add_read(L, intern_node(L, child));
-    else if (is(child, L->S->token_tree)) read_token_tree(L, child);
+    if (is(child, L->S->identifier))
+      add_read(L, intern_node(L, child));
+    else if (is(child, L->S->token_tree))
+      read_token_tree(L, child);
   }
   leave(L);
 }
@@ -775,7 +791,8 @@ static vxp_name callee_name(lowerer *L, TSNode fn_node, uint32_t *generic_first,
 /* The literal type of an argument written as a number or a boolean (vxc's defaults: an
  * unsuffixed integer is i32, a decimal f32), for inferring generic arguments. */
 static vxp_elem literal_type(lowerer *L, TSNode node) {
-  while (is(node, L->S->parenthesized_expression)) node = ts_node_named_child(node, 0);
+  while (is(node, L->S->parenthesized_expression))
+    node = ts_node_named_child(node, 0);
   if (is(node, L->S->boolean)) return VXP_ELEM_BOOL;
   if (!is(node, L->S->number)) return VXP_ELEM_UNKNOWN;
   size_t len;
@@ -817,12 +834,13 @@ static const fn_signature *find_signature(lowerer *L, vxp_name name) {
   size_t lo = 0, hi = L->signatures.len;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (L->signatures.items[mid].name < name) lo = mid + 1;
-    else hi = mid;
+    if (L->signatures.items[mid].name < name)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
-  return (lo < L->signatures.len && L->signatures.items[lo].name == name)
-             ? &L->signatures.items[lo]
-             : NULL;
+  return (lo < L->signatures.len && L->signatures.items[lo].name == name) ? &L->signatures.items[lo]
+                                                                          : NULL;
 }
 
 static int compare_signatures(const void *a, const void *b) {
@@ -869,7 +887,8 @@ static value_info lower_call(lowerer *L, TSNode node) {
     value_info callee = lower_expr(L, fn_node, VXP_NAME_NONE);
     if (callee.closure_fn != VXP_NONE && !failed(L))
       call->callee = L->m->functions.items[callee.closure_fn].name;
-    else call->indirect = true;
+    else
+      call->indirect = true;
   }
   lower_arguments(L, field(L, node, L->F->arguments), call);
   emit(L, &ev);
@@ -919,8 +938,10 @@ static value_info lower_if(lowerer *L, TSNode node) {
   if (!ts_node_is_null(alternative)) {
     TSNode arm = ts_node_named_child(alternative, 0);
     open_block(L, alternative, VXP_BLOCK_ELSE, comptime, cond, VXP_NONE, VXP_NONE);
-    if (is(arm, L->S->block)) lower_block_body(L, arm);
-    else if (!ts_node_is_null(arm)) lower_expr(L, arm, VXP_NAME_NONE);
+    if (is(arm, L->S->block))
+      lower_block_body(L, arm);
+    else if (!ts_node_is_null(arm))
+      lower_expr(L, arm, VXP_NAME_NONE);
     close_block(L);
   }
   return value;
@@ -966,8 +987,10 @@ static void lower_match(lowerer *L, TSNode node) {
     push_scope(L);
     bind_pattern(L, field(L, arm, L->F->pattern));
     TSNode value = field(L, arm, L->F->value);
-    if (is(value, L->S->block)) lower_block_body(L, value);
-    else if (!ts_node_is_null(value)) lower_statement(L, value);
+    if (is(value, L->S->block))
+      lower_block_body(L, value);
+    else if (!ts_node_is_null(value))
+      lower_statement(L, value);
     pop_scope(L);
     close_block(L);
   }
@@ -981,7 +1004,8 @@ static value_info lower_closure(lowerer *L, TSNode node, vxp_name binding_target
   const char *outer = vxp_strtab__str(&L->m->names, current_fn(L)->name);
   const char *inner = binding_target ? vxp_strtab__str(&L->m->names, binding_target) : NULL;
   char name[512];
-  if (inner) snprintf(name, sizeof(name), "%s::%s", outer, inner);
+  if (inner)
+    snprintf(name, sizeof(name), "%s::%s", outer, inner);
   else {
     snprintf(label, sizeof(label), "{closure@%u:%u}", at.line + 1, at.column + 1);
     snprintf(name, sizeof(name), "%s::%s", outer, label);
@@ -1030,8 +1054,8 @@ static void record_access(lowerer *L, vxp_access_kind kind, const vxp_access *pr
 static void record_arith(lowerer *L, vxp_arith_kind kind, vxp_elem elem, TSNode node) {
   if (failed(L) || L->fn_stack.len == 0) return;
   vxp_function *fn = current_fn(L);
-  vxp_arith a = {(uint8_t)kind, (uint8_t)elem, (uint32_t)fn->events.len,
-                 ts_node_start_byte(node), ts_node_end_byte(node)};
+  vxp_arith a = {(uint8_t)kind, (uint8_t)elem, (uint32_t)fn->events.len, ts_node_start_byte(node),
+                 ts_node_end_byte(node)};
   if (!array_push(L->ctx, &fn->ariths, a)) oom(L);
 }
 
@@ -1051,8 +1075,10 @@ static value_info arith(lowerer *L, TSNode node, const value_info *a, const valu
   /* Index and loop-bound arithmetic computes addresses and trip counts, not data. */
   if (L->spawn_depth == 0 || L->address_depth > 0) return v;
   vxp_elem e = arith_elem(a, b);
-  if (a->slice || b->slice) record_arith(L, VXP_ARITH_SLICE, VXP_ELEM_UNKNOWN, node);
-  else record_arith(L, e ? VXP_ARITH_SCALAR : VXP_ARITH_UNTYPED, e, node);
+  if (a->slice || b->slice)
+    record_arith(L, VXP_ARITH_SLICE, VXP_ELEM_UNKNOWN, node);
+  else
+    record_arith(L, e ? VXP_ARITH_SCALAR : VXP_ARITH_UNTYPED, e, node);
   v.elem = (uint8_t)e;
   v.elem_of_tensor = a->elem_of_tensor || b->elem_of_tensor;
   return v;
@@ -1150,8 +1176,10 @@ static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_tar
     lower_expr(L, topology, VXP_NAME_NONE);
     /* The topology a region runs on, for the peak rates its arithmetic counts at. */
     vxp_name on = VXP_NAME_NONE;
-    if (is(topology, L->S->topology_path)) on = intern_node(L, field(L, topology, L->F->name));
-    else if (is(topology, L->S->identifier)) on = intern_node(L, topology);
+    if (is(topology, L->S->topology_path))
+      on = intern_node(L, field(L, topology, L->F->name));
+    else if (is(topology, L->S->identifier))
+      on = intern_node(L, topology);
     size_t open_at = L->fn_stack.len ? current_fn(L)->events.len : 0;
     L->spawn_depth++;
     value_info v = lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_SPAWN);
@@ -1252,8 +1280,10 @@ static void bind_tuple_names(lowerer *L, TSNode pattern) {
   uint32_t count = vxp_node__named_count(pattern);
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode part = ts_node_named_child(pattern, i);
-    if (is(part, L->S->tuple_binding)) bind_tuple_names(L, part);
-    else if (is(part, L->S->binding)) bind(L, intern_node(L, field(L, part, L->F->name)), no_value);
+    if (is(part, L->S->tuple_binding))
+      bind_tuple_names(L, part);
+    else if (is(part, L->S->binding))
+      bind(L, intern_node(L, field(L, part, L->F->name)), no_value);
   }
   leave(L);
 }
@@ -1272,7 +1302,8 @@ static void lower_let(lowerer *L, TSNode node) {
   TSNode type_node = field(L, node, L->F->type);
   TSNode value_node = field(L, node, L->F->value);
   TSNode init = value_node;
-  while (is(init, L->S->parenthesized_expression)) init = ts_node_named_child(init, 0);
+  while (is(init, L->S->parenthesized_expression))
+    init = ts_node_named_child(init, 0);
   bool is_transfer = is(init, L->S->transfer_expression);
   L->assign_target = name;
   value_info value = lower_expr(L, value_node, name);
@@ -1288,8 +1319,8 @@ static void lower_let(lowerer *L, TSNode node) {
    * `let r = &a;`, a placed value out of an `if`) is a placed type too: vxc types the
    * binding as the placed tensor and counts it as a tile of its own. */
   bool placed_type = type_is_placed(L, value.type);
-  bool placed_value = value.type != VXP_NONE && value.loc.known &&
-                      value.loc.place.kind != VXP_PLACE_NONE;
+  bool placed_value =
+      value.type != VXP_NONE && value.loc.known && value.loc.place.kind != VXP_PLACE_NONE;
   if (!is_transfer && (placed_type || placed_value)) {
     vxp_event ev;
     memset(&ev, 0, sizeof(ev));
@@ -1361,9 +1392,12 @@ static void lower_statement(lowerer *L, TSNode node) {
   if (!enter(L, node)) return;
   const vxp_symbols *S = L->S;
   TSSymbol sym = ts_node_symbol(node);
-  if (sym == S->let_declaration) lower_let(L, node);
-  else if (sym == S->assignment_statement) lower_assignment(L, node);
-  else if (sym == S->for_statement) lower_for(L, node);
+  if (sym == S->let_declaration)
+    lower_let(L, node);
+  else if (sym == S->assignment_statement)
+    lower_assignment(L, node);
+  else if (sym == S->for_statement)
+    lower_for(L, node);
   else if (sym == S->loop_statement)
     lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_LOOP);
   else if (sym == S->while_statement) {
@@ -1382,10 +1416,12 @@ static void lower_statement(lowerer *L, TSNode node) {
     value_info b = lower_expr(L, field(L, node, L->F->right), VXP_NAME_NONE);
     value_info a = lower_expr(L, field(L, node, L->F->left), VXP_NAME_NONE);
     if (compound_is_arith(L, node)) arith(L, node, &a, &b);
-  }
-  else if (sym == S->expression_statement || sym == S->return_statement) lower_children(L, node);
-  else if (sym == S->block) lower_block_body(L, node);
-  else lower_expr(L, node, VXP_NAME_NONE); /* compound assignment, assert, arm expressions */
+  } else if (sym == S->expression_statement || sym == S->return_statement)
+    lower_children(L, node);
+  else if (sym == S->block)
+    lower_block_body(L, node);
+  else
+    lower_expr(L, node, VXP_NAME_NONE); /* compound assignment, assert, arm expressions */
   leave(L);
 }
 
@@ -1503,12 +1539,14 @@ static void lower_function(lowerer *L, TSNode node) {
   record_declared(L, VXP_DECLARED_RETURN, fn.name, VXP_NAME_NONE,
                   field(L, node, L->F->return_type));
   TSNode on = field(L, node, L->F->topology); /* `fn f() on Topology::X -> T` */
-  if (is(on, L->S->topology_path)) add_ref(L, VXP_REF_TOPOLOGY, field(L, on, L->F->name), on, false);
+  if (is(on, L->S->topology_path))
+    add_ref(L, VXP_REF_TOPOLOGY, field(L, on, L->F->name), on, false);
   lower_block_body(L, field(L, node, L->F->body));
   pop_scope(L);
   pop_generics(L, generic_mark);
   L->fn_stack.len--;
-  for (size_t i = index; i < L->m->functions.len; i++) finish_reads(&L->m->functions.items[i]);
+  for (size_t i = index; i < L->m->functions.len; i++)
+    finish_reads(&L->m->functions.items[i]);
 }
 
 static void lower_struct(lowerer *L, TSNode node) {
@@ -1564,8 +1602,10 @@ static void lower_impl(lowerer *L, TSNode node, bool signatures_only) {
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode item = ts_node_named_child(body, i);
     if (!is(item, L->S->function_item)) continue;
-    if (signatures_only) collect_signature(L, item);
-    else lower_function(L, item);
+    if (signatures_only)
+      collect_signature(L, item);
+    else
+      lower_function(L, item);
   }
   pop_generics(L, generic_mark);
   L->impl_owner = VXP_NAME_NONE;
@@ -1671,8 +1711,10 @@ static void lower_items(lowerer *L, TSNode root, bool signatures_only, void *mar
       TSSymbol sym = ts_node_symbol(item);
       if (!signatures_only && ts_node_is_named(item) && !is_extra(L, item)) begin_item(L, item);
       if (sym == S->function_item) {
-        if (signatures_only) collect_signature(L, item);
-        else lower_function(L, item);
+        if (signatures_only)
+          collect_signature(L, item);
+        else
+          lower_function(L, item);
       } else if (sym == S->impl_item) {
         lower_impl(L, item, signatures_only);
       } else if (!signatures_only && sym == S->struct_item) {
@@ -1750,10 +1792,9 @@ int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp
 }
 
 int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top,
-                      uint32_t top_count, const vxp_reuse *R,
-                      const vxp_model *old, const vxp_lower_marks *old_marks,
-                      const vxp_diag_list *old_diags, vxp_model *model, vxp_diag_list *diags,
-                      vxp_lower_marks *marks) {
+                      uint32_t top_count, const vxp_reuse *R, const vxp_model *old,
+                      const vxp_lower_marks *old_marks, const vxp_diag_list *old_diags,
+                      vxp_model *model, vxp_diag_list *diags, vxp_lower_marks *marks) {
   uint32_t n = R->items;
   if (old_marks->sig.len != (size_t)n + 1 || old_marks->body.len != (size_t)n + 1) return 0;
   if (vxp_strtab__copy(ctx, &model->names, &old->names) != VXP_OK) return VXP_ENOMEM;
@@ -1790,8 +1831,8 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top
     }
     push_mark(&L, &marks->body);
     if (R->side[k] != VXP_REUSE_FRESH) {
-      ok = vxp_model__copy_part(ctx, R, R->side[k], old, old_diags, &body[k], &body[k + 1],
-                                &sig[n], model, diags);
+      ok = vxp_model__copy_part(ctx, R, R->side[k], old, old_diags, &body[k], &body[k + 1], &sig[n],
+                                model, diags);
       continue;
     }
     TSNode item = top[k];

@@ -15,8 +15,8 @@
 /* Where one top-level item's part of a model begins in each of the model's arrays, in the
  * diagnostics list and in the name table (the next name id), as lowering makes it. */
 typedef struct vxp_lower_mark {
-  uint32_t cexprs, dim_list, types, functions, declared, call_args, consts, structs, enums,
-      externs, traits, topologies, refs, items, imports, diags, names;
+  uint32_t cexprs, dim_list, types, functions, declared, call_args, consts, structs, enums, externs,
+      traits, topologies, refs, items, imports, diags, names;
 } vxp_lower_mark;
 
 /* A function signature, collected before the bodies are lowered so that a call of a
@@ -50,11 +50,11 @@ struct vxp_reuse;
 /* vxp_lower__program for a new version of a program whose earlier version was lowered into
  * `old` (with `old_marks`, its lowering diagnostics in `old_diags`): the items reuse.c found
  * unchanged are copied, moved past the edit, and the touched ones (functions whose
- * signatures did not change) are lowered from the new tree's top-level nodes `top`. Returns 1 when the model is the one
- * vxp_lower__program would build, name ids included; 0 when that cannot be shown (an item
- * that names a name no other item introduced, a position inside the edit): then `model`,
- * `marks` and what was appended to `diags` are to be discarded by the caller; or a negative
- * error code. */
+ * signatures did not change) are lowered from the new tree's top-level nodes `top`. Returns 1 when
+ * the model is the one vxp_lower__program would build, name ids included; 0 when that cannot be
+ * shown (an item that names a name no other item introduced, a position inside the edit): then
+ * `model`, `marks` and what was appended to `diags` are to be discarded by the caller; or a
+ * negative error code. */
 int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top,
                       uint32_t top_count, const struct vxp_reuse *R, const vxp_model *old,
                       const vxp_lower_marks *old_marks, const vxp_diag_list *old_diags,

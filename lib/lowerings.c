@@ -31,8 +31,7 @@ static bool uses_raw(const low_walk *L, TSNode body) {
   bool found = false;
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&c);
-    if (ts_node_symbol(n) == L->S->scoped_identifier &&
-        text_is(L, fld(n, L->F->path), "raw")) {
+    if (ts_node_symbol(n) == L->S->scoped_identifier && text_is(L, fld(n, L->F->path), "raw")) {
       found = true;
       break;
     }

@@ -121,8 +121,10 @@ static bool read_size(reader *R, TSNode size, uint64_t *out) {
 static bool read_rate(reader *R, TSNode rate, uint64_t *out, bool *per_cycle) {
   TSNode amount = fld(R, rate, R->F->amount), per = fld(R, rate, R->F->per);
   if (!usable(amount) || !usable(per)) return false;
-  if (text_is(R, per, "s")) *per_cycle = false;
-  else if (text_is(R, per, "cyc")) *per_cycle = true;
+  if (text_is(R, per, "s"))
+    *per_cycle = false;
+  else if (text_is(R, per, "cyc"))
+    *per_cycle = true;
   else {
     char word[64];
     diag(R, "VXP0010", per,
@@ -171,8 +173,10 @@ static void read_memory_field(reader *R, vxp_space *sp, TSNode f) {
     vxp_unit_status st = vxp_units__hertz(n, nlen, u, ulen, &sp->clock_hz);
     sp->clock_start = ts_node_start_byte(f);
     sp->clock_end = ts_node_end_byte(f);
-    if (st == VXP_UNIT_OK) sp->has_clock = true;
-    else unit_problem(R, value, st, "hertz", vxp_units__hertz_units());
+    if (st == VXP_UNIT_OK)
+      sp->has_clock = true;
+    else
+      unit_problem(R, value, st, "hertz", vxp_units__hertz_units());
   } else if (sym == S->scope_field) {
     for (size_t i = 0; i < VXP__ARRAY_LEN(scope_words); i++) {
       if (text_is(R, value, scope_words[i])) {
@@ -186,8 +190,10 @@ static void read_memory_field(reader *R, vxp_space *sp, TSNode f) {
          "unknown scope '%s' for memory space '%s'; expected device, sm, cta or thread",
          quote(R, value, word, sizeof(word)), sp->name);
   } else if (sym == S->managed_field) {
-    if (text_is(R, value, "explicit")) sp->managed_explicit = true;
-    else if (text_is(R, value, "cached")) sp->managed_explicit = false;
+    if (text_is(R, value, "explicit"))
+      sp->managed_explicit = true;
+    else if (text_is(R, value, "cached"))
+      sp->managed_explicit = false;
     else {
       char word[64];
       diag(R, "VXP0014", value,
@@ -199,11 +205,14 @@ static void read_memory_field(reader *R, vxp_space *sp, TSNode f) {
     const char *n = node_text(R, value, &len);
     if (vxp_units__integer(n, len, &sp->replicas) == VXP_UNIT_OK && sp->replicas > 0)
       sp->has_replicas = true;
-    else diag(R, "VXP0014", value, "`replicas` of memory space '%s' must be a positive integer",
-              sp->name);
+    else
+      diag(R, "VXP0014", value, "`replicas` of memory space '%s' must be a positive integer",
+           sp->name);
   } else if (sym == S->crossing_field) {
-    if (text_is(R, value, "streamed")) sp->crossing_streamed = true;
-    else if (text_is(R, value, "sequenced")) sp->crossing_streamed = false;
+    if (text_is(R, value, "streamed"))
+      sp->crossing_streamed = true;
+    else if (text_is(R, value, "sequenced"))
+      sp->crossing_streamed = false;
     else {
       char word[64];
       diag(R, "VXP0014", value,
@@ -222,8 +231,10 @@ static void free_topology(vxp_context *ctx, vxp_topology *t) {
   vxp_ctx__free(ctx, t->name);
   vxp_ctx__free(ctx, t->memory);
   vxp_ctx__free(ctx, t->arch);
-  for (size_t i = 0; i < t->visible.len; i++) vxp_ctx__free(ctx, t->visible.items[i]);
-  for (size_t i = 0; i < t->dtypes.len; i++) vxp_ctx__free(ctx, t->dtypes.items[i]);
+  for (size_t i = 0; i < t->visible.len; i++)
+    vxp_ctx__free(ctx, t->visible.items[i]);
+  for (size_t i = 0; i < t->dtypes.len; i++)
+    vxp_ctx__free(ctx, t->dtypes.items[i]);
   for (size_t i = 0; i < t->edges.len; i++) {
     vxp_ctx__free(ctx, t->edges.items[i].from);
     vxp_ctx__free(ctx, t->edges.items[i].to);
@@ -305,9 +316,12 @@ static void read_edge(reader *R, vxp_topology *t, TSNode entry) {
   for (uint32_t i = 0; i < count; i++) {
     TSNode marker = ts_node_named_child(entry, i);
     if (ts_node_symbol(marker) != R->S->edge_marker) continue;
-    if (text_is(R, marker, "relaxed")) e.markers |= VXP_EDGE_RELAXED;
-    else if (text_is(R, marker, "sync")) e.markers |= VXP_EDGE_SYNC;
-    else if (text_is(R, marker, "copy_engine")) e.markers |= VXP_EDGE_COPY_ENGINE;
+    if (text_is(R, marker, "relaxed"))
+      e.markers |= VXP_EDGE_RELAXED;
+    else if (text_is(R, marker, "sync"))
+      e.markers |= VXP_EDGE_SYNC;
+    else if (text_is(R, marker, "copy_engine"))
+      e.markers |= VXP_EDGE_COPY_ENGINE;
   }
   e.from = node_dup(R, from_name);
   e.to = node_dup(R, to_name);
@@ -341,8 +355,10 @@ static void read_name_list(reader *R, TSNode entry, bool space_paths, void *list
 /* `dtypes:` must list element types, and at least one (vxc refuses an empty list). */
 static void check_dtypes(reader *R, const vxp_topology *t, TSNode entry, size_t first) {
   if (t->dtypes.len == first) {
-    diag(R, "VXP0016", entry, "`dtypes:` of topology '%s' is empty; list at least one element "
-         "type, or leave `dtypes:` out for an unconstrained topology", t->name);
+    diag(R, "VXP0016", entry,
+         "`dtypes:` of topology '%s' is empty; list at least one element "
+         "type, or leave `dtypes:` out for an unconstrained topology",
+         t->name);
     return;
   }
   for (size_t i = first; i < t->dtypes.len; i++) {
@@ -381,16 +397,22 @@ static void read_compute(reader *R, vxp_topology *t, TSNode comment) {
   quote(R, comment, quoted, sizeof(quoted));
   /* Element names, comma-separated. */
   for (;;) {
-    while (i < len && is_space_char(s[i])) i++;
+    while (i < len && is_space_char(s[i]))
+      i++;
     size_t w = i;
-    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_')) i++;
+    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_'))
+      i++;
     vxp_compute c = {0, 0, ts_node_start_byte(comment), ts_node_end_byte(comment)};
-    if (i - w == 4 && memcmp(s + w, "tf32", 4) == 0) c.elem = VXP_COMPUTE_TF32;
-    else c.elem = (uint8_t)vxp_elem__from_name(s + w, i - w);
+    if (i - w == 4 && memcmp(s + w, "tf32", 4) == 0)
+      c.elem = VXP_COMPUTE_TF32;
+    else
+      c.elem = (uint8_t)vxp_elem__from_name(s + w, i - w);
     if (c.elem == VXP_ELEM_UNKNOWN || c.elem == VXP_ELEM_BOOL) {
       t->compute.len = first;
-      diag(R, "VXP0017", comment, "'%s': expected element types (f64, f32, tf32, bf16, f16, "
-           "f8e4m3, f8e5m2, i8, u8, i4, u4, ...), then a rate such as 989.4 TFLOP/s", quoted);
+      diag(R, "VXP0017", comment,
+           "'%s': expected element types (f64, f32, tf32, bf16, f16, "
+           "f8e4m3, f8e5m2, i8, u8, i4, u4, ...), then a rate such as 989.4 TFLOP/s",
+           quoted);
       return;
     }
     if (vxp_machine__peak_ops(t, c.elem)) {
@@ -403,7 +425,8 @@ static void read_compute(reader *R, vxp_topology *t, TSNode comment) {
       R->rc = VXP_ENOMEM;
       return;
     }
-    while (i < len && is_space_char(s[i])) i++;
+    while (i < len && is_space_char(s[i]))
+      i++;
     if (i < len && s[i] == ',') {
       i++;
       continue;
@@ -412,32 +435,39 @@ static void read_compute(reader *R, vxp_topology *t, TSNode comment) {
   }
   /* The rate: a number, a space, a unit, and nothing after it. */
   size_t n = i;
-  while (i < len && !is_space_char(s[i])) i++;
+  while (i < len && !is_space_char(s[i]))
+    i++;
   size_t nlen = i - n;
-  while (i < len && is_space_char(s[i])) i++;
+  while (i < len && is_space_char(s[i]))
+    i++;
   size_t u = i;
-  while (i < len && !is_space_char(s[i])) i++;
+  while (i < len && !is_space_char(s[i]))
+    i++;
   size_t ulen = i - u;
-  while (i < len && is_space_char(s[i])) i++;
+  while (i < len && is_space_char(s[i]))
+    i++;
   uint64_t rate = 0;
   vxp_unit_status st = nlen && ulen && i == len ? vxp_units__ops(s + n, nlen, s + u, ulen, &rate)
-                                                 : VXP_UNIT_MALFORMED;
+                                                : VXP_UNIT_MALFORMED;
   if (st == VXP_UNIT_OK && rate == 0) st = VXP_UNIT_MALFORMED;
   if (st != VXP_UNIT_OK) {
     t->compute.len = first;
     if (st == VXP_UNIT_UNKNOWN)
-      diag(R, "VXP0017", comment, "'%s': unknown rate unit; units are case-sensitive: %s",
-           quoted, vxp_units__ops_units());
+      diag(R, "VXP0017", comment, "'%s': unknown rate unit; units are case-sensitive: %s", quoted,
+           vxp_units__ops_units());
     else if (st == VXP_UNIT_INEXACT)
       diag(R, "VXP0017", comment, "'%s' is not a whole number of operations per second", quoted);
     else if (st == VXP_UNIT_OVERFLOW)
       diag(R, "VXP0017", comment, "'%s' does not fit in 64 bits of operations per second", quoted);
     else
-      diag(R, "VXP0017", comment, "'%s': expected a positive rate after the element types "
-           "(`// compute: bf16, f16 989.4 TFLOP/s`)", quoted);
+      diag(R, "VXP0017", comment,
+           "'%s': expected a positive rate after the element types "
+           "(`// compute: bf16, f16 989.4 TFLOP/s`)",
+           quoted);
     return;
   }
-  for (size_t k = first; k < t->compute.len; k++) t->compute.items[k].ops_per_s = rate;
+  for (size_t k = first; k < t->compute.len; k++)
+    t->compute.items[k].ops_per_s = rate;
 }
 
 static void read_topology(reader *R, TSNode item) {
@@ -525,9 +555,12 @@ int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, T
       }
       TSNode item = ts_tree_cursor_current_node(&cursor);
       TSSymbol sym = ts_node_symbol(item);
-      if (sym == R.S->memory_item) read_memory(&R, item);
-      else if (sym == R.S->topology_item) read_topology(&R, item);
-      else if (sym == R.S->transfer_impl_item) read_lowering(&R, item);
+      if (sym == R.S->memory_item)
+        read_memory(&R, item);
+      else if (sym == R.S->topology_item)
+        read_topology(&R, item);
+      else if (sym == R.S->transfer_impl_item)
+        read_lowering(&R, item);
     } while (R.rc == VXP_OK && ts_tree_cursor_goto_next_sibling(&cursor));
   }
   ts_tree_cursor_delete(&cursor);
@@ -626,7 +659,8 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
   }
   TSNode root = ts_tree_root_node(tree);
   int rc = vxp_syntax__diagnose(ctx, src, root, &m->diags);
-  if (rc == VXP_OK && parsable < src->len) rc = vxp_syntax__report_cut(ctx, src, parsable, why, &m->diags);
+  if (rc == VXP_OK && parsable < src->len)
+    rc = vxp_syntax__report_cut(ctx, src, parsable, why, &m->diags);
   if (rc == VXP_OK) rc = vxp_machine__read(ctx, m, src, root);
   if (rc == VXP_OK) rc = check_is_machine(ctx, m, src, root);
   if (rc == VXP_OK && m->lowerings.len) rc = check_own_lowerings(ctx, m, src, root);
@@ -669,8 +703,10 @@ int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx, const char *name) {
 void vxp_machine_free(vxp_machine *m) {
   if (!m) return;
   vxp_context *ctx = m->ctx;
-  for (size_t i = 0; i < m->spaces.len; i++) free_space(ctx, &m->spaces.items[i]);
-  for (size_t i = 0; i < m->topologies.len; i++) free_topology(ctx, &m->topologies.items[i]);
+  for (size_t i = 0; i < m->spaces.len; i++)
+    free_space(ctx, &m->spaces.items[i]);
+  for (size_t i = 0; i < m->topologies.len; i++)
+    free_topology(ctx, &m->topologies.items[i]);
   for (size_t i = 0; i < m->lowerings.len; i++) {
     vxp_ctx__free(ctx, m->lowerings.items[i].from);
     vxp_ctx__free(ctx, m->lowerings.items[i].to);
@@ -694,7 +730,7 @@ const vxp_diagnostic *vxp_machine_diagnostic(const vxp_machine *m, size_t i) {
 
 /* ------------------------------------------------------------------ merged view */
 
-static const char *const builtin_spaces[] = {"CPU_DRAM", "NPU_HBM",  "GPU_HBM",
+static const char *const builtin_spaces[] = {"CPU_DRAM",   "NPU_HBM", "GPU_HBM",
                                              "Local_SRAM", "NIC_RAM", "Remote_HBM"};
 
 const char *const *vxp_machine__builtin_spaces(size_t *count) {
@@ -712,12 +748,11 @@ bool vxp_machine__builtin_space(const char *name) {
 /* Vx's built-in topologies and the space their values live in (vxc's descriptor table). */
 static const struct {
   const char *topology, *space;
-} builtin_topologies[] = {{"CPU", "CPU_DRAM"},        {"Current", NULL},
-                          {"CpuAvx512", "CPU_DRAM"},  {"CPU_AVX512", "CPU_DRAM"},
-                          {"CpuNeon", "CPU_DRAM"},    {"CPU_Neon", "CPU_DRAM"},
-                          {"AMX", "CPU_DRAM"},        {"GPU", "GPU_HBM"},
-                          {"NPU", "NPU_HBM"},         {"ANE", "NPU_HBM"},
-                          {"AccCore", "Local_SRAM"}};
+} builtin_topologies[] = {
+    {"CPU", "CPU_DRAM"},        {"Current", NULL},        {"CpuAvx512", "CPU_DRAM"},
+    {"CPU_AVX512", "CPU_DRAM"}, {"CpuNeon", "CPU_DRAM"},  {"CPU_Neon", "CPU_DRAM"},
+    {"AMX", "CPU_DRAM"},        {"GPU", "GPU_HBM"},       {"NPU", "NPU_HBM"},
+    {"ANE", "NPU_HBM"},         {"AccCore", "Local_SRAM"}};
 
 static bool is_builtin_topology(const char *name) {
   for (size_t i = 0; i < VXP__ARRAY_LEN(builtin_topologies); i++) {
@@ -741,7 +776,8 @@ const vxp_space *vxp_machine__parent(const vxp_machine_view *view, const vxp_spa
 
 static uint64_t name_hash_n(const char *name, size_t len) {
   uint64_t h = 1469598103934665603u; /* FNV-1a */
-  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)name[i]) * 1099511628211u;
+  for (size_t i = 0; i < len; i++)
+    h = (h ^ (unsigned char)name[i]) * 1099511628211u;
   return h;
 }
 
@@ -980,12 +1016,11 @@ static int check_space(vxp_context *ctx, const vxp_machine_view *view, const vxp
         return VXP_ENOMEM;
     }
     if (sp->has_scope && parent->has_scope && sp->scope < parent->scope) {
-      if (!vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6011", sp->src, sp->start_byte,
-                         sp->end_byte,
-                         "memory space '%s' has scope %s, broader than its parent '%s' (%s); "
-                         "locality must narrow down the hierarchy, not widen",
-                         sp->name, scope_names[sp->scope], parent->name,
-                         scope_names[parent->scope]))
+      if (!vxp_diag__add(
+              ctx, diags, VXP_SEVERITY_ERROR, "E6011", sp->src, sp->start_byte, sp->end_byte,
+              "memory space '%s' has scope %s, broader than its parent '%s' (%s); "
+              "locality must narrow down the hierarchy, not widen",
+              sp->name, scope_names[sp->scope], parent->name, scope_names[parent->scope]))
         return VXP_ENOMEM;
     }
   }
@@ -994,13 +1029,11 @@ static int check_space(vxp_context *ctx, const vxp_machine_view *view, const vxp
 
 /* E6016 (a declared topology reusing a built-in name) and E6005 (a topology whose explicit
  * `visible:` list leaves out its own `memory:`). */
-static int check_topologies(vxp_context *ctx, const vxp_machine_view *view,
-                            vxp_diag_list *diags) {
+static int check_topologies(vxp_context *ctx, const vxp_machine_view *view, vxp_diag_list *diags) {
   for (size_t i = 0; i < view->topologies.len; i++) {
     const vxp_topology *t = view->topologies.items[i];
     if (is_builtin_topology(t->name) &&
-        !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6016", t->src, t->name_start,
-                       t->name_end,
+        !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6016", t->src, t->name_start, t->name_end,
                        "topology '%s' shadows the built-in topology of the same name; give "
                        "the declared machine a name of its own",
                        t->name))
@@ -1011,8 +1044,7 @@ static int check_topologies(vxp_context *ctx, const vxp_machine_view *view,
       if (strcmp(t->visible.items[k], t->memory) == 0) sees_own = true;
     }
     if (!sees_own &&
-        !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6005", t->src, t->start_byte,
-                       t->end_byte,
+        !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "E6005", t->src, t->start_byte, t->end_byte,
                        "topology '%s' is incoherent: it cannot see its own default memory "
                        "space '%s' (not in its visibility set)",
                        t->name, t->memory))
@@ -1023,16 +1055,15 @@ static int check_topologies(vxp_context *ctx, const vxp_machine_view *view,
 
 /* E6012 for a name a previous input already declared; the first declaration wins. */
 static int report_duplicate(vxp_context *ctx, vxp_diag_list *diags, const char *kind,
-                            const char *name, const vxp_source *src, uint32_t start,
-                            uint32_t end, const vxp_source *prior_src, uint32_t prior_start,
-                            uint32_t prior_end) {
+                            const char *name, const vxp_source *src, uint32_t start, uint32_t end,
+                            const vxp_source *prior_src, uint32_t prior_start, uint32_t prior_end) {
   vxp_diagnostic *d = vxp_diag__add(
       ctx, diags, VXP_SEVERITY_ERROR, "E6012", src, start, end,
       "%s '%s' is declared in more than one input (also in '%s'); remove one or rename it -- "
       "a duplicate declaration would silently shadow the other",
       kind, name, prior_src->label);
-  if (!d || !vxp_diag__note(ctx, d, false, prior_src, prior_start, prior_end,
-                            "first declared here"))
+  if (!d ||
+      !vxp_diag__note(ctx, d, false, prior_src, prior_start, prior_end, "first declared here"))
     return VXP_ENOMEM;
   return VXP_OK;
 }

@@ -13,22 +13,22 @@ typedef enum vxp_scope_level {
   VXP_SCOPE_DEVICE = 0, /* broadest */
   VXP_SCOPE_SM,
   VXP_SCOPE_CTA,
-  VXP_SCOPE_THREAD      /* narrowest */
+  VXP_SCOPE_THREAD /* narrowest */
 } vxp_scope_level;
 
 /* A `Memory NAME { ... }` declaration. Fields not written keep has_* false. */
 typedef struct vxp_space {
   char *name;
-  const vxp_source *src;           /* where it is declared */
-  uint32_t start_byte, end_byte;   /* the whole declaration */
+  const vxp_source *src;         /* where it is declared */
+  uint32_t start_byte, end_byte; /* the whole declaration */
   uint32_t name_start, name_end;
-  char *within;                    /* parent space name, or NULL for a root */
+  char *within; /* parent space name, or NULL for a root */
   uint32_t within_start, within_end;
   bool has_capacity;
   uint64_t capacity;
   uint32_t capacity_start, capacity_end;
   bool has_bandwidth;
-  uint64_t bandwidth;              /* bytes per second, or per cycle when bandwidth_per_cycle */
+  uint64_t bandwidth; /* bytes per second, or per cycle when bandwidth_per_cycle */
   bool bandwidth_per_cycle;
   uint32_t bandwidth_start, bandwidth_end;
   bool has_clock;
@@ -38,33 +38,29 @@ typedef struct vxp_space {
   uint64_t granule;
   uint32_t granule_start, granule_end;
   bool has_scope;
-  uint8_t scope;                   /* vxp_scope_level */
-  bool managed_explicit;           /* default `cached` */
+  uint8_t scope;         /* vxp_scope_level */
+  bool managed_explicit; /* default `cached` */
   bool has_replicas;
   uint64_t replicas;
-  bool crossing_streamed;          /* default `sequenced` */
+  bool crossing_streamed; /* default `sequenced` */
   bool overcommit;
 } vxp_space;
 
 typedef enum vxp_edge_cost {
-  VXP_COST_NONE = 0,  /* derived from the endpoints' bandwidths */
-  VXP_COST_WEIGHT,    /* a unitless routing weight */
-  VXP_COST_RATE       /* a link rate: bytes per second (or per cycle) */
+  VXP_COST_NONE = 0, /* derived from the endpoints' bandwidths */
+  VXP_COST_WEIGHT,   /* a unitless routing weight */
+  VXP_COST_RATE      /* a link rate: bytes per second (or per cycle) */
 } vxp_edge_cost;
 
-enum {
-  VXP_EDGE_RELAXED = 1u << 0,
-  VXP_EDGE_SYNC = 1u << 1,
-  VXP_EDGE_COPY_ENGINE = 1u << 2
-};
+enum { VXP_EDGE_RELAXED = 1u << 0, VXP_EDGE_SYNC = 1u << 1, VXP_EDGE_COPY_ENGINE = 1u << 2 };
 
 typedef struct vxp_edge {
   char *from, *to;
-  uint8_t cost_kind;               /* vxp_edge_cost */
-  uint64_t weight;                 /* VXP_COST_WEIGHT */
-  uint64_t rate;                   /* VXP_COST_RATE */
+  uint8_t cost_kind; /* vxp_edge_cost */
+  uint64_t weight;   /* VXP_COST_WEIGHT */
+  uint64_t rate;     /* VXP_COST_RATE */
   bool rate_per_cycle;
-  uint32_t markers;                /* VXP_EDGE_* bits */
+  uint32_t markers; /* VXP_EDGE_* bits */
   uint32_t start_byte, end_byte;
 } vxp_edge;
 
@@ -85,8 +81,8 @@ typedef struct vxp_lowering {
 
 typedef struct vxp_compute {
   uint8_t elem;
-  uint64_t ops_per_s;              /* dense operations per second (a multiply-add is two) */
-  uint32_t start_byte, end_byte;   /* the comment line */
+  uint64_t ops_per_s;            /* dense operations per second (a multiply-add is two) */
+  uint32_t start_byte, end_byte; /* the comment line */
 } vxp_compute;
 
 typedef struct vxp_topology {
@@ -94,14 +90,14 @@ typedef struct vxp_topology {
   const vxp_source *src;
   uint32_t start_byte, end_byte;
   uint32_t name_start, name_end;
-  char *memory;                    /* default space (`memory:`), NULL if missing */
+  char *memory; /* default space (`memory:`), NULL if missing */
   bool has_visible;
   Array(char *) visible;
   char *arch;
   bool has_dtypes;
   Array(char *) dtypes;
   Array(vxp_edge) edges;
-  Array(vxp_compute) compute;      /* empty: the topology declares no arithmetic rates */
+  Array(vxp_compute) compute; /* empty: the topology declares no arithmetic rates */
 } vxp_topology;
 
 /* The declarations of one input. Invariant: names are unique within `spaces` and within
@@ -135,7 +131,7 @@ typedef struct vxp_name_index {
   struct vxp_name_slot {
     const char *name; /* NULL: empty */
     uint32_t pos;
-  } *slots;
+  } * slots;
   size_t cap, len; /* cap is 0 or a power of two, len <= cap / 2 */
 } vxp_name_index;
 

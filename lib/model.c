@@ -63,8 +63,10 @@ bool vxp_function__reads(const vxp_function *fn, vxp_name name) {
   size_t lo = 0, hi = fn->reads.len;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (fn->reads.items[mid] < name) lo = mid + 1;
-    else hi = mid;
+    if (fn->reads.items[mid] < name)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo < fn->reads.len && fn->reads.items[lo] == name;
 }
@@ -73,8 +75,10 @@ uint32_t vxp_model__item_at(const vxp_model *m, uint32_t offset) {
   size_t lo = 0, hi = m->items.len;
   while (lo < hi) { /* the first item ending after offset */
     size_t mid = lo + (hi - lo) / 2;
-    if (m->items.items[mid].end_byte <= offset) lo = mid + 1;
-    else hi = mid;
+    if (m->items.items[mid].end_byte <= offset)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo < m->items.len && m->items.items[lo].start_byte <= offset ? (uint32_t)lo : VXP_NONE;
 }

@@ -52,14 +52,14 @@ const char *vxp_elem__name(vxp_elem e);
 /* Shapes, generic arguments, const items and loop bounds are kept as expression trees and
  * folded by consteval.c against an environment (const items, const-generic bindings). */
 typedef enum vxp_cexpr_kind {
-  VXP_CX_INT,     /* integer literal: `value`; `suffix` holds an element type suffix */
-  VXP_CX_BIGINT,  /* an integer literal that does not fit in 64 bits */
-  VXP_CX_BOOL,    /* true/false: `value` 0/1 */
-  VXP_CX_NAME,    /* a name to look up: `name` */
-  VXP_CX_UNARY,   /* `op` applied to `lhs` */
-  VXP_CX_BINARY,  /* `lhs` `op` `rhs` */
-  VXP_CX_SELECT,  /* `if lhs { rhs } else { alt }` (in a comptime block or a const value) */
-  VXP_CX_OPAQUE,  /* cannot fold (call, float, method, ...): `reason` says what it is */
+  VXP_CX_INT,      /* integer literal: `value`; `suffix` holds an element type suffix */
+  VXP_CX_BIGINT,   /* an integer literal that does not fit in 64 bits */
+  VXP_CX_BOOL,     /* true/false: `value` 0/1 */
+  VXP_CX_NAME,     /* a name to look up: `name` */
+  VXP_CX_UNARY,    /* `op` applied to `lhs` */
+  VXP_CX_BINARY,   /* `lhs` `op` `rhs` */
+  VXP_CX_SELECT,   /* `if lhs { rhs } else { alt }` (in a comptime block or a const value) */
+  VXP_CX_OPAQUE,   /* cannot fold (call, float, method, ...): `reason` says what it is */
   VXP_CX_REACHABLE /* `Transfer<A, B>` / `Reachable<A, B>` as a comptime condition: whether a
                       transfer from place `name` to place `value` (a vxp_name) routes; `op`
                       bit 0: `name` is a topology, bit 1: `value` is one (else spaces) */
@@ -67,28 +67,43 @@ typedef enum vxp_cexpr_kind {
 
 typedef enum vxp_cop {
   VXP_OP_NONE = 0,
-  VXP_OP_ADD, VXP_OP_SUB, VXP_OP_MUL, VXP_OP_DIV, VXP_OP_REM,
-  VXP_OP_EQ, VXP_OP_NE, VXP_OP_LT, VXP_OP_GT, VXP_OP_LE, VXP_OP_GE,
-  VXP_OP_AND, VXP_OP_OR, VXP_OP_NOT, VXP_OP_NEG,
-  VXP_OP_BITAND, VXP_OP_BITOR, VXP_OP_BITXOR
+  VXP_OP_ADD,
+  VXP_OP_SUB,
+  VXP_OP_MUL,
+  VXP_OP_DIV,
+  VXP_OP_REM,
+  VXP_OP_EQ,
+  VXP_OP_NE,
+  VXP_OP_LT,
+  VXP_OP_GT,
+  VXP_OP_LE,
+  VXP_OP_GE,
+  VXP_OP_AND,
+  VXP_OP_OR,
+  VXP_OP_NOT,
+  VXP_OP_NEG,
+  VXP_OP_BITAND,
+  VXP_OP_BITOR,
+  VXP_OP_BITXOR
 } vxp_cop;
 
 typedef enum vxp_opaque_reason {
   VXP_OPAQUE_NONE = 0,
-  VXP_OPAQUE_DYNAMIC,  /* `?` */
-  VXP_OPAQUE_FLOAT,    /* a decimal literal */
-  VXP_OPAQUE_CALL,     /* a call or method call */
-  VXP_OPAQUE_OTHER     /* any other expression form (index, field, @, ...) */
+  VXP_OPAQUE_DYNAMIC, /* `?` */
+  VXP_OPAQUE_FLOAT,   /* a decimal literal */
+  VXP_OPAQUE_CALL,    /* a call or method call */
+  VXP_OPAQUE_OTHER    /* any other expression form (index, field, @, ...) */
 } vxp_opaque_reason;
 
 /* What a name in a constant expression referred to where it was written (lowering knows the
  * lexical scope; the analysis knows const items, -D overrides and the machine). */
 typedef enum vxp_name_scope {
   VXP_NAMESCOPE_FREE = 0, /* nothing in lexical scope: a const item, a -D override, or undefined */
-  VXP_NAMESCOPE_LOCAL,    /* a run-time binding in scope: a parameter, `let`, loop or pattern variable */
-  VXP_NAMESCOPE_GENERIC,  /* a generic parameter of the enclosing function, struct or impl */
-  VXP_NAMESCOPE_RUNTIME   /* written in a run-time condition, which the analysis never folds; not
-                         resolved (a name there may be bound by constructs lowering skips) */
+  VXP_NAMESCOPE_LOCAL, /* a run-time binding in scope: a parameter, `let`, loop or pattern variable
+                        */
+  VXP_NAMESCOPE_GENERIC, /* a generic parameter of the enclosing function, struct or impl */
+  VXP_NAMESCOPE_RUNTIME  /* written in a run-time condition, which the analysis never folds; not
+                        resolved (a name there may be bound by constructs lowering skips) */
 } vxp_name_scope;
 
 /* Invariant: lhs/rhs/alt index earlier entries of the same program's `cexprs` array
@@ -109,33 +124,33 @@ typedef struct vxp_cexpr {
 /* ------------------------------------------------------------------ types */
 
 typedef enum vxp_place_kind {
-  VXP_PLACE_NONE = 0,  /* unplaced: a host tensor */
-  VXP_PLACE_MEMORY,    /* `Memory::S` */
-  VXP_PLACE_TOPOLOGY   /* `Topology::X[i]`: the topology's default space */
+  VXP_PLACE_NONE = 0, /* unplaced: a host tensor */
+  VXP_PLACE_MEMORY,   /* `Memory::S` */
+  VXP_PLACE_TOPOLOGY  /* `Topology::X[i]`: the topology's default space */
 } vxp_place_kind;
 
 /* A place: a memory space or a topology (resolved against the machine at analysis time). */
 typedef struct vxp_place {
-  uint8_t kind;        /* vxp_place_kind */
-  bool variable;       /* TOPOLOGY written as a bare name: a topology variable or parameter */
-  vxp_name name;       /* space or topology name */
-  uint32_t index;      /* cexpr of a topology index, or VXP_NONE */
+  uint8_t kind;   /* vxp_place_kind */
+  bool variable;  /* TOPOLOGY written as a bare name: a topology variable or parameter */
+  vxp_name name;  /* space or topology name */
+  uint32_t index; /* cexpr of a topology index, or VXP_NONE */
   uint32_t start_byte, end_byte;
 } vxp_place;
 
 typedef enum vxp_wrapper {
   VXP_WRAP_NONE = 0,
-  VXP_WRAP_REF,      /* Ref<Tensor<...>, Memory::S> */
-  VXP_WRAP_PINNED    /* Pinned<Tensor<...>, Topology::X> */
+  VXP_WRAP_REF,   /* Ref<Tensor<...>, Memory::S> */
+  VXP_WRAP_PINNED /* Pinned<Tensor<...>, Topology::X> */
 } vxp_wrapper;
 
 /* A tensor type. Invariant: when has_shape, dims[dims_first .. dims_first + dims_count) of
  * the program's `dim_list` are cexpr indices (a `?` dim is an OPAQUE/DYNAMIC cexpr). */
 typedef struct vxp_tensor_type {
-  uint8_t elem;      /* vxp_elem */
-  uint8_t wrapper;   /* vxp_wrapper */
+  uint8_t elem;    /* vxp_elem */
+  uint8_t wrapper; /* vxp_wrapper */
   bool has_shape;
-  bool elem_generic; /* elem_name is a generic parameter in scope (elem is then UNKNOWN) */
+  bool elem_generic;  /* elem_name is a generic parameter in scope (elem is then UNKNOWN) */
   vxp_name elem_name; /* the element as written (a generic parameter when elem is UNKNOWN) */
   uint32_t elem_start, elem_end; /* where the element is written */
   uint32_t dims_first, dims_count;
@@ -162,55 +177,55 @@ static inline bool vxp_block__releases(vxp_block_kind k) {
 }
 
 typedef enum vxp_event_kind {
-  VXP_EV_OPEN,   /* a block opens: `block` */
-  VXP_EV_CLOSE,  /* the innermost open block closes */
-  VXP_EV_PLACE,  /* a placement: `place` */
-  VXP_EV_CALL    /* a call site: `call` */
+  VXP_EV_OPEN,  /* a block opens: `block` */
+  VXP_EV_CLOSE, /* the innermost open block closes */
+  VXP_EV_PLACE, /* a placement: `place` */
+  VXP_EV_CALL   /* a call site: `call` */
 } vxp_event_kind;
 
 typedef enum vxp_place_form {
-  VXP_FORM_TRANSFER,   /* transfer(x, Memory::S) */
-  VXP_FORM_LET_TYPE    /* a `let` whose declared or inferred type is placed */
+  VXP_FORM_TRANSFER, /* transfer(x, Memory::S) */
+  VXP_FORM_LET_TYPE  /* a `let` whose declared or inferred type is placed */
 } vxp_place_form;
 
 typedef struct vxp_block_event {
-  uint8_t kind;            /* vxp_block_kind */
-  bool comptime;           /* an `if comptime` arm: `condition` decides whether it runs */
-  bool continues_match;    /* MATCH_ARM: not the first arm of its `match` (the arms of one
-                              match are alternatives) */
-  uint32_t condition;      /* cexpr of the `if` condition, or VXP_NONE */
-  uint32_t trip_start;     /* `for` over `a..b`: cexprs of a and b; VXP_NONE otherwise */
+  uint8_t kind;         /* vxp_block_kind */
+  bool comptime;        /* an `if comptime` arm: `condition` decides whether it runs */
+  bool continues_match; /* MATCH_ARM: not the first arm of its `match` (the arms of one
+                           match are alternatives) */
+  uint32_t condition;   /* cexpr of the `if` condition, or VXP_NONE */
+  uint32_t trip_start;  /* `for` over `a..b`: cexprs of a and b; VXP_NONE otherwise */
   uint32_t trip_end;
-  vxp_name topology;       /* `spawn on(Topology::X)`: X; NONE otherwise or when not a path */
-  uint32_t start_byte;     /* the construct that opens the block (`for ...`, `spawn ...`) */
+  vxp_name topology;   /* `spawn on(Topology::X)`: X; NONE otherwise or when not a path */
+  uint32_t start_byte; /* the construct that opens the block (`for ...`, `spawn ...`) */
   uint32_t end_byte;
 } vxp_block_event;
 
 /* Where a transferred value lives before the transfer. */
 typedef struct vxp_origin {
-  bool known;              /* false: the value's placement could not be followed */
-  vxp_place place;         /* NONE kind = the host (CPU_DRAM) */
+  bool known;      /* false: the value's placement could not be followed */
+  vxp_place place; /* NONE kind = the host (CPU_DRAM) */
 } vxp_origin;
 
 typedef struct vxp_place_event {
-  uint8_t form;            /* vxp_place_form */
-  bool type_known;         /* false: the placed value's type could not be inferred */
-  uint32_t type;           /* index into the program's tensor types (when type_known) */
-  vxp_place dest;          /* the space (or topology) placed into */
-  vxp_origin origin;       /* transfers only */
-  vxp_name binding;        /* the `let` name or the assigned variable; NONE when unbound */
-  vxp_name role;           /* the role a `// role:` comment names for it (roles.h), or NONE */
+  uint8_t form;      /* vxp_place_form */
+  bool type_known;   /* false: the placed value's type could not be inferred */
+  uint32_t type;     /* index into the program's tensor types (when type_known) */
+  vxp_place dest;    /* the space (or topology) placed into */
+  vxp_origin origin; /* transfers only */
+  vxp_name binding;  /* the `let` name or the assigned variable; NONE when unbound */
+  vxp_name role;     /* the role a `// role:` comment names for it (roles.h), or NONE */
   uint32_t start_byte, end_byte;
 } vxp_place_event;
 
 typedef struct vxp_call_event {
-  vxp_name callee;         /* the called path as written: `f`, `Type::m`, `a::b::f` */
-  vxp_name method;         /* `x.m(...)`: the method name (callee is NONE) */
-  vxp_name receiver_type;  /* `x.m(...)`: x's nominal type when known */
-  bool indirect;           /* a call through an expression (function value, closure var) */
-  uint32_t generic_first;  /* generic arguments: cexpr indices in the program's dim_list */
+  vxp_name callee;        /* the called path as written: `f`, `Type::m`, `a::b::f` */
+  vxp_name method;        /* `x.m(...)`: the method name (callee is NONE) */
+  vxp_name receiver_type; /* `x.m(...)`: x's nominal type when known */
+  bool indirect;          /* a call through an expression (function value, closure var) */
+  uint32_t generic_first; /* generic arguments: cexpr indices in the program's dim_list */
   uint32_t generic_count;
-  uint32_t args_first;     /* the arguments: call_args[args_first .. + args_count) */
+  uint32_t args_first; /* the arguments: call_args[args_first .. + args_count) */
   uint32_t args_count;
   uint32_t start_byte, end_byte;
 } vxp_call_event;
@@ -218,9 +233,9 @@ typedef struct vxp_call_event {
 /* What lowering knows about one argument of a call: enough to infer the generic arguments
  * of a generic callee that were not written (`stage(7)` is `stage<i32>`). */
 typedef struct vxp_call_arg {
-  uint32_t type;           /* tensor type index of the argument's value, or VXP_NONE */
-  uint8_t scalar;          /* vxp_elem of a literal (`7` i32, `1.5` f32, `2i64`), or UNKNOWN */
-  vxp_name nominal;        /* the argument's struct type when known, else NONE */
+  uint32_t type;    /* tensor type index of the argument's value, or VXP_NONE */
+  uint8_t scalar;   /* vxp_elem of a literal (`7` i32, `1.5` f32, `2i64`), or UNKNOWN */
+  vxp_name nominal; /* the argument's struct type when known, else NONE */
 } vxp_call_arg;
 
 typedef struct vxp_event {
@@ -239,20 +254,17 @@ typedef struct vxp_event {
  * read and a write). Only accesses inside spawn regions are recorded: they are the device
  * work the roofline (roofline.c) counts. Kept beside the event stream rather than in it,
  * so that walks over events need not know about them. */
-typedef enum vxp_access_kind {
-  VXP_ACCESS_READ,
-  VXP_ACCESS_WRITE
-} vxp_access_kind;
+typedef enum vxp_access_kind { VXP_ACCESS_READ, VXP_ACCESS_WRITE } vxp_access_kind;
 
 /* Invariant: a function's accesses are in program order; `event` is the number of the
  * function's events that precede the access, so the blocks around it are known. */
 typedef struct vxp_access {
-  uint8_t kind;            /* vxp_access_kind */
-  uint32_t event;          /* it happens after events[0 .. event) */
-  uint32_t indices;        /* how many `[..]` are applied: fewer than the rank is a slice */
-  vxp_name tensor;         /* the indexed variable; NONE when the base is not a name */
-  uint32_t type;           /* its tensor type, or VXP_NONE when not known */
-  vxp_origin loc;          /* where its value lives */
+  uint8_t kind;     /* vxp_access_kind */
+  uint32_t event;   /* it happens after events[0 .. event) */
+  uint32_t indices; /* how many `[..]` are applied: fewer than the rank is a slice */
+  vxp_name tensor;  /* the indexed variable; NONE when the base is not a name */
+  uint32_t type;    /* its tensor type, or VXP_NONE when not known */
+  vxp_origin loc;   /* where its value lives */
   uint32_t start_byte, end_byte;
 } vxp_access;
 
@@ -261,16 +273,16 @@ typedef struct vxp_access {
  * FLOPs), one execution per pass through its place. Kept beside the event stream like the
  * accesses; roofline.c multiplies each by the trip counts around it. */
 typedef enum vxp_arith_kind {
-  VXP_ARITH_SCALAR,        /* one operation of element type `elem` */
-  VXP_ARITH_UNTYPED,       /* one operation whose element type lowering could not tell */
-  VXP_ARITH_SLICE,         /* an operand is a slice (fewer indices than its rank) */
-  VXP_ARITH_MATMUL         /* `@` on tensors: not counted */
+  VXP_ARITH_SCALAR,  /* one operation of element type `elem` */
+  VXP_ARITH_UNTYPED, /* one operation whose element type lowering could not tell */
+  VXP_ARITH_SLICE,   /* an operand is a slice (fewer indices than its rank) */
+  VXP_ARITH_MATMUL   /* `@` on tensors: not counted */
 } vxp_arith_kind;
 
 typedef struct vxp_arith {
-  uint8_t kind;            /* vxp_arith_kind */
-  uint8_t elem;            /* vxp_elem (SCALAR) */
-  uint32_t event;          /* it happens after events[0 .. event) */
+  uint8_t kind;   /* vxp_arith_kind */
+  uint8_t elem;   /* vxp_elem (SCALAR) */
+  uint32_t event; /* it happens after events[0 .. event) */
   uint32_t start_byte, end_byte;
 } vxp_arith;
 
@@ -284,15 +296,15 @@ typedef struct vxp_generic_param {
 /* A parameter, for inferring a generic callee's arguments from a call's. */
 typedef struct vxp_param {
   vxp_name name;
-  uint32_t type;             /* tensor type index when the parameter is a tensor, else NONE */
-  vxp_name type_name;        /* a bare named type as written (`T`, `Point`), else NONE */
+  uint32_t type;      /* tensor type index when the parameter is a tensor, else NONE */
+  vxp_name type_name; /* a bare named type as written (`T`, `Point`), else NONE */
 } vxp_param;
 
 /* Invariant: events form a well-nested sequence (every OPEN has its CLOSE); `reads` is
  * sorted and holds every name the body reads (a bare assignment target is not a read). */
 typedef struct vxp_function {
-  vxp_name name;             /* qualified for methods: `Type::method` */
-  vxp_name owner;            /* the impl's type for methods, else NONE */
+  vxp_name name;  /* qualified for methods: `Type::method` */
+  vxp_name owner; /* the impl's type for methods, else NONE */
   uint32_t start_byte, end_byte;
   uint32_t name_start, name_end;
   Array(vxp_generic_param) generics;
@@ -300,10 +312,10 @@ typedef struct vxp_function {
   Array(vxp_event) events;
   Array(vxp_name) reads;
   Array(vxp_access) accesses; /* element accesses inside spawn regions */
-  Array(vxp_arith) ariths;   /* arithmetic inside spawn regions, in program order */
-  bool is_closure;           /* a closure body lowered as its own function */
-  uint32_t parent;           /* a closure's enclosing function, VXP_NONE for an item */
-  uint32_t item;             /* the top-level item it belongs to (model items) */
+  Array(vxp_arith) ariths;    /* arithmetic inside spawn regions, in program order */
+  bool is_closure;            /* a closure body lowered as its own function */
+  uint32_t parent;            /* a closure's enclosing function, VXP_NONE for an item */
+  uint32_t item;              /* the top-level item it belongs to (model items) */
 } vxp_function;
 
 /* A declared position holding a placed tensor type: a parameter, a return type or a
@@ -316,10 +328,10 @@ typedef enum vxp_declared_kind {
 } vxp_declared_kind;
 
 typedef struct vxp_declared {
-  uint8_t kind;          /* vxp_declared_kind */
-  vxp_name owner;        /* the function or struct */
-  vxp_name member;       /* the parameter or field; NONE for a return type */
-  uint32_t type;         /* tensor type index */
+  uint8_t kind;    /* vxp_declared_kind */
+  vxp_name owner;  /* the function or struct */
+  vxp_name member; /* the parameter or field; NONE for a return type */
+  uint32_t type;   /* tensor type index */
   uint32_t start_byte, end_byte;
 } vxp_declared;
 
@@ -329,22 +341,22 @@ typedef struct vxp_declared {
  * `spawn on(...)`, a signature's `on`, a comptime predicate's argument, an expression).
  * Generic parameters in scope are resolved by lowering and not kept. */
 typedef enum vxp_ref_kind {
-  VXP_REF_TYPE,       /* a nominal type: `Point`, the `Vec` and `Point` of `Vec<Point>` */
-  VXP_REF_TOPOLOGY    /* `Topology::X` */
+  VXP_REF_TYPE,    /* a nominal type: `Point`, the `Vec` and `Point` of `Vec<Point>` */
+  VXP_REF_TOPOLOGY /* `Topology::X` */
 } vxp_ref_kind;
 
 typedef struct vxp_name_ref {
-  uint8_t kind;              /* vxp_ref_kind */
-  bool in_body;              /* written in the body of `function` (else in a signature) */
+  uint8_t kind; /* vxp_ref_kind */
+  bool in_body; /* written in the body of `function` (else in a signature) */
   vxp_name name;
-  uint32_t function;         /* the function whose signature or body holds it, or VXP_NONE */
-  uint32_t event;            /* in_body: how many of the function's events precede it */
+  uint32_t function; /* the function whose signature or body holds it, or VXP_NONE */
+  uint32_t event;    /* in_body: how many of the function's events precede it */
   uint32_t start_byte, end_byte;
 } vxp_name_ref;
 
 typedef struct vxp_const_item {
   vxp_name name;
-  uint32_t value;            /* cexpr index */
+  uint32_t value; /* cexpr index */
   uint32_t start_byte, end_byte;
 } vxp_const_item;
 
@@ -353,27 +365,27 @@ typedef struct vxp_const_item {
  * does every const item; an item's byte range is where its syntax node is written, so the
  * node of any construct finds its item by position (vxp_model__item_at). */
 typedef enum vxp_item_kind {
-  VXP_ITEM_FUNCTION,   /* `fn`: functions[first_function] and the closures in it */
-  VXP_ITEM_IMPL,       /* `impl`: its methods and their closures */
-  VXP_ITEM_CONST,      /* `const`: consts[index] */
+  VXP_ITEM_FUNCTION, /* `fn`: functions[first_function] and the closures in it */
+  VXP_ITEM_IMPL,     /* `impl`: its methods and their closures */
+  VXP_ITEM_CONST,    /* `const`: consts[index] */
   VXP_ITEM_STRUCT,
   VXP_ITEM_ENUM,
   VXP_ITEM_TRAIT,
   VXP_ITEM_EXTERN,
   VXP_ITEM_IMPORT,
-  VXP_ITEM_MEMORY,     /* `Memory`: read into the program's declarations (program.h) */
-  VXP_ITEM_TOPOLOGY,   /* `Topology`: likewise */
-  VXP_ITEM_LOWERING,   /* `impl Transfer<...> for Topology::X`: likewise */
-  VXP_ITEM_OTHER       /* a macro, a stray path, text the parser could not place */
+  VXP_ITEM_MEMORY,   /* `Memory`: read into the program's declarations (program.h) */
+  VXP_ITEM_TOPOLOGY, /* `Topology`: likewise */
+  VXP_ITEM_LOWERING, /* `impl Transfer<...> for Topology::X`: likewise */
+  VXP_ITEM_OTHER     /* a macro, a stray path, text the parser could not place */
 } vxp_item_kind;
 
 typedef struct vxp_model_item {
-  uint8_t kind;              /* vxp_item_kind */
-  vxp_name name;             /* NONE when the item has none (impl, extern, import, other) */
+  uint8_t kind;  /* vxp_item_kind */
+  vxp_name name; /* NONE when the item has none (impl, extern, import, other) */
   uint32_t start_byte, end_byte;
-  uint32_t first_function;   /* functions[first_function .. + function_count) are its own */
+  uint32_t first_function; /* functions[first_function .. + function_count) are its own */
   uint32_t function_count;
-  uint32_t index;            /* CONST: consts index; VXP_NONE otherwise */
+  uint32_t index; /* CONST: consts index; VXP_NONE otherwise */
 } vxp_model_item;
 
 /* The whole lowered program. Invariant: all indices refer into this struct's arrays;
@@ -381,21 +393,21 @@ typedef struct vxp_model_item {
 typedef struct vxp_model {
   vxp_strtab names;
   Array(vxp_cexpr) cexprs;
-  Array(uint32_t) dim_list;  /* cexpr indices referenced by tensor dims and generic args */
+  Array(uint32_t) dim_list; /* cexpr indices referenced by tensor dims and generic args */
   Array(vxp_tensor_type) types;
   Array(vxp_function) functions;
   Array(vxp_const_item) consts;
   Array(vxp_declared) declared;
   Array(vxp_call_arg) call_args;
-  Array(vxp_name) externs;   /* functions declared in `extern` blocks (no body) */
-  Array(vxp_name) enums;     /* enum names: `E::V(x)` constructs a value, it calls nothing */
-  Array(vxp_name) structs;   /* struct names: a generic argument may name one as a type */
-  Array(vxp_name) traits;    /* trait names */
-  Array(vxp_name) topologies; /* names of the program's own `Topology` declarations (known even
-                                 when --machine-only sets them aside) */
-  Array(vxp_name_ref) refs;  /* type and topology names to resolve, in source order */
+  Array(vxp_name) externs;     /* functions declared in `extern` blocks (no body) */
+  Array(vxp_name) enums;       /* enum names: `E::V(x)` constructs a value, it calls nothing */
+  Array(vxp_name) structs;     /* struct names: a generic argument may name one as a type */
+  Array(vxp_name) traits;      /* trait names */
+  Array(vxp_name) topologies;  /* names of the program's own `Topology` declarations (known even
+                                  when --machine-only sets them aside) */
+  Array(vxp_name_ref) refs;    /* type and topology names to resolve, in source order */
   Array(vxp_model_item) items; /* top-level items, in source order: their ids */
-  uint32_t imports;          /* `import` items: calls to names not defined here may be theirs */
+  uint32_t imports;            /* `import` items: calls to names not defined here may be theirs */
 } vxp_model;
 
 void vxp_model__free(vxp_context *ctx, vxp_model *m);

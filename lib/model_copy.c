@@ -41,8 +41,10 @@ static uint32_t index_of(copier *C, uint32_t v, uint32_t fixed, uint32_t a, uint
   return v - a + base;
 }
 
-#define CEXPR(C, v) index_of((C), (v), (C)->fixed->cexprs, (C)->a->cexprs, (C)->b->cexprs, (C)->base.cexprs, true)
-#define TYPE(C, v) index_of((C), (v), (C)->fixed->types, (C)->a->types, (C)->b->types, (C)->base.types, true)
+#define CEXPR(C, v)                                                                                \
+  index_of((C), (v), (C)->fixed->cexprs, (C)->a->cexprs, (C)->b->cexprs, (C)->base.cexprs, true)
+#define TYPE(C, v)                                                                                 \
+  index_of((C), (v), (C)->fixed->types, (C)->a->types, (C)->b->types, (C)->base.types, true)
 
 /* A [start, end) pair of offsets; 0, 0 is "no place" and stays. */
 static void move_span(copier *C, uint32_t *start, uint32_t *end) {
@@ -88,14 +90,13 @@ static void move_event(copier *C, vxp_event *ev) {
     move_span(C, &c->start_byte, &c->end_byte);
     break;
   }
-  default:
-    break;
+  default: break;
   }
 }
 
 /* Copy array `from` into `to` (both Array(T) of one element type). */
-#define COPY_ARRAY(ctx, to, from)                                                            \
-  ((from)->len == 0 || (array_reserve((ctx), (to), (from)->len) &&                          \
+#define COPY_ARRAY(ctx, to, from)                                                                  \
+  ((from)->len == 0 || (array_reserve((ctx), (to), (from)->len) &&                                 \
                         (memcpy((to)->items, (from)->items, (from)->len * sizeof(*(from)->items)), \
                          (to)->len = (from)->len, true)))
 
@@ -107,12 +108,11 @@ static bool copy_function(vxp_context *ctx, copier *C, const vxp_function *from,
   memset(&fn.reads, 0, sizeof(fn.reads));
   memset(&fn.accesses, 0, sizeof(fn.accesses));
   memset(&fn.ariths, 0, sizeof(fn.ariths));
-  bool ok = COPY_ARRAY(ctx, &fn.generics, &from->generics) &&
-            COPY_ARRAY(ctx, &fn.params, &from->params) &&
-            COPY_ARRAY(ctx, &fn.events, &from->events) &&
-            COPY_ARRAY(ctx, &fn.reads, &from->reads) &&
-            COPY_ARRAY(ctx, &fn.accesses, &from->accesses) &&
-            COPY_ARRAY(ctx, &fn.ariths, &from->ariths) && array_push(ctx, &to->functions, fn);
+  bool ok =
+      COPY_ARRAY(ctx, &fn.generics, &from->generics) &&
+      COPY_ARRAY(ctx, &fn.params, &from->params) && COPY_ARRAY(ctx, &fn.events, &from->events) &&
+      COPY_ARRAY(ctx, &fn.reads, &from->reads) && COPY_ARRAY(ctx, &fn.accesses, &from->accesses) &&
+      COPY_ARRAY(ctx, &fn.ariths, &from->ariths) && array_push(ctx, &to->functions, fn);
   if (!ok) {
     array_free(ctx, &fn.generics);
     array_free(ctx, &fn.params);
@@ -128,8 +128,10 @@ static bool copy_function(vxp_context *ctx, copier *C, const vxp_function *from,
   f->parent = index_of(C, f->parent, C->fixed->functions, C->a->functions, C->b->functions,
                        C->base.functions, true);
   f->item = index_of(C, f->item, C->fixed->items, C->a->items, C->b->items, C->base.items, true);
-  for (size_t i = 0; i < f->params.len; i++) f->params.items[i].type = TYPE(C, f->params.items[i].type);
-  for (size_t i = 0; i < f->events.len; i++) move_event(C, &f->events.items[i]);
+  for (size_t i = 0; i < f->params.len; i++)
+    f->params.items[i].type = TYPE(C, f->params.items[i].type);
+  for (size_t i = 0; i < f->events.len; i++)
+    move_event(C, &f->events.items[i]);
   for (size_t i = 0; i < f->accesses.len; i++) {
     vxp_access *x = &f->accesses.items[i];
     x->type = TYPE(C, x->type);
@@ -142,16 +144,16 @@ static bool copy_function(vxp_context *ctx, copier *C, const vxp_function *from,
 }
 
 /* Reserve and append elements [lo, hi) of `src` (an Array) to `dst`. */
-#define APPEND_RANGE(ctx, dst, src, lo, hi)                                                  \
-  ((hi) <= (lo) || (array_reserve((ctx), (dst), (hi) - (lo)) &&                             \
-                    (memcpy((dst)->items + (dst)->len, (src)->items + (lo),                 \
-                            ((hi) - (lo)) * sizeof(*(src)->items)),                         \
+#define APPEND_RANGE(ctx, dst, src, lo, hi)                                                        \
+  ((hi) <= (lo) || (array_reserve((ctx), (dst), (hi) - (lo)) &&                                    \
+                    (memcpy((dst)->items + (dst)->len, (src)->items + (lo),                        \
+                            ((hi) - (lo)) * sizeof(*(src)->items)),                                \
                      (dst)->len += (hi) - (lo), true)))
 
-int vxp_model__copy_part(vxp_context *ctx, const vxp_reuse *R, uint8_t side,
-                         const vxp_model *from, const vxp_diag_list *from_diags,
-                         const vxp_lower_mark *a, const vxp_lower_mark *b,
-                         const vxp_lower_mark *fixed, vxp_model *to, vxp_diag_list *diags) {
+int vxp_model__copy_part(vxp_context *ctx, const vxp_reuse *R, uint8_t side, const vxp_model *from,
+                         const vxp_diag_list *from_diags, const vxp_lower_mark *a,
+                         const vxp_lower_mark *b, const vxp_lower_mark *fixed, vxp_model *to,
+                         vxp_diag_list *diags) {
   copier C = {R, side, a, b, fixed, {0}, true};
   C.base.cexprs = (uint32_t)to->cexprs.len;
   C.base.dim_list = (uint32_t)to->dim_list.len;

@@ -29,7 +29,8 @@ static const char *binary(uint64_t v, char *buf, size_t size) {
   static const struct {
     double scale;
     const char *unit;
-  } units[] = {{1099511627776.0, "TiB"}, {1073741824.0, "GiB"}, {1048576.0, "MiB"}, {1024.0, "KiB"}};
+  } units[] = {
+      {1099511627776.0, "TiB"}, {1073741824.0, "GiB"}, {1048576.0, "MiB"}, {1024.0, "KiB"}};
   for (size_t i = 0; i < VXP__ARRAY_LEN(units); i++) {
     if ((double)v >= units[i].scale) {
       snprintf(buf, size, "%.2f %s", (double)v / units[i].scale, units[i].unit);
@@ -83,7 +84,8 @@ static void overrides_in_type(const vxp_model *m, const vxp_const_env *env, uint
         if (env->overrides[k].name != e->name) continue;
         overridden = true;
         bool dup = false;
-        for (size_t f = 0; f < *found_count; f++) dup |= found[f] == k;
+        for (size_t f = 0; f < *found_count; f++)
+          dup |= found[f] == k;
         if (!dup && *found_count < found_cap) found[(*found_count)++] = (uint32_t)k;
       }
       if (overridden) continue;
@@ -107,9 +109,8 @@ static int sweep_help(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d,
     int rc = add_note(ctx, d, true, NULL, 0, 0,
                       "%s sized by `%s`, %llu here (-D %s=%llu): `vxpeak sweep %s --const "
                       "%s=1..%llu` finds the largest value that fits",
-                      what, name, (unsigned long long)b->value, name,
-                      (unsigned long long)b->value, an->prog->src->label, name,
-                      (unsigned long long)b->value);
+                      what, name, (unsigned long long)b->value, name, (unsigned long long)b->value,
+                      an->prog->src->label, name, (unsigned long long)b->value);
     if (rc != VXP_OK) return rc;
   }
   return VXP_OK;
@@ -128,7 +129,8 @@ static int overcommit_help(vxp_context *ctx, vxp_diagnostic *d, const vxp_space 
  * no digits or nothing else. */
 static size_t numbered_stem(const char *name) {
   size_t len = strlen(name), stem = len;
-  while (stem > 0 && name[stem - 1] >= '0' && name[stem - 1] <= '9') stem--;
+  while (stem > 0 && name[stem - 1] >= '0' && name[stem - 1] <= '9')
+    stem--;
   return (stem == len || stem == 0) ? 0 : stem;
 }
 
@@ -166,9 +168,11 @@ static int unrolled_help(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d,
   char b1[40], b2[40], b3[40];
   uint64_t after = rs->peak_bytes - best_saving;
   char outcome[96];
-  if (after <= rs->capacity_bytes) snprintf(outcome, sizeof(outcome), "which fits");
-  else snprintf(outcome, sizeof(outcome), "still %s bytes over",
-                grouped(after - rs->capacity_bytes, b3, sizeof(b3)));
+  if (after <= rs->capacity_bytes)
+    snprintf(outcome, sizeof(outcome), "which fits");
+  else
+    snprintf(outcome, sizeof(outcome), "still %s bytes over",
+             grouped(after - rs->capacity_bytes, b3, sizeof(b3)));
   return add_note(ctx, d, true, an->prog->src, first->start_byte, first->end_byte,
                   "if each of %s ... %s is needed for one step only, move this placement into "
                   "the loop body: the %zu tiles of %s bytes are all held until '%s' returns; a "
@@ -186,8 +190,8 @@ static bool same_group(const vxp_record *a, const vxp_record *b) {
   return a->depth == b->depth && a->bytes == b->bytes;
 }
 
-static int group_note(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d,
-                      const uint32_t *live, size_t from, size_t to) {
+static int group_note(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d, const uint32_t *live,
+                      size_t from, size_t to) {
   const vxp_record *first = &an->records.items[live[from]];
   const vxp_record *last = &an->records.items[live[to - 1]];
   uint64_t total = 0;
@@ -209,20 +213,21 @@ static int group_note(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d,
   }
   char lines[40];
   uint32_t l1 = first->range.start.line + 1, l2 = last->range.start.line + 1;
-  if (l1 == l2) snprintf(lines, sizeof(lines), "line %u", l1);
-  else snprintf(lines, sizeof(lines), "lines %u-%u", l1, l2);
+  if (l1 == l2)
+    snprintf(lines, sizeof(lines), "line %u", l1);
+  else
+    snprintf(lines, sizeof(lines), "lines %u-%u", l1, l2);
   char b1[40], b2[40], role[120] = "";
   if (first->role) snprintf(role, sizeof(role), "%s: ", first->role);
   return add_note(ctx, d, false, an->prog->src, first->start_byte, first->end_byte,
                   "%s%zu tile%s live at the peak (%s, %s): %s bytes (%s), %s", role, count,
                   count == 1 ? "" : "s", names, lines, grouped(total, b1, sizeof(b1)),
                   binary(total, b2, sizeof(b2)),
-                  all_top ? "held until the function returns"
-                          : "released when their block ends");
+                  all_top ? "held until the function returns" : "released when their block ends");
 }
 
-int vxp_notes__working_set(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d,
-                           size_t rs_index, const vxp_const_env *env) {
+int vxp_notes__working_set(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d, size_t rs_index,
+                           const vxp_const_env *env) {
   const vxp_resident_set *rs = &an->resident_sets.items[rs_index];
   const vxp_space *sp = an->view.spaces.items[rs->space];
   Array(uint32_t) live;
@@ -239,8 +244,8 @@ int vxp_notes__working_set(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d
   size_t groups = 0;
   for (size_t i = 0; i < live.len && rc == VXP_OK;) {
     size_t j = i + 1;
-    while (j < live.len && same_group(&an->records.items[live.items[i]],
-                                      &an->records.items[live.items[j]]))
+    while (j < live.len &&
+           same_group(&an->records.items[live.items[i]], &an->records.items[live.items[j]]))
       j++;
     if (groups == VXP__MAX_GROUP_NOTES) {
       uint64_t rest = 0;
@@ -258,8 +263,7 @@ int vxp_notes__working_set(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d
   if (rc == VXP_OK && !rs->peak_saturated && rs->peak_bytes > rs->capacity_bytes) {
     char b1[40], b2[40];
     uint64_t over = rs->peak_bytes - rs->capacity_bytes;
-    rc = add_note(ctx, d, false, NULL, 0, 0,
-                  "to fit, the working set must shrink by %s bytes (%s)",
+    rc = add_note(ctx, d, false, NULL, 0, 0, "to fit, the working set must shrink by %s bytes (%s)",
                   grouped(over, b1, sizeof(b1)), binary(over, b2, sizeof(b2)));
   }
   /* The knob the user turned first, then a change to the program, then to the machine. */
@@ -267,8 +271,8 @@ int vxp_notes__working_set(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d
     uint32_t found[4];
     size_t count = 0;
     for (size_t k = 0; k < live.len; k++)
-      overrides_in_type(&an->prog->model, env, an->records.items[live.items[k]].type, found,
-                        &count, VXP__ARRAY_LEN(found));
+      overrides_in_type(&an->prog->model, env, an->records.items[live.items[k]].type, found, &count,
+                        VXP__ARRAY_LEN(found));
     rc = sweep_help(ctx, an, d, env, found, count, "tiles live here are");
   }
   if (rc == VXP_OK) rc = unrolled_help(ctx, an, d, live.items, live.len, rs);

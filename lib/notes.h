@@ -11,8 +11,8 @@
  * the tiles live at the peak grouped by role or site, the excess, and help lines (place
  * numbered siblings in a loop body, sweep a constant set by -D, declare `overcommit`).
  * Returns VXP_OK or VXP_ENOMEM. */
-int vxp_notes__working_set(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d,
-                           size_t rs_index, const vxp_const_env *env);
+int vxp_notes__working_set(vxp_context *ctx, vxp_analysis *an, vxp_diagnostic *d, size_t rs_index,
+                           const vxp_const_env *env);
 
 /* Notes for E6009 on one tile of `bytes` in `sp` whose tensor type is `type` (VXP_NONE
  * when unknown). Returns VXP_OK or VXP_ENOMEM. */

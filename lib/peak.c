@@ -4,13 +4,12 @@
 
 #include "array.h"
 
-
 /* Live tiles form a stack: a block's tiles are exactly those pushed since it opened, so
  * closing it truncates the stack to its height at opening. */
 typedef struct sweep_state {
-  Array(uint32_t) live;     /* tile indices, in placement order */
-  Array(size_t) marks;      /* live.len when each open block opened */
-  u128 *total;              /* live bytes per space */
+  Array(uint32_t) live; /* tile indices, in placement order */
+  Array(size_t) marks;  /* live.len when each open block opened */
+  u128 *total;          /* live bytes per space */
 } sweep_state;
 
 static void close_block(sweep_state *st, const vxp_peak_tile *tiles) {
@@ -65,9 +64,7 @@ static int run(vxp_context *ctx, sweep_state *st, const vxp_trace_item *trace, s
     case VXP_TRACE_OPEN:
       if (!array_push(ctx, &st->marks, st->live.len)) return VXP_ENOMEM;
       break;
-    case VXP_TRACE_CLOSE:
-      close_block(st, tiles);
-      break;
+    case VXP_TRACE_CLOSE: close_block(st, tiles); break;
     case VXP_TRACE_CALL:
       if (held && !replay) {
         for (uint32_t s = 0; s < space_count; s++) {

@@ -26,18 +26,18 @@ typedef struct vxp_trace_item {
 } vxp_trace_item;
 
 typedef struct vxp_peak_tile {
-  uint32_t space;         /* 0 .. space_count - 1 */
+  uint32_t space; /* 0 .. space_count - 1 */
   uint64_t bytes;
-  bool released_at_once;  /* never read: live only at its own placement */
+  bool released_at_once; /* never read: live only at its own placement */
 } vxp_peak_tile;
 
 /* Per-space result. Peaks are 128-bit so that no sum of 64-bit tiles can wrap; callers
  * saturate when reporting. */
 typedef struct vxp_space_peak {
-  bool any;                 /* the space received at least one tile */
-  u128 peak;   /* largest live total */
-  uint32_t tiles_at_peak;   /* tiles live at the first placement reaching the peak */
-  uint32_t peak_tile;       /* the tile whose placement first reached the peak */
+  bool any;               /* the space received at least one tile */
+  u128 peak;              /* largest live total */
+  uint32_t tiles_at_peak; /* tiles live at the first placement reaching the peak */
+  uint32_t peak_tile;     /* the tile whose placement first reached the peak */
 } vxp_space_peak;
 
 /* Sweep `trace` over `tiles`. Writes `space_count` results to `out`, sets

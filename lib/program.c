@@ -65,8 +65,8 @@ static int collect_changes(vxp_program *prog, const TSTree *old_tree, const vxp_
         continue;
       }
       /* overlapping: the union of what is left of the range and the new text */
-      uint64_t new_end = end > st->old_end_byte ? end - st->old_end_byte + st->new_end_byte
-                                                : st->new_end_byte;
+      uint64_t new_end =
+          end > st->old_end_byte ? end - st->old_end_byte + st->new_end_byte : st->new_end_byte;
       if (st->start_byte < start) start = st->start_byte;
       end = new_end;
     }
@@ -94,8 +94,8 @@ static int collect_changes(vxp_program *prog, const TSTree *old_tree, const vxp_
 
 /* A byte that continues a word (as the reserved-word scan reads words). */
 static bool in_word(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c >= 0x80;
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c >= 0x80;
 }
 
 /* Whether offset `at` of `src` cuts a word in two. */
@@ -133,8 +133,8 @@ static bool copy_shifted(vxp_context *ctx, const vxp_source *src, vxp_diag_list 
 static int diagnose_items(vxp_program *prog, const vxp_program *old, TSNode root) {
   vxp_context *ctx = prog->ctx;
   const vxp_source *src = prog->src;
-  if (!old || old->src->len > UINT32_MAX || prog->changed.len == 0 ||
-      vxp_node__is_error(root) || ts_node_is_missing(root))
+  if (!old || old->src->len > UINT32_MAX || prog->changed.len == 0 || vxp_node__is_error(root) ||
+      ts_node_is_missing(root))
     return 0;
   uint32_t c0 = prog->changed.items[0].start_byte;
   uint32_t c1 = prog->changed.items[prog->changed.len - 1].end_byte;
@@ -157,7 +157,8 @@ static int diagnose_items(vxp_program *prog, const vxp_program *old, TSNode root
   }
   if (n > 0 && first == n) { /* between items: the nearest ones */
     first = 0;
-    while (first + 1 < n && ends[2 * first + 1] < c0) first++;
+    while (first + 1 < n && ends[2 * first + 1] < c0)
+      first++;
     last = first;
   }
   if (n == 0) {
@@ -185,7 +186,8 @@ static int diagnose_items(vxp_program *prog, const vxp_program *old, TSNode root
     const vxp_range *r = &old->diags.items[i].range;
     if (!old->diags.items[i].has_range) return 0;
     int64_t a = r->start_byte, b = r->end_byte;
-    if ((a < from && b > from) || (a < old_to && b > old_to) || (a == b && (a == from || a == old_to)))
+    if ((a < from && b > from) || (a < old_to && b > old_to) ||
+        (a == b && (a == from || a == old_to)))
       return 0;
   }
   vxp_diag_list fresh;
@@ -263,8 +265,8 @@ static int lower(vxp_program *prog, const vxp_program *old, TSNode root, bool ke
       prog->plan_base_src = old->src->id;
       size_t before = prog->diags.len;
       int done = vxp_lower__splice(ctx, prog->src, prog->top.items, (uint32_t)prog->top.len, R,
-                                   &old->model, &old->marks,
-                                   &old->diags, &prog->model, &prog->diags, &prog->marks);
+                                   &old->model, &old->marks, &old->diags, &prog->model,
+                                   &prog->diags, &prog->marks);
       if (done == 1) {
         prog->spliced = true;
         return VXP_OK;
@@ -332,8 +334,8 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     if (reused < 0) rc = reused == VXP_ERROR ? VXP_ERROR : VXP_ENOMEM;
   }
   if (rc == VXP_OK && reused == 0)
-    rc = vxp_syntax__diagnose_span(ctx, src, root, 0, UINT32_MAX, &prog->diags,
-                                   prog->syntax_counts);
+    rc =
+        vxp_syntax__diagnose_span(ctx, src, root, 0, UINT32_MAX, &prog->diags, prog->syntax_counts);
   if (rc == VXP_OK && parsable < src->len)
     rc = vxp_syntax__report_cut(ctx, src, parsable, why, &prog->diags);
   if (rc == VXP_OK)
@@ -439,9 +441,7 @@ vxp_range vxp_program_changed_range(const vxp_program *prog, size_t i) {
 
 const vxp_source *vxp_program_source(const vxp_program *prog) { return prog ? prog->src : NULL; }
 
-size_t vxp_program_diagnostic_count(const vxp_program *prog) {
-  return prog ? prog->diags.len : 0;
-}
+size_t vxp_program_diagnostic_count(const vxp_program *prog) { return prog ? prog->diags.len : 0; }
 
 const vxp_diagnostic *vxp_program_diagnostic(const vxp_program *prog, size_t i) {
   return (prog && i < prog->diags.len) ? &prog->diags.items[i] : NULL;
@@ -449,8 +449,10 @@ const vxp_diagnostic *vxp_program_diagnostic(const vxp_program *prog, size_t i) 
 
 const char *vxp_program_sexp(vxp_program *prog) {
   /* Each call reports its own outcome; a cached tree is only read (see vxp_analysis_json). */
-  if (prog && prog->sexp) vxp_ctx__begin_read(prog->ctx);
-  else vxp_ctx__begin(prog ? prog->ctx : NULL);
+  if (prog && prog->sexp)
+    vxp_ctx__begin_read(prog->ctx);
+  else
+    vxp_ctx__begin(prog ? prog->ctx : NULL);
   if (!prog) return NULL;
   if (!prog->sexp) {
     prog->sexp = vxp_sexp__render(prog->ctx, ts_tree_root_node(prog->tree));

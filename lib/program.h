@@ -25,8 +25,8 @@ struct vxp_program {
    * problems (units, fields) are in declarations->diags, which an analysis reports. */
   vxp_machine *declarations;
   vxp_diag_list diags;
-  char *sexp;           /* cached S-expression, NULL until asked for */
-  bool reused_tree;     /* reparsed from an older program's tree (vxp_program_reparse) */
+  char *sexp;       /* cached S-expression, NULL until asked for */
+  bool reused_tree; /* reparsed from an older program's tree (vxp_program_reparse) */
   /* What differs from the older program, in this source's coordinates, sorted and
    * disjoint: the whole text unless `reused_tree`. */
   Array(vxp_range) changed;
@@ -65,9 +65,8 @@ int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
  * (and the words of that text), appending three groups in this order: reserved words used
  * as names, obsolete spellings, ERROR/MISSING nodes, each in source order; counts[g] is the
  * size of group g. [0, UINT32_MAX) is the whole program. */
-int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode root,
-                              uint32_t from, uint32_t to, vxp_diag_list *diags,
-                              size_t counts[3]);
+int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode root, uint32_t from,
+                              uint32_t to, vxp_diag_list *diags, size_t counts[3]);
 
 /* Brackets ( [ { open at once beyond which a text is not parsed. tree-sitter 0.20's parser
  * corrupts its heap when tens of thousands of brackets are left open (found by fuzzing:

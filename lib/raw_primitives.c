@@ -254,8 +254,7 @@ static flow walk_children(raw_walk *R, TSNode n, flow in, loop_exits *loop, unsi
   for (bool more = ts_tree_cursor_goto_first_child(&c); more && R->rc == VXP_OK;
        more = ts_tree_cursor_goto_next_sibling(&c)) {
     TSNode child = ts_tree_cursor_current_node(&c);
-    if (ts_node_is_named(child) && !is_comment(R, child))
-      in = walk(R, child, in, loop, depth + 1);
+    if (ts_node_is_named(child) && !is_comment(R, child)) in = walk(R, child, in, loop, depth + 1);
   }
   ts_tree_cursor_delete(&c);
   return in;
@@ -335,8 +334,10 @@ static flow walk(raw_walk *R, TSNode n, flow in, loop_exits *loop, unsigned dept
   }
   if (sym == S->break_statement || sym == S->continue_statement) {
     if (loop) {
-      if (sym == S->break_statement) loop->brk = join(loop->brk, in);
-      else loop->cont = join(loop->cont, in);
+      if (sym == S->break_statement)
+        loop->brk = join(loop->brk, in);
+      else
+        loop->cont = join(loop->cont, in);
     }
     return DEAD;
   }
@@ -381,8 +382,10 @@ static flow walk(raw_walk *R, TSNode n, flow in, loop_exits *loop, unsigned dept
     TSNode name = {{0}};
     int p = primitive_of(R, n, &name);
     flow out = walk(R, fld(n, R->F->arguments), in, loop, depth + 1);
-    if (p < 0) out = walk(R, fld(n, R->F->function), out, loop, depth + 1);
-    else effect(R, n, p, &out);
+    if (p < 0)
+      out = walk(R, fld(n, R->F->function), out, loop, depth + 1);
+    else
+      effect(R, n, p, &out);
     return out;
   }
   return walk_children(R, n, in, loop, depth);
@@ -417,7 +420,7 @@ static bool is_barrier_statement(raw_walk *R, TSNode s) {
 }
 
 typedef struct last_stmt {
-  TSNode last;     /* the last top-level statement that is not a `return` */
+  TSNode last;      /* the last top-level statement that is not a `return` */
   uint32_t barrier; /* start byte of the last top-level barrier, or 0 */
   bool has_barrier;
 } last_stmt;
@@ -446,8 +449,8 @@ static void early_returns(raw_walk *R, TSNode n, uint32_t barrier, bool nested, 
     return;
   }
   bool inner = nested || sym == S->for_statement || sym == S->while_statement ||
-               sym == S->loop_statement || sym == S->if_expression ||
-               sym == S->match_expression || sym == S->spawn_expression;
+               sym == S->loop_statement || sym == S->if_expression || sym == S->match_expression ||
+               sym == S->spawn_expression;
   TSTreeCursor c = ts_tree_cursor_new(n);
   for (bool more = ts_tree_cursor_goto_first_child(&c); more && R->rc == VXP_OK;
        more = ts_tree_cursor_goto_next_sibling(&c)) {
@@ -519,13 +522,12 @@ static void find_edge(raw_walk *R, TSNode item) {
   const char *ft = text(R, from, &fl), *tt = text(R, to, &tl);
   for (size_t i = 0; i < R->view->topologies.len; i++) {
     const vxp_topology *t = R->view->topologies.items[i];
-    if (strlen(t->name) != R->topo_len || memcmp(t->name, R->topo_name, R->topo_len) != 0)
-      continue;
+    if (strlen(t->name) != R->topo_len || memcmp(t->name, R->topo_name, R->topo_len) != 0) continue;
     R->topo = t;
     for (size_t e = 0; e < t->edges.len; e++) {
       const vxp_edge *edge = &t->edges.items[e];
-      if (strlen(edge->from) == fl && memcmp(edge->from, ft, fl) == 0 &&
-          strlen(edge->to) == tl && memcmp(edge->to, tt, tl) == 0)
+      if (strlen(edge->from) == fl && memcmp(edge->from, ft, fl) == 0 && strlen(edge->to) == tl &&
+          memcmp(edge->to, tt, tl) == 0)
         R->edge = edge;
     }
   }
@@ -574,10 +576,9 @@ static void check_item(raw_walk *R, TSNode item) {
   ts_tree_cursor_delete(&c);
 }
 
-int vxp_raw__check_items(vxp_context *ctx, const vxp_source *src, TSNode root,
-                         const TSNode *top, size_t top_count, const vxp_machine_view *view,
-                         vxp_diag_list *diags, const vxp_visibility_reuse *reuse,
-                         vxp_item_ends *ends) {
+int vxp_raw__check_items(vxp_context *ctx, const vxp_source *src, TSNode root, const TSNode *top,
+                         size_t top_count, const vxp_machine_view *view, vxp_diag_list *diags,
+                         const vxp_visibility_reuse *reuse, vxp_item_ends *ends) {
   raw_walk R;
   memset(&R, 0, sizeof(R));
   R.ctx = ctx;
@@ -593,8 +594,10 @@ int vxp_raw__check_items(vxp_context *ctx, const vxp_source *src, TSNode root,
   for (size_t i = 0; more && R.rc == VXP_OK; i++) {
     TSNode item = top ? top[i] : ts_tree_cursor_current_node(&cursor);
     int taken = reuse ? reuse->take(reuse->arg, (uint32_t)i, diags) : 0;
-    if (taken < 0) R.rc = taken;
-    else if (!taken) check_item(&R, item);
+    if (taken < 0)
+      R.rc = taken;
+    else if (!taken)
+      check_item(&R, item);
     if (ends && R.rc == VXP_OK && !array_push(ctx, ends, (uint32_t)diags->len)) R.rc = VXP_ENOMEM;
     more = top ? i + 1 < top_count : ts_tree_cursor_goto_next_sibling(&cursor);
   }

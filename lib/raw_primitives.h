@@ -38,9 +38,8 @@ int vxp_raw__check(vxp_context *ctx, const vxp_source *src, TSNode root,
 /* vxp_raw__check item by item, as vxp_visibility__check is (`top`, when not NULL, holds
  * root's top_count top-level nodes): `reuse` may supply an item's diagnostics in place of
  * its checks, and `ends` (when not NULL) receives the length of `diags` after each item. */
-int vxp_raw__check_items(vxp_context *ctx, const vxp_source *src, TSNode root,
-                         const TSNode *top, size_t top_count, const vxp_machine_view *view,
-                         vxp_diag_list *diags, const vxp_visibility_reuse *reuse,
-                         vxp_item_ends *ends);
+int vxp_raw__check_items(vxp_context *ctx, const vxp_source *src, TSNode root, const TSNode *top,
+                         size_t top_count, const vxp_machine_view *view, vxp_diag_list *diags,
+                         const vxp_visibility_reuse *reuse, vxp_item_ends *ends);
 
 #endif /* VXP_RAW_PRIMITIVES_H */

@@ -73,7 +73,8 @@ static void put_visible(sink *s, const char *line, size_t from, size_t to) {
 }
 
 static void put_spaces(sink *s, int n) {
-  for (int i = 0; i < n; i++) putc_(s, ' ');
+  for (int i = 0; i < n; i++)
+    putc_(s, ' ');
 }
 
 /* The source line of `r` with carets under the range (the first line of a longer one). */
@@ -90,9 +91,11 @@ static void excerpt(sink *s, const vxp_source *src, vxp_range r, const char *car
   size_t from = 0, to = len;
   if (len > EXCERPT_WIDTH) {
     from = start > EXCERPT_WIDTH / 4 ? start - EXCERPT_WIDTH / 4 : 0;
-    while (from > 0 && continuation((unsigned char)line[from])) from--;
+    while (from > 0 && continuation((unsigned char)line[from]))
+      from--;
     to = from + EXCERPT_WIDTH < len ? from + EXCERPT_WIDTH : len;
-    while (to < len && continuation((unsigned char)line[to])) to++;
+    while (to < len && continuation((unsigned char)line[to]))
+      to++;
     if (end > to) end = to;
   }
   char gutter[16];
@@ -150,8 +153,7 @@ static void note(sink *s, const vxp_diagnostic *n) {
   excerpt(s, vxp_diagnostic_source(n), vxp_diagnostic_range(n), kind_color);
 }
 
-size_t vxp_diagnostic_render(const vxp_diagnostic *d, unsigned int flags, char *buf,
-                             size_t size) {
+size_t vxp_diagnostic_render(const vxp_diagnostic *d, unsigned int flags, char *buf, size_t size) {
   sink s = {buf, buf ? size : 0, 0, (flags & VXP_RENDER_COLOR) != 0};
   if (d) {
     vxp_severity sev = vxp_diagnostic_severity(d);
@@ -184,7 +186,8 @@ size_t vxp_diagnostic_render(const vxp_diagnostic *d, unsigned int flags, char *
     paint(&s, RESET);
     if (located) excerpt(&s, vxp_diagnostic_source(d), vxp_diagnostic_range(d), level_color);
     size_t notes = vxp_diagnostic_note_count(d);
-    for (size_t i = 0; i < notes; i++) note(&s, vxp_diagnostic_note(d, i));
+    for (size_t i = 0; i < notes; i++)
+      note(&s, vxp_diagnostic_note(d, i));
   }
   /* NUL-terminate within the buffer, as snprintf does. */
   if (s.size) s.buf[s.len < s.size ? s.len : s.size - 1] = '\0';

@@ -47,8 +47,8 @@ static vxp_diagnostic *error(resolver *R, const char *code, const vxp_source *sr
   if (R->rc != VXP_OK) return NULL;
   va_list ap;
   va_start(ap, fmt);
-  vxp_diagnostic *d = vxp_diag__vadd(R->ctx, &R->an->diags, VXP_SEVERITY_ERROR, code, src, start,
-                                     end, fmt, ap);
+  vxp_diagnostic *d =
+      vxp_diag__vadd(R->ctx, &R->an->diags, VXP_SEVERITY_ERROR, code, src, start, end, fmt, ap);
   va_end(ap);
   if (!d) R->rc = VXP_ENOMEM;
   return d;
@@ -81,8 +81,8 @@ static void suggest(resolver *R, vxp_diagnostic *d, const char *name, const char
 
 /* ------------------------------------------------------------------ constant names */
 
-static bool const_declared_at(const resolver *R, size_t i, const vxp_source **src,
-                              uint32_t *start, uint32_t *end) {
+static bool const_declared_at(const resolver *R, size_t i, const vxp_source **src, uint32_t *start,
+                              uint32_t *end) {
   if (i >= R->m->consts.len) return false; /* an override: declared on the command line */
   *src = R->src;
   *start = R->m->consts.items[i].start_byte;
@@ -94,12 +94,15 @@ static int mark_defined(resolver *R) {
   size_t names = R->m->names.strings.len;
   R->defined = vxp_ctx__calloc(R->ctx, names ? names : 1, sizeof(bool));
   if (!R->defined) return VXP_ENOMEM;
-  for (size_t i = 0; i < R->m->consts.len; i++) R->defined[R->m->consts.items[i].name] = true;
+  for (size_t i = 0; i < R->m->consts.len; i++)
+    R->defined[R->m->consts.items[i].name] = true;
   for (size_t i = 0; i < R->env->override_count; i++)
     R->defined[R->env->overrides[i].name] = true;
   /* A generic argument may be a type: an element type, a struct or an enum resolves. */
-  for (size_t i = 0; i < R->m->structs.len; i++) R->defined[R->m->structs.items[i]] = true;
-  for (size_t i = 0; i < R->m->enums.len; i++) R->defined[R->m->enums.items[i]] = true;
+  for (size_t i = 0; i < R->m->structs.len; i++)
+    R->defined[R->m->structs.items[i]] = true;
+  for (size_t i = 0; i < R->m->enums.len; i++)
+    R->defined[R->m->enums.items[i]] = true;
   for (size_t i = 1; i < names; i++) {
     const char *s = vxp_strtab__str(&R->m->names, (vxp_name)i);
     if (vxp_elem__from_name(s, strlen(s)) != VXP_ELEM_UNKNOWN) R->defined[i] = true;
@@ -127,7 +130,8 @@ static void resolve_constant_names(resolver *R) {
                               "of that name is in scope",
                               name);
     R->cands.len = 0;
-    for (size_t k = 0; k < m->consts.len; k++) push_cand(R, name_str(R, m->consts.items[k].name));
+    for (size_t k = 0; k < m->consts.len; k++)
+      push_cand(R, name_str(R, m->consts.items[k].name));
     for (size_t k = 0; k < R->env->override_count; k++)
       push_cand(R, name_str(R, R->env->overrides[k].name));
     suggest(R, d, name, "", const_declared_at);
@@ -157,8 +161,8 @@ static void resolve_element_types(resolver *R) {
 
 /* ------------------------------------------------------------------ spaces and topologies */
 
-static bool space_declared_at(const resolver *R, size_t i, const vxp_source **src,
-                              uint32_t *start, uint32_t *end) {
+static bool space_declared_at(const resolver *R, size_t i, const vxp_source **src, uint32_t *start,
+                              uint32_t *end) {
   if (i >= R->an->view.spaces.len) return false; /* a built-in space */
   const vxp_space *sp = R->an->view.spaces.items[i];
   *src = sp->src;
@@ -181,10 +185,12 @@ static bool space_known(const resolver *R, const char *name) {
 
 static void space_candidates(resolver *R) {
   R->cands.len = 0;
-  for (size_t k = 0; k < R->an->view.spaces.len; k++) push_cand(R, R->an->view.spaces.items[k]->name);
+  for (size_t k = 0; k < R->an->view.spaces.len; k++)
+    push_cand(R, R->an->view.spaces.items[k]->name);
   size_t n;
   const char *const *builtins = vxp_machine__builtin_spaces(&n);
-  for (size_t k = 0; k < n; k++) push_cand(R, builtins[k]);
+  for (size_t k = 0; k < n; k++)
+    push_cand(R, builtins[k]);
 }
 
 static bool topology_declared_at(const resolver *R, size_t i, const vxp_source **src,
@@ -339,7 +345,8 @@ static bool *defined_functions(resolver *R) {
   bool *defined = vxp_ctx__calloc(R->ctx, m->names.strings.len + 1, sizeof(bool));
   if (!defined) return NULL;
   for (size_t i = 0; i < m->functions.len; i++)
-    if (m->functions.items[i].name < m->names.strings.len) defined[m->functions.items[i].name] = true;
+    if (m->functions.items[i].name < m->names.strings.len)
+      defined[m->functions.items[i].name] = true;
   for (size_t i = 0; i < m->externs.len; i++)
     if (m->externs.items[i] < m->names.strings.len) defined[m->externs.items[i]] = true;
   return defined;
@@ -377,7 +384,7 @@ static void resolve_calls(resolver *R) {
       R->cands.len = 0;
       for (size_t k = 0; k < m->functions.len; k++)
         push_cand(R, m->functions.items[k].is_closure ? NULL
-                                                       : name_str(R, m->functions.items[k].name));
+                                                      : name_str(R, m->functions.items[k].name));
       suggest(R, d, name, "", function_declared_at);
     }
   }
@@ -386,8 +393,8 @@ static void resolve_calls(resolver *R) {
 
 /* ------------------------------------------------------------------ types and topologies */
 
-static bool type_declared_at(const resolver *R, size_t i, const vxp_source **src,
-                             uint32_t *start, uint32_t *end) {
+static bool type_declared_at(const resolver *R, size_t i, const vxp_source **src, uint32_t *start,
+                             uint32_t *end) {
   VXP__UNUSED(R);
   VXP__UNUSED(i);
   VXP__UNUSED(src);
@@ -425,15 +432,21 @@ static void unknown_type(resolver *R, const vxp_name_ref *r) {
                       name, name))
     R->rc = VXP_ENOMEM;
   R->cands.len = 0;
-  for (size_t k = 0; k < m->structs.len; k++) push_cand(R, name_str(R, m->structs.items[k]));
-  for (size_t k = 0; k < m->enums.len; k++) push_cand(R, name_str(R, m->enums.items[k]));
-  for (size_t k = 0; k < m->traits.len; k++) push_cand(R, name_str(R, m->traits.items[k]));
+  for (size_t k = 0; k < m->structs.len; k++)
+    push_cand(R, name_str(R, m->structs.items[k]));
+  for (size_t k = 0; k < m->enums.len; k++)
+    push_cand(R, name_str(R, m->enums.items[k]));
+  for (size_t k = 0; k < m->traits.len; k++)
+    push_cand(R, name_str(R, m->traits.items[k]));
   if (r->function != VXP_NONE) {
     const vxp_function *fn = &m->functions.items[r->function];
-    for (size_t k = 0; k < fn->generics.len; k++) push_cand(R, name_str(R, fn->generics.items[k].name));
+    for (size_t k = 0; k < fn->generics.len; k++)
+      push_cand(R, name_str(R, fn->generics.items[k].name));
   }
-  static const char *const builtin_types[] = {"Vec", "Option", "Result", "Box", "String", "usize", "isize"};
-  for (size_t k = 0; k < VXP__ARRAY_LEN(builtin_types); k++) push_cand(R, builtin_types[k]);
+  static const char *const builtin_types[] = {"Vec",    "Option", "Result", "Box",
+                                              "String", "usize",  "isize"};
+  for (size_t k = 0; k < VXP__ARRAY_LEN(builtin_types); k++)
+    push_cand(R, builtin_types[k]);
   for (int e = VXP_ELEM_UNKNOWN + 1; e < VXP_ELEM_COUNT; e++)
     push_cand(R, vxp_elem__name((vxp_elem)e));
   suggest(R, d, name, "", type_declared_at);
@@ -464,9 +477,12 @@ static void resolve_refs(resolver *R) {
   for (size_t i = 0; i < m->refs.len && R->rc == VXP_OK; i++) {
     const vxp_name_ref *r = &m->refs.items[i];
     size_t before = R->an->diags.len;
-    if (r->kind == VXP_REF_TYPE) unknown_type(R, r);
-    else unknown_topology(R, r);
-    if (R->an->diags.len > before && r->in_body) site(R, r->start_byte, r->function, r->event, false);
+    if (r->kind == VXP_REF_TYPE)
+      unknown_type(R, r);
+    else
+      unknown_topology(R, r);
+    if (R->an->diags.len > before && r->in_body)
+      site(R, r->start_byte, r->function, r->event, false);
   }
 }
 
@@ -555,7 +571,8 @@ void vxp_resolve__withdraw_pruned(vxp_analysis *an) {
     const vxp_diagnostic *d = &an->diags.items[index];
     const vxp_resolve_site *s = NULL;
     for (size_t i = 0; i < an->resolve_sites.len && !s; i++)
-      if (an->resolve_sites.items[i].start_byte == d->range.start_byte) s = &an->resolve_sites.items[i];
+      if (an->resolve_sites.items[i].start_byte == d->range.start_byte)
+        s = &an->resolve_sites.items[i];
     if (!s || s->function >= m->functions.len) continue;
     const vxp_function *fn = &m->functions.items[s->function];
     size_t instances = 0;

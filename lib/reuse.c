@@ -25,8 +25,7 @@ typedef struct top_item {
   uint32_t start, end, body;
 } top_item;
 
-static int list_items(vxp_context *ctx, const vxp_program *prog, top_item **out,
-                      uint32_t *count) {
+static int list_items(vxp_context *ctx, const vxp_program *prog, top_item **out, uint32_t *count) {
   uint32_t n = (uint32_t)prog->top.len;
   *out = NULL;
   *count = 0;
@@ -54,20 +53,27 @@ static void diff_texts(vxp_reuse *R) {
   const char *a = R->old_src->text, *b = R->new_src->text;
   size_t la = R->old_src->len, lb = R->new_src->len, min = la < lb ? la : lb;
   size_t p = 0;
-  while (p + 64 <= min && memcmp(a + p, b + p, 64) == 0) p += 64;
-  while (p < min && a[p] == b[p]) p++;
+  while (p + 64 <= min && memcmp(a + p, b + p, 64) == 0)
+    p += 64;
+  while (p < min && a[p] == b[p])
+    p++;
   size_t s = 0;
-  while (s + 64 <= min - p && memcmp(a + la - s - 64, b + lb - s - 64, 64) == 0) s += 64;
-  while (s < min - p && a[la - s - 1] == b[lb - s - 1]) s++;
+  while (s + 64 <= min - p && memcmp(a + la - s - 64, b + lb - s - 64, 64) == 0)
+    s += 64;
+  while (s < min - p && a[la - s - 1] == b[lb - s - 1])
+    s++;
   R->prefix = (uint32_t)p;
   R->old_end = (uint32_t)(la - s);
   R->new_end = (uint32_t)(lb - s);
 }
 
 bool vxp_reuse__map(const vxp_reuse *R, uint8_t side, uint32_t at, uint32_t *out) {
-  if (side == VXP_REUSE_BEFORE && at <= R->prefix) *out = at;
-  else if (side == VXP_REUSE_AFTER && at >= R->old_end) *out = at - R->old_end + R->new_end;
-  else return false;
+  if (side == VXP_REUSE_BEFORE && at <= R->prefix)
+    *out = at;
+  else if (side == VXP_REUSE_AFTER && at >= R->old_end)
+    *out = at - R->old_end + R->new_end;
+  else
+    return false;
   return true;
 }
 
@@ -78,8 +84,10 @@ bool vxp_reuse__map(const vxp_reuse *R, uint8_t side, uint32_t at, uint32_t *out
 static bool closes_on_its_own_line(const char *text, uint32_t start, uint32_t end) {
   if (end <= start) return false;
   uint32_t at = end - 1;
-  while (at > start && text[at - 1] != '\n') at--;
-  while (at < end && (text[at] == ' ' || text[at] == '\t')) at++;
+  while (at > start && text[at - 1] != '\n')
+    at--;
+  while (at < end && (text[at] == ' ' || text[at] == '\t'))
+    at++;
   return at < end && text[at] == '}';
 }
 
@@ -116,8 +124,7 @@ int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
     } else {
       /* touched: a function whose signature (everything before its body) is unchanged */
       uint32_t sig = n->body - n->start;
-      ok = n->sym == ctx->syms.function_item && o->body && n->body &&
-           o->body - o->start == sig &&
+      ok = n->sym == ctx->syms.function_item && o->body && n->body && o->body - o->start == sig &&
            memcmp(R->old_src->text + o->start, R->new_src->text + n->start, sig) == 0 &&
            closes_on_its_own_line(R->old_src->text, o->start, o->end) &&
            closes_on_its_own_line(R->new_src->text, n->start, n->end);
@@ -159,7 +166,8 @@ static void move_positions(const vxp_reuse *R, uint8_t side, vxp_diagnostic *d) 
     d->source = R->new_src;
     d->range = vxp_source__range(R->new_src, s, e);
   }
-  for (size_t i = 0; i < d->notes.len; i++) move_positions(R, side, &d->notes.items[i]);
+  for (size_t i = 0; i < d->notes.len; i++)
+    move_positions(R, side, &d->notes.items[i]);
 }
 
 int vxp_reuse__copy_diags(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *from,

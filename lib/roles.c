@@ -9,14 +9,14 @@
 
 /* What a line is, for the paragraph rule. */
 typedef enum line_kind {
-  LINE_STOP,      /* blank, or opens or closes a block: nothing above it applies below */
-  LINE_ROLE,      /* a comment line `// role: NAME` */
-  LINE_OTHER      /* code, or a comment that names no role */
+  LINE_STOP, /* blank, or opens or closes a block: nothing above it applies below */
+  LINE_ROLE, /* a comment line `// role: NAME` */
+  LINE_OTHER /* code, or a comment that names no role */
 } line_kind;
 
 typedef struct line_info {
   line_kind kind;
-  const char *role;   /* the role text (not terminated) of a LINE_ROLE line or a trailing tag */
+  const char *role; /* the role text (not terminated) of a LINE_ROLE line or a trailing tag */
   size_t role_len;
 } line_info;
 
@@ -24,13 +24,17 @@ static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c ==
 
 /* The `role:` tag of a comment's text (after the slashes), or NULL. */
 static const char *role_tag(const char *c, const char *end, size_t *len) {
-  while (c < end && (*c == '/' || *c == '!')) c++;
-  while (c < end && is_space(*c)) c++;
+  while (c < end && (*c == '/' || *c == '!'))
+    c++;
+  while (c < end && is_space(*c))
+    c++;
   if (end - c < 5 || memcmp(c, "role:", 5) != 0) return NULL;
   c += 5;
-  while (c < end && is_space(*c)) c++;
+  while (c < end && is_space(*c))
+    c++;
   const char *e = end;
-  while (e > c && is_space(e[-1])) e--;
+  while (e > c && is_space(e[-1]))
+    e--;
   if (e == c) return NULL;
   *len = (size_t)(e - c) > VXP__ROLE_MAX ? VXP__ROLE_MAX : (size_t)(e - c);
   return c;
@@ -41,8 +45,10 @@ static const char *comment_start(const char *s, const char *end) {
   bool in_string = false;
   for (const char *p = s; p + 1 < end; p++) {
     if (in_string) {
-      if (*p == '\\') p++;
-      else if (*p == '"') in_string = false;
+      if (*p == '\\')
+        p++;
+      else if (*p == '"')
+        in_string = false;
     } else if (*p == '"') {
       in_string = true;
     } else if (p[0] == '/' && p[1] == '/') {
@@ -58,7 +64,8 @@ static line_info classify(const vxp_source *src, uint32_t line) {
   const char *s = vxp_source_line(src, line, &len);
   if (!s) return info;
   const char *end = s + len;
-  while (s < end && is_space(*s)) s++;
+  while (s < end && is_space(*s))
+    s++;
   if (s == end) return info;
   const char *comment = comment_start(s, end);
   if (comment == s) {
@@ -68,7 +75,8 @@ static line_info classify(const vxp_source *src, uint32_t line) {
     return info;
   }
   const char *code_end = comment ? comment : end;
-  while (code_end > s && is_space(code_end[-1])) code_end--;
+  while (code_end > s && is_space(code_end[-1]))
+    code_end--;
   if (*s == '}' || (code_end > s && code_end[-1] == '{')) return info; /* LINE_STOP */
   info.kind = LINE_OTHER;
   if (comment) info.role = role_tag(comment, end, &info.role_len); /* a trailing tag */
@@ -81,8 +89,8 @@ void vxp_roles__memo_init(vxp_roles_memo *memo) {
   memo->answer_line = VXP_NONE;
 }
 
-static void of_line(vxp_roles_memo *memo, const vxp_source *src, uint32_t line,
-                    const char **text, size_t *len) {
+static void of_line(vxp_roles_memo *memo, const vxp_source *src, uint32_t line, const char **text,
+                    size_t *len) {
   *text = NULL;
   *len = 0;
   line_info own = classify(src, line);

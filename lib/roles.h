@@ -21,10 +21,10 @@
  * of placements is linear in the number of lines (a 10 MB line of placements asked again
  * for each was quadratic). Start it with vxp_roles__memo_init. */
 typedef struct vxp_roles_memo {
-  uint32_t inherit_line;      /* the line whose inherited role is memoised, or VXP_NONE */
-  const char *inherit;        /* that role's text in the source (NULL: none) ... */
-  size_t inherit_len;         /* ... and its length */
-  uint32_t answer_line;       /* the last line answered, or VXP_NONE */
+  uint32_t inherit_line; /* the line whose inherited role is memoised, or VXP_NONE */
+  const char *inherit;   /* that role's text in the source (NULL: none) ... */
+  size_t inherit_len;    /* ... and its length */
+  uint32_t answer_line;  /* the last line answered, or VXP_NONE */
   const char *answer;
   size_t answer_len;
 } vxp_roles_memo;

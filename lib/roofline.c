@@ -41,12 +41,11 @@
 #include "source.h"
 #include "strbuf.h"
 
-
 /* A buffer (a tensor read or written in a region) or a space: one slot of a traffic vector. */
 typedef struct slot {
   bool is_space;
-  const char *name;          /* buffer: the tensor's name; space: the space's name */
-  uint32_t space;            /* buffers: the slot of their space */
+  const char *name; /* buffer: the tensor's name; space: the space's name */
+  uint32_t space;   /* buffers: the slot of their space */
 } slot;
 
 typedef struct vxp_roofline_space {
@@ -54,9 +53,9 @@ typedef struct vxp_roofline_space {
   uint64_t read_bytes, written_bytes;
   uint64_t compulsory_read, compulsory_written;
   bool has_ctime;
-  uint64_t ctime_ps;         /* the compulsory bytes' time */
+  uint64_t ctime_ps; /* the compulsory bytes' time */
   bool has_bandwidth;
-  uint64_t bandwidth;        /* bytes per second, device-wide */
+  uint64_t bandwidth; /* bytes per second, device-wide */
   bool has_time;
   uint64_t time_ps;
 } rf_space;
@@ -65,7 +64,7 @@ typedef struct rf_buffer {
   const char *name, *space;
   uint64_t read_bytes, written_bytes;
   bool has_tile;
-  uint64_t tile_bytes;       /* the whole tile, when its shape folds */
+  uint64_t tile_bytes; /* the whole tile, when its shape folds */
   uint64_t compulsory_read, compulsory_written;
 } rf_buffer;
 
@@ -74,7 +73,7 @@ struct vxp_roofline {
   const char *function;
   size_t regions;
   vxp_certainty traffic;
-  vxp_sb reason;             /* why the traffic is unknown or has no time; empty: none */
+  vxp_sb reason; /* why the traffic is unknown or has no time; empty: none */
   Array(rf_space) spaces;
   Array(rf_buffer) buffers;
   bool has_time;
@@ -89,12 +88,12 @@ struct vxp_roofline {
   uint64_t ops[VXP_ELEM_COUNT];
   vxp_certainty ops_status;
   vxp_sb ops_reason;
-  const char *topology;      /* the regions' topology, NULL when none or several */
+  const char *topology; /* the regions' topology, NULL when none or several */
   uint64_t peak[VXP_ELEM_COUNT];
   uint64_t tf32_peak;
   bool has_compute_time;
   uint64_t compute_time_ps;
-  vxp_sb compute_reason;     /* why there is no compute time, when there is none */
+  vxp_sb compute_reason; /* why there is no compute time, when there is none */
   /* The memory time and its space under the compulsory model (index 0) and no-reuse (1). */
   bool has_mtime[2];
   uint64_t mtime_ps[2];
@@ -108,15 +107,15 @@ typedef struct rf_walk {
   const vxp_analysis *an;
   const vxp_model *m;
   const vxp_function *fn;
-  uint32_t fn_index;             /* the analysed function: its facts are read, never refolded */
+  uint32_t fn_index; /* the analysed function: its facts are read, never refolded */
   Array(slot) slots;
-  Array(uint32_t) access_slot;   /* per access: its buffer slot */
-  size_t cursor;                 /* next access to count */
-  size_t arith_cursor;           /* next arithmetic operation to count */
-  size_t width;                  /* a vector: 2 per slot, then one op count per element type */
+  Array(uint32_t) access_slot; /* per access: its buffer slot */
+  size_t cursor;               /* next access to count */
+  size_t arith_cursor;         /* next arithmetic operation to count */
+  size_t width;                /* a vector: 2 per slot, then one op count per element type */
   unsigned spawn_depth;
   bool unknown, inexact;
-  bool ops_unknown;              /* an operation that cannot be counted (ops_reason) */
+  bool ops_unknown; /* an operation that cannot be counted (ops_reason) */
   bool topologies_differ;
   vxp_name topology;
   int rc;
@@ -149,7 +148,9 @@ static void unknown(rf_walk *w, uint32_t start_byte, const char *fmt, ...) {
   va_end(ap);
 }
 
-static const char *name_of(const rf_walk *w, vxp_name n) { return vxp_strtab__str(&w->m->names, n); }
+static const char *name_of(const rf_walk *w, vxp_name n) {
+  return vxp_strtab__str(&w->m->names, n);
+}
 
 /* Where a value lives, as analysis.c resolves a place: a space, a topology's `memory:`,
  * a built-in topology's space, and host memory for an unplaced value. */
@@ -185,9 +186,7 @@ static bool access_bytes(rf_walk *w, size_t k, const vxp_access *a, u128 *bytes)
   const char *name = a->tensor ? name_of(w, a->tensor) : "an expression";
   const vxp_access_fact *f = vxp_analysis__access_fact(w->an, w->fn_index, k);
   switch (f ? f->why : VXP_ACCESS_NO_TYPE) {
-  case VXP_ACCESS_SIZED:
-    *bytes = f->bytes;
-    return true;
+  case VXP_ACCESS_SIZED: *bytes = f->bytes; return true;
   case VXP_ACCESS_NO_TYPE:
     unknown(w, a->start_byte, "the type of %s is not known, so its elements have no size", name);
     return false;
@@ -237,8 +236,10 @@ static void vec_max(rf_walk *w, u128 *out, const u128 *v) {
 static size_t close_of(const vxp_function *fn, size_t open) {
   size_t depth = 0;
   for (size_t i = open; i < fn->events.len; i++) {
-    if (fn->events.items[i].kind == VXP_EV_OPEN) depth++;
-    else if (fn->events.items[i].kind == VXP_EV_CLOSE && --depth == 0) return i;
+    if (fn->events.items[i].kind == VXP_EV_OPEN)
+      depth++;
+    else if (fn->events.items[i].kind == VXP_EV_CLOSE && --depth == 0)
+      return i;
   }
   return fn->events.len;
 }
@@ -313,13 +314,16 @@ static void count_ariths(rf_walk *w, size_t k, u128 *out) {
     if (a->kind == VXP_ARITH_SCALAR && a->elem < VXP_ELEM_COUNT) {
       out[w->slots.len * 2 + a->elem] += 1;
     } else if (a->kind == VXP_ARITH_MATMUL) {
-      ops_unknown(w, a->start_byte, "a matrix product `@`, whose operations vxpeak does not "
+      ops_unknown(w, a->start_byte,
+                  "a matrix product `@`, whose operations vxpeak does not "
                   "count; write its loops");
     } else if (a->kind == VXP_ARITH_SLICE) {
-      ops_unknown(w, a->start_byte, "arithmetic on a slice (fewer indices than the tensor's "
+      ops_unknown(w, a->start_byte,
+                  "arithmetic on a slice (fewer indices than the tensor's "
                   "rank), whose operations vxpeak does not count");
     } else {
-      ops_unknown(w, a->start_byte, "an operation whose element type is not known (its "
+      ops_unknown(w, a->start_byte,
+                  "an operation whose element type is not known (its "
                   "operands are neither tensor elements nor typed; write `as f32` or a typed "
                   "`let`)");
     }
@@ -339,14 +343,19 @@ static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
     const vxp_event *ev = &fn->events.items[k];
     if (ev->kind == VXP_EV_CALL) {
       const vxp_function *f = callee(w, &ev->u.call);
-      const char *name = ev->u.call.callee ? name_of(w, ev->u.call.callee)
-                                            : ev->u.call.method ? name_of(w, ev->u.call.method) : "?";
+      const char *name = ev->u.call.callee   ? name_of(w, ev->u.call.callee)
+                         : ev->u.call.method ? name_of(w, ev->u.call.method)
+                                             : "?";
       if (w->spawn_depth > 0)
-        unknown(w, ev->u.call.start_byte, "a call inside a spawn region ('%s'); vxpeak does not "
-                "count the accesses of a callee", name);
+        unknown(w, ev->u.call.start_byte,
+                "a call inside a spawn region ('%s'); vxpeak does not "
+                "count the accesses of a callee",
+                name);
       else if (f && has_region(f))
-        unknown(w, ev->u.call.start_byte, "a call to '%s', which has spawn regions of its own; "
-                "vxpeak counts the regions of one function", name);
+        unknown(w, ev->u.call.start_byte,
+                "a call to '%s', which has spawn regions of its own; "
+                "vxpeak counts the regions of one function",
+                name);
       continue;
     }
     if (ev->kind != VXP_EV_OPEN) continue;
@@ -354,8 +363,10 @@ static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
     size_t close;
     if (b->kind == VXP_BLOCK_SPAWN) {
       w->rf->regions++;
-      if (w->rf->regions == 1) w->topology = b->topology;
-      else if (b->topology != w->topology) w->topologies_differ = true;
+      if (w->rf->regions == 1)
+        w->topology = b->topology;
+      else if (b->topology != w->topology)
+        w->topologies_differ = true;
       w->spawn_depth++;
       close = close_of(fn, k);
       walk(w, k + 1, close, out);
@@ -368,14 +379,16 @@ static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
       if (!v) return;
       if (b->kind == VXP_BLOCK_LOOP) {
         if (!vec_zero(w, v))
-          unknown(w, b->start_byte, "a `loop` or `while` around device work runs an unknown "
+          unknown(w, b->start_byte,
+                  "a `loop` or `while` around device work runs an unknown "
                   "number of times");
       } else {
         /* The trip count the analysis decided (signed bounds, as it folds them). */
         const vxp_event_fact *f = vxp_analysis__event_fact(w->an, w->fn_index, k);
         if (!f || !f->trips_known) {
           if (!vec_zero(w, v))
-            unknown(w, b->start_byte, "the trip count of a `for` around device work does not "
+            unknown(w, b->start_byte,
+                    "the trip count of a `for` around device work does not "
                     "fold to a constant");
         } else {
           vec_add(w, out, v, f->trips);
@@ -547,23 +560,27 @@ static void memory_time(vxp_roofline *rf, int model) {
 static void compute_time(rf_walk *w) {
   vxp_roofline *rf = w->rf;
   uint64_t total = 0;
-  for (size_t e = 0; e < VXP_ELEM_COUNT; e++) total |= rf->ops[e];
+  for (size_t e = 0; e < VXP_ELEM_COUNT; e++)
+    total |= rf->ops[e];
   if (rf->ops_status == VXP_CERTAINTY_UNKNOWN) {
     set_text(rf->ctx, &rf->compute_reason, "the operations are not known");
     return;
   }
   if (w->topologies_differ) {
-    set_text(rf->ctx, &rf->compute_reason, "the regions run on different "
+    set_text(rf->ctx, &rf->compute_reason,
+             "the regions run on different "
              "topologies; vxpeak prices the arithmetic of one");
     return;
   }
   const vxp_topology *t = rf->topology ? vxp_machine__topology(&w->an->view, rf->topology) : NULL;
   if (t) {
-    for (size_t e = 0; e < VXP_ELEM_COUNT; e++) rf->peak[e] = vxp_machine__peak_ops(t, (uint8_t)e);
+    for (size_t e = 0; e < VXP_ELEM_COUNT; e++)
+      rf->peak[e] = vxp_machine__peak_ops(t, (uint8_t)e);
     rf->tf32_peak = vxp_machine__peak_ops(t, VXP_COMPUTE_TF32);
   }
   if (!t || t->compute.len == 0) {
-    set_text(rf->ctx, &rf->compute_reason, "topology '%s' declares no compute "
+    set_text(rf->ctx, &rf->compute_reason,
+             "topology '%s' declares no compute "
              "rates (`// compute:` lines, fleet/README.md), so the bound cannot be named",
              rf->topology ? rf->topology : "?");
     return;
@@ -577,9 +594,11 @@ static void compute_time(rf_walk *w) {
   for (size_t e = 0; e < VXP_ELEM_COUNT; e++) {
     if (!rf->ops[e]) continue;
     if (!rf->peak[e]) {
-      set_text(rf->ctx, &rf->compute_reason, "topology '%s' declares no "
+      set_text(rf->ctx, &rf->compute_reason,
+               "topology '%s' declares no "
                "compute rate for %s, so its %s operations have no time and the bound cannot "
-               "be named", rf->topology, vxp_elem__name((vxp_elem)e), vxp_elem__name((vxp_elem)e));
+               "be named",
+               rf->topology, vxp_elem__name((vxp_elem)e), vxp_elem__name((vxp_elem)e));
       return;
     }
     /* ceil(ops x 10^12 / rate) picoseconds; ops < 2^64 and 10^12 < 2^40. */
@@ -587,7 +606,8 @@ static void compute_time(rf_walk *w) {
     ps += (num + rf->peak[e] - 1) / rf->peak[e];
   }
   if (ps > UINT64_MAX) {
-    set_text(rf->ctx, &rf->compute_reason, "the operations take more than "
+    set_text(rf->ctx, &rf->compute_reason,
+             "the operations take more than "
              "2^64 ps");
     return;
   }
@@ -678,8 +698,10 @@ static int collect(rf_walk *w, const u128 *total) {
     for (size_t i = 0; i < rf->spaces.len; i++) {
       const rf_space *sp = &rf->spaces.items[i];
       if ((sp->read_bytes || sp->written_bytes) && !sp->has_time) {
-        set_text(rf->ctx, &rf->reason, "'%s' declares no bandwidth, so its traffic "
-                 "has no time", sp->name);
+        set_text(rf->ctx, &rf->reason,
+                 "'%s' declares no bandwidth, so its traffic "
+                 "has no time",
+                 sp->name);
         break;
       }
     }
@@ -1007,13 +1029,13 @@ int vxp_roofline_compute_time_ps(const vxp_roofline *rf, uint64_t *out) {
 
 const char *vxp_roofline_compute_reason(const vxp_roofline *rf) {
   return (rf && !rf->has_compute_time && rf->compute_reason.len) ? vxp_sb__text(&rf->compute_reason)
-                                                                  : NULL;
+                                                                 : NULL;
 }
 
 vxp_bound vxp_roofline_bound(const vxp_roofline *rf, vxp_traffic_model model) {
   if (!rf || !rf->has_compute_time || !rf->has_mtime[model_index(model)]) return VXP_BOUND_NONE;
   return rf->compute_time_ps > rf->mtime_ps[model_index(model)] ? VXP_BOUND_COMPUTE
-                                                                 : VXP_BOUND_MEMORY;
+                                                                : VXP_BOUND_MEMORY;
 }
 
 int vxp_roofline_call_time_ps(const vxp_roofline *rf, vxp_traffic_model model, uint64_t *out) {

@@ -23,7 +23,9 @@ static bool put(vxp_context *ctx, char_buf *b, const char *s, size_t n) {
   return true;
 }
 
-static bool puts_(vxp_context *ctx, char_buf *b, const char *s) { return put(ctx, b, s, strlen(s)); }
+static bool puts_(vxp_context *ctx, char_buf *b, const char *s) {
+  return put(ctx, b, s, strlen(s));
+}
 
 /* An ERROR node without visible children: tree-sitter writes (UNEXPECTED 'c') for a leaf
  * the lexer could not read and (ERROR) for one that wraps hidden tokens, a difference the
@@ -58,7 +60,8 @@ static bool open_node(vxp_context *ctx, char_buf *b, TSTreeCursor *c, TSNode n, 
                ? puts_(ctx, b, ts_node_type(n))
                : puts_(ctx, b, "\"") && puts_(ctx, b, ts_node_type(n)) && puts_(ctx, b, "\"");
   }
-  if (ts_node_symbol(n) == (TSSymbol)-1 /* ERROR */ && ts_node_child_count(n) == 0) return put_error_leaf(ctx, b, n);
+  if (ts_node_symbol(n) == (TSSymbol)-1 /* ERROR */ && ts_node_child_count(n) == 0)
+    return put_error_leaf(ctx, b, n);
   return puts_(ctx, b, "(") && puts_(ctx, b, ts_node_type(n));
 }
 

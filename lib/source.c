@@ -29,7 +29,8 @@ static int index_lines(vxp_source *src) {
 int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const char *text,
                    size_t len) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
-  if (!out || !ctx || (!text && len)) return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_new") : VXP_EINVAL;
+  if (!out || !ctx || (!text && len))
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_new") : VXP_EINVAL;
   if (len > VXP__MAX_SOURCE_BYTES)
     return vxp_ctx__error(ctx, VXP_EINVAL, "%s: source of %zu bytes exceeds the 4 GiB limit",
                           label ? label : "<input>", len);
@@ -51,7 +52,9 @@ int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const 
 
 int vxp_source_load_file(vxp_source **out, vxp_context *ctx, const char *path) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
-  if (!out || !ctx || !path) return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_load_file") : VXP_EINVAL;
+  if (!out || !ctx || !path)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_load_file")
+               : VXP_EINVAL;
   FILE *f = fopen(path, "rb");
   if (!f) return vxp_ctx__error(ctx, VXP_EIO, "%s: cannot open: %s", path, strerror(errno));
   char *buf = NULL;
@@ -111,7 +114,8 @@ static int index_edited_lines(vxp_source *to, const vxp_source *from, uint32_t s
   const uint32_t *old = from->line_starts.items;
   size_t old_count = from->line_starts.len;
   size_t keep = 0;
-  while (keep < old_count && old[keep] <= start) keep++;
+  while (keep < old_count && old[keep] <= start)
+    keep++;
   if (!array_reserve(ctx, &to->line_starts, old_count + 1)) return VXP_ENOMEM;
   memcpy(to->line_starts.items, old, keep * sizeof(uint32_t));
   to->line_starts.len = keep;
@@ -130,7 +134,8 @@ static int index_edited_lines(vxp_source *to, const vxp_source *from, uint32_t s
     }
   }
   size_t first_after = keep;
-  while (first_after < old_count && old[first_after] <= old_end) first_after++;
+  while (first_after < old_count && old[first_after] <= old_end)
+    first_after++;
   size_t tail = old_count - first_after;
   if (!array_reserve(ctx, &to->line_starts, tail)) return VXP_ENOMEM;
   /* Offsets fit in 32 bits on both sides; the shift is done in 64 to keep it exact. */
@@ -159,8 +164,8 @@ int vxp_source_edit(vxp_source **out, const vxp_source *src, uint32_t start_byte
     return vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_edit");
   if (start_byte > old_end_byte || old_end_byte > src->len)
     return vxp_ctx__error(ctx, VXP_EINVAL,
-                          "%s: edit range [%u, %u) is not inside the %zu-byte source",
-                          src->label, start_byte, old_end_byte, src->len);
+                          "%s: edit range [%u, %u) is not inside the %zu-byte source", src->label,
+                          start_byte, old_end_byte, src->len);
   size_t kept = src->len - (old_end_byte - start_byte);
   if (len > VXP__MAX_SOURCE_BYTES - kept)
     return vxp_ctx__error(ctx, VXP_EINVAL, "%s: the edit makes the source exceed the 4 GiB limit",
@@ -172,8 +177,8 @@ int vxp_source_edit(vxp_source **out, const vxp_source *src, uint32_t start_byte
   to->len = kept + len;
   to->label = vxp_ctx__strdup(ctx, src->label);
   to->text = vxp_ctx__malloc(ctx, to->len + 1);
-  size_t keep_steps = src->history.len < VXP__SOURCE_HISTORY ? src->history.len
-                                                              : VXP__SOURCE_HISTORY - 1;
+  size_t keep_steps =
+      src->history.len < VXP__SOURCE_HISTORY ? src->history.len : VXP__SOURCE_HISTORY - 1;
   if (!to->label || !to->text || !array_reserve(ctx, &to->history, keep_steps + 1)) {
     vxp_source_free(to);
     return vxp_ctx__nomem(ctx);
@@ -220,7 +225,8 @@ const char *vxp_source_line(const vxp_source *src, uint32_t line, size_t *len) {
   if (!src || line >= src->line_starts.len) return NULL;
   size_t start = src->line_starts.items[line];
   size_t end = line + 1 < src->line_starts.len ? src->line_starts.items[line + 1] : src->len;
-  while (end > start && (src->text[end - 1] == '\n' || src->text[end - 1] == '\r')) end--;
+  while (end > start && (src->text[end - 1] == '\n' || src->text[end - 1] == '\r'))
+    end--;
   if (len) *len = end - start;
   return src->text + start;
 }
@@ -230,8 +236,10 @@ vxp_point vxp_source__point(const vxp_source *src, uint32_t offset) {
   size_t lo = 0, hi = src->line_starts.len;
   while (hi - lo > 1) { /* last line start <= offset */
     size_t mid = lo + (hi - lo) / 2;
-    if (src->line_starts.items[mid] <= offset) lo = mid;
-    else hi = mid;
+    if (src->line_starts.items[mid] <= offset)
+      lo = mid;
+    else
+      hi = mid;
   }
   vxp_point p = {(uint32_t)lo, offset - src->line_starts.items[lo]};
   return p;
@@ -251,14 +259,32 @@ static size_t utf8_sequence_length(const unsigned char *s, size_t avail, uint32_
   unsigned char c = s[0];
   size_t n;
   uint32_t cp;
-  if (c < 0x80) { *codepoint = c; return 1; }
-  if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; }
-  else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0F; }
-  else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07; }
-  else { *codepoint = 0xFFFD; return 1; }
-  if (n > avail) { *codepoint = 0xFFFD; return 1; }
+  if (c < 0x80) {
+    *codepoint = c;
+    return 1;
+  }
+  if ((c & 0xE0) == 0xC0) {
+    n = 2;
+    cp = c & 0x1F;
+  } else if ((c & 0xF0) == 0xE0) {
+    n = 3;
+    cp = c & 0x0F;
+  } else if ((c & 0xF8) == 0xF0) {
+    n = 4;
+    cp = c & 0x07;
+  } else {
+    *codepoint = 0xFFFD;
+    return 1;
+  }
+  if (n > avail) {
+    *codepoint = 0xFFFD;
+    return 1;
+  }
   for (size_t i = 1; i < n; i++) {
-    if ((s[i] & 0xC0) != 0x80) { *codepoint = 0xFFFD; return 1; }
+    if ((s[i] & 0xC0) != 0x80) {
+      *codepoint = 0xFFFD;
+      return 1;
+    }
     cp = (cp << 6) | (s[i] & 0x3F);
   }
   *codepoint = cp;

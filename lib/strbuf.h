@@ -24,8 +24,7 @@ void vxp_sb__append(vxp_context *ctx, vxp_sb *sb, const char *s, size_t len);
 void vxp_sb__puts(vxp_context *ctx, vxp_sb *sb, const char *s);
 void vxp_sb__putc(vxp_context *ctx, vxp_sb *sb, char c);
 void vxp_sb__printf(vxp_context *ctx, vxp_sb *sb, const char *fmt, ...) VXP__PRINTF(3, 4);
-void vxp_sb__vprintf(vxp_context *ctx, vxp_sb *sb, const char *fmt, va_list ap)
-    VXP__PRINTF(3, 0);
+void vxp_sb__vprintf(vxp_context *ctx, vxp_sb *sb, const char *fmt, va_list ap) VXP__PRINTF(3, 0);
 /* `s` as the body of a JSON string (without the quotes): quote, backslash and control
  * characters escaped, everything else (UTF-8 included) copied. */
 void vxp_sb__json_escape(vxp_context *ctx, vxp_sb *sb, const char *s, size_t len);

@@ -26,7 +26,8 @@ int vxp_strtab__init(vxp_context *ctx, vxp_strtab *tab) {
 }
 
 void vxp_strtab__free(vxp_context *ctx, vxp_strtab *tab) {
-  for (size_t i = 0; i < tab->strings.len; i++) vxp_ctx__free(ctx, tab->strings.items[i]);
+  for (size_t i = 0; i < tab->strings.len; i++)
+    vxp_ctx__free(ctx, tab->strings.items[i]);
   array_free(ctx, &tab->strings);
   array_free(ctx, &tab->lengths);
   vxp_ctx__free(ctx, tab->slots);
@@ -74,7 +75,8 @@ static bool grow(vxp_context *ctx, vxp_strtab *tab) {
   for (size_t id = 1; id < tab->strings.len; id++) {
     uint32_t h = hash_bytes(tab->strings.items[id], tab->lengths.items[id]);
     size_t i = h & mask;
-    while (slots[i] != VXP_NAME_NONE) i = (i + 1) & mask;
+    while (slots[i] != VXP_NAME_NONE)
+      i = (i + 1) & mask;
     slots[i] = (vxp_name)id;
   }
   vxp_ctx__free(ctx, tab->slots);

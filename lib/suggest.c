@@ -16,7 +16,8 @@ unsigned vxp_suggest__distance(const char *a, const char *b, unsigned limit) {
   /* Three rows of the dynamic programme: the one before the previous for transpositions. */
   unsigned rows[3][VXP_SUGGEST_MAX_LEN + 1];
   unsigned *before = rows[0], *prev = rows[1], *cur = rows[2];
-  for (size_t j = 0; j <= m; j++) prev[j] = (unsigned)j;
+  for (size_t j = 0; j <= m; j++)
+    prev[j] = (unsigned)j;
   for (size_t i = 1; i <= n; i++) {
     cur[0] = (unsigned)i;
     unsigned row_min = cur[0];

@@ -16,7 +16,6 @@
 #include "source.h"
 #include "sweep.h"
 
-
 /* ------------------------------------------------------------------ the proof */
 
 typedef enum trend { TREND_CONST, TREND_UP, TREND_UNKNOWN } trend;
@@ -25,8 +24,8 @@ typedef struct certifier {
   const vxp_program *prog;
   const vxp_model *m;
   vxp_name target;
-  vxp_const_env at_lo;        /* folds with the constant at `lo` */
-  char *why;                  /* where to say what ruled bisection out */
+  vxp_const_env at_lo; /* folds with the constant at `lo` */
+  char *why;           /* where to say what ruled bisection out */
   size_t why_size;
 } certifier;
 
@@ -67,7 +66,8 @@ static trend trend_of(certifier *c, uint32_t cx, unsigned depth) {
     if (e->name == c->target) return TREND_UP;
     if (overridden_elsewhere(c, e->name)) return TREND_CONST;
     for (size_t i = 0; i < m->consts.len; i++)
-      if (m->consts.items[i].name == e->name) return trend_of(c, m->consts.items[i].value, depth + 1);
+      if (m->consts.items[i].name == e->name)
+        return trend_of(c, m->consts.items[i].value, depth + 1);
     return TREND_CONST; /* a run-time name: it does not depend on the constant */
   case VXP_CX_UNARY: {
     trend t = trend_of(c, e->lhs, depth + 1);
@@ -83,16 +83,16 @@ static trend trend_of(certifier *c, uint32_t cx, unsigned depth) {
     if (l == TREND_CONST && r == TREND_CONST) return TREND_CONST;
     switch (e->op) {
     case VXP_OP_ADD:
-    case VXP_OP_MUL:
-      return TREND_UP;
+    case VXP_OP_MUL: return TREND_UP;
     case VXP_OP_SUB:
       if (r != TREND_CONST) {
         explain(c, e->start_byte, "a difference subtracts a value that grows with %s", target);
         return TREND_UNKNOWN;
       }
       if (vxp_consteval__fold(&c->at_lo, cx).status != VXP_FOLD_OK) {
-        explain(c, e->start_byte, "a difference does not fold at the low end of the range "
-                                  "(negative there, so it may fold only above)");
+        explain(c, e->start_byte,
+                "a difference does not fold at the low end of the range "
+                "(negative there, so it may fold only above)");
         return TREND_UNKNOWN;
       }
       return TREND_UP;
@@ -143,15 +143,18 @@ static bool certify(certifier *c) {
       } else if (ev->kind == VXP_EV_OPEN && ev->u.block.comptime &&
                  trend_of(c, ev->u.block.condition, 0) != TREND_CONST) {
         c->why[0] = '\0';
-        explain(c, ev->u.block.start_byte, "an `if comptime` condition depends on %s, so "
-                "which tiles exist changes with it", vxp_strtab__str(&m->names, c->target));
+        explain(c, ev->u.block.start_byte,
+                "an `if comptime` condition depends on %s, so "
+                "which tiles exist changes with it",
+                vxp_strtab__str(&m->names, c->target));
         return false;
       } else if (ev->kind == VXP_EV_CALL) {
         const vxp_call_event *call = &ev->u.call;
         for (uint32_t g = 0; g < call->generic_count; g++) {
           if (trend_of(c, m->dim_list.items[call->generic_first + g], 0) != TREND_CONST) {
             c->why[0] = '\0';
-            explain(c, call->start_byte, "a generic argument depends on %s, and the "
+            explain(c, call->start_byte,
+                    "a generic argument depends on %s, and the "
                     "monotonicity check does not follow it into the instance's shapes",
                     vxp_strtab__str(&m->names, c->target));
             return false;
@@ -171,7 +174,7 @@ typedef struct sweep_run {
   vxp_sweep *sw;
   vxp_context *ctx;
   const vxp_program *prog;
-  vxp_analyze_options opts;   /* overrides: the caller's, then the swept value last */
+  vxp_analyze_options opts; /* overrides: the caller's, then the swept value last */
   vxp_const_override *overrides;
   const vxp_sweep_options *so;
 } sweep_run;
@@ -264,8 +267,9 @@ int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *functio
       cause_where = where;
       p->fits = false;
       p->reason = (strcmp(d->code, "E6009") == 0 || strcmp(d->code, "E6010") == 0 ||
-                  strcmp(d->code, "E6027") == 0 || strcmp(d->code, "E6028") == 0)
-                     ? VXP_MISFIT_OVER_CAPACITY : VXP_MISFIT_ERROR;
+                   strcmp(d->code, "E6027") == 0 || strcmp(d->code, "E6028") == 0)
+                      ? VXP_MISFIT_OVER_CAPACITY
+                      : VXP_MISFIT_ERROR;
       snprintf(p->code, sizeof(p->code), "%s", d->code);
       cause = d;
     }
@@ -297,8 +301,7 @@ int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *functio
       const vxp_space *sp = an->view.spaces.items[s];
       if (fs->total == 0 || !sp->has_capacity) continue;
       if (space && strcmp(space, sp->name) != 0) continue;
-      if (!tight ||
-          fuller128(fs->total, sp->capacity, tight->total, tight_space->capacity)) {
+      if (!tight || fuller128(fs->total, sp->capacity, tight->total, tight_space->capacity)) {
         tight = fs;
         tight_space = sp;
         tight_function = fname;
@@ -323,7 +326,8 @@ int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *functio
       p->fits = false;
       p->reason = VXP_MISFIT_WITHIN_MARGIN;
     }
-    if (decided_here && !p->fits && rc == VXP_OK && !(p->cause = vxp_ctx__strdup(ctx, tight_function)))
+    if (decided_here && !p->fits && rc == VXP_OK &&
+        !(p->cause = vxp_ctx__strdup(ctx, tight_function)))
       rc = VXP_ENOMEM;
   }
   vxp_ctx__free(ctx, in);
@@ -351,8 +355,10 @@ static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
   vxp_analysis_free(an);
   if (rc == VXP_OK) {
     size_t at = 0;
-    while (at < sw->points.len && sw->points.items[at].value < value) at++;
-    if (!array_push(R->ctx, &sw->points, p)) rc = VXP_ENOMEM;
+    while (at < sw->points.len && sw->points.items[at].value < value)
+      at++;
+    if (!array_push(R->ctx, &sw->points, p))
+      rc = VXP_ENOMEM;
     else {
       memmove(&sw->points.items[at + 1], &sw->points.items[at],
               (sw->points.len - 1 - at) * sizeof(p));
@@ -389,8 +395,10 @@ static int bisect(sweep_run *R, uint64_t lo, uint64_t hi, uint64_t *largest, boo
   while (b - a > 1) {
     uint64_t mid = a + (b - a) / 2;
     if ((rc = evaluate(R, mid, &ok)) != VXP_OK) return rc;
-    if (ok) a = mid;
-    else b = mid;
+    if (ok)
+      a = mid;
+    else
+      b = mid;
   }
   *largest = a;
   return VXP_OK;
@@ -443,8 +451,7 @@ int vxp_question__record(vxp_context *ctx, vxp_question *q, const vxp_program *p
   if (host && host->label && !(q->host = vxp_ctx__strdup(ctx, host->label))) return VXP_ENOMEM;
   if (function && !(q->function = vxp_ctx__strdup(ctx, function))) return VXP_ENOMEM;
   if (space && !(q->space = vxp_ctx__strdup(ctx, space))) return VXP_ENOMEM;
-  if (extra && !(q->defines = vxp_ctx__calloc(ctx, extra, sizeof(*q->defines))))
-    return VXP_ENOMEM;
+  if (extra && !(q->defines = vxp_ctx__calloc(ctx, extra, sizeof(*q->defines)))) return VXP_ENOMEM;
   for (size_t i = 0; i < extra; i++) {
     const char *n = analyze->overrides[i].name ? analyze->overrides[i].name : "";
     if (!(q->defines[i].name = vxp_ctx__strdup(ctx, n))) return VXP_ENOMEM;
@@ -455,7 +462,8 @@ int vxp_question__record(vxp_context *ctx, vxp_question *q, const vxp_program *p
 }
 
 void vxp_question__free(vxp_context *ctx, vxp_question *q) {
-  for (size_t i = 0; i < q->define_count; i++) vxp_ctx__free(ctx, q->defines[i].name);
+  for (size_t i = 0; i < q->define_count; i++)
+    vxp_ctx__free(ctx, q->defines[i].name);
   vxp_ctx__free(ctx, q->defines);
   vxp_ctx__free(ctx, q->file);
   vxp_ctx__free(ctx, q->machine);
@@ -483,12 +491,16 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
     return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_sweep_run: lo %llu is greater than hi %llu",
                           (unsigned long long)so->lo, (unsigned long long)so->hi);
   if (so->margin_ppm >= 1000000u)
-    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_sweep_run: a margin of %u millionths leaves "
-                          "nothing to fit in", so->margin_ppm);
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "vxp_sweep_run: a margin of %u millionths leaves "
+                          "nothing to fit in",
+                          so->margin_ppm);
   size_t extra = analyze ? analyze->override_count : 0;
   if (extra && !analyze->overrides)
-    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: override_count %zu with no "
-                          "overrides", extra);
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "vxp_analyze_options: override_count %zu with no "
+                          "overrides",
+                          extra);
   for (size_t i = 0; i < extra; i++) {
     if (analyze->overrides[i].name && strcmp(analyze->overrides[i].name, so->name) == 0)
       return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_sweep_run: '%s' is both swept and overridden",
@@ -497,8 +509,10 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   const vxp_model *m = &prog->model;
   vxp_name target = vxp_strtab__find(&m->names, so->name, strlen(so->name));
   if (target == VXP_NAME_NONE)
-    return vxp_ctx__error(ctx, VXP_ENOTFOUND, "the program never names '%s': there is nothing "
-                          "to sweep", so->name);
+    return vxp_ctx__error(ctx, VXP_ENOTFOUND,
+                          "the program never names '%s': there is nothing "
+                          "to sweep",
+                          so->name);
 
   vxp_sweep *sw = vxp_ctx__calloc(ctx, 1, sizeof(*sw));
   vxp_const_override *overrides = vxp_ctx__calloc(ctx, extra + 1, sizeof(*overrides));
@@ -549,16 +563,18 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
     snprintf(sw->reason, sizeof(sw->reason),
              "every shape that mentions %s grows with it (sums, products, and differences and "
              "quotients with constants), and no `if comptime` condition or generic argument "
-             "depends on it, so the peaks cannot shrink as it grows", so->name);
+             "depends on it, so the peaks cannot shrink as it grows",
+             so->name);
   } else {
     sw->method = VXP_SEARCH_SCAN;
     uint64_t limit = so->max_scan ? so->max_scan : 4096;
     if (so->hi - so->lo >= limit) {
-      rc = vxp_ctx__error(ctx, VXP_EINVAL, "the peaks are not shown to grow with %s (%s), so "
+      rc = vxp_ctx__error(ctx, VXP_EINVAL,
+                          "the peaks are not shown to grow with %s (%s), so "
                           "every value must be analysed, and %llu..%llu is more than %llu "
-                          "values: narrow the range", so->name, sw->reason,
-                          (unsigned long long)so->lo, (unsigned long long)so->hi,
-                          (unsigned long long)limit);
+                          "values: narrow the range",
+                          so->name, sw->reason, (unsigned long long)so->lo,
+                          (unsigned long long)so->hi, (unsigned long long)limit);
     }
   }
   if (rc == VXP_OK) {
@@ -580,8 +596,10 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
     ctx->hold_deadline = held;
     if (rc == VXP_OK) {
       if (found) sw->largest = index_of(sw, largest);
-      if (!found) sw->rejected = index_of(sw, so->lo);
-      else if (largest < so->hi) sw->rejected = index_of(sw, largest + 1);
+      if (!found)
+        sw->rejected = index_of(sw, so->lo);
+      else if (largest < so->hi)
+        sw->rejected = index_of(sw, largest + 1);
     }
   }
   vxp_ctx__free(ctx, overrides);
@@ -655,9 +673,7 @@ const char *vxp_sweep_point_space(const vxp_sweep_point *p) { return p ? p->spac
 vxp_misfit vxp_sweep_point_reason(const vxp_sweep_point *p) {
   return p ? p->reason : VXP_MISFIT_NONE;
 }
-const char *vxp_sweep_point_cause_function(const vxp_sweep_point *p) {
-  return p ? p->cause : NULL;
-}
+const char *vxp_sweep_point_cause_function(const vxp_sweep_point *p) { return p ? p->cause : NULL; }
 
 const char *vxp_sweep_point_code(const vxp_sweep_point *p) {
   return (p && p->code[0]) ? p->code : NULL;

@@ -11,11 +11,11 @@ struct vxp_sweep_point {
   uint64_t value;
   bool fits;
   uint64_t peak_bytes, capacity_bytes;
-  char *function, *space;     /* owned; NULL when no resident set was selected */
-  vxp_misfit reason;          /* VXP_MISFIT_NONE when it fits */
+  char *function, *space; /* owned; NULL when no resident set was selected */
+  vxp_misfit reason;      /* VXP_MISFIT_NONE when it fits */
   char code[12];
-  char *cause;                /* owned: the function the deciding diagnostic is about, or the
-                                 selected function for a margin; NULL when none */
+  char *cause; /* owned: the function the deciding diagnostic is about, or the
+                  selected function for a margin; NULL when none */
 };
 
 /* Whether analysis `an` fits: no error and no unknown size (W1029) bearing on `function`
@@ -36,12 +36,12 @@ typedef struct vxp_sweep_define {
 /* What a sweep or a frontier was asked, as the caller asked it, for its report
  * (lib/report/): owned copies, so the result borrows nothing. */
 typedef struct vxp_question {
-  char *file;                 /* the program's source label */
-  char *machine, *host;       /* the machines' labels, or NULL */
+  char *file;           /* the program's source label */
+  char *machine, *host; /* the machines' labels, or NULL */
   char *name, *function, *space;
   uint64_t lo, hi;
   uint32_t margin_ppm;
-  vxp_sweep_define *defines;  /* the other overrides, in the order given */
+  vxp_sweep_define *defines; /* the other overrides, in the order given */
   size_t define_count;
 } vxp_question;
 
@@ -49,8 +49,7 @@ typedef struct vxp_question {
  * with vxp_question__free either way). */
 int vxp_question__record(vxp_context *ctx, vxp_question *q, const vxp_program *prog,
                          const vxp_analyze_options *analyze, const char *name, uint64_t lo,
-                         uint64_t hi, uint32_t margin_ppm, const char *function,
-                         const char *space);
+                         uint64_t hi, uint32_t margin_ppm, const char *function, const char *space);
 void vxp_question__free(vxp_context *ctx, vxp_question *q);
 
 struct vxp_sweep {
@@ -59,8 +58,8 @@ struct vxp_sweep {
   char reason[512];
   size_t evaluations;
   Array(vxp_sweep_point) points; /* in increasing value */
-  size_t largest, rejected;   /* indices into points, or SIZE_MAX */
-  vxp_question q;             /* what was asked (lib/report/sweep_report.c) */
+  size_t largest, rejected;      /* indices into points, or SIZE_MAX */
+  vxp_question q;                /* what was asked (lib/report/sweep_report.c) */
 };
 
 #endif /* VXP_SWEEP_H */

@@ -60,7 +60,8 @@ static const char *foreign_syntax(const vxp_source *src, uint32_t tok_start, con
   if (tok[0] == '!' && tok_start > 0) {
     /* `print !(x)`: whitespace, then the name of a would-be macro before the `!`. */
     uint32_t i = tok_start;
-    while (i > 0 && (src->text[i - 1] == ' ' || src->text[i - 1] == '\t')) i--;
+    while (i > 0 && (src->text[i - 1] == ' ' || src->text[i - 1] == '\t'))
+      i--;
     if (i < tok_start && i > 0) {
       char c = src->text[i - 1];
       if (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
@@ -132,7 +133,8 @@ static bool item_head_mistake(vxp_context *ctx, const vxp_source *src, vxp_diag_
   const char *name_text = src->text + ts_node_start_byte(name);
   if (kw_len == 2 && memcmp(kw, "fn", 2) == 0 && have_params) {
     size_t after = skip_blanks(src, ts_node_end_byte(params));
-    if (after + 1 < src->len && src->text[after] == '-' && src->text[after + 1] == '>') return false;
+    if (after + 1 < src->len && src->text[after] == '-' && src->text[after + 1] == '>')
+      return false;
     *ok = vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start,
                         ts_node_end_byte(params),
                         "syntax error: function '%.*s' has no return type: Vx requires `-> TYPE` "
@@ -143,11 +145,11 @@ static bool item_head_mistake(vxp_context *ctx, const vxp_source *src, vxp_diag_
   if (kw_len == 5 && memcmp(kw, "const", 5) == 0) {
     size_t after = skip_blanks(src, ts_node_end_byte(name));
     if (after >= src->len || src->text[after] != '=') return false;
-    *ok = vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start,
-                        ts_node_end_byte(name),
-                        "syntax error: const item '%.*s' has no type: Vx writes `const %.*s : i64 "
-                        "= VALUE;`",
-                        (int)name_len, name_text, (int)name_len, name_text) != NULL;
+    *ok =
+        vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, ts_node_end_byte(name),
+                      "syntax error: const item '%.*s' has no type: Vx writes `const %.*s : i64 "
+                      "= VALUE;`",
+                      (int)name_len, name_text, (int)name_len, name_text) != NULL;
     return true;
   }
   return false;
@@ -165,7 +167,8 @@ static bool report(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags
   }
   /* Quote the first token of the unexpected text, cut at the line's end. */
   TSNode first = node;
-  while (ts_node_child_count(first) > 0) first = ts_node_child(first, 0);
+  while (ts_node_child_count(first) > 0)
+    first = ts_node_child(first, 0);
   uint32_t tok_start = ts_node_start_byte(first), tok_end = ts_node_end_byte(first);
   if (tok_end <= tok_start) {
     tok_start = start;
@@ -193,8 +196,10 @@ static bool report(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags
   size_t w = 0;
   for (size_t i = 0; i < len; i++) {
     unsigned char b = (unsigned char)tok[i];
-    if (b < 0x20 || b == 0x7f) w += (size_t)snprintf(shown + w, sizeof(shown) - w, "\\x%02x", b);
-    else shown[w++] = (char)b;
+    if (b < 0x20 || b == 0x7f)
+      w += (size_t)snprintf(shown + w, sizeof(shown) - w, "\\x%02x", b);
+    else
+      shown[w++] = (char)b;
   }
   shown[w] = '\0';
   if (len == 1 && tok[0] == '\0') {
@@ -226,11 +231,17 @@ static bool report(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags
  * listed. */
 static bool reserved_word(const char *s, size_t len) {
   static const char *const words[] = {
-      "fn",     "let",     "mut",      "for",       "in",     "if",     "else",  "loop",
-      "break",  "continue", "return",  "spawn",     "on",     "where",  "unroll", "across",
-      "match",  "struct",  "unsafe",   "safe",      "extern", "trait",  "impl",  "comptime",
-      "import", "enum",    "as",       "requires",  "ensures", "invariant", "Topology", "Memory",
-      "HardwareState",
+      "fn",       "let",     "mut",
+      "for",      "in",      "if",
+      "else",     "loop",    "break",
+      "continue", "return",  "spawn",
+      "on",       "where",   "unroll",
+      "across",   "match",   "struct",
+      "unsafe",   "safe",    "extern",
+      "trait",    "impl",    "comptime",
+      "import",   "enum",    "as",
+      "requires", "ensures", "invariant",
+      "Topology", "Memory",  "HardwareState",
   };
   for (size_t i = 0; i < VXP__ARRAY_LEN(words); i++) {
     if (strlen(words[i]) == len && memcmp(words[i], s, len) == 0) return true;
@@ -239,14 +250,14 @@ static bool reserved_word(const char *s, size_t len) {
 }
 
 static bool word_byte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c >= 0x80; /* non-ASCII letters continue a word too */
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c >= 0x80; /* non-ASCII letters continue a word too */
 }
 
 /* Byte offsets of the words of the text spelled as reserved words, in order. Most are
  * keywords used as keywords; the tree says which ones were parsed as names. */
-static int reserved_candidates(vxp_context *ctx, const vxp_source *src, uint32_t from,
-                               uint32_t to, void *out_ptr) {
+static int reserved_candidates(vxp_context *ctx, const vxp_source *src, uint32_t from, uint32_t to,
+                               void *out_ptr) {
   Array(uint32_t) *out = out_ptr;
   const unsigned char *t = (const unsigned char *)src->text;
   size_t len = to < src->len ? to : src->len;
@@ -256,7 +267,8 @@ static int reserved_candidates(vxp_context *ctx, const vxp_source *src, uint32_t
       continue;
     }
     size_t start = i;
-    while (i < len && word_byte(t[i])) i++;
+    while (i < len && word_byte(t[i]))
+      i++;
     if (i - start <= 13 && reserved_word((const char *)t + start, i - start) &&
         !array_push(ctx, out, (uint32_t)start))
       return VXP_ENOMEM;
@@ -282,7 +294,8 @@ static int check_reserved(vxp_context *ctx, const vxp_source *src, TSNode root, 
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
     uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
-    while (next < candidates.len && candidates.items[next] < start) next++;
+    while (next < candidates.len && candidates.items[next] < start)
+      next++;
     bool contains = next < candidates.len && candidates.items[next] < end;
     if (contains) {
       TSSymbol sym = ts_node_symbol(node);
@@ -411,16 +424,17 @@ done:
  * (`struct fn f() {`): the grammar's scanner takes such a keyword with the line break
  * before it (grammar/src/scanner.c), so it is in no node, and it is reported here. Sets
  * the keyword's span. */
-static bool stray_item_keyword(const vxp_source *src, uint32_t at, uint32_t *start,
-                               uint32_t *end) {
+static bool stray_item_keyword(const vxp_source *src, uint32_t at, uint32_t *start, uint32_t *end) {
   const char *t = src->text;
   uint32_t e = at;
-  while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == '\t')) e--;
+  while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == '\t'))
+    e--;
   if (e == at) return false;
   uint32_t b = e;
-  while (b > 0 && word_byte((unsigned char)t[b - 1])) b--;
+  while (b > 0 && word_byte((unsigned char)t[b - 1]))
+    b--;
   if (b == e || (b > 0 && t[b - 1] != '\n')) return false;
-  static const char *const keywords[] = {"fn",     "struct",   "enum",       "trait", "impl",
+  static const char *const keywords[] = {"fn",     "struct", "enum",     "trait",      "impl",
                                          "extern", "Memory", "Topology", "macro_rules"};
   for (size_t k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++) {
     if (strlen(keywords[k]) == e - b && memcmp(keywords[k], t + b, e - b) == 0) {
@@ -432,9 +446,8 @@ static bool stray_item_keyword(const vxp_source *src, uint32_t at, uint32_t *sta
   return false;
 }
 
-int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode root,
-                              uint32_t from, uint32_t to, vxp_diag_list *diags,
-                              size_t counts[3]) {
+int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode root, uint32_t from,
+                              uint32_t to, vxp_diag_list *diags, size_t counts[3]) {
   size_t before = diags->len;
   int rc = check_reserved(ctx, src, root, from, to, diags);
   counts[0] = diags->len - before;
@@ -491,8 +504,8 @@ static bool is_word_byte(unsigned char c) {
 /* Whether the word t[0..n) begins a top-level item (grammar.js: _item); `semi` is set
  * for the items that end with `;` rather than a braced body. */
 static bool is_item_word(const char *t, size_t n, bool *semi) {
-  static const char *const braced[] = {"fn",     "unsafe", "struct", "enum",        "trait",
-                                       "impl",   "extern", "Memory", "Topology",    "macro_rules"};
+  static const char *const braced[] = {"fn",   "unsafe", "struct", "enum",     "trait",
+                                       "impl", "extern", "Memory", "Topology", "macro_rules"};
   static const char *const ended[] = {"const", "import"};
   for (size_t k = 0; k < sizeof(braced) / sizeof(braced[0]); k++) {
     if (strlen(braced[k]) == n && memcmp(braced[k], t, n) == 0) {
@@ -511,10 +524,10 @@ static bool is_item_word(const char *t, size_t n, bool *semi) {
 
 /* The state of the window of tokens the parser's stack may still hold. */
 typedef enum window_kind {
-  WINDOW_EMPTY,   /* nothing since the last complete item (comments aside) */
-  WINDOW_BRACED,  /* an item that ends with its closing `}` */
-  WINDOW_ENDED,   /* an item that ends with `;` */
-  WINDOW_UNKNOWN  /* anything else: stray text, which error recovery may leave stacked */
+  WINDOW_EMPTY,  /* nothing since the last complete item (comments aside) */
+  WINDOW_BRACED, /* an item that ends with its closing `}` */
+  WINDOW_ENDED,  /* an item that ends with `;` */
+  WINDOW_UNKNOWN /* anything else: stray text, which error recovery may leave stacked */
 } window_kind;
 
 uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why) {
@@ -525,7 +538,8 @@ uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why)
    * `nested`: the tokens of the statements left open. Per bracket level, the tokens since
    * its last `;`, `,` or closed block not followed by `else` (a bracket counts on its level
    * until it closes),
-   * summed over the open levels. Error recovery on a stack that deep takes time growing with its square
+   * summed over the open levels. Error recovery on a stack that deep takes time growing with its
+   * square
    * (`if x < ` left open: 6,000 tokens 1.6 s, 24,000 tokens 28 s, 96,000 tokens 150 s).
    *
    * `pending`: the tokens since the last complete top-level item (a `}` at depth 0 that
@@ -539,7 +553,7 @@ uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why)
    * keep the bounds safe. */
   uint16_t level[VXP_MAX_BRACKET_DEPTH + 1];
   size_t nested = 0, pending = 0, angles = 0; /* `<` minus `>` in the window, at depth 0 */
-  size_t stray = 0; /* tokens of stray text since it began or since the last item line */
+  size_t stray = 0;     /* tokens of stray text since it began or since the last item line */
   bool tainted = false; /* stray text was seen: `pending` is no longer reset by item ends */
   window_kind window = WINDOW_EMPTY;
   bool block_closed = false;
@@ -552,14 +566,16 @@ uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why)
     bool comment = false, ends_item = false;
     if (c == '/' && i + 1 < len && t[i + 1] == '/') {
       /* A comment runs to the end of the line; it is a token of the tree (an extra). */
-      while (i + 1 < len && t[i + 1] != '\n') i++;
+      while (i + 1 < len && t[i + 1] != '\n')
+        i++;
       comment = true;
     } else if (c == '"') {
       for (i++; i < len && t[i] != '"'; i++) {
         if (t[i] == '\\') i++; /* an escape takes the next byte */
       }
     } else if (is_word_byte(c)) {
-      while (i + 1 < len && is_word_byte((unsigned char)t[i + 1])) i++;
+      while (i + 1 < len && is_word_byte((unsigned char)t[i + 1]))
+        i++;
     }
     /* The open statements. A closed block ends its statement (`if c { }`, `fn f() { }`)
      * unless `else` follows: an else-if chain nests, each branch inside the last. */
@@ -660,8 +676,10 @@ int vxp_syntax__report_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut
              VXP_MAX_NESTED_TOKENS);
     break;
   case VXP_SYNTAX_CUT_STRAY:
-    snprintf(what, sizeof(what), "more than %d tokens of stray text (or comments) before an item, "
-             "or %d since stray text", VXP_MAX_NESTED_TOKENS, VXP_MAX_PENDING_TOKENS);
+    snprintf(what, sizeof(what),
+             "more than %d tokens of stray text (or comments) before an item, "
+             "or %d since stray text",
+             VXP_MAX_NESTED_TOKENS, VXP_MAX_PENDING_TOKENS);
     break;
   default:
     snprintf(what, sizeof(what), "more than %d tokens in one top-level item",

@@ -4,7 +4,6 @@
 
 #include <stdio.h>
 
-
 #define PICOS_PER_SECOND 1000000000000ull
 
 /* Vx's built-in transfer edges between its built-in spaces, with their routing weights
@@ -13,9 +12,9 @@ static const struct {
   const char *from, *to;
   uint64_t weight;
 } builtin_edges[] = {
-    {"CPU_DRAM", "NPU_HBM", 50},   {"NPU_HBM", "CPU_DRAM", 50},  {"CPU_DRAM", "GPU_HBM", 50},
-    {"GPU_HBM", "CPU_DRAM", 50},   {"NPU_HBM", "Local_SRAM", 10}, {"Local_SRAM", "NPU_HBM", 10},
-    {"CPU_DRAM", "Remote_HBM", 300}, {"NPU_HBM", "NIC_RAM", 5},  {"NIC_RAM", "Remote_HBM", 20},
+    {"CPU_DRAM", "NPU_HBM", 50},     {"NPU_HBM", "CPU_DRAM", 50},   {"CPU_DRAM", "GPU_HBM", 50},
+    {"GPU_HBM", "CPU_DRAM", 50},     {"NPU_HBM", "Local_SRAM", 10}, {"Local_SRAM", "NPU_HBM", 10},
+    {"CPU_DRAM", "Remote_HBM", 300}, {"NPU_HBM", "NIC_RAM", 5},     {"NIC_RAM", "Remote_HBM", 20},
 };
 
 /* ------------------------------------------------------------------ the graph */
@@ -48,8 +47,7 @@ const vxp_graph_edge *vxp_transfer__edge(const vxp_graph *g, uint32_t from, uint
 static int add_edge(vxp_context *ctx, vxp_graph *g, const char *from, const char *to,
                     const vxp_edge *decl, uint64_t builtin_weight) {
   uint32_t a, b;
-  if (add_node(ctx, g, from, &a) != VXP_OK || add_node(ctx, g, to, &b) != VXP_OK)
-    return VXP_ENOMEM;
+  if (add_node(ctx, g, from, &a) != VXP_OK || add_node(ctx, g, to, &b) != VXP_OK) return VXP_ENOMEM;
   uint64_t weight = decl ? (decl->cost_kind == VXP_COST_WEIGHT ? decl->weight : 1) : builtin_weight;
   vxp_graph_edge *e = (vxp_graph_edge *)vxp_transfer__edge(g, a, b);
   if (!e) {
@@ -174,8 +172,8 @@ static int build_tree(vxp_context *ctx, vxp_graph *g, uint32_t source) {
 }
 
 /* The route between two nodes, when one exists. */
-static int route_nodes(vxp_context *ctx, vxp_graph *g, uint32_t a, uint32_t b,
-                       vxp_node_path *path, uint64_t *total, bool *found) {
+static int route_nodes(vxp_context *ctx, vxp_graph *g, uint32_t a, uint32_t b, vxp_node_path *path,
+                       uint64_t *total, bool *found) {
   *found = false;
   if (a == VXP_NONE || b == VXP_NONE) return VXP_OK;
   if (!g->trees[a].dist && build_tree(ctx, g, a) != VXP_OK) return VXP_ENOMEM;
@@ -223,8 +221,8 @@ static int ancestry(vxp_context *ctx, const vxp_machine_view *view, const char *
 int vxp_transfer__route(vxp_context *ctx, vxp_graph *g, const char *from, const char *to,
                         vxp_node_path *path, uint64_t *total, bool *found) {
   *found = false;
-  int rc = route_nodes(ctx, g, vxp_transfer__node(g, from), vxp_transfer__node(g, to), path,
-                       total, found);
+  int rc = route_nodes(ctx, g, vxp_transfer__node(g, from), vxp_transfer__node(g, to), path, total,
+                       found);
   if (rc != VXP_OK || *found) return rc;
   /* Sub-spaces often have no edges of their own: try each end's ancestors, source-side
    * first, and take the first pairing that routes (vxc's subspace rule). */
@@ -278,7 +276,8 @@ typedef struct leg {
 static void price_legs(const leg *legs, size_t count, uint64_t bytes, bool streamed,
                        vxp_composition composition, vxp_hop_cost *out) {
   bool all_cycles = true;
-  for (size_t i = 0; i < count; i++) all_cycles = all_cycles && legs[i].per_cycle;
+  for (size_t i = 0; i < count; i++)
+    all_cycles = all_cycles && legs[i].per_cycle;
   u128 total = 0;
   for (size_t i = 0; i < count; i++) {
     u128 term;
@@ -295,8 +294,10 @@ static void price_legs(const leg *legs, size_t count, uint64_t bytes, bool strea
       u128 scaled = cycles * PICOS_PER_SECOND;
       term = scaled / legs[i].clock_hz + (scaled % legs[i].clock_hz != 0);
     }
-    if (streamed) total = term > total ? term : total;
-    else total += term; /* at most 2^64 terms of 2^64: cannot wrap 128 bits here */
+    if (streamed)
+      total = term > total ? term : total;
+    else
+      total += term; /* at most 2^64 terms of 2^64: cannot wrap 128 bits here */
   }
   if (total > UINT64_MAX) return;
   out->source = VXP_COST_SOURCE_CONTAINMENT;

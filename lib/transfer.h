@@ -10,42 +10,42 @@
 #include "model.h"
 
 typedef enum vxp_cost_source {
-  VXP_COST_SOURCE_NONE = 0,    /* no cost is derivable */
-  VXP_COST_SOURCE_LINK_RATE,   /* the edge declares a rate (`: 31.5 GB/s`) */
-  VXP_COST_SOURCE_CONTAINMENT  /* derived from the `bandwidth:` of the spaces between */
+  VXP_COST_SOURCE_NONE = 0,   /* no cost is derivable */
+  VXP_COST_SOURCE_LINK_RATE,  /* the edge declares a rate (`: 31.5 GB/s`) */
+  VXP_COST_SOURCE_CONTAINMENT /* derived from the `bandwidth:` of the spaces between */
 } vxp_cost_source;
 
 typedef enum vxp_composition {
-  VXP_COMPOSE_NONE = 0,        /* a link rate has one leg */
-  VXP_COMPOSE_SUM,             /* `crossing: sequenced` (the default): the legs add */
-  VXP_COMPOSE_BOTTLENECK       /* `crossing: streamed`: the slowest leg sets the time */
+  VXP_COMPOSE_NONE = 0,  /* a link rate has one leg */
+  VXP_COMPOSE_SUM,       /* `crossing: sequenced` (the default): the legs add */
+  VXP_COMPOSE_BOTTLENECK /* `crossing: streamed`: the slowest leg sets the time */
 } vxp_composition;
 
 /* The derived cost of moving a number of bytes across one hop. */
 typedef struct vxp_hop_cost {
-  uint8_t source;              /* vxp_cost_source; NONE: `value` is meaningless */
-  uint8_t composition;         /* vxp_composition (containment only) */
-  bool per_cycle;              /* the unit: cycles, else picoseconds */
+  uint8_t source;      /* vxp_cost_source; NONE: `value` is meaningless */
+  uint8_t composition; /* vxp_composition (containment only) */
+  bool per_cycle;      /* the unit: cycles, else picoseconds */
   uint64_t value;
 } vxp_hop_cost;
 
 /* One edge of the routing graph. Declarations of the same edge by several topologies are
  * merged: the smallest weight routes, the first declared rate prices. */
 typedef struct vxp_graph_edge {
-  uint32_t from, to;           /* node indices */
-  uint64_t weight;             /* routing weight: the declared integer, else 1 */
-  bool declared_cost;          /* some declaration wrote an integer cost (`cost`) */
+  uint32_t from, to;  /* node indices */
+  uint64_t weight;    /* routing weight: the declared integer, else 1 */
+  bool declared_cost; /* some declaration wrote an integer cost (`cost`) */
   uint64_t cost;
-  bool has_rate;               /* some declaration wrote a rate */
+  bool has_rate; /* some declaration wrote a rate */
   uint64_t rate;
   bool rate_per_cycle;
 } vxp_graph_edge;
 
 /* A shortest-path tree from one source, computed when first asked for. */
 typedef struct vxp_route_tree {
-  uint64_t *dist;              /* routing weight from the source, saturated */
-  uint32_t *hops;              /* edges from the source (UINT32_MAX: not reached) */
-  uint32_t *pred;              /* previous node on the path (VXP_NONE at the source) */
+  uint64_t *dist; /* routing weight from the source, saturated */
+  uint32_t *hops; /* edges from the source (UINT32_MAX: not reached) */
+  uint32_t *pred; /* previous node on the path (VXP_NONE at the source) */
 } vxp_route_tree;
 
 /* Invariant: node names are borrowed from the view's declarations or are static built-in
@@ -53,9 +53,9 @@ typedef struct vxp_route_tree {
 typedef struct vxp_graph {
   const vxp_machine_view *view;
   Array(const char *) nodes;
-  vxp_name_index node_index;   /* nodes by name */
+  vxp_name_index node_index; /* nodes by name */
   Array(vxp_graph_edge) edges;
-  vxp_route_tree *trees;       /* one per node */
+  vxp_route_tree *trees; /* one per node */
 } vxp_graph;
 
 typedef Array(uint32_t) vxp_node_path;
@@ -101,8 +101,7 @@ int vxp_transfer__hop(vxp_context *ctx, const vxp_graph *g, const char *from, co
 
 /* E6013 for every declared edge that writes a cost while the containment roofline already
  * derives one: an edge has exactly one cost source. */
-int vxp_transfer__check_edges(vxp_context *ctx, const vxp_machine_view *view,
-                              vxp_diag_list *diags);
+int vxp_transfer__check_edges(vxp_context *ctx, const vxp_machine_view *view, vxp_diag_list *diags);
 
 /* W1026 for every declared topology whose `memory:` no route reaches from the host: it is
  * not visible to the host, is not host memory, and no path of edges (declared or built in,

@@ -6,24 +6,16 @@
  * `1.1 KiB` (1126.4) is an error, `31.5 GB/s` is 31 500 000 000 bytes per second. */
 #include "units.h"
 
-
 typedef struct unit_def {
   const char *word;
   uint64_t factor;
 } unit_def;
 
 static const unit_def byte_units[] = {
-    {"B", 1ull},
-    {"KB", 1000ull},
-    {"MB", 1000000ull},
-    {"GB", 1000000000ull},
-    {"TB", 1000000000000ull},
-    {"PB", 1000000000000000ull},
-    {"KiB", 1ull << 10},
-    {"MiB", 1ull << 20},
-    {"GiB", 1ull << 30},
-    {"TiB", 1ull << 40},
-    {"PiB", 1ull << 50},
+    {"B", 1ull},           {"KB", 1000ull},          {"MB", 1000000ull},
+    {"GB", 1000000000ull}, {"TB", 1000000000000ull}, {"PB", 1000000000000000ull},
+    {"KiB", 1ull << 10},   {"MiB", 1ull << 20},      {"GiB", 1ull << 30},
+    {"TiB", 1ull << 40},   {"PiB", 1ull << 50},
 };
 
 static const unit_def hertz_units[] = {
@@ -98,7 +90,8 @@ static vxp_unit_status convert(const char *number, size_t number_len, const char
   if (mantissa != 0 && (u128)def->factor > (~(u128)0) / mantissa) return VXP_UNIT_OVERFLOW;
   u128 scaled = mantissa * def->factor;
   u128 divisor = 1;
-  for (unsigned i = 0; i < frac; i++) divisor *= 10;
+  for (unsigned i = 0; i < frac; i++)
+    divisor *= 10;
   if (scaled % divisor != 0) return VXP_UNIT_INEXACT;
   u128 value = scaled / divisor;
   if (value > UINT64_MAX) return VXP_UNIT_OVERFLOW;
@@ -108,14 +101,12 @@ static vxp_unit_status convert(const char *number, size_t number_len, const char
 
 vxp_unit_status vxp_units__bytes(const char *number, size_t number_len, const char *unit,
                                  size_t unit_len, uint64_t *out) {
-  return convert(number, number_len, unit, unit_len, byte_units, VXP__ARRAY_LEN(byte_units),
-                 out);
+  return convert(number, number_len, unit, unit_len, byte_units, VXP__ARRAY_LEN(byte_units), out);
 }
 
 vxp_unit_status vxp_units__hertz(const char *number, size_t number_len, const char *unit,
                                  size_t unit_len, uint64_t *out) {
-  return convert(number, number_len, unit, unit_len, hertz_units,
-                 VXP__ARRAY_LEN(hertz_units), out);
+  return convert(number, number_len, unit, unit_len, hertz_units, VXP__ARRAY_LEN(hertz_units), out);
 }
 
 vxp_unit_status vxp_units__ops(const char *number, size_t number_len, const char *unit,

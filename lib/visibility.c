@@ -41,12 +41,12 @@ typedef enum vis_kind {
 
 typedef struct vis_var {
   vis_name name;
-  uint8_t kind;       /* vis_kind */
-  vis_name space;     /* where it lives; empty: not known */
-  vis_topo topo;      /* VIS_PLACED: the topology; else empty */
-  bool no_topology;   /* `.topology()` is None: an unplaced value made on the host */
-  TSNode let;         /* the `let` that bound it; null for parameters and patterns */
-  uint32_t region;    /* start byte of the innermost spawn region around it, or VXP_NONE */
+  uint8_t kind;     /* vis_kind */
+  vis_name space;   /* where it lives; empty: not known */
+  vis_topo topo;    /* VIS_PLACED: the topology; else empty */
+  bool no_topology; /* `.topology()` is None: an unplaced value made on the host */
+  TSNode let;       /* the `let` that bound it; null for parameters and patterns */
+  uint32_t region;  /* start byte of the innermost spawn region around it, or VXP_NONE */
 } vis_var;
 
 /* A function of the program by name: an item, or a signature in an `extern` block. */
@@ -64,12 +64,12 @@ typedef struct vis_walk {
   const vxp_machine_view *view;
   vxp_diag_list *diags;
   Array(vis_var) vars;
-  Array(vis_fn) fns;  /* sorted by name, for the calls */
-  TSNode fn;          /* the function being walked (its generics name topology variables) */
-  vis_topo here;      /* where the code being walked runs; empty name: not known */
-  uint32_t region;    /* start byte of the innermost spawn region, or VXP_NONE */
-  bool comptime;      /* inside a `comptime { }` block */
-  bool in_access;     /* walking the indexed value of an element access (`x[i]` of `x[i][j]`) */
+  Array(vis_fn) fns; /* sorted by name, for the calls */
+  TSNode fn;         /* the function being walked (its generics name topology variables) */
+  vis_topo here;     /* where the code being walked runs; empty name: not known */
+  uint32_t region;   /* start byte of the innermost spawn region, or VXP_NONE */
+  bool comptime;     /* inside a `comptime { }` block */
+  bool in_access;    /* walking the indexed value of an element access (`x[i]` of `x[i][j]`) */
   uint32_t depth;
   int rc;
 } vis_walk;
@@ -157,7 +157,8 @@ static char *visible_list(const vis_walk *W, vis_topo t) {
   const vxp_topology *d = declared_topology(W, t.name);
   size_t n = 3;
   if (d && d->has_visible) {
-    for (size_t i = 0; i < d->visible.len; i++) n += strlen(d->visible.items[i]) + 2;
+    for (size_t i = 0; i < d->visible.len; i++)
+      n += strlen(d->visible.items[i]) + 2;
   } else {
     n += d ? strlen(d->memory ? d->memory : "") : builtin_space(t.name).len;
   }
@@ -229,16 +230,16 @@ static void report(vis_walk *W, const char *code, TSNode at, const char *fmt, ..
   if (W->rc != VXP_OK) return;
   va_list ap;
   va_start(ap, fmt);
-  if (!vxp_diag__vadd(W->ctx, W->diags, VXP_SEVERITY_ERROR, code, W->src,
-                      ts_node_start_byte(at), ts_node_end_byte(at), fmt, ap))
+  if (!vxp_diag__vadd(W->ctx, W->diags, VXP_SEVERITY_ERROR, code, W->src, ts_node_start_byte(at),
+                      ts_node_end_byte(at), fmt, ap))
     W->rc = VXP_ENOMEM;
   va_end(ap);
 }
 
 /* `NPU[0]`, `CPU`: for messages. */
 #define TOPO_FMT "%.*s%s%.*s%s"
-#define TOPO_ARGS(t)                                                                         \
-  (int)(t).name.len, (t).name.s, (t).index.len ? "[" : "", (int)(t).index.len,               \
+#define TOPO_ARGS(t)                                                                               \
+  (int)(t).name.len, (t).name.s, (t).index.len ? "[" : "", (int)(t).index.len,                     \
       (t).index.len ? (t).index.s : "", (t).index.len ? "]" : ""
 
 /* ------------------------------------------------------------------ bindings */
@@ -400,8 +401,10 @@ static TSNode function_named(const vis_walk *W, vis_name name, bool *is_extern) 
       *is_extern = W->fns.items[mid].is_extern;
       return W->fns.items[mid].node;
     }
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return (TSNode){0};
 }
@@ -621,8 +624,10 @@ static void bind_tuple_names(vis_walk *W, TSNode pattern, unsigned depth) {
   uint32_t count = ts_node_named_child_count(pattern);
   for (uint32_t i = 0; i < count && W->rc == VXP_OK; i++) {
     TSNode part = ts_node_named_child(pattern, i);
-    if (is(part, W->S->tuple_binding)) bind_tuple_names(W, part, depth + 1);
-    else if (is(part, W->S->binding)) bind_other(W, field(W, part, W->F->name));
+    if (is(part, W->S->tuple_binding))
+      bind_tuple_names(W, part, depth + 1);
+    else if (is(part, W->S->binding))
+      bind_other(W, field(W, part, W->F->name));
   }
 }
 
@@ -642,8 +647,7 @@ static void walk(vis_walk *W, TSNode n) {
     v.name = text_of(W, field(W, n, W->F->name));
     v.let = n;
     TSNode type = field(W, n, W->F->type);
-    if (!ts_node_is_null(type))
-      describe_type(W, type, &v, is(value, S->tensor_constructor));
+    if (!ts_node_is_null(type)) describe_type(W, type, &v, is(value, S->tensor_constructor));
     if (v.kind == VIS_OTHER) describe_value(W, value, &v);
     if (v.name.len) bind(W, v);
     TSNode pattern = field(W, n, W->F->pattern);
@@ -697,7 +701,8 @@ static void walk(vis_walk *W, TSNode n) {
   } else if (sym == S->closure_expression) {
     TSNode params = field(W, n, W->F->parameters);
     uint32_t c = vxp_node__named_count(params);
-    for (uint32_t i = 0; i < c; i++) bind_other(W, field(W, ts_node_named_child(params, i), W->F->name));
+    for (uint32_t i = 0; i < c; i++)
+      bind_other(W, field(W, ts_node_named_child(params, i), W->F->name));
     walk(W, field(W, n, W->F->body));
   } else {
     walk_children(W, n);
@@ -746,10 +751,9 @@ static void walk_item(vis_walk *W, TSNode item) {
   }
 }
 
-int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
-                          const TSNode *top, size_t top_count, const vxp_machine_view *view,
-                          vxp_diag_list *diags, const vxp_visibility_reuse *reuse,
-                          vxp_item_ends *ends) {
+int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root, const TSNode *top,
+                          size_t top_count, const vxp_machine_view *view, vxp_diag_list *diags,
+                          const vxp_visibility_reuse *reuse, vxp_item_ends *ends) {
   vis_walk W;
   memset(&W, 0, sizeof(W));
   W.ctx = ctx;
@@ -771,7 +775,8 @@ int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
     } else if (is(item, W.S->extern_block)) {
       TSNode body = field(&W, item, W.F->body);
       uint32_t m = vxp_node__named_count(body);
-      for (uint32_t j = 0; j < m; j++) index_fn(&W, ts_node_named_child(body, j), true);
+      for (uint32_t j = 0; j < m; j++)
+        index_fn(&W, ts_node_named_child(body, j), true);
     }
     more = top ? i + 1 < top_count : ts_tree_cursor_goto_next_sibling(&cursor);
   }
@@ -782,8 +787,10 @@ int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
     TSNode item = top ? top[index] : ts_tree_cursor_current_node(&cursor);
     if (walked_item(&W, item)) {
       int taken = reuse ? reuse->take(reuse->arg, (uint32_t)index, diags) : 0;
-      if (taken < 0) W.rc = taken;
-      else if (!taken) walk_item(&W, item);
+      if (taken < 0)
+        W.rc = taken;
+      else if (!taken)
+        walk_item(&W, item);
     }
     if (ends && W.rc == VXP_OK && !array_push(ctx, ends, (uint32_t)diags->len)) W.rc = VXP_ENOMEM;
     more = top ? index + 1 < top_count : ts_tree_cursor_goto_next_sibling(&cursor);

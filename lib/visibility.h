@@ -39,9 +39,8 @@ typedef struct vxp_visibility_reuse {
  * top-level items, each item's in the order of its walk. `reuse`, when not
  * NULL, may supply an item's diagnostics in place of its walk; `ends`, when not NULL,
  * receives the length of `diags` after each top-level item. Returns VXP_OK or VXP_ENOMEM. */
-int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root,
-                          const TSNode *top, size_t top_count, const vxp_machine_view *view,
-                          vxp_diag_list *diags, const vxp_visibility_reuse *reuse,
-                          vxp_item_ends *ends);
+int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root, const TSNode *top,
+                          size_t top_count, const vxp_machine_view *view, vxp_diag_list *diags,
+                          const vxp_visibility_reuse *reuse, vxp_item_ends *ends);
 
 #endif /* VXP_VISIBILITY_H */

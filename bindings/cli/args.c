@@ -9,11 +9,11 @@
 
 typedef struct option_spec {
   vxpeak_opt id;
-  const char *name;      /* --long */
-  const char *alias;     /* -x, or NULL */
-  const char *metavar;   /* NULL for a flag */
-  const char *help;      /* may hold newlines; indented when printed */
-  const char *example;   /* "%s" stands for the command name */
+  const char *name;    /* --long */
+  const char *alias;   /* -x, or NULL */
+  const char *metavar; /* NULL for a flag */
+  const char *help;    /* may hold newlines; indented when printed */
+  const char *example; /* "%s" stands for the command name */
 } option_spec;
 
 static const option_spec specs[OPT_COUNT] = {
@@ -75,12 +75,9 @@ static const option_spec specs[OPT_COUNT] = {
      "vxpeak %s --help"},
 };
 
-static bool accepts(const vxpeak_command *cmd, vxpeak_opt id) {
-  return (cmd->options >> id) & 1u;
-}
+static bool accepts(const vxpeak_command *cmd, vxpeak_opt id) { return (cmd->options >> id) & 1u; }
 
-static int usage_error(const vxpeak_command *cmd, const char *fmt, const char *a,
-                       const char *b) {
+static int usage_error(const vxpeak_command *cmd, const char *fmt, const char *a, const char *b) {
   fprintf(stderr, "vxpeak %s: ", cmd->name);
   fprintf(stderr, fmt, a, b);
   fprintf(stderr, " (see 'vxpeak %s --help')\n", cmd->name);
@@ -116,8 +113,10 @@ static int parse_define(const vxpeak_command *cmd, vxpeak_args *a, const char *t
     return usage_error(cmd, "-D takes NAME=VALUE (e.g. -D BATCH=8), not '%s'%s", text, "");
   uint64_t value;
   if (!parse_u64(eq + 1, eq + strlen(eq), &value))
-    return usage_error(cmd, "the value of -D %s must be a non-negative integer that fits in 64 "
-                            "bits%s", text, "");
+    return usage_error(cmd,
+                       "the value of -D %s must be a non-negative integer that fits in 64 "
+                       "bits%s",
+                       text, "");
   if (a->define_count == VXPEAK_MAX_DEFINES)
     return usage_error(cmd, "at most 64 -D options%s%s", "", "");
   char *name = a->define_names[a->define_count];
@@ -139,8 +138,10 @@ static int parse_const_list(const vxpeak_command *cmd, vxpeak_args *a, const cha
     if (n == VXPEAK_MAX_GRID)
       return usage_error(cmd, "--const %s: at most 64 values on an axis%s", text, "");
     if (!parse_u64(p, end, &a->sweep_values[axis][n++]))
-      return usage_error(cmd, "--const %s: the values must be non-negative integers that fit "
-                              "in 64 bits%s", text, "");
+      return usage_error(cmd,
+                         "--const %s: the values must be non-negative integers that fit "
+                         "in 64 bits%s",
+                         text, "");
     if (!comma) break;
     p = comma + 1;
   }
@@ -150,8 +151,10 @@ static int parse_const_list(const vxpeak_command *cmd, vxpeak_args *a, const cha
     if (a->sweep_values[axis][i] < lo) lo = a->sweep_values[axis][i];
     if (a->sweep_values[axis][i] > hi) hi = a->sweep_values[axis][i];
   }
-  if (axis == 0) a->sweep_lo = lo, a->sweep_hi = hi;
-  else a->sweep2_lo = lo, a->sweep2_hi = hi;
+  if (axis == 0)
+    a->sweep_lo = lo, a->sweep_hi = hi;
+  else
+    a->sweep2_lo = lo, a->sweep2_hi = hi;
   return VXPEAK_EXIT_OK;
 }
 
@@ -164,8 +167,8 @@ static int parse_const(const vxpeak_command *cmd, vxpeak_args *a, const char *te
     return usage_error(cmd, "--const takes NAME=LO..HI (e.g. --const BATCH=1..64), not '%s'%s",
                        text, "");
   if (a->has_sweep && (strcmp(cmd->name, "sweep") != 0 || a->has_sweep2))
-    return usage_error(cmd, "--const %s: %s", text, strcmp(cmd->name, "sweep") == 0
-                                                       ? "a grid has two constants, not three"
+    return usage_error(cmd, "--const %s: %s", text,
+                       strcmp(cmd->name, "sweep") == 0 ? "a grid has two constants, not three"
                                                        : "one --const at a time (sweep takes two)");
   size_t axis = a->has_sweep ? 1 : 0;
   char *name = axis ? a->sweep2_name : a->sweep_name;
@@ -177,14 +180,19 @@ static int parse_const(const vxpeak_command *cmd, vxpeak_args *a, const char *te
   } else {
     uint64_t *lo = axis ? &a->sweep2_lo : &a->sweep_lo, *hi = axis ? &a->sweep2_hi : &a->sweep_hi;
     if (!parse_u64(eq + 1, dots, lo) || !parse_u64(dots + 2, dots + strlen(dots), hi))
-      return usage_error(cmd, "the bounds of --const %s must be non-negative integers that fit "
-                              "in 64 bits%s", text, "");
-    if (*lo > *hi) return usage_error(cmd, "--const %s: LO must not be greater than HI%s", text, "");
+      return usage_error(cmd,
+                         "the bounds of --const %s must be non-negative integers that fit "
+                         "in 64 bits%s",
+                         text, "");
+    if (*lo > *hi)
+      return usage_error(cmd, "--const %s: LO must not be greater than HI%s", text, "");
   }
   memcpy(name, text, (size_t)(eq - text));
   name[eq - text] = '\0';
-  if (axis) a->has_sweep2 = true;
-  else a->has_sweep = true;
+  if (axis)
+    a->has_sweep2 = true;
+  else
+    a->has_sweep = true;
   return VXPEAK_EXIT_OK;
 }
 
@@ -198,9 +206,12 @@ static int parse_margin(const vxpeak_command *cmd, vxpeak_args *a, const char *t
   bool ok = parse_u64(text, dot ? dot : end, &whole) &&
             (!dot || (frac_digits >= 1 && frac_digits <= 4 && parse_u64(dot + 1, end, &frac)));
   if (!ok || whole >= 100)
-    return usage_error(cmd, "--margin takes a percentage from 0%% to 99.9999%% (e.g. 10%%), not "
-                            "'%s'%s", text, "");
-  for (size_t i = frac_digits; i < 4; i++) frac *= 10;
+    return usage_error(cmd,
+                       "--margin takes a percentage from 0%% to 99.9999%% (e.g. 10%%), not "
+                       "'%s'%s",
+                       text, "");
+  for (size_t i = frac_digits; i < 4; i++)
+    frac *= 10;
   a->margin_ppm = (uint32_t)(whole * 10000 + frac);
   return VXPEAK_EXIT_OK;
 }
@@ -213,10 +224,13 @@ static int parse_time_limit(const vxpeak_command *cmd, vxpeak_args *a, const cha
   size_t frac_digits = dot ? (size_t)(end - dot - 1) : 0;
   bool ok = parse_u64(text, dot ? dot : end, &whole) &&
             (!dot || (frac_digits >= 1 && frac_digits <= 6 && parse_u64(dot + 1, end, &frac)));
-  for (size_t i = frac_digits; i < 6; i++) frac *= 10;
+  for (size_t i = frac_digits; i < 6; i++)
+    frac *= 10;
   if (!ok || whole > 1000000 || (whole == 0 && frac == 0) || (whole == 1000000 && frac))
-    return usage_error(cmd, "--time-limit takes seconds, more than 0 and at most 1000000 (e.g. "
-                            "10 or 0.5), not '%s'%s", text, "");
+    return usage_error(cmd,
+                       "--time-limit takes seconds, more than 0 and at most 1000000 (e.g. "
+                       "10 or 0.5), not '%s'%s",
+                       text, "");
   a->time_limit_us = whole * 1000000u + frac;
   return VXPEAK_EXIT_OK;
 }
@@ -248,8 +262,10 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
         memcpy(name, arg, len);
         name[len] = '\0';
         spec = find_spec(name);
-        if (spec && spec->metavar) value = arg + len + 1;
-        else spec = NULL;
+        if (spec && spec->metavar)
+          value = arg + len + 1;
+        else
+          spec = NULL;
       }
     }
     if (!spec) {
@@ -289,7 +305,8 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
         }
         /* One name of a list: a copy, since argv is not ours to split. */
         if (len >= sizeof(a->machine_names[0]))
-          return usage_error(cmd, "--machine has a name longer than 255 bytes in '%s'%s", value, "");
+          return usage_error(cmd, "--machine has a name longer than 255 bytes in '%s'%s", value,
+                             "");
         char *copy = a->machine_names[a->machine_count];
         memcpy(copy, p, len);
         copy[len] = '\0';
@@ -304,11 +321,13 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     case OPT_DEFINE: rc = parse_define(cmd, a, value); break;
     case OPT_FORMAT: {
       bool known = false;
-      for (const char *const *f = cmd->formats; f && *f; f++) known |= strcmp(*f, value) == 0;
+      for (const char *const *f = cmd->formats; f && *f; f++)
+        known |= strcmp(*f, value) == 0;
       if (!known) {
         char list[64] = "";
         for (const char *const *f = cmd->formats; f && *f; f++) {
-          if (f != cmd->formats) strncat(list, f[1] ? ", " : " or ", sizeof(list) - strlen(list) - 1);
+          if (f != cmd->formats)
+            strncat(list, f[1] ? ", " : " or ", sizeof(list) - strlen(list) - 1);
           strncat(list, *f, sizeof(list) - strlen(list) - 1);
         }
         return usage_error(cmd, "--format must be %s, not '%s'", list, value);
@@ -326,16 +345,21 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     case OPT_ALLOW_REJECTED: a->allow_rejected = true; break;
     case OPT_TIME_LIMIT: rc = parse_time_limit(cmd, a, value); break;
     case OPT_TRAFFIC:
-      if (strcmp(value, "compulsory") == 0) a->no_reuse = false;
-      else if (strcmp(value, "no-reuse") == 0) a->no_reuse = true;
-      else return usage_error(cmd, "--traffic must be compulsory or no-reuse, not '%s'%s", value, "");
+      if (strcmp(value, "compulsory") == 0)
+        a->no_reuse = false;
+      else if (strcmp(value, "no-reuse") == 0)
+        a->no_reuse = true;
+      else
+        return usage_error(cmd, "--traffic must be compulsory or no-reuse, not '%s'%s", value, "");
       break;
     case OPT_TOKENS: {
       size_t len = strlen(value);
       uint64_t n = 0;
       if (!valid_name(value, len) && !(parse_u64(value, value + len, &n) && n > 0))
-        return usage_error(cmd, "--tokens-per-call takes a constant's name or a positive "
-                                "integer, not '%s'%s", value, "");
+        return usage_error(cmd,
+                           "--tokens-per-call takes a constant's name or a positive "
+                           "integer, not '%s'%s",
+                           value, "");
       a->tokens_name = value;
       break;
     }
@@ -361,14 +385,17 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     if (a->has_sweep2 && strcmp(a->sweep_name, a->sweep2_name) == 0)
       return usage_error(cmd, "the two --const name the same constant, %s%s", a->sweep_name, "");
     if (!a->has_sweep2 && a->sweep_list[0])
-      return usage_error(cmd, "a list of values (NAME=A,B,C) is for sweep's grid of two "
-                              "constants; write NAME=LO..HI%s%s", "", "");
+      return usage_error(cmd,
+                         "a list of values (NAME=A,B,C) is for sweep's grid of two "
+                         "constants; write NAME=LO..HI%s%s",
+                         "", "");
     if (a->has_sweep2) {
       for (size_t axis = 0; axis < 2; axis++) {
         uint64_t lo = axis ? a->sweep2_lo : a->sweep_lo, hi = axis ? a->sweep2_hi : a->sweep_hi;
         if (!a->sweep_list[axis] && hi - lo >= VXPEAK_MAX_GRID)
-          return usage_error(cmd, "--const %s: a grid axis has at most 64 values (a range that "
-                                  "long, or a list: NAME=1024,2048,4096)%s",
+          return usage_error(cmd,
+                             "--const %s: a grid axis has at most 64 values (a range that "
+                             "long, or a list: NAME=1024,2048,4096)%s",
                              axis ? a->sweep2_name : a->sweep_name, "");
       }
       if (a->machine_count > 1)
@@ -391,26 +418,29 @@ static void print_indented(FILE *out, const char *text, int indent) {
 
 static void option_help(FILE *out, const vxpeak_command *cmd, const option_spec *s, bool global) {
   char head[64];
-  if (s->alias) snprintf(head, sizeof(head), "%s, %s%s%s", s->alias, s->name,
-                         s->metavar ? " " : "", s->metavar ? s->metavar : "");
-  else snprintf(head, sizeof(head), "%s%s%s", s->name, s->metavar ? " " : "",
-                s->metavar ? s->metavar : "");
+  if (s->alias)
+    snprintf(head, sizeof(head), "%s, %s%s%s", s->alias, s->name, s->metavar ? " " : "",
+             s->metavar ? s->metavar : "");
+  else
+    snprintf(head, sizeof(head), "%s%s%s", s->name, s->metavar ? " " : "",
+             s->metavar ? s->metavar : "");
   char help[512];
   if (s->id == OPT_FORMAT && global) {
-    snprintf(help, sizeof(help), "the output format: text (the default) or json; check also "
-                                 "writes sarif\n(SARIF 2.1.0 for code scanning)");
+    snprintf(help, sizeof(help),
+             "the output format: text (the default) or json; check also "
+             "writes sarif\n(SARIF 2.1.0 for code scanning)");
   } else if (s->id == OPT_FORMAT) {
     size_t o = (size_t)snprintf(help, sizeof(help), "the output format:");
     for (const char *const *f = cmd->formats; f && *f && o < sizeof(help); f++)
-      o += (size_t)snprintf(help + o, sizeof(help) - o, "%s %s%s", f == cmd->formats ? "" : ",",
-                            *f, f == cmd->formats ? " (the default)" : "");
+      o += (size_t)snprintf(help + o, sizeof(help) - o, "%s %s%s", f == cmd->formats ? "" : ",", *f,
+                            f == cmd->formats ? " (the default)" : "");
   } else if (s->id == OPT_OUTPUT) {
-    snprintf(help, sizeof(help), "%s", strcmp(cmd->name, "plot") == 0
-                                           ? "write the SVG to FILE ('-': standard output)"
-                                       : strcmp(cmd->name, "frontier") == 0
-                                           ? "with --format svg, write the SVG to FILE (default "
-                                             "'-': standard output)"
-                                           : "write the CUDA program to FILE ('-': standard output)");
+    snprintf(help, sizeof(help), "%s",
+             strcmp(cmd->name, "plot") == 0 ? "write the SVG to FILE ('-': standard output)"
+             : strcmp(cmd->name, "frontier") == 0
+                 ? "with --format svg, write the SVG to FILE (default "
+                   "'-': standard output)"
+                 : "write the CUDA program to FILE ('-': standard output)");
   } else {
     snprintf(help, sizeof(help), "%s", s->help);
   }
@@ -459,14 +489,13 @@ void vxpeak_help_command(FILE *out, const vxpeak_command *cmd) {
 }
 
 void vxpeak_help_all(FILE *out) {
-  fprintf(out,
-          "usage: vxpeak COMMAND [FILE.vx] [OPTIONS]   (`vxpeak lsp` takes no file)\n"
-          "\n"
-          "Static peak-memory analysis for Vx programs: the peak working set of every\n"
-          "function in every memory space, whether it fits the machine, what fills it,\n"
-          "the largest configuration that fits, and how fast it can run once it does.\n"
-          "\n"
-          "commands:\n");
+  fprintf(out, "usage: vxpeak COMMAND [FILE.vx] [OPTIONS]   (`vxpeak lsp` takes no file)\n"
+               "\n"
+               "Static peak-memory analysis for Vx programs: the peak working set of every\n"
+               "function in every memory space, whether it fits the machine, what fills it,\n"
+               "the largest configuration that fits, and how fast it can run once it does.\n"
+               "\n"
+               "commands:\n");
   for (size_t i = 0; i < vxpeak_command_count; i++) {
     const vxpeak_command *c = &vxpeak_commands[i];
     fprintf(out, "  %-10s %s\n", c->name, c->summary);
@@ -482,11 +511,10 @@ void vxpeak_help_all(FILE *out) {
       break;
     }
   }
-  fprintf(out,
-          "  --version         show the version\n"
-          "                    e.g. vxpeak --version\n"
-          "\n"
-          "Diagnostics are coloured on a terminal; NO_COLOR=1 (or a pipe) turns colour off.\n"
-          "exit status: 0 admitted (or done), 1 rejected (an error diagnostic; sweep: no\n"
-          "value fits on some machine), 2 usage or input/output error.\n");
+  fprintf(out, "  --version         show the version\n"
+               "                    e.g. vxpeak --version\n"
+               "\n"
+               "Diagnostics are coloured on a terminal; NO_COLOR=1 (or a pipe) turns colour off.\n"
+               "exit status: 0 admitted (or done), 1 rejected (an error diagnostic; sweep: no\n"
+               "value fits on some machine), 2 usage or input/output error.\n");
 }

@@ -46,8 +46,10 @@ static void print_routes(const vxp_analysis *an) {
   for (size_t i = 0; i < n;) {
     const vxp_route *r = vxp_analysis_route(an, i);
     size_t run = 1;
-    while (i + run < n && same_route(r, vxp_analysis_route(an, i + run))) run++;
-    vxp_range first = vxp_route_range(r), last = vxp_route_range(vxp_analysis_route(an, i + run - 1));
+    while (i + run < n && same_route(r, vxp_analysis_route(an, i + run)))
+      run++;
+    vxp_range first = vxp_route_range(r),
+              last = vxp_route_range(vxp_analysis_route(an, i + run - 1));
     if (run == 1)
       printf("%s: transfer at %u:%u routes ", vxp_route_function(r), first.start.line + 1,
              first.start.column + 1);
@@ -93,10 +95,10 @@ static void print_in_unit(FILE *out, uint64_t v, uint64_t scale, const char *uni
  * so there is one such block per depth). */
 typedef struct live_group {
   uint32_t depth;
-  uint64_t tile_bytes;     /* function scope: the size shared by the group */
+  uint64_t tile_bytes; /* function scope: the size shared by the group */
   uint64_t total;
   size_t count;
-  size_t first, last;      /* record indices, for the names */
+  size_t first, last; /* record indices, for the names */
   uint32_t first_line, last_line;
 } live_group;
 
@@ -141,22 +143,26 @@ static void print_breakdown(const vxp_analysis *an, const vxp_resident_set *rs) 
   /* One unit for every line, the peak's own, so that the lines add up by eye. */
   uint64_t peak = vxp_resident_set_peak_bytes(rs), scale = 1;
   const char *unit = "B";
-  if (peak >= (1ull << 30)) scale = 1ull << 30, unit = "GiB";
-  else if (peak >= (1ull << 20)) scale = 1ull << 20, unit = "MiB";
-  else if (peak >= (1ull << 10)) scale = 1ull << 10, unit = "KiB";
+  if (peak >= (1ull << 30))
+    scale = 1ull << 30, unit = "GiB";
+  else if (peak >= (1ull << 20))
+    scale = 1ull << 20, unit = "MiB";
+  else if (peak >= (1ull << 10))
+    scale = 1ull << 10, unit = "KiB";
   for (size_t k = 0; k < ngroups; k++) {
     const live_group *g = &groups[k];
     printf("  ");
-    if (scale == 1) printf("%llu B", (unsigned long long)g->total);
-    else print_in_unit(stdout, g->total, scale, unit);
+    if (scale == 1)
+      printf("%llu B", (unsigned long long)g->total);
+    else
+      print_in_unit(stdout, g->total, scale, unit);
     if (g->depth == 0) {
       printf(": %zu tile%s of ", g->count, g->count == 1 ? "" : "s");
       print_grouped(stdout, g->tile_bytes);
       printf(" bytes at function scope (");
     } else {
-      printf(": %zu tile%s in the block at depth %u, line%s %u", g->count,
-             g->count == 1 ? "" : "s", g->depth, g->first_line == g->last_line ? "" : "s",
-             g->first_line);
+      printf(": %zu tile%s in the block at depth %u, line%s %u", g->count, g->count == 1 ? "" : "s",
+             g->depth, g->first_line == g->last_line ? "" : "s", g->first_line);
       if (g->last_line != g->first_line) printf("-%u", g->last_line);
       printf(" (");
     }
@@ -211,22 +217,24 @@ static void print_call_trees(const vxp_analysis *an) {
     uint64_t rest = total;
     size_t k = 0;
     const vxp_call_tree *t = ct;
-    for (; t && k < VXPEAK_MAX_PRINTED_HOPS && vxp_call_tree_callee(t); t = vxp_call_tree_next(t), k++) {
+    for (; t && k < VXPEAK_MAX_PRINTED_HOPS && vxp_call_tree_callee(t);
+         t = vxp_call_tree_next(t), k++) {
       uint64_t held = vxp_call_tree_held_bytes(t);
       rest -= held <= rest ? held : rest;
       if (!held) continue;
       vxp_range r = vxp_call_tree_call_range(t);
       printf("  ");
       print_gib(stdout, held);
-      printf(" held by %s across its call at %u:%u\n", vxp_call_tree_function(t),
-             r.start.line + 1, r.start.column + 1);
+      printf(" held by %s across its call at %u:%u\n", vxp_call_tree_function(t), r.start.line + 1,
+             r.start.column + 1);
     }
     if (hops && whole) {
       printf("  ");
       print_gib(stdout, rest);
       printf(": %s's own peak\n", vxp_call_tree_function(t));
     } else if (hops) {
-      printf("  (the rest of the path: --format json, or %s's call tree)\n", vxp_call_tree_function(t));
+      printf("  (the rest of the path: --format json, or %s's call tree)\n",
+             vxp_call_tree_function(t));
     }
   }
 }
@@ -239,7 +247,8 @@ static size_t margin_failures(const vxp_analysis *an, uint32_t margin_ppm, bool 
   char b1[96], b2[96], pct[32];
   snprintf(pct, sizeof(pct), "%u.%04u", margin_ppm / 10000, margin_ppm % 10000);
   size_t len = strlen(pct);
-  while (pct[len - 1] == '0') pct[--len] = '\0';
+  while (pct[len - 1] == '0')
+    pct[--len] = '\0';
   if (pct[len - 1] == '.') pct[--len] = '\0';
   for (size_t i = 0; margin_ppm && i < vxp_analysis_call_tree_count(an); i++) {
     const vxp_call_tree *ct = vxp_analysis_call_tree(an, i);
@@ -257,8 +266,7 @@ static size_t margin_failures(const vxp_analysis *an, uint32_t margin_ppm, bool 
   return failures;
 }
 
-static void print_text_report(const vxp_analysis *an, const vxpeak_target *t,
-                              uint32_t margin_ppm) {
+static void print_text_report(const vxp_analysis *an, const vxpeak_target *t, uint32_t margin_ppm) {
   vxpeak_render_all(stderr, an);
   printf("machine: %s%s%s\n", vxpeak_target_name(t), t->host ? ", host " : "",
          t->host ? vxp_machine_label(t->host) : "");
@@ -270,8 +278,9 @@ static void print_text_report(const vxp_analysis *an, const vxpeak_target *t,
     char b1[96], b2[96];
     printf("%s: %s peak %s of %s (%.1f%%), %zu tile%s live at the peak",
            vxp_resident_set_function(rs), vxp_resident_set_space(rs), vxpeak_bytes(peak, b1),
-           cap ? vxpeak_bytes(cap, b2) : "no capacity", cap ? 100.0 * (double)peak / (double)cap : 0.0,
-           vxp_resident_set_tile_count(rs), vxp_resident_set_tile_count(rs) == 1 ? "" : "s");
+           cap ? vxpeak_bytes(cap, b2) : "no capacity",
+           cap ? 100.0 * (double)peak / (double)cap : 0.0, vxp_resident_set_tile_count(rs),
+           vxp_resident_set_tile_count(rs) == 1 ? "" : "s");
     if (vxp_resident_set_allocated_bytes(rs, &sum))
       printf("; sum over the run %s", vxpeak_bytes(sum, b1));
     printf("\n");
@@ -281,9 +290,9 @@ static void print_text_report(const vxp_analysis *an, const vxpeak_target *t,
   print_routes(an);
   size_t errors = vxp_analysis_error_count(an), warnings = vxp_analysis_warning_count(an);
   size_t tight = margin_failures(an, margin_ppm, true);
-  printf("%s: %zu error%s, %zu warning%s", vxp_analysis_admitted(an) && !tight ? "admitted"
-                                                                               : "rejected",
-         errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+  printf("%s: %zu error%s, %zu warning%s",
+         vxp_analysis_admitted(an) && !tight ? "admitted" : "rejected", errors,
+         errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
   if (tight) printf(", %zu inside the margin", tight);
   printf("\n");
 }
@@ -297,7 +306,7 @@ int vxpeak_check(const vxpeak_args *args) {
   } else {
     size_t len;
     const char *text = strcmp(args->format, "json") == 0 ? vxp_analysis_json(s.an, &len)
-                                                          : vxp_analysis_sarif(s.an, &len);
+                                                         : vxp_analysis_sarif(s.an, &len);
     if (!text) {
       /* The context says why: out of memory, or cancelled by --time-limit. */
       exit_code = vxpeak_fail(s.program.ctx, vxp_context_errcode(s.program.ctx),

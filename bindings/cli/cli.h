@@ -9,11 +9,7 @@
 
 #include "vxpeak.h"
 
-enum {
-  VXPEAK_EXIT_OK = 0,
-  VXPEAK_EXIT_REJECTED = 1,
-  VXPEAK_EXIT_USAGE = 2
-};
+enum { VXPEAK_EXIT_OK = 0, VXPEAK_EXIT_REJECTED = 1, VXPEAK_EXIT_USAGE = 2 };
 
 /* ------------------------------------------------------------------ options (args.c) */
 
@@ -53,42 +49,42 @@ typedef struct vxpeak_args {
   char machine_names[VXPEAK_MAX_MACHINES][256]; /* the names of comma-separated lists */
   size_t machine_count;
   const char *host;
-  bool machine_only;              /* --machine-only: the program's own model ignored */
-  const char *format;             /* the command's first format unless given */
+  bool machine_only;  /* --machine-only: the program's own model ignored */
+  const char *format; /* the command's first format unless given */
   const char *function;
   const char *space;
   const char *output;
   bool sexp;
-  bool allow_rejected;            /* emit-cuda: generate a rejected program */
+  bool allow_rejected; /* emit-cuda: generate a rejected program */
   vxp_const_override defines[VXPEAK_MAX_DEFINES];
   char define_names[VXPEAK_MAX_DEFINES][128];
   size_t define_count;
-  bool has_sweep;                 /* --const NAME=LO..HI */
+  bool has_sweep; /* --const NAME=LO..HI */
   char sweep_name[128];
   uint64_t sweep_lo, sweep_hi;
-  bool has_sweep2;                /* a second --const: sweep's grid */
+  bool has_sweep2; /* a second --const: sweep's grid */
   char sweep2_name[128];
   uint64_t sweep2_lo, sweep2_hi;
-  size_t sweep_list[2];           /* NAME=A,B,C: how many values listed (0: the range) */
+  size_t sweep_list[2]; /* NAME=A,B,C: how many values listed (0: the range) */
   uint64_t sweep_values[2][VXPEAK_MAX_GRID];
-  uint32_t margin_ppm;            /* --margin P%, in parts per million of capacity */
-  bool no_reuse;                  /* --traffic no-reuse (default compulsory) */
-  const char *tokens_name;        /* --tokens-per-call CONST|N, or NULL (1 per call) */
-  uint64_t time_limit_us;         /* --time-limit SECONDS, in microseconds (0: none) */
+  uint32_t margin_ppm;     /* --margin P%, in parts per million of capacity */
+  bool no_reuse;           /* --traffic no-reuse (default compulsory) */
+  const char *tokens_name; /* --tokens-per-call CONST|N, or NULL (1 per call) */
+  uint64_t time_limit_us;  /* --time-limit SECONDS, in microseconds (0: none) */
 } vxpeak_args;
 
 /* A command: its name, what it does, which options it takes, which formats it writes. */
 typedef struct vxpeak_command {
   const char *name;
-  const char *synopsis;           /* after "vxpeak NAME " */
-  const char *summary;            /* one line for `vxpeak --help` */
-  const char *description;        /* a paragraph for `vxpeak NAME --help` */
+  const char *synopsis;    /* after "vxpeak NAME " */
+  const char *summary;     /* one line for `vxpeak --help` */
+  const char *description; /* a paragraph for `vxpeak NAME --help` */
   int (*run)(const vxpeak_args *args);
-  unsigned options;               /* bit (1u << vxpeak_opt) per accepted option */
-  const char *const *formats;     /* NULL-terminated; the first is the default */
-  bool needs_output;              /* -o is required */
-  const char *examples;           /* lines "  $ vxpeak ..." */
-  bool no_file;                   /* takes no FILE.vx (lsp) */
+  unsigned options;           /* bit (1u << vxpeak_opt) per accepted option */
+  const char *const *formats; /* NULL-terminated; the first is the default */
+  bool needs_output;          /* -o is required */
+  const char *examples;       /* lines "  $ vxpeak ..." */
+  bool no_file;               /* takes no FILE.vx (lsp) */
 } vxpeak_command;
 
 /* The commands, in help order, and their count (commands.c). */
@@ -142,7 +138,7 @@ typedef struct vxpeak_program {
 /* One machine choice: the device model (--machine, or the built-in default when the
  * program declares none) and the host (--host, implied `default` with the built-in). */
 typedef struct vxpeak_target {
-  const char *label;              /* what the user named: the --machine word, or NULL */
+  const char *label; /* what the user named: the --machine word, or NULL */
   vxp_source *machine_src, *host_src;
   vxp_machine *machine, *host;
 } vxpeak_target;
@@ -213,19 +209,18 @@ void vxpeak_render_all(FILE *out, const vxp_analysis *an);
 
 /* Render diagnostic `index` of `count` unless past VXPEAK_MAX_RENDERED; the first one past
  * it prints how many are not shown. Returns whether `d` was rendered. */
-bool vxpeak_render_nth(FILE *out, const vxp_diagnostic *d, size_t index, size_t count,
-                       bool color);
+bool vxpeak_render_nth(FILE *out, const vxp_diagnostic *d, size_t index, size_t count, bool color);
 
 /* Whether to colour output written to `out` (a terminal, and NO_COLOR unset). */
 bool vxpeak_use_color(FILE *out);
 
 /* ------------------------------------------------------------------ numbers (format.c) */
 
-const char *vxpeak_grouped(uint64_t v, char buf[32]);  /* 12,952,010,752 */
-const char *vxpeak_binary(uint64_t v, char buf[32]);   /* 12.06 GiB, 500.00 MiB */
-const char *vxpeak_decimal(uint64_t v, char buf[32]);  /* 13.48 GB */
+const char *vxpeak_grouped(uint64_t v, char buf[32]);         /* 12,952,010,752 */
+const char *vxpeak_binary(uint64_t v, char buf[32]);          /* 12.06 GiB, 500.00 MiB */
+const char *vxpeak_decimal(uint64_t v, char buf[32]);         /* 13.48 GB */
 const char *vxpeak_duration_fixed(uint64_t ps, char buf[32]); /* 12.85 ms, 411.17 ms */
-const char *vxpeak_bytes(uint64_t v, char buf[96]);    /* 13,476,298,752 bytes (13.48 GB, 12.55 GiB) */
+const char *vxpeak_bytes(uint64_t v, char buf[96]); /* 13,476,298,752 bytes (13.48 GB, 12.55 GiB) */
 const char *vxpeak_per_second(double v, char buf[32]); /* 115, 47.4, 2.4 */
 
 #endif /* VXPEAK_CLI_H */

@@ -3,8 +3,8 @@
 #include "cli.h"
 
 #define O(x) (1u << (x))
-#define MACHINE_OPTS \
-  (O(OPT_MACHINE) | O(OPT_HOST) | O(OPT_MACHINE_ONLY) | O(OPT_DEFINE) | O(OPT_TIME_LIMIT) | \
+#define MACHINE_OPTS                                                                               \
+  (O(OPT_MACHINE) | O(OPT_HOST) | O(OPT_MACHINE_ONLY) | O(OPT_DEFINE) | O(OPT_TIME_LIMIT) |        \
    O(OPT_HELP))
 
 static const char *const check_formats[] = {"text", "json", "sarif", NULL};
@@ -13,8 +13,9 @@ static const char *const plot_formats[] = {"svg", NULL};
 static const char *const frontier_formats[] = {"text", "json", "svg", NULL};
 
 const vxpeak_command vxpeak_commands[] = {
-    {"check", "FILE.vx [--machine M [--machine-only]] [--host H] [-D NAME=VALUE]... "
-              "[--margin P%] [--format text|json|sarif]",
+    {"check",
+     "FILE.vx [--machine M [--machine-only]] [--host H] [-D NAME=VALUE]... "
+     "[--margin P%] [--format text|json|sarif]",
      "analyse a program: its peaks, its verdict and why",
      "Analyse the program and print its diagnostics on standard error in compiler form\n"
      "(file:line:col: error[CODE]: message, the source line with a caret, note: and help:\n"
@@ -33,7 +34,8 @@ const vxpeak_command vxpeak_commands[] = {
      "errors; exit 0 only when the tree has no ERROR or MISSING node.",
      vxpeak_parse, O(OPT_SEXP) | O(OPT_TIME_LIMIT) | O(OPT_HELP), NULL, false,
      "  $ vxpeak parse examples/blog/peak_not_sum.vx\n"},
-    {"emit-cuda", "FILE.vx [--machine M] [--host H] [-D NAME=VALUE]... [--allow-rejected] -o OUT.cu",
+    {"emit-cuda",
+     "FILE.vx [--machine M] [--host H] [-D NAME=VALUE]... [--allow-rejected] -o OUT.cu",
      "generate CUDA whose device memory follows the analysis",
      "Generate CUDA C++ whose device allocations are the analysis' tiles, each a cudaMalloc\n"
      "of its bytes freed where the analysis releases it, each spawn region a kernel; the\n"
@@ -44,8 +46,9 @@ const vxpeak_command vxpeak_commands[] = {
      "error[VXP0800]), 2 usage or input/output error.",
      vxpeak_emit_cuda, MACHINE_OPTS | O(OPT_OUTPUT) | O(OPT_ALLOW_REJECTED), NULL, true,
      "  $ vxpeak emit-cuda examples/blog/peak_not_sum.vx -o prog.cu && nvcc -o prog prog.cu\n"},
-    {"explain", "FILE.vx [--function F] [--space S] [--machine M] [-D NAME=VALUE]... "
-                "[--format text|json]",
+    {"explain",
+     "FILE.vx [--function F] [--space S] [--machine M] [-D NAME=VALUE]... "
+     "[--format text|json]",
      "what fills the peak: live tiles by role and by site, peak against sum",
      "For every (function, space) with a capacity: the tiles live at the peak, grouped by\n"
      "the role the program names for them and by source site, with bytes, GiB and share of\n"
@@ -53,12 +56,13 @@ const vxpeak_command vxpeak_commands[] = {
      "made of. A role is named in a comment: `// role: NAME` at the end of a placement's\n"
      "line names that placement; on a line of its own it names every placement below it up\n"
      "to a blank line, the next role comment, or a line that opens or closes a block.",
-     vxpeak_explain, MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_FUNCTION) | O(OPT_SPACE),
-     report_formats, false,
+     vxpeak_explain, MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_FUNCTION) | O(OPT_SPACE), report_formats,
+     false,
      "  $ vxpeak explain examples/llama2/prefill.vx --function main\n"
      "  $ vxpeak explain examples/llama2/prefill.vx -D BATCH=9 --format json\n"},
-    {"sweep", "FILE.vx --const NAME=LO..HI [--machine M]... [--margin P%] [--function F] "
-              "[--space S] [-D NAME=VALUE]... [--format text|json]",
+    {"sweep",
+     "FILE.vx --const NAME=LO..HI [--machine M]... [--margin P%] [--function F] "
+     "[--space S] [-D NAME=VALUE]... [--format text|json]",
      "the largest value of a constant that fits, per machine",
      "Analyse the program again with `const NAME` overridden, for each machine, and report\n"
      "the largest value in LO..HI that fits with the margin: no error, every tile's size\n"
@@ -69,15 +73,16 @@ const vxpeak_command vxpeak_commands[] = {
      "search bisects and analyses both sides of the boundary; otherwise it scans down from\n"
      "HI. Exit status 0 when a value fits on every machine, 1 when not on some, 2 usage or\n"
      "I/O error.",
-     vxpeak_sweep, MACHINE_OPTS | O(OPT_CONST) | O(OPT_MARGIN) | O(OPT_FUNCTION) |
-         O(OPT_SPACE) | O(OPT_FORMAT),
+     vxpeak_sweep,
+     MACHINE_OPTS | O(OPT_CONST) | O(OPT_MARGIN) | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_FORMAT),
      report_formats, false,
      "  $ vxpeak sweep examples/llama2/prefill.vx --const BATCH=1..64 --machine a100-40\n"
      "  $ vxpeak sweep examples/llama2/prefill.vx --const BATCH=1..64 --margin 10% \\\n"
      "        --machine a100-40,a100-80,h100-sxm,h200,b200,mi300x,l4,rtx-4090\n"},
-    {"roofline", "FILE.vx [--function F] [--machine M] [--host H] [-D NAME=VALUE]... "
-                 "[--traffic compulsory|no-reuse] [--tokens-per-call CONST|N] "
-                 "[--format text|json]",
+    {"roofline",
+     "FILE.vx [--function F] [--machine M] [--host H] [-D NAME=VALUE]... "
+     "[--traffic compulsory|no-reuse] [--tokens-per-call CONST|N] "
+     "[--format text|json]",
      "bytes and operations per call, which of memory and compute binds, tokens/s",
      "For each function with spawn regions (or --function F): the bytes one call's regions\n"
      "read and write per space, counted from their element accesses (x[i][j] moves one\n"
@@ -91,14 +96,16 @@ const vxpeak_command vxpeak_commands[] = {
      "ridge point, which binds and by how much, calls/s and, with --tokens-per-call,\n"
      "tokens/s; and what streaming the tiles that came from host memory would cost. A\n"
      "machine without compute rates says that it cannot name the bound.",
-     vxpeak_roofline, MACHINE_OPTS | O(OPT_FUNCTION) | O(OPT_FORMAT) | O(OPT_TRAFFIC) |
-         O(OPT_TOKENS), report_formats, false,
+     vxpeak_roofline,
+     MACHINE_OPTS | O(OPT_FUNCTION) | O(OPT_FORMAT) | O(OPT_TRAFFIC) | O(OPT_TOKENS),
+     report_formats, false,
      "  $ vxpeak roofline examples/llama2/prefill.vx --function decode_step\n"
      "  $ vxpeak roofline examples/llama2/prefill.vx --function decode_step --machine h100-sxm \\\n"
      "        --host default --format json\n"},
-    {"frontier", "FILE.vx --const NAME=LO..HI [--machine M] [--host H] [--margin P%] "
-                 "[--tokens-per-call CONST|N] [--traffic compulsory|no-reuse] [--function F] "
-                 "[--space S] [-D NAME=VALUE]... [--format text|json|svg] [-o FILE]",
+    {"frontier",
+     "FILE.vx --const NAME=LO..HI [--machine M] [--host H] [--margin P%] "
+     "[--tokens-per-call CONST|N] [--traffic compulsory|no-reuse] [--function F] "
+     "[--space S] [-D NAME=VALUE]... [--format text|json|svg] [-o FILE]",
      "per batch size: fits?, time per call, tokens/s, bound; where each turns",
      "Analyse the program at every value of `const NAME` in LO..HI (at most 4096 values):\n"
      "its peak against the capacity (with --margin kept free), whether it fits, one call's\n"
@@ -109,8 +116,9 @@ const vxpeak_command vxpeak_commands[] = {
      "constant with the bandwidth and compute ceilings and the capacity wall (-o FILE, or\n"
      "standard output). Exit status 0 when some value fits, 1 when none does, 2 usage or\n"
      "I/O error.",
-     vxpeak_frontier, MACHINE_OPTS | O(OPT_CONST) | O(OPT_MARGIN) | O(OPT_FUNCTION) |
-         O(OPT_SPACE) | O(OPT_FORMAT) | O(OPT_OUTPUT) | O(OPT_TRAFFIC) | O(OPT_TOKENS),
+     vxpeak_frontier,
+     MACHINE_OPTS | O(OPT_CONST) | O(OPT_MARGIN) | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_FORMAT) |
+         O(OPT_OUTPUT) | O(OPT_TRAFFIC) | O(OPT_TOKENS),
      frontier_formats, false,
      "  $ vxpeak frontier examples/llama2/decode.vx --const BATCH=1..256 --tokens-per-call BATCH\n"
      "  $ vxpeak frontier examples/llama2/decode.vx --const BATCH=1..64 --machine h100-sxm \\\n"
@@ -121,8 +129,7 @@ const vxpeak_command vxpeak_commands[] = {
      "position of program order (placements and calls) as a step curve, the capacity as a\n"
      "dashed line, the peak marked and labelled with its breakdown by role, and each\n"
      "position's source line on hover. '-o -' writes to standard output.",
-     vxpeak_plot, MACHINE_OPTS | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_OUTPUT), plot_formats,
-     true,
+     vxpeak_plot, MACHINE_OPTS | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_OUTPUT), plot_formats, true,
      "  $ vxpeak plot examples/llama2/prefill.vx --function main -o timeline.svg\n"
      "  $ vxpeak plot examples/llama2/prefill.vx -D BATCH=9 --function main -o batch9.svg\n"},
     {"lsp", "[--stdio]", "a language server for editors, over standard input and output",

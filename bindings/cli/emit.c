@@ -33,10 +33,12 @@ int vxpeak_emit_cuda(const vxpeak_args *args) {
     bool color = vxpeak_use_color(stderr);
     for (size_t i = 0; i < vxp_analysis_diagnostic_count(s.an); i++) {
       const vxp_diagnostic *d = vxp_analysis_diagnostic(s.an, i);
-      if (vxp_diagnostic_severity(d) == VXP_SEVERITY_ERROR) vxpeak_render_diagnostic(stderr, d, color);
+      if (vxp_diagnostic_severity(d) == VXP_SEVERITY_ERROR)
+        vxpeak_render_diagnostic(stderr, d, color);
     }
-    fprintf(stderr, "vxpeak emit-cuda: warning: %s: the analysis rejected this program (%zu "
-                    "error%s); generated anyway because --allow-rejected was given\n",
+    fprintf(stderr,
+            "vxpeak emit-cuda: warning: %s: the analysis rejected this program (%zu "
+            "error%s); generated anyway because --allow-rejected was given\n",
             file, vxp_analysis_error_count(s.an), vxp_analysis_error_count(s.an) == 1 ? "" : "s");
   }
   FILE *out = strcmp(output, "-") == 0 ? stdout : fopen(output, "wb");
@@ -46,8 +48,10 @@ int vxpeak_emit_cuda(const vxpeak_args *args) {
     goto done;
   }
   bool ok = fwrite(text, 1, len, out) == len;
-  if (out != stdout) ok = (fclose(out) == 0) && ok;
-  else ok = (fflush(out) == 0) && ok;
+  if (out != stdout)
+    ok = (fclose(out) == 0) && ok;
+  else
+    ok = (fflush(out) == 0) && ok;
   if (!ok) {
     fprintf(stderr, "vxpeak emit-cuda: cannot write '%s': %s\n", output, strerror(errno));
     exit_code = VXPEAK_EXIT_USAGE;

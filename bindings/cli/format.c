@@ -57,9 +57,12 @@ const char *vxpeak_duration_fixed(uint64_t ps, char buf[32]) {
 
 const char *vxpeak_per_second(double v, char buf[32]) {
   /* 115, 47.4, 2.4, 0.031: what a rate needs, no more. */
-  if (v >= 100) snprintf(buf, 32, "%.0f", v);
-  else if (v >= 10) snprintf(buf, 32, "%.1f", v);
-  else snprintf(buf, 32, "%.2g", v);
+  if (v >= 100)
+    snprintf(buf, 32, "%.0f", v);
+  else if (v >= 10)
+    snprintf(buf, 32, "%.1f", v);
+  else
+    snprintf(buf, 32, "%.2g", v);
   return buf;
 }
 
@@ -76,5 +79,3 @@ const char *vxpeak_bytes(uint64_t v, char buf[96]) {
   snprintf(buf, 96, "%.26s bytes (%s, %s)", vxpeak_grouped(v, g), d, b);
   return buf;
 }
-
-

@@ -17,8 +17,8 @@ int vxpeak_frontier(const vxpeak_args *args) {
   memset(&target, 0, sizeof(target));
   int exit_code = vxpeak_program_open(&program, args->file);
   if (exit_code == VXPEAK_EXIT_OK)
-    exit_code = vxpeak_target_open(&target, &program, args->machine_count ? args->machines[0]
-                                                                          : NULL, args->host);
+    exit_code = vxpeak_target_open(&target, &program,
+                                   args->machine_count ? args->machines[0] : NULL, args->host);
   if (exit_code != VXPEAK_EXIT_OK) goto done;
   vxp_analyze_options opts = vxpeak_target_options(&target, args);
   vxp_frontier_options fo;
@@ -53,8 +53,8 @@ int vxpeak_frontier(const vxpeak_args *args) {
     goto done;
   }
   if (ro.format == VXP_REPORT_SVG) {
-    FILE *out = strcmp(args->output ? args->output : "-", "-") == 0 ? stdout
-                                                                      : fopen(args->output, "w");
+    FILE *out =
+        strcmp(args->output ? args->output : "-", "-") == 0 ? stdout : fopen(args->output, "w");
     size_t len = 0;
     const char *text = vxp_report_text(rep, &len);
     bool ok = out && fwrite(text, 1, len, out) == len;

@@ -54,7 +54,8 @@ int vxpeak_load_machine(vxp_context *ctx, const char *arg, vxp_source **out_src,
   if (rc == VXP_OK) return VXP_OK;
   if (rc != VXP_ENOTFOUND) return vxpeak_fail(ctx, rc, "cannot load the machine model"), rc;
   fprintf(stderr, "vxpeak: unknown machine '%s': no file of that name, no %s.vx in", arg, arg);
-  for (size_t i = 0; i < ndirs; i++) fprintf(stderr, "%s %s", i ? "," : "", dirs[i]);
+  for (size_t i = 0; i < ndirs; i++)
+    fprintf(stderr, "%s %s", i ? "," : "", dirs[i]);
   /* The library's message lists the built-in machines. */
   fprintf(stderr, ", and %s\n", vxp_context_errmsg(ctx));
   return VXP_ENOTFOUND;

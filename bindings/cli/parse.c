@@ -45,7 +45,8 @@ int vxpeak_parse(const vxpeak_args *args) {
     for (const char *p = tree; *p; p++) {
       if (*p == '(') {
         if (!at_line_start) putchar('\n');
-        for (size_t i = 0; i < depth && i < VXPEAK_MAX_INDENT; i++) fputs("  ", stdout);
+        for (size_t i = 0; i < depth && i < VXPEAK_MAX_INDENT; i++)
+          fputs("  ", stdout);
         if (depth > VXPEAK_MAX_INDENT) printf("[depth %zu] ", depth);
         depth++;
         at_line_start = false;

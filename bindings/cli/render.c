@@ -7,7 +7,6 @@
 
 #include "cli.h"
 
-
 bool vxpeak_use_color(FILE *out) {
   const char *no_color = getenv("NO_COLOR");
   if (no_color && no_color[0]) return false;
@@ -26,7 +25,8 @@ int vxpeak_fail(vxp_context *ctx, int rc, const char *what) {
     char frac[8] = "";
     if (limit_us % 1000000u) { /* the decimals given, without trailing zeros */
       snprintf(frac, sizeof(frac), ".%06llu", (unsigned long long)(limit_us % 1000000u));
-      for (size_t n = strlen(frac); frac[n - 1] == '0'; n--) frac[n - 1] = '\0';
+      for (size_t n = strlen(frac); frac[n - 1] == '0'; n--)
+        frac[n - 1] = '\0';
     }
     fprintf(stderr, "vxpeak: %s: stopped by --time-limit (%llu%s s)\n", what,
             (unsigned long long)(limit_us / 1000000u), frac);
@@ -57,8 +57,7 @@ void vxpeak_render_diagnostic(FILE *out, const vxp_diagnostic *d, bool color) {
   free(big);
 }
 
-bool vxpeak_render_nth(FILE *out, const vxp_diagnostic *d, size_t index, size_t count,
-                       bool color) {
+bool vxpeak_render_nth(FILE *out, const vxp_diagnostic *d, size_t index, size_t count, bool color) {
   if (index < VXPEAK_MAX_RENDERED) {
     vxpeak_render_diagnostic(out, d, color);
     return true;

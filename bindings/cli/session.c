@@ -46,7 +46,8 @@ int vxpeak_target_open(vxpeak_target *t, const vxpeak_program *p, const char *ma
     if (!host_arg) host_arg = "default";
   }
   if (host_arg) {
-    if (strcmp(host_arg, "default") == 0) rc = vxp_machine_builtin(&t->host, p->ctx, "host-default");
+    if (strcmp(host_arg, "default") == 0)
+      rc = vxp_machine_builtin(&t->host, p->ctx, "host-default");
     else if ((rc = vxp_source_load_file(&t->host_src, p->ctx, host_arg)) == VXP_OK)
       rc = vxp_machine_load(&t->host, p->ctx, t->host_src);
     if (rc != VXP_OK) return vxpeak_fail(p->ctx, rc, "cannot load the host model");
@@ -120,7 +121,8 @@ bool vxpeak_check_selection(const vxpeak_args *args, const vxp_analysis *an) {
       for (size_t i = 0; i < vxp_analysis_resident_set_count(an); i++) {
         const char *sp = vxp_resident_set_space(vxp_analysis_resident_set(an, i));
         bool dup = false;
-        for (size_t k = 0; k < nseen; k++) dup |= strcmp(seen[k], sp) == 0;
+        for (size_t k = 0; k < nseen; k++)
+          dup |= strcmp(seen[k], sp) == 0;
         if (dup || nseen == 64) continue;
         seen[nseen++] = sp;
         fprintf(stderr, "%s %s", nseen > 1 ? "," : "", sp);
@@ -148,8 +150,7 @@ bool vxpeak_tokens_per_call(const vxpeak_args *args, vxp_context *ctx, const vxp
   }
   int rc = vxp_analysis_const_value(an, name, out);
   if (rc != VXP_OK) {
-    fprintf(stderr, "vxpeak: --tokens-per-call %s: %s\n", name,
-            vxp_context_errmsg(ctx));
+    fprintf(stderr, "vxpeak: --tokens-per-call %s: %s\n", name, vxp_context_errmsg(ctx));
     return false;
   }
   if (*out == 0) {

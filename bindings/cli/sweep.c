@@ -29,8 +29,10 @@ static int print_report(const vxpeak_args *args, vxp_context *ctx, const machine
     vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
     ro.format = strcmp(args->format, "json") == 0 ? VXP_REPORT_JSON : VXP_REPORT_TEXT;
     int rc = vxp_report_sweep(&rep, ctx, sweeps, names, n, &ro);
-    if (rc != VXP_OK) exit_code = vxpeak_fail(ctx, rc, "sweep");
-    else vxpeak_print_report(rep);
+    if (rc != VXP_OK)
+      exit_code = vxpeak_fail(ctx, rc, "sweep");
+    else
+      vxpeak_print_report(rep);
   }
   vxp_report_free(rep);
   free(sweeps);
@@ -46,7 +48,8 @@ static size_t axis_values(const vxpeak_args *args, size_t axis, uint64_t out[VXP
     memcpy(out, args->sweep_values[axis], args->sweep_list[axis] * sizeof(uint64_t));
     return args->sweep_list[axis];
   }
-  uint64_t lo = axis ? args->sweep2_lo : args->sweep_lo, hi = axis ? args->sweep2_hi : args->sweep_hi;
+  uint64_t lo = axis ? args->sweep2_lo : args->sweep_lo,
+           hi = axis ? args->sweep2_hi : args->sweep_hi;
   size_t n = 0;
   for (uint64_t v = lo; n < VXPEAK_MAX_GRID; v++) {
     out[n++] = v;
@@ -74,7 +77,8 @@ static int sweep_grid(const vxpeak_args *args) {
   size_t fitting = 0;
   for (size_t r = 0; r < nr && exit_code == VXPEAK_EXIT_OK; r++) {
     vxp_analyze_options opts = vxpeak_target_options(&target, args);
-    for (size_t i = 0; i < args->define_count; i++) overrides[i] = args->defines[i];
+    for (size_t i = 0; i < args->define_count; i++)
+      overrides[i] = args->defines[i];
     overrides[args->define_count].name = args->sweep_name;
     overrides[args->define_count].value = rows[r];
     opts.overrides = overrides;
@@ -100,12 +104,15 @@ static int sweep_grid(const vxpeak_args *args) {
     ro.machine = vxpeak_target_name(&target);
     int rc = vxp_report_sweep_grid(&rep, prog.ctx, (const vxp_frontier *const *)cells, nr, nc,
                                    args->sweep_name, &ro);
-    if (rc != VXP_OK) exit_code = vxpeak_fail(prog.ctx, rc, "sweep");
-    else vxpeak_print_report(rep);
+    if (rc != VXP_OK)
+      exit_code = vxpeak_fail(prog.ctx, rc, "sweep");
+    else
+      vxpeak_print_report(rep);
   }
   if (exit_code == VXPEAK_EXIT_OK) exit_code = fitting ? VXPEAK_EXIT_OK : VXPEAK_EXIT_REJECTED;
   vxp_report_free(rep);
-  for (size_t i = 0; cells && i < nr * nc; i++) vxp_frontier_free(cells[i]);
+  for (size_t i = 0; cells && i < nr * nc; i++)
+    vxp_frontier_free(cells[i]);
   free(cells);
   vxpeak_target_close(&target);
   vxpeak_program_close(&prog);

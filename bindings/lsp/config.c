@@ -35,7 +35,8 @@ void lsp_config_free(lsp_server *s) {
   free_machines(s);
   free(s->config.machine);
   free(s->config.host);
-  for (size_t i = 0; i < s->config.define_count; i++) free((char *)s->config.defines[i].name);
+  for (size_t i = 0; i < s->config.define_count; i++)
+    free((char *)s->config.defines[i].name);
   free(s->config.defines);
   memset(&s->config, 0, sizeof(s->config));
   free(s->config_error);
@@ -67,8 +68,10 @@ void lsp_configure(lsp_server *s, json_t *settings) {
     settings = json_object_get(settings, "vxpeak");
   if (json_is_object(settings)) {
     json_t *m = json_object_get(settings, "machine"), *h = json_object_get(settings, "host");
-    if (json_is_string(m) && json_string_length(m)) s->config.machine = dup_string(json_string_value(m));
-    if (json_is_string(h) && json_string_length(h)) s->config.host = dup_string(json_string_value(h));
+    if (json_is_string(m) && json_string_length(m))
+      s->config.machine = dup_string(json_string_value(m));
+    if (json_is_string(h) && json_string_length(h))
+      s->config.host = dup_string(json_string_value(h));
     json_t *defs = json_object_get(settings, "defines");
     if (json_is_object(defs) && json_object_size(defs)) {
       s->config.defines = calloc(json_object_size(defs), sizeof(*s->config.defines));

@@ -25,8 +25,10 @@ void lsp_document_free(lsp_document *d) {
 }
 
 static int hex(char c) {
-  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                      : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+  return c >= '0' && c <= '9'   ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                : -1;
 }
 
 /* The label diagnostics and suggested commands name the document by: the path of a
@@ -112,7 +114,8 @@ bool lsp_document_change(lsp_server *s, lsp_document *d, json_t *change, const c
     }
   } else {
     uint32_t start, end;
-    if (!json_is_object(range) || !lsp_position_to_byte(d->src, json_object_get(range, "start"), &start) ||
+    if (!json_is_object(range) ||
+        !lsp_position_to_byte(d->src, json_object_get(range, "start"), &start) ||
         !lsp_position_to_byte(d->src, json_object_get(range, "end"), &end)) {
       *why = "a content change whose range is not two positions";
       return false;

@@ -45,9 +45,11 @@ static const char *binary(uint64_t v, char buf[32]) {
 
 /* bytes as a percentage of capacity, "107.6%"; "-" without a capacity. */
 static const char *percent(uint64_t bytes, uint64_t capacity, char buf[32]) {
-  if (!capacity) snprintf(buf, 32, "-");
-  else snprintf(buf, 32, "%.*f%%", (double)bytes * 100 / (double)capacity < 1 ? 4 : 1,
-                (double)bytes * 100 / (double)capacity);
+  if (!capacity)
+    snprintf(buf, 32, "-");
+  else
+    snprintf(buf, 32, "%.*f%%", (double)bytes * 100 / (double)capacity < 1 ? 4 : 1,
+             (double)bytes * 100 / (double)capacity);
   return buf;
 }
 
@@ -61,7 +63,8 @@ typedef struct text {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void add(text *t, const char *fmt, ...) {
+static void
+add(text *t, const char *fmt, ...) {
   va_list ap;
   for (;;) {
     size_t room = t->cap - t->len;
@@ -74,7 +77,8 @@ static void add(text *t, const char *fmt, ...) {
     }
     if (n == -1) return;
     size_t cap = t->cap ? t->cap * 2 : 256;
-    while (n >= 0 && cap < t->len + (size_t)n + 1) cap *= 2;
+    while (n >= 0 && cap < t->len + (size_t)n + 1)
+      cap *= 2;
     char *buf = realloc(t->buf, cap);
     if (!buf) return;
     t->buf = buf;
@@ -120,27 +124,28 @@ static json_t *diagnostic(const lsp_document *d, const vxp_diagnostic *g) {
        * their code; the client lists them under the diagnostic. */
       text nt = {0};
       add(&nt, "%s: %s", kind, vxp_diagnostic_message(n));
-      json_array_append_new(
-          related, json_pack("{s:{s:s, s:o}, s:o}", "location", "uri", d->uri, "range",
-                             lsp_range(doc, vxp_diagnostic_range(n)), "message", take(&nt)));
+      json_array_append_new(related, json_pack("{s:{s:s, s:o}, s:o}", "location", "uri", d->uri,
+                                               "range", lsp_range(doc, vxp_diagnostic_range(n)),
+                                               "message", take(&nt)));
     } else {
       add(&msg, "\n%s: %s", kind, vxp_diagnostic_message(n));
       where(&msg, n);
     }
   }
   vxp_range none = {{0, 0}, {0, 0}, 0, 0};
-  json_t *out = json_pack("{s:o, s:i, s:s, s:o}", "range",
-                          lsp_range(doc, here ? vxp_diagnostic_range(g) : none), "severity",
-                          severity(vxp_diagnostic_severity(g)), "source", "vxpeak", "message",
-                          take(&msg));
+  json_t *out = json_pack(
+      "{s:o, s:i, s:s, s:o}", "range", lsp_range(doc, here ? vxp_diagnostic_range(g) : none),
+      "severity", severity(vxp_diagnostic_severity(g)), "source", "vxpeak", "message", take(&msg));
   if (!out) {
     json_decref(related);
     return NULL;
   }
   if (vxp_diagnostic_code(g) && *vxp_diagnostic_code(g))
     json_object_set_new(out, "code", lsp_text(vxp_diagnostic_code(g)));
-  if (json_array_size(related)) json_object_set_new(out, "relatedInformation", related);
-  else json_decref(related);
+  if (json_array_size(related))
+    json_object_set_new(out, "relatedInformation", related);
+  else
+    json_decref(related);
   return out;
 }
 
@@ -192,8 +197,10 @@ static bool word_at(const vxp_source *src, uint32_t at, uint32_t *start, uint32_
   const char *t = vxp_source_text(src, &len);
   if (at > len) return false;
   uint32_t a = at, b = at;
-  while (a > 0 && is_ident(t[a - 1])) a--;
-  while (b < len && is_ident(t[b])) b++;
+  while (a > 0 && is_ident(t[a - 1]))
+    a--;
+  while (b < len && is_ident(t[b]))
+    b++;
   if (a == b) return false;
   *start = a;
   *end = b;
@@ -223,9 +230,8 @@ static void describe_record(text *t, const vxp_analysis *an, const vxp_record *r
   uint64_t bytes = vxp_record_bytes(rec);
   const vxp_resident_set *rs = resident_set(an, fn, space);
   uint64_t capacity = rs ? vxp_resident_set_capacity_bytes(rs) : 0;
-  add(t, "**%s** in `%s`, function `%s`\n\n", vxp_record_binding(rec) ? vxp_record_binding(rec)
-                                                                       : "(unbound tile)",
-      space, fn);
+  add(t, "**%s** in `%s`, function `%s`\n\n",
+      vxp_record_binding(rec) ? vxp_record_binding(rec) : "(unbound tile)", space, fn);
   add(t, "- bytes: %s (%s, rounded to the space's granule)\n", binary(bytes, a), grouped(bytes, b));
   uint32_t depth = vxp_record_scope_depth(rec), rel;
   if (vxp_record_release_order(rec, &rel))
@@ -241,8 +247,10 @@ static void describe_record(text *t, const vxp_analysis *an, const vxp_record *r
         binary(vxp_resident_set_peak_bytes(rs), a),
         percent(vxp_resident_set_peak_bytes(rs), capacity, b));
   uint64_t runs;
-  if (vxp_record_runs(rec, &runs)) add(t, "- runs %s time%s per call\n", grouped(runs, a), runs == 1 ? "" : "s");
-  else add(t, "- runs an unknown number of times per call (a trip count is not static)\n");
+  if (vxp_record_runs(rec, &runs))
+    add(t, "- runs %s time%s per call\n", grouped(runs, a), runs == 1 ? "" : "s");
+  else
+    add(t, "- runs an unknown number of times per call (a trip count is not static)\n");
   if (vxp_record_role(rec)) add(t, "- role: %s\n", vxp_record_role(rec));
 }
 
@@ -254,18 +262,18 @@ static void describe_function(text *t, const vxp_analysis *an, const char *fn) {
     const vxp_resident_set *rs = vxp_analysis_resident_set(an, i);
     if (strcmp(vxp_resident_set_function(rs), fn) != 0) continue;
     uint64_t peak = vxp_resident_set_peak_bytes(rs), cap = vxp_resident_set_capacity_bytes(rs);
-    add(t, "- `%s`: peak %s of %s (%s), %zu tile%s live at the peak\n",
-        vxp_resident_set_space(rs), binary(peak, a), binary(cap, b), percent(peak, cap, c),
-        vxp_resident_set_tile_count(rs), vxp_resident_set_tile_count(rs) == 1 ? "" : "s");
+    add(t, "- `%s`: peak %s of %s (%s), %zu tile%s live at the peak\n", vxp_resident_set_space(rs),
+        binary(peak, a), binary(cap, b), percent(peak, cap, c), vxp_resident_set_tile_count(rs),
+        vxp_resident_set_tile_count(rs) == 1 ? "" : "s");
     any = true;
   }
   for (size_t i = 0; i < vxp_analysis_call_tree_count(an); i++) {
     const vxp_call_tree *ct = vxp_analysis_call_tree(an, i);
     if (strcmp(vxp_call_tree_function(ct), fn) != 0 || !vxp_call_tree_callee(ct)) continue;
     uint64_t total = vxp_call_tree_total_bytes(ct), cap = vxp_call_tree_capacity_bytes(ct);
-    add(t, "- `%s` over the call tree: %s%s of %s (%s), through `%s`\n",
-        vxp_call_tree_space(ct), vxp_call_tree_bounded(ct) ? "" : "unbounded, at least ",
-        binary(total, a), binary(cap, b), percent(total, cap, c), vxp_call_tree_callee(ct));
+    add(t, "- `%s` over the call tree: %s%s of %s (%s), through `%s`\n", vxp_call_tree_space(ct),
+        vxp_call_tree_bounded(ct) ? "" : "unbounded, at least ", binary(total, a), binary(cap, b),
+        percent(total, cap, c), vxp_call_tree_callee(ct));
     any = true;
   }
   if (!any) add(t, "- places no tile in a space with a capacity\n");
@@ -384,9 +392,9 @@ json_t *lsp_inlay_hints(lsp_server *s, lsp_document *d, uint32_t from, uint32_t 
     }
     if (others > 3) add(&t, " | ...");
     if (vxp_record_live_at_peak(rec)) add(&t, " (at peak)");
-    json_array_append_new(hints, json_pack("{s:o, s:o, s:i, s:b}", "position",
-                                           lsp_position(src, r.end), "label", take(&t), "kind",
-                                           1, "paddingLeft", 1));
+    json_array_append_new(hints,
+                          json_pack("{s:o, s:o, s:i, s:b}", "position", lsp_position(src, r.end),
+                                    "label", take(&t), "kind", 1, "paddingLeft", 1));
   }
   return hints;
 }
@@ -428,8 +436,8 @@ json_t *lsp_code_lenses(lsp_server *s, lsp_document *d) {
       if (is_function_of(fn, name)) instances++;
     }
     if (instances == 0) continue; /* generic and never instantiated */
-    if (instances != SIZE_MAX) add(&t, "generic: %zu instance%s (hover for each)", instances,
-                                  instances == 1 ? "" : "s");
+    if (instances != SIZE_MAX)
+      add(&t, "generic: %zu instance%s (hover for each)", instances, instances == 1 ? "" : "s");
     vxp_range r = vxp_program_item_name_range(prog, i);
     json_array_append_new(lenses, json_pack("{s:o, s:{s:o, s:s}}", "range", lsp_range(src, r),
                                             "command", "title", take(&t), "command", ""));
@@ -452,9 +460,9 @@ json_t *lsp_document_symbols(lsp_server *s, lsp_document *d) {
     int k = strcmp(kind, "const") == 0 ? 14 : strstr(name, "::") ? 6 : 12;
     vxp_range r = vxp_program_item_range(prog, i), sel = vxp_program_item_name_range(prog, i);
     if (sel.start_byte < r.start_byte || sel.end_byte > r.end_byte) sel = r;
-    json_array_append_new(symbols, json_pack("{s:o, s:i, s:o, s:o}", "name", lsp_text(name),
-                                             "kind", k, "range", lsp_range(src, r),
-                                             "selectionRange", lsp_range(src, sel)));
+    json_array_append_new(symbols, json_pack("{s:o, s:i, s:o, s:o}", "name", lsp_text(name), "kind",
+                                             k, "range", lsp_range(src, r), "selectionRange",
+                                             lsp_range(src, sel)));
   }
   return symbols;
 }

@@ -13,7 +13,8 @@ bool lsp_reader_feed(lsp_reader *r, const char *data, size_t n) {
   if (n == 0) return true;
   if (r->len + n > r->cap) {
     size_t cap = r->cap ? r->cap : 4096;
-    while (cap < r->len + n) cap *= 2;
+    while (cap < r->len + n)
+      cap *= 2;
     char *buf = realloc(r->buf, cap);
     if (!buf) return false;
     r->buf = buf;
@@ -38,7 +39,8 @@ static void consume(lsp_reader *r, size_t n) {
 /* The end of the header block (the offset just past "\r\n\r\n"), or 0 when not yet seen. */
 static size_t header_end(const lsp_reader *r) {
   for (size_t i = 0; i + 3 < r->len; i++) {
-    if (r->buf[i] == '\r' && r->buf[i + 1] == '\n' && r->buf[i + 2] == '\r' && r->buf[i + 3] == '\n')
+    if (r->buf[i] == '\r' && r->buf[i + 1] == '\n' && r->buf[i + 2] == '\r' &&
+        r->buf[i + 3] == '\n')
       return i + 4;
   }
   return 0;
@@ -50,22 +52,26 @@ static long long content_length(const char *h, size_t end) {
   size_t i = 0;
   while (i < end) {
     size_t eol = i;
-    while (eol + 1 < end && !(h[eol] == '\r' && h[eol + 1] == '\n')) eol++;
+    while (eol + 1 < end && !(h[eol] == '\r' && h[eol + 1] == '\n'))
+      eol++;
     static const char key[] = "content-length:";
     size_t klen = sizeof(key) - 1;
     if (eol - i >= klen) {
       bool match = true;
-      for (size_t k = 0; k < klen && match; k++) match = tolower((unsigned char)h[i + k]) == key[k];
+      for (size_t k = 0; k < klen && match; k++)
+        match = tolower((unsigned char)h[i + k]) == key[k];
       if (match) {
         size_t p = i + klen;
-        while (p < eol && (h[p] == ' ' || h[p] == '\t')) p++;
+        while (p < eol && (h[p] == ' ' || h[p] == '\t'))
+          p++;
         if (p == eol) return -1;
         long long v = 0;
         for (; p < eol && isdigit((unsigned char)h[p]); p++) {
           v = v * 10 + (h[p] - '0');
           if (v > (long long)LSP_MAX_BODY) return -2;
         }
-        while (p < eol && (h[p] == ' ' || h[p] == '\t')) p++;
+        while (p < eol && (h[p] == ' ' || h[p] == '\t'))
+          p++;
         if (p != eol) return -1;
         found = v;
       }

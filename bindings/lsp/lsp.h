@@ -28,13 +28,13 @@
 typedef struct lsp_reader {
   char *buf;
   size_t len, cap;
-  size_t taken;             /* the body last returned, dropped on the next call */
+  size_t taken; /* the body last returned, dropped on the next call */
 } lsp_reader;
 
 typedef enum lsp_frame_status {
-  LSP_FRAME_MORE = 0,   /* no complete message yet */
-  LSP_FRAME_MESSAGE,    /* *body, *len: one message body (borrowed until the next call) */
-  LSP_FRAME_BAD         /* a malformed header was skipped; *body says why (static) */
+  LSP_FRAME_MORE = 0, /* no complete message yet */
+  LSP_FRAME_MESSAGE,  /* *body, *len: one message body (borrowed until the next call) */
+  LSP_FRAME_BAD       /* a malformed header was skipped; *body says why (static) */
 } lsp_frame_status;
 
 /* Append `n` bytes; false when out of memory. */
@@ -77,25 +77,25 @@ bool lsp_server_exited(const lsp_server *s, int *code);
 typedef struct lsp_document {
   char *uri;
   int64_t version;
-  vxp_source *src;          /* the current text */
-  vxp_source *parsed_src;   /* the text `prog` was parsed from (== src when not dirty) */
+  vxp_source *src;        /* the current text */
+  vxp_source *parsed_src; /* the text `prog` was parsed from (== src when not dirty) */
   vxp_program *prog;
   vxp_analysis *an;
-  vxp_machine *machine;     /* the machine this analysis used (borrowed from the server) */
-  bool dirty;               /* src differs from what was analysed */
+  vxp_machine *machine; /* the machine this analysis used (borrowed from the server) */
+  bool dirty;           /* src differs from what was analysed */
 } lsp_document;
 
 /* Configuration: initializationOptions, or workspace/didChangeConfiguration's
  * settings (either bare or under a "vxpeak" key). */
 typedef struct lsp_config {
-  char *machine;            /* a built-in name or a file; NULL: the program's own or a100-40 */
-  char *host;               /* a file or "default"; NULL */
+  char *machine; /* a built-in name or a file; NULL: the program's own or a100-40 */
+  char *host;    /* a file or "default"; NULL */
   vxp_const_override *defines;
   size_t define_count;
 } lsp_config;
 
 typedef struct lsp_pending {
-  json_t *msg;              /* parsed, or NULL when the body did not parse */
+  json_t *msg; /* parsed, or NULL when the body did not parse */
   bool cancelled;
 } lsp_pending;
 
@@ -105,9 +105,9 @@ struct lsp_server {
   vxp_context *ctx;
   bool initialized, shutdown, exited;
   lsp_config config;
-  char *config_error;       /* why the configured machine could not be loaded, or NULL */
+  char *config_error; /* why the configured machine could not be loaded, or NULL */
   vxp_source *machine_src, *host_src;
-  vxp_machine *machine, *host;          /* from the configuration, or NULL */
+  vxp_machine *machine, *host;                 /* from the configuration, or NULL */
   vxp_machine *default_machine, *default_host; /* a100-40 and host-default, loaded on use */
   lsp_document *docs;
   size_t doc_count, doc_cap;

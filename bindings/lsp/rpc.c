@@ -33,8 +33,8 @@ void lsp_reply(lsp_server *s, json_t *id, json_t *result) {
 }
 
 void lsp_reply_error(lsp_server *s, json_t *id, int code, const char *message) {
-  json_t *msg = json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0", "id",
-                          id ? id : json_null(), "error", "code", code, "message", message);
+  json_t *msg = json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0", "id", id ? id : json_null(),
+                          "error", "code", code, "message", message);
   if (msg) lsp_send(s, msg);
   json_decref(msg);
 }
@@ -55,7 +55,8 @@ json_t *lsp_text(const char *text) {
   size_t len = strlen(text);
   char *copy = malloc(len + 1);
   if (!copy) return json_null();
-  for (size_t i = 0; i <= len; i++) copy[i] = (unsigned char)text[i] < 0x80 ? text[i] : '?';
+  for (size_t i = 0; i <= len; i++)
+    copy[i] = (unsigned char)text[i] < 0x80 ? text[i] : '?';
   v = json_string(copy);
   free(copy);
   return v ? v : json_null();
@@ -67,5 +68,6 @@ void lsp_show_message(lsp_server *s, int type, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(text, sizeof(text), fmt, ap);
   va_end(ap);
-  lsp_notify(s, "window/showMessage", json_pack("{s:i, s:o}", "type", type, "message", lsp_text(text)));
+  lsp_notify(s, "window/showMessage",
+             json_pack("{s:i, s:o}", "type", type, "message", lsp_text(text)));
 }

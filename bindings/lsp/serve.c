@@ -48,8 +48,10 @@ int vxpeak_lsp_serve(int in_fd, int out_fd) {
       size_t len;
       lsp_frame_status st;
       while ((st = lsp_reader_next(&r, &body, &len)) != LSP_FRAME_MORE) {
-        if (st == LSP_FRAME_BAD) lsp_server_frame_error(s, body);
-        else lsp_server_enqueue(s, body, len);
+        if (st == LSP_FRAME_BAD)
+          lsp_server_frame_error(s, body);
+        else
+          lsp_server_enqueue(s, body, len);
       }
       /* More is arriving: queue it before acting (up to a bound, so a flood is handled). */
       if (readable(in_fd) && s->queue_len < 256) continue;

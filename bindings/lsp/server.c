@@ -22,9 +22,11 @@ lsp_server *lsp_server_new(lsp_write_fn write, void *ud) {
 
 void lsp_server_free(lsp_server *s) {
   if (!s) return;
-  for (size_t i = 0; i < s->doc_count; i++) lsp_document_free(&s->docs[i]);
+  for (size_t i = 0; i < s->doc_count; i++)
+    lsp_document_free(&s->docs[i]);
   free(s->docs);
-  for (size_t i = 0; i < s->queue_len; i++) json_decref(s->queue[i].msg);
+  for (size_t i = 0; i < s->queue_len; i++)
+    json_decref(s->queue[i].msg);
   free(s->queue);
   lsp_config_free(s);
   vxp_machine_free(s->default_machine);
@@ -66,7 +68,8 @@ void lsp_server_enqueue(lsp_server *s, const char *body, size_t len) {
 
 /* Whether two ids are the same (a number or a string). */
 static bool same_id(json_t *a, json_t *b) {
-  if (json_is_integer(a) && json_is_integer(b)) return json_integer_value(a) == json_integer_value(b);
+  if (json_is_integer(a) && json_is_integer(b))
+    return json_integer_value(a) == json_integer_value(b);
   if (json_is_string(a) && json_is_string(b)) return json_equal(a, b);
   return false;
 }
@@ -95,7 +98,8 @@ void lsp_server_drain(lsp_server *s) {
   for (size_t i = 0; i < s->queue_len && !s->exited; i++) {
     handle(s, s->queue[i].msg, s->queue[i].cancelled);
   }
-  for (size_t i = 0; i < s->queue_len; i++) json_decref(s->queue[i].msg);
+  for (size_t i = 0; i < s->queue_len; i++)
+    json_decref(s->queue[i].msg);
   s->queue_len = 0;
 }
 
@@ -115,11 +119,10 @@ void lsp_server_idle(lsp_server *s) {
 /* ------------------------------------------------------------------ requests */
 
 static json_t *capabilities(void) {
-  return json_pack(
-      "{s:{s:b, s:i, s:b, s:{s:b}}, s:b, s:b, s:{s:b}, s:b}", "textDocumentSync", "openClose", 1,
-      "change", 2 /* incremental */, "save", 1, "willSaveWaitUntil", "includeText", 0,
-      "hoverProvider", 1, "inlayHintProvider", 1, "codeLensProvider", "resolveProvider", 0,
-      "documentSymbolProvider", 1);
+  return json_pack("{s:{s:b, s:i, s:b, s:{s:b}}, s:b, s:b, s:{s:b}, s:b}", "textDocumentSync",
+                   "openClose", 1, "change", 2 /* incremental */, "save", 1, "willSaveWaitUntil",
+                   "includeText", 0, "hoverProvider", 1, "inlayHintProvider", 1, "codeLensProvider",
+                   "resolveProvider", 0, "documentSymbolProvider", 1);
 }
 
 /* The document a textDocument request names, analysed; NULL with an error sent. */
@@ -153,8 +156,8 @@ static void request(lsp_server *s, const char *method, json_t *id, json_t *param
     s->initialized = true;
     lsp_configure(s, json_object_get(params, "initializationOptions"));
     lsp_reply(s, id,
-              json_pack("{s:o, s:{s:s, s:s}}", "capabilities", capabilities(), "serverInfo",
-                        "name", "vxpeak", "version", vxp_version_string()));
+              json_pack("{s:o, s:{s:s, s:s}}", "capabilities", capabilities(), "serverInfo", "name",
+                        "vxpeak", "version", vxp_version_string()));
     return;
   }
   if (!s->initialized) {
@@ -248,8 +251,9 @@ static void notification(lsp_server *s, const char *method, json_t *params) {
   if (strcmp(method, "textDocument/didChange") == 0) {
     json_t *changes = json_object_get(params, "contentChanges");
     if (!d || !json_is_array(changes)) {
-      lsp_show_message(s, 1, "vxpeak: didChange of a document that is not open, or without "
-                             "contentChanges");
+      lsp_show_message(s, 1,
+                       "vxpeak: didChange of a document that is not open, or without "
+                       "contentChanges");
       return;
     }
     size_t i;
@@ -285,7 +289,8 @@ static void handle(lsp_server *s, json_t *msg, bool cancelled) {
   json_t *id = json_object_get(msg, "id");
   if (!json_is_object(msg)) {
     lsp_reply_error(s, NULL, LSP_INVALID_REQUEST,
-                    json_is_array(msg) ? "batches are not part of LSP" : "a message must be an object");
+                    json_is_array(msg) ? "batches are not part of LSP"
+                                       : "a message must be an object");
     return;
   }
   if (id && !json_is_integer(id) && !json_is_string(id) && !json_is_null(id)) {

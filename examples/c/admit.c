@@ -9,8 +9,8 @@
  * device). For each pair the program is analysed, and the cell says whether the model fits:
  * "ok" or the first error the analysis reports in the model's call tree (E6009: one tile
  * alone is too large; E6010: the tiles live together are), with the peak over the model's
- * call tree as a share of the space's capacity (">999%" past ten times). Uses the call-tree accessors
- * (vxp_call_tree_*) and vxp_diagnostic_function. Build against an installed libvxpeak:
+ * call tree as a share of the space's capacity (">999%" past ten times). Uses the call-tree
+ * accessors (vxp_call_tree_*) and vxp_diagnostic_function. Build against an installed libvxpeak:
  *
  *   cc admit.c $(pkg-config --cflags --libs vxpeak) -o admit
  */
@@ -26,15 +26,15 @@
 
 typedef struct cell {
   char verdict[12];
-  double share;              /* peak / capacity, in percent */
+  double share; /* peak / capacity, in percent */
 } cell;
 
 typedef struct model {
-  char function[64];         /* the model's function: a row */
-  char instance[160];        /* the generic instance it calls */
+  char function[64];  /* the model's function: a row */
+  char instance[160]; /* the generic instance it calls */
   char space[32];
-  unsigned long long peak;   /* over its call tree, from the first machine */
-  int peak_varies;           /* another machine gave another peak (a granule) */
+  unsigned long long peak; /* over its call tree, from the first machine */
+  int peak_varies;         /* another machine gave another peak (a granule) */
   cell cells[MAX_MACHINES];
 } model;
 
@@ -99,7 +99,8 @@ static int one_machine(vxp_context *ctx, const vxp_program *prog, const char *pa
     model *m = NULL;
     if (!callee || !strchr(callee, '<') || strchr(fn, '<')) continue;
     for (k = 0; k < *nmodels && !m; k++)
-      if (strcmp(models[k].function, fn) == 0 && strcmp(models[k].space, vxp_call_tree_space(ct)) == 0)
+      if (strcmp(models[k].function, fn) == 0 &&
+          strcmp(models[k].space, vxp_call_tree_space(ct)) == 0)
         m = &models[k];
     if (!m) {
       if (*nmodels == MAX_MODELS) continue;
@@ -116,7 +117,8 @@ static int one_machine(vxp_context *ctx, const vxp_program *prog, const char *pa
       const char *code = first_error(an, fn, callee);
       cell *c = &m->cells[col];
       snprintf(c->verdict, sizeof(c->verdict), "%s", code ? code : "ok");
-      c->share = 100.0 * (double)vxp_call_tree_total_bytes(ct) / (double)vxp_call_tree_capacity_bytes(ct);
+      c->share =
+          100.0 * (double)vxp_call_tree_total_bytes(ct) / (double)vxp_call_tree_capacity_bytes(ct);
     }
   }
   vxp_analysis_free(an);
@@ -133,7 +135,8 @@ static void print_grouped(unsigned long long v) {
     putchar(digits[i]);
     if ((n - i - 1) % 3 == 0 && i != n - 1) putchar(',');
   }
-  for (i = n + (n - 1) / 3; i < 17; i++) putchar(' ');
+  for (i = n + (n - 1) / 3; i < 17; i++)
+    putchar(' ');
 }
 
 int main(int argc, char **argv) {
@@ -175,19 +178,24 @@ int main(int argc, char **argv) {
     print_grouped(m->peak);
     for (k = 0; k < nmachines; k++) {
       char text[32];
-      if (!m->cells[k].verdict[0]) snprintf(text, sizeof(text), "-");
-      else if (m->cells[k].share >= 1000.0) snprintf(text, sizeof(text), "%s >999%%", m->cells[k].verdict);
-      else snprintf(text, sizeof(text), "%s %.0f%%", m->cells[k].verdict, m->cells[k].share);
+      if (!m->cells[k].verdict[0])
+        snprintf(text, sizeof(text), "-");
+      else if (m->cells[k].share >= 1000.0)
+        snprintf(text, sizeof(text), "%s >999%%", m->cells[k].verdict);
+      else
+        snprintf(text, sizeof(text), "%s %.0f%%", m->cells[k].verdict, m->cells[k].share);
       printf(k + 1 < nmachines ? " %-11s" : " %s", text);
     }
     printf("%s\n", m->peak_varies ? "  (the peak differs by machine)" : "");
   }
   printf("\n");
-  for (i = 0; i < nmodels; i++) printf("%-18s = %s\n", models[i].function, models[i].instance);
+  for (i = 0; i < nmodels; i++)
+    printf("%-18s = %s\n", models[i].function, models[i].instance);
   status = 0;
 
 done:
-  for (k = 0; k < nmachines; k++) free(machines[k]);
+  for (k = 0; k < nmachines; k++)
+    free(machines[k]);
   vxp_program_free(prog);
   vxp_source_free(src);
   vxp_context_free(ctx);

@@ -48,9 +48,8 @@ static bool is_word(int32_t c) { return is_letter(c) || (c >= '0' && c <= '9'); 
  * followed by what follows them in an item (so `Memory::HBM`, `fn(i32)` and `fn_x` do not
  * count). Reads past the token's end, which mark_end has fixed. */
 static bool item_keyword_follows(TSLexer *lexer) {
-  static const char *const keywords[] = {"fn",     "struct",      "enum",   "trait",
-                                         "impl",   "extern",      "Memory", "Topology",
-                                         "macro_rules"};
+  static const char *const keywords[] = {"fn",     "struct", "enum",     "trait",      "impl",
+                                         "extern", "Memory", "Topology", "macro_rules"};
   char word[16];
   size_t len = 0;
   while (is_word(lexer->lookahead)) {
@@ -79,8 +78,10 @@ bool tree_sitter_vx_external_scanner_scan(void *payload, TSLexer *lexer,
   int32_t first = lexer->lookahead;
   if (stray && is_letter(first)) {
     /* The stray keyword the previous _item_start stopped before, and its blanks. */
-    while (is_word(lexer->lookahead)) lexer->advance(lexer, false);
-    while (lexer->lookahead == ' ' || lexer->lookahead == '\t') lexer->advance(lexer, false);
+    while (is_word(lexer->lookahead))
+      lexer->advance(lexer, false);
+    while (lexer->lookahead == ' ' || lexer->lookahead == '\t')
+      lexer->advance(lexer, false);
     lexer->mark_end(lexer);
     lexer->result_symbol = ITEM_START;
     return true;
@@ -92,9 +93,12 @@ bool tree_sitter_vx_external_scanner_scan(void *payload, TSLexer *lexer,
   bool at_line_start = false;
   for (;;) {
     int32_t c = lexer->lookahead;
-    if (c == '\n') at_line_start = true;
-    else if (c == ' ' || c == '\t' || c == '\f' || c == '\v') at_line_start = false;
-    else if (c != '\r') break;
+    if (c == '\n')
+      at_line_start = true;
+    else if (c == ' ' || c == '\t' || c == '\f' || c == '\v')
+      at_line_start = false;
+    else if (c != '\r')
+      break;
     lexer->advance(lexer, false);
   }
   if (!at_line_start || !is_letter(lexer->lookahead)) return false;
@@ -103,7 +107,8 @@ bool tree_sitter_vx_external_scanner_scan(void *payload, TSLexer *lexer,
   /* Look past the token's end: an item keyword, blanks, and another item keyword. */
   bool keyword = item_keyword_follows(lexer);
   if (keyword) {
-    while (lexer->lookahead == ' ' || lexer->lookahead == '\t') lexer->advance(lexer, false);
+    while (lexer->lookahead == ' ' || lexer->lookahead == '\t')
+      lexer->advance(lexer, false);
     state->stray_next = is_letter(lexer->lookahead) && item_keyword_follows(lexer);
   }
   return valid_symbols[ITEM_START] || keyword;

@@ -30,7 +30,7 @@ extern const char vxp_cuda__prelude[];
 /* The generated program. */
 struct vxp_cuda {
   vxp_context *ctx;
-  char *text;            /* NULL when the program was refused */
+  char *text; /* NULL when the program was refused */
   size_t len;
   vxp_diag_list diags;
 };
@@ -40,19 +40,19 @@ struct vxp_cuda {
 /* A tensor type with its shape folded. `space` indexes the generator's spaces when the
  * tensor lives in a counted space, VXP_NONE for an uncounted host buffer. */
 typedef struct cg_tensor {
-  uint8_t elem;          /* vxp_elem */
+  uint8_t elem; /* vxp_elem */
   uint32_t rank;
   uint64_t dims[CG_MAX_RANK];
-  uint64_t count;        /* elements */
-  uint64_t bytes;        /* ceil(bits * count / 8): what a copy moves */
+  uint64_t count; /* elements */
+  uint64_t bytes; /* ceil(bits * count / 8): what a copy moves */
   bool device;
   uint32_t space;
 } cg_tensor;
 
 /* A counted memory space of the generated program (one that received a tile). */
 typedef struct cg_space {
-  const char *name;      /* borrowed from the analysis' machine view */
-  char cname[64];        /* its C spelling: VXP_SPACE_<cname> */
+  const char *name; /* borrowed from the analysis' machine view */
+  char cname[64];   /* its C spelling: VXP_SPACE_<cname> */
   uint32_t view_index;
   bool host;
 } cg_space;
@@ -70,17 +70,17 @@ enum {
 typedef struct cg_fn {
   TSNode node;
   uint32_t model_fn;
-  uint32_t analysed;     /* index into the analysis' functions, VXP_NONE if not analysed */
-  const char *name;      /* the Vx name, borrowed from the model */
+  uint32_t analysed; /* index into the analysis' functions, VXP_NONE if not analysed */
+  const char *name;  /* the Vx name, borrowed from the model */
   char cname[80];
   size_t record_first, record_end; /* the analysis' records of this function */
   bool returns_scalar;
-  bool returns_tensor;   /* a host tensor the function made: the caller owns its buffer */
-  unsigned why;          /* CG_WHY_* bits: why its run may stay below its static peak */
-  unsigned why_run;      /* CG_WHY_CALL_NOT_TAKEN: why the call tree's total may not be reached */
+  bool returns_tensor; /* a host tensor the function made: the caller owns its buffer */
+  unsigned why;        /* CG_WHY_* bits: why its run may stay below its static peak */
+  unsigned why_run;    /* CG_WHY_CALL_NOT_TAKEN: why the call tree's total may not be reached */
   cg_tensor return_t;
   char return_ctype[32];
-  char *signature;       /* "static int32_t vx_f(float *v_w)", once emitted */
+  char *signature; /* "static int32_t vx_f(float *v_w)", once emitted */
 } cg_fn;
 
 /* A variable in scope. Names point into the source text. */
@@ -90,30 +90,30 @@ typedef struct cg_var {
   char cname[80];
   bool tensor;
   cg_tensor t;
-  char ctype[32];        /* scalars with a known type; "" when `auto` */
-  uint32_t decl_depth;   /* releasing blocks open where it was declared */
-  uint32_t owner_depth;  /* tensors: releasing depth of the buffer its data lives in */
-  bool poisoned;         /* its declaration was refused: uses report nothing more */
-  bool kernel_local;     /* declared inside the kernel being emitted */
-  bool kernel_written;   /* a host scalar the kernel being emitted assigns (by reference) */
-  int32_t buffer;        /* tensors: the function's host buffer it is, or -1 */
+  char ctype[32];       /* scalars with a known type; "" when `auto` */
+  uint32_t decl_depth;  /* releasing blocks open where it was declared */
+  uint32_t owner_depth; /* tensors: releasing depth of the buffer its data lives in */
+  bool poisoned;        /* its declaration was refused: uses report nothing more */
+  bool kernel_local;    /* declared inside the kernel being emitted */
+  bool kernel_written;  /* a host scalar the kernel being emitted assigns (by reference) */
+  int32_t buffer;       /* tensors: the function's host buffer it is, or -1 */
 } cg_var;
 
 /* A buffer of the function being emitted: a tile (counted) or a host buffer. */
 typedef struct cg_buffer {
   bool tile;
-  uint32_t space;        /* cg_space index (tiles) */
-  uint64_t bytes;        /* tiles: the record's bytes */
-  uint32_t owner;        /* serial of the block whose end frees it */
+  uint32_t space; /* cg_space index (tiles) */
+  uint64_t bytes; /* tiles: the record's bytes */
+  uint32_t owner; /* serial of the block whose end frees it */
 } cg_buffer;
 
 typedef enum cg_block_kind { CG_BLOCK_ROOT = 100 } cg_block_kind;
 
 typedef struct cg_block {
-  uint8_t kind;          /* vxp_block_kind, or CG_BLOCK_ROOT for the function body */
+  uint8_t kind; /* vxp_block_kind, or CG_BLOCK_ROOT for the function body */
   bool releasing;
-  bool loop;             /* a `for` or `loop` body: where break and continue go */
-  bool conditional;      /* an arm decided at run time (if/else, match) */
+  bool loop;        /* a `for` or `loop` body: where break and continue go */
+  bool conditional; /* an arm decided at run time (if/else, match) */
   uint32_t serial;
 } cg_block;
 
@@ -124,7 +124,7 @@ typedef struct cg_value {
   uint8_t kind;
   cg_tensor t;
   uint32_t owner_depth;
-  int32_t buffer;        /* tensors: the function's host buffer it is (+1; 0: none) */
+  int32_t buffer; /* tensors: the function's host buffer it is (+1; 0: none) */
 } cg_value;
 
 /* Grammar ids the core's symbol table does not carry, looked up by name per run so that
@@ -138,23 +138,23 @@ typedef struct cg_syms {
 /* The lookups built once per generation (index.c), so that nothing scans every function
  * or record per item, call or placement. */
 typedef struct cg_span_key {
-  uint32_t start, end, at;   /* a span of the source, and the model entry written there */
+  uint32_t start, end, at; /* a span of the source, and the model entry written there */
 } cg_span_key;
 
 typedef struct cg_index {
   cg_span_key *fns, *types, *cexprs; /* non-closure functions (by start), unwrapped tensor
                                         types and constant expressions, sorted by span */
   size_t fns_len, types_len, cexprs_len;
-  uint32_t *last_analysed;   /* per model function: the last analysed function from it */
-  uint32_t *first_instance;  /* per model function: its first generic instance, VXP_NONE */
-  uint32_t *next_instance;   /* per analysed function: the next instance of its model fn */
-  uint32_t *fn_of_analysed;  /* per analysed function: its generated function, VXP_NONE */
+  uint32_t *last_analysed;  /* per model function: the last analysed function from it */
+  uint32_t *first_instance; /* per model function: its first generic instance, VXP_NONE */
+  uint32_t *next_instance;  /* per analysed function: the next instance of its model fn */
+  uint32_t *fn_of_analysed; /* per analysed function: its generated function, VXP_NONE */
   struct cg_span {
     size_t first, end;
     bool seen;
-  } *records;                /* per analysed function: the span of its records */
-  uint32_t *space_of_view;   /* per machine view space: its generated space, VXP_NONE */
-  vxp_name_index fn_by_name; /* Vx name -> the first generated function of that name */
+  } * records;                /* per analysed function: the span of its records */
+  uint32_t *space_of_view;    /* per machine view space: its generated space, VXP_NONE */
+  vxp_name_index fn_by_name;  /* Vx name -> the first generated function of that name */
   vxp_name_index fn_by_cname; /* C name -> generated function (a second one is refused) */
 } cg_index;
 
@@ -171,28 +171,28 @@ typedef struct cg {
   vxp_diag_list *diags;
   int rc;
   Array(cg_space) spaces;
-  Array(cg_fn) fns;      /* reserved whole up front: it never moves (cg_index borrows names) */
+  Array(cg_fn) fns; /* reserved whole up front: it never moves (cg_index borrows names) */
   cg_index index;
-  vxp_sb kernels;        /* one __global__ function per spawn region */
-  vxp_sb defs;           /* function definitions */
+  vxp_sb kernels; /* one __global__ function per spawn region */
+  vxp_sb defs;    /* function definitions */
   unsigned kernel_count;
   /* the function being emitted */
   cg_fn *fn;
-  size_t fact_cursor;    /* where vxp_cg__block_fact last found a block of `fn` */
+  size_t fact_cursor; /* where vxp_cg__block_fact last found a block of `fn` */
   vxp_sb body;
-  vxp_sb *out;           /* body, or the kernel being emitted */
+  vxp_sb *out; /* body, or the kernel being emitted */
   unsigned indent;
   Array(cg_buffer) buffers;
   Array(uint32_t) pending; /* buffers to free after the current statement (never read) */
   Array(cg_block) blocks;
   uint32_t serial;
-  uint32_t depth;        /* releasing blocks open */
+  uint32_t depth; /* releasing blocks open */
   Array(cg_var) vars;
   Array(size_t) scopes;
   Array(char *) used_names;
   unsigned temps;
   bool in_kernel;
-  bool lvalue;           /* the element being emitted is written, not read */
+  bool lvalue; /* the element being emitted is written, not read */
   unsigned nesting;
 } cg;
 

@@ -80,13 +80,15 @@ bool vxp_cg__place(cg *G, TSNode site, const vxp_record *const *records, size_t 
                    const cg_tensor *type, bool dest_host, const char *source,
                    const cg_tensor *source_type, vxp_sb *sb, cg_value *v) {
   if (G->in_kernel)
-    return vxp_cg__refuse(G, site, "a placement inside a `spawn` region's kernel: place tiles "
-                                   "before the region's element statements");
+    return vxp_cg__refuse(G, site,
+                          "a placement inside a `spawn` region's kernel: place tiles "
+                          "before the region's element statements");
   if (count == 0 && !dest_host)
-    return vxp_cg__refuse(G, site, "this placement has no tile in the analysis (its memory "
-                                   "space declares no capacity, is not declared, or the "
-                                   "tensor's size is not static), so there is no size to "
-                                   "allocate");
+    return vxp_cg__refuse(G, site,
+                          "this placement has no tile in the analysis (its memory "
+                          "space declares no capacity, is not declared, or the "
+                          "tensor's size is not static), so there is no size to "
+                          "allocate");
   const char *ctype = vxp_cg__storage_ctype((vxp_elem)type->elem);
   vxp_sb expr;
   memset(&expr, 0, sizeof(expr));
@@ -104,9 +106,10 @@ bool vxp_cg__place(cg *G, TSNode site, const vxp_record *const *records, size_t 
       uint32_t space = space_of_record(G, r);
       if (space == VXP_NONE || r->depth != G->depth || r->bytes < type->bytes) {
         vxp_cg__sb_done(G, &expr);
-        return vxp_cg__refuse(G, site, "the analysis' tile here (%llu bytes in '%s' at scope "
-                                       "depth %u) disagrees with the generated code (%llu bytes "
-                                       "at depth %u)",
+        return vxp_cg__refuse(G, site,
+                              "the analysis' tile here (%llu bytes in '%s' at scope "
+                              "depth %u) disagrees with the generated code (%llu bytes "
+                              "at depth %u)",
                               (unsigned long long)r->bytes, r->space_name, r->depth,
                               (unsigned long long)type->bytes, G->depth);
       }
@@ -173,19 +176,23 @@ static bool number(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
                             vxp_elem__name(suffix));
     if (vxp_cg__narrow_float(suffix)) /* rounded to the type, computed in float */
       vxp_sb__printf(G->ctx, sb, "((float)(%s)(float)%.*s)", ct, (int)digits, text);
-    else vxp_sb__printf(G->ctx, sb, "((%s)%.*s)", ct, (int)digits, text);
+    else
+      vxp_sb__printf(G->ctx, sb, "((%s)%.*s)", ct, (int)digits, text);
     return true;
   }
   /* Unsuffixed literals take Vx's defaults: i32 (i64 when it does not fit), f32. */
-  if (is_float) vxp_sb__printf(G->ctx, sb, "%.*sf", (int)digits, text);
-  else if (value > INT32_MAX) vxp_sb__printf(G->ctx, sb, "%lluLL", (unsigned long long)value);
-  else vxp_sb__printf(G->ctx, sb, "%llu", (unsigned long long)value);
+  if (is_float)
+    vxp_sb__printf(G->ctx, sb, "%.*sf", (int)digits, text);
+  else if (value > INT32_MAX)
+    vxp_sb__printf(G->ctx, sb, "%lluLL", (unsigned long long)value);
+  else
+    vxp_sb__printf(G->ctx, sb, "%llu", (unsigned long long)value);
   return true;
 }
 
 /* A const item folded to its value. */
-static bool const_item(cg *G, TSNode node, const char *name, size_t len, vxp_sb *sb,
-                       cg_value *v, bool *found) {
+static bool const_item(cg *G, TSNode node, const char *name, size_t len, vxp_sb *sb, cg_value *v,
+                       bool *found) {
   *found = false;
   for (size_t i = 0; i < G->m->consts.len; i++) {
     const vxp_const_item *c = &G->m->consts.items[i];
@@ -198,8 +205,10 @@ static bool const_item(cg *G, TSNode node, const char *name, size_t len, vxp_sb 
       return vxp_cg__refuse(G, node, "const item '%.*s' does not fold to an integer constant",
                             (int)len, name);
     v->kind = CG_SCALAR;
-    if (f.negative) vxp_sb__printf(G->ctx, sb, "(-%lluLL)", (unsigned long long)f.value);
-    else vxp_sb__printf(G->ctx, sb, "%lluLL", (unsigned long long)f.value);
+    if (f.negative)
+      vxp_sb__printf(G->ctx, sb, "(-%lluLL)", (unsigned long long)f.value);
+    else
+      vxp_sb__printf(G->ctx, sb, "%lluLL", (unsigned long long)f.value);
     return true;
   }
   return true;
@@ -213,7 +222,8 @@ static bool identifier(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     if (var->poisoned) return false; /* already reported where it was declared */
     if (!var->tensor && vxp_cg__narrow_ctype(var->ctype))
       vxp_sb__printf(G->ctx, sb, "((float)%s)", var->cname);
-    else vxp_sb__printf(G->ctx, sb, "%s", var->cname);
+    else
+      vxp_sb__printf(G->ctx, sb, "%s", var->cname);
     v->kind = var->tensor ? CG_TENSOR : CG_SCALAR;
     v->t = var->t;
     v->owner_depth = var->owner_depth;
@@ -231,8 +241,10 @@ static bool identifier(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     const char *param = vxp_strtab__str(&G->m->names, b->name);
     if (strlen(param) != len || memcmp(param, name, len) != 0) continue;
     if (b->unknown)
-      return vxp_cg__refuse(G, node, "const parameter '%.*s' has no constant argument in this "
-                                     "instance", (int)len, name);
+      return vxp_cg__refuse(G, node,
+                            "const parameter '%.*s' has no constant argument in this "
+                            "instance",
+                            (int)len, name);
     vxp_sb__printf(G->ctx, sb, "(%s%lluLL)", b->negative ? "-" : "", (unsigned long long)b->value);
     v->kind = CG_SCALAR;
     return true;
@@ -249,15 +261,16 @@ static bool identifier(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
 static bool binary(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   size_t len;
   const char *op = vxp_cg__text(G, vxp_cg__field(node, G->F->operator), &len);
-  static const char *const ops[] = {"+", "-", "*", "/", "%", "==", "!=", "<", ">",
-                                    "<=", ">=", "&&", "||", "&", "|", "^"};
+  static const char *const ops[] = {"+", "-",  "*",  "/",  "%",  "==", "!=", "<",
+                                    ">", "<=", ">=", "&&", "||", "&",  "|",  "^"};
   bool known = false;
   for (size_t i = 0; i < VXP__ARRAY_LEN(ops); i++) {
     if (strlen(ops[i]) == len && memcmp(ops[i], op, len) == 0) known = true;
   }
   if (!known)
-    return vxp_cg__refuse(G, node, "operator '%.*s' is outside the CUDA code generation subset "
-                                   "(scalar arithmetic on elements only)",
+    return vxp_cg__refuse(G, node,
+                          "operator '%.*s' is outside the CUDA code generation subset "
+                          "(scalar arithmetic on elements only)",
                           (int)len, op);
   cg_value l, r;
   memset(&l, 0, sizeof(l));
@@ -268,8 +281,9 @@ static bool binary(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   if (!vxp_cg__expr(G, vxp_cg__field(node, G->F->right), sb, &r)) return false;
   vxp_sb__append(G->ctx, sb, ")", 1);
   if (l.kind != CG_SCALAR || r.kind != CG_SCALAR)
-    return vxp_cg__refuse(G, node, "arithmetic on whole tensors: generated code computes on "
-                                   "scalars and indexed elements");
+    return vxp_cg__refuse(G, node,
+                          "arithmetic on whole tensors: generated code computes on "
+                          "scalars and indexed elements");
   v->kind = CG_SCALAR;
   return true;
 }
@@ -278,8 +292,9 @@ static bool unary(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   size_t len;
   const char *op = vxp_cg__text(G, vxp_cg__field(node, G->F->operator), &len);
   if (len != 1 || (op[0] != '-' && op[0] != '!'))
-    return vxp_cg__refuse(G, node, "unary '%.*s' (dereference) is outside the CUDA code "
-                                   "generation subset",
+    return vxp_cg__refuse(G, node,
+                          "unary '%.*s' (dereference) is outside the CUDA code "
+                          "generation subset",
                           (int)len, op);
   vxp_sb__printf(G->ctx, sb, "(%c", op[0]);
   cg_value x;
@@ -298,10 +313,13 @@ static bool cast(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   const char *ct = vxp_cg__is(type, G->S->type_identifier)
                        ? vxp_cg__scalar_ctype(vxp_cg__elem(G, t, len))
                        : NULL;
-  if (!ct) return vxp_cg__refuse(G, type, "a cast to '%.*s': only scalar element types", (int)len, t);
+  if (!ct)
+    return vxp_cg__refuse(G, type, "a cast to '%.*s': only scalar element types", (int)len, t);
   bool narrow = vxp_cg__narrow_ctype(ct);
-  if (narrow) vxp_sb__printf(G->ctx, sb, "((float)(%s)(float)(", ct);
-  else vxp_sb__printf(G->ctx, sb, "((%s)", ct);
+  if (narrow)
+    vxp_sb__printf(G->ctx, sb, "((float)(%s)(float)(", ct);
+  else
+    vxp_sb__printf(G->ctx, sb, "((%s)", ct);
   cg_value x;
   memset(&x, 0, sizeof(x));
   if (!vxp_cg__expr(G, vxp_cg__field(node, G->F->value), sb, &x)) return false;
@@ -332,8 +350,9 @@ static bool element(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   if (!var || !var->tensor)
     return vxp_cg__refuse(G, base, "'%.*s' is not a tensor variable", (int)len, name);
   if (n != var->t.rank)
-    return vxp_cg__refuse(G, node, "'%.*s' has %u dimensions but %u are indexed: generated code "
-                                   "reads single elements",
+    return vxp_cg__refuse(G, node,
+                          "'%.*s' has %u dimensions but %u are indexed: generated code "
+                          "reads single elements",
                           (int)len, name, var->t.rank, n);
   if (!vxp_cg__scalar_ctype((vxp_elem)var->t.elem) || var->t.elem == VXP_ELEM_BOOL)
     return vxp_cg__refuse(G, node, "elements of %s tensors have no C type in generated code",
@@ -342,14 +361,16 @@ static bool element(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     return vxp_cg__refuse(G, node, "host tensor '%.*s' read inside a `spawn` region on a device",
                           (int)len, name);
   if (!G->in_kernel && var->t.device)
-    return vxp_cg__refuse(G, node, "placed tensor '%.*s' read on the host: read it inside a "
-                                   "`spawn` region, or transfer it back first",
+    return vxp_cg__refuse(G, node,
+                          "placed tensor '%.*s' read on the host: read it inside a "
+                          "`spawn` region, or transfer it back first",
                           (int)len, name);
   /* Horner form: ((i0 * d1 + i1) * d2 + i2). Indices were collected innermost first. A
    * narrow float is read as float (assignment() converts what it writes). */
   bool as_float = !written && vxp_cg__narrow_float((vxp_elem)var->t.elem);
   vxp_sb__printf(G->ctx, sb, "%s%s[", as_float ? "((float)" : "", var->cname);
-  for (uint32_t k = 1; k < n; k++) vxp_sb__append(G->ctx, sb, "(", 1);
+  for (uint32_t k = 1; k < n; k++)
+    vxp_sb__append(G->ctx, sb, "(", 1);
   for (uint32_t k = 0; k < n; k++) {
     TSNode idx = indices[n - 1 - k];
     cg_value iv;
@@ -358,7 +379,8 @@ static bool element(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     if (!vxp_cg__expr(G, idx, sb, &iv)) return false;
     if (iv.kind != CG_SCALAR) return vxp_cg__refuse(G, idx, "an index that is not a scalar");
     vxp_sb__append(G->ctx, sb, ")", 1);
-    if (k + 1 < n) vxp_sb__printf(G->ctx, sb, ") * %lluLL + ", (unsigned long long)var->t.dims[k + 1]);
+    if (k + 1 < n)
+      vxp_sb__printf(G->ctx, sb, ") * %lluLL + ", (unsigned long long)var->t.dims[k + 1]);
   }
   vxp_sb__append(G->ctx, sb, as_float ? "])" : "]", as_float ? 2 : 1);
   v->kind = CG_SCALAR;
@@ -376,8 +398,9 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   const char *name = vxp_cg__text(G, generic ? vxp_cg__field(fn_node, G->F->name) : fn_node, &len);
   if (!vxp_cg__is(fn_node, G->S->identifier) && !generic) {
     char buf[64];
-    return vxp_cg__refuse(G, node, "a call through a %s is outside the CUDA code generation "
-                                   "subset (direct calls of this program's functions only)",
+    return vxp_cg__refuse(G, node,
+                          "a call through a %s is outside the CUDA code generation "
+                          "subset (direct calls of this program's functions only)",
                           vxp_cg__construct(G, fn_node, buf, sizeof(buf)));
   }
   if (G->in_kernel)
@@ -416,8 +439,9 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     return true;
   }
   if (!callee)
-    return vxp_cg__refuse(G, node, "call of '%.*s': not a function of this program (only "
-                                   "`print` and the program's own functions are generated)",
+    return vxp_cg__refuse(G, node,
+                          "call of '%.*s': not a function of this program (only "
+                          "`print` and the program's own functions are generated)",
                           (int)len, name);
   TSNode params = vxp_cg__field(callee->node, G->F->parameters);
   uint32_t pcount = 0;
@@ -442,7 +466,8 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   for (uint32_t i = 0; i < argc; i++) {
     TSNode arg = ts_node_named_child(args, i);
     TSNode param;
-    do param = ts_node_named_child(params, p++);
+    do
+      param = ts_node_named_child(params, p++);
     while (!vxp_cg__is(param, G->S->parameter));
     bool pdevice = false;
     TSNode ptype = vxp_cg__tensor_of_type(G, vxp_cg__field(param, G->F->type), &pdevice);
@@ -461,8 +486,9 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
       pt.device = pdevice; /* `Ref<T, Memory::HBM>` places it, as the parameter does */
       if (a.kind != CG_TENSOR || a.t.elem != pt.elem || a.t.count != pt.count ||
           a.t.device != pt.device)
-        return vxp_cg__refuse(G, arg, "argument %u of '%.*s' is not a tensor of the parameter's "
-                                      "type and place",
+        return vxp_cg__refuse(G, arg,
+                              "argument %u of '%.*s' is not a tensor of the parameter's "
+                              "type and place",
                               i + 1, (int)len, name);
     } else if (a.kind != CG_SCALAR) {
       return vxp_cg__refuse(G, arg, "a tensor passed where '%.*s' takes a scalar", (int)len, name);
@@ -508,20 +534,24 @@ static bool transfer(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   TSNode value = vxp_cg__field(node, G->F->value);
   TSNode space = vxp_cg__field(node, G->F->space);
   if (G->in_kernel)
-    return vxp_cg__refuse(G, node, "a `transfer` inside a `spawn` region's kernel: place tiles "
-                                   "before the region's element statements");
+    return vxp_cg__refuse(G, node,
+                          "a `transfer` inside a `spawn` region's kernel: place tiles "
+                          "before the region's element statements");
   vxp_sb source;
   memset(&source, 0, sizeof(source));
   cg_value src;
   memset(&src, 0, sizeof(src));
   bool ok = vxp_cg__expr(G, value, &source, &src);
-  if (ok && src.kind != CG_TENSOR) ok = vxp_cg__refuse(G, value, "`transfer` of something that is not a tensor");
+  if (ok && src.kind != CG_TENSOR)
+    ok = vxp_cg__refuse(G, value, "`transfer` of something that is not a tensor");
   if (ok && !vxp_cg__is(space, G->S->memory_path) && !vxp_cg__is(space, G->S->topology_path))
-    ok = vxp_cg__refuse(G, space, "a `transfer` destination that is not `Memory::S` or `Topology::X`");
+    ok = vxp_cg__refuse(G, space,
+                        "a `transfer` destination that is not `Memory::S` or `Topology::X`");
   if (ok) {
     const vxp_record *recs[8];
     size_t n = vxp_cg__records_at(G, node, recs, VXP__ARRAY_LEN(recs));
-    if (n > VXP__ARRAY_LEN(recs)) ok = vxp_cg__refuse(G, node, "a transfer route of more than 8 hops");
+    if (n > VXP__ARRAY_LEN(recs))
+      ok = vxp_cg__refuse(G, node, "a transfer route of more than 8 hops");
     else
       ok = vxp_cg__place(G, node, recs, n, &src.t, vxp_cg__place_is_host(G, space), source.data,
                          &src.t, sb, v);
@@ -541,8 +571,9 @@ static bool constructor(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   cg_tensor t;
   if (!vxp_cg__tensor_type(G, type, &t)) return false;
   if (t.device)
-    return vxp_cg__refuse(G, node, "a placed tensor constructor outside a `let` initializer: "
-                                   "the analysis records no tile for it");
+    return vxp_cg__refuse(G, node,
+                          "a placed tensor constructor outside a `let` initializer: "
+                          "the analysis records no tile for it");
   vxp_sb ptr;
   memset(&ptr, 0, sizeof(ptr));
   if (!vxp_cg__place(G, node, NULL, 0, &t, true, NULL, NULL, &ptr, v)) {
@@ -588,8 +619,9 @@ bool vxp_cg__initialise(cg *G, TSNode ctor, const cg_tensor *t, const char *ptr,
     vxp_sb__printf(G->ctx, sb, "), %d)", t->device ? 1 : 0);
     return true;
   }
-  return vxp_cg__refuse(G, ctor, "tensor constructor `::%.*s` with %u arguments: the subset has "
-                                 "`new()`, `uninit()` and `fill(v)`",
+  return vxp_cg__refuse(G, ctor,
+                        "tensor constructor `::%.*s` with %u arguments: the subset has "
+                        "`new()`, `uninit()` and `fill(v)`",
                         (int)len, method, argc);
 }
 
@@ -645,8 +677,9 @@ static bool expr_inner(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     return vxp_cg__refuse(G, node, "a reference `&..` outside a call argument");
   if (sym == S->if_expression || sym == S->match_expression || sym == S->unsafe_block ||
       sym == S->spawn_expression)
-    return vxp_cg__refuse(G, node, "a block used as a value: the subset generates `if`, "
-                                   "`match`, `unsafe` and `spawn` as statements");
+    return vxp_cg__refuse(G, node,
+                          "a block used as a value: the subset generates `if`, "
+                          "`match`, `unsafe` and `spawn` as statements");
   char buf[64];
   return vxp_cg__refuse(G, node, "%s is outside the CUDA code generation subset",
                         vxp_cg__construct(G, node, buf, sizeof(buf)));
@@ -657,7 +690,8 @@ bool vxp_cg__expr(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   if (ts_node_is_null(node) || ts_node_is_missing(node) || vxp_node__is_error(node))
     return vxp_cg__refuse(G, node, "an incomplete expression");
   if (G->nesting >= VXP_MAX_NESTING)
-    return vxp_cg__refuse(G, node, "an expression nested more than %d levels deep", VXP_MAX_NESTING);
+    return vxp_cg__refuse(G, node, "an expression nested more than %d levels deep",
+                          VXP_MAX_NESTING);
   G->nesting++;
   bool ok = expr_inner(G, node, sb, v);
   G->nesting--;

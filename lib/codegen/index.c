@@ -20,8 +20,10 @@ static uint32_t find_span(const cg_span_key *keys, size_t n, uint32_t start, uin
   size_t lo = 0, hi = n;
   while (lo < hi) { /* the first entry after every (start, end) entry */
     size_t mid = lo + (hi - lo) / 2;
-    if (keys[mid].start < start || (keys[mid].start == start && keys[mid].end <= end)) lo = mid + 1;
-    else hi = mid;
+    if (keys[mid].start < start || (keys[mid].start == start && keys[mid].end <= end))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo > 0 && keys[lo - 1].start == start && keys[lo - 1].end == end ? keys[lo - 1].at
                                                                           : VXP_NONE;
@@ -30,7 +32,8 @@ static uint32_t find_span(const cg_span_key *keys, size_t n, uint32_t start, uin
 static uint32_t *none_array(cg *G, size_t n) {
   uint32_t *a = vxp_ctx__calloc(G->ctx, n ? n : 1, sizeof(*a));
   if (a)
-    for (size_t i = 0; i < n; i++) a[i] = VXP_NONE;
+    for (size_t i = 0; i < n; i++)
+      a[i] = VXP_NONE;
   return a;
 }
 
@@ -48,8 +51,8 @@ bool vxp_cg__index_build(cg *G) {
   X->space_of_view = none_array(G, G->an->view.spaces.len);
   /* Every generated function is a distinct analysed one, so this is room enough for all:
    * the array never moves, and the names index may borrow the names inside it. */
-  if (!X->fns || !X->types || !X->cexprs || !X->last_analysed || !X->first_instance || !X->next_instance ||
-      !X->fn_of_analysed || !X->records || !X->space_of_view ||
+  if (!X->fns || !X->types || !X->cexprs || !X->last_analysed || !X->first_instance ||
+      !X->next_instance || !X->fn_of_analysed || !X->records || !X->space_of_view ||
       !array_reserve(G->ctx, &G->fns, nan + 1))
     return false;
   /* The function, tensor type and constant expression written at a span of the source
@@ -97,8 +100,10 @@ uint32_t vxp_cg__index_model_fn(const cg *G, uint32_t start_byte) {
   size_t lo = 0, hi = X->fns_len;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (X->fns[mid].start < start_byte) lo = mid + 1;
-    else hi = mid;
+    if (X->fns[mid].start < start_byte)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo < X->fns_len && X->fns[lo].start == start_byte ? X->fns[lo].at : VXP_NONE;
 }

@@ -63,8 +63,9 @@ void vxp_cg__classify(cg *G, cg_fn *f) {
       fr.pruned = outer_pruned || (fact && fact->arm == VXP_ARM_PRUNED) || (fact && !fact->reached);
       bool arm = b->kind == VXP_BLOCK_IF || b->kind == VXP_BLOCK_ELSE;
       fr.runtime_if = arm && !(b->comptime && fact && fact->arm != VXP_ARM_RUNTIME);
-      fr.conditional = fr.runtime_if || b->kind == VXP_BLOCK_MATCH_ARM ||
-                       (b->kind == VXP_BLOCK_FOR && !(fact && fact->trips_known && fact->trips > 0));
+      fr.conditional =
+          fr.runtime_if || b->kind == VXP_BLOCK_MATCH_ARM ||
+          (b->kind == VXP_BLOCK_FOR && !(fact && fact->trips_known && fact->trips > 0));
       if (b->kind == VXP_BLOCK_ELSE && else_follows_then) {
         fr.has_then = true;
         fr.then = then;
@@ -101,8 +102,10 @@ void vxp_cg__classify(cg *G, cg_fn *f) {
     if (outer_pruned || (fact && !fact->reached)) continue;
     if (ev->kind == VXP_EV_CALL) {
       bool conditional = false;
-      for (size_t k = 0; k < stack.len; k++) conditional |= stack.items[k].conditional;
-      if (conditional && calls_program_function(G, &ev->u.call)) f->why_run |= CG_WHY_CALL_NOT_TAKEN;
+      for (size_t k = 0; k < stack.len; k++)
+        conditional |= stack.items[k].conditional;
+      if (conditional && calls_program_function(G, &ev->u.call))
+        f->why_run |= CG_WHY_CALL_NOT_TAKEN;
       continue;
     }
     if (ev->kind != VXP_EV_PLACE) continue;

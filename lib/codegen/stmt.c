@@ -22,9 +22,10 @@ static void release(cg *G, uint32_t id, const char *why) {
   const cg_buffer *b = &G->buffers.items[id];
   if (b->tile)
     vxp_cg__line(G, "vxp_tile_release(&fr, &vxb%u, VXP_SPACE_%s, %lluull);%s%s%s", id,
-                 G->spaces.items[b->space].cname, (unsigned long long)b->bytes,
-                 why ? " /* " : "", why ? why : "", why ? " */" : "");
-  else vxp_cg__line(G, "vxp_host_release(&vxb%u);", id);
+                 G->spaces.items[b->space].cname, (unsigned long long)b->bytes, why ? " /* " : "",
+                 why ? why : "", why ? " */" : "");
+  else
+    vxp_cg__line(G, "vxp_host_release(&vxb%u);", id);
 }
 
 /* Free, newest first, the buffers owned by any block at index >= `from` of the stack. */
@@ -209,7 +210,8 @@ static void let_statement(cg *G, TSNode node) {
                    sb.data);
     else if (vxp_cg__narrow_ctype(ctype))
       vxp_cg__line(G, "%s %s = (%s)(float)(%s);", ctype, var->cname, ctype, sb.data);
-    else vxp_cg__line(G, "%s %s = %s;", ctype[0] ? ctype : "auto", var->cname, sb.data);
+    else
+      vxp_cg__line(G, "%s %s = %s;", ctype[0] ? ctype : "auto", var->cname, sb.data);
     /* A never-read name is legal Vx; keep C++ quiet about it. */
     vxp_cg__line(G, "(void)%s;", var->cname);
   }
@@ -217,13 +219,13 @@ static void let_statement(cg *G, TSNode node) {
 }
 
 /* `place op= value` for a narrow float: computed in float, stored as the type. */
-static void narrow_store(cg *G, const char *place, const char *ctype, const char *op,
-                         size_t oplen, const char *value) {
+static void narrow_store(cg *G, const char *place, const char *ctype, const char *op, size_t oplen,
+                         const char *value) {
   if (oplen == 1 && op[0] == '=')
     vxp_cg__line(G, "%s = (%s)(float)(%s);", place, ctype, value);
   else
-    vxp_cg__line(G, "%s = (%s)((float)%s %.*s (float)(%s));", place, ctype, place,
-                 (int)(oplen - 1), op, value);
+    vxp_cg__line(G, "%s = (%s)((float)%s %.*s (float)(%s));", place, ctype, place, (int)(oplen - 1),
+                 op, value);
 }
 
 static void assignment(cg *G, TSNode node, bool compound) {
@@ -248,16 +250,17 @@ static void assignment(cg *G, TSNode node, bool compound) {
       return;
     }
     if (G->in_kernel && !var->kernel_local && !var->kernel_written) {
-      vxp_cg__refuse(G, node, "a `spawn` region on a device writes '%.*s', a variable of the "
-                              "host code around it",
+      vxp_cg__refuse(G, node,
+                     "a `spawn` region on a device writes '%.*s', a variable of the "
+                     "host code around it",
                      (int)len, name);
       return;
     }
     if (!vxp_cg__expr(G, right, &rhs, &rv)) goto done;
     if (var->tensor) {
       if (compound || rv.kind != CG_TENSOR) {
-        vxp_cg__refuse(G, node, "tensor '%.*s' assigned something that is not a tensor",
-                       (int)len, name);
+        vxp_cg__refuse(G, node, "tensor '%.*s' assigned something that is not a tensor", (int)len,
+                       name);
         goto done;
       }
       if (rv.t.elem != var->t.elem || rv.t.count != var->t.count || rv.t.device != var->t.device) {
@@ -266,8 +269,9 @@ static void assignment(cg *G, TSNode node, bool compound) {
         goto done;
       }
       if (rv.owner_depth > var->decl_depth) {
-        vxp_cg__refuse(G, node, "'%.*s' would outlive the tile assigned to it: the analysis "
-                                "releases that tile at the end of an inner block",
+        vxp_cg__refuse(G, node,
+                       "'%.*s' would outlive the tile assigned to it: the analysis "
+                       "releases that tile at the end of an inner block",
                        (int)len, name);
         goto done;
       }
@@ -279,7 +283,8 @@ static void assignment(cg *G, TSNode node, bool compound) {
     }
     if (!var->tensor && vxp_cg__narrow_ctype(var->ctype))
       narrow_store(G, var->cname, var->ctype, op, oplen, rhs.data);
-    else vxp_cg__line(G, "%s %.*s %s;", var->cname, (int)oplen, op, rhs.data);
+    else
+      vxp_cg__line(G, "%s %.*s %s;", var->cname, (int)oplen, op, rhs.data);
   } else if (vxp_cg__is(left, G->S->index_expression)) {
     G->lvalue = true;
     bool ok = vxp_cg__expr(G, left, &lhs, &lv);
@@ -291,7 +296,8 @@ static void assignment(cg *G, TSNode node, bool compound) {
     }
     if (vxp_cg__narrow_float((vxp_elem)lv.t.elem))
       narrow_store(G, lhs.data, vxp_cg__scalar_ctype((vxp_elem)lv.t.elem), op, oplen, rhs.data);
-    else vxp_cg__line(G, "%s %.*s %s;", lhs.data, (int)oplen, op, rhs.data);
+    else
+      vxp_cg__line(G, "%s %.*s %s;", lhs.data, (int)oplen, op, rhs.data);
   } else {
     char buf[64];
     vxp_cg__refuse(G, left, "assignment to a %s is outside the CUDA code generation subset",
@@ -308,7 +314,8 @@ static void if_statement(cg *G, TSNode node) {
   TSNode cond = vxp_cg__field(node, G->F->condition);
   TSNode then_block = vxp_cg__field(node, G->F->consequence);
   TSNode alternative = vxp_cg__field(node, G->F->alternative);
-  TSNode else_arm = ts_node_is_null(alternative) ? alternative : ts_node_named_child(alternative, 0);
+  TSNode else_arm =
+      ts_node_is_null(alternative) ? alternative : ts_node_named_child(alternative, 0);
   if (!ts_node_is_null(vxp_cg__field(node, G->F->comptime))) {
     /* `if comptime`: the analysis keeps only the arm it decided (it prunes the other), and
      * so does the generated code: the arm is the analysis' fact, not a fold of its own. */
@@ -322,7 +329,8 @@ static void if_statement(cg *G, TSNode node) {
     vxp_cg__where(G, node, where, sizeof(where));
     if (!f.value && ts_node_is_null(else_arm))
       vxp_cg__line(G, "/* if comptime at %s: not taken, and no else arm */", where);
-    if (f.value) braced_block(G, VXP_BLOCK_IF, then_block, "{ /* if comptime: taken */");
+    if (f.value)
+      braced_block(G, VXP_BLOCK_IF, then_block, "{ /* if comptime: taken */");
     else if (!ts_node_is_null(else_arm)) {
       if (vxp_cg__is(else_arm, G->S->block))
         braced_block(G, VXP_BLOCK_ELSE, else_arm, "{ /* if comptime: else taken */");
@@ -365,8 +373,10 @@ static void if_statement(cg *G, TSNode node) {
   G->indent++;
   open_block(G, VXP_BLOCK_ELSE);
   mark_conditional(G);
-  if (vxp_cg__is(else_arm, G->S->block)) block_contents(G, else_arm, 0, false);
-  else statement(G, else_arm);
+  if (vxp_cg__is(else_arm, G->S->block))
+    block_contents(G, else_arm, 0, false);
+  else
+    statement(G, else_arm);
   close_block(G);
   G->indent--;
   vxp_cg__line(G, "}");
@@ -454,8 +464,9 @@ static void return_value(cg *G, TSNode value, TSNode at) {
     const cg_tensor *want = &G->fn->return_t;
     if (v.kind != CG_TENSOR || v.buffer == 0 || v.t.elem != want->elem ||
         v.t.count != want->count) {
-      vxp_cg__refuse(G, value, "a function returning a tensor returns one it made on the host "
-                               "(a constructor, or a call's result), of its declared type");
+      vxp_cg__refuse(G, value,
+                     "a function returning a tensor returns one it made on the host "
+                     "(a constructor, or a call's result), of its declared type");
       vxp_cg__sb_done(G, &sb);
       return;
     }
@@ -562,8 +573,10 @@ static void match_statement(cg *G, TSNode node) {
     G->indent++;
     open_block(G, VXP_BLOCK_MATCH_ARM);
     mark_conditional(G);
-    if (vxp_cg__is(arm_value, G->S->block)) block_contents(G, arm_value, 0, false);
-    else if (!ts_node_is_null(arm_value)) statement(G, arm_value);
+    if (vxp_cg__is(arm_value, G->S->block))
+      block_contents(G, arm_value, 0, false);
+    else if (!ts_node_is_null(arm_value))
+      statement(G, arm_value);
     close_block(G);
     G->indent--;
     vxp_cg__pop_scope(G);
@@ -601,7 +614,8 @@ static void collect_captures(cg *G, TSNode node, capture_list *out, unsigned dep
     return;
   }
   uint32_t n = vxp_node__named_count(node);
-  for (uint32_t i = 0; i < n; i++) collect_captures(G, ts_node_named_child(node, i), out, depth + 1);
+  for (uint32_t i = 0; i < n; i++)
+    collect_captures(G, ts_node_named_child(node, i), out, depth + 1);
 }
 
 /* Mark the captured scalars that `node` assigns (`x = ..`, `x += ..`). */
@@ -619,7 +633,8 @@ static void mark_written(cg *G, TSNode node, capture_list *caps, unsigned depth)
     }
   }
   uint32_t n = vxp_node__named_count(node);
-  for (uint32_t i = 0; i < n; i++) mark_written(G, ts_node_named_child(node, i), caps, depth + 1);
+  for (uint32_t i = 0; i < n; i++)
+    mark_written(G, ts_node_named_child(node, i), caps, depth + 1);
 }
 
 /* A leading `let` of a region that places a tile: made by the host before the launch. */
@@ -627,7 +642,8 @@ static bool host_prefix(cg *G, TSNode stmt) {
   if (!vxp_cg__is(stmt, G->S->let_declaration)) return false;
   if (vxp_cg__model_places(G, stmt)) return true;
   TSNode value = strip_parens(G, vxp_cg__field(stmt, G->F->value));
-  return vxp_cg__is(value, G->S->transfer_expression) || vxp_cg__is(value, G->S->tensor_constructor);
+  return vxp_cg__is(value, G->S->transfer_expression) ||
+         vxp_cg__is(value, G->S->tensor_constructor);
 }
 
 static bool is_comment(cg *G, TSNode n) {
@@ -655,8 +671,8 @@ static void spawn_statement(cg *G, TSNode node) {
   unsigned k = G->kernel_count++;
   char kname[128];
   snprintf(kname, sizeof(kname), "vxk_%s_%u", G->fn->cname + 3, k);
-  vxp_cg__line(G, "{ /* spawn on(%.*s) at %s: kernel %s */", (int)(tlen > 100 ? 100 : tlen),
-               ttext, where, kname);
+  vxp_cg__line(G, "{ /* spawn on(%.*s) at %s: kernel %s */", (int)(tlen > 100 ? 100 : tlen), ttext,
+               where, kname);
   G->indent++;
   open_block(G, VXP_BLOCK_SPAWN);
   vxp_cg__push_scope(G);
@@ -673,8 +689,10 @@ static void spawn_statement(cg *G, TSNode node) {
   }
   capture_list caps;
   memset(&caps, 0, sizeof(caps));
-  for (uint32_t i = first; i < count; i++) collect_captures(G, ts_node_named_child(body, i), &caps, 0);
-  for (uint32_t i = first; i < count; i++) mark_written(G, ts_node_named_child(body, i), &caps, 0);
+  for (uint32_t i = first; i < count; i++)
+    collect_captures(G, ts_node_named_child(body, i), &caps, 0);
+  for (uint32_t i = first; i < count; i++)
+    mark_written(G, ts_node_named_child(body, i), &caps, 0);
   /* The kernel: tensors by pointer, scalars by value (templated when their type is `auto`). */
   vxp_sb *host_out = G->out;
   unsigned host_indent = G->indent;
@@ -705,8 +723,10 @@ static void spawn_statement(cg *G, TSNode node) {
     if (v->tensor)
       vxp_sb__printf(G->ctx, &G->kernels, "%s *%s", vxp_cg__storage_ctype((vxp_elem)v->t.elem),
                      v->cname);
-    else if (v->ctype[0]) vxp_sb__printf(G->ctx, &G->kernels, "%s%s%s", v->ctype, star, v->cname);
-    else vxp_sb__printf(G->ctx, &G->kernels, "T_%s%s%s", v->cname, star, v->cname);
+    else if (v->ctype[0])
+      vxp_sb__printf(G->ctx, &G->kernels, "%s%s%s", v->ctype, star, v->cname);
+    else
+      vxp_sb__printf(G->ctx, &G->kernels, "T_%s%s%s", v->cname, star, v->cname);
   }
   vxp_sb__append(G->ctx, &G->kernels, ") {\n", 4);
   G->out = &kernel;
@@ -716,13 +736,16 @@ static void spawn_statement(cg *G, TSNode node) {
     cg_var *v = &G->vars.items[caps.items[i].var];
     if (!caps.items[i].written) continue;
     v->kernel_written = true;
-    if (v->ctype[0]) vxp_cg__line(G, "%s &%s = *vxw_%s;", v->ctype, v->cname, v->cname);
-    else vxp_cg__line(G, "T_%s &%s = *vxw_%s;", v->cname, v->cname, v->cname);
+    if (v->ctype[0])
+      vxp_cg__line(G, "%s &%s = *vxw_%s;", v->ctype, v->cname, v->cname);
+    else
+      vxp_cg__line(G, "T_%s &%s = *vxw_%s;", v->cname, v->cname, v->cname);
   }
   G->in_kernel = true;
   block_contents(G, body, first, false);
   G->in_kernel = false;
-  for (size_t i = 0; i < caps.len; i++) G->vars.items[caps.items[i].var].kernel_written = false;
+  for (size_t i = 0; i < caps.len; i++)
+    G->vars.items[caps.items[i].var].kernel_written = false;
   G->out = host_out;
   G->indent = host_indent;
   vxp_sb__append(G->ctx, &G->kernels, kernel.data ? kernel.data : "", kernel.len);
@@ -797,24 +820,37 @@ static void assert_statement(cg *G, TSNode node) {
 static void statement_inner(cg *G, TSNode node) {
   const vxp_symbols *S = G->S;
   TSSymbol sym = ts_node_symbol(node);
-  if (sym == S->let_declaration) let_statement(G, node);
-  else if (sym == S->assignment_statement) assignment(G, node, false);
-  else if (sym == S->compound_assignment_statement) assignment(G, node, true);
-  else if (sym == S->for_statement) for_statement(G, node);
-  else if (sym == S->loop_statement) loop_statement(G, node);
-  else if (sym == S->return_statement) return_value(G, ts_node_named_child(node, 0), node);
+  if (sym == S->let_declaration)
+    let_statement(G, node);
+  else if (sym == S->assignment_statement)
+    assignment(G, node, false);
+  else if (sym == S->compound_assignment_statement)
+    assignment(G, node, true);
+  else if (sym == S->for_statement)
+    for_statement(G, node);
+  else if (sym == S->loop_statement)
+    loop_statement(G, node);
+  else if (sym == S->return_statement)
+    return_value(G, ts_node_named_child(node, 0), node);
   else if (sym == S->expression_statement) {
     TSNode inner = ts_node_named_child(node, 0);
     if (!ts_node_is_null(inner)) expression_statement(G, inner);
-  } else if (sym == S->block) braced_block(G, VXP_BLOCK_UNSAFE, node, "{");
-  else if (sym == G->X.break_statement) jump(G, node, "break");
-  else if (sym == G->X.continue_statement) jump(G, node, "continue");
-  else if (sym == G->X.assert_statement) assert_statement(G, node);
-  else if (sym == G->X.empty_statement) return;
+  } else if (sym == S->block)
+    braced_block(G, VXP_BLOCK_UNSAFE, node, "{");
+  else if (sym == G->X.break_statement)
+    jump(G, node, "break");
+  else if (sym == G->X.continue_statement)
+    jump(G, node, "continue");
+  else if (sym == G->X.assert_statement)
+    assert_statement(G, node);
+  else if (sym == G->X.empty_statement)
+    return;
   else if (sym == S->comptime_block)
-    vxp_cg__refuse(G, node, "a `comptime` block runs while compiling: it is outside the CUDA "
-                            "code generation subset");
-  else expression_statement(G, node);
+    vxp_cg__refuse(G, node,
+                   "a `comptime` block runs while compiling: it is outside the CUDA "
+                   "code generation subset");
+  else
+    expression_statement(G, node);
 }
 
 static void statement(cg *G, TSNode node) {
@@ -843,10 +879,9 @@ static void block_contents(cg *G, TSNode block, uint32_t first, bool fn_body) {
     TSNode child = ts_node_named_child(block, i);
     if (is_comment(G, child)) continue;
     if (!ts_node_is_null(trailing) && ts_node_eq(child, trailing)) {
-      bool block_like = vxp_cg__is(child, G->S->if_expression) ||
-                        vxp_cg__is(child, G->S->match_expression) ||
-                        vxp_cg__is(child, G->S->unsafe_block) ||
-                        vxp_cg__is(child, G->S->spawn_expression);
+      bool block_like =
+          vxp_cg__is(child, G->S->if_expression) || vxp_cg__is(child, G->S->match_expression) ||
+          vxp_cg__is(child, G->S->unsafe_block) || vxp_cg__is(child, G->S->spawn_expression);
       if (fn_body && !block_like && (G->fn->returns_scalar || G->fn->returns_tensor)) {
         return_value(G, child, child);
         flush_pending(G);
@@ -894,8 +929,9 @@ static bool parameter(cg *G, TSNode p, vxp_sb *sig) {
                        : NULL;
   if (!ct) {
     poison(G, name);
-    return vxp_cg__refuse(G, type, "a parameter of type '%.*s': the subset passes tensors and "
-                                   "element-typed scalars",
+    return vxp_cg__refuse(G, type,
+                          "a parameter of type '%.*s': the subset passes tensors and "
+                          "element-typed scalars",
                           (int)len, text);
   }
   var = vxp_cg__bind(G, name);
@@ -906,7 +942,8 @@ static bool parameter(cg *G, TSNode p, vxp_sb *sig) {
 }
 
 static void reset_function(cg *G, cg_fn *fn) {
-  for (size_t i = 0; i < G->used_names.len; i++) vxp_ctx__free(G->ctx, G->used_names.items[i]);
+  for (size_t i = 0; i < G->used_names.len; i++)
+    vxp_ctx__free(G->ctx, G->used_names.items[i]);
   G->used_names.len = 0;
   G->buffers.len = G->pending.len = G->blocks.len = G->vars.len = G->scopes.len = 0;
   G->serial = G->depth = 0;
@@ -953,8 +990,10 @@ void vxp_cg__function(cg *G, cg_fn *fn) {
   /* Falling off the end: the function's own tiles are freed at its exit. */
   release_blocks_from(G, 0);
   vxp_cg__line(G, "vxp_leave(&fr);");
-  if (fn->returns_tensor) vxp_cg__line(G, "return nullptr;");
-  else vxp_cg__line(G, "return %s();", fn->return_ctype);
+  if (fn->returns_tensor)
+    vxp_cg__line(G, "return nullptr;");
+  else
+    vxp_cg__line(G, "return %s();", fn->return_ctype);
   vxp_cg__pop_scope(G);
   close_block(G);
   vxp_sb *d = &G->defs;

@@ -37,10 +37,9 @@ bool vxp_cg__refuse(cg *G, TSNode node, const char *fmt, ...) {
   bool located = !ts_node_is_null(node);
   va_list ap;
   va_start(ap, fmt);
-  vxp_diagnostic *d = vxp_diag__vadd(G->ctx, G->diags, VXP_SEVERITY_ERROR, VXP_CG_REFUSED,
-                                     located ? G->src : NULL,
-                                     located ? ts_node_start_byte(node) : 0,
-                                     located ? ts_node_end_byte(node) : 0, fmt, ap);
+  vxp_diagnostic *d = vxp_diag__vadd(
+      G->ctx, G->diags, VXP_SEVERITY_ERROR, VXP_CG_REFUSED, located ? G->src : NULL,
+      located ? ts_node_start_byte(node) : 0, located ? ts_node_end_byte(node) : 0, fmt, ap);
   va_end(ap);
   if (!d) G->rc = VXP_ENOMEM;
   return false;
@@ -78,7 +77,8 @@ const char *vxp_cg__construct(const cg *G, TSNode node, char *buf, size_t size) 
   }
   /* Otherwise the node kind in words: `index_expression` -> "index expression". */
   size_t i = 0;
-  for (; type[i] && i + 1 < size; i++) buf[i] = type[i] == '_' ? ' ' : type[i];
+  for (; type[i] && i + 1 < size; i++)
+    buf[i] = type[i] == '_' ? ' ' : type[i];
   buf[i] = '\0';
   return buf;
 }
@@ -86,7 +86,8 @@ const char *vxp_cg__construct(const cg *G, TSNode node, char *buf, size_t size) 
 void vxp_cg__line(cg *G, const char *fmt, ...) {
   vxp_sb *sb = G->out;
   if (sb->failed) return;
-  for (unsigned i = 0; i < G->indent; i++) vxp_sb__append(G->ctx, sb, "  ", 2);
+  for (unsigned i = 0; i < G->indent; i++)
+    vxp_sb__append(G->ctx, sb, "  ", 2);
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
@@ -219,8 +220,7 @@ bool vxp_cg__tensor_type(cg *G, TSNode node, cg_tensor *out) {
   if (out->rank == 0) return vxp_cg__refuse(G, node, "a tensor without dimensions");
   out->count = count;
   u128 total = (bits * count + 7) / 8;
-  if (total > (u128)INT64_MAX)
-    return vxp_cg__refuse(G, node, "a tensor of more than 2^63 bytes");
+  if (total > (u128)INT64_MAX) return vxp_cg__refuse(G, node, "a tensor of more than 2^63 bytes");
   out->bytes = (uint64_t)total;
   TSNode place = vxp_cg__field(node, G->F->placement);
   out->device = !ts_node_is_null(place) && !vxp_cg__place_is_host(G, place);
@@ -234,8 +234,8 @@ TSNode vxp_cg__tensor_of_type(cg *G, TSNode type, bool *device) {
   *device = false;
   while (!ts_node_is_null(type)) {
     if (vxp_cg__is(type, G->S->ref_type) || vxp_cg__is(type, G->S->pinned_type)) {
-      TSNode place = vxp_cg__field(type, vxp_cg__is(type, G->S->ref_type) ? G->F->space
-                                                                           : G->F->topology);
+      TSNode place =
+          vxp_cg__field(type, vxp_cg__is(type, G->S->ref_type) ? G->F->space : G->F->topology);
       if (!placed_by_wrapper) *device = !vxp_cg__place_is_host(G, place);
       placed_by_wrapper = true;
       type = vxp_cg__field(type, G->F->type);
@@ -280,7 +280,8 @@ void vxp_cg__c_ident(const char *name, size_t len, char *buf, size_t size) {
     unsigned char c = (unsigned char)name[i];
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')
       buf[o++] = (char)c;
-    else o += (size_t)snprintf(buf + o, size - o, "_x%02X", c);
+    else
+      o += (size_t)snprintf(buf + o, size - o, "_x%02X", c);
   }
   buf[o] = '\0';
 }
@@ -317,7 +318,8 @@ cg_var *vxp_cg__bind(cg *G, TSNode name_node) {
   char base[64] = "v_";
   vxp_cg__c_ident(name, len, base + 2, sizeof(base) - 2);
   snprintf(v.cname, sizeof(v.cname), "%s", base);
-  for (unsigned k = 2; name_used(G, v.cname); k++) snprintf(v.cname, sizeof(v.cname), "%s_%u", base, k);
+  for (unsigned k = 2; name_used(G, v.cname); k++)
+    snprintf(v.cname, sizeof(v.cname), "%s_%u", base, k);
   char *copy = vxp_ctx__strdup(G->ctx, v.cname);
   if (!copy || !array_push(G->ctx, &G->used_names, copy)) {
     vxp_ctx__free(G->ctx, copy);

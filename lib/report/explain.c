@@ -12,22 +12,22 @@
 
 /* A row of the role table or the site table: a run of tiles. */
 typedef struct row {
-  const char *role;        /* NULL: no role named */
-  size_t first, last;      /* indices into the resident set's records */
+  const char *role;   /* NULL: no role named */
+  size_t first, last; /* indices into the resident set's records */
   size_t tiles;
-  uint64_t bytes;          /* their sum */
-  uint64_t tile_bytes;     /* sites: the size they share */
+  uint64_t bytes;      /* their sum */
+  uint64_t tile_bytes; /* sites: the size they share */
   uint32_t depth;
   bool released;
 } row;
 
 /* A group of the sum over the run: tiles that run the same number of times. */
 typedef struct run_group {
-  bool held;               /* held until the function returns */
+  bool held; /* held until the function returns */
   uint64_t runs;
   size_t tiles;
-  uint64_t bytes;          /* one placement each */
-  uint64_t total;          /* bytes x runs */
+  uint64_t bytes; /* one placement each */
+  uint64_t total; /* bytes x runs */
 } run_group;
 
 typedef struct explained {
@@ -56,8 +56,7 @@ static void explained_free(vxp_context *ctx, explained *e) {
 }
 
 /* Fill `e` (emptied first) for resident set `rs`; false on allocation failure. */
-static bool explain_set(vxp_context *ctx, const vxp_resident_set *rs,
-                        explained *e) {
+static bool explain_set(vxp_context *ctx, const vxp_resident_set *rs, explained *e) {
   e->roles.len = e->sites.len = e->sum.len = 0;
   e->rs = rs;
   e->sum_known = true;
@@ -70,7 +69,8 @@ static bool explain_set(vxp_context *ctx, const vxp_resident_set *rs,
     uint64_t bytes = vxp_record_bytes(r), runs = 0;
     bool held = !vxp_record_release_order(r, NULL);
     /* The sum over the run. */
-    if (!vxp_record_runs(r, &runs)) e->sum_known = false;
+    if (!vxp_record_runs(r, &runs))
+      e->sum_known = false;
     else {
       run_group *g = NULL;
       for (size_t k = 0; k < e->sum.len && !g; k++)
@@ -137,8 +137,7 @@ static const char *name_of(const vxp_record *r) {
 /* ------------------------------------------------------------------ text */
 
 /* "w0 ... w31" or "embed, lm_head": the bindings of a row's live tiles. */
-static void row_names(vxp_context *ctx, vxp_sb *sb, const explained *e,
-                      const row *rw) {
+static void row_names(vxp_context *ctx, vxp_sb *sb, const explained *e, const row *rw) {
   if (rw->tiles > 3) {
     vxp_sb__printf(ctx, sb, "%s ... %s", name_of(vxp_resident_set_record(e->rs, rw->first)),
                    name_of(vxp_resident_set_record(e->rs, rw->last)));
@@ -153,8 +152,7 @@ static void row_names(vxp_context *ctx, vxp_sb *sb, const explained *e,
   }
 }
 
-static void text_set(vxp_context *ctx, vxp_sb *sb, const explained *e,
-                     const char *machine) {
+static void text_set(vxp_context *ctx, vxp_sb *sb, const explained *e, const char *machine) {
   const vxp_resident_set *rs = e->rs;
   uint64_t peak = rs->peak_bytes, cap = rs->capacity_bytes;
   char b1[32], b2[32], b3[32], b4[32], p1[96], p2[96];
@@ -162,7 +160,8 @@ static void text_set(vxp_context *ctx, vxp_sb *sb, const explained *e,
                  rs->function_name, rs->space_name, vxp_num__bytes(peak, p1),
                  vxp_num__bytes(cap, p2), machine, 100.0 * share(peak, cap),
                  vxp_resident_set_tile_count(rs));
-  vxp_sb__puts(ctx, sb, "\n  by role                     tiles            bytes       GiB   share\n");
+  vxp_sb__puts(ctx, sb,
+               "\n  by role                     tiles            bytes       GiB   share\n");
   for (size_t k = 0; k < e->roles.len; k++) {
     const row *rw = &e->roles.items[k];
     vxp_sb__printf(ctx, sb, "  %-26s %6zu %16s %9s  %5.1f%%\n",
@@ -173,17 +172,22 @@ static void text_set(vxp_context *ctx, vxp_sb *sb, const explained *e,
   vxp_sb__printf(ctx, sb, "  %-26s %6zu %16s %9s  %5.1f%%\n", "peak",
                  vxp_resident_set_tile_count(rs), vxp_num__grouped(peak, b1),
                  vxp_num__gib(peak, b2), 100.0 * share(peak, peak));
-  vxp_sb__puts(ctx, sb, "\n  by site        tiles       each            bytes       GiB   share  "
-                        "held                bindings\n");
+  vxp_sb__puts(ctx, sb,
+               "\n  by site        tiles       each            bytes       GiB   share  "
+               "held                bindings\n");
   for (size_t k = 0; k < e->sites.len; k++) {
     const row *rw = &e->sites.items[k];
     uint32_t l1 = vxp_record_range(vxp_resident_set_record(e->rs, rw->first)).start.line + 1;
     uint32_t l2 = vxp_record_range(vxp_resident_set_record(e->rs, rw->last)).start.line + 1;
     char lines[40], held[40];
-    if (l1 == l2) snprintf(lines, sizeof(lines), "line %u", l1);
-    else snprintf(lines, sizeof(lines), "lines %u-%u", l1, l2);
-    if (rw->released) snprintf(held, sizeof(held), "block, depth %u", rw->depth);
-    else snprintf(held, sizeof(held), "%s", rw->depth ? "to the end" : "function scope");
+    if (l1 == l2)
+      snprintf(lines, sizeof(lines), "line %u", l1);
+    else
+      snprintf(lines, sizeof(lines), "lines %u-%u", l1, l2);
+    if (rw->released)
+      snprintf(held, sizeof(held), "block, depth %u", rw->depth);
+    else
+      snprintf(held, sizeof(held), "%s", rw->depth ? "to the end" : "function scope");
     vxp_sb__printf(ctx, sb, "  %-13s %6zu %10s %16s %9s  %5.1f%%  %-18s  ", lines, rw->tiles,
                    vxp_num__binary(rw->tile_bytes, b3), vxp_num__grouped(rw->bytes, b1),
                    vxp_num__gib(rw->bytes, b2), 100.0 * share(rw->bytes, peak), held);
@@ -193,11 +197,13 @@ static void text_set(vxp_context *ctx, vxp_sb *sb, const explained *e,
   }
   vxp_sb__putc(ctx, sb, '\n');
   if (!e->sum_known) {
-    vxp_sb__puts(ctx, sb, "  the sum over the run is not static (a trip count does not fold); "
-                          "the peak is\n  what is live at once\n");
+    vxp_sb__puts(ctx, sb,
+                 "  the sum over the run is not static (a trip count does not fold); "
+                 "the peak is\n  what is live at once\n");
     return;
   }
-  vxp_sb__printf(ctx, sb, "  sum over the run %s bytes (%s GiB) against the peak %s bytes (%s GiB):\n",
+  vxp_sb__printf(ctx, sb,
+                 "  sum over the run %s bytes (%s GiB) against the peak %s bytes (%s GiB):\n",
                  vxp_num__grouped(e->sum_total, b1), vxp_num__gib(e->sum_total, b2),
                  vxp_num__grouped(peak, b3), vxp_num__gib(peak, b4));
   for (size_t k = 0; k < e->sum.len; k++) {
@@ -205,13 +211,16 @@ static void text_set(vxp_context *ctx, vxp_sb *sb, const explained *e,
     vxp_sb__printf(ctx, sb, "    %16s bytes (%s GiB): %zu tile%s placed %llu time%s each, ",
                    vxp_num__grouped(g->total, b1), vxp_num__gib(g->total, b2), g->tiles,
                    g->tiles == 1 ? "" : "s", (unsigned long long)g->runs, g->runs == 1 ? "" : "s");
-    if (g->held) vxp_sb__printf(ctx, sb, "held until '%s' returns\n", rs->function_name);
-    else vxp_sb__puts(ctx, sb, "released at the end of their block\n");
+    if (g->held)
+      vxp_sb__printf(ctx, sb, "held until '%s' returns\n", rs->function_name);
+    else
+      vxp_sb__puts(ctx, sb, "released at the end of their block\n");
   }
   if (e->sum_total > peak)
-    vxp_sb__printf(ctx, sb, "  the difference, %s bytes (%s GiB), is never live at once: a "
-                            "releasing block frees\n  its tiles before the next iteration "
-                            "places them again\n",
+    vxp_sb__printf(ctx, sb,
+                   "  the difference, %s bytes (%s GiB), is never live at once: a "
+                   "releasing block frees\n  its tiles before the next iteration "
+                   "places them again\n",
                    vxp_num__grouped(e->sum_total - peak, b1),
                    vxp_num__gib(e->sum_total - peak, b2));
   else
@@ -220,8 +229,7 @@ static void text_set(vxp_context *ctx, vxp_sb *sb, const explained *e,
 
 /* ------------------------------------------------------------------ JSON */
 
-static void json_row(vxp_jw *j, const explained *e, const row *rw,
-                     bool site) {
+static void json_row(vxp_jw *j, const explained *e, const row *rw, bool site) {
   uint64_t peak = e->rs->peak_bytes;
   vxp_jw__open(j, '{');
   vxp_jw__key(j, "role");
@@ -278,21 +286,29 @@ static void json_set(vxp_jw *j, const explained *e) {
   vxp_jw__key(j, "tiles");
   vxp_jw__u64(j, vxp_resident_set_tile_count(rs));
   vxp_jw__key(j, "allocated_bytes");
-  if (e->sum_known) vxp_jw__u64(j, e->sum_total);
-  else vxp_jw__null(j);
+  if (e->sum_known)
+    vxp_jw__u64(j, e->sum_total);
+  else
+    vxp_jw__null(j);
   vxp_jw__key(j, "allocated_gib");
-  if (e->sum_known) vxp_jw__real(j, (double)e->sum_total / 1073741824.0, 2);
-  else vxp_jw__null(j);
+  if (e->sum_known)
+    vxp_jw__real(j, (double)e->sum_total / 1073741824.0, 2);
+  else
+    vxp_jw__null(j);
   vxp_jw__key(j, "never_live_at_once_bytes");
-  if (e->sum_known) vxp_jw__u64(j, e->sum_total > peak ? e->sum_total - peak : 0);
-  else vxp_jw__null(j);
+  if (e->sum_known)
+    vxp_jw__u64(j, e->sum_total > peak ? e->sum_total - peak : 0);
+  else
+    vxp_jw__null(j);
   vxp_jw__key(j, "by_role");
   vxp_jw__open(j, '[');
-  for (size_t k = 0; k < e->roles.len; k++) json_row(j, e, &e->roles.items[k], false);
+  for (size_t k = 0; k < e->roles.len; k++)
+    json_row(j, e, &e->roles.items[k], false);
   vxp_jw__close(j, ']');
   vxp_jw__key(j, "by_site");
   vxp_jw__open(j, '[');
-  for (size_t k = 0; k < e->sites.len; k++) json_row(j, e, &e->sites.items[k], true);
+  for (size_t k = 0; k < e->sites.len; k++)
+    json_row(j, e, &e->sites.items[k], true);
   vxp_jw__close(j, ']');
   vxp_jw__key(j, "sum_over_run");
   vxp_jw__open(j, '[');
@@ -346,7 +362,8 @@ int vxp_report_explain(vxp_report **out, vxp_context *ctx, const vxp_analysis *a
       sb.failed = true;
       break;
     }
-    if (json) json_set(&j, &e);
+    if (json)
+      json_set(&j, &e);
     else {
       if (shown) vxp_sb__putc(ctx, &sb, '\n');
       text_set(ctx, &sb, &e, machine);
@@ -358,7 +375,8 @@ int vxp_report_explain(vxp_report **out, vxp_context *ctx, const vxp_analysis *a
     vxp_jw__close(&j, ']');
     vxp_jw__close(&j, '}');
   } else if (shown == 0) {
-    vxp_sb__printf(ctx, &sb, "no tile is placed in a space with a capacity%s%s: nothing to explain\n",
+    vxp_sb__printf(ctx, &sb,
+                   "no tile is placed in a space with a capacity%s%s: nothing to explain\n",
                    o.function ? " by " : "", o.function ? o.function : "");
   }
   return vxp_report__finish(out, ctx, &sb);

@@ -43,14 +43,13 @@ static void bound_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier_point *p
   vxp_frontier_point_memory_time_ps(p, &mem);
   vxp_frontier_point_compute_time_ps(p, &comp);
   bool by_memory = vxp_frontier_point_bound(p) == VXP_BOUND_MEMORY;
-  double ratio = by_memory ? (comp ? (double)mem / (double)comp : INFINITY)
-                           : (double)comp / (double)mem;
+  double ratio =
+      by_memory ? (comp ? (double)mem / (double)comp : INFINITY) : (double)comp / (double)mem;
   if (isinf(ratio))
     vxp_sb__printf(ctx, sb, "%s (%s), no arithmetic", bound, vxp_frontier_point_bound_space(p));
   else
     vxp_sb__printf(ctx, sb, "%s%s%s%s, %.3gx", bound, by_memory ? " (" : "",
-                   by_memory ? vxp_frontier_point_bound_space(p) : "", by_memory ? ")" : "",
-                   ratio);
+                   by_memory ? vxp_frontier_point_bound_space(p) : "", by_memory ? ")" : "", ratio);
 }
 
 static void print_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, const char *machine) {
@@ -58,15 +57,16 @@ static void print_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, cons
   bool no_reuse = vxp_frontier__traffic(f) == VXP_TRAFFIC_NO_REUSE;
   char b1[32], b2[32], b3[32], b4[96], b5[48];
   const char *fn = vxp_frontier_function(f);
-  vxp_sb__printf(ctx, sb, "%s on %s: %s in %llu..%llu, a call is %s; capacity with %s%% kept free; traffic %s; "
-         "tokens per call: %s\n",
-         q->file, machine, q->name, (unsigned long long)q->lo,
-         (unsigned long long)q->hi, fn ? fn : "(none: no spawn region)",
-         vxp_num__ppm_percent(q->margin_ppm, b1),
-         no_reuse ? "no-reuse" : "compulsory (each element of a tile once per call)",
-         vxp_frontier__tokens(f));
+  vxp_sb__printf(
+      ctx, sb,
+      "%s on %s: %s in %llu..%llu, a call is %s; capacity with %s%% kept free; traffic %s; "
+      "tokens per call: %s\n",
+      q->file, machine, q->name, (unsigned long long)q->lo, (unsigned long long)q->hi,
+      fn ? fn : "(none: no spawn region)", vxp_num__ppm_percent(q->margin_ppm, b1),
+      no_reuse ? "no-reuse" : "compulsory (each element of a tile once per call)",
+      vxp_frontier__tokens(f));
   vxp_sb__printf(ctx, sb, "%8s %42s %7s %-18s %10s %12s  %s\n", q->name, "peak bytes", "of cap",
-         "fits", "time/call", "tokens/s", "bound");
+                 "fits", "time/call", "tokens/s", "bound");
   for (size_t i = 0; i < vxp_frontier_point_count(f); i++) {
     const vxp_frontier_point *p = vxp_frontier_point_at(f, i);
     uint64_t peak = vxp_frontier_point_peak_bytes(p), cap = vxp_frontier_point_capacity_bytes(p);
@@ -99,41 +99,46 @@ static void print_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, cons
   const vxp_frontier_point *best = vxp_frontier_best_fit(f);
   const vxp_frontier_point *any = vxp_frontier_point_at(f, 0);
   uint64_t cap = any ? vxp_frontier_point_capacity_bytes(any) : 0;
-  if (cap) vxp_sb__printf(ctx, sb, "capacity: %s of %s\n", vxp_num__bytes(cap, b4),
-                  any && vxp_frontier_point_space(any) ? vxp_frontier_point_space(any) : "?");
+  if (cap)
+    vxp_sb__printf(ctx, sb, "capacity: %s of %s\n", vxp_num__bytes(cap, b4),
+                   any && vxp_frontier_point_space(any) ? vxp_frontier_point_space(any) : "?");
   if (largest)
     vxp_sb__printf(ctx, sb, "largest %s that fits: %llu (peak %s)\n", q->name,
-           (unsigned long long)vxp_frontier_point_value(largest),
-           vxp_num__bytes(vxp_frontier_point_peak_bytes(largest), b4));
+                   (unsigned long long)vxp_frontier_point_value(largest),
+                   vxp_num__bytes(vxp_frontier_point_peak_bytes(largest), b4));
   else
     vxp_sb__printf(ctx, sb, "largest %s that fits: none in %llu..%llu\n", q->name,
-           (unsigned long long)q->lo, (unsigned long long)q->hi);
+                   (unsigned long long)q->lo, (unsigned long long)q->hi);
   if (turn)
     vxp_sb__printf(ctx, sb, "memory turns to compute at %s = %llu%s\n", q->name,
-           (unsigned long long)vxp_frontier_point_value(turn),
-           vxp_frontier_point_fits(turn) ? "" : " (which does not fit)");
+                   (unsigned long long)vxp_frontier_point_value(turn),
+                   vxp_frontier_point_fits(turn) ? "" : " (which does not fit)");
   else if (any && vxp_frontier_point_bound(any) == VXP_BOUND_NONE)
-    vxp_sb__printf(ctx, sb, "the bound cannot be named: %s\n", vxp_frontier_point_unbound_reason(any));
+    vxp_sb__printf(ctx, sb, "the bound cannot be named: %s\n",
+                   vxp_frontier_point_unbound_reason(any));
   else
     vxp_sb__printf(ctx, sb, "compute never binds in %llu..%llu: every call is bound by memory\n",
-           (unsigned long long)q->lo, (unsigned long long)q->hi);
+                   (unsigned long long)q->lo, (unsigned long long)q->hi);
   if (best) {
     uint64_t call = 0;
     vxp_frontier_point_call_time_ps(best, &call);
-    vxp_sb__printf(ctx, sb, "best throughput that fits: %s = %llu, %s tokens/s (%s per call, bound by %s)\n",
-           q->name, (unsigned long long)vxp_frontier_point_value(best),
-           vxp_num__per_second(tokens_per_second(best), b1),
-           vxp_num__duration(call, b2),
-           vxp_frontier_point_bound(best) ? vxp_bound_name(vxp_frontier_point_bound(best))
-                                          : "memory at least");
+    vxp_sb__printf(ctx, sb,
+                   "best throughput that fits: %s = %llu, %s tokens/s (%s per call, bound by %s)\n",
+                   q->name, (unsigned long long)vxp_frontier_point_value(best),
+                   vxp_num__per_second(tokens_per_second(best), b1), vxp_num__duration(call, b2),
+                   vxp_frontier_point_bound(best) ? vxp_bound_name(vxp_frontier_point_bound(best))
+                                                  : "memory at least");
   } else {
-    vxp_sb__printf(ctx, sb, "best throughput that fits: none (nothing fits with a known call time)\n");
+    vxp_sb__printf(ctx, sb,
+                   "best throughput that fits: none (nothing fits with a known call time)\n");
   }
 }
 
 static void json_opt(vxp_jw *j, int has, uint64_t v) {
-  if (has) vxp_jw__u64(j, v);
-  else vxp_jw__null(j);
+  if (has)
+    vxp_jw__u64(j, v);
+  else
+    vxp_jw__null(j);
 }
 
 static void json_point(vxp_jw *j, const vxp_frontier_point *p) {
@@ -173,8 +178,10 @@ static void json_point(vxp_jw *j, const vxp_frontier_point *p) {
   vxp_jw__key(j, "tokens_per_call");
   vxp_jw__u64(j, vxp_frontier_point_tokens(p));
   vxp_jw__key(j, "tokens_per_second");
-  if (has) vxp_jw__real(j, tokens_per_second(p), 3);
-  else vxp_jw__null(j);
+  if (has)
+    vxp_jw__real(j, tokens_per_second(p), 3);
+  else
+    vxp_jw__null(j);
   vxp_jw__key(j, "bound");
   vxp_jw__string(j, vxp_bound_name(vxp_frontier_point_bound(p)));
   vxp_jw__key(j, "bound_space");
@@ -245,8 +252,7 @@ static double tps(uint64_t tokens, int has, uint64_t ps) {
   return has && ps ? 1e12 / (double)ps * (double)tokens : 0.0;
 }
 
-static void print_svg(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f,
-                      const char *machine) {
+static void print_svg(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, const char *machine) {
   const vxp_question *q = vxp_frontier__question(f);
   bool no_reuse = vxp_frontier__traffic(f) == VXP_TRAFFIC_NO_REUSE;
   const double W = 960, H = 480, L = 90, R = 30, T = 50, B = 60;
@@ -279,9 +285,11 @@ static void print_svg(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f,
 #define PY(y) (H - B - (log10(y) - ly0) / (ly1 - ly0) * (H - T - B))
   char b1[32];
   /* The file and machine names are the caller's text: escaped for XML. */
-  vxp_sb__printf(ctx, sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-          "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\" "
-          "data-const=\"%s\" data-machine=\"", W, H, W, H, q->name);
+  vxp_sb__printf(ctx, sb,
+                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                 "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\" "
+                 "data-const=\"%s\" data-machine=\"",
+                 W, H, W, H, q->name);
   vxp_report__xml(ctx, sb, machine);
   vxp_sb__puts(ctx, sb, "\">\n");
   vxp_sb__printf(ctx, sb, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
@@ -292,29 +300,35 @@ static void print_svg(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f,
   vxp_sb__printf(ctx, sb, ": tokens/s against %s (%s traffic)</text>\n", q->name,
                  no_reuse ? "no-reuse" : "compulsory");
   /* Axes and decades. */
-  vxp_sb__printf(ctx, sb, "<g stroke=\"#888\" fill=\"none\"><path d=\"M%.1f %.1f V%.1f H%.1f\"/></g>\n", L,
-          T, H - B, W - R);
+  vxp_sb__printf(ctx, sb,
+                 "<g stroke=\"#888\" fill=\"none\"><path d=\"M%.1f %.1f V%.1f H%.1f\"/></g>\n", L,
+                 T, H - B, W - R);
   for (double d = ly0; d <= ly1; d++) {
     double y = PY(pow(10, d));
-    vxp_sb__printf(ctx, sb, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
-            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", L, W - R, y, y, L - 6,
-            y + 4, vxp_num__per_second(pow(10, d), b1));
+    vxp_sb__printf(ctx, sb,
+                   "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
+                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+                   L, W - R, y, y, L - 6, y + 4, vxp_num__per_second(pow(10, d), b1));
   }
   /* Ticks on the constant: powers of two on a log scale, else about eight steps. */
   double step = logx ? 2 : fmax(1, ceil((x1 - x0) / 8));
   for (double x = logx ? pow(2, ceil(log2(x0))) : x0; x <= x1; x = logx ? x * step : x + step)
-    vxp_sb__printf(ctx, sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", PX(x),
-            H - B + 16, x);
-  vxp_sb__printf(ctx, sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", (W + L - R) / 2,
-          H - 18, q->name);
-  vxp_sb__printf(ctx, sb, "<text x=\"18\" y=\"%.1f\" transform=\"rotate(-90 18 %.1f)\" "
-          "text-anchor=\"middle\">tokens/s</text>\n", (H - B + T) / 2, (H - B + T) / 2);
+    vxp_sb__printf(ctx, sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
+                   PX(x), H - B + 16, x);
+  vxp_sb__printf(ctx, sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+                 (W + L - R) / 2, H - 18, q->name);
+  vxp_sb__printf(ctx, sb,
+                 "<text x=\"18\" y=\"%.1f\" transform=\"rotate(-90 18 %.1f)\" "
+                 "text-anchor=\"middle\">tokens/s</text>\n",
+                 (H - B + T) / 2, (H - B + T) / 2);
   /* Ceilings: polylines over the values that have them. */
   const char *names[2] = {"bandwidth", "compute"};
   const char *colors[2] = {"#1f77b4", "#d62728"};
   for (int k = 0; k < 2; k++) {
-    vxp_sb__printf(ctx, sb, "<polyline class=\"ceiling\" data-ceiling=\"%s\" fill=\"none\" stroke=\"%s\" "
-            "stroke-dasharray=\"6 4\" points=\"", names[k], colors[k]);
+    vxp_sb__printf(ctx, sb,
+                   "<polyline class=\"ceiling\" data-ceiling=\"%s\" fill=\"none\" stroke=\"%s\" "
+                   "stroke-dasharray=\"6 4\" points=\"",
+                   names[k], colors[k]);
     for (size_t i = 0; i < n; i++) {
       const vxp_frontier_point *p = vxp_frontier_point_at(f, i);
       uint64_t v = 0;
@@ -330,11 +344,13 @@ static void print_svg(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f,
   const vxp_frontier_point *largest = vxp_frontier_largest_fit(f);
   if (largest && vxp_frontier_point_value(largest) < q->hi) {
     double x = PX((double)vxp_frontier_point_value(largest) + 0.5);
-    vxp_sb__printf(ctx, sb, "<line class=\"capacity-wall\" data-largest-fit=\"%llu\" x1=\"%.1f\" x2=\"%.1f\" "
-            "y1=\"%.1f\" y2=\"%.1f\" stroke=\"#555\" stroke-width=\"2\"/>"
-            "<text x=\"%.1f\" y=\"%.1f\">capacity: %s = %llu fits</text>\n",
-            (unsigned long long)vxp_frontier_point_value(largest), x, x, T, H - B, x + 4, T + 12,
-            q->name, (unsigned long long)vxp_frontier_point_value(largest));
+    vxp_sb__printf(
+        ctx, sb,
+        "<line class=\"capacity-wall\" data-largest-fit=\"%llu\" x1=\"%.1f\" x2=\"%.1f\" "
+        "y1=\"%.1f\" y2=\"%.1f\" stroke=\"#555\" stroke-width=\"2\"/>"
+        "<text x=\"%.1f\" y=\"%.1f\">capacity: %s = %llu fits</text>\n",
+        (unsigned long long)vxp_frontier_point_value(largest), x, x, T, H - B, x + 4, T + 12,
+        q->name, (unsigned long long)vxp_frontier_point_value(largest));
   }
   /* The points. */
   for (size_t i = 0; i < n; i++) {
@@ -346,17 +362,20 @@ static void print_svg(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f,
     if (!(y > 0) || (logx && x <= 0)) continue;
     bool fits = vxp_frontier_point_fits(p);
     const char *bound = vxp_bound_name(vxp_frontier_point_bound(p));
-    vxp_sb__printf(ctx, sb, "<circle class=\"point\" data-value=\"%llu\" data-fits=\"%s\" "
-            "data-tokens-per-second=\"%.3f\" data-bound=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
-            "fill=\"%s\" stroke=\"#222\"><title>%s = %llu: %s tokens/s, %s, %s</title></circle>\n",
-            (unsigned long long)vxp_frontier_point_value(p), fits ? "true" : "false", y,
-            bound ? bound : "", PX(x), PY(y), fits ? "#2ca02c" : "white", q->name,
-            (unsigned long long)vxp_frontier_point_value(p), vxp_num__per_second(y, b1),
-            fits ? "fits" : "does not fit", bound ? bound : "bound not named");
+    vxp_sb__printf(
+        ctx, sb,
+        "<circle class=\"point\" data-value=\"%llu\" data-fits=\"%s\" "
+        "data-tokens-per-second=\"%.3f\" data-bound=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
+        "fill=\"%s\" stroke=\"#222\"><title>%s = %llu: %s tokens/s, %s, %s</title></circle>\n",
+        (unsigned long long)vxp_frontier_point_value(p), fits ? "true" : "false", y,
+        bound ? bound : "", PX(x), PY(y), fits ? "#2ca02c" : "white", q->name,
+        (unsigned long long)vxp_frontier_point_value(p), vxp_num__per_second(y, b1),
+        fits ? "fits" : "does not fit", bound ? bound : "bound not named");
   }
-  vxp_sb__printf(ctx, sb, "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">- - bandwidth ceiling</text>"
-          "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">- - compute ceiling</text>\n", W - R - 260,
-          T + 12, colors[0], W - R - 130, T + 12, colors[1]);
+  vxp_sb__printf(ctx, sb,
+                 "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">- - bandwidth ceiling</text>"
+                 "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">- - compute ceiling</text>\n",
+                 W - R - 260, T + 12, colors[0], W - R - 130, T + 12, colors[1]);
   vxp_sb__printf(ctx, sb, "</svg>\n");
 #undef PX
 #undef PY
@@ -377,8 +396,11 @@ int vxp_report_frontier(vxp_report **out, vxp_context *ctx, const vxp_frontier *
                         : q->machine ? q->machine
                                      : "the program's own declarations";
   vxp_sb sb = {0};
-  if (o.format == VXP_REPORT_JSON) print_json(ctx, &sb, f);
-  else if (o.format == VXP_REPORT_SVG) print_svg(ctx, &sb, f, machine);
-  else print_text(ctx, &sb, f, machine);
+  if (o.format == VXP_REPORT_JSON)
+    print_json(ctx, &sb, f);
+  else if (o.format == VXP_REPORT_SVG)
+    print_svg(ctx, &sb, f, machine);
+  else
+    print_text(ctx, &sb, f, machine);
   return vxp_report__finish(out, ctx, &sb);
 }

@@ -28,8 +28,10 @@ static bool define_value(const vxp_question *q, const char *name, uint64_t *out)
 static bool same_other_defines(const vxp_question *a, const vxp_question *b, const char *row) {
   size_t i = 0, j = 0;
   for (;;) {
-    while (i < a->define_count && strcmp(a->defines[i].name, row) == 0) i++;
-    while (j < b->define_count && strcmp(b->defines[j].name, row) == 0) j++;
+    while (i < a->define_count && strcmp(a->defines[i].name, row) == 0)
+      i++;
+    while (j < b->define_count && strcmp(b->defines[j].name, row) == 0)
+      j++;
     if (i == a->define_count || j == b->define_count)
       return i == a->define_count && j == b->define_count;
     if (strcmp(a->defines[i].name, b->defines[j].name) != 0 ||
@@ -120,7 +122,8 @@ static void text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *const *cells,
       uint64_t capacity = vxp_frontier_point_capacity_bytes(p);
       bool fits = vxp_frontier_point_fits(p);
       char cell[40];
-      if (!capacity) snprintf(cell, sizeof(cell), "%s", fits ? "-" : "*");
+      if (!capacity)
+        snprintf(cell, sizeof(cell), "%s", fits ? "-" : "*");
       else
         snprintf(cell, sizeof(cell), "%.1f%%%s", 100.0 * (double)peak / (double)capacity,
                  fits ? "" : "*");
@@ -136,14 +139,15 @@ int vxp_report_sweep_grid(vxp_report **out, vxp_context *ctx, const vxp_frontier
                           size_t rows, size_t columns, const char *row_name,
                           const vxp_report_options *opts) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
-  if (!out || !ctx || !cells || !rows || !columns || !row_name ||
-      rows > SIZE_MAX / columns)
+  if (!out || !ctx || !cells || !rows || !columns || !row_name || rows > SIZE_MAX / columns)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_sweep_grid")
                : VXP_EINVAL;
   for (size_t i = 0; i < rows * columns; i++) {
     if (!cells[i] || vxp_frontier_point_count(cells[i]) != 1)
-      return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_report_sweep_grid: cell %zu is not a frontier "
-                            "of one value", i);
+      return vxp_ctx__error(ctx, VXP_EINVAL,
+                            "vxp_report_sweep_grid: cell %zu is not a frontier "
+                            "of one value",
+                            i);
     const vxp_question *a = vxp_frontier__question(cells[0]);
     const vxp_question *b = vxp_frontier__question(cells[i]);
     uint64_t ra = 0, rb = 0;
@@ -155,9 +159,11 @@ int vxp_report_sweep_grid(vxp_report **out, vxp_context *ctx, const vxp_frontier
                 define_value(vxp_frontier__question(cells[i - i % columns]), row_name, &ra) &&
                 ra == rb && vxp_frontier__question(cells[i % columns])->lo == b->lo;
     if (!same)
-      return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_report_sweep_grid: cell %zu asked another "
+      return vxp_ctx__error(ctx, VXP_EINVAL,
+                            "vxp_report_sweep_grid: cell %zu asked another "
                             "question than its row and column (program, machines, constants, "
-                            "margin or space), or does not set '%s'", i, row_name);
+                            "margin or space), or does not set '%s'",
+                            i, row_name);
   }
   vxp_report_options o;
   int rc = vxp_report__options(ctx, opts, &o, VXP_REPORT__TEXT_JSON);
@@ -167,7 +173,9 @@ int vxp_report_sweep_grid(vxp_report **out, vxp_context *ctx, const vxp_frontier
                         : q->machine ? q->machine
                                      : "the program's own declarations";
   vxp_sb sb = {0};
-  if (o.format == VXP_REPORT_JSON) json(ctx, &sb, cells, rows, columns, row_name);
-  else text(ctx, &sb, cells, rows, columns, row_name, machine);
+  if (o.format == VXP_REPORT_JSON)
+    json(ctx, &sb, cells, rows, columns, row_name);
+  else
+    text(ctx, &sb, cells, rows, columns, row_name, machine);
   return vxp_report__finish(out, ctx, &sb);
 }

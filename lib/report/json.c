@@ -35,7 +35,8 @@ static void put(out_buf *b, const char *s, size_t n) {
   if (b->failed) return;
   if (b->len + n + 1 > b->cap) {
     size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + n + 1) cap *= 2;
+    while (cap < b->len + n + 1)
+      cap *= 2;
     char *grown = vxp_ctx__realloc(b->ctx, b->data, cap);
     if (!grown) {
       b->failed = true;
@@ -130,7 +131,8 @@ static void unmark_big(out_buf *b) {
   for (size_t r = 0; r < b->len;) {
     if (b->data[r] == '"' && strncmp(b->data + r, VXP__BIG_MARK, mark_len) == 0) {
       r += mark_len;
-      while (r < b->len && b->data[r] != '"') b->data[w++] = b->data[r++];
+      while (r < b->len && b->data[r] != '"')
+        b->data[w++] = b->data[r++];
       r++; /* the closing quote */
       continue;
     }
@@ -472,7 +474,8 @@ char *vxp_report__json(const vxp_analysis *an, size_t *len) {
   put_array_field(&b, "resident_sets", sets, false);
   json_t *trees = json_array();
   for (size_t i = 0; trees && i < an->call_trees.len; i++) {
-    if (json_array_append_new(trees, call_tree_json(&an->call_trees.items[i], &ok)) != 0) ok = false;
+    if (json_array_append_new(trees, call_tree_json(&an->call_trees.items[i], &ok)) != 0)
+      ok = false;
   }
   put_array_field(&b, "call_tree", trees, false);
   json_t *unresolved = json_array();
@@ -494,14 +497,18 @@ char *vxp_report__json(const vxp_analysis *an, size_t *len) {
 const char *vxp_analysis_json(vxp_analysis *an, size_t *len) {
   /* Each call reports its own outcome; a cached report is only read (vxp_ctx__begin_read),
    * so a shared analysis' report may be read from several threads (make tsan). */
-  if (an && an->json) vxp_ctx__begin_read(an->ctx);
-  else vxp_ctx__begin(an ? an->ctx : NULL);
+  if (an && an->json)
+    vxp_ctx__begin_read(an->ctx);
+  else
+    vxp_ctx__begin(an ? an->ctx : NULL);
   if (!an) return NULL;
   if (!an->json) {
     an->json = vxp_ctx__interrupted(an->ctx) ? NULL : vxp_report__json(an, &an->json_len);
     if (!an->json) {
-      if (vxp_ctx__interrupted(an->ctx)) vxp_ctx__cancelled(an->ctx);
-      else vxp_ctx__nomem(an->ctx);
+      if (vxp_ctx__interrupted(an->ctx))
+        vxp_ctx__cancelled(an->ctx);
+      else
+        vxp_ctx__nomem(an->ctx);
       return NULL;
     }
   }

@@ -87,8 +87,10 @@ void vxp_jw__close(vxp_jw *j, char bracket) {
 
 void vxp_jw__string(vxp_jw *j, const char *s) {
   value_prefix(j);
-  if (s) put_string(j, s);
-  else puts_(j, "null");
+  if (s)
+    put_string(j, s);
+  else
+    puts_(j, "null");
 }
 
 void vxp_jw__u64(vxp_jw *j, uint64_t v) {
@@ -115,12 +117,14 @@ void vxp_jw__real(vxp_jw *j, double v, int decimals) {
   double scale = pow(10, decimals);
   double r = round(v * scale) / scale;
   char buf[64];
-  if (r == floor(r) && fabs(r) < 9e15) snprintf(buf, sizeof(buf), "%.0f", r);
+  if (r == floor(r) && fabs(r) < 9e15)
+    snprintf(buf, sizeof(buf), "%.0f", r);
   else {
     /* 0.5, not 0.5000: trailing zeros say nothing. */
     snprintf(buf, sizeof(buf), "%.*f", decimals, r);
     size_t n = strlen(buf);
-    while (n > 0 && buf[n - 1] == '0') buf[--n] = '\0';
+    while (n > 0 && buf[n - 1] == '0')
+      buf[--n] = '\0';
   }
   puts_(j, buf);
 }

@@ -24,9 +24,9 @@ typedef struct unit_scale {
 } unit_scale;
 
 typedef enum precision {
-  TWO_DECIMALS,      /* 12.06 GiB, 12.85 ms */
-  THREE_FIGURES,     /* 8.67 ms, 41.1 ms, 411 ms */
-  DATASHEET          /* 1555 GB/s, 31.5 GB/s: up to three figures, whole past 100 */
+  TWO_DECIMALS,  /* 12.06 GiB, 12.85 ms */
+  THREE_FIGURES, /* 8.67 ms, 41.1 ms, 411 ms */
+  DATASHEET      /* 1555 GB/s, 31.5 GB/s: up to three figures, whole past 100 */
 } precision;
 
 static const char *scaled(uint64_t v, const unit_scale *units, size_t count, const char *base,
@@ -80,9 +80,12 @@ const char *vxp_num__duration_fixed(uint64_t ps, char buf[32]) {
 
 const char *vxp_num__per_second(double v, char buf[32]) {
   /* 115, 47.4, 2.4, 0.031: what a rate needs, no more. */
-  if (v >= 100) snprintf(buf, 32, "%.0f", v);
-  else if (v >= 10) snprintf(buf, 32, "%.1f", v);
-  else snprintf(buf, 32, "%.2g", v);
+  if (v >= 100)
+    snprintf(buf, 32, "%.0f", v);
+  else if (v >= 10)
+    snprintf(buf, 32, "%.1f", v);
+  else
+    snprintf(buf, 32, "%.2g", v);
   return buf;
 }
 
@@ -106,8 +109,8 @@ static const unit_scale op_units[] = {
     {1e15, "POP"}, {1e12, "TOP"}, {1e9, "GOP"}, {1e6, "MOP"}, {1e3, "kOP"}};
 
 const char *vxp_num__ops(uint64_t v, bool integer, char buf[32]) {
-  return scaled(v, integer ? op_units : flop_units, VXP__ARRAY_LEN(flop_units), integer ? "OP" : "FLOP",
-                TWO_DECIMALS, buf);
+  return scaled(v, integer ? op_units : flop_units, VXP__ARRAY_LEN(flop_units),
+                integer ? "OP" : "FLOP", TWO_DECIMALS, buf);
 }
 
 const char *vxp_num__ops_rate(uint64_t v, bool integer, char buf[32]) {
@@ -124,7 +127,8 @@ const char *vxp_num__ops_rate(uint64_t v, bool integer, char buf[32]) {
 const char *vxp_num__ppm_percent(uint32_t ppm, char buf[32]) {
   snprintf(buf, 32, "%u.%04u", ppm / 10000, ppm % 10000);
   size_t len = strlen(buf);
-  while (buf[len - 1] == '0') buf[--len] = '\0';
+  while (buf[len - 1] == '0')
+    buf[--len] = '\0';
   if (buf[len - 1] == '.') buf[--len] = '\0';
   return buf;
 }

@@ -6,11 +6,11 @@
 
 #include "internal.h"
 
-const char *vxp_num__grouped(uint64_t v, char buf[32]);  /* 12,952,010,752 */
-const char *vxp_num__binary(uint64_t v, char buf[32]);   /* 12.06 GiB, 500.00 MiB, 12 B */
-const char *vxp_num__gib(uint64_t v, char buf[32]);      /* 12.06 (GiB, always) */
-const char *vxp_num__decimal(uint64_t v, char buf[32]);  /* 13.48 GB */
-const char *vxp_num__rate(uint64_t bytes_per_s, char buf[32]); /* 1555 GB/s, 31.5 GB/s */
+const char *vxp_num__grouped(uint64_t v, char buf[32]);         /* 12,952,010,752 */
+const char *vxp_num__binary(uint64_t v, char buf[32]);          /* 12.06 GiB, 500.00 MiB, 12 B */
+const char *vxp_num__gib(uint64_t v, char buf[32]);             /* 12.06 (GiB, always) */
+const char *vxp_num__decimal(uint64_t v, char buf[32]);         /* 13.48 GB */
+const char *vxp_num__rate(uint64_t bytes_per_s, char buf[32]);  /* 1555 GB/s, 31.5 GB/s */
 const char *vxp_num__duration(uint64_t ps, char buf[32]);       /* 8.67 ms, 411 ms */
 const char *vxp_num__duration_fixed(uint64_t ps, char buf[32]); /* 12.85 ms, 411.17 ms */
 /* 13,476,298,752 bytes (13.48 GB, 12.55 GiB); under 1000: "999 bytes". */

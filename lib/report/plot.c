@@ -29,24 +29,23 @@
 #define PLOT_H 250.0
 #define LEGEND_ROWS 10
 
-static const char style[] =
-    "<style>\n"
-    ".title{font-size:17px;font-weight:bold;fill:#1a1a1a}\n"
-    ".sub{font-size:13px;fill:#444}\n"
-    ".tick{font-size:11px;fill:#555}\n"
-    ".axis{stroke:#333;stroke-width:1.2}\n"
-    ".grid{stroke:#ddd;stroke-width:1}\n"
-    ".capacity{stroke:#d62728;stroke-width:2;stroke-dasharray:7 5}\n"
-    ".caplabel{font-size:12px;fill:#d62728;font-weight:bold}\n"
-    ".live{fill:none;stroke:#1f5fbf;stroke-width:2.2}\n"
-    ".area{fill:#1f5fbf;fill-opacity:0.16;stroke:none}\n"
-    ".hit{fill:#000;fill-opacity:0}\n"
-    ".hit:hover{fill-opacity:0.08}\n"
-    ".peak{fill:#ff7f0e;stroke:#fff;stroke-width:1.5}\n"
-    ".peakline{stroke:#ff7f0e;stroke-width:1.2;stroke-dasharray:3 3}\n"
-    ".peaklabel{font-size:14px;font-weight:bold;fill:#ff7f0e}\n"
-    ".legend{font-size:12px;fill:#222}\n"
-    "</style>\n";
+static const char style[] = "<style>\n"
+                            ".title{font-size:17px;font-weight:bold;fill:#1a1a1a}\n"
+                            ".sub{font-size:13px;fill:#444}\n"
+                            ".tick{font-size:11px;fill:#555}\n"
+                            ".axis{stroke:#333;stroke-width:1.2}\n"
+                            ".grid{stroke:#ddd;stroke-width:1}\n"
+                            ".capacity{stroke:#d62728;stroke-width:2;stroke-dasharray:7 5}\n"
+                            ".caplabel{font-size:12px;fill:#d62728;font-weight:bold}\n"
+                            ".live{fill:none;stroke:#1f5fbf;stroke-width:2.2}\n"
+                            ".area{fill:#1f5fbf;fill-opacity:0.16;stroke:none}\n"
+                            ".hit{fill:#000;fill-opacity:0}\n"
+                            ".hit:hover{fill-opacity:0.08}\n"
+                            ".peak{fill:#ff7f0e;stroke:#fff;stroke-width:1.5}\n"
+                            ".peakline{stroke:#ff7f0e;stroke-width:1.2;stroke-dasharray:3 3}\n"
+                            ".peaklabel{font-size:14px;font-weight:bold;fill:#ff7f0e}\n"
+                            ".legend{font-size:12px;fill:#222}\n"
+                            "</style>\n";
 
 /* Text as XML character data or an attribute value; control characters other than tab and
  * newline (not allowed in XML 1.0) are dropped. */
@@ -59,9 +58,12 @@ static bool selected(const vxp_resident_set *rs, const vxp_report_options *o) {
 static void axis_unit(uint64_t top, double *scale, const char **unit) {
   *scale = 1;
   *unit = "B";
-  if (top >= (1ull << 30)) *scale = 1073741824.0, *unit = "GiB";
-  else if (top >= (1ull << 20)) *scale = 1048576.0, *unit = "MiB";
-  else if (top >= (1ull << 10)) *scale = 1024.0, *unit = "KiB";
+  if (top >= (1ull << 30))
+    *scale = 1073741824.0, *unit = "GiB";
+  else if (top >= (1ull << 20))
+    *scale = 1048576.0, *unit = "MiB";
+  else if (top >= (1ull << 10))
+    *scale = 1024.0, *unit = "KiB";
 }
 
 /* A tick step of 1, 2 or 5 x 10^k giving about five ticks up to `top` (in units). */
@@ -75,8 +77,8 @@ static double tick_step(double top) {
 
 /* One position of the curve: the bytes live there and the placement made there. */
 typedef struct step {
-  uint64_t live;   /* saturated */
-  size_t record;   /* the placement at this position, or SIZE_MAX */
+  uint64_t live; /* saturated */
+  size_t record; /* the placement at this position, or SIZE_MAX */
 } step;
 
 /* live(p) for p = 1 .. last by a difference array: + bytes at a tile's placement, - bytes
@@ -102,7 +104,8 @@ static step *live_curve(vxp_context *ctx, const vxp_analysis *an, const vxp_resi
     vxp_ctx__free(ctx, sub);
     return NULL;
   }
-  for (size_t p = 0; p < positions; p++) steps[p].record = SIZE_MAX;
+  for (size_t p = 0; p < positions; p++)
+    steps[p].record = SIZE_MAX;
   for (uint32_t k = 0; k < rs->record_count; k++) {
     const vxp_record *r = &an->records.items[mine[k]];
     add[r->order] += r->bytes;
@@ -126,7 +129,7 @@ typedef struct group {
   const char *name;
   uint64_t bytes; /* saturated */
   size_t tiles;
-  size_t first;   /* the first record of the group: ties keep program order */
+  size_t first; /* the first record of the group: ties keep program order */
 } group;
 
 static int by_name_then_first(const void *a, const void *b) {
@@ -185,8 +188,8 @@ static bool peak_groups(vxp_context *ctx, const vxp_analysis *an, const vxp_resi
 }
 
 /* One (function, space) panel at vertical offset `y0`; false on allocation failure. */
-static bool panel(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an,
-                  const vxp_resident_set *rs, double y0) {
+static bool panel(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an, const vxp_resident_set *rs,
+                  double y0) {
   uint32_t last = 0;
   step *steps = live_curve(ctx, an, rs, &last);
   if (!steps) return false;
@@ -208,16 +211,17 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an,
   vxp_report__xml(ctx, sb, rs->function_name);
   vxp_sb__puts(ctx, sb, "\" data-space=\"");
   vxp_report__xml(ctx, sb, rs->space_name);
-  vxp_sb__printf(ctx, sb,
-                 "\" data-peak-bytes=\"%llu\" data-capacity-bytes=\"%llu\" data-peak-order=\"%u\">\n",
-                 (unsigned long long)peak, (unsigned long long)cap, peak_at);
+  vxp_sb__printf(
+      ctx, sb, "\" data-peak-bytes=\"%llu\" data-capacity-bytes=\"%llu\" data-peak-order=\"%u\">\n",
+      (unsigned long long)peak, (unsigned long long)cap, peak_at);
   vxp_sb__printf(ctx, sb, "<text x=\"%.1f\" y=\"%.1f\" class=\"title\">", LEFT, y0 + 24);
   vxp_report__xml(ctx, sb, rs->function_name);
   vxp_sb__puts(ctx, sb, ": bytes live in ");
   vxp_report__xml(ctx, sb, rs->space_name);
   vxp_sb__puts(ctx, sb, " along program order</text>\n");
-  vxp_sb__printf(ctx, sb, "<text x=\"%.1f\" y=\"%.1f\" class=\"sub\">peak %s (%s bytes) of %s, %.1f%%",
-                 LEFT, y0 + 44, vxp_num__binary(peak, b1), vxp_num__grouped(peak, b2),
+  vxp_sb__printf(ctx, sb,
+                 "<text x=\"%.1f\" y=\"%.1f\" class=\"sub\">peak %s (%s bytes) of %s, %.1f%%", LEFT,
+                 y0 + 44, vxp_num__binary(peak, b1), vxp_num__grouped(peak, b2),
                  vxp_num__binary(cap, b3), cap ? 100.0 * (double)peak / (double)cap : 0.0);
   if (rs->allocated_known)
     vxp_sb__printf(ctx, sb, "; the sum over the run would say %s",
@@ -226,15 +230,18 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an,
     vxp_sb__printf(ctx, sb, " \xe2\x80\x94 over capacity by %s", vxp_num__binary(peak - cap, b1));
   vxp_sb__puts(ctx, sb, "</text>\n");
   /* Axes and ticks. */
-  vxp_sb__printf(ctx, sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n",
-                 LEFT, py1, LEFT + plot_w, py1);
-  vxp_sb__printf(ctx, sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n",
-                 LEFT, py0, LEFT, py1);
+  vxp_sb__printf(ctx, sb,
+                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n", LEFT,
+                 py1, LEFT + plot_w, py1);
+  vxp_sb__printf(ctx, sb,
+                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n", LEFT,
+                 py0, LEFT, py1);
   double stepv = tick_step((double)top / scale);
   for (double t = 0; t * scale <= (double)top; t += stepv) {
     double y = Y(t * scale);
-    vxp_sb__printf(ctx, sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>\n",
-                   LEFT, y, LEFT + plot_w, y);
+    vxp_sb__printf(ctx, sb,
+                   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>\n", LEFT,
+                   y, LEFT + plot_w, y);
     vxp_sb__printf(ctx, sb,
                    "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%g %s</text>\n",
                    LEFT - 6, y + 4, t, unit);
@@ -274,7 +281,8 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an,
         vxp_sb__puts(ctx, sb, ")");
       }
     } else {
-      vxp_sb__puts(ctx, sb, "no placement in this space here (a call, a release, or another space)");
+      vxp_sb__puts(ctx, sb,
+                   "no placement in this space here (a call, a release, or another space)");
     }
     vxp_sb__printf(ctx, sb, "; live: %s bytes (%s)</title></rect>\n",
                    vxp_num__grouped(steps[p].live, b1), vxp_num__binary(steps[p].live, b2));
@@ -294,9 +302,10 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an,
     double bx = W - RIGHT + 16, by = py0 + 4;
     vxp_sb__printf(ctx, sb, "<text x=\"%.1f\" y=\"%.1f\" class=\"peaklabel\">peak %s</text>\n", bx,
                    by, vxp_num__binary(peak, b1));
-    vxp_sb__printf(ctx, sb,
-                   "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">%u tiles live at position %u:</text>\n",
-                   bx, by + 18, rs->tiles, peak_at);
+    vxp_sb__printf(
+        ctx, sb,
+        "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">%u tiles live at position %u:</text>\n", bx,
+        by + 18, rs->tiles, peak_at);
     group *groups = NULL;
     size_t count = 0;
     ok = peak_groups(ctx, an, rs, &groups, &count);
@@ -343,11 +352,12 @@ int vxp_report_plot(vxp_report **out, vxp_context *ctx, const vxp_analysis *an,
                           o.space ? " in " : "", o.space ? o.space : "");
   vxp_sb sb = {0};
   double height = 40 + PANEL_H * (double)panels;
-  vxp_sb__printf(ctx, &sb,
-                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                 "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
-                 W, height, W, height);
+  vxp_sb__printf(
+      ctx, &sb,
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+      "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+      W, height, W, height);
   vxp_sb__puts(ctx, &sb, style);
   vxp_sb__puts(ctx, &sb, "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
   /* What was analysed: the program, the machine, and the constants set for this analysis. */

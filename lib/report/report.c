@@ -17,12 +17,12 @@ int vxp_report_options_init(vxp_report_options *opts, unsigned int version) {
   return VXP_OK;
 }
 
-int vxp_report__options(vxp_context *ctx, const vxp_report_options *given,
-                        vxp_report_options *out, unsigned formats) {
+int vxp_report__options(vxp_context *ctx, const vxp_report_options *given, vxp_report_options *out,
+                        unsigned formats) {
   vxp_report_options_init(out, VXP_REPORT_OPTIONS_VERSION);
   /* The first format a report draws is its default (text, or SVG for the plot). */
-  vxp_report_format first = (formats & VXP_REPORT__FORMAT(VXP_REPORT_TEXT)) ? VXP_REPORT_TEXT
-                                                                              : VXP_REPORT_SVG;
+  vxp_report_format first =
+      (formats & VXP_REPORT__FORMAT(VXP_REPORT_TEXT)) ? VXP_REPORT_TEXT : VXP_REPORT_SVG;
   out->format = first;
   if (!given) return VXP_OK;
   if (given->version < 1 || given->version > VXP_REPORT_OPTIONS_VERSION)

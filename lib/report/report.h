@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* report.h - the reporting layer's core: every report the library renders (the analysis'
- * JSON and SARIF, explain, sweep, roofline, frontier, plot) is written by the code in lib/report/, and handed out
- * either cached on its object (vxp_analysis_json, vxp_analysis_sarif) or as a vxp_report.
- * The analysis and the sweep only compute; nothing outside lib/report/ knows how they
+ * JSON and SARIF, explain, sweep, roofline, frontier, plot) is written by the code in lib/report/,
+ * and handed out either cached on its object (vxp_analysis_json, vxp_analysis_sarif) or as a
+ * vxp_report. The analysis and the sweep only compute; nothing outside lib/report/ knows how they
  * print. Reports are written into one vxp_sb, by the streaming JSON writer below or by
  * text writers with the figures of numbers.h. */
 #ifndef VXP_REPORT_H
@@ -26,14 +26,15 @@ int vxp_report__finish(vxp_report **out, vxp_context *ctx, vxp_sb *sb);
 
 /* A set of report formats, for vxp_report__options. */
 #define VXP_REPORT__FORMAT(f) (1u << (unsigned)(f))
-#define VXP_REPORT__TEXT_JSON (VXP_REPORT__FORMAT(VXP_REPORT_TEXT) | VXP_REPORT__FORMAT(VXP_REPORT_JSON))
+#define VXP_REPORT__TEXT_JSON                                                                      \
+  (VXP_REPORT__FORMAT(VXP_REPORT_TEXT) | VXP_REPORT__FORMAT(VXP_REPORT_JSON))
 
 /* The report options a caller gave, read up to the fields its version has (NULL: the
  * defaults), for a report drawn in `formats` (a VXP_REPORT__FORMAT set; a format of 0 means
  * the first of text and SVG the report draws). Returns VXP_OK or VXP_EVERSION/VXP_EINVAL (an
  * unknown format, or one the report does not draw), recorded on ctx. */
-int vxp_report__options(vxp_context *ctx, const vxp_report_options *given,
-                        vxp_report_options *out, unsigned formats);
+int vxp_report__options(vxp_context *ctx, const vxp_report_options *given, vxp_report_options *out,
+                        unsigned formats);
 
 /* The machine's name in a report's first line: the caller's (o->machine), else the analysed
  * machine's label, else "the program's own declarations". Borrowed. */

@@ -13,7 +13,7 @@
 #include "report.h"
 #include "source.h"
 
-#define VXP__SARIF_SCHEMA \
+#define VXP__SARIF_SCHEMA                                                                          \
   "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
 /* ------------------------------------------------------------------ the writer */
@@ -67,7 +67,10 @@ static void w_close(sarif_w *w, char bracket) {
 /* Length of the valid UTF-8 sequence at `p` (at most `n` bytes), or 0 when invalid. */
 static size_t utf8_len(const unsigned char *p, size_t n) {
   if (p[0] < 0x80) return 1;
-  size_t len = (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
+  size_t len = (p[0] & 0xE0) == 0xC0   ? 2
+               : (p[0] & 0xF0) == 0xE0 ? 3
+               : (p[0] & 0xF8) == 0xF0 ? 4
+                                       : 0;
   if (len == 0 || len > n || (len == 2 && p[0] < 0xC2) || (len == 4 && p[0] > 0xF4)) return 0;
   for (size_t i = 1; i < len; i++)
     if ((p[i] & 0xC0) != 0x80) return 0;
@@ -102,9 +105,14 @@ static void put_text(sarif_w *w, const char *text, size_t len) {
     }
     vxp_sb__append(w->ctx, &w->sb, text + run, i - run);
     size_t n = utf8_len(p + i, len - i);
-    const char *named = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b"
-                      : c == '\f' ? "\\f" : c == '\n' ? "\\n" : c == '\r' ? "\\r"
-                      : c == '\t' ? "\\t" : NULL;
+    const char *named = c == '"'    ? "\\\""
+                        : c == '\\' ? "\\\\"
+                        : c == '\b' ? "\\b"
+                        : c == '\f' ? "\\f"
+                        : c == '\n' ? "\\n"
+                        : c == '\r' ? "\\r"
+                        : c == '\t' ? "\\t"
+                                    : NULL;
     if (named) {
       vxp_sb__puts(w->ctx, &w->sb, named);
       n = 1;
@@ -113,7 +121,8 @@ static void put_text(sarif_w *w, const char *text, size_t len) {
       n = 1;
     } else {
       uint32_t cp = n == 1 ? c : (uint32_t)(c & (0x7F >> n));
-      for (size_t k = 1; k < n; k++) cp = (cp << 6) | (p[i + k] & 0x3F);
+      for (size_t k = 1; k < n; k++)
+        cp = (cp << 6) | (p[i + k] & 0x3F);
       put_escape(w, cp);
     }
     i += n;
@@ -173,8 +182,10 @@ static void member_uri(sarif_w *w, const char *label) {
   for (const unsigned char *p = (const unsigned char *)label; *p; p++) {
     bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
                  strchr("-._~/", *p) != NULL;
-    if (plain) vxp_sb__putc(w->ctx, &uri, (char)*p);
-    else vxp_sb__printf(w->ctx, &uri, "%%%02X", *p);
+    if (plain)
+      vxp_sb__putc(w->ctx, &uri, (char)*p);
+    else
+      vxp_sb__printf(w->ctx, &uri, "%%%02X", *p);
   }
   if (uri.failed) w->sb.failed = true;
   member_string(w, "uri", vxp_sb__text(&uri));
@@ -265,8 +276,7 @@ static void member_region(sarif_w *w, const vxp_source *src, vxp_range r, bool c
   w_close(w, '}');
 }
 
-static void member_physical(sarif_w *w, const artifacts *arts, const vxp_source *src,
-                            vxp_range r) {
+static void member_physical(sarif_w *w, const artifacts *arts, const vxp_source *src, vxp_range r) {
   w_key(w, "physicalLocation");
   w_open(w, '{');
   w_key(w, "artifactLocation");
@@ -281,8 +291,8 @@ static void member_physical(sarif_w *w, const artifacts *arts, const vxp_source 
   w_close(w, '}');
 }
 
-static void write_result(sarif_w *w, const vxp_diagnostic *d, int rule_index,
-                         const artifacts *arts, uint64_t fingerprint) {
+static void write_result(sarif_w *w, const vxp_diagnostic *d, int rule_index, const artifacts *arts,
+                         uint64_t fingerprint) {
   w_open(w, '{');
   const char *code = vxp_diagnostic_code(d);
   if (code) member_string(w, "ruleId", code);
@@ -344,7 +354,8 @@ static void write_rule(sarif_w *w, const vxp_code_info *c) {
   w_open(w, '{');
   member_string(w, "id", c->code);
   member_string(w, "name", c->name);
-  member_text(w, "shortDescription", c->summary ? c->summary : "", c->summary ? strlen(c->summary) : 0);
+  member_text(w, "shortDescription", c->summary ? c->summary : "",
+              c->summary ? strlen(c->summary) : 0);
   member_text(w, "fullDescription", c->detail ? c->detail : "", c->detail ? strlen(c->detail) : 0);
   member_text(w, "help", c->help ? c->help : "", c->help ? strlen(c->help) : 0);
   w_key(w, "defaultConfiguration");
@@ -463,12 +474,13 @@ char *vxp_sarif__render(const vxp_analysis *an, size_t *len) {
   w_open(&w, '[');
   size_t ncodes;
   const vxp_code_info *codes = vxp_codes__all(&ncodes);
-  for (size_t i = 0; i < ncodes; i++) write_rule(&w, &codes[i]);
+  for (size_t i = 0; i < ncodes; i++)
+    write_rule(&w, &codes[i]);
   for (size_t k = 0; k < pl.extra_len; k++) {
     const vxp_diagnostic *d = pl.extra[k];
-    vxp_code_info extra = {vxp_diagnostic_code(d), "VxpeakDiagnostic", "A vxpeak diagnostic.",
-                           "A diagnostic vxpeak reports.", "Read the message.",
-                           vxp_diagnostic_severity(d)};
+    vxp_code_info extra = {vxp_diagnostic_code(d), "VxpeakDiagnostic",
+                           "A vxpeak diagnostic.", "A diagnostic vxpeak reports.",
+                           "Read the message.",    vxp_diagnostic_severity(d)};
     write_rule(&w, &extra);
   }
   w_close(&w, ']');
@@ -494,8 +506,7 @@ char *vxp_sarif__render(const vxp_analysis *an, size_t *len) {
       interrupted = true;
       break;
     }
-    write_result(&w, vxp_analysis_diagnostic(an, i), pl.rule_index[i], &pl.arts,
-                 pl.fingerprint[i]);
+    write_result(&w, vxp_analysis_diagnostic(an, i), pl.rule_index[i], &pl.arts, pl.fingerprint[i]);
   }
   w_close(&w, ']');
   w_close(&w, '}');
@@ -512,14 +523,18 @@ char *vxp_sarif__render(const vxp_analysis *an, size_t *len) {
 
 const char *vxp_analysis_sarif(vxp_analysis *an, size_t *len) {
   /* Each call reports its own outcome; a cached log is only read (see vxp_analysis_json). */
-  if (an && an->sarif) vxp_ctx__begin_read(an->ctx);
-  else vxp_ctx__begin(an ? an->ctx : NULL);
+  if (an && an->sarif)
+    vxp_ctx__begin_read(an->ctx);
+  else
+    vxp_ctx__begin(an ? an->ctx : NULL);
   if (!an) return NULL;
   if (!an->sarif) {
     an->sarif = vxp_ctx__interrupted(an->ctx) ? NULL : vxp_sarif__render(an, &an->sarif_len);
     if (!an->sarif) {
-      if (vxp_ctx__interrupted(an->ctx)) vxp_ctx__cancelled(an->ctx);
-      else vxp_ctx__nomem(an->ctx);
+      if (vxp_ctx__interrupted(an->ctx))
+        vxp_ctx__cancelled(an->ctx);
+      else
+        vxp_ctx__nomem(an->ctx);
       return NULL;
     }
   }

@@ -65,8 +65,8 @@ static void text(vxp_context *ctx, vxp_sb *sb, const vxp_sweep *const *sweeps,
                  const char *const *names, size_t n) {
   const vxp_sweep *first = sweeps[0];
   char b1[32], b2[32];
-  vxp_sb__printf(ctx, sb, "%s: the largest %s in %llu..%llu that fits", first->q.file, first->q.name,
-                 (unsigned long long)first->q.lo, (unsigned long long)first->q.hi);
+  vxp_sb__printf(ctx, sb, "%s: the largest %s in %llu..%llu that fits", first->q.file,
+                 first->q.name, (unsigned long long)first->q.lo, (unsigned long long)first->q.hi);
   if (first->q.margin_ppm) {
     vxp_num__ppm_percent(first->q.margin_ppm, b1);
     vxp_sb__printf(ctx, sb, " with %s%% of each capacity free", b1);
@@ -74,7 +74,8 @@ static void text(vxp_context *ctx, vxp_sb *sb, const vxp_sweep *const *sweeps,
   if (first->q.function || first->q.space)
     vxp_sb__printf(ctx, sb, " (%s%s%s%s)", first->q.function ? "function " : "",
                    first->q.function ? first->q.function : "",
-                   first->q.function && first->q.space ? ", " : "", first->q.space ? first->q.space : "");
+                   first->q.function && first->q.space ? ", " : "",
+                   first->q.space ? first->q.space : "");
   vxp_sb__printf(ctx, sb, "\n%s: %s\n\n", vxp_search_name(first->method), first->reason);
   vxp_sb__printf(ctx, sb, "%-10s %29s %8s %29s %7s %8s %29s  %-30s %s\n", "machine", "capacity",
                  "largest", "its peak", "spare", "next", "its peak", "why not", "analyses");
@@ -87,7 +88,8 @@ static void text(vxp_context *ctx, vxp_sb *sb, const vxp_sweep *const *sweeps,
     if (cap)
       vxp_sb__printf(ctx, &capcell, "%s (%s)", vxp_num__grouped(cap, b1),
                      vxp_num__decimal(cap, b2));
-    else vxp_sb__puts(ctx, &capcell, "-");
+    else
+      vxp_sb__puts(ctx, &capcell, "-");
     vxp_sb__printf(ctx, sb, "%-10s ", names[i]);
     cell(ctx, sb, &capcell, 29);
     if (best) {
@@ -186,7 +188,8 @@ static void json(vxp_context *ctx, vxp_sb *sb, const vxp_sweep *const *sweeps,
     json_point(&j, point_or_null(sw, sw->rejected));
     vxp_jw__key(&j, "points");
     vxp_jw__open(&j, '[');
-    for (size_t k = 0; k < sw->points.len; k++) json_point(&j, &sw->points.items[k]);
+    for (size_t k = 0; k < sw->points.len; k++)
+      json_point(&j, &sw->points.items[k]);
     vxp_jw__close(&j, ']');
     vxp_jw__close(&j, '}');
   }
@@ -200,8 +203,8 @@ static bool same_text(const char *a, const char *b) {
 
 /* Two sweeps belong in one report when they asked the same question of the same program. */
 static bool same_question(const vxp_sweep *a, const vxp_sweep *b) {
-  bool same = same_text(a->q.file, b->q.file) && same_text(a->q.name, b->q.name) && a->q.lo == b->q.lo &&
-              a->q.hi == b->q.hi && a->q.margin_ppm == b->q.margin_ppm &&
+  bool same = same_text(a->q.file, b->q.file) && same_text(a->q.name, b->q.name) &&
+              a->q.lo == b->q.lo && a->q.hi == b->q.hi && a->q.margin_ppm == b->q.margin_ppm &&
               same_text(a->q.function, b->q.function) && same_text(a->q.space, b->q.space) &&
               a->q.define_count == b->q.define_count;
   for (size_t i = 0; same && i < a->q.define_count; i++)
@@ -222,7 +225,8 @@ int vxp_report_sweep(vxp_report **out, vxp_context *ctx, const vxp_sweep *const 
     if (!same_question(sweeps[0], sweeps[i]))
       return vxp_ctx__error(ctx, VXP_EINVAL,
                             "vxp_report_sweep: sweep %zu swept another constant, range, "
-                            "margin, selection or program than sweep 0", i);
+                            "margin, selection or program than sweep 0",
+                            i);
   }
   vxp_report_options o;
   int rc = vxp_report__options(ctx, opts, &o, VXP_REPORT__TEXT_JSON);
@@ -235,8 +239,10 @@ int vxp_report_sweep(vxp_report **out, vxp_context *ctx, const vxp_sweep *const 
                : sweeps[i]->q.machine  ? sweeps[i]->q.machine
                                        : "(the program's own)";
   vxp_sb sb = {0};
-  if (o.format == VXP_REPORT_JSON) json(ctx, &sb, sweeps, names, count);
-  else text(ctx, &sb, sweeps, names, count);
+  if (o.format == VXP_REPORT_JSON)
+    json(ctx, &sb, sweeps, names, count);
+  else
+    text(ctx, &sb, sweeps, names, count);
   vxp_ctx__free(ctx, names);
   return vxp_report__finish(out, ctx, &sb);
 }

@@ -49,8 +49,8 @@ static void put(text *t, const char *s) {
   t->len += n;
 }
 
-#define MACHINE                                                                             \
-  "Memory CPU_DRAM {}\n"                                                                    \
+#define MACHINE                                                                                    \
+  "Memory CPU_DRAM {}\n"                                                                           \
   "Memory W { within: Memory::CPU_DRAM, capacity: 1 TiB, managed: explicit }\n"
 
 /* One function: `placements` 1 KiB tiles, every tenth opening an `if` block that holds
@@ -62,11 +62,14 @@ static void single_function(text *t, int placements, unsigned long long *peak) {
   int outer = 0;
   for (int i = 0; i < placements; i++) {
     if (i % 10 == 0) {
-      snprintf(line, sizeof(line), "  let a%d = transfer(Tensor<u8, [1024]>::uninit(), Memory::W);\n  if true {\n", i);
+      snprintf(line, sizeof(line),
+               "  let a%d = transfer(Tensor<u8, [1024]>::uninit(), Memory::W);\n  if true {\n", i);
       put(t, line);
       outer++;
     } else {
-      snprintf(line, sizeof(line), "    let a%d = transfer(Tensor<u8, [1024]>::uninit(), Memory::W); print(a%d);\n", i, i);
+      snprintf(line, sizeof(line),
+               "    let a%d = transfer(Tensor<u8, [1024]>::uninit(), Memory::W); print(a%d);\n", i,
+               i);
       put(t, line);
       if (i % 10 == 9) put(t, "  }\n");
     }
@@ -85,10 +88,16 @@ static void single_function(text *t, int placements, unsigned long long *peak) {
 static void chain(text *t, int n, unsigned long long *total) {
   char line[200];
   put(t, MACHINE);
-  snprintf(line, sizeof(line), "fn f%d() -> i32 { let t = transfer(Tensor<u8, [16]>::uninit(), Memory::W); print(t); return 0; }\n", n - 1);
+  snprintf(line, sizeof(line),
+           "fn f%d() -> i32 { let t = transfer(Tensor<u8, [16]>::uninit(), Memory::W); print(t); "
+           "return 0; }\n",
+           n - 1);
   put(t, line);
   for (int i = n - 2; i >= 0; i--) {
-    snprintf(line, sizeof(line), "fn f%d() -> i32 { let t = transfer(Tensor<u8, [16]>::uninit(), Memory::W); let x = f%d(); print(t); return x; }\n", i, i + 1);
+    snprintf(line, sizeof(line),
+             "fn f%d() -> i32 { let t = transfer(Tensor<u8, [16]>::uninit(), Memory::W); let x = "
+             "f%d(); print(t); return x; }\n",
+             i, i + 1);
     put(t, line);
   }
   put(t, "fn main() -> i32 { return f0(); }\n");
@@ -98,8 +107,9 @@ static void chain(text *t, int n, unsigned long long *total) {
 /* main calls g<1> .. g<n>; g<k> places k x 64 bytes. */
 static void instances(text *t, int n, unsigned long long *total) {
   char line[120];
-  put(t, MACHINE "fn g<const K : i64>() -> i32 { let t = transfer(Tensor<u8, [K, 64]>::uninit(), Memory::W); print(t); return 0; }\n"
-             "fn main() -> i32 {\n");
+  put(t, MACHINE "fn g<const K : i64>() -> i32 { let t = transfer(Tensor<u8, [K, 64]>::uninit(), "
+                 "Memory::W); print(t); return 0; }\n"
+                 "fn main() -> i32 {\n");
   for (int k = 1; k <= n; k++) {
     snprintf(line, sizeof(line), "  g<%d>();\n", k);
     put(t, line);

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* bench_incremental.c - what an editor pays per keystroke: a one-line edit to a
  * 20,000-line program followed by re-analysis (vxp_source_edit + vxp_program_reparse +
- * vxp_analyze_incremental with the previous version's analysis) against a full parse and analysis of the same text (vxp_source_new +
- * vxp_program_parse + vxp_analyze). Both are timed on every edit, interleaved, and the
- * medians and their ratio are printed, with the parse step alone for each side, and (white
- * box, through lib/program.h) tree-sitter's own share: reparsing the edited old tree versus
- * parsing the text afresh, without lowering, and how many reparses and analyses took the
- * unchanged items over. Every incremental result is checked against the full one, so a fast
- * wrong answer fails. */
+ * vxp_analyze_incremental with the previous version's analysis) against a full parse and analysis
+ * of the same text (vxp_source_new + vxp_program_parse + vxp_analyze). Both are timed on every
+ * edit, interleaved, and the medians and their ratio are printed, with the parse step alone for
+ * each side, and (white box, through lib/program.h) tree-sitter's own share: reparsing the edited
+ * old tree versus parsing the text afresh, without lowering, and how many reparses and analyses
+ * took the unchanged items over. Every incremental result is checked against the full one, so a
+ * fast wrong answer fails. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +89,8 @@ static char *generate(size_t *len) {
 /* Byte offset of the start of 0-based line `line`. */
 static size_t line_offset(const char *text, size_t line) {
   size_t off = 0;
-  for (size_t l = 0; l < line; l++) off = (size_t)(strchr(text + off, '\n') - text) + 1;
+  for (size_t l = 0; l < line; l++)
+    off = (size_t)(strchr(text + off, '\n') - text) + 1;
   return off;
 }
 
@@ -113,8 +114,9 @@ int main(void) {
   check(vxp_source_new(&src, ctx, "bench.vx", text, len), ctx, "vxp_source_new");
   check(vxp_program_parse(&prog, ctx, src), ctx, "vxp_program_parse");
   if (vxp_source_line_count(src) != LINES || vxp_program_diagnostic_count(prog) != 0) {
-    fprintf(stderr, "bench_incremental: the generated program has %u lines and %zu syntax "
-                    "diagnostics (want %d and 0)\n",
+    fprintf(stderr,
+            "bench_incremental: the generated program has %u lines and %zu syntax "
+            "diagnostics (want %d and 0)\n",
             vxp_source_line_count(src), vxp_program_diagnostic_count(prog), LINES);
     return 1;
   }
@@ -209,8 +211,8 @@ int main(void) {
     fingerprint(an_inc, a, sizeof(a));
     fingerprint(an_full, b, sizeof(b));
     if (strcmp(a, b) != 0) {
-      fprintf(stderr, "bench_incremental: edit %d: incremental (%s) and full (%s) differ\n", e,
-              a, b);
+      fprintf(stderr, "bench_incremental: edit %d: incremental (%s) and full (%s) differ\n", e, a,
+              b);
       return 1;
     }
     vxp_analysis_free(an_full);
@@ -241,8 +243,8 @@ int main(void) {
   printf("  the rest of edit + reparse, %.0f us, is the syntax checks and lowering of the changed\n"
          "  items and the copy of the others; over the whole tree (a fresh parse) they take:\n",
          m_inc_parse - m_ts_inc);
-  printf("    syntax checks %10.0f us   lowering to the model %10.0f us\n",
-         median(checks, EDITS), median(lowering, EDITS));
+  printf("    syntax checks %10.0f us   lowering to the model %10.0f us\n", median(checks, EDITS),
+         median(lowering, EDITS));
   /* A one-line edit in a body is the case the item-level paths exist for: if they stopped
    * being taken, the figures above would measure the fallback. */
   if (spliced < EDITS / 2 || lent < EDITS / 2) {

@@ -87,7 +87,8 @@ static void generate(trace *t, size_t placements) {
       push(t, VXP_TRACE_PLACE, (uint32_t)t->tile_count++);
     }
   }
-  while (depth-- > 0) push(t, VXP_TRACE_CLOSE, 0);
+  while (depth-- > 0)
+    push(t, VXP_TRACE_CLOSE, 0);
 }
 
 /* The prefix of `full` holding its first `placements` tiles, with its open blocks closed. */
@@ -102,13 +103,14 @@ static void prefix(const trace *full, size_t placements, trace *out) {
     if (it->kind == VXP_TRACE_PLACE) out->tile_count++;
     push(out, it->kind, it->index);
   }
-  while (depth-- > 0) push(out, VXP_TRACE_CLOSE, 0);
+  while (depth-- > 0)
+    push(out, VXP_TRACE_CLOSE, 0);
 }
 
 static double time_sweep(vxp_context *ctx, const trace *t, vxp_space_peak *peaks, bool *live) {
   double start = now_us();
-  int rc = vxp_peak__sweep(ctx, t->items, t->len, t->tiles, t->tile_count, SPACES, peaks, live,
-                           NULL, 0);
+  int rc =
+      vxp_peak__sweep(ctx, t->items, t->len, t->tiles, t->tile_count, SPACES, peaks, live, NULL, 0);
   double elapsed = now_us() - start;
   if (rc != VXP_OK) {
     fprintf(stderr, "bench_peak: the sweep failed (%d)\n", rc);
@@ -144,16 +146,20 @@ int main(void) {
          "ns/placement", "oracle (ms)", "oracle/sweep");
   for (int s = 0; s < 3; s++) {
     trace t;
-    if (s == 2) t = full;
-    else prefix(&full, sizes[s], &t);
+    if (s == 2)
+      t = full;
+    else
+      prefix(&full, sizes[s], &t);
     vxp_space_peak peaks[SPACES];
     double runs[16];
-    for (int r = 0; r < sweep_runs; r++) runs[r] = time_sweep(ctx, &t, peaks, live);
+    for (int r = 0; r < sweep_runs; r++)
+      runs[r] = time_sweep(ctx, &t, peaks, live);
     sweep_ms[s] = median(runs, (size_t)sweep_runs) / 1000.0;
     if (oracle_runs[s]) {
       unsigned __int128 want[SPACES];
       uint32_t counts[SPACES];
-      for (int r = 0; r < oracle_runs[s]; r++) runs[r] = time_oracle(&t, want, counts);
+      for (int r = 0; r < oracle_runs[s]; r++)
+        runs[r] = time_oracle(&t, want, counts);
       oracle_ms[s] = median(runs, (size_t)oracle_runs[s]) / 1000.0;
       for (int k = 0; k < SPACES; k++) {
         if (peaks[k].peak != want[k] || peaks[k].tiles_at_peak != counts[k]) {

@@ -82,9 +82,15 @@ static char *generate(size_t *len) {
  * the clean parse before) and tokens that do not start an item: all are held to the
  * target. */
 static const char *const strays[] = {
-    "Memory::HBM\n", "Topology::Dev\n", "Memory\n", "struct\n", "impl\n", "fn\n",
-    "}\n",           "{\n",             "x\n",      "\"\n",    "Memory::HBM ", "let w = ",
-    "transfer(",     "}",               "struct ",  "Memory ", "impl ",
+    "Memory::HBM\n", "Topology::Dev\n",
+    "Memory\n",      "struct\n",
+    "impl\n",        "fn\n",
+    "}\n",           "{\n",
+    "x\n",           "\"\n",
+    "Memory::HBM ",  "let w = ",
+    "transfer(",     "}",
+    "struct ",       "Memory ",
+    "impl ",
 };
 
 static double parse_fresh(vxp_context *ctx, const char *text, size_t len, size_t *diags,
@@ -156,7 +162,8 @@ int main(void) {
       int k = (int)((long)(functions - 1) * p / (POSITIONS - 1));
       int line = HEADER_LINES + k * LINES_PER_FN;
       size_t at = 0;
-      for (int l = 0; l < line; l++) at = (size_t)(strchr(text + at, '\n') - text) + 1;
+      for (int l = 0; l < line; l++)
+        at = (size_t)(strchr(text + at, '\n') - text) + 1;
       size_t n = strlen(strays[s]);
       memcpy(buf, text, at);
       memcpy(buf + at, strays[s], n);
@@ -196,12 +203,12 @@ int main(void) {
          worst_fresh * 1e3, worst_fresh / clean_s, (int)strcspn(worst_fresh_what, "\n"),
          worst_fresh_what, worst_fresh_line);
   printf("  worst incremental reparse:        %8.1f ms (%.2fx), '%.*s' at line %d\n",
-         worst_inc * 1e3, worst_inc / clean_s, (int)strcspn(worst_inc_what, "\n"),
-         worst_inc_what, worst_inc_line);
+         worst_inc * 1e3, worst_inc / clean_s, (int)strcspn(worst_inc_what, "\n"), worst_inc_what,
+         worst_inc_line);
   printf("  errors reaching past their line:  %d of %d\n", spread, cases);
   int ok = worst_fresh <= MAX_RATIO * clean_s && worst_inc <= MAX_RATIO * clean_s && !spread;
-  printf("  target: worst case within %.0fx of the clean parse, every error local: %s\n",
-         MAX_RATIO, ok ? "met" : "NOT MET");
+  printf("  target: worst case within %.0fx of the clean parse, every error local: %s\n", MAX_RATIO,
+         ok ? "met" : "NOT MET");
   free(buf);
   vxp_program_free(clean);
   vxp_source_free(src);

@@ -60,7 +60,8 @@ static TSParser *parser_for(const TSLanguage *lang) {
 static double report(const char *what, double *mbps, int runs, int error) {
   qsort(mbps, (size_t)runs, sizeof(double), cmp_double);
   printf("  %s runs (MB/s, sorted):", what);
-  for (int i = 0; i < runs; i++) printf(" %.1f", mbps[i]);
+  for (int i = 0; i < runs; i++)
+    printf(" %.1f", mbps[i]);
   printf("\n  %s median %.1f MB/s over %d parses, tree %s\n", what, mbps[runs / 2], runs,
          error ? "HAS ERRORS" : "clean");
   return mbps[runs / 2];

@@ -203,9 +203,9 @@ static inline unsigned vxp_emul_encode(float f, int ebits, int mbits, int ieee, 
   int e;
   frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
   int ex = e - 1;
-  if (ex < 1 - bias) ex = 1 - bias; /* subnormal: the smallest exponent, no implicit 1 */
+  if (ex < 1 - bias) ex = 1 - bias;           /* subnormal: the smallest exponent, no implicit 1 */
   double q = nearbyint(ldexp(a, mbits - ex)); /* mantissa with its leading bit, rounded */
-  if (q >= ldexp(1.0, mbits + 1)) { /* rounding carried into the next binade */
+  if (q >= ldexp(1.0, mbits + 1)) {           /* rounding carried into the next binade */
     q /= 2;
     ex++;
   }
@@ -228,13 +228,13 @@ static inline float vxp_emul_decode(unsigned bits, int ebits, int mbits, int iee
   return (float)(sign * ldexp((double)(mant | (1u << mbits)), (int)field - bias - mbits));
 }
 
-#define VXP_EMUL_NARROW(NAME, STORAGE, EBITS, MBITS, IEEE, SAT)                           \
-  struct NAME {                                                                          \
-    STORAGE bits;                                                                        \
-    NAME() = default;                                                                    \
-    explicit NAME(float f) : bits((STORAGE)vxp_emul_encode(f, EBITS, MBITS, IEEE, SAT)) {} \
-    explicit operator float() const { return vxp_emul_decode(bits, EBITS, MBITS, IEEE); } \
-  };                                                                                     \
+#define VXP_EMUL_NARROW(NAME, STORAGE, EBITS, MBITS, IEEE, SAT)                                    \
+  struct NAME {                                                                                    \
+    STORAGE bits;                                                                                  \
+    NAME() = default;                                                                              \
+    explicit NAME(float f) : bits((STORAGE)vxp_emul_encode(f, EBITS, MBITS, IEEE, SAT)) {}         \
+    explicit operator float() const { return vxp_emul_decode(bits, EBITS, MBITS, IEEE); }          \
+  };                                                                                               \
   static_assert(sizeof(NAME) == sizeof(STORAGE), #NAME " is not the size of its storage")
 
 VXP_EMUL_NARROW(__half, uint16_t, 5, 10, 1, 0);

@@ -84,7 +84,8 @@ static void apply_rule(const char *what, json_t *rule_obj, unsigned long long m,
   if (!rule || (!at_most && strcmp(rule, "equal") != 0) ||
       !reasons_text(rule_obj, at_most, why, sizeof(why))) {
     fail("%s: the report states no valid rule (\"rule\" equal with no reasons, or at_most "
-         "with known reasons)", what);
+         "with known reasons)",
+         what);
     return;
   }
   if (m > peak) {
@@ -92,7 +93,8 @@ static void apply_rule(const char *what, json_t *rule_obj, unsigned long long m,
          what, m, m - peak, peak);
   } else if (!at_most && m != peak) {
     fail("%s: measured %llu bytes, static peak %llu: the rule is equal (straight-line, or "
-         "every branch places the same tiles)", what, m, peak);
+         "every branch places the same tiles)",
+         what, m, peak);
   } else if (at_most) {
     printf("peakcmp: %s: measured %llu <= static %llu (at most: %s)\n", what, m, peak, why);
   } else {
@@ -138,7 +140,8 @@ static const vxp_resident_set *resident(const vxp_analysis *an, const char *func
 static const vxp_call_tree *main_tree(const vxp_analysis *an, const char *space) {
   for (size_t i = 0; i < vxp_analysis_call_tree_count(an); i++) {
     const vxp_call_tree *ct = vxp_analysis_call_tree(an, i);
-    if (strcmp(vxp_call_tree_function(ct), "main") == 0 && strcmp(vxp_call_tree_space(ct), space) == 0)
+    if (strcmp(vxp_call_tree_function(ct), "main") == 0 &&
+        strcmp(vxp_call_tree_space(ct), space) == 0)
       return ct;
   }
   return NULL;
@@ -156,8 +159,10 @@ static void compare(const vxp_analysis *an, json_t *report) {
     unsigned long long peak = vxp_resident_set_peak_bytes(rs);
     char what[256];
     snprintf(what, sizeof(what), "%s/%s", fn, sp);
-    if (m < 0) fail("%s: static peak %llu bytes, but the report has no function '%s'", what, peak, fn);
-    else apply_rule(what, entry, (unsigned long long)m, peak);
+    if (m < 0)
+      fail("%s: static peak %llu bytes, but the report has no function '%s'", what, peak, fn);
+    else
+      apply_rule(what, entry, (unsigned long long)m, peak);
   }
   size_t i, k;
   json_t *f, *s;
@@ -165,15 +170,18 @@ static void compare(const vxp_analysis *an, json_t *report) {
     const char *fn = json_string_value(json_object_get(f, "function"));
     json_array_foreach(json_object_get(f, "spaces"), k, s) {
       const char *sp = json_string_value(json_object_get(s, "space"));
-      unsigned long long m = (unsigned long long)json_integer_value(json_object_get(s, "high_water_bytes"));
+      unsigned long long m =
+          (unsigned long long)json_integer_value(json_object_get(s, "high_water_bytes"));
       if (m && !resident(an, fn, sp))
         fail("%s/%s: measured %llu bytes where the analysis has no tile", fn, sp, m);
     }
   }
   json_array_foreach(json_object_get(report, "spaces"), i, s) {
     const char *sp = json_string_value(json_object_get(s, "space"));
-    unsigned long long live = (unsigned long long)json_integer_value(json_object_get(s, "live_at_exit_bytes"));
-    unsigned long long high = (unsigned long long)json_integer_value(json_object_get(s, "high_water_bytes"));
+    unsigned long long live =
+        (unsigned long long)json_integer_value(json_object_get(s, "live_at_exit_bytes"));
+    unsigned long long high =
+        (unsigned long long)json_integer_value(json_object_get(s, "high_water_bytes"));
     if (live) fail("%s: %llu bytes still live at exit", sp, live);
     if (json_is_true(json_object_get(s, "host"))) continue;
     const vxp_call_tree *ct = main_tree(an, sp);
@@ -247,7 +255,8 @@ int main(int argc, char **argv) {
   }
   compare(an, report);
   printf("peakcmp: %s: %zu resident set(s) and %zu call-tree total(s) compared, %d "
-         "mismatch(es)\n", argv[1], vxp_analysis_resident_set_count(an), totals_compared, failures);
+         "mismatch(es)\n",
+         argv[1], vxp_analysis_resident_set_count(an), totals_compared, failures);
   status = failures ? 1 : 0;
 done:
   if (status == 2) fprintf(stderr, "peakcmp: %s\n", ctx ? vxp_context_errmsg(ctx) : "no context");

@@ -17,8 +17,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 static vxp_context *ctx;
 static vxp_machine *device, *default_host;
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   if (vxp_context_new(&ctx, NULL) != VXP_OK ||
@@ -28,8 +27,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   return 0;
 }
 
-static void touch_diagnostic(const vxp_diagnostic *d)
-{
+static void touch_diagnostic(const vxp_diagnostic *d) {
   volatile size_t sink = 0;
   const char *code = vxp_diagnostic_code(d), *message = vxp_diagnostic_message(d);
   sink += (code ? (size_t)code[0] : 0) + (message ? (size_t)message[0] : 0);
@@ -42,8 +40,7 @@ static void touch_diagnostic(const vxp_diagnostic *d)
   (void)sink;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   vxp_source *src = NULL;
   vxp_program *prog = NULL;
   vxp_analysis *an = NULL;
@@ -56,8 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opts.machine = device;
     opts.host = default_host;
   }
-  if (vxp_analyze(&an, ctx, prog, &opts) != VXP_OK)
-    goto done;
+  if (vxp_analyze(&an, ctx, prog, &opts) != VXP_OK) goto done;
   for (size_t i = 0; i < vxp_analysis_diagnostic_count(an); i++)
     touch_diagnostic(vxp_analysis_diagnostic(an, i));
   size_t len;

@@ -16,8 +16,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 static vxp_context *ctx;
 static vxp_machine *device, *default_host;
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   if (vxp_context_new(&ctx, NULL) != VXP_OK ||
@@ -27,8 +26,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   return 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   vxp_source *src = NULL;
   vxp_program *prog = NULL;
   vxp_analysis *an = NULL;
@@ -41,8 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opts.machine = device;
     opts.host = default_host;
   }
-  if (vxp_analyze(&an, ctx, prog, &opts) != VXP_OK)
-    goto done;
+  if (vxp_analyze(&an, ctx, prog, &opts) != VXP_OK) goto done;
   if (vxp_cuda_generate(&cu, ctx, an) == VXP_OK) {
     size_t len;
     (void)vxp_cuda_text(cu, &len);

@@ -25,8 +25,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 static vxp_context *ctx;
 static vxp_machine *device, *default_host;
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   if (vxp_context_new(&ctx, NULL) != VXP_OK ||
@@ -42,12 +41,10 @@ typedef struct edit {
   size_t len;
 } edit;
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   edit edits[8];
   size_t n = 0, pos = 1;
-  if (size < 1)
-    return 0;
+  if (size < 1) return 0;
   size_t want = data[0] & 7u;
   while (n < want && pos + 4 <= size) {
     edit *e = &edits[n++];
@@ -55,8 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     e->removed = data[pos + 2];
     e->len = data[pos + 3];
     pos += 4;
-    if (e->len > size - pos)
-      e->len = size - pos;
+    if (e->len > size - pos) e->len = size - pos;
     e->text = (const char *)data + pos;
     pos += e->len;
   }
@@ -71,12 +67,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)vxp_source_text(src, &len);
     uint32_t start = len ? edits[i].start % (uint32_t)(len + 1) : 0;
     uint32_t end = start + edits[i].removed;
-    if (end > len)
-      end = (uint32_t)len;
+    if (end > len) end = (uint32_t)len;
     vxp_source *next = NULL;
     vxp_program *reparsed = NULL, *fresh = NULL;
-    if (vxp_source_edit(&next, src, start, end, edits[i].text, edits[i].len) != VXP_OK)
-      break;
+    if (vxp_source_edit(&next, src, start, end, edits[i].text, edits[i].len) != VXP_OK) break;
     if (vxp_program_reparse(&reparsed, ctx, prog, next) != VXP_OK) {
       vxp_source_free(next);
       break;
@@ -95,8 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   vxp_analysis *an = NULL;
   vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
   opts.machine = device;
-  if (vxp_analyze(&an, ctx, prog, &opts) == VXP_OK)
-    vxp_analysis_free(an);
+  if (vxp_analyze(&an, ctx, prog, &opts) == VXP_OK) vxp_analysis_free(an);
 done:
   vxp_program_free(prog);
   vxp_source_free(src);

@@ -12,25 +12,21 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void discard(void *ud, const char *data, size_t len)
-{
+static void discard(void *ud, const char *data, size_t len) {
   volatile size_t *sink = ud;
   *sink += len + (len ? (unsigned char)data[0] : 0);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   volatile size_t written = 0;
   lsp_server *s = lsp_server_new(discard, (void *)&written);
   lsp_reader r = {0};
-  if (!s)
-    return 0;
+  if (!s) return 0;
   /* Pieces of varying size, so that frames split across reads are exercised. */
   size_t at = 0, piece = 1;
   while (at < size) {
     size_t n = size - at < piece ? size - at : piece;
-    if (!lsp_reader_feed(&r, (const char *)data + at, n))
-      break;
+    if (!lsp_reader_feed(&r, (const char *)data + at, n)) break;
     at += n;
     piece = piece * 3 + 1;
     const char *body;
@@ -44,8 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     lsp_server_idle(s);
     int code;
-    if (lsp_server_exited(s, &code))
-      break;
+    if (lsp_server_exited(s, &code)) break;
   }
   lsp_reader_free(&r);
   lsp_server_free(s);

@@ -17,8 +17,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 static vxp_context *ctx;
 static vxp_machine *device, *default_host;
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   if (vxp_context_new(&ctx, NULL) != VXP_OK ||
@@ -29,23 +28,22 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* Tiles in the spaces the fleet's models name, moved between them, in loops and a call. */
-static const char program[] =
-    "Memory CPU_DRAM { managed: explicit }\n"
-    "fn k() -> i32 {\n"
-    "  let h = Tensor<f32, [256, 256]>::uninit();\n"
-    "  let x = transfer(h, Memory::HBM);\n"
-    "  let y = transfer(x, Memory::L2);\n"
-    "  for i in 0..8 {\n"
-    "    let s = Tensor<f16, [64, 64]>::uninit();\n"
-    "    let t = transfer(s, Memory::SMEM);\n"
-    "    spawn on(Topology::Device) { t[0][0] = y[0][0]; }\n"
-    "  }\n"
-    "  return 0;\n"
-    "}\n"
-    "fn main() -> i32 { let a = transfer(Tensor<u8, [1024]>::uninit(), Memory::HBM); return k(); }\n";
+static const char program[] = "Memory CPU_DRAM { managed: explicit }\n"
+                              "fn k() -> i32 {\n"
+                              "  let h = Tensor<f32, [256, 256]>::uninit();\n"
+                              "  let x = transfer(h, Memory::HBM);\n"
+                              "  let y = transfer(x, Memory::L2);\n"
+                              "  for i in 0..8 {\n"
+                              "    let s = Tensor<f16, [64, 64]>::uninit();\n"
+                              "    let t = transfer(s, Memory::SMEM);\n"
+                              "    spawn on(Topology::Device) { t[0][0] = y[0][0]; }\n"
+                              "  }\n"
+                              "  return 0;\n"
+                              "}\n"
+                              "fn main() -> i32 { let a = transfer(Tensor<u8, [1024]>::uninit(), "
+                              "Memory::HBM); return k(); }\n";
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   vxp_source *msrc = NULL, *psrc = NULL;
   vxp_machine *machine = NULL;
   vxp_program *prog = NULL;
@@ -59,8 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)vxp_diagnostic_message(vxp_machine_diagnostic(machine, i));
   vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
   opts.machine = machine;
-  if (vxp_analyze(&an, ctx, prog, &opts) != VXP_OK)
-    goto done;
+  if (vxp_analyze(&an, ctx, prog, &opts) != VXP_OK) goto done;
   size_t len;
   (void)vxp_analysis_json(an, &len);
   (void)vxp_analysis_sarif(an, &len);

@@ -25,7 +25,8 @@ typedef struct {
 static void buf_add(buf *b, const char *s, size_t n) {
   if (b->len + n + 1 > b->cap) {
     size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + n + 1) cap *= 2;
+    while (cap < b->len + n + 1)
+      cap *= 2;
     char *p = realloc(b->data, cap);
     if (!p) {
       fprintf(stderr, "grammar_test: out of memory\n");
@@ -45,7 +46,8 @@ static char *read_file(const char *path, size_t *len) {
   buf b = {0};
   char chunk[65536];
   size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) buf_add(&b, chunk, n);
+  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+    buf_add(&b, chunk, n);
   fclose(f);
   if (!b.data) buf_add(&b, "", 0);
   *len = b.len;
@@ -107,13 +109,16 @@ static TSTree *parse(TSParser *p, const char *text, size_t len) {
 static bool line_of(const char *s, size_t n, size_t at, char ch) {
   /* A line made of three or more `ch` and nothing else (a corpus delimiter). */
   size_t i = at, k = 0;
-  while (i < n && s[i] == ch) i++, k++;
-  while (i < n && (s[i] == ' ' || s[i] == '\r')) i++;
+  while (i < n && s[i] == ch)
+    i++, k++;
+  while (i < n && (s[i] == ' ' || s[i] == '\r'))
+    i++;
   return k >= 3 && (i == n || s[i] == '\n');
 }
 
 static size_t next_line(const char *s, size_t n, size_t at) {
-  while (at < n && s[at] != '\n') at++;
+  while (at < n && s[at] != '\n')
+    at++;
   return at < n ? at + 1 : n;
 }
 
@@ -147,21 +152,27 @@ static void run_corpus_file(TSParser *p, const char *path, bool update, int *pas
     bool expect_error = strstr(name, ":error") != NULL;
     /* Find the `---` line, then the next header or end. */
     size_t sep = body;
-    while (sep < n && !line_of(s, n, sep, '-')) sep = next_line(s, n, sep);
+    while (sep < n && !line_of(s, n, sep, '-'))
+      sep = next_line(s, n, sep);
     size_t exp_at = next_line(s, n, sep);
     size_t end = exp_at;
-    while (end < n && !line_of(s, n, end, '=')) end = next_line(s, n, end);
+    while (end < n && !line_of(s, n, end, '='))
+      end = next_line(s, n, end);
     size_t in_len = sep > body ? sep - body : 0;
-    while (in_len > 0 && s[body + in_len - 1] == '\n') in_len--; /* blank lines before --- */
+    while (in_len > 0 && s[body + in_len - 1] == '\n')
+      in_len--; /* blank lines before --- */
     TSTree *tree = parse(p, s + body, in_len);
     TSNode root = ts_tree_root_node(tree);
     char *got = ts_node_string(root);
     char *want = normalize(s + exp_at, end - exp_at);
     char *gotn = normalize(got, strlen(got));
     bool ok;
-    if (expect_error && want[0] == '\0') ok = ts_node_has_error(root);
-    else ok = strcmp(want, gotn) == 0 && (!expect_error || ts_node_has_error(root));
-    if (ok) (*passed)++;
+    if (expect_error && want[0] == '\0')
+      ok = ts_node_has_error(root);
+    else
+      ok = strcmp(want, gotn) == 0 && (!expect_error || ts_node_has_error(root));
+    if (ok)
+      (*passed)++;
     else if (!update) {
       (*failed)++;
       printf("FAIL %s: %s\n  want: %s\n  got:  %s\n", path, name, want, gotn);
@@ -234,7 +245,9 @@ int main(int argc, char **argv) {
   bool update = getenv("UPDATE") && strcmp(getenv("UPDATE"), "1") == 0;
   int passed = 0, failed = 0;
   size_t count;
-  const char *suffix = strcmp(mode, "corpus") == 0 ? ".txt" : strcmp(mode, "files") == 0 ? ".vx" : ".scm";
+  const char *suffix = strcmp(mode, "corpus") == 0  ? ".txt"
+                       : strcmp(mode, "files") == 0 ? ".vx"
+                                                    : ".scm";
   char **names = list_dir(dir, suffix, &count);
   if (count == 0) {
     printf("FAIL %s: no %s files\n", dir, suffix);

@@ -30,9 +30,9 @@ static int oracle_is_prefix(const oracle_tile *a, const oracle_tile *b) {
 
 /* Fills peaks[space] and tiles_at_peak[space]; returns 0 when the trace nests deeper than
  * the oracle supports. `order` lists tile indices in trace order. */
-static int oracle_peaks(const vxp_trace_item *trace, size_t trace_len,
-                        const vxp_peak_tile *tiles, size_t tile_count, uint32_t space_count,
-                        unsigned __int128 *peaks, uint32_t *tiles_at_peak) {
+static int oracle_peaks(const vxp_trace_item *trace, size_t trace_len, const vxp_peak_tile *tiles,
+                        size_t tile_count, uint32_t space_count, unsigned __int128 *peaks,
+                        uint32_t *tiles_at_peak) {
   oracle_tile *ot = calloc(tile_count ? tile_count : 1, sizeof(*ot));
   uint32_t *order = calloc(tile_count ? tile_count : 1, sizeof(uint32_t));
   uint32_t stack[64], depth = 0, next_id = 1;

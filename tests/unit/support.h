@@ -30,8 +30,8 @@ static void test_alloc_free(void *ptr, void *ud) {
   test_free(ptr);
 }
 
-static const vxp_allocator test_allocator = {test_alloc_malloc, test_alloc_realloc,
-                                             test_alloc_free, NULL};
+static const vxp_allocator test_allocator = {test_alloc_malloc, test_alloc_realloc, test_alloc_free,
+                                             NULL};
 
 static inline vxp_context *test_context(void) {
   vxp_context_options opts = VXP_CONTEXT_OPTIONS_INIT;
@@ -62,7 +62,8 @@ static inline test_run test_analyse_with(const char *text, const char *machine, 
   assert_int_equal(vxp_program_parse(&r.prog, r.ctx, r.src), VXP_OK);
   vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
   if (machine) {
-    assert_int_equal(vxp_source_new(&r.machine_src, r.ctx, "machine.vx", machine, strlen(machine)), VXP_OK);
+    assert_int_equal(vxp_source_new(&r.machine_src, r.ctx, "machine.vx", machine, strlen(machine)),
+                     VXP_OK);
     assert_int_equal(vxp_machine_load(&r.machine, r.ctx, r.machine_src), VXP_OK);
     opts.machine = r.machine;
   }
@@ -118,11 +119,11 @@ static inline const vxp_resident_set *test_resident(const vxp_analysis *an, cons
 }
 
 /* The fixture machine of vxc's own tests: W is a 4 MiB explicit space under CPU_DRAM. */
-#define TEST_MACHINE_4MIB                                                                  \
-  "Memory CPU_DRAM {}\n"                                                                   \
-  "Memory W { within: Memory::CPU_DRAM, capacity: 4 MiB, managed: explicit }\n"            \
-  "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W],\n"               \
-  "  transfer Memory::CPU_DRAM -> Memory::W : 10\n"                                        \
+#define TEST_MACHINE_4MIB                                                                          \
+  "Memory CPU_DRAM {}\n"                                                                           \
+  "Memory W { within: Memory::CPU_DRAM, capacity: 4 MiB, managed: explicit }\n"                    \
+  "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W],\n"                       \
+  "  transfer Memory::CPU_DRAM -> Memory::W : 10\n"                                                \
   "  transfer Memory::W -> Memory::CPU_DRAM : 10 }\n"
 
 #endif /* VXP_TEST_SUPPORT_H */

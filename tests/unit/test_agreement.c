@@ -32,14 +32,14 @@ static uint64_t rnd(void) {
 typedef struct gen {
   char text[16384];
   size_t len;
-  long k;                    /* the value of const K */
-  uint64_t written;          /* bytes the spawn region writes (the roofline's answer) */
-  uint64_t allocated;        /* bytes placed over the run (check's allocated_bytes) */
-  uint64_t tiles;            /* records expected */
-  uint64_t runs[256];        /* expected runs of each tile, in placement order */
-  uint64_t trips[256];       /* expected trip count of each reached `for`, in program order */
+  long k;              /* the value of const K */
+  uint64_t written;    /* bytes the spawn region writes (the roofline's answer) */
+  uint64_t allocated;  /* bytes placed over the run (check's allocated_bytes) */
+  uint64_t tiles;      /* records expected */
+  uint64_t runs[256];  /* expected runs of each tile, in placement order */
+  uint64_t trips[256]; /* expected trip count of each reached `for`, in program order */
   size_t loops;
-  size_t negative_starts;     /* reached loops whose start folds negative */
+  size_t negative_starts;        /* reached loops whose start folds negative */
   size_t then_taken, else_taken; /* reached `if comptime`s by the arm they take */
   int budget;
 } gen;
@@ -149,7 +149,8 @@ typedef struct cexpr_reader {
 static long long c_sum(cexpr_reader *r);
 
 static void c_space(cexpr_reader *r) {
-  while (*r->p == ' ') r->p++;
+  while (*r->p == ' ')
+    r->p++;
 }
 
 static long long c_atom(cexpr_reader *r) {
@@ -162,8 +163,10 @@ static long long c_atom(cexpr_reader *r) {
     r->p++;
     long long v = c_sum(r);
     c_space(r);
-    if (*r->p != ')') r->ok = false;
-    else r->p++;
+    if (*r->p != ')')
+      r->ok = false;
+    else
+      r->p++;
     return v;
   }
   if (*r->p == '-') {
@@ -175,7 +178,8 @@ static long long c_atom(cexpr_reader *r) {
     return 0;
   }
   long long v = strtoll(r->p, (char **)&r->p, 10);
-  while (*r->p == 'L' || *r->p == 'l' || *r->p == 'u' || *r->p == 'U') r->p++;
+  while (*r->p == 'L' || *r->p == 'l' || *r->p == 'u' || *r->p == 'U')
+    r->p++;
   return v;
 }
 
@@ -205,7 +209,8 @@ static int compare_u64(const void *a, const void *b) {
 
 static size_t count_of(const char *text, const char *needle) {
   size_t n = 0;
-  for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle)) n++;
+  for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+    n++;
   return n;
 }
 
@@ -225,7 +230,8 @@ static void check_cuda(vxp_context *ctx, const gen *g, int p) {
   const char *cuda = vxp_cuda_text(cu, NULL);
   if (!cuda)
     fail_msg("program %d: no CUDA: %s\n%s", p,
-             vxp_cuda_diagnostic_count(cu) ? vxp_diagnostic_message(vxp_cuda_diagnostic(cu, 0)) : "?",
+             vxp_cuda_diagnostic_count(cu) ? vxp_diagnostic_message(vxp_cuda_diagnostic(cu, 0))
+                                           : "?",
              text);
   uint64_t trips[256];
   size_t loops = 0;
@@ -257,7 +263,8 @@ static void check_cuda(vxp_context *ctx, const gen *g, int p) {
   /* The tiles: one allocation per placement that runs, of the record's size. */
   size_t tiles = 0;
   uint64_t bytes = 0;
-  for (const char *t = strstr(cuda, "vxp_tile_alloc(&fr"); t; t = strstr(t + 1, "vxp_tile_alloc(&fr")) {
+  for (const char *t = strstr(cuda, "vxp_tile_alloc(&fr"); t;
+       t = strstr(t + 1, "vxp_tile_alloc(&fr")) {
     const char *size = strstr(t, "VXP_SPACE_W, ");
     assert_non_null(size);
     bytes += strtoull(size + 13, NULL, 10);
@@ -265,8 +272,8 @@ static void check_cuda(vxp_context *ctx, const gen *g, int p) {
   }
   uint64_t want_bytes = 4096 + 16 * (g->tiles - 1);
   if (tiles != g->tiles || bytes != want_bytes)
-    fail_msg("program %d: CUDA allocates %zu tiles of %llu bytes in all, %llu of %llu expected",
-             p, tiles, (unsigned long long)bytes, (unsigned long long)g->tiles,
+    fail_msg("program %d: CUDA allocates %zu tiles of %llu bytes in all, %llu of %llu expected", p,
+             tiles, (unsigned long long)bytes, (unsigned long long)g->tiles,
              (unsigned long long)want_bytes);
   vxp_cuda_free(cu);
   vxp_analysis_free(an);
@@ -303,7 +310,8 @@ static void check_explain(vxp_context *ctx, const vxp_analysis *an, const gen *g
   /* Every site's tile is one of the two sizes the generator places. */
   at = json;
   for (uint64_t t; (t = number_after("\"tile_bytes\": ", &at)) != UINT64_MAX;)
-    if (t != 16 && t != 4096) fail_msg("program %d: explain shows a tile of %llu bytes", p, (unsigned long long)t);
+    if (t != 16 && t != 4096)
+      fail_msg("program %d: explain shows a tile of %llu bytes", p, (unsigned long long)t);
   vxp_report_free(rep);
 }
 
@@ -385,8 +393,9 @@ static void test_agreement__every_command_agrees_on_random_programs(void **state
     /* check (and explain, plot: they read the same records): the tiles placed, how often
      * each runs, and the sum over the run. */
     size_t recs = vxp_analysis_record_count(an);
-    if (recs != g.tiles) fail_msg("program %d: %zu records, %llu expected:\n%s", p, recs,
-                                  (unsigned long long)g.tiles, g.text);
+    if (recs != g.tiles)
+      fail_msg("program %d: %zu records, %llu expected:\n%s", p, recs, (unsigned long long)g.tiles,
+               g.text);
     for (size_t i = 0; i < recs; i++) {
       uint64_t runs = 0;
       assert_true(vxp_record_runs(vxp_analysis_record(an, i), &runs));

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_alloc.c - the allocation-failure sweep: for N = 0, 1, 2, ... fail the Nth allocation
  * of a whole session (context, sources, program, machines, analysis, JSON, S-expression,
- * edit and reparse, CUDA generation) until a run succeeds. Every run must end without a crash, without a
- * leak, and with VXP_ENOMEM returned by exactly the call whose allocation failed: a
+ * edit and reparse, CUDA generation) until a run succeeds. Every run must end without a crash,
+ * without a leak, and with VXP_ENOMEM returned by exactly the call whose allocation failed: a
  * failure that is swallowed (a call that succeeds although one of its allocations failed)
  * is a bug as much as a crash is. */
 #include <stdbool.h>
@@ -15,10 +15,10 @@
  * counted so that a leak on any error path shows. A header in front of every block keeps
  * its size for realloc bookkeeping. */
 typedef struct chaos {
-  size_t calls;    /* allocations attempted so far */
-  size_t fail_at;  /* SIZE_MAX: never fail */
-  size_t failed;   /* how many allocations were refused */
-  size_t live;     /* blocks allocated and not yet freed */
+  size_t calls;   /* allocations attempted so far */
+  size_t fail_at; /* SIZE_MAX: never fail */
+  size_t failed;  /* how many allocations were refused */
+  size_t live;    /* blocks allocated and not yet freed */
 } chaos;
 
 typedef union header {
@@ -85,8 +85,7 @@ typedef struct session {
   vxp_sweep *sweep;
   vxp_roofline *roofline;
   vxp_frontier *frontier;
-  vxp_report *explain, *explain_json, *sweep_report, *roofline_report, *frontier_report,
-      *plot;
+  vxp_report *explain, *explain_json, *sweep_report, *roofline_report, *frontier_report, *plot;
   char json_copy[65536];
 } session;
 
@@ -140,16 +139,21 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
     size_t refused_before = c->failed;
     switch (step) {
     case 0: rc = vxp_context_new(&s->ctx, &opts); break;
-    case 1: rc = vxp_source_new(&s->src, s->ctx, "sweep.vx", in->program, strlen(in->program)); break;
+    case 1:
+      rc = vxp_source_new(&s->src, s->ctx, "sweep.vx", in->program, strlen(in->program));
+      break;
     case 2: rc = vxp_source_load_file(&s->file_src, s->ctx, "examples/blog/peak_not_sum.vx"); break;
     case 3: rc = vxp_program_parse(&s->prog, s->ctx, s->src); break;
     case 4: rc = vxp_program_parse(&s->file_prog, s->ctx, s->file_src); break;
     case 5: rc = from_pointer(s->ctx, vxp_program_sexp(s->prog)); break;
     case 6:
       if (in->machine)
-        rc = vxp_source_new(&s->machine_src, s->ctx, "machine.vx", in->machine, strlen(in->machine));
+        rc =
+            vxp_source_new(&s->machine_src, s->ctx, "machine.vx", in->machine, strlen(in->machine));
       break;
-    case 7: if (in->machine) rc = vxp_machine_load(&s->machine, s->ctx, s->machine_src); break;
+    case 7:
+      if (in->machine) rc = vxp_machine_load(&s->machine, s->ctx, s->machine_src);
+      break;
     case 8: rc = vxp_machine_builtin(&s->host, s->ctx, "host-default"); break;
     case 9: rc = vxp_machine_builtin(&s->builtin, s->ctx, "a100-40"); break;
     case 10:
@@ -249,9 +253,7 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       if (rc == VXP_OK && !vxp_cuda_text(s->file_cuda, NULL))
         fail_msg("the blog program was refused by the CUDA stage");
       break;
-    default:
-      *failed_step = -1;
-      return VXP_OK;
+    default: *failed_step = -1; return VXP_OK;
     }
     bool refused = c->failed != refused_before;
     if (refused && rc != VXP_ENOMEM)
@@ -355,7 +357,8 @@ static const char program_calls[] =
     "  transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
     "extern \"C\" { fn native(n: i32) -> i32; }\n"
     "struct Pool { n: i32 }\n"
-    "impl Pool { fn grab(self: Pool) -> i32 { let t = transfer(Tensor<f32, [N]>::uninit(), Memory::W); print(t); return 1; } }\n"
+    "impl Pool { fn grab(self: Pool) -> i32 { let t = transfer(Tensor<f32, [N]>::uninit(), "
+    "Memory::W); print(t); return 1; } }\n"
     "const N: u64 = 1024;\n"
     "fn stage<T, const R: i64>(x: T) -> i32 {\n"
     "  let y = transfer(Tensor<T, [R, 768]>::uninit(), Memory::W);\n"
@@ -364,13 +367,15 @@ static const char program_calls[] =
     "  print(y);\n"
     "  return 1;\n"
     "}\n"
-    "fn deep(n: i32) -> i32 { let t = transfer(Tensor<f32, [16]>::uninit(), Memory::W); print(t); return deep(n - 1); }\n"
+    "fn deep(n: i32) -> i32 { let t = transfer(Tensor<f32, [16]>::uninit(), Memory::W); print(t); "
+    "return deep(n - 1); }\n"
     "fn odd(n: i32) -> i32 { return even(n); }\n"
     "fn even(n: i32) -> i32 { return odd(n) + stage<f32, 16>(1.0); }\n"
     "fn main() -> i32 {\n"
     "  let a = transfer(Tensor<f32, [N, 768]>::uninit(), Memory::W);\n"
     "  let h = deep;\n"
-    "  let r = stage<f32, 1024>(2.5) + stage(7) + odd(3) + h(1) + native(2) + Pool { n: 1 }.grab();\n"
+    "  let r = stage<f32, 1024>(2.5) + stage(7) + odd(3) + h(1) + native(2) + Pool { n: 1 "
+    "}.grab();\n"
     "  print(a);\n"
     "  return r;\n"
     "}\n";

@@ -89,19 +89,26 @@ static void test_analysis__releasing_and_non_releasing_blocks(void **state) {
   /* The same three in sibling `if` blocks never coexist. */
   expect_peak("  if x { let a = transfer(" TILE_3MIB ", Memory::W); print!(a); }\n"
               "  if y { let b = transfer(" TILE_3MIB ", Memory::W); print!(b); }\n"
-              "  if z { let c = transfer(" TILE_3MIB ", Memory::W); print!(c); } else { let d = transfer(" TILE_3MIB ", Memory::W); print!(d); }",
+              "  if z { let c = transfer(" TILE_3MIB
+              ", Memory::W); print!(c); } else { let d = transfer(" TILE_3MIB
+              ", Memory::W); print!(d); }",
               3145728, 1, 1);
   /* `for` and `loop` bodies release; the outer tile stays. */
   expect_peak("  let o = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W);\n"
-              "  for i in 0..8 { let s = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(s, o); }\n"
-              "  loop { let t = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(t); break; }",
+              "  for i in 0..8 { let s = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); "
+              "print!(s, o); }\n"
+              "  loop { let t = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(t); "
+              "break; }",
               2097152, 2, 1);
   /* spawn, match arms, unsafe and comptime blocks do not release. */
-  expect_peak("  spawn on(Topology::Dev) { let a = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(a); }\n"
-              "  unsafe { let b = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(b); }\n"
-              "  match k { 0 => { let c = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(c); } _ => {} }\n"
-              "  comptime { let d = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(d); }",
-              4194304, 4, 1);
+  expect_peak(
+      "  spawn on(Topology::Dev) { let a = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); "
+      "print!(a); }\n"
+      "  unsafe { let b = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(b); }\n"
+      "  match k { 0 => { let c = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); "
+      "print!(c); } _ => {} }\n"
+      "  comptime { let d = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::W); print!(d); }",
+      4194304, 4, 1);
 }
 
 static void test_analysis__a_tile_never_read_is_released_where_it_is_made(void **state) {
@@ -119,7 +126,8 @@ static void test_analysis__a_tile_never_read_is_released_where_it_is_made(void *
               3145728, 1, 1);
   /* ... but a `let` inside the initializer ends the binding (vxc clears its target there,
    * and does not restore it), so the tile placed after it stays with `u`'s. */
-  expect_peak("  let q = use(unsafe { let t = 1; transfer(Tensor<f32, [256, 1024]>::uninit(), Memory::W) });\n"
+  expect_peak("  let q = use(unsafe { let t = 1; transfer(Tensor<f32, [256, 1024]>::uninit(), "
+              "Memory::W) });\n"
               "  let u = transfer(Tensor<f32, [256, 1024]>::uninit(), Memory::W);\n"
               "  print!(u);",
               2097152, 2, 1);
@@ -180,7 +188,9 @@ static void test_analysis__a_tuple_let_keeps_its_transfers_and_rebinds_its_names
  * read: the peak in tiles, against a 64 MiB space that admits every shape. */
 static void test_analysis__vxcs_working_set_matrix(void **state) {
   (void)state;
-#define T(n) "  let " n "h = Tensor<f32, [1024, 768]>::uninit();\n  let " n " = transfer(" n "h, Memory::W);\n"
+#define T(n)                                                                                       \
+  "  let " n "h = Tensor<f32, [1024, 768]>::uninit();\n  let " n " = transfer(" n "h, "            \
+  "Memory::W);\n"
 #define R(n) "  let _r" n " = transfer(" n ", Memory::CPU_DRAM);\n"
   static const struct {
     const char *body;
@@ -193,9 +203,11 @@ static void test_analysis__vxcs_working_set_matrix(void **state) {
       {"  if true {\n" T("a") R("a") "  } else {\n" T("b") R("b") "  }\n", 1},
       {T("a") "  if true {\n" T("b") R("b") "  }\n" R("a"), 2},
       {T("a") "  if true {\n" T("b") R("b") "  }\n" T("c") R("a") R("c"), 2},
-      {T("a") "  if true {\n" T("b") "  if true {\n" T("c") R("c") "  }\n" R("b") "  }\n" R("a"), 3},
-      {"  if true {\n" T("a") "  if true {\n" T("b") R("b") "  }\n  if true {\n" T("c") R("c")
-       "  }\n" R("a") "  }\n", 2},
+      {T("a") "  if true {\n" T("b") "  if true {\n" T("c") R("c") "  }\n" R("b") "  }\n" R("a"),
+       3},
+      {"  if true {\n" T("a") "  if true {\n" T("b") R("b") "  }\n  if true {\n" T("c")
+           R("c") "  }\n" R("a") "  }\n",
+       2},
       {"  for i in 0..4 {\n" T("a") R("a") "  }\n", 1},
       {T("a") "  for i in 0..4 {\n" T("b") R("b") "  }\n" R("a"), 2},
   };
@@ -215,8 +227,8 @@ static void test_analysis__vxcs_working_set_matrix(void **state) {
     if (vxp_resident_set_peak_bytes(rs) != 3145728ull * shapes[i].tiles ||
         vxp_resident_set_tile_count(rs) != shapes[i].tiles || !vxp_analysis_admitted(r.an))
       fail_msg("shape %zu: %llu bytes over %zu tiles, expected %zu tiles:\n%s", i,
-               (unsigned long long)vxp_resident_set_peak_bytes(rs),
-               vxp_resident_set_tile_count(rs), shapes[i].tiles, text);
+               (unsigned long long)vxp_resident_set_peak_bytes(rs), vxp_resident_set_tile_count(rs),
+               shapes[i].tiles, text);
     test_done(&r);
   }
   /* The other half: three read in one block into 4 MiB is E6010 naming 9437184 bytes; the
@@ -224,8 +236,9 @@ static void test_analysis__vxcs_working_set_matrix(void **state) {
   test_run r = run_main(T("a") T("b") T("c") R("a") R("b") R("c"));
   assert_non_null(strstr(vxp_diagnostic_message(test_find_diag(r.an, "E6010")), "9437184"));
   test_done(&r);
-  expect_peak("  if true {\n" T("a") R("a") "  }\n  if true {\n" T("b") R("b") "  }\n"
-              "  if true {\n" T("c") R("c") "  }\n",
+  expect_peak("  if true {\n" T("a") R("a") "  }\n  if true {\n" T("b")
+                  R("b") "  }\n"
+                         "  if true {\n" T("c") R("c") "  }\n",
               3145728, 1, 1);
 #undef T
 #undef R
@@ -239,7 +252,8 @@ static void test_analysis__a_tile_that_fills_the_space_exactly_fits(void **state
 
 static void test_analysis__one_oversized_tile_is_e6009_not_e6010(void **state) {
   (void)state;
-  test_run r = run_main("  let w = transfer(Tensor<f32, [2048, 1024]>::uninit(), Memory::W);\n  print!(w);");
+  test_run r =
+      run_main("  let w = transfer(Tensor<f32, [2048, 1024]>::uninit(), Memory::W);\n  print!(w);");
   assert_int_equal(test_count_diag(r.an, "E6009"), 1);
   assert_int_equal(test_count_diag(r.an, "E6010"), 0);
   const char *msg = vxp_diagnostic_message(test_find_diag(r.an, "E6009"));
@@ -253,8 +267,8 @@ static void test_analysis__element_widths_from_bool_to_128_bits(void **state) {
   struct {
     const char *elem;
     uint64_t bytes;
-  } cases[] = {{"bool", 125}, {"i4", 500}, {"f4e2m1", 500}, {"u8", 1000}, {"f8e4m3", 1000},
-               {"bf16", 2000}, {"f32", 4000}, {"u64", 8000}, {"i128", 16000}};
+  } cases[] = {{"bool", 125},  {"i4", 500},   {"f4e2m1", 500}, {"u8", 1000},   {"f8e4m3", 1000},
+               {"bf16", 2000}, {"f32", 4000}, {"u64", 8000},   {"i128", 16000}};
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     char body[256];
     snprintf(body, sizeof(body),
@@ -268,15 +282,14 @@ static void test_analysis__element_widths_from_bool_to_128_bits(void **state) {
 
 static void test_analysis__granule_rounds_each_tile_up(void **state) {
   (void)state;
-  const char *text =
-      "Memory CPU_DRAM {}\n"
-      "Memory S { capacity: 2 KiB, granule: 1 KiB, managed: explicit }\n"
-      "fn main() -> i32 {\n"
-      "  let a = transfer(Tensor<u8, [1]>::uninit(), Memory::S);\n"
-      "  let b = transfer(Tensor<u8, [1025]>::uninit(), Memory::S);\n"
-      "  print!(a, b);\n"
-      "  return 0;\n"
-      "}\n";
+  const char *text = "Memory CPU_DRAM {}\n"
+                     "Memory S { capacity: 2 KiB, granule: 1 KiB, managed: explicit }\n"
+                     "fn main() -> i32 {\n"
+                     "  let a = transfer(Tensor<u8, [1]>::uninit(), Memory::S);\n"
+                     "  let b = transfer(Tensor<u8, [1025]>::uninit(), Memory::S);\n"
+                     "  print!(a, b);\n"
+                     "  return 0;\n"
+                     "}\n";
   test_run r = test_analyse(text);
   const vxp_resident_set *rs = test_resident(r.an, "main", "S");
   assert_int_equal(vxp_resident_set_peak_bytes(rs), 3072);
@@ -288,16 +301,15 @@ static void test_analysis__granule_rounds_each_tile_up(void **state) {
 
 static void test_analysis__overcommit_turns_e6010_into_w1028(void **state) {
   (void)state;
-  const char *text =
-      "Memory CPU_DRAM {}\n"
-      "Memory W { capacity: 4 MiB, managed: explicit, overcommit }\n"
-      "Topology T { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W }\n"
-      "fn main() -> i32 {\n"
-      "  let a = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
-      "  let b = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
-      "  print!(a, b);\n"
-      "  return 0;\n"
-      "}\n";
+  const char *text = "Memory CPU_DRAM {}\n"
+                     "Memory W { capacity: 4 MiB, managed: explicit, overcommit }\n"
+                     "Topology T { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W }\n"
+                     "fn main() -> i32 {\n"
+                     "  let a = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+                     "  let b = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+                     "  print!(a, b);\n"
+                     "  return 0;\n"
+                     "}\n";
   test_run r = test_analyse(text);
   assert_true(vxp_analysis_admitted(r.an));
   const vxp_diagnostic *d = test_find_diag(r.an, "W1028");
@@ -315,8 +327,9 @@ static void test_analysis__a_runtime_dimension_is_w1029_and_left_out(void **stat
                         "  print!(t, u);");
   assert_int_equal(test_count_diag(r.an, "W1029"), 2);
   const vxp_diagnostic *d = test_find_diag(r.an, "W1029");
-  assert_string_equal(vxp_diagnostic_message(d),
-                      "capacity of 'W' not verified \xe2\x80\x94 transferred tensor has a dynamic shape");
+  assert_string_equal(
+      vxp_diagnostic_message(d),
+      "capacity of 'W' not verified \xe2\x80\x94 transferred tensor has a dynamic shape");
   assert_int_equal(vxp_diagnostic_note_count(d), 2);
   assert_string_equal(vxp_diagnostic_message(vxp_diagnostic_note(d, 0)),
                       "dimension 0 is the runtime value 'n'");
@@ -325,7 +338,8 @@ static void test_analysis__a_runtime_dimension_is_w1029_and_left_out(void **stat
   const vxp_diagnostic *q = vxp_analysis_diagnostic(r.an, vxp_analysis_diagnostic_count(r.an) - 1);
   assert_string_equal(vxp_diagnostic_code(q), "W1029");
   assert_int_equal(strncmp(vxp_diagnostic_message(vxp_diagnostic_note(q, 0)),
-                           "dimension 0 is a run-time extent", 32), 0);
+                           "dimension 0 is a run-time extent", 32),
+                   0);
   assert_null(test_resident(r.an, "main", "W"));
   assert_true(vxp_analysis_admitted(r.an));
   test_done(&r);
@@ -350,7 +364,8 @@ static void test_analysis__const_items_fold_into_shapes(void **state) {
 
 static void test_analysis__an_overflowing_shape_is_never_wrapped(void **state) {
   (void)state;
-  test_run r = run_main("  let t = transfer(Tensor<f64, [4294967296, 4294967296]>::uninit(), Memory::W);\n  print!(t);");
+  test_run r = run_main("  let t = transfer(Tensor<f64, [4294967296, 4294967296]>::uninit(), "
+                        "Memory::W);\n  print!(t);");
   const vxp_diagnostic *d = test_find_diag(r.an, "E6009");
   assert_non_null(d);
   assert_non_null(strstr(vxp_diagnostic_message(d), "needs more than 18446744073709551615 bytes"));
@@ -363,7 +378,8 @@ static void test_analysis__if_comptime_prunes_the_branch_not_taken(void **state)
       "const BIG : i32 = 0;\n"
       "fn main() -> i32 {\n"
       "  let a = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
-      "  if comptime BIG == 1 { let b = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W); print!(b); }\n"
+      "  if comptime BIG == 1 { let b = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W); "
+      "print!(b); }\n"
       "  else { let c = transfer(Tensor<f32, [16]>::uninit(), Memory::W); print!(c, a); }\n"
       "  return 0;\n"
       "}\n";
@@ -385,14 +401,14 @@ static void test_analysis__placed_let_types_are_tiles(void **state) {
 
 static void test_analysis__a_syntax_error_keeps_later_functions_analysable(void **state) {
   (void)state;
-  const char *text = TEST_MACHINE_4MIB
-      "fn broken() -> i32 { let = ; }\n"
-      "fn main() -> i32 {\n"
-      "  let a = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
-      "  let b = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
-      "  print!(a, b);\n"
-      "  return 0;\n"
-      "}\n";
+  const char *text =
+      TEST_MACHINE_4MIB "fn broken() -> i32 { let = ; }\n"
+                        "fn main() -> i32 {\n"
+                        "  let a = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+                        "  let b = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+                        "  print!(a, b);\n"
+                        "  return 0;\n"
+                        "}\n";
   test_run r = test_analyse(text);
   assert_true(test_count_diag(r.an, "VXP0001") >= 1);
   assert_int_equal(test_count_diag(r.an, "E6010"), 1);
@@ -423,9 +439,11 @@ static void test_analysis__a_host_transfer_without_a_host_is_e6014_once(void **s
   assert_int_equal(test_count_diag(r.an, "E6014"), 0);
   test_done(&r);
   /* Without a device-scoped space the program is an ordinary native build: no E6014. */
-  r = test_analyse_with(text, "Memory HBM { capacity: 1 GiB }\n"
-                              "Topology D { memory: Memory::HBM,\n"
-                              "  transfer Memory::CPU_DRAM -> Memory::HBM : 10 GB/s }\n", 0);
+  r = test_analyse_with(text,
+                        "Memory HBM { capacity: 1 GiB }\n"
+                        "Topology D { memory: Memory::HBM,\n"
+                        "  transfer Memory::CPU_DRAM -> Memory::HBM : 10 GB/s }\n",
+                        0);
   assert_int_equal(test_count_diag(r.an, "E6014"), 0);
   test_done(&r);
 }
@@ -446,18 +464,19 @@ static test_run analyse_with_overrides(const char *text, const vxp_const_overrid
 
 static void test_analysis__overrides_replace_const_items_everywhere(void **state) {
   (void)state;
-  const char *text = TEST_MACHINE_4MIB
-      "const ROWS : i64 = 256;\n"
-      "const STEPS : i64 = 2;\n"
-      "const WIDE : i64 = 0;\n"
-      "fn main() -> i32 {\n"
-      "  for i in 0..STEPS {\n"
-      "    let t = transfer(Tensor<f32, [ROWS, 1024]>::uninit(), Memory::W);\n"
-      "    print!(t);\n"
-      "  }\n"
-      "  if comptime WIDE == 1 { let u = transfer(Tensor<f32, [16]>::uninit(), Memory::W); print!(u); }\n"
-      "  return 0;\n"
-      "}\n";
+  const char *text =
+      TEST_MACHINE_4MIB "const ROWS : i64 = 256;\n"
+                        "const STEPS : i64 = 2;\n"
+                        "const WIDE : i64 = 0;\n"
+                        "fn main() -> i32 {\n"
+                        "  for i in 0..STEPS {\n"
+                        "    let t = transfer(Tensor<f32, [ROWS, 1024]>::uninit(), Memory::W);\n"
+                        "    print!(t);\n"
+                        "  }\n"
+                        "  if comptime WIDE == 1 { let u = transfer(Tensor<f32, [16]>::uninit(), "
+                        "Memory::W); print!(u); }\n"
+                        "  return 0;\n"
+                        "}\n";
   /* Without overrides: 1 MiB per step, two steps. */
   test_run r = analyse_with_overrides(text, NULL, 0);
   const vxp_resident_set *rs = test_resident(r.an, "main", "W");
@@ -468,8 +487,7 @@ static void test_analysis__overrides_replace_const_items_everywhere(void **state
   test_done(&r);
   /* ROWS, the trip count and the `if comptime` condition all fold with the overrides; a
    * name given twice keeps the later value; one the program never names is VXP0020. */
-  vxp_const_override ov[] = {{"ROWS", 1}, {"STEPS", 10}, {"ROWS", 512}, {"WIDE", 1},
-                             {"ROWZ", 7}};
+  vxp_const_override ov[] = {{"ROWS", 1}, {"STEPS", 10}, {"ROWS", 512}, {"WIDE", 1}, {"ROWZ", 7}};
   r = analyse_with_overrides(text, ov, 5);
   rs = test_resident(r.an, "main", "W");
   assert_int_equal(vxp_resident_set_peak_bytes(rs), 2097152);
@@ -482,7 +500,8 @@ static void test_analysis__overrides_replace_const_items_everywhere(void **state
                       "-D ROWZ=7 has no effect: the program never names 'ROWZ'");
   assert_false(vxp_diagnostic_has_range(d));
   const char *json = vxp_analysis_json(r.an, NULL);
-  assert_non_null(strstr(json, "\"defines\": {\"ROWS\": 512, \"STEPS\": 10, \"WIDE\": 1, \"ROWZ\": 7}"));
+  assert_non_null(
+      strstr(json, "\"defines\": {\"ROWS\": 512, \"STEPS\": 10, \"WIDE\": 1, \"ROWZ\": 7}"));
   test_done(&r);
 }
 
@@ -512,18 +531,17 @@ static void test_analysis__declared_positions_get_the_per_tile_check_only(void *
   (void)state;
   const char *machine = "Memory HBM { capacity: 40 GiB, managed: explicit, scope: device }\n"
                         "Topology D { memory: Memory::HBM }\n";
-  const char *text =
-      "struct Holder {\n"
-      "  big : Tensor<f32, [120000, 125000], Memory::HBM>\n"
-      "}\n"
-      "fn takes(t : Tensor<f32, [120000, 125000], Memory::HBM>) -> i32 {\n"
-      "  return 0;\n"
-      "}\n"
-      "fn makes() -> Tensor<f32, [120000, 125000], Memory::HBM> {\n"
-      "  return make();\n"
-      "}\n"
-      "fn fits(t : Tensor<f32, [4], Memory::HBM>) -> i32 { return 0; }\n"
-      "fn main() -> i32 { return 0; }\n";
+  const char *text = "struct Holder {\n"
+                     "  big : Tensor<f32, [120000, 125000], Memory::HBM>\n"
+                     "}\n"
+                     "fn takes(t : Tensor<f32, [120000, 125000], Memory::HBM>) -> i32 {\n"
+                     "  return 0;\n"
+                     "}\n"
+                     "fn makes() -> Tensor<f32, [120000, 125000], Memory::HBM> {\n"
+                     "  return make();\n"
+                     "}\n"
+                     "fn fits(t : Tensor<f32, [4], Memory::HBM>) -> i32 { return 0; }\n"
+                     "fn main() -> i32 { return 0; }\n";
   test_run r = test_analyse_with(text, machine, 0);
   assert_int_equal(test_count_diag(r.an, "E6009"), 3);
   const char *expected[] = {
@@ -548,14 +566,14 @@ static void test_analysis__declared_positions_get_the_per_tile_check_only(void *
  * points there, at the sub-expression that failed, not at the dimension naming the item. */
 static void test_analysis__a_failed_fold_points_at_its_culprit(void **state) {
   (void)state;
-  const char *text = TEST_MACHINE_4MIB
-      "const HALF : i64 = 64 / (ROWS - ROWS);\n"
-      "const ROWS : i64 = 8;\n"
-      "fn main() -> i32 {\n"
-      "  let t = transfer(Tensor<f32, [HALF * 2, 4]>::uninit(), Memory::W);\n"
-      "  print!(t);\n"
-      "  return 0;\n"
-      "}\n";
+  const char *text =
+      TEST_MACHINE_4MIB "const HALF : i64 = 64 / (ROWS - ROWS);\n"
+                        "const ROWS : i64 = 8;\n"
+                        "fn main() -> i32 {\n"
+                        "  let t = transfer(Tensor<f32, [HALF * 2, 4]>::uninit(), Memory::W);\n"
+                        "  print!(t);\n"
+                        "  return 0;\n"
+                        "}\n";
   test_run r = test_analyse(text);
   /* A constant that divides by zero is no run-time value: an error, not W1029. */
   assert_int_equal(test_count_diag(r.an, "W1029"), 0);
@@ -586,25 +604,36 @@ static uint64_t allocated(const char *body, int *known) {
 static void test_analysis__loop_trip_counts_fold_or_are_null(void **state) {
   (void)state;
   int known = 0;
-  assert_int_equal(allocated("  for i in 0..8 { let t = transfer(Tensor<u8, [1024]>::uninit(), Memory::W); print!(t); }",
-                             &known), 8 * 1024);
+  assert_int_equal(allocated("  for i in 0..8 { let t = transfer(Tensor<u8, [1024]>::uninit(), "
+                             "Memory::W); print!(t); }",
+                             &known),
+                   8 * 1024);
   assert_true(known);
   /* Nested loops multiply; a const item and arithmetic in the bounds fold. */
-  const char *nested = "  for i in 2..2 + 3 { for j in 0..4 * 2 { let t = transfer(Tensor<u8, [1024]>::uninit(), "
-                       "Memory::W); print!(t); } }\n  let once = transfer(Tensor<u8, [16]>::uninit(), Memory::W); print!(once);";
+  const char *nested =
+      "  for i in 2..2 + 3 { for j in 0..4 * 2 { let t = transfer(Tensor<u8, [1024]>::uninit(), "
+      "Memory::W); print!(t); } }\n  let once = transfer(Tensor<u8, [16]>::uninit(), Memory::W); "
+      "print!(once);";
   assert_int_equal(allocated(nested, &known), 3 * 8 * 1024 + 16);
   assert_true(known);
   /* Negative bounds count (-2..3 is 5 trips); an empty or reversed range runs 0 times. */
-  assert_int_equal(allocated("  for i in -2..3 { let t = transfer(Tensor<u8, [1024]>::uninit(), Memory::W); print!(t); }"
-                             "\n  for i in 5..2 { let u = transfer(Tensor<u8, [64]>::uninit(), Memory::W); print!(u); }",
-                             &known), 5 * 1024);
+  assert_int_equal(allocated("  for i in -2..3 { let t = transfer(Tensor<u8, [1024]>::uninit(), "
+                             "Memory::W); print!(t); }"
+                             "\n  for i in 5..2 { let u = transfer(Tensor<u8, [64]>::uninit(), "
+                             "Memory::W); print!(u); }",
+                             &known),
+                   5 * 1024);
   assert_true(known);
-  allocated("  let n = read();\n  for i in 0..n { let t = transfer(Tensor<u8, [1024]>::uninit(), Memory::W); print!(t); }",
+  allocated("  let n = read();\n  for i in 0..n { let t = transfer(Tensor<u8, [1024]>::uninit(), "
+            "Memory::W); print!(t); }",
             &known);
   assert_false(known);
-  allocated("  loop { let t = transfer(Tensor<u8, [1024]>::uninit(), Memory::W); print!(t); break; }", &known);
+  allocated(
+      "  loop { let t = transfer(Tensor<u8, [1024]>::uninit(), Memory::W); print!(t); break; }",
+      &known);
   assert_false(known);
-  allocated("  let v = read();\n  for x in v { let t = transfer(Tensor<u8, [1024]>::uninit(), Memory::W); print!(t); }",
+  allocated("  let v = read();\n  for x in v { let t = transfer(Tensor<u8, [1024]>::uninit(), "
+            "Memory::W); print!(t); }",
             &known);
   assert_false(known);
 }
@@ -624,10 +653,11 @@ static void test_analysis__an_element_type_the_hardware_lacks_is_e6026(void **st
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     char text[1024];
-    snprintf(text, sizeof(text),
-             "%sfn main() -> i32 {\n  let t = transfer(Tensor<%s, [8, 8]>::uninit(), Memory::HBM);\n"
-             "  print!(t);\n  return 0;\n}\n",
-             machine, cases[i][0]);
+    snprintf(
+        text, sizeof(text),
+        "%sfn main() -> i32 {\n  let t = transfer(Tensor<%s, [8, 8]>::uninit(), Memory::HBM);\n"
+        "  print!(t);\n  return 0;\n}\n",
+        machine, cases[i][0]);
     test_run r = test_analyse(text);
     if (test_count_diag(r.an, "E6026") != (size_t)atoi(cases[i][1]))
       fail_msg("%s: %zu E6026", cases[i][0], test_count_diag(r.an, "E6026"));

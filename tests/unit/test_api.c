@@ -31,8 +31,7 @@ static void test_api__options_structs_are_versioned(void **state) {
   assert_int_equal(vxp_context_options_init(&copts, VXP_CONTEXT_OPTIONS_VERSION), VXP_OK);
   assert_int_equal(copts.version, VXP_CONTEXT_OPTIONS_VERSION);
   assert_null(copts.allocator);
-  assert_int_equal(vxp_context_options_init(&copts, VXP_CONTEXT_OPTIONS_VERSION + 1),
-                   VXP_EVERSION);
+  assert_int_equal(vxp_context_options_init(&copts, VXP_CONTEXT_OPTIONS_VERSION + 1), VXP_EVERSION);
   assert_int_equal(vxp_context_options_init(NULL, VXP_CONTEXT_OPTIONS_VERSION), VXP_EINVAL);
   memset(&aopts, 0xAB, sizeof(aopts));
   assert_int_equal(vxp_analyze_options_init(&aopts, VXP_ANALYZE_OPTIONS_VERSION), VXP_OK);
@@ -87,8 +86,8 @@ static void test_api__failures_leave_a_message_and_out_alone(void **state) {
 
 static void test_api__every_code_has_static_text(void **state) {
   (void)state;
-  static const int codes[] = {VXP_OK,         VXP_ERROR,    VXP_ENOMEM,    VXP_EINVAL, VXP_EIO,
-                              VXP_ECANCELLED, VXP_EVERSION, VXP_ENOTFOUND};
+  static const int codes[] = {VXP_OK,  VXP_ERROR,      VXP_ENOMEM,   VXP_EINVAL,
+                              VXP_EIO, VXP_ECANCELLED, VXP_EVERSION, VXP_ENOTFOUND};
   for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
     const char *text = vxp_strerror(codes[i]);
     assert_non_null(text);

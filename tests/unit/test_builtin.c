@@ -53,13 +53,14 @@ static void test_builtin__the_list_is_the_fleet_sorted_and_every_entry_loads(voi
 }
 
 /* A program with a 4 MiB HBM of its own placing 8 MiB. */
-static const char program[] = "Memory CPU_DRAM {}\n"
-                              "Memory HBM { within: Memory::CPU_DRAM, capacity: 4 MiB, managed: explicit }\n"
-                              "fn main() -> i32 {\n"
-                              "  let t = transfer(Tensor::<f32, [2048, 1024]>::new(), Memory::HBM);\n"
-                              "  print(t[0][0]);\n"
-                              "  return 0;\n"
-                              "}\n";
+static const char program[] =
+    "Memory CPU_DRAM {}\n"
+    "Memory HBM { within: Memory::CPU_DRAM, capacity: 4 MiB, managed: explicit }\n"
+    "fn main() -> i32 {\n"
+    "  let t = transfer(Tensor::<f32, [2048, 1024]>::new(), Memory::HBM);\n"
+    "  print(t[0][0]);\n"
+    "  return 0;\n"
+    "}\n";
 
 typedef struct fixture {
   vxp_context *ctx;

@@ -85,8 +85,9 @@ static void test_callgraph__residency_across_calls_sums_and_is_reported_once(voi
 /* vxc's a_local_overflow_is_not_reported_again: E6010 covers f, and main stays silent. */
 static void test_callgraph__a_local_overflow_is_not_reported_again(void **state) {
   (void)state;
-  test_run r = run("fn f() -> i32 { let a = " TILE3 "; let b = " TILE3 "; print(a, b); return 1; }\n"
-                   "fn main() -> i32 { let m = " TILE1 "; let x = f(); print(m); return x; }\n");
+  test_run r =
+      run("fn f() -> i32 { let a = " TILE3 "; let b = " TILE3 "; print(a, b); return 1; }\n"
+          "fn main() -> i32 { let m = " TILE1 "; let x = f(); print(m); return x; }\n");
   assert_int_equal(test_count_diag(r.an, "E6010"), 1);
   assert_int_equal(test_count_diag(r.an, "E6027"), 0);
   assert_int_equal(total(r.an, "main"), 1048576 + 6291456);
@@ -139,8 +140,8 @@ static void test_callgraph__cycles_refuse_exactly_when_they_place(void **state) 
           "fn a(n: i32) -> i32 { let t = " TILE1 "; print(t); return b(n - 1); }\n"
           "fn main() -> i32 { return a(3); }\n");
   assert_int_equal(test_count_diag(r.an, "E6028"), 1);
-  assert_non_null(strstr(vxp_diagnostic_message(test_find_diag(r.an, "E6028")),
-                         "the cycle 'a -> b' recurses"));
+  assert_non_null(
+      strstr(vxp_diagnostic_message(test_find_diag(r.an, "E6028")), "the cycle 'a -> b' recurses"));
   test_done(&r);
 
   r = run("fn fact(n: i32) -> i32 { return n * fact(n - 1); }\n"
@@ -155,9 +156,10 @@ static void test_callgraph__cycles_refuse_exactly_when_they_place(void **state) 
  * each member's own, and would admit this at 2 MiB). */
 static void test_callgraph__a_clean_cycle_conducts_through_every_member(void **state) {
   (void)state;
-  test_run r = run("fn g() -> i32 { let c = " TILE3 "; print(c); return 1; }\n"
-                   "fn spin(n: i32) -> i32 { return spin(n - 1) + g(); }\n"
-                   "fn main() -> i32 { let m = " TILE2 "; let y = spin(3); print(m); return y; }\n");
+  test_run r =
+      run("fn g() -> i32 { let c = " TILE3 "; print(c); return 1; }\n"
+          "fn spin(n: i32) -> i32 { return spin(n - 1) + g(); }\n"
+          "fn main() -> i32 { let m = " TILE2 "; let y = spin(3); print(m); return y; }\n");
   const vxp_diagnostic *d = test_find_diag(r.an, "E6027");
   assert_non_null(d);
   assert_non_null(strstr(vxp_diagnostic_message(d), "peaks at 5242880 bytes"));
@@ -208,7 +210,8 @@ static void test_callgraph__methods_and_closures_are_edges(void **state) {
                    "  fn make() -> i32 { let u = " TILE1 "; print(u); return 2; }\n"
                    "}\n"
                    "fn open() -> Cache { return Cache { n: 2 }; }\n"
-                   "fn run(c: Cache) -> i32 { let m = " TILE1 "; let x = c.fill(); print(m); return x + open().fill(); }\n"
+                   "fn run(c: Cache) -> i32 { let m = " TILE1
+                   "; let x = c.fill(); print(m); return x + open().fill(); }\n"
                    "fn main() -> i32 {\n"
                    "  let k = " TILE2 ";\n"
                    "  let s = Cache::make();\n"
@@ -232,10 +235,12 @@ static void test_callgraph__methods_and_closures_are_edges(void **state) {
  * (`$<type>`, `$const$<value>`), a method is `Type$method`. Records keep the readable name. */
 static void test_callgraph__messages_spell_instances_as_vxc_does(void **state) {
   (void)state;
-  test_run r = run("fn stage<T, const R: i64>(x: T) -> i32 {\n"
-                   "  let t = transfer(Tensor<f32, [R, 1024]>::uninit(), Memory::W); print(t); return 1;\n"
-                   "}\n"
-                   "fn main() -> i32 { let a = " TILE3 "; let y = stage<f32, 512>(1.0); print(a); return y; }\n");
+  test_run r =
+      run("fn stage<T, const R: i64>(x: T) -> i32 {\n"
+          "  let t = transfer(Tensor<f32, [R, 1024]>::uninit(), Memory::W); print(t); return 1;\n"
+          "}\n"
+          "fn main() -> i32 { let a = " TILE3
+          "; let y = stage<f32, 512>(1.0); print(a); return y; }\n");
   assert_non_null(tree(r.an, "stage<f32, 512>"));
   assert_non_null(strstr(vxp_diagnostic_message(test_find_diag(r.an, "E6027")),
                          "call path 'main -> stage$f32$const$512' in memory space 'W'"));
@@ -244,7 +249,8 @@ static void test_callgraph__messages_spell_instances_as_vxc_does(void **state) {
   test_done(&r);
   r = run("struct Pool { n: i32 }\n"
           "impl Pool {\n"
-          "  fn grab(self: Pool, k: i32) -> i32 { let t = " TILE1 "; print(t); return Pool::grab(self, k - 1); }\n"
+          "  fn grab(self: Pool, k: i32) -> i32 { let t = " TILE1
+          "; print(t); return Pool::grab(self, k - 1); }\n"
           "}\n"
           "fn main() -> i32 { return Pool::grab(Pool { n: 1 }, 3); }\n");
   assert_string_equal(vxp_diagnostic_message(test_find_diag(r.an, "E6028")),
@@ -277,7 +283,8 @@ static void test_callgraph__deep_chains_fold_without_recursion(void **state) {
   assert_int_equal(total(r.an, "f0"), 16ull * N);
   assert_int_equal(vxp_call_tree_hop_count(tree(r.an, "f0")), N - 1);
   size_t walked = 0;
-  for (const vxp_call_tree *t = tree(r.an, "f0"); vxp_call_tree_callee(t); t = vxp_call_tree_next(t))
+  for (const vxp_call_tree *t = tree(r.an, "f0"); vxp_call_tree_callee(t);
+       t = vxp_call_tree_next(t))
     walked++;
   assert_int_equal(walked, N - 1);
   const char *json = vxp_analysis_json(r.an, NULL);

@@ -50,8 +50,9 @@ static char *make_program(int functions, size_t *len) {
   size_t cap = 256 + (size_t)functions * 160;
   char *text = malloc(cap);
   assert_non_null(text);
-  size_t n = (size_t)snprintf(text, cap, "Memory HBM { capacity: 1 MiB, granule: 256 B }\n"
-                                         "const N : i64 = 512;\n");
+  size_t n = (size_t)snprintf(text, cap,
+                              "Memory HBM { capacity: 1 MiB, granule: 256 B }\n"
+                              "const N : i64 = 512;\n");
   for (int i = 0; i < functions; i++)
     n += (size_t)snprintf(text + n, cap - n,
                           "fn f%d() -> i32 {\n"
@@ -66,8 +67,8 @@ static char *make_program(int functions, size_t *len) {
 
 typedef enum stage { PARSE, REPARSE, ANALYSE, SWEEP, JSON, SARIF, ROOFLINE, CUDA, MACHINE } stage;
 #define LAST_STAGE MACHINE
-static const char *const stage_names[] = {"parse", "reparse", "analyse",  "sweep",  "json",
-                                          "sarif", "roofline", "cuda", "machine"};
+static const char *const stage_names[] = {"parse", "reparse",  "analyse", "sweep",  "json",
+                                          "sarif", "roofline", "cuda",    "machine"};
 
 /* A machine model of many spaces, so that reading it has many items to check between. */
 static char *make_machine(int spaces, size_t *len) {
@@ -254,7 +255,8 @@ static void test_cancel__a_spent_time_budget_stops_each_stage(void **state) {
     assert_non_null(strstr(vxp_context_errmsg(s.ctx), "time budget"));
   }
   vxp_context_set_time_budget(s.ctx, 60u * 1000 * 1000); /* a minute is plenty */
-  for (stage st = PARSE; st <= LAST_STAGE; st++) assert_int_equal(run_stage(&s, st), VXP_OK);
+  for (stage st = PARSE; st <= LAST_STAGE; st++)
+    assert_int_equal(run_stage(&s, st), VXP_OK);
   session_close(&s);
   free(text);
 }

@@ -7,11 +7,11 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#define MACHINE                                                                            \
-  "Memory CPU_DRAM {}\n"                                                                   \
-  "Memory W { capacity: 4 MiB, managed: explicit }\n"                                      \
-  "Memory S { within: Memory::W, capacity: 64 KiB, granule: 1 KiB, managed: explicit }\n"  \
-  "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W, Memory::S],\n"    \
+#define MACHINE                                                                                    \
+  "Memory CPU_DRAM {}\n"                                                                           \
+  "Memory W { capacity: 4 MiB, managed: explicit }\n"                                              \
+  "Memory S { within: Memory::W, capacity: 64 KiB, granule: 1 KiB, managed: explicit }\n"          \
+  "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W, Memory::S],\n"            \
   "  transfer Memory::CPU_DRAM -> Memory::W : 10\n  transfer Memory::W -> Memory::S }\n"
 
 /* Generate CUDA for `text`; the run owns everything but the result. */
@@ -54,13 +54,12 @@ static void expect_refusal(const char *text, const char *needle, uint32_t line, 
 static void test_codegen__tile_bytes_are_the_records_granule_rounded(void **state) {
   (void)state;
   test_run r;
-  vxp_cuda *cu = generate(&r, MACHINE
-                          "fn main() -> i32 {\n"
-                          "  let h = Tensor<f32, [100]>::fill(1.0);\n"
-                          "  let w = transfer(h, Memory::W);\n"
-                          "  let s = transfer(w, Memory::S);\n"
-                          "  spawn on(Topology::Dev) { s[0] = w[1]; }\n"
-                          "  return 0;\n}\n");
+  vxp_cuda *cu = generate(&r, MACHINE "fn main() -> i32 {\n"
+                                      "  let h = Tensor<f32, [100]>::fill(1.0);\n"
+                                      "  let w = transfer(h, Memory::W);\n"
+                                      "  let s = transfer(w, Memory::S);\n"
+                                      "  spawn on(Topology::Dev) { s[0] = w[1]; }\n"
+                                      "  return 0;\n}\n");
   size_t len;
   const char *text = vxp_cuda_text(cu, &len);
   assert_non_null(text);
@@ -79,17 +78,17 @@ static void test_codegen__tile_bytes_are_the_records_granule_rounded(void **stat
 static void test_codegen__never_read_tile_is_freed_after_its_placement(void **state) {
   (void)state;
   test_run r;
-  vxp_cuda *cu = generate(&r, MACHINE
-                          "fn main() -> i32 {\n"
-                          "  let h = Tensor<f32, [1024]>::new();\n"
-                          "  let unused = transfer(h, Memory::W);\n"
-                          "  let kept = transfer(h, Memory::W);\n"
-                          "  spawn on(Topology::Dev) { kept[0] = 1.0; }\n"
-                          "  return 0;\n}\n");
+  vxp_cuda *cu = generate(&r, MACHINE "fn main() -> i32 {\n"
+                                      "  let h = Tensor<f32, [1024]>::new();\n"
+                                      "  let unused = transfer(h, Memory::W);\n"
+                                      "  let kept = transfer(h, Memory::W);\n"
+                                      "  spawn on(Topology::Dev) { kept[0] = 1.0; }\n"
+                                      "  return 0;\n}\n");
   const char *text = vxp_cuda_text(cu, NULL);
   assert_non_null(text);
   const char *placed = strstr(text, "float *v_unused =");
-  const char *freed = strstr(text, "vxp_tile_release(&fr, &vxb1, VXP_SPACE_W, 4096ull); /* never read");
+  const char *freed =
+      strstr(text, "vxp_tile_release(&fr, &vxb1, VXP_SPACE_W, 4096ull); /* never read");
   const char *next = strstr(text, "float *v_kept =");
   assert_non_null(placed);
   assert_non_null(freed);
@@ -102,16 +101,17 @@ static void test_codegen__never_read_tile_is_freed_after_its_placement(void **st
 static void test_codegen__releasing_block_frees_its_tiles_at_its_end_and_on_break(void **state) {
   (void)state;
   test_run r;
-  vxp_cuda *cu = generate(&r, MACHINE
-                          "fn main() -> i32 {\n"
-                          "  let h = Tensor<f32, [1024]>::new();\n"
-                          "  loop {\n"
-                          "    let t = transfer(h, Memory::W);\n"
-                          "    spawn on(Topology::Dev) { t[0] = 1.0; }\n"
-                          "    if 1 > 0 { break; }\n"
-                          "  }\n"
-                          "  unsafe { let u = transfer(h, Memory::W); spawn on(Topology::Dev) { u[0] = 2.0; } }\n"
-                          "  return 0;\n}\n");
+  vxp_cuda *cu = generate(
+      &r, MACHINE
+      "fn main() -> i32 {\n"
+      "  let h = Tensor<f32, [1024]>::new();\n"
+      "  loop {\n"
+      "    let t = transfer(h, Memory::W);\n"
+      "    spawn on(Topology::Dev) { t[0] = 1.0; }\n"
+      "    if 1 > 0 { break; }\n"
+      "  }\n"
+      "  unsafe { let u = transfer(h, Memory::W); spawn on(Topology::Dev) { u[0] = 2.0; } }\n"
+      "  return 0;\n}\n");
   const char *text = vxp_cuda_text(cu, NULL);
   assert_non_null(text);
   text = strstr(text, "static int32_t vx_main(void) {"); /* past the prelude */
@@ -136,7 +136,8 @@ static void test_codegen__refuses_constructs_outside_the_subset_where_they_are(v
   (void)state;
   expect_refusal(MACHINE "struct P { a: i32 }\nfn main() -> i32 { return 0; }\n",
                  "struct declaration", 7, 1);
-  expect_refusal(MACHINE "fn main() -> i32 {\n  let f = |a: i32| a;\n  return 0;\n}\n", "closure", 8, 11);
+  expect_refusal(MACHINE "fn main() -> i32 {\n  let f = |a: i32| a;\n  return 0;\n}\n", "closure",
+                 8, 11);
   expect_refusal(MACHINE "fn main() -> i32 {\n  let h = Tensor<f32, [4]>::new();\n"
                          "  for x in h { print(1); }\n  return 0;\n}\n",
                  "`for` over `h`", 9, 12);
@@ -165,12 +166,12 @@ static void test_codegen__refuses_constructs_outside_the_subset_where_they_are(v
 static void test_codegen__narrow_floats_are_cuda_types_computed_in_float(void **state) {
   (void)state;
   test_run r;
-  vxp_cuda *cu = generate(&r, MACHINE
-                          "fn main() -> i32 {\n"
-                          "  let a = transfer(Tensor<f16, [8]>::fill(1.5), Memory::W);\n"
-                          "  let b = transfer(Tensor<f8e4m3, [8]>::new(), Memory::W);\n"
-                          "  spawn on(Topology::Dev) { b[1] += a[0] * 2.0; }\n"
-                          "  return 0;\n}\n");
+  vxp_cuda *cu =
+      generate(&r, MACHINE "fn main() -> i32 {\n"
+                           "  let a = transfer(Tensor<f16, [8]>::fill(1.5), Memory::W);\n"
+                           "  let b = transfer(Tensor<f8e4m3, [8]>::new(), Memory::W);\n"
+                           "  spawn on(Topology::Dev) { b[1] += a[0] * 2.0; }\n"
+                           "  return 0;\n}\n");
   const char *text = vxp_cuda_text(cu, NULL);
   assert_non_null(text);
   assert_non_null(strstr(text, "#include <cuda_fp16.h>\n#include <cuda_fp8.h>\n#endif"));
@@ -192,13 +193,13 @@ static void test_codegen__narrow_floats_are_cuda_types_computed_in_float(void **
 static void test_codegen__kernel_writes_scalars_and_functions_return_host_tensors(void **state) {
   (void)state;
   test_run r;
-  vxp_cuda *cu = generate(&r, MACHINE
-                          "fn load(k: i64) -> Tensor<f32, [4]> { Tensor<f32, [4]>::fill(2.0) }\n"
-                          "fn main() -> i32 {\n"
-                          "  let w = transfer(load(1), Memory::W);\n"
-                          "  let mut n : f32 = 0.0;\n"
-                          "  spawn on(Topology::Dev) { n = n + w[0]; }\n"
-                          "  return 0;\n}\n");
+  vxp_cuda *cu =
+      generate(&r, MACHINE "fn load(k: i64) -> Tensor<f32, [4]> { Tensor<f32, [4]>::fill(2.0) }\n"
+                           "fn main() -> i32 {\n"
+                           "  let w = transfer(load(1), Memory::W);\n"
+                           "  let mut n : f32 = 0.0;\n"
+                           "  spawn on(Topology::Dev) { n = n + w[0]; }\n"
+                           "  return 0;\n}\n");
   const char *text = vxp_cuda_text(cu, NULL);
   assert_non_null(text);
   assert_non_null(strstr(text, "__global__ void vxk_main_0(float *vxw_v_n, float *v_w) {\n"
@@ -225,19 +226,19 @@ static void test_codegen__kernel_writes_scalars_and_functions_return_host_tensor
 static void test_codegen__each_function_states_its_rule_and_reasons(void **state) {
   (void)state;
   test_run r;
-  vxp_cuda *cu = generate(&r, MACHINE
-                          "fn plain() -> i32 {\n"
-                          "  let a = transfer(Tensor<f32, [4]>::new(), Memory::W);\n"
-                          "  spawn on(Topology::Dev) { a[0] = 1.0; }\n"
-                          "  return 0;\n}\n"
-                          "fn arms(k: i32) -> i32 {\n"
-                          "  match k {\n"
-                          "    0 => { let b = transfer(Tensor<f32, [4]>::new(), Memory::W);\n"
-                          "           spawn on(Topology::Dev) { b[0] = 1.0; } }\n"
-                          "    _ => {}\n  }\n"
-                          "  if k > 1 { plain(); }\n"
-                          "  return 0;\n}\n"
-                          "fn main() -> i32 { return arms(0); }\n");
+  vxp_cuda *cu =
+      generate(&r, MACHINE "fn plain() -> i32 {\n"
+                           "  let a = transfer(Tensor<f32, [4]>::new(), Memory::W);\n"
+                           "  spawn on(Topology::Dev) { a[0] = 1.0; }\n"
+                           "  return 0;\n}\n"
+                           "fn arms(k: i32) -> i32 {\n"
+                           "  match k {\n"
+                           "    0 => { let b = transfer(Tensor<f32, [4]>::new(), Memory::W);\n"
+                           "           spawn on(Topology::Dev) { b[0] = 1.0; } }\n"
+                           "    _ => {}\n  }\n"
+                           "  if k > 1 { plain(); }\n"
+                           "  return 0;\n}\n"
+                           "fn main() -> i32 { return arms(0); }\n");
   const char *text = vxp_cuda_text(cu, NULL);
   assert_non_null(text);
   assert_non_null(strstr(text, "static const char *const vxp_fn_reasons[VXP_FN_COUNT] = "
@@ -253,13 +254,13 @@ static void test_codegen__each_function_states_its_rule_and_reasons(void **state
 static void test_codegen__generic_instances_are_generated_as_the_analysis_made_them(void **state) {
   (void)state;
   test_run r;
-  vxp_cuda *cu = generate(&r, MACHINE
-                          "fn put<const N : i64, T>(v : f32) -> i32 {\n"
-                          "  let d = transfer(Tensor<T, [N]>::fill(v), Memory::W);\n"
-                          "  spawn on(Topology::Dev) { d[N - 1] = v; }\n"
-                          "  return 0;\n}\n"
-                          "fn unused<const K : i64>() -> i32 { return 0; }\n"
-                          "fn main() -> i32 { return put<8, f32>(1.0) + put<16, f16>(2.0); }\n");
+  vxp_cuda *cu =
+      generate(&r, MACHINE "fn put<const N : i64, T>(v : f32) -> i32 {\n"
+                           "  let d = transfer(Tensor<T, [N]>::fill(v), Memory::W);\n"
+                           "  spawn on(Topology::Dev) { d[N - 1] = v; }\n"
+                           "  return 0;\n}\n"
+                           "fn unused<const K : i64>() -> i32 { return 0; }\n"
+                           "fn main() -> i32 { return put<8, f32>(1.0) + put<16, f16>(2.0); }\n");
   const char *text = vxp_cuda_text(cu, NULL);
   assert_non_null(text);
   assert_non_null(strstr(text, "{\"put<8, f32>\", \"put<16, f16>\", \"main\"}"));
@@ -267,7 +268,8 @@ static void test_codegen__generic_instances_are_generated_as_the_analysis_made_t
   assert_non_null(strstr(text, "static int32_t vx_put_16_f16(float v_v) {"));
   /* 8 f32 and 16 f16 elements: 32 bytes each, N folded into the index. */
   assert_non_null(strstr(text, "vxp_fill<float>((float *)vxp_host_alloc(&vxb0, 32ull, 0), 8ull"));
-  assert_non_null(strstr(text, "vxp_fill<__half>((__half *)vxp_host_alloc(&vxb0, 32ull, 0), 16ull"));
+  assert_non_null(
+      strstr(text, "vxp_fill<__half>((__half *)vxp_host_alloc(&vxb0, 32ull, 0), 16ull"));
   assert_non_null(strstr(text, "v_d[(int64_t)(((8LL) - 1))] = v_v;"));
   assert_non_null(strstr(text, "v_d[(int64_t)(((16LL) - 1))] = (__half)(float)(v_v);"));
   assert_non_null(strstr(text, "(vx_put_8_f32(1.0f) + vx_put_16_f16(2.0f))"));
@@ -297,8 +299,9 @@ static void test_codegen__calls_and_peaks_find_their_functions_among_many(void *
                           "fn f%d() -> i32 {\n  let t = transfer(Tensor<f32, [%d]>::uninit(), "
                           "Memory::W);\n  return f%d();\n}\n",
                           i, i + 1, i + 1);
-  snprintf(text + o, sizeof(text) - o, "fn f300() -> i32 { return 0; }\n"
-                                       "fn main() -> i32 { return f0(); }\n");
+  snprintf(text + o, sizeof(text) - o,
+           "fn f300() -> i32 { return 0; }\n"
+           "fn main() -> i32 { return f0(); }\n");
   test_run r;
   vxp_cuda *cu = generate(&r, text);
   const char *cuda = vxp_cuda_text(cu, NULL);
@@ -331,12 +334,12 @@ static void test_codegen__syntax_errors_are_copied_not_generated(void **state) {
  * generation with the analysis' own diagnostic, unless VXP_CUDA_ALLOW_REJECTED is passed. */
 static void test_codegen__rejected_program_is_refused_unless_allowed(void **state) {
   (void)state;
-  static const char text[] = MACHINE
-      "fn unused() -> i32 {\n"
-      "  let big = transfer(Tensor<f32, [2048, 1024]>::new(), Memory::W);\n"
-      "  spawn on(Topology::Dev) { big[0][0] = 1.0; }\n"
-      "  return 0;\n}\n"
-      "fn main() -> i32 { return 0; }\n";
+  static const char text[] =
+      MACHINE "fn unused() -> i32 {\n"
+              "  let big = transfer(Tensor<f32, [2048, 1024]>::new(), Memory::W);\n"
+              "  spawn on(Topology::Dev) { big[0][0] = 1.0; }\n"
+              "  return 0;\n}\n"
+              "fn main() -> i32 { return 0; }\n";
   test_run r;
   vxp_cuda *cu = generate(&r, text);
   assert_true(vxp_analysis_error_count(r.an) > 0);
@@ -399,7 +402,8 @@ static void test_codegen__allocation_failures_return_enomem_without_leaks(void *
       "fn g(k: i32) -> i32 { let h = Tensor<f32, [8]>::new(); let d = transfer(h, Memory::W);\n"
       "  spawn on(Topology::Dev) { d[0] = 1.0; } k }\n"
       "fn main() -> i32 {\n  let h = Tensor<f32, [100]>::fill(1.0);\n"
-      "  for i in 0..2 { let w = transfer(h, Memory::W); spawn on(Topology::Dev) { w[i] = 2.0; } }\n"
+      "  for i in 0..2 { let w = transfer(h, Memory::W); spawn on(Topology::Dev) { w[i] = 2.0; } "
+      "}\n"
       "  return g(1);\n}\n";
   bool succeeded = false;
   for (long n = 0; n < 100000 && !succeeded; n += 1 + n / 8) {

@@ -126,16 +126,17 @@ static void test_consteval__comparisons_fold_on_negative_operands(void **state) 
 
 static void test_consteval__comptime_blocks_fold_lets_and_ifs(void **state) {
   (void)state;
-  fixture f = parse("const BASE : i64 = 64;\n"
-                    "const A : i64 = comptime { let k = 4; let j = k * BASE; j + k };\n"
-                    "const B : i64 = comptime { if BASE > 100 { 1 } else if BASE > 50 { 2 } else { 3 } };\n"
-                    "const C : i64 = comptime { let k = 2; if k == 2 { k * 1000 } else { 1 / 0 } };\n"
-                    "const D : i64 = comptime { let x = 1; x = 2; x };\n"
-                    "const E : i64 = comptime { let n = 5; };\n"
-                    "const F : i64 = if BASE == 64 { 8 } else { 9 };\n");
+  fixture f =
+      parse("const BASE : i64 = 64;\n"
+            "const A : i64 = comptime { let k = 4; let j = k * BASE; j + k };\n"
+            "const B : i64 = comptime { if BASE > 100 { 1 } else if BASE > 50 { 2 } else { 3 } };\n"
+            "const C : i64 = comptime { let k = 2; if k == 2 { k * 1000 } else { 1 / 0 } };\n"
+            "const D : i64 = comptime { let x = 1; x = 2; x };\n"
+            "const E : i64 = comptime { let n = 5; };\n"
+            "const F : i64 = if BASE == 64 { 8 } else { 9 };\n");
   expect_size(&f, "A", VXP_FOLD_OK, 260);
   expect_size(&f, "B", VXP_FOLD_OK, 2);
-  expect_size(&f, "C", VXP_FOLD_OK, 2000); /* the arm not taken is never folded */
+  expect_size(&f, "C", VXP_FOLD_OK, 2000);   /* the arm not taken is never folded */
   expect_size(&f, "D", VXP_FOLD_UNKNOWN, 0); /* an assignment: not folded, not guessed */
   expect_size(&f, "E", VXP_FOLD_UNKNOWN, 0); /* no value */
   expect_size(&f, "F", VXP_FOLD_OK, 8);
@@ -167,7 +168,7 @@ static void check_lookup_order(fixture *f, bool with_table) {
   f->env.consts = NULL;
   if (with_table) f->env.consts = table = vxp_consteval__table_build(f->ctx, &f->env);
   expect_size(f, "M", VXP_FOLD_OK, 14);
-  expect_size(f, "USE", VXP_FOLD_OK, 8); /* N + 1 with N overridden to 7 */
+  expect_size(f, "USE", VXP_FOLD_OK, 8);        /* N + 1 with N overridden to 7 */
   vxp_const_binding bind = {n, 3, true, false}; /* an instance's N = -3 */
   f->env.bindings = &bind;
   f->env.binding_count = 1;
@@ -244,7 +245,8 @@ static void test_consteval__cycles_and_hostile_inputs_stop(void **state) {
   char text[8192];
   size_t len = (size_t)snprintf(text, sizeof(text), "const X : i64 = comptime { let a0 = 1; ");
   for (int i = 1; i < 60; i++)
-    len += (size_t)snprintf(text + len, sizeof(text) - len, "let a%d = a%d + a%d; ", i, i - 1, i - 1);
+    len +=
+        (size_t)snprintf(text + len, sizeof(text) - len, "let a%d = a%d + a%d; ", i, i - 1, i - 1);
   snprintf(text + len, sizeof(text) - len, "a59 };\n");
   f = parse(text);
   expect_size(&f, "X", VXP_FOLD_LIMIT, 0);

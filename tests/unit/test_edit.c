@@ -41,8 +41,8 @@ static void expect_same_lines(const vxp_source *edited, const vxp_source *fresh)
 
 static void test_edit__line_index_matches_a_source_made_from_the_text(void **state) {
   (void)state;
-  static const char *const pieces[] = {"", "\n", "\n\n", "x", "ab\ncd", "\r\n", "tail\n",
-                                       "\xc3\xa9\n", "lo\nng\nli\nnes\n"};
+  static const char *const pieces[] = {
+      "", "\n", "\n\n", "x", "ab\ncd", "\r\n", "tail\n", "\xc3\xa9\n", "lo\nng\nli\nnes\n"};
   vxp_context *ctx = test_context();
   char buf[4096] = "first line\nsecond\n\nfourth\nlast";
   size_t len = strlen(buf);
@@ -53,12 +53,12 @@ static void test_edit__line_index_matches_a_source_made_from_the_text(void **sta
     size_t start = len ? next_random(&seed) % (len + 1) : 0;
     size_t old_end = start + (len - start ? next_random(&seed) % (len - start + 1) : 0);
     if (next_random(&seed) % 4 == 0) old_end = start; /* pure insertions */
-    if (len > 2000) old_end = len;                     /* keep the buffer bounded */
+    if (len > 2000) old_end = len;                    /* keep the buffer bounded */
     const char *ins = pieces[next_random(&seed) % VXP__ARRAY_LEN(pieces)];
     vxp_source *edited;
-    assert_int_equal(vxp_source_edit(&edited, src, (uint32_t)start, (uint32_t)old_end, ins,
-                                     strlen(ins)),
-                     VXP_OK);
+    assert_int_equal(
+        vxp_source_edit(&edited, src, (uint32_t)start, (uint32_t)old_end, ins, strlen(ins)),
+        VXP_OK);
     len = apply(buf, len, start, old_end, ins, strlen(ins));
     vxp_source *fresh;
     assert_int_equal(vxp_source_new(&fresh, ctx, "e.vx", buf, len), VXP_OK);
@@ -142,8 +142,7 @@ static vxp_source *edit_text(const vxp_source *src, const char *old, const char 
   uint32_t start = (uint32_t)(at - text);
   vxp_source *out;
   assert_int_equal(
-      vxp_source_edit(&out, src, start, start + (uint32_t)strlen(old), with, strlen(with)),
-      VXP_OK);
+      vxp_source_edit(&out, src, start, start + (uint32_t)strlen(old), with, strlen(with)), VXP_OK);
   return out;
 }
 
@@ -152,12 +151,12 @@ static void test_edit__reparse_gives_what_a_fresh_parse_gives(void **state) {
   static const struct {
     const char *old, *with;
   } edits[] = {
-      {"[256, 256]", "[1024, 1024]"},          /* now over capacity: E6010 */
-      {"0..4", "0..40"},                       /* a number grows */
+      {"[256, 256]", "[1024, 1024]"},         /* now over capacity: E6010 */
+      {"0..4", "0..40"},                      /* a number grows */
       {"  return 0;\n}\nfn main", "  retur"}, /* a syntax error spanning two functions */
       {"  retur", "  return 0;\n}\nfn main"}, /* and back */
       {"print(a);", "print(a); let b = transfer(Tensor<u8, [9]>::uninit(), Memory::W);"},
-      {"fn first", "\n\n\nfn first"},          /* lines inserted above everything */
+      {"fn first", "\n\n\nfn first"}, /* lines inserted above everything */
   };
   vxp_context *ctx = test_context();
   vxp_source *src;

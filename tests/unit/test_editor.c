@@ -76,8 +76,7 @@ static editor_run reparse_after(uint32_t start, uint32_t old_end, const char *te
   r.ctx = test_context();
   assert_int_equal(vxp_source_new(&r.src, r.ctx, "p.vx", program, strlen(program)), VXP_OK);
   assert_int_equal(vxp_program_parse(&r.prog, r.ctx, r.src), VXP_OK);
-  assert_int_equal(vxp_source_edit(&r.edited, r.src, start, old_end, text, strlen(text)),
-                   VXP_OK);
+  assert_int_equal(vxp_source_edit(&r.edited, r.src, start, old_end, text, strlen(text)), VXP_OK);
   assert_int_equal(vxp_program_reparse(&r.reparsed, r.ctx, r.prog, r.edited), VXP_OK);
   return r;
 }

@@ -29,12 +29,12 @@ static size_t parsed_figures(const vxp_machine *m) {
   size_t n = 0;
   for (size_t i = 0; i < m->spaces.len; i++) {
     const vxp_space *sp = &m->spaces.items[i];
-    n += sp->has_capacity + sp->has_bandwidth + sp->has_clock + sp->has_granule +
-         sp->has_replicas;
+    n += sp->has_capacity + sp->has_bandwidth + sp->has_clock + sp->has_granule + sp->has_replicas;
   }
   for (size_t i = 0; i < m->topologies.len; i++) {
     const vxp_topology *t = &m->topologies.items[i];
-    for (size_t k = 0; k < t->edges.len; k++) n += t->edges.items[k].cost_kind != VXP_COST_NONE;
+    for (size_t k = 0; k < t->edges.len; k++)
+      n += t->edges.items[k].cost_kind != VXP_COST_NONE;
     /* One `// compute:` line may name several element types at one rate. */
     for (size_t k = 0; k < t->compute.len; k++)
       n += k == 0 || t->compute.items[k].start_byte != t->compute.items[k - 1].start_byte;
@@ -43,7 +43,8 @@ static size_t parsed_figures(const vxp_machine *m) {
 }
 
 static const char *skip_space(const char *s) {
-  while (*s == ' ' || *s == '\t') s++;
+  while (*s == ' ' || *s == '\t')
+    s++;
   return s;
 }
 
@@ -153,7 +154,8 @@ static void check_file(const char *dir, const char *name) {
   vxp_source *prog_src;
   vxp_program *prog;
   vxp_machine *other;
-  assert_int_equal(vxp_source_new(&prog_src, ctx, "empty.vx", prog_text, strlen(prog_text)), VXP_OK);
+  assert_int_equal(vxp_source_new(&prog_src, ctx, "empty.vx", prog_text, strlen(prog_text)),
+                   VXP_OK);
   assert_int_equal(vxp_program_parse(&prog, ctx, prog_src), VXP_OK);
   bool host = strncmp(name, "host-", 5) == 0;
   assert_int_equal(vxp_machine_builtin(&other, ctx, host ? "a100-40" : "host-default"), VXP_OK);
@@ -176,9 +178,9 @@ static void check_file(const char *dir, const char *name) {
 
 static void test_fleet__every_model_loads_and_sources_every_figure(void **state) {
   (void)state;
-  const char *required[] = {"a100-40.vx", "a100-80.vx", "h100-sxm.vx",  "h200.vx",
-                            "b200.vx",    "mi300x.vx",  "l4.vx",        "rtx-4090.vx",
-                            "cortex-m7.vx", "m4-uma.vx", "node-8gpu.vx", "host-default.vx"};
+  const char *required[] = {"a100-40.vx",   "a100-80.vx", "h100-sxm.vx",  "h200.vx",
+                            "b200.vx",      "mi300x.vx",  "l4.vx",        "rtx-4090.vx",
+                            "cortex-m7.vx", "m4-uma.vx",  "node-8gpu.vx", "host-default.vx"};
   bool seen[sizeof(required) / sizeof(required[0])] = {false};
   size_t files = 0;
   DIR *d = opendir("fleet");

@@ -103,9 +103,7 @@ static void test_frontier__names_the_largest_fit_the_turn_to_compute_and_the_bes
   assert_true(vxp_frontier_point_fits(best));
   for (size_t i = 0; i < vxp_frontier_point_count(fr); i++) {
     const vxp_frontier_point *p = vxp_frontier_point_at(fr, i);
-    if (vxp_frontier_point_fits(p))
-      assert_true(tokens_per_second(p) <=
-                  tokens_per_second(best));
+    if (vxp_frontier_point_fits(p)) assert_true(tokens_per_second(p) <= tokens_per_second(best));
   }
   vxp_frontier_free(fr);
   close_program(&f);
@@ -117,7 +115,8 @@ static void test_frontier__the_margin_moves_the_largest_fit(void **state) {
   /* 10% free: 131,072 + 128 B <= 144,000, B <= 101. */
   vxp_frontier *fr = run(&f, 95, 105, 100000);
   assert_true(vxp_frontier_point_value(vxp_frontier_largest_fit(fr)) == 101);
-  assert_int_equal(vxp_frontier_point_reason(vxp_frontier_point_at(fr, 7)), VXP_MISFIT_WITHIN_MARGIN);
+  assert_int_equal(vxp_frontier_point_reason(vxp_frontier_point_at(fr, 7)),
+                   VXP_MISFIT_WITHIN_MARGIN);
   assert_null(vxp_frontier_first_compute_bound(fr));
   vxp_frontier_free(fr);
   close_program(&f);

@@ -96,8 +96,8 @@ static void test_hosthooks__tree_sitter_allocator_of_the_host(void **state) {
   ts_set_allocator(host_malloc, host_calloc, host_realloc, host_free);
   session();
   ts_set_allocator(NULL, NULL, NULL, NULL);
-  assert_true(host_calls > 0);      /* tree-sitter did use the host's allocator */
-  assert_int_equal(host_live, 0);   /* and got every block back */
+  assert_true(host_calls > 0);    /* tree-sitter did use the host's allocator */
+  assert_int_equal(host_live, 0); /* and got every block back */
 }
 
 static void test_hosthooks__jansson_allocator_of_the_host(void **state) {

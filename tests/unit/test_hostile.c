@@ -15,12 +15,12 @@ static const char *const one_tile =
  * route, one edge of cost 2^64-1, vanished (E6002). */
 static void test_hostile__an_edge_of_cost_2_64_minus_1_is_a_route(void **state) {
   (void)state;
-  test_run r = test_analyse_with(
-      one_tile,
-      "Memory CPU_DRAM {}\nMemory HBM { capacity: 1 GiB }\n"
-      "Topology D { arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"
-      "  transfer Memory::CPU_DRAM -> Memory::HBM : 18446744073709551615 }\n",
-      0);
+  test_run r =
+      test_analyse_with(one_tile,
+                        "Memory CPU_DRAM {}\nMemory HBM { capacity: 1 GiB }\n"
+                        "Topology D { arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"
+                        "  transfer Memory::CPU_DRAM -> Memory::HBM : 18446744073709551615 }\n",
+                        0);
   assert_int_equal(test_count_diag(r.an, "E6002"), 0);
   assert_int_equal(vxp_analysis_route_count(r.an), 1);
   assert_int_equal(vxp_route_total_cost(vxp_analysis_route(r.an, 0)), UINT64_MAX);
@@ -48,8 +48,7 @@ static void test_hostile__a_bandwidth_past_64_bits_is_vxp0012(void **state) {
   (void)state;
   test_run r = test_analyse_with(
       one_tile,
-      "Memory HBM { capacity: 1 GiB, bandwidth: 18446744073709551615 B/cyc, clock: 1 GHz }\n",
-      0);
+      "Memory HBM { capacity: 1 GiB, bandwidth: 18446744073709551615 B/cyc, clock: 1 GHz }\n", 0);
   const vxp_diagnostic *d = test_find_diag(r.an, "VXP0012");
   assert_non_null(d);
   assert_non_null(strstr(vxp_diagnostic_message(d), "past 64 bits"));

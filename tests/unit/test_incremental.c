@@ -92,7 +92,7 @@ static const char *const fragments[] = {
     "on_dev(2.5);",
     "let q = t[1];",
     "spawn on(Topology::Dev) { let z = t[2]; }\n",
-    "\xc3\xa9",      /* é: two bytes */
+    "\xc3\xa9",         /* é: two bytes */
     "\xf0\x9d\x94\x85", /* a character outside the BMP */
     "let",
     "transfer(",
@@ -124,16 +124,20 @@ static void buf_replace(text_buf *b, size_t start, size_t end, const char *with,
 static bool find_number_after(const text_buf *b, const char *key, uint32_t *rnd, size_t *start,
                               size_t *end) {
   size_t count = 0;
-  for (const char *p = strstr(b->s, key); p; p = strstr(p + 1, key)) count++;
+  for (const char *p = strstr(b->s, key); p; p = strstr(p + 1, key))
+    count++;
   if (!count) return false;
   size_t pick = next_random(rnd) % count;
   const char *p = strstr(b->s, key);
-  while (pick--) p = strstr(p + 1, key);
+  while (pick--)
+    p = strstr(p + 1, key);
   p += strlen(key);
-  while (*p && !(*p >= '0' && *p <= '9') && *p != '\n') p++;
+  while (*p && !(*p >= '0' && *p <= '9') && *p != '\n')
+    p++;
   if (!(*p >= '0' && *p <= '9')) return false;
   *start = (size_t)(p - b->s);
-  while (*p >= '0' && *p <= '9') p++;
+  while (*p >= '0' && *p <= '9')
+    p++;
   *end = (size_t)(p - b->s);
   return true;
 }
@@ -142,14 +146,17 @@ static bool find_number_after(const text_buf *b, const char *key, uint32_t *rnd,
  * random indented line (any place when there is none). */
 static size_t place_in_a_body(const text_buf *b, uint32_t *rnd) {
   size_t count = 0;
-  for (const char *p = strstr(b->s, "\n  "); p; p = strstr(p + 1, "\n  ")) count++;
+  for (const char *p = strstr(b->s, "\n  "); p; p = strstr(p + 1, "\n  "))
+    count++;
   for (int attempt = 0; count && attempt < 16; attempt++) {
     size_t pick = next_random(rnd) % count;
     const char *p = strstr(b->s, "\n  ");
-    while (pick--) p = strstr(p + 1, "\n  ");
+    while (pick--)
+      p = strstr(p + 1, "\n  ");
     /* the item it belongs to: the nearest line above that is not indented */
     const char *q = p;
-    while (q > b->s && !(q[-1] == '\n' && q[0] != ' ')) q--;
+    while (q > b->s && !(q[-1] == '\n' && q[0] != ' '))
+      q--;
     if (strncmp(q, "fn ", 3) == 0) return (size_t)(p - b->s) + 1 + next_random(rnd) % 3;
   }
   return b->len ? next_random(rnd) % (b->len + 1) : 0;
@@ -171,11 +178,15 @@ static void random_edit(text_buf *b, uint32_t *rnd, bool bodies, size_t *start, 
   if (bodies && kind < 85) { /* a whole statement typed or deleted: the text stays valid */
     static const char *const statements[] = {
         "  let t = transfer(Tensor<f32, [64, 64]>::uninit(), Memory::HBM);\n",
-        "  on_dev(2.5);\n", "  let q = t[1];\n", "  middle(3);\n",
-        "  spawn on(Topology::Dev) { let z = t[2]; }\n", "  for j in 0..3 { print(j); }\n",
+        "  on_dev(2.5);\n",
+        "  let q = t[1];\n",
+        "  middle(3);\n",
+        "  spawn on(Topology::Dev) { let z = t[2]; }\n",
+        "  for j in 0..3 { print(j); }\n",
         "  raw::barrier();\n"};
     size_t line = place_in_a_body(b, rnd);
-    while (line > 0 && b->s[line - 1] != '\n') line--;
+    while (line > 0 && b->s[line - 1] != '\n')
+      line--;
     *start = *end = line;
     *n = 0;
     if (kind < 45) {
@@ -326,8 +337,10 @@ static void run_sequence(const char *initial, uint32_t seed, int steps, bool bod
 
 static void test_incremental__random_edits_report_what_a_fresh_parse_reports(void **state) {
   (void)state;
-  for (uint32_t seed = 1; seed <= 3; seed++) run_sequence(base_program, seed, 200, false);
-  for (uint32_t seed = 5; seed <= 6; seed++) run_sequence(base_program, seed, 250, true);
+  for (uint32_t seed = 1; seed <= 3; seed++)
+    run_sequence(base_program, seed, 200, false);
+  for (uint32_t seed = 5; seed <= 6; seed++)
+    run_sequence(base_program, seed, 250, true);
 }
 
 static void test_incremental__random_edits_of_the_llama_example(void **state) {
@@ -390,7 +403,8 @@ static void test_incremental__syntax_errors_of_untouched_items_move_with_the_edi
 /* Found by the sequences above: a deletion that cuts a character leaves bytes that are not
  * UTF-8, a syntax error quotes them, and the JSON report and the SARIF log failed as "out of
  * memory" (jansson refuses such strings). The bytes are now U+FFFD in both. */
-static void test_incremental__a_message_quoting_bytes_that_are_not_utf8_still_reports(void **state) {
+static void
+test_incremental__a_message_quoting_bytes_that_are_not_utf8_still_reports(void **state) {
   (void)state;
   static const char text[] = "fn main() -> i32 {\n  \xf0\x9d;\n  return 0;\n}\n";
   vxp_context *ctx = test_context();

@@ -17,11 +17,12 @@ static int has_resident(const vxp_analysis *an, const char *fn, uint64_t peak) {
 
 static void test_instance__const_arguments_name_and_size_each_instance(void **state) {
   (void)state;
-  test_run r = run("const K : i64 = 512;\n"
-                   "fn tile<const R : i64, const C : i64>() -> i32 {\n"
-                   "  let t = transfer(Tensor<f32, [R, C]>::uninit(), Memory::W); print(t); return 1;\n"
-                   "}\n"
-                   "fn main() -> i32 { return tile<K, 256>() + tile<2 * K, K / 4>() + tile<512, 256>(); }\n");
+  test_run r = run(
+      "const K : i64 = 512;\n"
+      "fn tile<const R : i64, const C : i64>() -> i32 {\n"
+      "  let t = transfer(Tensor<f32, [R, C]>::uninit(), Memory::W); print(t); return 1;\n"
+      "}\n"
+      "fn main() -> i32 { return tile<K, 256>() + tile<2 * K, K / 4>() + tile<512, 256>(); }\n");
   /* tile<512, 256> is written twice (once through K): one instance. */
   assert_true(has_resident(r.an, "tile<512, 256>", 512 * 256 * 4));
   assert_true(has_resident(r.an, "tile<1024, 128>", 1024 * 128 * 4));
@@ -32,20 +33,21 @@ static void test_instance__const_arguments_name_and_size_each_instance(void **st
 
 static void test_instance__arguments_are_inferred_from_call_arguments(void **state) {
   (void)state;
-  test_run r = run("fn pick<const N : i64>(x : Tensor<f32, [N]>) -> i32 {\n"
-                   "  let t = transfer(Tensor<f32, [N, N]>::uninit(), Memory::W); print(t, x); return 1;\n"
-                   "}\n"
-                   "fn widen<T>(x : T) -> i32 {\n"
-                   "  let t = transfer(Tensor<T, [1024]>::uninit(), Memory::W); print(t, x); return 1;\n"
-                   "}\n"
-                   "fn same<T>(x : Tensor<T, [4]>) -> i32 {\n"
-                   "  let t = transfer(Tensor<T, [1024]>::uninit(), Memory::W); print(t, x); return 1;\n"
-                   "}\n"
-                   "fn main() -> i32 {\n"
-                   "  let v = Tensor<f32, [256]>::uninit();\n"
-                   "  let h = Tensor<bf16, [4]>::uninit();\n"
-                   "  return pick(v) + widen(7) + widen(2.5) + widen(3i64) + same(h);\n"
-                   "}\n");
+  test_run r =
+      run("fn pick<const N : i64>(x : Tensor<f32, [N]>) -> i32 {\n"
+          "  let t = transfer(Tensor<f32, [N, N]>::uninit(), Memory::W); print(t, x); return 1;\n"
+          "}\n"
+          "fn widen<T>(x : T) -> i32 {\n"
+          "  let t = transfer(Tensor<T, [1024]>::uninit(), Memory::W); print(t, x); return 1;\n"
+          "}\n"
+          "fn same<T>(x : Tensor<T, [4]>) -> i32 {\n"
+          "  let t = transfer(Tensor<T, [1024]>::uninit(), Memory::W); print(t, x); return 1;\n"
+          "}\n"
+          "fn main() -> i32 {\n"
+          "  let v = Tensor<f32, [256]>::uninit();\n"
+          "  let h = Tensor<bf16, [4]>::uninit();\n"
+          "  return pick(v) + widen(7) + widen(2.5) + widen(3i64) + same(h);\n"
+          "}\n");
   assert_true(has_resident(r.an, "pick<256>", 256 * 256 * 4));
   assert_true(has_resident(r.an, "widen<i32>", 4096));
   assert_true(has_resident(r.an, "widen<f32>", 4096));
@@ -112,7 +114,8 @@ static void test_instance__too_many_instances_is_vxp0030_once(void **state) {
   static char text[N * 24 + 1024];
   size_t len = (size_t)snprintf(text, sizeof(text),
                                 "fn f<const N : i64>() -> i32 { return 0; }\nfn main() -> i32 {\n");
-  for (int i = 0; i < N; i++) len += (size_t)snprintf(text + len, sizeof(text) - len, " f<%d>();\n", i);
+  for (int i = 0; i < N; i++)
+    len += (size_t)snprintf(text + len, sizeof(text) - len, " f<%d>();\n", i);
   snprintf(text + len, sizeof(text) - len, " return 0;\n}\n");
   test_run r = test_analyse(text);
   assert_int_equal(test_count_diag(r.an, "VXP0030"), 1);
@@ -126,21 +129,22 @@ static void test_instance__too_many_instances_is_vxp0030_once(void **state) {
 
 static void test_instance__closures_and_methods_of_generic_functions(void **state) {
   (void)state;
-  test_run r = run("struct Pool { n: i32 }\n"
-                   "impl Pool {\n"
-                   "  fn grab<const N : i64>(self: Pool) -> i32 {\n"
-                   "    let t = transfer(Tensor<f32, [N]>::uninit(), Memory::W); print(t); return 1;\n"
-                   "  }\n"
-                   "}\n"
-                   "fn outer<const N : i64>() -> i32 {\n"
-                   "  let make = |k : i32| transfer(Tensor<f32, [N, 16]>::uninit(), Memory::W);\n"
-                   "  let m = make(1);\n"
-                   "  return 1;\n"
-                   "}\n"
-                   "fn main() -> i32 {\n"
-                   "  let p = Pool { n: 1 };\n"
-                   "  return outer<32>() + Pool::grab<64>(p) + Pool::grab<Pool>(p);\n"
-                   "}\n");
+  test_run r =
+      run("struct Pool { n: i32 }\n"
+          "impl Pool {\n"
+          "  fn grab<const N : i64>(self: Pool) -> i32 {\n"
+          "    let t = transfer(Tensor<f32, [N]>::uninit(), Memory::W); print(t); return 1;\n"
+          "  }\n"
+          "}\n"
+          "fn outer<const N : i64>() -> i32 {\n"
+          "  let make = |k : i32| transfer(Tensor<f32, [N, 16]>::uninit(), Memory::W);\n"
+          "  let m = make(1);\n"
+          "  return 1;\n"
+          "}\n"
+          "fn main() -> i32 {\n"
+          "  let p = Pool { n: 1 };\n"
+          "  return outer<32>() + Pool::grab<64>(p) + Pool::grab<Pool>(p);\n"
+          "}\n");
   assert_true(has_resident(r.an, "outer<32>::make", 32 * 16 * 4));
   assert_true(has_resident(r.an, "Pool::grab<64>", 256));
   /* A type where a constant belongs: the argument is not a constant, never guessed. */
@@ -153,10 +157,12 @@ static void test_instance__closures_and_methods_of_generic_functions(void **stat
 
 static void test_instance__diagnostics_in_an_instance_name_it(void **state) {
   (void)state;
-  test_run r = run("fn take<const N : i64>(x : Tensor<f32, [N, N], Memory::W>) -> i32 {\n"
-                   "  let t = transfer(Tensor<f32, [N, N]>::uninit(), Memory::W); print(t, x); return 1;\n"
-                   "}\n"
-                   "fn main() -> i32 { let v = Tensor<f32, [2048, 2048]>::uninit(); return take<16>(v) + take<2048>(v); }\n");
+  test_run r =
+      run("fn take<const N : i64>(x : Tensor<f32, [N, N], Memory::W>) -> i32 {\n"
+          "  let t = transfer(Tensor<f32, [N, N]>::uninit(), Memory::W); print(t, x); return 1;\n"
+          "}\n"
+          "fn main() -> i32 { let v = Tensor<f32, [2048, 2048]>::uninit(); return take<16>(v) + "
+          "take<2048>(v); }\n");
   /* take<2048>: the parameter and the tile are 16 MiB each, over 4 MiB; take<16> fits. */
   assert_int_equal(test_count_diag(r.an, "E6009"), 2);
   for (size_t i = 0; i < vxp_analysis_diagnostic_count(r.an); i++) {
@@ -172,11 +178,12 @@ static void test_instance__diagnostics_in_an_instance_name_it(void **state) {
 
 static void test_instance__type_arguments_give_element_types(void **state) {
   (void)state;
-  test_run r = run("struct Point { x: i32 }\n"
-                   "fn fill<T>() -> i32 {\n"
-                   "  let t = transfer(Tensor<T, [1024]>::uninit(), Memory::W); print(t); return 1;\n"
-                   "}\n"
-                   "fn main() -> i32 { return fill<f16>() + fill<bool>() + fill<Point>(); }\n");
+  test_run r =
+      run("struct Point { x: i32 }\n"
+          "fn fill<T>() -> i32 {\n"
+          "  let t = transfer(Tensor<T, [1024]>::uninit(), Memory::W); print(t); return 1;\n"
+          "}\n"
+          "fn main() -> i32 { return fill<f16>() + fill<bool>() + fill<Point>(); }\n");
   assert_true(has_resident(r.an, "fill<f16>", 2048));
   assert_true(has_resident(r.an, "fill<bool>", 128));
   assert_null(test_resident(r.an, "fill<Point>", "W"));

@@ -65,15 +65,19 @@ static void test_llama__batch_1_peaks_at_15_94_gib_against_a_58_93_gib_sum(void 
     live++;
     const char *b = vxp_record_binding(rec);
     uint64_t bytes = vxp_record_bytes(rec);
-    if (vxp_record_scope_depth(rec) == 1) activations += bytes;
-    else if (b[0] == 'w') weights += bytes;
-    else if (strcmp(b, "kv") == 0) kv += bytes;
-    else embeddings += bytes;
+    if (vxp_record_scope_depth(rec) == 1)
+      activations += bytes;
+    else if (b[0] == 'w')
+      weights += bytes;
+    else if (strcmp(b, "kv") == 0)
+      kv += bytes;
+    else
+      embeddings += bytes;
   }
   assert_int_equal(live, 42);
-  assert_int_equal(weights, 12952010752ull);   /* 12.06 GiB */
-  assert_int_equal(embeddings, 524288000ull);  /* 0.49 GiB */
-  assert_int_equal(kv, 2147483648ull);         /* 2 GiB */
+  assert_int_equal(weights, 12952010752ull);    /* 12.06 GiB */
+  assert_int_equal(embeddings, 524288000ull);   /* 0.49 GiB */
+  assert_int_equal(kv, 2147483648ull);          /* 2 GiB */
   assert_int_equal(activations, 1488977920ull); /* 1.39 GiB */
   llama_done(&r);
 }

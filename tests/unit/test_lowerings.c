@@ -13,15 +13,15 @@
 
 #include "support.h"
 
-#define SPACES                                                                               \
-  "Memory GPU_HBM { capacity: 80 GB, bandwidth: 3 TB/s }\n"                                  \
+#define SPACES                                                                                     \
+  "Memory GPU_HBM { capacity: 80 GB, bandwidth: 3 TB/s }\n"                                        \
   "Memory SMEM { within: Memory::GPU_HBM, capacity: 228 KiB, bandwidth: 128 B/cyc }\n"
 
-#define RAW_BODY                                                                             \
-  "  fn move_tile(src: &Tensor<f32, [4]>, dst: &mut Tensor<f32, [4]>) -> i32 {\n"            \
-  "    raw::store(dst, 0, raw::load(src, 0));\n"                                             \
-  "    raw::barrier();\n"                                                                    \
-  "    return 0;\n"                                                                          \
+#define RAW_BODY                                                                                   \
+  "  fn move_tile(src: &Tensor<f32, [4]>, dst: &mut Tensor<f32, [4]>) -> i32 {\n"                  \
+  "    raw::store(dst, 0, raw::load(src, 0));\n"                                                   \
+  "    raw::barrier();\n"                                                                          \
+  "    return 0;\n"                                                                                \
   "  }\n"
 
 #define MAIN "fn main() -> i32 {\n  return 0;\n}\n"
@@ -63,8 +63,8 @@ static void test_lowerings__host_memory_needs_no_visibility(void **state) {
          0, 0, NULL);
 }
 
-static void test_lowerings__a_lowering_for_an_undeclared_edge_is_carried_with_a_warning(
-    void **state) {
+static void
+test_lowerings__a_lowering_for_an_undeclared_edge_is_carried_with_a_warning(void **state) {
   (void)state;
   /* The edge is declared, but by another topology than the one the lowering names. */
   const char *text = SPACES

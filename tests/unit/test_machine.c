@@ -22,13 +22,14 @@ static void expect_diag(const vxp_analysis *an, const char *code, const char *me
 
 static void test_machine__units_are_exact_and_errors_name_their_place(void **state) {
   (void)state;
-  test_run r = test_analyse("Memory A { capacity: 1.1 KiB }\n"
-                            "Memory B {\n  capacity: 4 Mb }\n"
-                            "Memory C { capacity: 20000 PB }\n"
-                            "Memory D { bandwidth: 3.3.5 GB/s }\n"
-                            "Memory E { clock: 1.5 KHz }\n"
-                            "Memory F { capacity: 1.5 KiB, bandwidth: 31.5 GB/s, clock: 1.41 GHz }\n"
-                            "fn main() -> i32 { return 0; }\n");
+  test_run r =
+      test_analyse("Memory A { capacity: 1.1 KiB }\n"
+                   "Memory B {\n  capacity: 4 Mb }\n"
+                   "Memory C { capacity: 20000 PB }\n"
+                   "Memory D { bandwidth: 3.3.5 GB/s }\n"
+                   "Memory E { clock: 1.5 KHz }\n"
+                   "Memory F { capacity: 1.5 KiB, bandwidth: 31.5 GB/s, clock: 1.41 GHz }\n"
+                   "fn main() -> i32 { return 0; }\n");
   expect_diag(r.an, "VXP0011", "'1.1 KiB' is not a whole number of bytes", 1, 22);
   expect_diag(r.an, "VXP0010",
               "unknown unit in '4 Mb'; units are case-sensitive: B, KB, MB, GB, TB, PB, KiB, "
@@ -107,9 +108,9 @@ static void test_machine__a_scope_wider_than_its_parent_is_e6011(void **state) {
 
 static void test_machine__a_name_declared_by_two_inputs_is_e6012(void **state) {
   (void)state;
-  test_run r = test_analyse_with("Memory HBM { capacity: 1 GiB }\nfn main() -> i32 { return 0; }\n",
-                                 "Memory HBM { capacity: 2 GiB }\nTopology T { memory: Memory::HBM }\n",
-                                 0);
+  test_run r =
+      test_analyse_with("Memory HBM { capacity: 1 GiB }\nfn main() -> i32 { return 0; }\n",
+                        "Memory HBM { capacity: 2 GiB }\nTopology T { memory: Memory::HBM }\n", 0);
   const vxp_diagnostic *d = test_find_diag(r.an, "E6012");
   assert_non_null(d);
   assert_string_equal(vxp_diagnostic_message(d),
@@ -209,8 +210,8 @@ static void test_machine__every_field_is_read(void **state) {
 static void test_machine__built_in_machines_cover_the_fleet(void **state) {
   (void)state;
   vxp_context *ctx = test_context();
-  const char *names[] = {"a100-40", "a100-80", "h100-sxm", "h200",   "b200",
-                         "mi300x",  "l4",      "rtx-4090", "cortex-m7", "m4-uma",
+  const char *names[] = {"a100-40",   "a100-80",      "h100-sxm",      "h200",      "b200",
+                         "mi300x",    "l4",           "rtx-4090",      "cortex-m7", "m4-uma",
                          "node-8gpu", "host-default", "host-epyc-7742"};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
     vxp_machine *m = NULL;
@@ -250,7 +251,8 @@ static void test_machine__a_repeated_field_keeps_the_last_and_leaks_nothing(void
 static void test_machine__long_names_reach_the_message_whole(void **state) {
   (void)state;
   char name[701];
-  for (int i = 0; i < 700; i++) name[i] = (char)('a' + i % 26);
+  for (int i = 0; i < 700; i++)
+    name[i] = (char)('a' + i % 26);
   name[700] = '\0';
   char text[1024];
   snprintf(text, sizeof(text), "Memory %s { scope: galaxy }\n", name);

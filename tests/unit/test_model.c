@@ -9,14 +9,14 @@
 #include "program.h"
 
 static const char program_text[] =
-    "Memory CPU_DRAM {}\n"                                        /* item 0 */
-    "Memory W { within: Memory::CPU_DRAM, capacity: 4 MiB }\n"    /* item 1 */
-    "Topology Dev { memory: Memory::W, visible: [Memory::W],\n"   /* item 2 */
+    "Memory CPU_DRAM {}\n"                                      /* item 0 */
+    "Memory W { within: Memory::CPU_DRAM, capacity: 4 MiB }\n"  /* item 1 */
+    "Topology Dev { memory: Memory::W, visible: [Memory::W],\n" /* item 2 */
     "  transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
     "// a comment is no item\n"
-    "const N: i32 = 4;\n"                                         /* item 3 */
-    "struct P { x: i32 }\n"                                       /* item 4 */
-    "impl P {\n  fn get(self: P) -> i32 { return 1; }\n"          /* item 5 */
+    "const N: i32 = 4;\n"                                /* item 3 */
+    "struct P { x: i32 }\n"                              /* item 4 */
+    "impl P {\n  fn get(self: P) -> i32 { return 1; }\n" /* item 5 */
     "  fn put(self: P) -> i32 { let f = |k: i32| k; return f(2); }\n}\n"
     "fn main() -> i32 {\n  let t = Tensor<f32, [N], Memory::W>::uninit();\n" /* item 6 */
     "  print!(t);\n  return 0;\n}\n";
@@ -26,10 +26,11 @@ static void test_model__items_have_ids_in_source_order_and_hold_their_functions(
   test_run r = test_analyse(program_text);
   const vxp_model *m = &r.prog->model;
   assert_int_equal(m->items.len, 7);
-  const vxp_item_kind kinds[] = {VXP_ITEM_MEMORY, VXP_ITEM_MEMORY, VXP_ITEM_TOPOLOGY,
-                                 VXP_ITEM_CONST,  VXP_ITEM_STRUCT, VXP_ITEM_IMPL,
+  const vxp_item_kind kinds[] = {VXP_ITEM_MEMORY,  VXP_ITEM_MEMORY, VXP_ITEM_TOPOLOGY,
+                                 VXP_ITEM_CONST,   VXP_ITEM_STRUCT, VXP_ITEM_IMPL,
                                  VXP_ITEM_FUNCTION};
-  for (size_t i = 0; i < m->items.len; i++) assert_int_equal(m->items.items[i].kind, kinds[i]);
+  for (size_t i = 0; i < m->items.len; i++)
+    assert_int_equal(m->items.items[i].kind, kinds[i]);
   assert_string_equal(vxp_strtab__str(&m->names, m->items.items[3].name), "N");
   assert_int_equal(m->items.items[3].index, 0); /* consts[0] */
   /* The impl holds both methods and the closure inside `put`; main is its own item. */
@@ -99,8 +100,10 @@ static void test_model__roles_are_lowered_with_their_placements(void **state) {
     const vxp_event *ev = &fn->events.items[e];
     if (ev->kind != VXP_EV_PLACE) continue;
     assert_true(places < 3);
-    if (want[places]) assert_string_equal(vxp_strtab__str(&m->names, ev->u.place.role), want[places]);
-    else assert_int_equal(ev->u.place.role, VXP_NAME_NONE);
+    if (want[places])
+      assert_string_equal(vxp_strtab__str(&m->names, ev->u.place.role), want[places]);
+    else
+      assert_int_equal(ev->u.place.role, VXP_NAME_NONE);
     places++;
   }
   assert_int_equal(places, 3);

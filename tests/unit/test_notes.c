@@ -34,7 +34,9 @@ static void test_notes__e6010_lists_what_is_live_by_role_and_what_would_fit(void
   assert_int_equal(vxp_diagnostic_range(live).start.line, 7); /* 0-based: w's line */
   assert_non_null(strstr(vxp_diagnostic_message(live), "5,242,880 bytes (5.00 MiB)"));
   assert_non_null(note_starting(d, 0, "to fit, the working set must shrink by 1,048,576 bytes"));
-  const vxp_diagnostic *move = note_starting(d, 1, "if each of s0 ... s3 is needed for one step only, move this placement into the loop body");
+  const vxp_diagnostic *move = note_starting(
+      d, 1,
+      "if each of s0 ... s3 is needed for one step only, move this placement into the loop body");
   assert_non_null(move);
   assert_non_null(strstr(vxp_diagnostic_message(move), "fall by 3,145,728 bytes, which fits"));
   const vxp_diagnostic *oc = note_starting(d, 1, "if 'W' may spill");
@@ -45,15 +47,15 @@ static void test_notes__e6010_lists_what_is_live_by_role_and_what_would_fit(void
 
 static void test_notes__an_override_that_sizes_the_tiles_suggests_a_sweep(void **state) {
   (void)state;
-  const char *text = TEST_MACHINE_4MIB
-      "const B : i64 = 1;\n"
-      "const ROWS : i64 = 256 * B;\n"
-      "fn main() -> i32 {\n"
-      "  let a = transfer(Tensor<f32, [ROWS, 1024]>::uninit(), Memory::W);\n"
-      "  let b = transfer(Tensor<f32, [1024, 1024]>::uninit(), Memory::W);\n"
-      "  print(a); print(b);\n"
-      "  return 0;\n"
-      "}\n";
+  const char *text =
+      TEST_MACHINE_4MIB "const B : i64 = 1;\n"
+                        "const ROWS : i64 = 256 * B;\n"
+                        "fn main() -> i32 {\n"
+                        "  let a = transfer(Tensor<f32, [ROWS, 1024]>::uninit(), Memory::W);\n"
+                        "  let b = transfer(Tensor<f32, [1024, 1024]>::uninit(), Memory::W);\n"
+                        "  print(a); print(b);\n"
+                        "  return 0;\n"
+                        "}\n";
   vxp_context *ctx = test_context();
   vxp_source *src = NULL;
   vxp_program *prog = NULL;
@@ -68,8 +70,9 @@ static void test_notes__an_override_that_sizes_the_tiles_suggests_a_sweep(void *
   const vxp_diagnostic *d = test_find_diag(an, "E6010");
   assert_non_null(d);
   /* B reaches the shape through the const item ROWS. */
-  assert_non_null(note_starting(d, 1, "tiles live here are sized by `B`, 4 here (-D B=4): "
-                                      "`vxpeak sweep sized.vx --const B=1..4`"));
+  assert_non_null(note_starting(d, 1,
+                                "tiles live here are sized by `B`, 4 here (-D B=4): "
+                                "`vxpeak sweep sized.vx --const B=1..4`"));
   vxp_analysis_free(an);
   /* One tile over the whole space: E6009 says by how much, and which constant sizes it. */
   ov.value = 32;

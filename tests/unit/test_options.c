@@ -57,12 +57,13 @@ static void *exact(const void *v, size_t size) {
   return p;
 }
 
-static const char *PROGRAM = "Memory CPU_DRAM {}\n"
-                             "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
-                             "const N: usize = 4;\n"
-                             "fn main() -> i32 {\n"
-                             "  let a = transfer(Tensor<f32, [N]>::uninit(), Memory::W);\n"
-                             "  return 0;\n}\n";
+static const char *PROGRAM =
+    "Memory CPU_DRAM {}\n"
+    "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
+    "const N: usize = 4;\n"
+    "fn main() -> i32 {\n"
+    "  let a = transfer(Tensor<f32, [N]>::uninit(), Memory::W);\n"
+    "  return 0;\n}\n";
 
 static void test_options__version_one_structs_are_read_no_further(void **state) {
   (void)state;

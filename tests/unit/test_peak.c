@@ -37,8 +37,8 @@ typedef struct result {
 static result *sweep(builder *b, uint32_t spaces) {
   vxp_context *ctx = test_context();
   result *r = calloc(1, sizeof(*r));
-  assert_int_equal(vxp_peak__sweep(ctx, b->trace, b->len, b->tiles, b->tiles_len, spaces,
-                                   r->peaks, r->live, r->held, b->calls),
+  assert_int_equal(vxp_peak__sweep(ctx, b->trace, b->len, b->tiles, b->tiles_len, spaces, r->peaks,
+                                   r->live, r->held, b->calls),
                    VXP_OK);
   vxp_context_free(ctx);
   return r;
@@ -66,9 +66,12 @@ static void test_peak__matrix_of_scope_shapes(void **state) {
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     builder *b = calloc(1, sizeof(*b));
     for (const char *p = cases[c].shape; *p; p++) {
-      if (*p == 't') tile(b, 0, MIB3, false);
-      else if (*p == '(') open_(b);
-      else close_(b);
+      if (*p == 't')
+        tile(b, 0, MIB3, false);
+      else if (*p == '(')
+        open_(b);
+      else
+        close_(b);
     }
     result *r = sweep(b, 1);
     if ((uint64_t)r->peaks[0].peak != cases[c].peak || r->peaks[0].tiles_at_peak != cases[c].tiles)
@@ -161,7 +164,8 @@ static void test_peak__matches_the_quadratic_oracle_on_random_programs(void **st
     uint32_t counts[4];
     assert_true(oracle_peaks(b->trace, b->len, b->tiles, b->tiles_len, spaces, peaks, counts));
     for (uint32_t s = 0; s < spaces; s++) {
-      if (res->peaks[s].peak != peaks[s] || (res->peaks[s].any && res->peaks[s].tiles_at_peak != counts[s]))
+      if (res->peaks[s].peak != peaks[s] ||
+          (res->peaks[s].any && res->peaks[s].tiles_at_peak != counts[s]))
         fail_msg("program %d space %u: sweep %llu/%u oracle %llu/%u", p, s,
                  (unsigned long long)res->peaks[s].peak, res->peaks[s].tiles_at_peak,
                  (unsigned long long)peaks[s], counts[s]);
@@ -178,9 +182,9 @@ static void test_peak__matches_the_quadratic_oracle_on_random_programs(void **st
 typedef struct program_gen {
   char *text;
   size_t len, cap;
-  builder *b;             /* the expected trace: releasing blocks, tiles (space, bytes) */
-  unsigned tiles;         /* names t0, t1, ... in placement order */
-  bool read[4096];        /* whether tile k's name is read */
+  builder *b;      /* the expected trace: releasing blocks, tiles (space, bytes) */
+  unsigned tiles;  /* names t0, t1, ... in placement order */
+  bool read[4096]; /* whether tile k's name is read */
 } program_gen;
 
 static void emit(program_gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -214,9 +218,11 @@ static void gen_statement(program_gen *g, int depth, int *budget) {
     uint64_t bytes = space == 1 ? (n + 63) / 64 * 64 : n;
     /* One tile in four is never read: its name appears nowhere else. */
     g->read[k] = rnd() % 4 != 0;
-    if (space == 2) emit(g, "let t%u = Tensor<u8, [%llu], Memory::C>::uninit();\n", k, (unsigned long long)n);
-    else emit(g, "let t%u = transfer(Tensor<u8, [%llu]>::uninit(), Memory::%c);\n", k,
-              (unsigned long long)n, space == 0 ? 'A' : 'B');
+    if (space == 2)
+      emit(g, "let t%u = Tensor<u8, [%llu], Memory::C>::uninit();\n", k, (unsigned long long)n);
+    else
+      emit(g, "let t%u = transfer(Tensor<u8, [%llu]>::uninit(), Memory::%c);\n", k,
+           (unsigned long long)n, space == 0 ? 'A' : 'B');
     /* Only a transfer whose name is never read is released at once; a placed `let`
      * stays resident to the end of its block whether or not it is read (vxc's rule). */
     tile(g->b, space, bytes, space != 2 && !g->read[k]);
@@ -282,7 +288,8 @@ static void gen_statement(program_gen *g, int depth, int *budget) {
 
 static void gen_block(program_gen *g, int depth, int *budget) {
   int statements = (int)(rnd() % 6);
-  for (int i = 0; i < statements; i++) gen_statement(g, depth, budget);
+  for (int i = 0; i < statements; i++)
+    gen_statement(g, depth, budget);
 }
 
 static void test_peak__the_pipeline_matches_the_oracle_on_random_programs(void **state) {
@@ -310,7 +317,8 @@ static void test_peak__the_pipeline_matches_the_oracle_on_random_programs(void *
              "let x = read();\n");
     int budget = 1 + (int)(rnd() % 12);
     int statements = 1 + (int)(rnd() % 30);
-    for (int i = 0; i < statements; i++) gen_statement(&g, 0, &budget);
+    for (int i = 0; i < statements; i++)
+      gen_statement(&g, 0, &budget);
     /* Every read tile is read once more at the end, so that `read` holds by construction. */
     for (unsigned k = 0; k < g.tiles; k++)
       if (g.read[k]) emit(&g, "print!(t%u);\n", k);
@@ -328,13 +336,14 @@ static void test_peak__the_pipeline_matches_the_oracle_on_random_programs(void *
 
     unsigned __int128 peaks[GEN_SPACES];
     uint32_t counts[GEN_SPACES];
-    assert_true(oracle_peaks(g.b->trace, g.b->len, g.b->tiles, g.b->tiles_len, GEN_SPACES, peaks,
-                             counts));
+    assert_true(
+        oracle_peaks(g.b->trace, g.b->len, g.b->tiles, g.b->tiles_len, GEN_SPACES, peaks, counts));
     const char *names[GEN_SPACES] = {"A", "B", "C"};
     for (uint32_t s = 0; s < GEN_SPACES; s++) {
       const vxp_resident_set *rs = test_resident(an, "main", names[s]);
       bool any = false;
-      for (size_t t = 0; t < g.b->tiles_len; t++) any = any || g.b->tiles[t].space == s;
+      for (size_t t = 0; t < g.b->tiles_len; t++)
+        any = any || g.b->tiles[t].space == s;
       if (!any) {
         if (rs) fail_msg("program %d: a resident set in %s with no tile placed there", p, names[s]);
         continue;
@@ -345,8 +354,7 @@ static void test_peak__the_pipeline_matches_the_oracle_on_random_programs(void *
           vxp_resident_set_tile_count(rs) != want_tiles)
         fail_msg("program %d space %s: analysis %llu bytes / %zu tiles, oracle %llu / %u:\n%s", p,
                  names[s], (unsigned long long)vxp_resident_set_peak_bytes(rs),
-                 vxp_resident_set_tile_count(rs), (unsigned long long)peaks[s], want_tiles,
-                 g.text);
+                 vxp_resident_set_tile_count(rs), (unsigned long long)peaks[s], want_tiles, g.text);
     }
     vxp_analysis_free(an);
     vxp_program_free(prog);
@@ -357,7 +365,8 @@ static void test_peak__the_pipeline_matches_the_oracle_on_random_programs(void *
   vxp_context_free(ctx);
   /* The programs exercise the rules, not only the empty case: tiles, and both verdicts. */
   assert_true(total_tiles > (size_t)programs * 5);
-  if (rejected == 0 || rejected == (size_t)programs) fail_msg("%zu of %d rejected", rejected, programs);
+  if (rejected == 0 || rejected == (size_t)programs)
+    fail_msg("%zu of %d rejected", rejected, programs);
 }
 
 int main(void) {

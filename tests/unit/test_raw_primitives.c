@@ -16,17 +16,17 @@
 #include "support.h"
 
 /* A device whose bulk memory holds a scratchpad; `EDGE` is the scratchpad hop's markers. */
-#define MACHINE(EDGE)                                                                        \
-  "Memory BULK { capacity: 16 GiB, bandwidth: 1 TB/s }\n"                                    \
-  "Memory PAD { within: Memory::BULK, capacity: 64 KiB, bandwidth: 64 B/cyc }\n"             \
-  "Topology Acc {\n  memory: Memory::BULK,\n  visible: [Memory::BULK, Memory::PAD],\n"      \
-  "  transfer Memory::CPU_DRAM -> Memory::BULK : 20 GB/s,\n"                                 \
+#define MACHINE(EDGE)                                                                              \
+  "Memory BULK { capacity: 16 GiB, bandwidth: 1 TB/s }\n"                                          \
+  "Memory PAD { within: Memory::BULK, capacity: 64 KiB, bandwidth: 64 B/cyc }\n"                   \
+  "Topology Acc {\n  memory: Memory::BULK,\n  visible: [Memory::BULK, Memory::PAD],\n"             \
+  "  transfer Memory::CPU_DRAM -> Memory::BULK : 20 GB/s,\n"                                       \
   "  transfer Memory::BULK -> Memory::PAD " EDGE "\n}\n"
 
-#define LOWERING(BODY)                                                                       \
-  "impl Transfer<Memory::BULK, Memory::PAD> for Topology::Acc {\n"                           \
-  "  fn fill(a: &Tensor<f32, [8]>, b: &mut Tensor<f32, [8]>) -> i32 {\n" BODY                \
-  "    return 0;\n  }\n}\n"                                                                  \
+#define LOWERING(BODY)                                                                             \
+  "impl Transfer<Memory::BULK, Memory::PAD> for Topology::Acc {\n"                                 \
+  "  fn fill(a: &Tensor<f32, [8]>, b: &mut Tensor<f32, [8]>) -> i32 {\n" BODY                      \
+  "    return 0;\n  }\n}\n"                                                                        \
   "fn main() -> i32 {\n  return 0;\n}\n"
 
 /* `text` has `count` diagnostics `code`, the first containing `part`; with count 0 the
@@ -36,8 +36,7 @@ static void expect(const char *text, const char *code, size_t count, const char 
   size_t n = test_count_diag(r.an, code);
   if (n != count) fail_msg("%s x%zu, expected x%zu, in:\n%s", code, n, count, text);
   if (count == 0 && !vxp_analysis_admitted(r.an))
-    fail_msg("rejected (%zu errors), expected admitted:\n%s", vxp_analysis_error_count(r.an),
-             text);
+    fail_msg("rejected (%zu errors), expected admitted:\n%s", vxp_analysis_error_count(r.an), text);
   if (count && part && !strstr(vxp_diagnostic_message(test_find_diag(r.an, code)), part))
     fail_msg("\"%s\" lacks \"%s\"", vxp_diagnostic_message(test_find_diag(r.an, code)), part);
   test_done(&r);

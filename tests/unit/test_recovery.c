@@ -12,8 +12,10 @@
 /* FUNCTIONS functions of five lines each after a two-line header; `stray` (a whole line)
  * is inserted before function `at`. Returns the line (0-based) the stray is on. */
 static uint32_t make_program(char *buf, size_t cap, const char *stray, int at) {
-  size_t n = (size_t)snprintf(buf, cap, "Memory CPU_DRAM {}\n"
-                                        "Memory HBM { within: Memory::CPU_DRAM, capacity: 1 GiB, managed: explicit }\n");
+  size_t n = (size_t)snprintf(
+      buf, cap,
+      "Memory CPU_DRAM {}\n"
+      "Memory HBM { within: Memory::CPU_DRAM, capacity: 1 GiB, managed: explicit }\n");
   uint32_t stray_line = 0;
   for (int k = 0; k < FUNCTIONS; k++) {
     if (k == at) {
@@ -32,12 +34,13 @@ static uint32_t make_program(char *buf, size_t cap, const char *stray, int at) {
   return stray_line;
 }
 
-static void test_recovery__a_stray_line_is_one_error_and_every_item_after_it_survives(void **state) {
+static void
+test_recovery__a_stray_line_is_one_error_and_every_item_after_it_survives(void **state) {
   (void)state;
-  static const char *const strays[] = {"Memory::HBM", "Topology::Dev", "Memory", "Topology",
-                                       "struct",      "impl",          "enum",   "trait",
-                                       "fn",          "x",             "}",      "{",
-                                       "let w = 1;",  "struct S"};
+  static const char *const strays[] = {
+      "Memory::HBM", "Topology::Dev", "Memory", "Topology", "struct", "impl",
+      "enum",        "trait",         "fn",     "x",        "}",      "{",
+      "let w = 1;",  "struct S"};
   static char text[FUNCTIONS * 160 + 512];
   for (size_t s = 0; s < sizeof(strays) / sizeof(strays[0]); s++) {
     for (int at = 0; at < FUNCTIONS; at += FUNCTIONS / 4) {
@@ -68,8 +71,8 @@ static void test_recovery__a_stray_line_is_one_error_and_every_item_after_it_sur
  * made the rest of a 20,000-line file one ERROR, 64 times the clean parse). */
 static void test_recovery__a_keyword_typed_before_an_item_is_one_error_on_its_line(void **state) {
   (void)state;
-  static const char *const prefixes[] = {"struct ", "impl ", "Memory ", "fn ", "enum  ",
-                                         "Topology\t", "trait "};
+  static const char *const prefixes[] = {"struct ", "impl ",      "Memory ", "fn ",
+                                         "enum  ",  "Topology\t", "trait "};
   static char text[FUNCTIONS * 160 + 512], with[FUNCTIONS * 160 + 512];
   for (size_t p = 0; p < sizeof(prefixes) / sizeof(prefixes[0]); p++) {
     for (int at = 0; at < FUNCTIONS; at += FUNCTIONS / 4) {
@@ -114,18 +117,19 @@ static void test_recovery__an_item_keyword_in_column_0_ends_the_unfinished_item(
 /* Column 0 is no boundary for what is not an item keyword followed by a blank. */
 static void test_recovery__valid_code_in_column_0_inside_a_body_still_parses(void **state) {
   (void)state;
-  test_run r = test_analyse("Memory CPU_DRAM {}\n"
-                            "Memory HBM { within: Memory::CPU_DRAM, capacity: 1 GiB, managed: explicit }\n"
-                            "fn f() -> i32 {\n"
-                            "let w = transfer(Tensor<f32, [16, 16]>::uninit(),\n"
-                            "Memory::HBM);\n"
-                            "fnord(w);\n"
-                            "print(w);\n"
-                            "return 0;\n"
-                            "}\n"
-                            "fn fnord(t: Tensor<f32, [16, 16]>) -> i32 {\n"
-                            "  return 0;\n"
-                            "}\n");
+  test_run r =
+      test_analyse("Memory CPU_DRAM {}\n"
+                   "Memory HBM { within: Memory::CPU_DRAM, capacity: 1 GiB, managed: explicit }\n"
+                   "fn f() -> i32 {\n"
+                   "let w = transfer(Tensor<f32, [16, 16]>::uninit(),\n"
+                   "Memory::HBM);\n"
+                   "fnord(w);\n"
+                   "print(w);\n"
+                   "return 0;\n"
+                   "}\n"
+                   "fn fnord(t: Tensor<f32, [16, 16]>) -> i32 {\n"
+                   "  return 0;\n"
+                   "}\n");
   assert_int_equal(test_count_diag(r.an, "VXP0001"), 0);
   assert_int_equal(vxp_analysis_function_count(r.an), 2);
   test_done(&r);

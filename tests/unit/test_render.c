@@ -52,13 +52,14 @@ static void test_render__the_buffer_contract_is_snprintfs(void **state) {
 /* Notes follow the diagnostic: located ones with their own `-->` and source line. */
 static void test_render__notes_follow_with_their_own_lines(void **state) {
   (void)state;
-  test_run r = test_analyse("Memory CPU_DRAM {}\n"
-                            "Memory HBM { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
-                            "fn main() -> i32 {\n"
-                            "  let w = transfer(Tensor<f32, [64, 64]>::uninit(), Memory::HBM);\n"
-                            "  print(w);\n"
-                            "  return 0;\n"
-                            "}\n");
+  test_run r =
+      test_analyse("Memory CPU_DRAM {}\n"
+                   "Memory HBM { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
+                   "fn main() -> i32 {\n"
+                   "  let w = transfer(Tensor<f32, [64, 64]>::uninit(), Memory::HBM);\n"
+                   "  print(w);\n"
+                   "  return 0;\n"
+                   "}\n");
   const vxp_diagnostic *d = test_find_diag(r.an, "E6009");
   if (!d) d = test_find_diag(r.an, "E6010");
   assert_non_null(d);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_report.c - the reports the library renders (lib/report/): explain and sweep as text
- * and JSON, the plot as SVG, their options' versions, and their refusals. Byte-for-byte agreement with the
- * command is the golden tests' (tests/golden/explain-*, sweep-*). */
+ * and JSON, the plot as SVG, their options' versions, and their refusals. Byte-for-byte agreement
+ * with the command is the golden tests' (tests/golden/explain-*, sweep-*). */
 #include <jansson.h>
 #include <stddef.h>
 
@@ -19,9 +19,11 @@ static char *many_tiles(size_t n) {
   size_t o = (size_t)snprintf(text, cap, "%sfn main() -> f32 {\n", MACHINE_TEXT);
   for (size_t i = 0; i < n; i++)
     o += (size_t)snprintf(text + o, cap - o,
-                          "  let t%zu = transfer(Tensor<f32, [%zu]>::new(), Memory::W);\n", i, i + 1);
+                          "  let t%zu = transfer(Tensor<f32, [%zu]>::new(), Memory::W);\n", i,
+                          i + 1);
   o += (size_t)snprintf(text + o, cap - o, "  t0[0]");
-  for (size_t i = 1; i < n; i++) o += (size_t)snprintf(text + o, cap - o, " + t%zu[0]", i);
+  for (size_t i = 1; i < n; i++)
+    o += (size_t)snprintf(text + o, cap - o, " + t%zu[0]", i);
   o += (size_t)snprintf(text + o, cap - o, "\n}\n");
   assert_true(o < cap);
   return text;
@@ -76,7 +78,8 @@ static void test_report__explain_keeps_every_row(void **state) {
   /* The text has the same rows: one line per site. */
   assert_int_equal(vxp_report_explain(&rep, r.ctx, r.an, NULL), VXP_OK);
   size_t rows = 0;
-  for (const char *p = vxp_report_text(rep, NULL); (p = strstr(p, "\n  line ")); p++) rows++;
+  for (const char *p = vxp_report_text(rep, NULL); (p = strstr(p, "\n  line ")); p++)
+    rows++;
   assert_int_equal(rows, 300);
   vxp_report_free(rep);
   test_done(&r);
@@ -84,11 +87,12 @@ static void test_report__explain_keeps_every_row(void **state) {
 
 static void test_report__explain_selects_and_says_when_nothing_matches(void **state) {
   (void)state;
-  test_run r = test_analyse("Memory CPU_DRAM {}\n"
-                            "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
-                            "fn main() -> i32 {\n"
-                            "  let a = transfer(Tensor<f32, [4]>::uninit(), Memory::W);\n"
-                            "  return 0;\n}\n");
+  test_run r =
+      test_analyse("Memory CPU_DRAM {}\n"
+                   "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
+                   "fn main() -> i32 {\n"
+                   "  let a = transfer(Tensor<f32, [4]>::uninit(), Memory::W);\n"
+                   "  return 0;\n}\n");
   vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
   ro.function = "nope";
   vxp_report *rep = NULL;
@@ -156,7 +160,8 @@ static void test_report__sweep_reports_one_question_per_report(void **state) {
   json_t *m = json_array_get(json_object_get(doc, "machines"), 0);
   assert_string_equal(json_string_value(json_object_get(m, "machine")), "w-machine");
   /* 1 KiB holds 256 f32. */
-  assert_int_equal(json_integer_value(json_object_get(json_object_get(m, "largest"), "value")), 256);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(m, "largest"), "value")),
+                   256);
   json_decref(doc);
   vxp_report_free(rep);
   /* Two sweeps over different ranges are two questions: refused. */
@@ -172,11 +177,12 @@ static void test_report__sweep_reports_one_question_per_report(void **state) {
  * a heap block of exactly that size), and the version-2 fields take their defaults. */
 static void test_report__a_version_1_options_struct_is_read_no_further_than_its_end(void **state) {
   (void)state;
-  test_run r = test_analyse("Memory CPU_DRAM {}\n"
-                            "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
-                            "fn main() -> i32 {\n"
-                            "  let a = transfer(Tensor<f32, [4]>::uninit(), Memory::W);\n"
-                            "  return 0;\n}\n");
+  test_run r =
+      test_analyse("Memory CPU_DRAM {}\n"
+                   "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
+                   "fn main() -> i32 {\n"
+                   "  let a = transfer(Tensor<f32, [4]>::uninit(), Memory::W);\n"
+                   "  return 0;\n}\n");
   size_t v1 = offsetof(vxp_report_options, traffic);
   vxp_report_options full;
   memset(&full, 0, sizeof(full));
@@ -291,7 +297,8 @@ static void test_report__frontier_report_keeps_the_question_it_was_asked(void **
   assert_true(strncmp(svg, "<svg ", 5) == 0);
   assert_non_null(strstr(svg, "data-const=\"BATCH\" data-machine=\"l4 (built-in)\""));
   size_t dots = 0;
-  for (const char *p = svg; (p = strstr(p, "<circle class=\"point\"")); p++) dots++;
+  for (const char *p = svg; (p = strstr(p, "<circle class=\"point\"")); p++)
+    dots++;
   assert_true(dots >= 1 && dots <= 3);
   vxp_report_free(rep);
   /* A caller's machine name is text, escaped for XML (the command's SVG wrote it raw). */
@@ -313,7 +320,8 @@ static uint64_t max_live(const char *svg, size_t *panels) {
     if (v > best) best = v;
   }
   *panels = 0;
-  for (const char *p = svg; (p = strstr(p, "<g class=\"panel\"")); p++) (*panels)++;
+  for (const char *p = svg; (p = strstr(p, "<g class=\"panel\"")); p++)
+    (*panels)++;
   return best;
 }
 
@@ -343,11 +351,12 @@ static void test_report__plot_draws_the_peak_the_analysis_reports(void **state) 
 
 static void test_report__plot_refuses_other_forms_and_empty_selections(void **state) {
   (void)state;
-  test_run r = test_analyse("Memory CPU_DRAM {}\n"
-                            "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
-                            "fn main() -> i32 {\n"
-                            "  let a = transfer(Tensor<f32, [4]>::uninit(), Memory::W);\n"
-                            "  return 0;\n}\n");
+  test_run r =
+      test_analyse("Memory CPU_DRAM {}\n"
+                   "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
+                   "fn main() -> i32 {\n"
+                   "  let a = transfer(Tensor<f32, [4]>::uninit(), Memory::W);\n"
+                   "  return 0;\n}\n");
   vxp_report *rep = NULL;
   vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
   ro.format = VXP_REPORT_JSON;
@@ -384,22 +393,24 @@ static vxp_frontier *grid_cell(test_run *r, uint64_t row, uint64_t column) {
 
 static void test_report__sweep_grid_reads_rows_and_columns_from_its_cells(void **state) {
   (void)state;
-  test_run r = test_analyse("Memory CPU_DRAM {}\n"
-                            "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
-                            "const ROW: usize = 1;\nconst COLUMN: usize = 1;\n"
-                            "fn main() -> i32 {\n"
-                            "  let a = transfer(Tensor<f32, [ROW, COLUMN]>::uninit(), Memory::W);\n"
-                            "  return 0;\n}\n");
+  test_run r =
+      test_analyse("Memory CPU_DRAM {}\n"
+                   "Memory W { within: Memory::CPU_DRAM, capacity: 1 KiB, managed: explicit }\n"
+                   "const ROW: usize = 1;\nconst COLUMN: usize = 1;\n"
+                   "fn main() -> i32 {\n"
+                   "  let a = transfer(Tensor<f32, [ROW, COLUMN]>::uninit(), Memory::W);\n"
+                   "  return 0;\n}\n");
   /* 2 x 3: ROW 8, 16 down; COLUMN 4, 8, 32 across; 1 KiB holds 256 f32: 16 x 32 does not fit. */
   uint64_t rows[] = {8, 16}, cols[] = {4, 8, 32};
   vxp_frontier *cells[6];
-  for (size_t i = 0; i < 6; i++) cells[i] = grid_cell(&r, rows[i / 3], cols[i % 3]);
+  for (size_t i = 0; i < 6; i++)
+    cells[i] = grid_cell(&r, rows[i / 3], cols[i % 3]);
   vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
   ro.format = VXP_REPORT_JSON;
   vxp_report *rep = NULL;
-  assert_int_equal(vxp_report_sweep_grid(&rep, r.ctx, (const vxp_frontier *const *)cells, 2, 3,
-                                         "ROW", &ro),
-                   VXP_OK);
+  assert_int_equal(
+      vxp_report_sweep_grid(&rep, r.ctx, (const vxp_frontier *const *)cells, 2, 3, "ROW", &ro),
+      VXP_OK);
   json_t *doc = parse(rep);
   json_t *list = json_object_get(doc, "cells");
   assert_int_equal(json_array_size(list), 6);
@@ -412,9 +423,9 @@ static void test_report__sweep_grid_reads_rows_and_columns_from_its_cells(void *
   }
   json_decref(doc);
   vxp_report_free(rep);
-  assert_int_equal(vxp_report_sweep_grid(&rep, r.ctx, (const vxp_frontier *const *)cells, 2, 3,
-                                         "ROW", NULL),
-                   VXP_OK);
+  assert_int_equal(
+      vxp_report_sweep_grid(&rep, r.ctx, (const vxp_frontier *const *)cells, 2, 3, "ROW", NULL),
+      VXP_OK);
   assert_non_null(strstr(vxp_report_text(rep, NULL), "5 of 6 fit\n"));
   vxp_report_free(rep);
   rep = NULL;
@@ -422,14 +433,15 @@ static void test_report__sweep_grid_reads_rows_and_columns_from_its_cells(void *
   vxp_frontier *swapped = cells[1];
   cells[1] = cells[4];
   cells[4] = swapped;
-  assert_int_equal(vxp_report_sweep_grid(&rep, r.ctx, (const vxp_frontier *const *)cells, 2, 3,
-                                         "ROW", NULL),
-                   VXP_EINVAL);
-  assert_int_equal(vxp_report_sweep_grid(&rep, r.ctx, (const vxp_frontier *const *)cells, 2, 3,
-                                         "NOPE", NULL),
-                   VXP_EINVAL);
+  assert_int_equal(
+      vxp_report_sweep_grid(&rep, r.ctx, (const vxp_frontier *const *)cells, 2, 3, "ROW", NULL),
+      VXP_EINVAL);
+  assert_int_equal(
+      vxp_report_sweep_grid(&rep, r.ctx, (const vxp_frontier *const *)cells, 2, 3, "NOPE", NULL),
+      VXP_EINVAL);
   assert_null(rep);
-  for (size_t i = 0; i < 6; i++) vxp_frontier_free(cells[i]);
+  for (size_t i = 0; i < 6; i++)
+    vxp_frontier_free(cells[i]);
   test_done(&r);
 }
 

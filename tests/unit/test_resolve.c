@@ -84,13 +84,13 @@ static void test_resolve__built_in_and_declared_places_resolve(void **state) {
 
 static void test_resolve__an_undefined_constant_is_e2001_not_w1029(void **state) {
   (void)state;
-  static const char text[] = TEST_MACHINE_4MIB
-      "const CONTEXT : i64 = 256;\n"
-      "fn main() -> i32 {\n"
-      "  let a = Tensor<f16, [CONTXT, 2048], Memory::W>::uninit();\n"
-      "  print!(a);\n"
-      "  return 0;\n"
-      "}\n";
+  static const char text[] =
+      TEST_MACHINE_4MIB "const CONTEXT : i64 = 256;\n"
+                        "fn main() -> i32 {\n"
+                        "  let a = Tensor<f16, [CONTXT, 2048], Memory::W>::uninit();\n"
+                        "  print!(a);\n"
+                        "  return 0;\n"
+                        "}\n";
   test_run r = test_analyse(text);
   assert_int_equal(test_count_diag(r.an, "E2001"), 1);
   assert_int_equal(test_count_diag(r.an, "W1029"), 0);
@@ -125,7 +125,8 @@ static void test_resolve__generic_parameters_and_overrides_resolve(void **state)
       "}\n"
       "fn main() -> i32 {\n"
       "  let a = Tensor<f32, [BATCH, 4], Memory::W>::uninit();\n"
-      "  match 3 { 0 => { print!(a); }, k => { let b = Tensor<f32, [k], Memory::W>::uninit(); print!(b); } }\n"
+      "  match 3 { 0 => { print!(a); }, k => { let b = Tensor<f32, [k], Memory::W>::uninit(); "
+      "print!(b); } }\n"
       "  return stage<f32, 8>(Tensor<f32, [8]>::uninit());\n"
       "}\n";
   vxp_context *ctx = test_context();
@@ -246,11 +247,12 @@ static void test_resolve__an_unknown_type_in_a_signature_is_e3029(void **state) 
   test_done(&r);
   /* Declared structs, enums, traits, generic parameters, element and language types, and
    * const items in generic argument position resolve; with an import nothing is checked. */
-  r = test_analyse("const B: i32 = 4;\nstruct S { v: Vec<f32> }\ntrait Tr { }\n"
-                   "struct Steps<const N: i32> { s: S }\n"
-                   "fn f<T>(a: T, b: Option<Box<S>>, c: Steps<B>, d: usize, e: &Tr) -> Result<T, S> "
-                   "{ return a; }\n"
-                   "fn main() -> i32 { return 0; }\n");
+  r = test_analyse(
+      "const B: i32 = 4;\nstruct S { v: Vec<f32> }\ntrait Tr { }\n"
+      "struct Steps<const N: i32> { s: S }\n"
+      "fn f<T>(a: T, b: Option<Box<S>>, c: Steps<B>, d: usize, e: &Tr) -> Result<T, S> "
+      "{ return a; }\n"
+      "fn main() -> i32 { return 0; }\n");
   assert_int_equal(test_count_diag(r.an, "E3029"), 0);
   test_done(&r);
   r = test_analyse("import std::geometry;\nfn f(p: Point) -> i32 { return 0; }\n"
@@ -288,9 +290,8 @@ static void test_resolve__names_in_a_pruned_comptime_arm_are_not_resolved(void *
   assert_true(vxp_analysis_admitted(r.an));
   test_done(&r);
   /* Taken, the same arm is resolved. */
-  r = run("const K: i32 = 1;",
-          "  if comptime K > 0 {\n    let a = undefined_pruned_away();\n"
-          "    spawn on(Topology::Nowhere) { let b = 1; }\n  }");
+  r = run("const K: i32 = 1;", "  if comptime K > 0 {\n    let a = undefined_pruned_away();\n"
+                               "    spawn on(Topology::Nowhere) { let b = 1; }\n  }");
   assert_int_equal(test_count_diag(r.an, "E2002"), 1);
   assert_int_equal(test_count_diag(r.an, "E6025"), 1);
   test_done(&r);

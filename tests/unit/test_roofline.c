@@ -75,28 +75,29 @@ static void test_roofline__the_llama_decode_step_reads_13_48_gb_in_8_67_ms(void 
   vxp_context_free(ctx);
 }
 
-#define MACHINE_BW                                                                        \
-  "Memory CPU_DRAM {}\n"                                                                  \
-  "Memory W { within: Memory::CPU_DRAM, capacity: 64 MiB, bandwidth: 1000 GB/s, managed: explicit }\n" \
-  "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W],\n"              \
+#define MACHINE_BW                                                                                 \
+  "Memory CPU_DRAM {}\n"                                                                           \
+  "Memory W { within: Memory::CPU_DRAM, capacity: 64 MiB, bandwidth: 1000 GB/s, managed: "         \
+  "explicit }\n"                                                                                   \
+  "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W],\n"                       \
   "  transfer Memory::CPU_DRAM -> Memory::W : 10 GB/s }\n"
 
 static void test_roofline__loops_multiply_slices_count_their_elements_writes_count(void **state) {
   (void)state;
-  test_run r = test_analyse(MACHINE_BW
-                            "fn main() -> i32 {\n"
-                            "  let a = transfer(Tensor<f32, [64, 128]>::uninit(), Memory::W);\n"
-                            "  let b = transfer(Tensor<f16, [8, 16]>::uninit(), Memory::W);\n"
-                            "  spawn on(Topology::Dev) {\n"
-                            "    for i in 0..64 {\n"
-                            "      for j in 2..10 {\n"
-                            "        a[i][j] = a[i][j] + 1;\n" /* 64 x 8 x (4 read + 4 written) */
-                            "      }\n"
-                            "      b[0] += 1;\n"             /* a row of 16 f16: 32 bytes, read and written */
-                            "    }\n"
-                            "  }\n"
-                            "  return 0;\n"
-                            "}\n");
+  test_run r =
+      test_analyse(MACHINE_BW "fn main() -> i32 {\n"
+                              "  let a = transfer(Tensor<f32, [64, 128]>::uninit(), Memory::W);\n"
+                              "  let b = transfer(Tensor<f16, [8, 16]>::uninit(), Memory::W);\n"
+                              "  spawn on(Topology::Dev) {\n"
+                              "    for i in 0..64 {\n"
+                              "      for j in 2..10 {\n"
+                              "        a[i][j] = a[i][j] + 1;\n" /* 64 x 8 x (4 read + 4 written) */
+                              "      }\n"
+                              "      b[0] += 1;\n" /* a row of 16 f16: 32 bytes, read and written */
+                              "    }\n"
+                              "  }\n"
+                              "  return 0;\n"
+                              "}\n");
   vxp_roofline *rf = roofline(r.ctx, r.an, "main");
   assert_int_equal(vxp_roofline_traffic(rf), VXP_CERTAINTY_EXACT);
   size_t w = space_index(rf, "W");
@@ -112,18 +113,18 @@ static void test_roofline__loops_multiply_slices_count_their_elements_writes_cou
 
 static void test_roofline__alternatives_count_their_largest_arm_as_an_upper_bound(void **state) {
   (void)state;
-  test_run r = test_analyse(MACHINE_BW
-                            "const FAST : i64 = 1;\n"
-                            "fn main() -> i32 {\n"
-                            "  let a = transfer(Tensor<u8, [1024]>::uninit(), Memory::W);\n"
-                            "  let k = 3;\n"
-                            "  spawn on(Topology::Dev) {\n"
-                            "    if k > 2 { for i in 0..100 { a[i] = 1; } } else { a[0] = 1; }\n"
-                            "    match k { 0 => { a[1] = a[2]; }, _ => { a[3] = 1; } }\n"
-                            "    if comptime FAST == 1 { a[4] = 1; } else { for i in 0..500 { a[i] = 2; } }\n"
-                            "  }\n"
-                            "  return 0;\n"
-                            "}\n");
+  test_run r = test_analyse(
+      MACHINE_BW "const FAST : i64 = 1;\n"
+                 "fn main() -> i32 {\n"
+                 "  let a = transfer(Tensor<u8, [1024]>::uninit(), Memory::W);\n"
+                 "  let k = 3;\n"
+                 "  spawn on(Topology::Dev) {\n"
+                 "    if k > 2 { for i in 0..100 { a[i] = 1; } } else { a[0] = 1; }\n"
+                 "    match k { 0 => { a[1] = a[2]; }, _ => { a[3] = 1; } }\n"
+                 "    if comptime FAST == 1 { a[4] = 1; } else { for i in 0..500 { a[i] = 2; } }\n"
+                 "  }\n"
+                 "  return 0;\n"
+                 "}\n");
   vxp_roofline *rf = roofline(r.ctx, r.an, "main");
   assert_int_equal(vxp_roofline_traffic(rf), VXP_CERTAINTY_UPPER_BOUND);
   size_t w = space_index(rf, "W");
@@ -140,20 +141,20 @@ static void test_roofline__alternatives_count_their_largest_arm_as_an_upper_boun
  * and took the else arm). */
 static void test_roofline__trip_counts_and_arms_are_the_analysis_decisions(void **state) {
   (void)state;
-  test_run r = test_analyse(MACHINE_BW
-                            "const K : i64 = 1;\n"
-                            "fn main() -> i32 {\n"
-                            "  let a = transfer(Tensor<u8, [1024]>::uninit(), Memory::W);\n"
-                            "  spawn on(Topology::Dev) {\n"
-                            "    for i in (K - 3)..4 { a[i] = 1; }\n"
-                            "    if comptime K - 3 { a[0] = 1; } else { for j in 0..500 { a[j] = 2; } }\n"
-                            "  }\n"
-                            "  for i in (K - 3)..4 {\n"
-                            "    let t = transfer(Tensor<u8, [16]>::uninit(), Memory::W);\n"
-                            "    print!(t);\n"
-                            "  }\n"
-                            "  return 0;\n"
-                            "}\n");
+  test_run r = test_analyse(
+      MACHINE_BW "const K : i64 = 1;\n"
+                 "fn main() -> i32 {\n"
+                 "  let a = transfer(Tensor<u8, [1024]>::uninit(), Memory::W);\n"
+                 "  spawn on(Topology::Dev) {\n"
+                 "    for i in (K - 3)..4 { a[i] = 1; }\n"
+                 "    if comptime K - 3 { a[0] = 1; } else { for j in 0..500 { a[j] = 2; } }\n"
+                 "  }\n"
+                 "  for i in (K - 3)..4 {\n"
+                 "    let t = transfer(Tensor<u8, [16]>::uninit(), Memory::W);\n"
+                 "    print!(t);\n"
+                 "  }\n"
+                 "  return 0;\n"
+                 "}\n");
   vxp_roofline *rf = roofline(r.ctx, r.an, "main");
   assert_int_equal(vxp_roofline_traffic(rf), VXP_CERTAINTY_EXACT);
   size_t w = space_index(rf, "W");
@@ -180,13 +181,14 @@ static void test_roofline__what_cannot_be_counted_is_unknown_with_the_reason(voi
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     char text[2048];
-    snprintf(text, sizeof(text), MACHINE_BW
-             "fn helper(x : i32) -> i32 { return x; }\n"
-             "fn main() -> i32 {\n"
-             "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
-             "  spawn on(Topology::Dev) { %s }\n"
-             "  return 0;\n"
-             "}\n", cases[i].body);
+    snprintf(text, sizeof(text),
+             MACHINE_BW "fn helper(x : i32) -> i32 { return x; }\n"
+                        "fn main() -> i32 {\n"
+                        "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
+                        "  spawn on(Topology::Dev) { %s }\n"
+                        "  return 0;\n"
+                        "}\n",
+             cases[i].body);
     test_run r = test_analyse(text);
     vxp_roofline *rf = roofline(r.ctx, r.an, "main");
     assert_int_equal(vxp_roofline_traffic(rf), VXP_CERTAINTY_UNKNOWN);
@@ -198,13 +200,13 @@ static void test_roofline__what_cannot_be_counted_is_unknown_with_the_reason(voi
     test_done(&r);
   }
   /* A function whose callee has regions of its own. */
-  test_run r = test_analyse(MACHINE_BW
-                            "fn inner() -> i32 {\n"
-                            "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
-                            "  spawn on(Topology::Dev) { a[0] = 1; }\n"
-                            "  return 0;\n"
-                            "}\n"
-                            "fn outer() -> i32 { return inner(); }\n");
+  test_run r =
+      test_analyse(MACHINE_BW "fn inner() -> i32 {\n"
+                              "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
+                              "  spawn on(Topology::Dev) { a[0] = 1; }\n"
+                              "  return 0;\n"
+                              "}\n"
+                              "fn outer() -> i32 { return inner(); }\n");
   vxp_roofline *rf = roofline(r.ctx, r.an, "outer");
   assert_int_equal(vxp_roofline_traffic(rf), VXP_CERTAINTY_UNKNOWN);
   assert_non_null(strstr(vxp_roofline_reason(rf), "a call to 'inner', which has spawn regions"));
@@ -214,12 +216,13 @@ static void test_roofline__what_cannot_be_counted_is_unknown_with_the_reason(voi
 }
 
 /* A machine with compute rates: 1000 GB/s, f16 at 100 TFLOP/s, f32 at 10 TFLOP/s. */
-#define MACHINE_COMPUTE                                                                   \
-  "Memory CPU_DRAM {}\n"                                                                  \
-  "Memory W { within: Memory::CPU_DRAM, capacity: 64 MiB, bandwidth: 1000 GB/s, managed: explicit }\n" \
-  "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W],\n"              \
-  "  // compute: f16 100 TFLOP/s\n"                                                       \
-  "  // compute: f32 10 TFLOP/s\n"                                                        \
+#define MACHINE_COMPUTE                                                                            \
+  "Memory CPU_DRAM {}\n"                                                                           \
+  "Memory W { within: Memory::CPU_DRAM, capacity: 64 MiB, bandwidth: 1000 GB/s, managed: "         \
+  "explicit }\n"                                                                                   \
+  "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W],\n"                       \
+  "  // compute: f16 100 TFLOP/s\n"                                                                \
+  "  // compute: f32 10 TFLOP/s\n"                                                                 \
   "  transfer Memory::CPU_DRAM -> Memory::W : 10 GB/s }\n"
 
 static size_t op_index(const vxp_roofline *rf, const char *type) {
@@ -317,19 +320,20 @@ static void test_roofline__compulsory_traffic_counts_each_element_once(void **st
 
 static vxp_roofline *batch_roofline(test_run *r, unsigned batch) {
   char text[2048];
-  snprintf(text, sizeof(text), MACHINE_COMPUTE
-           "const B : i64 = %u;\n"
-           "fn main() -> i32 {\n"
-           "  let w = transfer(Tensor<f16, [64, 1024]>::uninit(), Memory::W);\n"
-           "  let x = transfer(Tensor<f16, [B, 64]>::uninit(), Memory::W);\n"
-           "  let mut acc : f32 = 0.0;\n"
-           "  spawn on(Topology::Dev) {\n"
-           "    for k in 0..64 { for n in 0..1024 { for b in 0..B {\n"
-           "      acc = acc + w[k][n] * x[b][k];\n"
-           "    } } }\n"
-           "  }\n"
-           "  return 0;\n"
-           "}\n", batch);
+  snprintf(text, sizeof(text),
+           MACHINE_COMPUTE "const B : i64 = %u;\n"
+                           "fn main() -> i32 {\n"
+                           "  let w = transfer(Tensor<f16, [64, 1024]>::uninit(), Memory::W);\n"
+                           "  let x = transfer(Tensor<f16, [B, 64]>::uninit(), Memory::W);\n"
+                           "  let mut acc : f32 = 0.0;\n"
+                           "  spawn on(Topology::Dev) {\n"
+                           "    for k in 0..64 { for n in 0..1024 { for b in 0..B {\n"
+                           "      acc = acc + w[k][n] * x[b][k];\n"
+                           "    } } }\n"
+                           "  }\n"
+                           "  return 0;\n"
+                           "}\n",
+           batch);
   *r = test_analyse(text);
   return roofline(r->ctx, r->an, "main");
 }
@@ -373,12 +377,13 @@ static void test_roofline__without_compute_rates_the_bound_is_not_named(void **s
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     char text[2048];
-    snprintf(text, sizeof(text), MACHINE_BW
-             "fn main() -> i32 {\n"
-             "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
-             "  spawn on(Topology::Dev) { %s }\n"
-             "  return 0;\n"
-             "}\n", cases[i].body);
+    snprintf(text, sizeof(text),
+             MACHINE_BW "fn main() -> i32 {\n"
+                        "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
+                        "  spawn on(Topology::Dev) { %s }\n"
+                        "  return 0;\n"
+                        "}\n",
+             cases[i].body);
     test_run r = test_analyse(text);
     vxp_roofline *rf = roofline(r.ctx, r.an, "main");
     assert_int_equal(vxp_roofline_ops_status(rf), VXP_CERTAINTY_EXACT);
@@ -393,12 +398,12 @@ static void test_roofline__without_compute_rates_the_bound_is_not_named(void **s
     test_done(&r);
   }
   /* A type the topology has no rate for: u8 on a machine that rates f16 and f32. */
-  test_run r = test_analyse(MACHINE_COMPUTE
-                            "fn main() -> i32 {\n"
-                            "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
-                            "  spawn on(Topology::Dev) { a[0] = a[1] + a[2]; }\n"
-                            "  return 0;\n"
-                            "}\n");
+  test_run r =
+      test_analyse(MACHINE_COMPUTE "fn main() -> i32 {\n"
+                                   "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
+                                   "  spawn on(Topology::Dev) { a[0] = a[1] + a[2]; }\n"
+                                   "  return 0;\n"
+                                   "}\n");
   vxp_roofline *rf = roofline(r.ctx, r.an, "main");
   assert_non_null(strstr(vxp_roofline_compute_reason(rf), "no compute rate for u8"));
   assert_int_equal(vxp_roofline_bound(rf, VXP_TRAFFIC_COMPULSORY), VXP_BOUND_NONE);
@@ -419,12 +424,13 @@ static void test_roofline__operations_that_cannot_be_counted_are_unknown(void **
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     char text[2048];
-    snprintf(text, sizeof(text), MACHINE_COMPUTE
-             "fn main() -> i32 {\n"
-             "  let a = transfer(Tensor<f32, [64]>::uninit(), Memory::W);\n"
-             "  spawn on(Topology::Dev) { %s }\n"
-             "  return 0;\n"
-             "}\n", cases[i].body);
+    snprintf(text, sizeof(text),
+             MACHINE_COMPUTE "fn main() -> i32 {\n"
+                             "  let a = transfer(Tensor<f32, [64]>::uninit(), Memory::W);\n"
+                             "  spawn on(Topology::Dev) { %s }\n"
+                             "  return 0;\n"
+                             "}\n",
+             cases[i].body);
     test_run r = test_analyse(text);
     vxp_roofline *rf = roofline(r.ctx, r.an, "main");
     if (!cases[i].why) {
@@ -460,7 +466,8 @@ static void test_roofline__a_reason_is_never_cut_short(void **state) {
            "  let a = transfer(Tensor<u8, [64]>::uninit(), Memory::W);\n"
            "  spawn on(Topology::%s) { a[0] = a[1] + a[2]; }\n"
            "  return 0;\n"
-           "}\n", name, name);
+           "}\n",
+           name, name);
   test_run r = test_analyse(text);
   free(text);
   vxp_roofline *rf = roofline(r.ctx, r.an, "main");

@@ -37,7 +37,8 @@ static json_t *log_as_jansson_would_write_it(const char *text, size_t len) {
   /* The log ends with a newline that the dump does not write. */
   if (m + 1 != n || memcmp(again, sarif, m) != 0 || sarif[n - 1] != '\n') {
     size_t at = 0;
-    while (at < m && at < n && again[at] == sarif[at]) at++;
+    while (at < m && at < n && again[at] == sarif[at])
+      at++;
     fail_msg("the log differs from jansson's layout at byte %zu: ...%.40s... vs ...%.40s...", at,
              sarif + at, again + at);
   }
@@ -68,11 +69,12 @@ static void test_sarif__the_layout_is_jansson_indent_2_ascii(void **state) {
  * in the flagged text and the snippet lines. */
 static void test_sarif__any_bytes_of_the_program_are_escaped_as_jansson_does(void **state) {
   (void)state;
-  static const char program[] = "fn main() -> i32 {\n"
-                                "  let s = \"q\\\" \\\\ \t\x01\x1f\x7f é € 😀 \xff\xfe \xc3\";\n"
-                                "  let t = Tensor<f16, [2, 2], Memory::Nowhere\xe2\x82>::uninit();\n"
-                                "  return 0 \x80\x80 é\n"
-                                "}\n";
+  static const char program[] =
+      "fn main() -> i32 {\n"
+      "  let s = \"q\\\" \\\\ \t\x01\x1f\x7f é € 😀 \xff\xfe \xc3\";\n"
+      "  let t = Tensor<f16, [2, 2], Memory::Nowhere\xe2\x82>::uninit();\n"
+      "  return 0 \x80\x80 é\n"
+      "}\n";
   json_t *doc = log_as_jansson_would_write_it(program, sizeof(program) - 1);
   json_t *results = json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "results");
   assert_true(json_array_size(results) > 0);
@@ -99,9 +101,9 @@ static void test_sarif__repeated_flagged_text_gets_one_fingerprint_per_occurrenc
         json_object_get(json_array_get(results, i), "partialFingerprints"), "vxpeakDiagnostic/v1"));
     assert_non_null(fi);
     for (size_t k = 0; k < i; k++) {
-      const char *fk = json_string_value(json_object_get(
-          json_object_get(json_array_get(results, k), "partialFingerprints"),
-          "vxpeakDiagnostic/v1"));
+      const char *fk = json_string_value(
+          json_object_get(json_object_get(json_array_get(results, k), "partialFingerprints"),
+                          "vxpeakDiagnostic/v1"));
       if (strcmp(fi, fk) == 0) fail_msg("results %zu and %zu share fingerprint %s", k, i, fi);
     }
   }

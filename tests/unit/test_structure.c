@@ -6,11 +6,11 @@
 static const char program[] =
     "Memory CPU_DRAM {}\n"
     "Memory HBM { within: Memory::CPU_DRAM, capacity: 1 GiB, managed: explicit }\n"
-    "fn main(x: i32) -> i32 {\n"                                                  /* line 3 */
-    "  let a = transfer(Tensor<f32, [16, 16]>::uninit(), Memory::HBM);\n"         /* 4 */
-    "  for i in 0..4 {\n"                                                         /* 5 */
-    "    if x > 0 {\n"                                                            /* 6 */
-    "      let b = transfer(Tensor<f32, [8, 8]>::uninit(), Memory::HBM);\n"       /* 7 */
+    "fn main(x: i32) -> i32 {\n"                                            /* line 3 */
+    "  let a = transfer(Tensor<f32, [16, 16]>::uninit(), Memory::HBM);\n"   /* 4 */
+    "  for i in 0..4 {\n"                                                   /* 5 */
+    "    if x > 0 {\n"                                                      /* 6 */
+    "      let b = transfer(Tensor<f32, [8, 8]>::uninit(), Memory::HBM);\n" /* 7 */
     "      print(b);\n"
     "    }\n"
     "  }\n"

@@ -16,8 +16,10 @@ static fixture load(const char *text, const char *path) {
   fixture f;
   memset(&f, 0, sizeof(f));
   f.ctx = test_context();
-  if (path) assert_int_equal(vxp_source_load_file(&f.src, f.ctx, path), VXP_OK);
-  else assert_int_equal(vxp_source_new(&f.src, f.ctx, "sweep.vx", text, strlen(text)), VXP_OK);
+  if (path)
+    assert_int_equal(vxp_source_load_file(&f.src, f.ctx, path), VXP_OK);
+  else
+    assert_int_equal(vxp_source_new(&f.src, f.ctx, "sweep.vx", text, strlen(text)), VXP_OK);
   assert_int_equal(vxp_program_parse(&f.prog, f.ctx, f.src), VXP_OK);
   return f;
 }
@@ -112,7 +114,8 @@ static void test_sweep__llama_batch_8_fits_an_a100_40_and_9_does_not(void **stat
 
 /* A tile that exists only for small N (an `if comptime`) makes the peak shrink as N
  * grows: bisection would be wrong, so the sweep scans, and agrees with brute force. */
-static void test_sweep__a_comptime_condition_forces_a_scan_that_agrees_with_brute_force(void **state) {
+static void
+test_sweep__a_comptime_condition_forces_a_scan_that_agrees_with_brute_force(void **state) {
   (void)state;
   const char *text = TEST_MACHINE_4MIB
       "const N : i64 = 1;\n"
@@ -157,13 +160,14 @@ static void test_sweep__shapes_that_may_shrink_rule_bisection_out(void **state) 
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     char text[1024];
-    snprintf(text, sizeof(text), TEST_MACHINE_4MIB
-             "const N : i64 = 1;\n"
-             "fn main() -> i32 {\n"
-             "  let t = transfer(Tensor<u8, %s>::uninit(), Memory::W);\n"
-             "  print(t);\n"
-             "  return 0;\n"
-             "}\n", cases[i].shape);
+    snprintf(text, sizeof(text),
+             TEST_MACHINE_4MIB "const N : i64 = 1;\n"
+                               "fn main() -> i32 {\n"
+                               "  let t = transfer(Tensor<u8, %s>::uninit(), Memory::W);\n"
+                               "  print(t);\n"
+                               "  return 0;\n"
+                               "}\n",
+             cases[i].shape);
     fixture f = load(text, NULL);
     vxp_sweep *sw = run(&f, "N", 1, 40, 0);
     assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_SCAN);
@@ -174,8 +178,10 @@ static void test_sweep__shapes_that_may_shrink_rule_bisection_out(void **state) 
     for (uint64_t v = 1; v <= 40; v++)
       if (fits_at(&f, "N", v)) brute = v;
     const vxp_sweep_point *best = vxp_sweep_largest(sw);
-    if (brute == UINT64_MAX) assert_null(best);
-    else assert_int_equal(vxp_sweep_point_value(best), brute);
+    if (brute == UINT64_MAX)
+      assert_null(best);
+    else
+      assert_int_equal(vxp_sweep_point_value(best), brute);
     vxp_sweep_free(sw);
     done(&f);
   }
@@ -187,7 +193,8 @@ static void test_sweep__shapes_that_may_shrink_rule_bisection_out(void **state) 
                    "  let t = transfer(Tensor<u8, [M * 1024, 4 + N / 2]>::uninit(), Memory::W);\n"
                    "  print(t);\n"
                    "  return 0;\n"
-                   "}\n", NULL);
+                   "}\n",
+                   NULL);
   vxp_sweep *sw = run(&f, "N", 1, 1000, 0);
   assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_BISECTION);
   uint64_t best = vxp_sweep_point_value(vxp_sweep_largest(sw));
@@ -199,12 +206,14 @@ static void test_sweep__shapes_that_may_shrink_rule_bisection_out(void **state) 
 
 static void test_sweep__bad_requests_are_refused_with_a_reason(void **state) {
   (void)state;
-  fixture f = load(TEST_MACHINE_4MIB
-                   "const N : i64 = 1;\n"
-                   "fn main() -> i32 {\n"
-                   "  if comptime N > 3 { let t = transfer(Tensor<u8, [N]>::uninit(), Memory::W); print(t); }\n"
-                   "  return 0;\n"
-                   "}\n", NULL);
+  fixture f = load(
+      TEST_MACHINE_4MIB
+      "const N : i64 = 1;\n"
+      "fn main() -> i32 {\n"
+      "  if comptime N > 3 { let t = transfer(Tensor<u8, [N]>::uninit(), Memory::W); print(t); }\n"
+      "  return 0;\n"
+      "}\n",
+      NULL);
   vxp_sweep *sw = NULL;
   vxp_sweep_options so = VXP_SWEEP_OPTIONS_INIT;
   so.name = "NOPE";
@@ -244,22 +253,23 @@ static void test_sweep__bad_requests_are_refused_with_a_reason(void **state) {
  * `stage` alone (10N <= 90 and no E6027 below 100 KiB) would allow 6. */
 static void test_sweep__margins_count_what_callers_hold_across_calls(void **state) {
   (void)state;
-  fixture f = load("Memory CPU_DRAM {}\n"
-                   "Memory W { capacity: 100 KiB, managed: explicit }\n"
-                   "Topology Dev { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
-                   "const N : i64 = 1;\n"
-                   "fn stage() -> i32 {\n"
-                   "  let t = transfer(Tensor<u8, [N, 10240]>::uninit(), Memory::W);\n"
-                   "  print!(t);\n"
-                   "  return 0;\n"
-                   "}\n"
-                   "fn main() -> i32 {\n"
-                   "  let held = transfer(Tensor<u8, [40960]>::uninit(), Memory::W);\n"
-                   "  let r = stage();\n"
-                   "  print!(held, r);\n"
-                   "  return 0;\n"
-                   "}\n",
-                   NULL);
+  fixture f =
+      load("Memory CPU_DRAM {}\n"
+           "Memory W { capacity: 100 KiB, managed: explicit }\n"
+           "Topology Dev { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
+           "const N : i64 = 1;\n"
+           "fn stage() -> i32 {\n"
+           "  let t = transfer(Tensor<u8, [N, 10240]>::uninit(), Memory::W);\n"
+           "  print!(t);\n"
+           "  return 0;\n"
+           "}\n"
+           "fn main() -> i32 {\n"
+           "  let held = transfer(Tensor<u8, [40960]>::uninit(), Memory::W);\n"
+           "  let r = stage();\n"
+           "  print!(held, r);\n"
+           "  return 0;\n"
+           "}\n",
+           NULL);
   vxp_sweep *sw = run(&f, "N", 1, 9, 100000);
   const vxp_sweep_point *largest = vxp_sweep_largest(sw);
   assert_non_null(largest);
@@ -278,22 +288,23 @@ static void test_sweep__margins_count_what_callers_hold_across_calls(void **stat
  * not decide F's answer, and every rejected value names the function that decided it. */
 static void test_sweep__a_selected_function_answers_for_itself_and_its_callees(void **state) {
   (void)state;
-  fixture f = load("Memory CPU_DRAM {}\n"
-                   "Memory W { capacity: 100 KiB, managed: explicit }\n"
-                   "Topology Dev { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
-                   "const N : i64 = 1;\n"
-                   "fn leaf() -> i32 {\n"
-                   "  let t = Tensor<u8, [N, 10240], Memory::W>::uninit();\n"
-                   "  print!(t);\n"
-                   "  return 0;\n"
-                   "}\n"
-                   "fn serve() -> i32 { return leaf(); }\n"
-                   "fn offline() -> i32 {\n"
-                   "  let big = Tensor<u8, [N, 1048576], Memory::W>::uninit();\n"
-                   "  print!(big);\n"
-                   "  return 0;\n"
-                   "}\n",
-                   NULL);
+  fixture f =
+      load("Memory CPU_DRAM {}\n"
+           "Memory W { capacity: 100 KiB, managed: explicit }\n"
+           "Topology Dev { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
+           "const N : i64 = 1;\n"
+           "fn leaf() -> i32 {\n"
+           "  let t = Tensor<u8, [N, 10240], Memory::W>::uninit();\n"
+           "  print!(t);\n"
+           "  return 0;\n"
+           "}\n"
+           "fn serve() -> i32 { return leaf(); }\n"
+           "fn offline() -> i32 {\n"
+           "  let big = Tensor<u8, [N, 1048576], Memory::W>::uninit();\n"
+           "  print!(big);\n"
+           "  return 0;\n"
+           "}\n",
+           NULL);
   vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
   vxp_sweep_options so = VXP_SWEEP_OPTIONS_INIT;
   so.name = "N";
@@ -322,10 +333,11 @@ static void test_sweep__a_selected_function_answers_for_itself_and_its_callees(v
 
 static void test_sweep__an_error_outside_the_functions_call_tree_does_not_decide(void **state) {
   (void)state;
-  static const char machine[] = "Memory CPU_DRAM {}\n"
-                                "Memory W { capacity: 100 KiB, managed: explicit }\n"
-                                "Topology Dev { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
-                                "const N : i64 = 1;\n";
+  static const char machine[] =
+      "Memory CPU_DRAM {}\n"
+      "Memory W { capacity: 100 KiB, managed: explicit }\n"
+      "Topology Dev { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
+      "const N : i64 = 1;\n";
   char text[2048];
   snprintf(text, sizeof(text),
            "%s"

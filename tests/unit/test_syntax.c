@@ -64,12 +64,12 @@ static void test_syntax__a_reserved_word_cannot_be_a_name(void **state) {
   /* The grammar's keywords are contextual, so these parse as names; vxc's lexer refuses them. */
   expect_diag("fn f() -> i32 {\n  import(\"m.vx\");\n  return 0;\n}\n", 1, 2,
               "'import' is a reserved word");
-  expect_diag("fn f() -> i32 {\n  let on = 1;\n  return on;\n}\n", 1, 6,
-              "'on' is a reserved word");
+  expect_diag("fn f() -> i32 {\n  let on = 1;\n  return on;\n}\n", 1, 6, "'on' is a reserved word");
 }
 
 /* vxc refuses a missing comma between struct fields and between enum variants (its
- * parser_struct_missing_comma.vx and parser_enum_missing_comma.vx) and between generic parameters. */
+ * parser_struct_missing_comma.vx and parser_enum_missing_comma.vx) and between generic parameters.
+ */
 static void test_syntax__fields_and_variants_need_commas(void **state) {
   (void)state;
   expect_diag("struct Point {\n  x : i32 y : i32\n}\n", 1, 10, "syntax error");
@@ -93,8 +93,8 @@ static void test_syntax__a_clean_program_has_no_syntax_diagnostic(void **state) 
   (void)state;
   vxp_context *ctx = test_context();
   vxp_source *src = NULL;
-  vxp_program *prog = parse_text(ctx, &src,
-                                 "fn f(a : i32) -> i32 {\n  while a > 0 { a -= 1; }\n  a << 2\n}\n");
+  vxp_program *prog =
+      parse_text(ctx, &src, "fn f(a : i32) -> i32 {\n  while a > 0 { a -= 1; }\n  a << 2\n}\n");
   assert_null(syntax_diag(prog, 0));
   vxp_program_free(prog);
   vxp_source_free(src);
@@ -106,20 +106,20 @@ static void test_syntax__a_clean_program_has_no_syntax_diagnostic(void **state) 
  * statements from counting. */
 static void test_syntax__a_broken_function_does_not_hide_later_functions(void **state) {
   (void)state;
-  const char *text = TEST_MACHINE_4MIB
-      "fn broken() -> i32 {\n"
-      "  let a = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
-      "  let b = (1 + ;\n"
-      "  print!(a);\n"
-      "  return 0;\n"
-      "}\n"
-      "struct S { x : i32 }\n"
-      "fn later() -> i32 {\n"
-      "  let c = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
-      "  let d = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
-      "  print!(c, d);\n"
-      "  return 0;\n"
-      "}\n";
+  const char *text =
+      TEST_MACHINE_4MIB "fn broken() -> i32 {\n"
+                        "  let a = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+                        "  let b = (1 + ;\n"
+                        "  print!(a);\n"
+                        "  return 0;\n"
+                        "}\n"
+                        "struct S { x : i32 }\n"
+                        "fn later() -> i32 {\n"
+                        "  let c = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+                        "  let d = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+                        "  print!(c, d);\n"
+                        "  return 0;\n"
+                        "}\n";
   test_run r = test_analyse(text);
   assert_true(test_count_diag(r.an, "VXP0001") >= 1);
   assert_int_equal(test_count_diag(r.an, "E6010"), 1);
@@ -134,18 +134,18 @@ static void test_syntax__a_broken_function_does_not_hide_later_functions(void **
  * loop and one after it, never coexist in a 4 MiB space. */
 static void test_syntax__a_while_body_releases_its_tiles(void **state) {
   (void)state;
-  const char *text = TEST_MACHINE_4MIB
-      "fn main() -> i32 {\n"
-      "  let mut k = 0;\n"
-      "  while k < 4 {\n"
-      "    let t = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
-      "    print!(t);\n"
-      "    k += 1;\n"
-      "  }\n"
-      "  let u = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
-      "  print!(u);\n"
-      "  return 0;\n"
-      "}\n";
+  const char *text =
+      TEST_MACHINE_4MIB "fn main() -> i32 {\n"
+                        "  let mut k = 0;\n"
+                        "  while k < 4 {\n"
+                        "    let t = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+                        "    print!(t);\n"
+                        "    k += 1;\n"
+                        "  }\n"
+                        "  let u = transfer(Tensor<f32, [1024, 768]>::uninit(), Memory::W);\n"
+                        "  print!(u);\n"
+                        "  return 0;\n"
+                        "}\n";
   test_run r = test_analyse(text);
   const vxp_resident_set *rs = test_resident(r.an, "main", "W");
   assert_non_null(rs);
@@ -165,7 +165,8 @@ static void test_syntax__brackets_left_open_too_deep_stop_the_parse_not_the_proc
   char *text = malloc(len + 1);
   assert_non_null(text);
   strcpy(text, head);
-  for (size_t i = 0; i < steps; i++) memcpy(text + strlen(head) + i * strlen(step), step, strlen(step));
+  for (size_t i = 0; i < steps; i++)
+    memcpy(text + strlen(head) + i * strlen(step), step, strlen(step));
   text[len] = '\0';
   vxp_context *ctx = test_context();
   vxp_source *src = NULL;
@@ -178,7 +179,8 @@ static void test_syntax__brackets_left_open_too_deep_stop_the_parse_not_the_proc
   assert_non_null(cut);
   /* The open statements reach VXP_MAX_NESTED_TOKENS (4,096 tokens, 7 a step) before the
    * brackets reach VXP_MAX_BRACKET_DEPTH (two a step): the parse stops in step 585. */
-  assert_non_null(strstr(vxp_diagnostic_message(cut), "more than 4096 tokens of statements left open"));
+  assert_non_null(
+      strstr(vxp_diagnostic_message(cut), "more than 4096 tokens of statements left open"));
   uint32_t at = vxp_diagnostic_range(cut).start_byte;
   assert_true(at > strlen(head) + 584 * strlen(step) && at < strlen(head) + 586 * strlen(step));
   vxp_machine *m = NULL;
@@ -198,7 +200,8 @@ static char *repeated(const char *head, const char *step, size_t n, const char *
   assert_non_null(text);
   char *p = text;
   p += sprintf(p, "%s", head);
-  for (size_t i = 0; i < n; i++) p += sprintf(p, "%s", step);
+  for (size_t i = 0; i < n; i++)
+    p += sprintf(p, "%s", step);
   sprintf(p, "%s", tail);
   return text;
 }
@@ -217,7 +220,8 @@ static const vxp_diagnostic *cut_diag(const vxp_program *prog) {
  * took minutes in its error recovery; the parse now stops with VXP0003 where the open
  * statements, the item or the stray text grow too long (VXP_MAX_NESTED_TOKENS,
  * VXP_MAX_PENDING_TOKENS). */
-static void test_syntax__unclosed_nesting_of_any_form_stops_the_parse_not_the_process(void **state) {
+static void
+test_syntax__unclosed_nesting_of_any_form_stops_the_parse_not_the_process(void **state) {
   (void)state;
   static const char *const cases[][3] = {
       {"fn f() -> i32 { let a: ", "A<", "more than 4096 tokens of statements left open"},
@@ -254,8 +258,8 @@ static void test_syntax__unclosed_nesting_of_any_form_stops_the_parse_not_the_pr
 static void test_syntax__stray_text_is_bounded_until_the_next_item_line(void **state) {
   (void)state;
   for (int junk = 0; junk < 2; junk++) {
-    char *text = repeated(junk ? "let x = ((" : "let x = 1;\n", junk ? "[ a ! b ] " : "", junk ? 1300 : 0,
-                          "");
+    char *text = repeated(junk ? "let x = ((" : "let x = 1;\n", junk ? "[ a ! b ] " : "",
+                          junk ? 1300 : 0, "");
     char *items = repeated(text, "fn f() -> i32 { return 1 + 2; }\n", 2000, "");
     vxp_context *ctx = test_context();
     vxp_source *src = NULL;
@@ -302,11 +306,12 @@ static void test_syntax__a_very_deep_tree_prints_as_an_s_expression(void **state
   const char *sexp = vxp_program_sexp(prog);
   assert_non_null(sexp);
   assert_non_null(strstr(sexp, "(source_file (function_item name: (identifier) parameters: "
-                                "(parameters) return_type: (type_identifier) body: (block "
-                                "(return_statement value: (unary_expression operand: "
-                                "(unary_expression operand: "));
+                               "(parameters) return_type: (type_identifier) body: (block "
+                               "(return_statement value: (unary_expression operand: "
+                               "(unary_expression operand: "));
   size_t opens = 0, closes = 0;
-  for (const char *p = sexp; *p; p++) opens += *p == '(', closes += *p == ')';
+  for (const char *p = sexp; *p; p++)
+    opens += *p == '(', closes += *p == ')';
   assert_int_equal(opens, closes);
   assert_true(opens > 4000);
   vxp_program_free(prog);

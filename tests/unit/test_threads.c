@@ -26,23 +26,23 @@ static const char program_text[] =
 
 /* What the main thread computed alone, and the objects every thread shares. */
 typedef struct shared {
-  const vxp_machine *machine;     /* fleet/a100-40.vx, loaded by the main thread */
-  const vxp_machine *host;        /* the built-in host */
-  const vxp_program *program;     /* parsed by the main thread */
-  const vxp_analysis *analysis;   /* its analysis, JSON rendered before sharing */
-  const char *expected_json;      /* that JSON */
-  const char *expected_edited;    /* the JSON after the thread's edit */
+  const vxp_machine *machine;   /* fleet/a100-40.vx, loaded by the main thread */
+  const vxp_machine *host;      /* the built-in host */
+  const vxp_program *program;   /* parsed by the main thread */
+  const vxp_analysis *analysis; /* its analysis, JSON rendered before sharing */
+  const char *expected_json;    /* that JSON */
+  const char *expected_edited;  /* the JSON after the thread's edit */
 } shared;
 
 typedef struct worker {
   const shared *sh;
   int index;
-  char failure[256];               /* empty when the thread saw only right answers */
+  char failure[256]; /* empty when the thread saw only right answers */
 } worker;
 
 static bool fail_with(worker *w, const char *what, vxp_context *ctx) {
-  snprintf(w->failure, sizeof(w->failure), "thread %d: %s%s%s", w->index, what,
-           ctx ? ": " : "", ctx ? vxp_context_errmsg(ctx) : "");
+  snprintf(w->failure, sizeof(w->failure), "thread %d: %s%s%s", w->index, what, ctx ? ": " : "",
+           ctx ? vxp_context_errmsg(ctx) : "");
   return false;
 }
 
@@ -175,7 +175,8 @@ static void test_threads__contexts_share_one_machine_model(void **state) {
     workers[i].index = i;
     assert_int_equal(pthread_create(&threads[i], NULL, work, &workers[i]), 0);
   }
-  for (int i = 0; i < THREADS; i++) assert_int_equal(pthread_join(threads[i], NULL), 0);
+  for (int i = 0; i < THREADS; i++)
+    assert_int_equal(pthread_join(threads[i], NULL), 0);
   for (int i = 0; i < THREADS; i++) {
     if (workers[i].failure[0]) fail_msg("%s", workers[i].failure);
   }

@@ -67,12 +67,12 @@ static vxp_hop_cost containment(view_fixture *f, const char *from, const char *t
   return c;
 }
 
-#define A100_TREE                                                                          \
-  "Memory HBM { capacity: 40 GiB, bandwidth: 1555 GB/s }\n"                                \
-  "Memory L2 { within: Memory::HBM, bandwidth: 5120 B/cyc, clock: 1410 MHz }\n"             \
-  "Memory SMEM { within: Memory::L2, bandwidth: 128 B/cyc, clock: 1410 MHz,\n"              \
-  "  replicas: 108 }\n"                                                                     \
-  "Memory TMEM { within: Memory::L2, bandwidth: 256 B/cyc, crossing: streamed,\n"           \
+#define A100_TREE                                                                                  \
+  "Memory HBM { capacity: 40 GiB, bandwidth: 1555 GB/s }\n"                                        \
+  "Memory L2 { within: Memory::HBM, bandwidth: 5120 B/cyc, clock: 1410 MHz }\n"                    \
+  "Memory SMEM { within: Memory::L2, bandwidth: 128 B/cyc, clock: 1410 MHz,\n"                     \
+  "  replicas: 108 }\n"                                                                            \
+  "Memory TMEM { within: Memory::L2, bandwidth: 256 B/cyc, crossing: streamed,\n"                  \
   "  replicas: 108 }\n"
 
 static void test_transfer__containment_charges_each_leg_and_the_parent_end(void **state) {
@@ -109,10 +109,11 @@ static void test_transfer__containment_charges_each_leg_and_the_parent_end(void 
  * at a declared clock, rounded up per term. */
 static void test_transfer__vxcs_cost_axioms(void **state) {
   (void)state;
-  view_fixture *f = view_of("Memory DRAM { capacity: 1 TiB, bandwidth: 100 GB/s }\n"
-                            "Memory HBM { within: Memory::DRAM, capacity: 80 GiB, bandwidth: 3 TB/s }\n"
-                            "Memory L2 { within: Memory::HBM, capacity: 50 MiB, bandwidth: 12 TB/s }\n"
-                            "Memory SMEM { within: Memory::L2, capacity: 228 KiB, bandwidth: 20 TB/s }\n");
+  view_fixture *f =
+      view_of("Memory DRAM { capacity: 1 TiB, bandwidth: 100 GB/s }\n"
+              "Memory HBM { within: Memory::DRAM, capacity: 80 GiB, bandwidth: 3 TB/s }\n"
+              "Memory L2 { within: Memory::HBM, capacity: 50 MiB, bandwidth: 12 TB/s }\n"
+              "Memory SMEM { within: Memory::L2, capacity: 228 KiB, bandwidth: 20 TB/s }\n");
   const u128 big = (u128)64 << 30;
   assert_int_equal(containment(f, "DRAM", "HBM", 64ull << 30).value,
                    ceil_div128(big * 1000000000000ull, 100000000000ull) +
@@ -150,11 +151,12 @@ static void test_transfer__a_register_stage_between_the_ends_always_adds(void **
   /* SMEM is filled from L1 through the register file REG: a load, then a dependent store.
    * SMEM's `crossing: streamed` would take the slowest leg alone, but a register stage
    * strictly between the ends adds; the record still says what SMEM declares. */
-  view_fixture *f = view_of("Memory L1 { bandwidth: 64 B/cyc }\n"
-                            "Memory REG { within: Memory::L1, bandwidth: 256 B/cyc, scope: thread }\n"
-                            "Memory SMEM { within: Memory::REG, bandwidth: 128 B/cyc,\n"
-                            "  crossing: streamed }\n"
-                            "Memory OUT { within: Memory::L1, bandwidth: 32 B/cyc, crossing: streamed }\n");
+  view_fixture *f =
+      view_of("Memory L1 { bandwidth: 64 B/cyc }\n"
+              "Memory REG { within: Memory::L1, bandwidth: 256 B/cyc, scope: thread }\n"
+              "Memory SMEM { within: Memory::REG, bandwidth: 128 B/cyc,\n"
+              "  crossing: streamed }\n"
+              "Memory OUT { within: Memory::L1, bandwidth: 32 B/cyc, crossing: streamed }\n");
   const uint64_t b = 4096;
   vxp_hop_cost c = containment(f, "L1", "SMEM", b);
   assert_int_equal(c.composition, VXP_COMPOSE_BOTTLENECK);
@@ -288,17 +290,16 @@ static void test_transfer__a_staged_transfer_places_each_hop(void **state) {
 
 static void test_transfer__no_route_is_e6002_and_the_tile_still_counts(void **state) {
   (void)state;
-  const char *text =
-      "Memory CPU_DRAM {}\n"
-      "Memory Island { capacity: 1 KiB }\n"
-      "Memory W { capacity: 1 KiB }\n"
-      "Topology T { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W }\n"
-      "fn main() -> i32 {\n"
-      "  let a = transfer(Tensor<u8, [600]>::uninit(), Memory::Island);\n"
-      "  let b = transfer(Tensor<u8, [600]>::uninit(), Memory::Island);\n"
-      "  print!(a, b);\n"
-      "  return 0;\n"
-      "}\n";
+  const char *text = "Memory CPU_DRAM {}\n"
+                     "Memory Island { capacity: 1 KiB }\n"
+                     "Memory W { capacity: 1 KiB }\n"
+                     "Topology T { memory: Memory::W, transfer Memory::CPU_DRAM -> Memory::W }\n"
+                     "fn main() -> i32 {\n"
+                     "  let a = transfer(Tensor<u8, [600]>::uninit(), Memory::Island);\n"
+                     "  let b = transfer(Tensor<u8, [600]>::uninit(), Memory::Island);\n"
+                     "  print!(a, b);\n"
+                     "  return 0;\n"
+                     "}\n";
   test_run r = test_analyse(text);
   assert_int_equal(test_count_diag(r.an, "E6002"), 2);
   const vxp_diagnostic *d = test_find_diag(r.an, "E6002");
@@ -338,16 +339,17 @@ static void test_transfer__a_topology_the_host_cannot_reach_is_w1026(void **stat
   /* Island's memory has no edge from the host; Dev's is reached through an edge; Host's is
    * host memory; Seen lists CPU_DRAM as visible; Far's NPU_HBM is reached by Vx's built-in
    * edges. Only Island warns. */
-  test_run r = test_analyse("Memory CPU_DRAM {}\n"
-                            "Memory HBM { capacity: 1 GiB }\n"
-                            "Memory ISL { capacity: 1 GiB }\n"
-                            "Memory LOOK { capacity: 1 GiB }\n"
-                            "Topology Dev { memory: Memory::HBM, transfer Memory::CPU_DRAM -> Memory::HBM }\n"
-                            "Topology Island { memory: Memory::ISL }\n"
-                            "Topology Host { memory: Memory::CPU_DRAM }\n"
-                            "Topology Seen { memory: Memory::LOOK, visible: [Memory::LOOK, Memory::CPU_DRAM] }\n"
-                            "Topology Far { memory: Memory::NPU_HBM }\n"
-                            "fn main() -> i32 { return 0; }\n");
+  test_run r = test_analyse(
+      "Memory CPU_DRAM {}\n"
+      "Memory HBM { capacity: 1 GiB }\n"
+      "Memory ISL { capacity: 1 GiB }\n"
+      "Memory LOOK { capacity: 1 GiB }\n"
+      "Topology Dev { memory: Memory::HBM, transfer Memory::CPU_DRAM -> Memory::HBM }\n"
+      "Topology Island { memory: Memory::ISL }\n"
+      "Topology Host { memory: Memory::CPU_DRAM }\n"
+      "Topology Seen { memory: Memory::LOOK, visible: [Memory::LOOK, Memory::CPU_DRAM] }\n"
+      "Topology Far { memory: Memory::NPU_HBM }\n"
+      "fn main() -> i32 { return 0; }\n");
   assert_int_equal(test_count_diag(r.an, "W1026"), 1);
   assert_string_equal(vxp_diagnostic_message(test_find_diag(r.an, "W1026")),
                       "topology 'Island': its memory is unreachable from the host; declare a "
@@ -358,14 +360,13 @@ static void test_transfer__a_topology_the_host_cannot_reach_is_w1026(void **stat
 
 static void test_transfer__an_edge_with_two_cost_sources_is_e6013(void **state) {
   (void)state;
-  const char *text =
-      "Memory P { bandwidth: 1 TB/s }\n"
-      "Memory C { within: Memory::P, bandwidth: 2 TB/s }\n"
-      "Memory D { within: Memory::P }\n"
-      "Topology T { memory: Memory::P,\n"
-      "  transfer Memory::P -> Memory::C : 5\n"
-      "  transfer Memory::P -> Memory::D : 5\n"
-      "  transfer Memory::C -> Memory::P }\n";
+  const char *text = "Memory P { bandwidth: 1 TB/s }\n"
+                     "Memory C { within: Memory::P, bandwidth: 2 TB/s }\n"
+                     "Memory D { within: Memory::P }\n"
+                     "Topology T { memory: Memory::P,\n"
+                     "  transfer Memory::P -> Memory::C : 5\n"
+                     "  transfer Memory::P -> Memory::D : 5\n"
+                     "  transfer Memory::C -> Memory::P }\n";
   test_run r = test_analyse(text);
   assert_int_equal(test_count_diag(r.an, "E6013"), 1); /* D has no bandwidth: one source */
   const vxp_diagnostic *d = test_find_diag(r.an, "E6013");

@@ -32,20 +32,20 @@ static void expect_no(const char *text, const char *code) {
   test_done(&r);
 }
 
-#define DEV_MACHINE                                                                          \
-  "Memory Extra { capacity: 1 GB, bandwidth: 1 TB/s }\n"                                     \
-  "Topology Dev {\n"                                                                         \
-  "  memory: Memory::Extra,\n"                                                               \
-  "  visible: [ Memory::Extra ],\n"                                                          \
-  "  transfer Memory::CPU_DRAM -> Memory::Extra : 100,\n"                                    \
+#define DEV_MACHINE                                                                                \
+  "Memory Extra { capacity: 1 GB, bandwidth: 1 TB/s }\n"                                           \
+  "Topology Dev {\n"                                                                               \
+  "  memory: Memory::Extra,\n"                                                                     \
+  "  visible: [ Memory::Extra ],\n"                                                                \
+  "  transfer Memory::CPU_DRAM -> Memory::Extra : 100,\n"                                          \
   "}\n"
 
 static void test_visibility__a_device_function_called_from_the_host_is_e6001(void **state) {
   (void)state;
   const char *fn = "fn scaled(x : f32) on Topology::NPU[0] -> f32 {\n  return x * 2.5;\n}\n";
   char text[512];
-  snprintf(text, sizeof(text), "%sfn main() -> i32 {\n  let v : f32 = scaled(1.5);\n  return 0;\n}\n",
-           fn);
+  snprintf(text, sizeof(text),
+           "%sfn main() -> i32 {\n  let v : f32 = scaled(1.5);\n  return 0;\n}\n", fn);
   expect(text, "E6001", 1, "'scaled' requires topology NPU[0], but it is called from CPU");
   /* The mirror: called from a region on the topology it names (the index may be left out). */
   snprintf(text, sizeof(text),
