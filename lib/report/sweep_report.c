@@ -12,7 +12,8 @@
 static double spare(const vxp_sweep_point *p) {
   uint64_t cap = p->capacity_bytes, peak = p->peak_bytes;
   if (cap == 0) return 0.0;
-  return peak >= cap ? -((double)(peak - cap) / (double)cap) : (double)(cap - peak) / (double)cap;
+  /* A peak equal to the capacity has 0 to spare, not -0 (which printed as "-0.00%"). */
+  return peak > cap ? -((double)(peak - cap) / (double)cap) : (double)(cap - peak) / (double)cap;
 }
 
 /* Why a value does not fit, naming the function and the diagnostic that decided it

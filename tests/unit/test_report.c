@@ -5,6 +5,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include <math.h>
+
 #include "support.h"
 
 static const char *MACHINE_TEXT =
@@ -162,7 +164,17 @@ static void test_report__sweep_reports_one_question_per_report(void **state) {
   /* 1 KiB holds 256 f32. */
   assert_int_equal(json_integer_value(json_object_get(json_object_get(m, "largest"), "value")),
                    256);
+  /* 256 f32 fill the 1 KiB exactly: no room to spare, and none missing (not "-0.00%"). */
+  json_t *spare = json_object_get(json_object_get(m, "largest"), "spare");
+  assert_true(json_is_number(spare));
+  assert_true(json_number_value(spare) == 0.0 && !signbit(json_number_value(spare)));
   json_decref(doc);
+  vxp_report_free(rep);
+  ro.format = VXP_REPORT_TEXT;
+  assert_int_equal(vxp_report_sweep(&rep, r.ctx, one, names, 1, &ro), VXP_OK);
+  const char *table = vxp_report_text(rep, NULL);
+  if (!strstr(table, " 0.00%")) fail_msg("no 0.00%% in:\n%s", table);
+  if (strstr(table, "-0.00%")) fail_msg("a full fit printed as -0.00%%:\n%s", table);
   vxp_report_free(rep);
   /* Two sweeps over different ranges are two questions: refused. */
   const vxp_sweep *two[] = {a, b};
