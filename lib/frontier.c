@@ -112,26 +112,16 @@ static double per_second(const vxp_frontier_point *p) {
 
 int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *prog,
                      const vxp_analyze_options *analyze, const vxp_frontier_options *fo) {
-  vxp_ctx__clear_error(ctx); /* each call reports its own outcome */
+  vxp_ctx__begin(ctx); /* each call reports its own outcome, and starts its time budget */
   if (!out || !ctx || !prog || !fo)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_frontier_run")
                : VXP_EINVAL;
   if (!VXP__VERSION_OK(fo->version, VXP_FRONTIER_OPTIONS_VERSION))
     return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_frontier_options version %u is not supported",
                           fo->version);
-  if (analyze && !VXP__VERSION_OK(analyze->version, VXP_ANALYZE_OPTIONS_VERSION))
-    return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_analyze_options version %u is not supported",
-                          analyze->version);
-  if (!fo->name || !fo->name[0])
-    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_frontier_run: no constant name");
-  if (fo->lo > fo->hi)
-    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_frontier_run: lo %llu is greater than hi %llu",
-                          (unsigned long long)fo->lo, (unsigned long long)fo->hi);
-  if (fo->margin_ppm >= 1000000u)
-    return vxp_ctx__error(ctx, VXP_EINVAL,
-                          "vxp_frontier_run: a margin of %u millionths leaves "
-                          "nothing to fit in",
-                          fo->margin_ppm);
+  int rc = vxp_question__check(ctx, "vxp_frontier_run", "varied", "vary", prog, analyze, fo->name,
+                               fo->lo, fo->hi, fo->margin_ppm);
+  if (rc != VXP_OK) return rc;
   uint64_t limit = fo->max_points ? fo->max_points : 4096;
   if (fo->hi - fo->lo >= limit)
     return vxp_ctx__error(ctx, VXP_EINVAL,
@@ -140,23 +130,6 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
                           (unsigned long long)fo->lo, (unsigned long long)fo->hi,
                           (unsigned long long)limit);
   size_t extra = analyze ? analyze->override_count : 0;
-  if (extra && !analyze->overrides)
-    return vxp_ctx__error(ctx, VXP_EINVAL,
-                          "vxp_analyze_options: override_count %zu with no "
-                          "overrides",
-                          extra);
-  for (size_t i = 0; i < extra; i++)
-    if (analyze->overrides[i].name && strcmp(analyze->overrides[i].name, fo->name) == 0)
-      return vxp_ctx__error(ctx, VXP_EINVAL,
-                            "vxp_frontier_run: '%s' is both varied and "
-                            "overridden",
-                            fo->name);
-  const vxp_model *m = &prog->model;
-  if (vxp_strtab__find(&m->names, fo->name, strlen(fo->name)) == VXP_NAME_NONE)
-    return vxp_ctx__error(ctx, VXP_ENOTFOUND,
-                          "the program never names '%s': there is nothing "
-                          "to vary",
-                          fo->name);
 
   vxp_frontier *f = vxp_ctx__calloc(ctx, 1, sizeof(*f));
   vxp_const_override *overrides = vxp_ctx__calloc(ctx, extra + 1, sizeof(*overrides));
@@ -189,7 +162,10 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
   }
   opts.overrides = overrides;
   opts.override_count = extra + 1;
-  int rc = VXP_OK;
+  /* The analyses and rooflines share the frontier's time budget rather than each getting
+   * one (as a sweep's analyses do). */
+  bool held = ctx->hold_deadline;
+  ctx->hold_deadline = true;
   for (uint64_t v = fo->lo; rc == VXP_OK; v++) {
     overrides[extra].value = v;
     vxp_analysis *an = NULL;
@@ -219,6 +195,7 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
     if (rc != VXP_OK) point_free(ctx, &p);
     if (v == fo->hi) break;
   }
+  ctx->hold_deadline = held;
   vxp_ctx__free(ctx, overrides);
   if (rc != VXP_OK) {
     vxp_frontier_free(f);

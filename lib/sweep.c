@@ -474,6 +474,34 @@ void vxp_question__free(vxp_context *ctx, vxp_question *q) {
   memset(q, 0, sizeof(*q));
 }
 
+int vxp_question__check(vxp_context *ctx, const char *call, const char *varied, const char *verb,
+                        const vxp_program *prog, const vxp_analyze_options *analyze,
+                        const char *name, uint64_t lo, uint64_t hi, uint32_t margin_ppm) {
+  if (analyze && !VXP__VERSION_OK(analyze->version, VXP_ANALYZE_OPTIONS_VERSION))
+    return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_analyze_options version %u is not supported",
+                          analyze->version);
+  if (!name || !name[0]) return vxp_ctx__error(ctx, VXP_EINVAL, "%s: no constant name", call);
+  if (lo > hi)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "%s: lo %llu is greater than hi %llu", call,
+                          (unsigned long long)lo, (unsigned long long)hi);
+  if (margin_ppm >= 1000000u)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "%s: a margin of %u millionths leaves nothing to fit in",
+                          call, margin_ppm);
+  size_t extra = analyze ? analyze->override_count : 0;
+  if (extra && !analyze->overrides)
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "vxp_analyze_options: override_count %zu with no overrides", extra);
+  for (size_t i = 0; i < extra; i++) {
+    if (analyze->overrides[i].name && strcmp(analyze->overrides[i].name, name) == 0)
+      return vxp_ctx__error(ctx, VXP_EINVAL, "%s: '%s' is both %s and overridden", call, name,
+                            varied);
+  }
+  if (vxp_strtab__find(&prog->model.names, name, strlen(name)) == VXP_NAME_NONE)
+    return vxp_ctx__error(ctx, VXP_ENOTFOUND,
+                          "the program never names '%s': there is nothing to %s", name, verb);
+  return VXP_OK;
+}
+
 int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
                   const vxp_analyze_options *analyze, const vxp_sweep_options *so) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
@@ -482,37 +510,12 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   if (!VXP__VERSION_OK(so->version, VXP_SWEEP_OPTIONS_VERSION))
     return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_sweep_options version %u is not supported",
                           so->version);
-  if (analyze && !VXP__VERSION_OK(analyze->version, VXP_ANALYZE_OPTIONS_VERSION))
-    return vxp_ctx__error(ctx, VXP_EVERSION, "vxp_analyze_options version %u is not supported",
-                          analyze->version);
-  if (!so->name || !so->name[0])
-    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_sweep_run: no constant name");
-  if (so->lo > so->hi)
-    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_sweep_run: lo %llu is greater than hi %llu",
-                          (unsigned long long)so->lo, (unsigned long long)so->hi);
-  if (so->margin_ppm >= 1000000u)
-    return vxp_ctx__error(ctx, VXP_EINVAL,
-                          "vxp_sweep_run: a margin of %u millionths leaves "
-                          "nothing to fit in",
-                          so->margin_ppm);
+  int rc = vxp_question__check(ctx, "vxp_sweep_run", "swept", "sweep", prog, analyze, so->name,
+                               so->lo, so->hi, so->margin_ppm);
+  if (rc != VXP_OK) return rc;
   size_t extra = analyze ? analyze->override_count : 0;
-  if (extra && !analyze->overrides)
-    return vxp_ctx__error(ctx, VXP_EINVAL,
-                          "vxp_analyze_options: override_count %zu with no "
-                          "overrides",
-                          extra);
-  for (size_t i = 0; i < extra; i++) {
-    if (analyze->overrides[i].name && strcmp(analyze->overrides[i].name, so->name) == 0)
-      return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_sweep_run: '%s' is both swept and overridden",
-                            so->name);
-  }
   const vxp_model *m = &prog->model;
   vxp_name target = vxp_strtab__find(&m->names, so->name, strlen(so->name));
-  if (target == VXP_NAME_NONE)
-    return vxp_ctx__error(ctx, VXP_ENOTFOUND,
-                          "the program never names '%s': there is nothing "
-                          "to sweep",
-                          so->name);
 
   vxp_sweep *sw = vxp_ctx__calloc(ctx, 1, sizeof(*sw));
   vxp_const_override *overrides = vxp_ctx__calloc(ctx, extra + 1, sizeof(*overrides));
@@ -557,7 +560,7 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   c.why = sw->reason;
   c.why_size = sizeof(sw->reason);
   bool monotone = certify(&c);
-  int rc = VXP_OK;
+  rc = VXP_OK;
   if (monotone) {
     sw->method = VXP_SEARCH_BISECTION;
     snprintf(sw->reason, sizeof(sw->reason),

@@ -52,6 +52,15 @@ int vxp_question__record(vxp_context *ctx, vxp_question *q, const vxp_program *p
                          uint64_t hi, uint32_t margin_ppm, const char *function, const char *space);
 void vxp_question__free(vxp_context *ctx, vxp_question *q);
 
+/* The checks a sweep and a frontier make of their question before any analysis: the analyze
+ * options' version, a constant name the program names, lo <= hi, a margin below one, and no
+ * override of the varied constant. `call` names the public function in messages, `varied`
+ * and `verb` say what is done to the constant ("swept"/"sweep", "varied"/"vary"). VXP_OK,
+ * or the error recorded on ctx (VXP_EVERSION, VXP_EINVAL, VXP_ENOTFOUND). */
+int vxp_question__check(vxp_context *ctx, const char *call, const char *varied, const char *verb,
+                        const vxp_program *prog, const vxp_analyze_options *analyze,
+                        const char *name, uint64_t lo, uint64_t hi, uint32_t margin_ppm);
+
 struct vxp_sweep {
   vxp_context *ctx;
   vxp_search method;

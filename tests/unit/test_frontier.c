@@ -144,11 +144,64 @@ static void test_frontier__bad_requests_are_refused_with_a_reason(void **state) 
   close_program(&f);
 }
 
+/* A frontier and a sweep ask one kind of question (vxp_question__check): each bad question
+ * gets the same code from both, and the message names the call that was given it. */
+static void test_frontier__refuses_every_bad_question_a_sweep_refuses(void **state) {
+  (void)state;
+  fixture f = open_program();
+  vxp_const_override b_too = {"B", 4};
+  vxp_analyze_options overridden = VXP_ANALYZE_OPTIONS_INIT;
+  overridden.overrides = &b_too;
+  overridden.override_count = 1;
+  vxp_analyze_options dangling = VXP_ANALYZE_OPTIONS_INIT;
+  dangling.override_count = 1;
+  struct {
+    const char *name;
+    uint64_t lo, hi;
+    uint32_t margin_ppm;
+    const vxp_analyze_options *analyze;
+    int rc;
+    const char *says;
+  } cases[] = {
+      {"", 1, 2, 0, NULL, VXP_EINVAL, "no constant name"},
+      {"B", 3, 2, 0, NULL, VXP_EINVAL, "lo 3 is greater than hi 2"},
+      {"B", 1, 2, 1000000, NULL, VXP_EINVAL, "leaves nothing to fit in"},
+      {"B", 1, 2, 0, &overridden, VXP_EINVAL, "overridden"},
+      {"B", 1, 2, 0, &dangling, VXP_EINVAL, "with no overrides"},
+      {"NOPE", 1, 2, 0, NULL, VXP_ENOTFOUND, "never names 'NOPE'"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    vxp_frontier_options fo;
+    assert_int_equal(vxp_frontier_options_init(&fo, VXP_FRONTIER_OPTIONS_VERSION), VXP_OK);
+    fo.name = cases[i].name;
+    fo.lo = cases[i].lo;
+    fo.hi = cases[i].hi;
+    fo.margin_ppm = cases[i].margin_ppm;
+    vxp_frontier *fr = NULL;
+    assert_int_equal(vxp_frontier_run(&fr, f.ctx, f.prog, cases[i].analyze, &fo), cases[i].rc);
+    assert_null(fr);
+    if (!strstr(vxp_context_errmsg(f.ctx), cases[i].says))
+      fail_msg("frontier case %zu: '%s' lacks '%s'", i, vxp_context_errmsg(f.ctx), cases[i].says);
+    vxp_sweep_options so = VXP_SWEEP_OPTIONS_INIT;
+    so.name = cases[i].name;
+    so.lo = cases[i].lo;
+    so.hi = cases[i].hi;
+    so.margin_ppm = cases[i].margin_ppm;
+    vxp_sweep *sw = NULL;
+    assert_int_equal(vxp_sweep_run(&sw, f.ctx, f.prog, cases[i].analyze, &so), cases[i].rc);
+    assert_null(sw);
+    if (!strstr(vxp_context_errmsg(f.ctx), cases[i].says))
+      fail_msg("sweep case %zu: '%s' lacks '%s'", i, vxp_context_errmsg(f.ctx), cases[i].says);
+  }
+  close_program(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_frontier__names_the_largest_fit_the_turn_to_compute_and_the_best),
       cmocka_unit_test(test_frontier__the_margin_moves_the_largest_fit),
       cmocka_unit_test(test_frontier__bad_requests_are_refused_with_a_reason),
+      cmocka_unit_test(test_frontier__refuses_every_bad_question_a_sweep_refuses),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
