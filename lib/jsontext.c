@@ -5,9 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The length of the valid UTF-8 sequence at `p` (at most `n` bytes), or 0 when there is
- * none (overlong forms, surrogates and values past U+10FFFF are invalid, as jansson says). */
-static size_t valid_sequence(const unsigned char *p, size_t n) {
+size_t vxp_json__utf8_len(const unsigned char *p, size_t n) {
   if (p[0] < 0x80) return 1;
   size_t len = (p[0] & 0xE0) == 0xC0   ? 2
                : (p[0] & 0xF0) == 0xE0 ? 3
@@ -38,7 +36,7 @@ json_t *vxp_json__text(const char *s) {
   if (!out) return NULL;
   const unsigned char *p = (const unsigned char *)s;
   for (size_t i = 0; i < len;) {
-    size_t n = valid_sequence(p + i, len - i);
+    size_t n = vxp_json__utf8_len(p + i, len - i);
     if (n) {
       memcpy(o, p + i, n);
       o += n;

@@ -11,4 +11,9 @@
  * report. NULL only when jansson's allocator fails. */
 json_t *vxp_json__text(const char *s);
 
+/* The length of the valid UTF-8 sequence at `p` (at most `n` bytes, n >= 1), or 0 when there
+ * is none: overlong forms, surrogates and values past U+10FFFF are invalid, as jansson says.
+ * What every JSON text of the library (this file's strings, the SARIF log) repairs to U+FFFD. */
+size_t vxp_json__utf8_len(const unsigned char *p, size_t n);
+
 #endif /* VXP_JSONTEXT_H */

@@ -9,6 +9,7 @@
 #include "analysis.h"
 #include "codes.h"
 #include "context.h"
+#include "jsontext.h"
 #include "program.h"
 #include "report.h"
 #include "source.h"
@@ -64,21 +65,6 @@ static void w_close(sarif_w *w, char bracket) {
   vxp_sb__putc(w->ctx, &w->sb, bracket);
 }
 
-/* Length of the valid UTF-8 sequence at `p` (at most `n` bytes), or 0 when invalid. */
-static size_t utf8_len(const unsigned char *p, size_t n) {
-  if (p[0] < 0x80) return 1;
-  size_t len = (p[0] & 0xE0) == 0xC0   ? 2
-               : (p[0] & 0xF0) == 0xE0 ? 3
-               : (p[0] & 0xF8) == 0xF0 ? 4
-                                       : 0;
-  if (len == 0 || len > n || (len == 2 && p[0] < 0xC2) || (len == 4 && p[0] > 0xF4)) return 0;
-  for (size_t i = 1; i < len; i++)
-    if ((p[i] & 0xC0) != 0x80) return 0;
-  if (len == 3 && ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0))) return 0;
-  if (len == 4 && ((p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] >= 0x90))) return 0;
-  return len;
-}
-
 static void put_escape(sarif_w *w, uint32_t cp) {
   char seq[16];
   if (cp < 0x10000) {
@@ -104,7 +90,7 @@ static void put_text(sarif_w *w, const char *text, size_t len) {
       continue;
     }
     vxp_sb__append(w->ctx, &w->sb, text + run, i - run);
-    size_t n = utf8_len(p + i, len - i);
+    size_t n = vxp_json__utf8_len(p + i, len - i);
     const char *named = c == '"'    ? "\\\""
                         : c == '\\' ? "\\\\"
                         : c == '\b' ? "\\b"
