@@ -75,7 +75,7 @@ SONAME := libvxpeak.so.$(SOVERSION)
 STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
-.PHONY: hostile all fuzz fuzz-build fuzz-harnesses fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
+.PHONY: hostile all fuzz fuzz-build fuzz-parallel fuzz-harnesses fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check format-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
 	check-public check-manpage abi-lists check-abi-lists tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
 
@@ -87,6 +87,7 @@ help:
 	@echo "make asan            run every test under AddressSanitizer + UBSan"
 	@echo "make asan-clang      the same built with clang"
 	@echo "make fuzz            run the libFuzzer harnesses for FUZZ_SECONDS each (clang)"
+	@echo "make fuzz-parallel   every harness at once, FUZZ_PROCS processes each (many cores)"
 	@echo "make fuzz-harnesses  the harnesses built with CC and a plain driver, over the corpora (in check)"
 	@echo "make tsan            run the threads test under ThreadSanitizer"
 	@echo "make install         install into PREFIX (default /usr/local), staged under DESTDIR"
@@ -501,6 +502,13 @@ fuzz-build: deps $(FUZZ_BINS)
 
 fuzz: fuzz-build
 	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_SEED) $(FUZZ_HARNESSES)
+
+# All harnesses at once, FUZZ_PROCS processes each (a machine with many cores): the run behind
+# README's fuzzing volume was FUZZ_PROCS="fuzz_check:4 fuzz_edit:3 fuzz_cuda:3 fuzz_lsp:2
+# fuzz_machine:3" FUZZ_SECONDS=290 on 16 cores.
+FUZZ_PROCS ?= fuzz_check:1 fuzz_cuda:1 fuzz_edit:1 fuzz_lsp:1 fuzz_machine:1
+fuzz-parallel: fuzz-build
+	@sh tests/fuzz/parallel.sh $(FUZZ_BUILD) $(BUILD)/fuzz-parallel $(FUZZ_SECONDS) $(FUZZ_SEED) $(FUZZ_PROCS)
 
 fuzz-smoke: fuzz-build
 	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(BUILD)/fuzz-smoke $(FUZZ_SMOKE_SECONDS) $(FUZZ_SEED) \
