@@ -22,7 +22,7 @@
  *   vxp_sweep     the largest value of a constant that fits (vxp_sweep_run)
  *   vxp_roofline  one call's memory traffic and time bound (vxp_roofline_new)
  *   vxp_frontier  the batch sizes that fit and their throughput (vxp_frontier_run)
- *   vxp_report    a rendered report: explain, sweep, roofline, frontier, plot (vxp_report_*)
+ *   vxp_report    a rendered report: check, explain, sweep, roofline, frontier, plot (vxp_report_*)
  *   vxp_cuda      a CUDA program generated from an analysis (optional stage)
  *
  * A program borrows its source, and an analysis borrows its program and machines: free
@@ -1604,10 +1604,10 @@ typedef enum vxp_report_format {
   VXP_REPORT_SVG = 3   /**< a standalone SVG picture (vxp_report_plot, vxp_report_frontier) */
 } vxp_report_format;
 
-#define VXP_REPORT_OPTIONS_VERSION 2
+#define VXP_REPORT_OPTIONS_VERSION 3
 
 /** Options for the report constructors (versioned like vxp_analyze_options: version 1 ends
- * at `machine`; version 2 adds the roofline's fields). */
+ * at `machine`; version 2 adds the roofline's fields; version 3 the check's margin). */
 typedef struct vxp_report_options {
   unsigned int version;     /**< VXP_REPORT_OPTIONS_VERSION */
   vxp_report_format format; /**< 0: the report's first form (text; SVG for the plot) */
@@ -1622,16 +1622,47 @@ typedef struct vxp_report_options {
   uint64_t tokens_per_call;  /**< roofline: tokens one call produces (0 means 1) */
   const char *tokens_name;   /**< roofline: what they were read from (a const item's name),
                                   or NULL (no tokens/s is printed in the text) */
+  /* Version 3. */
+  uint32_t margin_ppm; /**< check: the share of each capacity to keep free, in millionths
+                            (below 10^6; 0: none) */
 } vxp_report_options;
 
 #define VXP_REPORT_OPTIONS_INIT                                                                    \
-  { VXP_REPORT_OPTIONS_VERSION, VXP_REPORT_TEXT, NULL, NULL, NULL, VXP_TRAFFIC_COMPULSORY, 0, NULL }
+  {                                                                                                \
+    VXP_REPORT_OPTIONS_VERSION, VXP_REPORT_TEXT, NULL, NULL, NULL, VXP_TRAFFIC_COMPULSORY, 0,      \
+        NULL, 0                                                                                    \
+  }
 
 /**
  * Initialise `opts` with defaults for options-struct `version` (1 to
  * VXP_REPORT_OPTIONS_VERSION). @return VXP_OK, VXP_EINVAL or VXP_EVERSION
  */
 VXP_API int vxp_report_options_init(vxp_report_options *opts, unsigned int version);
+
+/**
+ * The verdict of `an` as text (`vxpeak check`): the machine (and host), each resident set's
+ * peak against its capacity with the tiles live at it grouped by scope and size, the call
+ * trees that reach past their function's own peak with the path and what each call holds,
+ * the routes the transfers take, the (function, space) pairs inside `opts->margin_ppm`, and
+ * the verdict line ("admitted" or "rejected", with the counts). Diagnostics are not in it
+ * (vxp_diagnostic_render). The format must be VXP_REPORT_TEXT (or 0); the analysis' JSON
+ * and SARIF are vxp_analysis_json and vxp_analysis_sarif.
+ * @param[out] out the report, owned by the caller (vxp_report_free), allocated from `ctx`
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also a margin of 10^6 or more), VXP_EVERSION;
+ *         failures are reported on `ctx`
+ */
+VXP_API VXP_WARN_UNUSED int vxp_report_check(vxp_report **out, vxp_context *ctx,
+                                             const vxp_analysis *an,
+                                             const vxp_report_options *opts);
+
+/**
+ * How many (function, space) call trees of `an` fit their capacity but not with
+ * `margin_ppm` millionths of it left free: a total over (10^6 - margin_ppm) / 10^6 of the
+ * capacity. These are the pairs vxp_report_check lists as inside the margin; a caller
+ * holding a margin rejects the program when this is not zero. 0 for a NULL analysis, a
+ * margin of 0, or one of 10^6 or more.
+ */
+VXP_API size_t vxp_analysis_inside_margin(const vxp_analysis *an, uint32_t margin_ppm);
 
 /**
  * What fills each peak of `an` (`vxpeak explain`): per (function, space) with a capacity,

@@ -214,13 +214,4 @@ bool vxpeak_render_nth(FILE *out, const vxp_diagnostic *d, size_t index, size_t 
 /* Whether to colour output written to `out` (a terminal, and NO_COLOR unset). */
 bool vxpeak_use_color(FILE *out);
 
-/* ------------------------------------------------------------------ numbers (format.c) */
-
-const char *vxpeak_grouped(uint64_t v, char buf[32]);         /* 12,952,010,752 */
-const char *vxpeak_binary(uint64_t v, char buf[32]);          /* 12.06 GiB, 500.00 MiB */
-const char *vxpeak_decimal(uint64_t v, char buf[32]);         /* 13.48 GB */
-const char *vxpeak_duration_fixed(uint64_t ps, char buf[32]); /* 12.85 ms, 411.17 ms */
-const char *vxpeak_bytes(uint64_t v, char buf[96]); /* 13,476,298,752 bytes (13.48 GB, 12.55 GiB) */
-const char *vxpeak_per_second(double v, char buf[32]); /* 115, 47.4, 2.4 */
-
 #endif /* VXPEAK_CLI_H */

@@ -85,11 +85,13 @@ typedef struct session {
   vxp_sweep *sweep;
   vxp_roofline *roofline;
   vxp_frontier *frontier;
-  vxp_report *explain, *explain_json, *sweep_report, *roofline_report, *frontier_report, *plot;
+  vxp_report *explain, *explain_json, *sweep_report, *roofline_report, *frontier_report, *plot,
+      *check;
   char json_copy[65536];
 } session;
 
 static void session_free(session *s) {
+  vxp_report_free(s->check);
   vxp_report_free(s->plot);
   vxp_report_free(s->frontier_report);
   vxp_report_free(s->roofline_report);
@@ -246,6 +248,12 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       rc = vxp_report_plot(&s->plot, s->ctx, s->an, NULL);
       if (rc == VXP_ENOTFOUND) rc = VXP_OK; /* nothing placed in a space with a capacity */
       break;
+    case 28: {
+      vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+      ro.margin_ppm = 100000;
+      rc = vxp_report_check(&s->check, s->ctx, s->an, &ro);
+      break;
+    }
     /* The blog program is one the CUDA stage accepts: generation runs to the end. */
     case 16: rc = vxp_analyze(&s->file_an, s->ctx, s->file_prog, NULL); break;
     case 17:

@@ -457,6 +457,71 @@ static void test_report__sweep_grid_reads_rows_and_columns_from_its_cells(void *
   test_done(&r);
 }
 
+/* The check's text: each peak with the tiles live at it (the set's own, even when another
+ * function has the same name: the command's text once listed both functions' tiles under
+ * each), the pairs inside the margin, and the verdict line; vxp_analysis_inside_margin
+ * counts the same pairs. */
+static void
+test_report__check_lists_each_sets_own_tiles_and_the_pairs_inside_the_margin(void **state) {
+  (void)state;
+  static const char *TWO_F = "fn f() -> i32 {\n"
+                             "  let a = transfer(Tensor<f32, [256]>::new(), Memory::W);\n"
+                             "  let b = transfer(Tensor<f32, [256]>::new(), Memory::W);\n"
+                             "  print!(a);\n  print!(b);\n  return 0;\n}\n"
+                             "fn f() -> i32 {\n"
+                             "  let c = transfer(Tensor<f32, [256]>::new(), Memory::W);\n"
+                             "  let d = transfer(Tensor<f32, [256]>::new(), Memory::W);\n"
+                             "  print!(c);\n  print!(d);\n  return 0;\n}\n";
+  char program[1024];
+  snprintf(program, sizeof(program), "%s%s", MACHINE_TEXT, TWO_F);
+  test_run r = test_analyse(program);
+  vxp_report *rep = NULL;
+  assert_int_equal(vxp_report_check(&rep, r.ctx, r.an, NULL), VXP_OK);
+  const char *text = vxp_report_text(rep, NULL);
+  assert_non_null(strstr(text, "machine: the program's own declarations\n"));
+  assert_non_null(strstr(text, "  2.00 KiB: 2 tiles of 1,024 bytes at function scope (a, b)\n"));
+  assert_non_null(strstr(text, "  2.00 KiB: 2 tiles of 1,024 bytes at function scope (c, d)\n"));
+  assert_null(strstr(text, "4 tiles"));
+  assert_null(strstr(text, "inside the margin"));
+  vxp_report_free(rep);
+  assert_int_equal(vxp_analysis_inside_margin(r.an, 0), 0);
+  test_done(&r);
+
+  /* 2 KiB of a 1 GiB space fits with 99.9% free, not with 99.99999%. */
+  r = test_analyse_with("fn main() -> i32 {\n"
+                        "  let a = transfer(Tensor<f32, [256]>::new(), Memory::W);\n"
+                        "  let b = transfer(Tensor<f32, [256]>::new(), Memory::W);\n"
+                        "  print!(a);\n  print!(b);\n  return 0;\n}\n",
+                        MACHINE_TEXT, 0);
+  vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+  ro.margin_ppm = 999000;
+  ro.machine = "w-box";
+  assert_int_equal(vxp_report_check(&rep, r.ctx, r.an, &ro), VXP_OK);
+  text = vxp_report_text(rep, NULL);
+  assert_non_null(strstr(text, "machine: w-box\n"));
+  assert_null(strstr(text, "inside the margin"));
+  assert_non_null(strstr(text, "admitted: 0 errors, 0 warnings\n"));
+  assert_int_equal(vxp_analysis_inside_margin(r.an, ro.margin_ppm), 0);
+  vxp_report_free(rep);
+  ro.margin_ppm = 999999;
+  assert_int_equal(vxp_report_check(&rep, r.ctx, r.an, &ro), VXP_OK);
+  text = vxp_report_text(rep, NULL);
+  assert_non_null(strstr(text, "main: W needs 2,048 bytes (2.05 kB, 2.00 KiB), more than the "
+                               "1,073 bytes (1.07 kB, 1.05 KiB) that leave 99.9999% of it free\n"));
+  assert_non_null(strstr(text, "rejected: 0 errors, 0 warnings, 1 inside the margin\n"));
+  assert_int_equal(vxp_analysis_inside_margin(r.an, ro.margin_ppm), 1);
+  vxp_report_free(rep);
+  /* No margin leaves nothing; other forms are refused. */
+  ro.margin_ppm = 1000000;
+  assert_int_equal(vxp_report_check(&rep, r.ctx, r.an, &ro), VXP_EINVAL);
+  ro.margin_ppm = 0;
+  ro.format = VXP_REPORT_JSON;
+  assert_int_equal(vxp_report_check(&rep, r.ctx, r.an, &ro), VXP_EINVAL);
+  assert_null(rep);
+  assert_int_equal(vxp_analysis_inside_margin(NULL, 10), 0);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_report__explain_keeps_every_row),
@@ -469,6 +534,8 @@ int main(void) {
       cmocka_unit_test(test_report__sweep_grid_reads_rows_and_columns_from_its_cells),
       cmocka_unit_test(test_report__plot_draws_the_peak_the_analysis_reports),
       cmocka_unit_test(test_report__plot_refuses_other_forms_and_empty_selections),
+      cmocka_unit_test(
+          test_report__check_lists_each_sets_own_tiles_and_the_pairs_inside_the_margin),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -239,3 +239,18 @@ def test_sweep_grid_is_the_commands_text_and_json(ctx: vxpeak.Context, at_root: 
     expected.pop("machine")
     assert got == expected
     assert [c.fits for c in small.cells] == [c["fits"] for c in expected["cells"]]
+
+
+def test_check_text_is_the_commands_text_with_a_margin(ctx: vxpeak.Context, at_root: None) -> None:
+    program = ctx.parse(ctx.load("examples/llama2/decode.vx"))
+    an = ctx.analyze(
+        program,
+        machine=ctx.builtin_machine("l4"),
+        host=ctx.builtin_machine("host-default"),
+        overrides={"BATCH": 4},
+    )
+    assert an.check_text(margin=0.10, machine="l4") == golden("check-decode-l4-margin")
+    assert an.inside_margin(0.10) == 1
+    assert an.inside_margin(0.0) == 0
+    with pytest.raises(vxpeak.InvalidArgument):
+        an.check_text(margin=1.0)

@@ -1423,6 +1423,31 @@ class Analysis(_Handle):
         return Explanation.from_json(doc, ctx._report(make, _ffi.REPORT_TEXT, function, space,
                                                       machine))
 
+    def check_text(self, margin: float = 0.0, machine: Optional[str] = None) -> str:
+        """The verdict as ``vxpeak check`` prints it (vxp_report_check): each peak against
+        its capacity with the tiles that fill it, the call trees, the routes, the pairs with
+        less than ``margin`` (a fraction, 0 <= margin < 1) of their capacity free, and the
+        verdict line; the machine is named ``machine`` (by default its label)."""
+        if not 0.0 <= margin < 1.0:
+            raise InvalidArgument("check_text: margin %r is not in [0, 1)" % margin)
+        ctx = self.program.context
+        ppm = int(round(margin * 1000000))
+
+        def configure(ro: _ffi.ReportOptions) -> None:
+            ro.margin_ppm = ppm
+
+        def make(rep: Any, ro: Any) -> int:
+            return int(_ffi.lib().vxp_report_check(rep, ctx._handle(), self._handle(), ro))
+
+        return ctx._report(make, _ffi.REPORT_TEXT, machine=machine, configure=configure)
+
+    def inside_margin(self, margin: float) -> int:
+        """How many (function, space) pairs fit their capacity but not with ``margin`` (a
+        fraction) of it free (vxp_analysis_inside_margin): the command rejects the program
+        when this is not zero."""
+        return int(_ffi.lib().vxp_analysis_inside_margin(self._handle(),
+                                                         int(round(margin * 1000000))))
+
     def plot(self, function: Optional[str] = None, space: Optional[str] = None) -> "Plot":
         """The bytes live along program order as SVG (``vxpeak plot``; vxp_report_plot):
         one panel per resident set of ``function`` and ``space`` (None: all). Shows itself

@@ -158,10 +158,11 @@ class ReportOptions(Structure):
         ("traffic", c_int),
         ("tokens_per_call", c_uint64),
         ("tokens_name", c_char_p),
+        ("margin_ppm", c_uint32),
     ]
 
 
-REPORT_OPTIONS_VERSION = 2
+REPORT_OPTIONS_VERSION = 3
 REPORT_TEXT = 1
 REPORT_JSON = 2
 REPORT_SVG = 3
@@ -421,6 +422,8 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_frontier_point_unbound_reason": (c_char_p, [_H]),
     # reports
     "vxp_report_options_init": (c_int, [c_void_p, c_uint]),
+    "vxp_report_check": (c_int, [_OUT, _H, _H, c_void_p]),
+    "vxp_analysis_inside_margin": (c_size_t, [_H, c_uint32]),
     "vxp_report_explain": (c_int, [_OUT, _H, _H, c_void_p]),
     "vxp_report_sweep": (c_int, [_OUT, _H, c_void_p, c_void_p, c_size_t, c_void_p]),
     "vxp_report_roofline": (c_int, [_OUT, _H, _H, c_void_p]),
