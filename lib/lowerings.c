@@ -98,9 +98,16 @@ static void check_lowering(low_walk *L, TSNode item, const vxp_machine_view *vie
     L->rc = VXP_ENOMEM;
 }
 
-int vxp_lowerings__check(vxp_context *ctx, const vxp_source *src, TSNode root,
-                         const vxp_machine_view *view, vxp_diag_list *diags) {
+int vxp_lowerings__check_items(vxp_context *ctx, const vxp_source *src, TSNode root,
+                               const TSNode *items, size_t count, const vxp_machine_view *view,
+                               vxp_diag_list *diags) {
   low_walk L = {ctx, src, &ctx->syms, &ctx->fields, VXP_OK};
+  if (items) {
+    for (size_t i = 0; i < count && L.rc == VXP_OK; i++)
+      if (ts_node_symbol(items[i]) == L.S->transfer_impl_item)
+        check_lowering(&L, items[i], view, diags);
+    return L.rc;
+  }
   /* A cursor: indexing the items one by one would be quadratic in the file. */
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   bool more = ts_tree_cursor_goto_first_child(&cursor);
@@ -110,4 +117,9 @@ int vxp_lowerings__check(vxp_context *ctx, const vxp_source *src, TSNode root,
   }
   ts_tree_cursor_delete(&cursor);
   return L.rc;
+}
+
+int vxp_lowerings__check(vxp_context *ctx, const vxp_source *src, TSNode root,
+                         const vxp_machine_view *view, vxp_diag_list *diags) {
+  return vxp_lowerings__check_items(ctx, src, root, NULL, 0, view, diags);
 }

@@ -21,4 +21,10 @@
 int vxp_lowerings__check(vxp_context *ctx, const vxp_source *src, TSNode root,
                          const vxp_machine_view *view, vxp_diag_list *diags);
 
+/* vxp_lowerings__check over the root's children `items` (`count` of them, in order; a
+ * program's `top`), or over the children of `root` with a cursor when `items` is NULL. */
+int vxp_lowerings__check_items(vxp_context *ctx, const vxp_source *src, TSNode root,
+                               const TSNode *items, size_t count, const vxp_machine_view *view,
+                               vxp_diag_list *diags);
+
 #endif /* VXP_LOWERINGS_H */

@@ -542,31 +542,49 @@ static void read_lowering(reader *R, TSNode item) {
   }
 }
 
-int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root) {
+/* One top-level node: a Memory, Topology or lowering is read, anything else skipped. */
+static void read_item(reader *R, TSNode item) {
+  TSSymbol sym = ts_node_symbol(item);
+  if (sym == R->S->memory_item)
+    read_memory(R, item);
+  else if (sym == R->S->topology_item)
+    read_topology(R, item);
+  else if (sym == R->S->transfer_impl_item)
+    read_lowering(R, item);
+}
+
+int vxp_machine__read_items(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root,
+                            const TSNode *items, size_t count) {
   reader R = {ctx, m, src, &ctx->syms, &ctx->fields, VXP_OK, {NULL, 0, 0}, {NULL, 0, 0}};
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
-    do {
-      /* Before each item: the caller's cancellation flag or time budget (a model of 10^5
-       * spaces takes seconds to read). */
-      if (vxp_ctx__interrupted(ctx)) {
+  if (items) {
+    for (size_t i = 0; i < count && R.rc == VXP_OK; i++) {
+      if (vxp_ctx__interrupted(ctx))
         R.rc = VXP_ECANCELLED;
-        break;
-      }
-      TSNode item = ts_tree_cursor_current_node(&cursor);
-      TSSymbol sym = ts_node_symbol(item);
-      if (sym == R.S->memory_item)
-        read_memory(&R, item);
-      else if (sym == R.S->topology_item)
-        read_topology(&R, item);
-      else if (sym == R.S->transfer_impl_item)
-        read_lowering(&R, item);
-    } while (R.rc == VXP_OK && ts_tree_cursor_goto_next_sibling(&cursor));
+      else
+        read_item(&R, items[i]);
+    }
+  } else {
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      do {
+        /* Before each item: the caller's cancellation flag or time budget (a model of 10^5
+         * spaces takes seconds to read). */
+        if (vxp_ctx__interrupted(ctx)) {
+          R.rc = VXP_ECANCELLED;
+          break;
+        }
+        read_item(&R, ts_tree_cursor_current_node(&cursor));
+      } while (R.rc == VXP_OK && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
   }
-  ts_tree_cursor_delete(&cursor);
   vxp_name_index__free(ctx, &R.spaces);
   vxp_name_index__free(ctx, &R.topologies);
   return R.rc;
+}
+
+int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root) {
+  return vxp_machine__read_items(ctx, m, src, root, NULL, 0);
 }
 
 /* ------------------------------------------------------------------ machine objects */

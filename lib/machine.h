@@ -119,6 +119,11 @@ struct vxp_machine {
  * when the context's flag or time budget stops it (checked before each item). */
 int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root);
 
+/* vxp_machine__read over the root's children `items` (`count` of them, in order; a
+ * program's `top`), or over the children of `root` with a cursor when `items` is NULL. */
+int vxp_machine__read_items(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root,
+                            const TSNode *items, size_t count);
+
 /* Allocate an empty machine labelled `label`; NULL on allocation failure. */
 vxp_machine *vxp_machine__new(vxp_context *ctx, const char *label);
 

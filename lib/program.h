@@ -64,9 +64,12 @@ int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
 /* vxp_syntax__diagnose restricted to the top-level nodes of `root` starting in [from, to)
  * (and the words of that text), appending three groups in this order: reserved words used
  * as names, obsolete spellings, ERROR/MISSING nodes, each in source order; counts[g] is the
- * size of group g. [0, UINT32_MAX) is the whole program. */
-int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode root, uint32_t from,
-                              uint32_t to, vxp_diag_list *diags, size_t counts[3]);
+ * size of group g. [0, UINT32_MAX) is the whole program. `top` (NULL when not read) holds
+ * the root's `top_count` children in order (vxp_program.top): then only the children in
+ * the span are visited, found by bisection, instead of a cursor pass over all of them. */
+int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode root,
+                              const TSNode *top, size_t top_count, uint32_t from, uint32_t to,
+                              vxp_diag_list *diags, size_t counts[3]);
 
 /* Brackets ( [ { open at once beyond which a text is not parsed. tree-sitter 0.20's parser
  * corrupts its heap when tens of thousands of brackets are left open (found by fuzzing:

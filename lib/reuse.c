@@ -17,13 +17,21 @@
 #include "source.h"
 #include "symbols.h"
 
-/* The top-level items of a tree: kind, extent, error flag, and where a function's body
- * starts (0 when it has none). */
+/* The top-level items of a tree: kind, extent, error flag. Where a function's body starts
+ * is read only for the items the edit touched (body_start): ts_node_child_by_field_id on
+ * every function of a large file cost more than the rest of the plan. */
 typedef struct top_item {
   TSSymbol sym;
   bool has_error;
-  uint32_t start, end, body;
+  uint32_t start, end;
 } top_item;
+
+/* Where the body of top-level node `k` starts when it is a function with one; 0 otherwise. */
+static uint32_t body_start(const vxp_context *ctx, TSNode k) {
+  if (ts_node_symbol(k) != ctx->syms.function_item) return 0;
+  TSNode body = ts_node_child_by_field_id(k, ctx->fields.body);
+  return ts_node_is_null(body) ? 0 : ts_node_start_byte(body);
+}
 
 static int list_items(vxp_context *ctx, const vxp_program *prog, top_item **out, uint32_t *count) {
   uint32_t n = (uint32_t)prog->top.len;
@@ -38,10 +46,6 @@ static int list_items(vxp_context *ctx, const vxp_program *prog, top_item **out,
     items[i].has_error = ts_node_has_error(k);
     items[i].start = ts_node_start_byte(k);
     items[i].end = ts_node_end_byte(k);
-    if (items[i].sym == ctx->syms.function_item) {
-      TSNode body = ts_node_child_by_field_id(k, ctx->fields.body);
-      if (!ts_node_is_null(body)) items[i].body = ts_node_start_byte(body);
-    }
   }
   *out = items;
   *count = n;
@@ -123,8 +127,10 @@ int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
       R->side[i] = side;
     } else {
       /* touched: a function whose signature (everything before its body) is unchanged */
-      uint32_t sig = n->body - n->start;
-      ok = n->sym == ctx->syms.function_item && o->body && n->body && o->body - o->start == sig &&
+      uint32_t o_body = body_start(ctx, old->top.items[i]);
+      uint32_t n_body = body_start(ctx, prog->top.items[i]);
+      uint32_t sig = n_body - n->start;
+      ok = n->sym == ctx->syms.function_item && o_body && n_body && o_body - o->start == sig &&
            memcmp(R->old_src->text + o->start, R->new_src->text + n->start, sig) == 0 &&
            closes_on_its_own_line(R->old_src->text, o->start, o->end) &&
            closes_on_its_own_line(R->new_src->text, n->start, n->end);

@@ -279,26 +279,23 @@ static int reserved_candidates(vxp_context *ctx, const vxp_source *src, uint32_t
 /* Reports every identifier spelled as a reserved word among the words of [from, to). The
  * walk descends only into nodes that contain a candidate word, so it visits the paths to
  * the keywords rather than the whole tree (the check runs on every parse and reparse). */
-static int check_reserved(vxp_context *ctx, const vxp_source *src, TSNode root, uint32_t from,
-                          uint32_t to, vxp_diag_list *diags) {
-  Array(uint32_t) candidates;
-  memset(&candidates, 0, sizeof(candidates));
-  int rc = reserved_candidates(ctx, src, from, to, &candidates);
-  if (rc != VXP_OK || candidates.len == 0) {
-    array_free(ctx, &candidates);
-    return rc;
-  }
+/* The walk of check_reserved under `node` (the node itself included), from candidate
+ * `*next` on. */
+static int reserved_under(vxp_context *ctx, const vxp_source *src, TSNode node,
+                          const uint32_t *candidates, size_t count, size_t *next_at,
+                          vxp_diag_list *diags) {
   TSSymbol ident = ctx->syms.identifier, type_ident = ctx->syms.type_identifier;
-  size_t next = 0; /* the first candidate not before the current node */
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  size_t next = *next_at; /* the first candidate not before the current node */
+  int rc = VXP_OK;
+  TSTreeCursor cursor = ts_tree_cursor_new(node);
   for (;;) {
-    TSNode node = ts_tree_cursor_current_node(&cursor);
-    uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
-    while (next < candidates.len && candidates.items[next] < start)
+    TSNode n = ts_tree_cursor_current_node(&cursor);
+    uint32_t start = ts_node_start_byte(n), end = ts_node_end_byte(n);
+    while (next < count && candidates[next] < start)
       next++;
-    bool contains = next < candidates.len && candidates.items[next] < end;
+    bool contains = next < count && candidates[next] < end;
     if (contains) {
-      TSSymbol sym = ts_node_symbol(node);
+      TSSymbol sym = ts_node_symbol(n);
       if (sym == ident || sym == type_ident) {
         if (reserved_word(src->text + start, end - start) &&
             !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, start, end,
@@ -312,12 +309,77 @@ static int check_reserved(vxp_context *ctx, const vxp_source *src, TSNode root, 
         continue; /* inside an ERROR node the words are reported as unexpected already */
       }
     }
+    /* A cursor never leaves the node it was made on. */
     while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
       if (!ts_tree_cursor_goto_parent(&cursor)) goto done;
     }
   }
 done:
   ts_tree_cursor_delete(&cursor);
+  *next_at = next;
+  return rc;
+}
+
+/* The first of the `count` top-level nodes `top` (in source order) that ends after `at`. */
+static size_t first_ending_after(const TSNode *top, size_t count, uint32_t at) {
+  size_t lo = 0, hi = count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (ts_node_end_byte(top[mid]) <= at)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* The first of the `count` top-level nodes `top` that starts at or after `at`. */
+static size_t first_starting_at(const TSNode *top, size_t count, uint32_t at) {
+  size_t lo = 0, hi = count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (ts_node_start_byte(top[mid]) < at)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Reports every identifier spelled as a reserved word among the words of [from, to). The
+ * walk descends only into nodes that contain a candidate word, so it visits the paths to
+ * the keywords rather than the whole tree (the check runs on every parse and reparse).
+ * With the root's children `top` (not NULL, root not an ERROR node), only the children
+ * that hold a candidate are walked: a cursor's steps over the root's children descend
+ * tree-sitter's balanced repetition tree, which on a large file costs more than the words
+ * of one item. */
+static int check_reserved(vxp_context *ctx, const vxp_source *src, TSNode root, const TSNode *top,
+                          size_t top_count, uint32_t from, uint32_t to, vxp_diag_list *diags) {
+  Array(uint32_t) candidates;
+  memset(&candidates, 0, sizeof(candidates));
+  int rc = reserved_candidates(ctx, src, from, to, &candidates);
+  if (rc != VXP_OK || candidates.len == 0) {
+    array_free(ctx, &candidates);
+    return rc;
+  }
+  size_t next = 0;
+  if (!top) {
+    rc = reserved_under(ctx, src, root, candidates.items, candidates.len, &next, diags);
+  } else {
+    for (size_t i = first_ending_after(top, top_count, candidates.items[0]);
+         rc == VXP_OK && i < top_count && next < candidates.len; i++) {
+      uint32_t start = ts_node_start_byte(top[i]), end = ts_node_end_byte(top[i]);
+      while (next < candidates.len && candidates.items[next] < start)
+        next++;
+      if (next == candidates.len) break;
+      if (candidates.items[next] >= end) { /* none inside: skip to the one holding it */
+        size_t k = first_ending_after(top, top_count, candidates.items[next]);
+        if (k > i) i = k - 1;
+        continue;
+      }
+      rc = reserved_under(ctx, src, top[i], candidates.items, candidates.len, &next, diags);
+    }
+  }
   array_free(ctx, &candidates);
   return rc;
 }
@@ -359,11 +421,32 @@ static bool check_member_clauses(vxp_context *ctx, const vxp_source *src, TSNode
   return true;
 }
 
-/* Visits the items and the functions directly inside them (where the old spellings can
- * stand), never expression bodies: the check runs on every parse. */
-static int check_obsolete(vxp_context *ctx, const vxp_source *src, TSNode root, uint32_t from,
-                          uint32_t to, vxp_diag_list *diags) {
+/* Whether obsolete spellings in top-level node `item` were reported; false when out of
+ * memory. */
+static bool obsolete_in(vxp_context *ctx, const vxp_source *src, TSNode item,
+                        vxp_diag_list *diags) {
   const vxp_symbols *S = &ctx->syms;
+  TSSymbol sym = ts_node_symbol(item);
+  if (sym == S->legacy_transfer_impl_item) return report_node(ctx, src, diags, item, OLD_LOWERING);
+  if (sym == S->function_item) return check_function_clauses(ctx, src, item, diags);
+  if (sym == S->impl_item || sym == S->transfer_impl_item || sym == S->trait_item) {
+    TSNode body = ts_node_child_by_field_id(item, ctx->fields.body);
+    if (!ts_node_is_null(body)) return check_member_clauses(ctx, src, body, diags);
+  }
+  return true;
+}
+
+/* Visits the items and the functions directly inside them (where the old spellings can
+ * stand), never expression bodies: the check runs on every parse. With the root's
+ * children `top`, only those starting in [from, to). */
+static int check_obsolete(vxp_context *ctx, const vxp_source *src, TSNode root, const TSNode *top,
+                          size_t top_count, uint32_t from, uint32_t to, vxp_diag_list *diags) {
+  if (top) {
+    for (size_t i = first_starting_at(top, top_count, from);
+         i < top_count && ts_node_start_byte(top[i]) < to; i++)
+      if (!obsolete_in(ctx, src, top[i], diags)) return VXP_ENOMEM;
+    return VXP_OK;
+  }
   /* A cursor, not ts_node_named_child(root, i): the runtime finds the i-th child by
    * walking from the first, so indexing every item would be quadratic in the file. */
   TSTreeCursor cursor = ts_tree_cursor_new(root);
@@ -373,17 +456,7 @@ static int check_obsolete(vxp_context *ctx, const vxp_source *src, TSNode root, 
     uint32_t at = ts_node_start_byte(item);
     if (at >= to) break; /* items are in source order */
     if (at < from) continue;
-    TSSymbol sym = ts_node_symbol(item);
-    bool ok = true;
-    if (sym == S->legacy_transfer_impl_item) {
-      ok = report_node(ctx, src, diags, item, OLD_LOWERING);
-    } else if (sym == S->function_item) {
-      ok = check_function_clauses(ctx, src, item, diags);
-    } else if (sym == S->impl_item || sym == S->transfer_impl_item || sym == S->trait_item) {
-      TSNode body = ts_node_child_by_field_id(item, ctx->fields.body);
-      if (!ts_node_is_null(body)) ok = check_member_clauses(ctx, src, body, diags);
-    }
-    if (!ok) {
+    if (!obsolete_in(ctx, src, item, diags)) {
       ts_tree_cursor_delete(&cursor);
       return VXP_ENOMEM;
     }
@@ -446,17 +519,43 @@ static bool stray_item_keyword(const vxp_source *src, uint32_t at, uint32_t *sta
   return false;
 }
 
-int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode root, uint32_t from,
-                              uint32_t to, vxp_diag_list *diags, size_t counts[3]) {
+/* The diagnostics of one top-level node `top` starting in the span (see below). */
+static int diagnose_top(vxp_context *ctx, const vxp_source *src, TSNode root, TSNode top,
+                        bool errors, vxp_diag_list *diags) {
+  uint32_t at = ts_node_start_byte(top);
+  uint32_t ks, ke;
+  if (!ts_node_is_extra(top) && stray_item_keyword(src, at, &ks, &ke) &&
+      !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, ks, ke,
+                     "syntax error: unexpected '%.*s' before the item that follows it on "
+                     "the line (an item starts with one keyword)",
+                     (int)(ke - ks), src->text + ks))
+    return VXP_ENOMEM;
+  if (ts_node_symbol(top) == ctx->syms.stray_path)
+    return report(ctx, src, diags, top, root) ? VXP_OK : VXP_ENOMEM;
+  if (errors && (ts_node_has_error(top) || ts_node_is_missing(top)))
+    return report_errors(ctx, src, top, diags);
+  return VXP_OK;
+}
+
+int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode root,
+                              const TSNode *top, size_t top_count, uint32_t from, uint32_t to,
+                              vxp_diag_list *diags, size_t counts[3]) {
+  bool root_error = vxp_node__is_error(root) || ts_node_is_missing(root);
+  if (root_error) top = NULL; /* the root's own walks below */
   size_t before = diags->len;
-  int rc = check_reserved(ctx, src, root, from, to, diags);
+  int rc = check_reserved(ctx, src, root, top, top_count, from, to, diags);
   counts[0] = diags->len - before;
   before = diags->len;
-  if (rc == VXP_OK) rc = check_obsolete(ctx, src, root, from, to, diags);
+  if (rc == VXP_OK) rc = check_obsolete(ctx, src, root, top, top_count, from, to, diags);
   counts[1] = diags->len - before;
   before = diags->len;
-  if (rc == VXP_OK && (vxp_node__is_error(root) || ts_node_is_missing(root))) {
+  if (rc == VXP_OK && root_error) {
     if (!report(ctx, src, diags, root, ts_node_parent(root))) rc = VXP_ENOMEM;
+  } else if (rc == VXP_OK && top) {
+    bool errors = ts_node_has_error(root);
+    for (size_t i = first_starting_at(top, top_count, from);
+         rc == VXP_OK && i < top_count && ts_node_start_byte(top[i]) < to; i++)
+      rc = diagnose_top(ctx, src, root, top[i], errors, diags);
   } else if (rc == VXP_OK) {
     /* The top-level nodes (items, comments, stray errors) starting in [from, to), walked
      * with a cursor (ts_node_child from the start each time would be quadratic). A path
@@ -466,22 +565,10 @@ int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode ro
     TSTreeCursor cursor = ts_tree_cursor_new(root);
     bool more = ts_tree_cursor_goto_first_child(&cursor);
     for (; more && rc == VXP_OK; more = ts_tree_cursor_goto_next_sibling(&cursor)) {
-      TSNode top = ts_tree_cursor_current_node(&cursor);
-      uint32_t at = ts_node_start_byte(top);
+      TSNode item = ts_tree_cursor_current_node(&cursor);
+      uint32_t at = ts_node_start_byte(item);
       if (at < from || at >= to) continue;
-      uint32_t ks, ke;
-      if (!ts_node_is_extra(top) && stray_item_keyword(src, at, &ks, &ke) &&
-          !vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0001", src, ks, ke,
-                         "syntax error: unexpected '%.*s' before the item that follows it on "
-                         "the line (an item starts with one keyword)",
-                         (int)(ke - ks), src->text + ks))
-        rc = VXP_ENOMEM;
-      if (rc != VXP_OK) break;
-      if (ts_node_symbol(top) == ctx->syms.stray_path) {
-        if (!report(ctx, src, diags, top, root)) rc = VXP_ENOMEM;
-      } else if (errors && (ts_node_has_error(top) || ts_node_is_missing(top))) {
-        rc = report_errors(ctx, src, top, diags);
-      }
+      rc = diagnose_top(ctx, src, root, item, errors, diags);
     }
     ts_tree_cursor_delete(&cursor);
   }
@@ -492,7 +579,7 @@ int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode ro
 int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
                          vxp_diag_list *diags) {
   size_t counts[3];
-  return vxp_syntax__diagnose_span(ctx, src, root, 0, UINT32_MAX, diags, counts);
+  return vxp_syntax__diagnose_span(ctx, src, root, NULL, 0, 0, UINT32_MAX, diags, counts);
 }
 
 /* A byte that continues an identifier or number: such a run is one token. */

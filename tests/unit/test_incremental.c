@@ -343,6 +343,36 @@ static void test_incremental__random_edits_report_what_a_fresh_parse_reports(voi
     run_sequence(base_program, seed, 250, true);
 }
 
+/* The base program with the syntax checks' findings in several items that parse cleanly: a
+ * reserved word as a name, an obsolete `where Transfer<S, D>`, a stray item keyword in front
+ * of a function. A reparse checks the touched items' syntax alone (found among the
+ * top-level nodes by bisection) and moves the others' diagnostics: body edits around them
+ * must report what a fresh parse reports. */
+static void
+test_incremental__body_edits_among_syntax_findings_report_what_a_fresh_parse_reports(void **state) {
+  (void)state;
+  static char text[8192];
+  snprintf(text, sizeof(text), "%s%s", base_program,
+           "fn named_on(x: i32) -> i32 {\n"
+           "  let on = x;\n"
+           "  return on;\n"
+           "}\n"
+           "fn old_where<S: Topology, D: Topology>(x : i32) -> i32 where Transfer<S, D> {\n"
+           "  return x;\n"
+           "}\n"
+           "struct fn stray_keyword(x: i32) -> i32 {\n"
+           "  let u = transfer(Tensor<f32, [16]>::uninit(), Memory::HBM);\n"
+           "  print(u);\n"
+           "  return x;\n"
+           "}\n"
+           "fn tail_fn(x: i32) -> i32 {\n"
+           "  let in_tail = transfer(Tensor<f32, [32]>::uninit(), Memory::HBM);\n"
+           "  print(in_tail);\n"
+           "  return x;\n"
+           "}\n");
+  run_sequence(text, 11, 120, true);
+}
+
 static void test_incremental__random_edits_of_the_llama_example(void **state) {
   (void)state;
   FILE *f = fopen("examples/llama2/prefill.vx", "rb");
@@ -607,6 +637,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_incremental__random_edits_report_what_a_fresh_parse_reports),
       cmocka_unit_test(test_incremental__random_edits_of_the_llama_example),
+      cmocka_unit_test(
+          test_incremental__body_edits_among_syntax_findings_report_what_a_fresh_parse_reports),
       cmocka_unit_test(test_incremental__syntax_errors_of_untouched_items_move_with_the_edit),
       cmocka_unit_test(test_incremental__a_message_quoting_bytes_that_are_not_utf8_still_reports),
       cmocka_unit_test(test_incremental__an_edit_in_a_body_keeps_the_other_functions_results),
