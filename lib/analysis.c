@@ -1156,7 +1156,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
     an->items_taken = R.taken;
     an->items_walked = R.walked;
     if (rc == VXP_OK)
-      rc = vxp_lowerings__check_items(ctx, prog->src, root, top, top_count, &an->view, &an->diags);
+      rc = vxp_lowerings__check(ctx, prog->src, prog->declarations, &an->view, &an->diags);
     vxp_visibility_reuse lend_raw = {vxp_reuse__take_raw, &R};
     an->raw_start = an->diags.len;
     if (rc == VXP_OK)

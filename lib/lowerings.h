@@ -11,20 +11,13 @@
 #ifndef VXP_LOWERINGS_H
 #define VXP_LOWERINGS_H
 
-#include <tree_sitter/api.h>
-
 #include "diag.h"
 #include "machine.h"
 
-/* Append the diagnostics above for the lowerings written in `root` (parsed from `src`).
+/* Append the diagnostics above for the lowerings `decls` read from `src` when its
+ * declarations were read (vxp_machine__read; the tree is not read again), in their order.
  * Returns VXP_OK or VXP_ENOMEM. */
-int vxp_lowerings__check(vxp_context *ctx, const vxp_source *src, TSNode root,
+int vxp_lowerings__check(vxp_context *ctx, const vxp_source *src, const vxp_machine *decls,
                          const vxp_machine_view *view, vxp_diag_list *diags);
-
-/* vxp_lowerings__check over the root's children `items` (`count` of them, in order; a
- * program's `top`), or over the children of `root` with a cursor when `items` is NULL. */
-int vxp_lowerings__check_items(vxp_context *ctx, const vxp_source *src, TSNode root,
-                               const TSNode *items, size_t count, const vxp_machine_view *view,
-                               vxp_diag_list *diags);
 
 #endif /* VXP_LOWERINGS_H */

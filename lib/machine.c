@@ -529,15 +529,47 @@ static void read_topology(reader *R, TSNode item) {
   }
 }
 
+/* Whether the subtree calls a `raw::` primitive. Iterative: bodies nest arbitrarily. */
+static bool uses_raw(reader *R, TSNode body) {
+  if (ts_node_is_null(body)) return false;
+  TSTreeCursor c = ts_tree_cursor_new(body);
+  bool found = false;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    if (ts_node_symbol(n) == R->S->scoped_identifier) {
+      TSNode path = fld(R, n, R->F->path);
+      if (!ts_node_is_null(path) && text_is(R, path, "raw")) {
+        found = true;
+        break;
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) goto done;
+    }
+  }
+done:
+  ts_tree_cursor_delete(&c);
+  return found;
+}
+
 static void read_lowering(reader *R, TSNode item) {
   TSNode from = fld(R, fld(R, item, R->F->from), R->F->name);
   TSNode to = fld(R, fld(R, item, R->F->to), R->F->name);
+  TSNode topo = fld(R, fld(R, item, R->F->topology), R->F->name);
+  TSNode body = fld(R, item, R->F->body);
   if (!usable(from) || !usable(to)) return;
-  vxp_lowering l = {node_dup(R, from), node_dup(R, to), ts_node_start_byte(item),
-                    ts_node_end_byte(item)};
+  vxp_lowering l = {node_dup(R, from),
+                    node_dup(R, to),
+                    usable(topo) ? node_dup(R, topo) : NULL,
+                    uses_raw(R, body),
+                    ts_node_start_byte(item),
+                    ts_node_end_byte(item),
+                    ts_node_is_null(body) ? ts_node_end_byte(item) : ts_node_start_byte(body)};
   if (R->rc != VXP_OK || !array_push(R->ctx, &R->m->lowerings, l)) {
     vxp_ctx__free(R->ctx, l.from);
     vxp_ctx__free(R->ctx, l.to);
+    vxp_ctx__free(R->ctx, l.topology);
     R->rc = VXP_ENOMEM;
   }
 }
@@ -651,7 +683,7 @@ static int check_own_lowerings(vxp_context *ctx, vxp_machine *m, const vxp_sourc
   vxp_diag_list scratch = {0};
   const vxp_machine *inputs[1] = {m};
   int rc = vxp_machine__merge(ctx, inputs, 1, &view, &scratch);
-  if (rc == VXP_OK) rc = vxp_lowerings__check(ctx, src, root, &view, &m->diags);
+  if (rc == VXP_OK) rc = vxp_lowerings__check(ctx, src, m, &view, &m->diags);
   if (rc == VXP_OK) rc = vxp_raw__check(ctx, src, root, &view, &m->diags);
   vxp_diag__list_free(ctx, &scratch);
   vxp_machine__view_free(ctx, &view);
@@ -728,6 +760,7 @@ void vxp_machine_free(vxp_machine *m) {
   for (size_t i = 0; i < m->lowerings.len; i++) {
     vxp_ctx__free(ctx, m->lowerings.items[i].from);
     vxp_ctx__free(ctx, m->lowerings.items[i].to);
+    vxp_ctx__free(ctx, m->lowerings.items[i].topology);
   }
   array_free(ctx, &m->spaces);
   array_free(ctx, &m->topologies);

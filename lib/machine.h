@@ -66,10 +66,14 @@ typedef struct vxp_edge {
 
 /* A transfer lowering written in the program: `impl Transfer<Memory::A, Memory::B> for
  * Topology::X { ... }`. Its body moves the hop instead of the builtin copy, so vxpeak does
- * not claim to know that hop's traffic. */
+ * not claim to know that hop's traffic. Read once with the declarations: the checks on it
+ * (lowerings.h) read this record, not the tree. */
 typedef struct vxp_lowering {
   char *from, *to;
+  char *topology; /* X, or NULL when the `for` names no topology the reader could take */
+  bool uses_raw;  /* its body calls a `raw::` primitive (else carried code, not checked) */
   uint32_t start_byte, end_byte;
+  uint32_t body_start; /* where its body's `{` is (diagnostics end there) */
 } vxp_lowering;
 
 /* A peak arithmetic rate a topology declares for one element type, read from a comment

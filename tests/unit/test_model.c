@@ -113,12 +113,45 @@ static void test_model__roles_are_lowered_with_their_placements(void **state) {
   test_done(&r);
 }
 
+/* The lowering checks (E6022, VXP0043) read the lowering the declarations reader recorded
+ * when the program was built: a record changed after the build changes the verdict, which
+ * a check that walked the tree again would not see. */
+static void test_model__lowerings_are_checked_from_their_record(void **state) {
+  (void)state;
+  static const char text[] =
+      "Memory GPU_HBM { capacity: 80 GB }\n"
+      "Memory SMEM { within: Memory::GPU_HBM, capacity: 228 KiB }\n"
+      "Topology Dev { memory: Memory::GPU_HBM, visible: [Memory::GPU_HBM],\n"
+      "  transfer Memory::GPU_HBM -> Memory::SMEM }\n"
+      "impl Transfer<Memory::GPU_HBM, Memory::SMEM> for Topology::Dev {\n"
+      "  fn move_tile(src: &Tensor<f32, [4]>, dst: &mut Tensor<f32, [4]>) -> i32 {\n"
+      "    raw::barrier();\n    return 0;\n  }\n}\n"
+      "fn main() -> i32 {\n  return 0;\n}\n";
+  test_run r = test_analyse(text);
+  assert_int_equal(test_count_diag(r.an, "E6022"), 1);
+  vxp_machine *own = r.prog->declarations;
+  assert_int_equal(own->lowerings.len, 1);
+  vxp_lowering *l = &own->lowerings.items[0];
+  assert_string_equal(l->topology, "Dev");
+  assert_true(l->uses_raw);
+  assert_int_equal(l->start_byte, (uint32_t)(strstr(text, "impl Transfer") - text));
+  assert_int_equal(l->body_start, (uint32_t)(strstr(text, "{\n  fn move_tile") - text));
+  /* The tree still calls raw::; the record now says it does not: carried code, no check. */
+  l->uses_raw = false;
+  vxp_analysis *again = NULL;
+  assert_int_equal(vxp_analyze(&again, r.ctx, r.prog, NULL), VXP_OK);
+  assert_int_equal(test_count_diag(again, "E6022"), 0);
+  vxp_analysis_free(again);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_model__items_have_ids_in_source_order_and_hold_their_functions),
       cmocka_unit_test(test_model__a_position_finds_its_item),
       cmocka_unit_test(test_model__declarations_are_read_once_for_every_analysis),
       cmocka_unit_test(test_model__roles_are_lowered_with_their_placements),
+      cmocka_unit_test(test_model__lowerings_are_checked_from_their_record),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
