@@ -10,10 +10,9 @@
  *   - the roofline: the bytes the spawn region writes, which multiplies its trip counts;
  *   - CUDA generation (vxp_cuda_generate): every generated `for` loop's bounds (evaluated
  *     here), the arms it keeps, and the size of every tile it allocates;
- *   - plot (the command, every 50th program): one point per tile, with its size.
+ *   - plot (vxp_report_plot, every program): one point per tile, with its size.
  */
 #include <stdarg.h>
-#include <unistd.h>
 
 #include "support.h"
 
@@ -315,27 +314,15 @@ static void check_explain(vxp_context *ctx, const vxp_analysis *an, const gen *g
   vxp_report_free(rep);
 }
 
-/* plot's SVG, through the command: one point per tile placed, each with its size. */
-static void check_plot(const gen *g, int p) {
-  const char *cli = getenv("VXPEAK_CLI");
-  if (!cli) fail_msg("VXPEAK_CLI is not set (make unit sets it to the built command)");
-  char vx[] = "/tmp/vxp-agree-XXXXXX";
-  int fd = mkstemp(vx);
-  assert_true(fd >= 0);
-  FILE *f = fdopen(fd, "w");
-  assert_non_null(f);
-  fputs(g->text, f);
-  fclose(f);
-  char cmd[512];
-  snprintf(cmd, sizeof(cmd), "%s plot %s -o - 2>/dev/null", cli, vx);
-  FILE *out = popen(cmd, "r");
-  assert_non_null(out);
-  static char svg[1 << 18];
-  size_t n = fread(svg, 1, sizeof(svg) - 1, out);
-  svg[n] = 0;
-  int status = pclose(out);
-  unlink(vx);
-  if (status != 0 || n == 0) fail_msg("program %d: `%s` failed (status %d)", p, cmd, status);
+/* plot's SVG (vxp_report_plot, the library call the command prints): one point per tile
+ * placed, each with its size. */
+static void check_plot(vxp_context *ctx, const vxp_analysis *an, const gen *g, int p) {
+  vxp_report_options opts = VXP_REPORT_OPTIONS_INIT;
+  opts.format = VXP_REPORT_SVG;
+  vxp_report *rep = NULL;
+  if (vxp_report_plot(&rep, ctx, an, &opts) != VXP_OK)
+    fail_msg("program %d: vxp_report_plot failed: %s", p, vxp_context_errmsg(ctx));
+  const char *svg = vxp_report_text(rep, NULL);
   size_t tiles = 0;
   uint64_t bytes = 0;
   for (const char *t = strstr(svg, " placed, "); t; t = strstr(t + 1, " placed, ")) {
@@ -348,6 +335,7 @@ static void check_plot(const gen *g, int p) {
   if (tiles != g->tiles || bytes != 4096 + 16 * (g->tiles - 1))
     fail_msg("program %d: plot shows %zu tiles of %llu bytes, %llu expected", p, tiles,
              (unsigned long long)bytes, (unsigned long long)g->tiles);
+  vxp_report_free(rep);
 }
 
 static void test_agreement__every_command_agrees_on_random_programs(void **state) {
@@ -422,7 +410,7 @@ static void test_agreement__every_command_agrees_on_random_programs(void **state
 
     check_explain(ctx, an, &g, p);
     check_cuda(ctx, &g, p);
-    if (p % 50 == 0) check_plot(&g, p);
+    check_plot(ctx, an, &g, p);
     vxp_analysis_free(an);
     vxp_program_free(prog);
     vxp_source_free(src);
