@@ -1053,30 +1053,32 @@ int vxp_analysis_const_value(const vxp_analysis *an, const char *name, uint64_t 
   if (!an || !name || !out)
     return an ? vxp_ctx__error(an->ctx, VXP_EINVAL, "invalid argument to vxp_analysis_const_value")
               : VXP_EINVAL;
+  /* The value the analysis decided: its -D override, else the const table it folded once
+   * (signed, as every fold of a const item is), not a fold of our own. */
   const vxp_model *m = &an->prog->model;
   vxp_name n = vxp_strtab__find(&m->names, name, strlen(name));
-  for (size_t i = 0; n != VXP_NAME_NONE && i < an->overrides.len; i++) {
-    if (an->overrides.items[i].name == n) {
-      *out = an->overrides.items[i].value;
-      return VXP_OK;
-    }
-  }
   vxp_const_env env;
   memset(&env, 0, sizeof(env));
   env.model = m;
   env.overrides = an->overrides.items;
   env.override_count = an->overrides.len;
   env.consts = an->const_table;
-  for (size_t i = 0; n != VXP_NAME_NONE && i < m->consts.len; i++) {
-    if (m->consts.items[i].name != n) continue;
-    vxp_fold f = vxp_consteval__fold(&env, m->consts.items[i].value);
-    if (f.status != VXP_FOLD_OK) {
-      char why[256];
-      return vxp_ctx__error(an->ctx, VXP_ENOTFOUND, "const %s does not fold: %s", name,
-                            vxp_consteval__explain(&env, f, why, sizeof(why)));
-    }
-    *out = f.value;
-    return VXP_OK;
+  bool declared = false; /* a const item, or a -D override of the name */
+  for (size_t i = 0; n != VXP_NAME_NONE && i < an->overrides.len && !declared; i++)
+    declared = an->overrides.items[i].name == n;
+  for (size_t i = 0; n != VXP_NAME_NONE && i < m->consts.len && !declared; i++)
+    declared = m->consts.items[i].name == n;
+  if (!declared)
+    return vxp_ctx__error(an->ctx, VXP_ENOTFOUND, "the program has no `const %s`", name);
+  vxp_fold f = vxp_consteval__const_value(&env, n);
+  if (f.status != VXP_FOLD_OK) {
+    char why[256];
+    return vxp_ctx__error(an->ctx, VXP_ENOTFOUND, "const %s does not fold: %s", name,
+                          vxp_consteval__explain(&env, f, why, sizeof(why)));
   }
-  return vxp_ctx__error(an->ctx, VXP_ENOTFOUND, "the program has no `const %s`", name);
+  if (f.negative && f.value)
+    return vxp_ctx__error(an->ctx, VXP_ENOTFOUND, "const %s is -%llu: not a non-negative integer",
+                          name, (unsigned long long)f.value);
+  *out = f.value;
+  return VXP_OK;
 }

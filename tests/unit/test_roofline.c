@@ -494,8 +494,35 @@ static void test_roofline__closed_sets_are_enums_the_name_functions_spell(void *
   assert_int_equal(vxp_roofline_bound(NULL, VXP_TRAFFIC_COMPULSORY), VXP_BOUND_NONE);
 }
 
+/* The frontier's tokens per call is the value the analysis decided for the const item
+ * (its signed fold, with -D overrides), not a fold of the roofline's own: `(1 - 3) * (1 - 3)`
+ * is 4 to the analysis, and an unsigned fold refuses its negative intermediates. */
+static void test_roofline__a_const_value_is_the_one_the_analysis_decided(void **state) {
+  (void)state;
+  test_run r = test_analyse("Memory CPU_DRAM {}\nMemory W { capacity: 4 MiB }\n"
+                            "const T: i64 = (1 - 3) * (1 - 3);\n"
+                            "const M: i64 = 0 - T;\n"
+                            "fn main() -> i32 {\n"
+                            "  for i in 0..T {\n"
+                            "    let t = Tensor<f32, [4], Memory::W>::uninit();\n"
+                            "    print!(t);\n  }\n  return 0;\n}\n");
+  assert_true(vxp_analysis_admitted(r.an));
+  /* The analysis runs the loop T = 4 times. */
+  uint64_t runs = 0;
+  assert_true(vxp_record_runs(vxp_analysis_record(r.an, 0), &runs));
+  assert_true(runs == 4);
+  uint64_t value = 0;
+  assert_int_equal(vxp_analysis_const_value(r.an, "T", &value), VXP_OK);
+  assert_true(value == 4);
+  /* A negative value is refused, saying what it is. */
+  assert_int_equal(vxp_analysis_const_value(r.an, "M", &value), VXP_ENOTFOUND);
+  assert_non_null(strstr(vxp_context_errmsg(r.ctx), "const M is -4"));
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_roofline__a_const_value_is_the_one_the_analysis_decided),
       cmocka_unit_test(test_roofline__the_llama_decode_step_reads_13_48_gb_in_8_67_ms),
       cmocka_unit_test(test_roofline__loops_multiply_slices_count_their_elements_writes_count),
       cmocka_unit_test(test_roofline__alternatives_count_their_largest_arm_as_an_upper_bound),
