@@ -564,6 +564,79 @@ static bool walked_in(const vxp_analysis *an, uint32_t a, const vxp_function *fn
   return true;
 }
 
+/* Whether byte `p` of model function `fn` is walked in analysed function `a`, found from
+ * the ranges lowering recorded for its blocks: no block around `p` is unreached, and no
+ * `if comptime` arm around it is pruned. A pruned `if`'s condition is not in its arm (it
+ * was folded), nor is its `else`, which has its own fact. */
+static bool walked_at(const vxp_analysis *an, uint32_t a, const vxp_function *fn, uint32_t p) {
+  const vxp_model *m = &an->prog->model;
+  for (size_t i = 0; i < fn->events.len; i++) {
+    const vxp_event *ev = &fn->events.items[i];
+    if (ev->kind != VXP_EV_OPEN) continue;
+    const vxp_block_event *b = &ev->u.block;
+    if (b->start_byte > p) break; /* blocks open in program order, which is source order */
+    if (p >= b->end_byte) continue;
+    const vxp_event_fact *f = vxp_analysis__event_fact(an, a, i);
+    if (!f) continue;
+    if (!f->reached) return false;
+    if (f->arm != VXP_ARM_PRUNED) continue;
+    if (b->kind == VXP_BLOCK_IF) {
+      const vxp_cexpr *c = b->condition < m->cexprs.len ? &m->cexprs.items[b->condition] : NULL;
+      if (c && p >= c->start_byte && p < c->end_byte) continue;
+      bool in_else = false;
+      for (size_t j = i + 1; j < fn->events.len && !in_else; j++) {
+        const vxp_event *e = &fn->events.items[j];
+        if (e->kind != VXP_EV_OPEN) continue;
+        if (e->u.block.start_byte >= b->end_byte) break;
+        in_else = e->u.block.kind == VXP_BLOCK_ELSE && e->u.block.condition == b->condition &&
+                  p >= e->u.block.start_byte && p < e->u.block.end_byte;
+      }
+      if (in_else) continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+/* Whether every analysed instance of model function `f` (at least one) leaves byte `p`
+ * unwalked; a closure's byte is also unwalked when its enclosing function's place of the
+ * closure is (vxc prunes the arm with the closure in it). */
+static bool pruned_at(const vxp_analysis *an, uint32_t f, uint32_t p) {
+  const vxp_model *m = &an->prog->model;
+  for (unsigned depth = 0; f < m->functions.len && depth < 64; depth++) {
+    const vxp_function *fn = &m->functions.items[f];
+    size_t instances = 0;
+    bool walked = false;
+    for (uint32_t a = 0; a < an->functions.len && !walked; a++) {
+      if (an->functions.items[a].model_fn != f) continue;
+      instances++;
+      walked = walked_at(an, a, fn, p);
+    }
+    if (instances > 0 && !walked) return true;
+    f = fn->parent;
+  }
+  return false;
+}
+
+/* The innermost function of the program whose body or signature holds byte `p` (a closure
+ * inside its function), or VXP_NONE: the item at `p` says where to look. */
+static uint32_t function_at(const vxp_model *m, uint32_t p) {
+  uint32_t item = vxp_model__item_at(m, p);
+  if (item == VXP_NONE) return VXP_NONE;
+  const vxp_model_item *it = &m->items.items[item];
+  uint32_t best = VXP_NONE;
+  for (uint32_t k = 0; k < it->function_count; k++) {
+    uint32_t f = it->first_function + k;
+    if (f >= m->functions.len) break;
+    const vxp_function *fn = &m->functions.items[f];
+    if (p < fn->start_byte || p >= fn->end_byte) continue;
+    if (best == VXP_NONE || fn->end_byte - fn->start_byte < m->functions.items[best].end_byte -
+                                                                m->functions.items[best].start_byte)
+      best = f;
+  }
+  return best;
+}
+
 void vxp_resolve__withdraw_pruned(vxp_analysis *an) {
   const vxp_model *m = &an->prog->model;
   for (size_t k = an->resolve_count; k-- > 0;) {
@@ -573,7 +646,18 @@ void vxp_resolve__withdraw_pruned(vxp_analysis *an) {
     for (size_t i = 0; i < an->resolve_sites.len && !s; i++)
       if (an->resolve_sites.items[i].start_byte == d->range.start_byte)
         s = &an->resolve_sites.items[i];
-    if (!s || s->function >= m->functions.len) continue;
+    if (!s) {
+      /* A name in a constant expression or a type (E2001, E1012, E6025 of a `let`'s type):
+       * its place is the function and blocks around its position in the program. */
+      if (d->source != an->prog->src || !d->has_range) continue;
+      uint32_t f = function_at(m, d->range.start_byte);
+      if (f != VXP_NONE && pruned_at(an, f, d->range.start_byte)) {
+        vxp_diag__remove(an->ctx, &an->diags, index);
+        an->resolve_count--;
+      }
+      continue;
+    }
+    if (s->function >= m->functions.len) continue;
     const vxp_function *fn = &m->functions.items[s->function];
     size_t instances = 0;
     bool walked = false;

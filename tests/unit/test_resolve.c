@@ -308,6 +308,53 @@ static void test_resolve__names_in_a_pruned_comptime_arm_are_not_resolved(void *
   test_done(&r);
 }
 
+/* Constant names, element types and the spaces of a `let`'s type have no event of their
+ * own: they are withdrawn by where they are written, the blocks lowering recorded around
+ * that place (vxc resolves nothing in a pruned arm). */
+static void test_resolve__shapes_and_types_in_a_pruned_arm_are_not_resolved(void **state) {
+  (void)state;
+#define ARMS                                                                                       \
+  "  if comptime USE == 1 {\n"                                                                     \
+  "    let a = Tensor<f32, [CONTXT], Memory::W>::uninit();\n"                                      \
+  "    print!(a);\n"                                                                               \
+  "  } else {\n"                                                                                   \
+  "    let b: Tensor<fp32, [HIDEN], Memory::WW> = Tensor<f32, [4], Memory::W>::uninit();\n"        \
+  "    let f = |k: i32| Tensor<f32, [LOST], Memory::W>::uninit();\n"                               \
+  "    print!(b);\n"                                                                               \
+  "  }"
+  /* The then arm runs: the else arm's E1012, E2001 (twice, one in a closure) and E6025 go. */
+  test_run r = run("const USE: i32 = 1;", ARMS);
+  assert_int_equal(test_count_diag(r.an, "E2001"), 1);
+  assert_non_null(strstr(vxp_diagnostic_message(test_find_diag(r.an, "E2001")), "CONTXT"));
+  assert_int_equal(vxp_analysis_error_count(r.an), 1);
+  test_done(&r);
+  /* The else arm runs: its four errors stay, the then arm's goes. */
+  r = run("const USE: i32 = 0;", ARMS);
+  assert_int_equal(test_count_diag(r.an, "E2001"), 2);
+  assert_int_equal(test_count_diag(r.an, "E1012"), 1);
+  assert_int_equal(test_count_diag(r.an, "E6025"), 1);
+  assert_int_equal(vxp_analysis_error_count(r.an), 4);
+  test_done(&r);
+  /* A condition that does not resolve decides no arm: everything is resolved. */
+  r = run("const USED: i32 = 0;", ARMS);
+  assert_int_equal(test_count_diag(r.an, "E2001"), 4);
+  test_done(&r);
+#undef ARMS
+  /* A generic function's arm, pruned in one instance and taken in another, is resolved. */
+  r = run("fn pick<const N: i32>() -> i32 {\n"
+          "  if comptime N > 1 { let t = Tensor<f32, [MISSING], Memory::W>::uninit(); }\n"
+          "  return 0;\n}",
+          "  let a = pick<1>();\n  let b = pick<2>();\n  print!(a, b);");
+  assert_int_equal(test_count_diag(r.an, "E2001"), 1);
+  test_done(&r);
+  r = run("fn pick<const N: i32>() -> i32 {\n"
+          "  if comptime N > 1 { let t = Tensor<f32, [MISSING], Memory::W>::uninit(); }\n"
+          "  return 0;\n}",
+          "  let a = pick<1>();\n  print!(a);");
+  assert_int_equal(test_count_diag(r.an, "E2001"), 0);
+  test_done(&r);
+}
+
 static void test_resolve__a_transfer_predicate_folds_by_route(void **state) {
   (void)state;
   /* vxc's comptime_transfer_predicate.vx: `Transfer<A, B>` is true when a transfer path
@@ -348,6 +395,7 @@ int main(void) {
       cmocka_unit_test(test_resolve__an_unknown_type_in_a_signature_is_e3029),
       cmocka_unit_test(test_resolve__an_unknown_topology_in_spawn_is_e6025),
       cmocka_unit_test(test_resolve__names_in_a_pruned_comptime_arm_are_not_resolved),
+      cmocka_unit_test(test_resolve__shapes_and_types_in_a_pruned_arm_are_not_resolved),
       cmocka_unit_test(test_resolve__a_transfer_predicate_folds_by_route),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
