@@ -240,8 +240,15 @@ void vxp_cg__unpend(cg *G, uint32_t buffer);
 /* Add a buffer owned by the innermost releasing block; its index. */
 uint32_t vxp_cg__add_buffer(cg *G, bool tile, uint32_t space, uint64_t bytes);
 
-/* Fold a tensor type node's shape; false (with a refusal) when it does not fold. */
+/* A tensor type node's shape, for a type that places no tile (a parameter, a return type,
+ * a host tensor): folded with the analysis' environment (its const table, -D overrides,
+ * the instance's arguments); false (with a refusal) when it does not fold. */
 bool vxp_cg__tensor_type(cg *G, TSNode type_node, cg_tensor *out);
+/* The same for the type a placement places: the dimensions are the ones the analysis
+ * decided for it (`fact`, vxp_cg__place_fact; a fact whose size is not KNOWN, or NULL, is
+ * folded as above, to refuse with the reason). */
+bool vxp_cg__placed_tensor_type(cg *G, TSNode type_node, const vxp_event_fact *fact,
+                                cg_tensor *out);
 /* The tensor_type under references and Ref/Pinned wrappers, and whether the wrapper or the
  * type places it on a device. Null when `type` is not a tensor type. */
 TSNode vxp_cg__tensor_of_type(cg *G, TSNode type, bool *device);
@@ -301,5 +308,9 @@ int vxp_cg__generate(cg *G, vxp_sb *out);
  * `start_byte` opens in the function being generated (its trip count, its `if comptime`
  * arm), or NULL when that function was not analysed or has no such block. */
 const vxp_event_fact *vxp_cg__block_fact(cg *G, vxp_block_kind kind, uint32_t start_byte);
+
+/* The analysis' decided fact of the `let` placement whose statement starts at
+ * `start_byte` in the function being generated (its folded dimensions), or NULL. */
+const vxp_event_fact *vxp_cg__place_fact(cg *G, uint32_t start_byte);
 
 #endif /* VXP_CODEGEN_H */

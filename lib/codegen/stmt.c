@@ -115,12 +115,15 @@ static bool let_tile(cg *G, TSNode node, TSNode type, TSNode value, vxp_sb *sb, 
   const vxp_record *recs[8];
   size_t n = vxp_cg__records_at(G, node, recs, VXP__ARRAY_LEN(recs));
   if (n > VXP__ARRAY_LEN(recs)) return vxp_cg__refuse(G, node, "a placement of more than 8 tiles");
+  /* The tile's shape is the one the analysis decided for this placement. */
+  const vxp_event_fact *fact = vxp_cg__place_fact(G, ts_node_start_byte(node));
   cg_tensor t;
   if (vxp_cg__is(init, G->S->tensor_constructor)) {
     TSNode ctype = vxp_cg__field(init, G->F->type);
     if (!vxp_cg__is(ctype, G->S->tensor_type))
       return vxp_cg__refuse(G, init, "a constructor of something other than `Tensor<..>`");
-    if (!vxp_cg__tensor_type(G, ts_node_is_null(declared) ? ctype : declared, &t)) return false;
+    if (!vxp_cg__placed_tensor_type(G, ts_node_is_null(declared) ? ctype : declared, fact, &t))
+      return false;
     if (!ts_node_is_null(declared)) t.device = declared_device;
     vxp_sb ptr;
     memset(&ptr, 0, sizeof(ptr));
@@ -141,7 +144,7 @@ static bool let_tile(cg *G, TSNode node, TSNode type, TSNode value, vxp_sb *sb, 
     t = src.t;
     if (!ts_node_is_null(declared)) {
       cg_tensor d;
-      ok = vxp_cg__tensor_type(G, declared, &d);
+      ok = vxp_cg__placed_tensor_type(G, declared, fact, &d);
       if (ok && (d.elem != t.elem || d.count != t.count))
         ok = vxp_cg__refuse(G, value, "the value's tensor type differs from the declared one");
       t.device = declared_device;

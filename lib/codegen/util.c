@@ -182,6 +182,10 @@ const char *vxp_cg__storage_ctype(vxp_elem e) {
 }
 
 bool vxp_cg__tensor_type(cg *G, TSNode node, cg_tensor *out) {
+  return vxp_cg__placed_tensor_type(G, node, NULL, out);
+}
+
+bool vxp_cg__placed_tensor_type(cg *G, TSNode node, const vxp_event_fact *fact, cg_tensor *out) {
   memset(out, 0, sizeof(*out));
   out->space = VXP_NONE;
   TSNode elem = vxp_cg__field(node, G->F->element);
@@ -192,20 +196,26 @@ bool vxp_cg__tensor_type(cg *G, TSNode node, cg_tensor *out) {
     return vxp_cg__refuse(G, node, "tensor element type '%.*s' is not a concrete element type",
                           (int)len, s);
   /* Lowering kept this type's dimensions as constant expressions: find its model type by
-   * the node's bytes and fold them as the analysis does. */
+   * the node's bytes. A placement's dimensions are the ones the analysis decided for its
+   * event (`fact`); a type that places no tile (a parameter, a host tensor) has no such
+   * fact, and is folded with the analysis' environment: its const table, -D overrides and
+   * the instance's arguments. */
   uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
   uint32_t ti = vxp_cg__index_type(G, start, end);
   const vxp_tensor_type *mt = ti == VXP_NONE ? NULL : &G->m->types.items[ti];
   if (!mt) return vxp_cg__refuse(G, node, "this tensor type is not in the program model");
   u128 bits = vxp_elem__bits((vxp_elem)out->elem);
   uint64_t count = 1;
+  const uint64_t *decided = vxp_analysis__fact_dims(G->an, fact);
+  if (decided && fact->dims_count != mt->dims_count) decided = NULL;
   for (uint32_t i = 0; mt->has_shape && i < mt->dims_count; i++) {
     if (out->rank == CG_MAX_RANK)
       return vxp_cg__refuse(G, node, "tensors of more than %d dimensions", CG_MAX_RANK);
     uint32_t cx = G->m->dim_list.items[mt->dims_first + i];
     const vxp_cexpr *dim = &G->m->cexprs.items[cx];
     TSNode at = ts_node_descendant_for_byte_range(node, dim->start_byte, dim->end_byte);
-    vxp_fold f = vxp_consteval__fold(&G->env, cx);
+    vxp_fold f = {VXP_FOLD_OK, decided ? decided[i] : 0, VXP_NONE, false};
+    if (!decided) f = vxp_consteval__fold(&G->env, cx);
     if (f.status != VXP_FOLD_OK) {
       char why[256];
       vxp_consteval__explain(&G->env, f, why, sizeof(why));
@@ -339,6 +349,22 @@ void vxp_cg__push_scope(cg *G) {
 
 void vxp_cg__pop_scope(cg *G) {
   if (G->scopes.len) G->vars.len = G->scopes.items[--G->scopes.len];
+}
+
+const vxp_event_fact *vxp_cg__place_fact(cg *G, uint32_t start_byte) {
+  if (!G->fn || G->fn->analysed == VXP_NONE || G->fn->model_fn >= G->m->functions.len) return NULL;
+  const vxp_function *fn = &G->m->functions.items[G->fn->model_fn];
+  size_t n = fn->events.len;
+  for (size_t k = 0; k < n; k++) {
+    size_t i = (G->fact_cursor + k) % n;
+    const vxp_event *ev = &fn->events.items[i];
+    if (ev->kind != VXP_EV_PLACE || ev->u.place.form != VXP_FORM_LET_TYPE ||
+        ev->u.place.start_byte != start_byte)
+      continue;
+    G->fact_cursor = i;
+    return vxp_analysis__event_fact(G->an, G->fn->analysed, i);
+  }
+  return NULL;
 }
 
 const vxp_event_fact *vxp_cg__block_fact(cg *G, vxp_block_kind kind, uint32_t start_byte) {

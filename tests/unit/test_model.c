@@ -145,6 +145,44 @@ static void test_model__lowerings_are_checked_from_their_record(void **state) {
   test_done(&r);
 }
 
+/* CUDA generation sizes a placed tile from the dimensions the analysis decided for the
+ * placement (its event fact), not from a fold of its own: a fact changed after the
+ * analysis is what the generated code follows. */
+static void test_model__cuda_sizes_a_tile_from_the_analysis_fact(void **state) {
+  (void)state;
+  static const char text[] =
+      "Memory CPU_DRAM {}\n"
+      "Memory W { within: Memory::CPU_DRAM, capacity: 4 MiB, managed: explicit }\n"
+      "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W],\n"
+      "  transfer Memory::CPU_DRAM -> Memory::W : 10 }\n"
+      "const N: i64 = 6;\n"
+      "fn main() -> i32 {\n  let t = Tensor<f32, [N, 3], Memory::W>::uninit();\n  return 0;\n}\n";
+  test_run r = test_analyse(text);
+  vxp_cuda *cu = NULL;
+  assert_int_equal(vxp_cuda_generate(&cu, r.ctx, r.an), VXP_OK);
+  assert_non_null(vxp_cuda_text(cu, NULL));
+  assert_non_null(strstr(vxp_cuda_text(cu, NULL), "VXP_SPACE_W, 72ull)"));
+  vxp_cuda_free(cu);
+  /* The placement's fact: [6, 3]. Say 7 rows instead: the generated tile (84 bytes) no
+   * longer fits the analysis' record (72), and generation refuses, naming both. */
+  uint32_t fn = vxp_analysis__function_index(r.an, "main");
+  const vxp_function *mf = &r.prog->model.functions.items[r.an->functions.items[fn].model_fn];
+  const vxp_event_fact *fact = NULL;
+  for (size_t e = 0; e < mf->events.len && !fact; e++)
+    if (mf->events.items[e].kind == VXP_EV_PLACE) fact = vxp_analysis__event_fact(r.an, fn, e);
+  assert_non_null(fact);
+  assert_int_equal(fact->dims_count, 2);
+  uint64_t *dims = r.an->fact_dims.items + fact->dims_first;
+  assert_true(dims[0] == 6 && dims[1] == 3);
+  dims[0] = 7;
+  assert_int_equal(vxp_cuda_generate(&cu, r.ctx, r.an), VXP_OK);
+  assert_null(vxp_cuda_text(cu, NULL));
+  assert_true(vxp_cuda_diagnostic_count(cu) > 0);
+  assert_non_null(strstr(vxp_diagnostic_message(vxp_cuda_diagnostic(cu, 0)), "(84 bytes"));
+  vxp_cuda_free(cu);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_model__items_have_ids_in_source_order_and_hold_their_functions),
@@ -152,6 +190,7 @@ int main(void) {
       cmocka_unit_test(test_model__declarations_are_read_once_for_every_analysis),
       cmocka_unit_test(test_model__roles_are_lowered_with_their_placements),
       cmocka_unit_test(test_model__lowerings_are_checked_from_their_record),
+      cmocka_unit_test(test_model__cuda_sizes_a_tile_from_the_analysis_fact),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
