@@ -1093,8 +1093,10 @@ VXP_API const char *vxp_analysis_sarif(vxp_analysis *an, size_t *len);
  *
  * Bisection is used only when the program shows that the peaks cannot shrink as the value
  * grows: every shape that mentions the constant (directly or through other `const` items)
- * is built from sums, products, differences with a constant (non-negative at `lo`) and
- * quotients by a constant, and no `if comptime` condition or generic argument mentions it.
+ * is built from sums, products, differences with a constant (non-negative at `lo`: the
+ * analysis at `lo` sized each placement holding one; not in a declared position's shape)
+ * and quotients by a constant, and no `if comptime` condition or generic argument mentions
+ * it.
  * Then "fits" holds for every value below one that fits, the search takes about
  * log2(hi - lo) analyses, and both sides of the boundary are analysed (verified). Otherwise
  * every value is analysed from `hi` down to the first that fits (a scan), at most

@@ -2,7 +2,9 @@
 /* sweep.c - the largest value of a constant that fits (vxp_sweep_run).
  *
  * Two parts: a proof obligation and a search. The proof (trend_of and certify) reads the
- * program model to decide whether the peaks can only grow with the constant; it is what
+ * program model to decide whether the peaks can only grow with the constant, and the
+ * analysis at the range's low end for what only a value decides (whether a difference is
+ * non-negative there: it folds nothing of its own); it is what
  * lets the search bisect instead of trying every value. It is in the library, not the
  * command, because it needs the model (shapes as expression trees, const items, `if
  * comptime` conditions, generic arguments), which the public API does not show: a client
@@ -20,12 +22,22 @@
 
 typedef enum trend { TREND_CONST, TREND_UP, TREND_UNKNOWN } trend;
 
+struct sweep_run;
+
 typedef struct certifier {
   const vxp_program *prog;
   const vxp_model *m;
   vxp_name target;
-  vxp_const_env at_lo; /* folds with the constant at `lo` */
-  char *why;           /* where to say what ruled bisection out */
+  const vxp_const_binding *overrides; /* the other -D overrides, by name */
+  size_t override_count;
+  /* A difference `x - c` grows with the constant only where it is not negative, which is
+   * decided at `lo` by the analysis there: `difference_at` is the first one of the shape
+   * being checked (VXP_NONE: none), `at_lo` that analysis (made when first needed). */
+  uint32_t difference_at;
+  struct sweep_run *run;
+  vxp_analysis *at_lo;
+  int rc;
+  char *why; /* where to say what ruled bisection out */
   size_t why_size;
 } certifier;
 
@@ -42,8 +54,8 @@ static void explain(certifier *c, uint32_t start_byte, const char *fmt, ...) {
 }
 
 static bool overridden_elsewhere(const certifier *c, vxp_name name) {
-  for (size_t i = 0; i < c->at_lo.override_count; i++)
-    if (c->at_lo.overrides[i].name == name) return name != c->target;
+  for (size_t i = 0; i < c->override_count; i++)
+    if (c->overrides[i].name == name) return name != c->target;
   return false;
 }
 
@@ -51,7 +63,8 @@ static bool overridden_elsewhere(const certifier *c, vxp_name name) {
  * are non-negative 64-bit integers (consteval refuses anything else), so sums and
  * products of non-decreasing terms are non-decreasing, and so is a floor quotient by a
  * constant; a difference is when it subtracts a constant and is non-negative at `lo`
- * (then at every larger value too). Anything else that mentions the constant is unknown. */
+ * (then at every larger value too: the shape's caller asks the analysis at `lo`, see
+ * decided_at_lo). Anything else that mentions the constant is unknown. */
 static trend trend_of(certifier *c, uint32_t cx, unsigned depth) {
   const vxp_model *m = c->m;
   if (cx == VXP_NONE || cx >= m->cexprs.len) return TREND_CONST;
@@ -89,12 +102,7 @@ static trend trend_of(certifier *c, uint32_t cx, unsigned depth) {
         explain(c, e->start_byte, "a difference subtracts a value that grows with %s", target);
         return TREND_UNKNOWN;
       }
-      if (vxp_consteval__fold(&c->at_lo, cx).status != VXP_FOLD_OK) {
-        explain(c, e->start_byte,
-                "a difference does not fold at the low end of the range "
-                "(negative there, so it may fold only above)");
-        return TREND_UNKNOWN;
-      }
+      if (c->difference_at == VXP_NONE) c->difference_at = e->start_byte;
       return TREND_UP;
     case VXP_OP_DIV:
       if (r != TREND_CONST) {
@@ -112,17 +120,48 @@ static trend trend_of(certifier *c, uint32_t cx, unsigned depth) {
   }
 }
 
-/* Every dimension of tensor type `type` non-decreasing in the constant. */
-static bool type_certified(certifier *c, uint32_t type) {
+static int analyse_lo(struct sweep_run *R, vxp_analysis **out);
+
+/* Whether every difference in the shape placed by event `event` of model function `fn` is
+ * non-negative at `lo`: the analysis at `lo` sized the placement (a shape folds only when
+ * every intermediate is a non-negative integer) wherever it reached it. A declared position
+ * (`fn` VXP_NONE) has no such fact: not decided. */
+static bool decided_at_lo(certifier *c, uint32_t fn, uint32_t event) {
+  if (fn == VXP_NONE) return false;
+  if (!c->at_lo && c->rc == VXP_OK) c->rc = analyse_lo(c->run, &c->at_lo);
+  if (!c->at_lo) return false;
+  const vxp_analysis *an = c->at_lo;
+  bool any = false;
+  for (uint32_t a = 0; a < an->functions.len; a++) {
+    if (an->functions.items[a].model_fn != fn) continue;
+    any = true;
+    const vxp_event_fact *f = vxp_analysis__event_fact(an, a, event);
+    if (f && f->reached && f->size != VXP_FACT_SIZE_KNOWN) return false;
+  }
+  return any;
+}
+
+/* Every dimension of tensor type `type` non-decreasing in the constant; `fn` and `event`
+ * say which placement places it (VXP_NONE: a declared position). */
+static bool type_certified(certifier *c, uint32_t type, uint32_t fn, uint32_t event) {
   const vxp_model *m = c->m;
   if (type == VXP_NONE || type >= m->types.len) return true;
   const vxp_tensor_type *t = &m->types.items[type];
   if (!t->has_shape) return true;
+  c->difference_at = VXP_NONE;
   for (uint32_t i = 0; i < t->dims_count; i++) {
     if (trend_of(c, m->dim_list.items[t->dims_first + i], 0) == TREND_UNKNOWN) {
       if (!c->why[0]) explain(c, t->start_byte, "a shape that may shrink as the value grows");
       return false;
     }
+  }
+  if (c->difference_at != VXP_NONE && !decided_at_lo(c, fn, event)) {
+    explain(c, c->difference_at,
+            fn == VXP_NONE ? "a difference in a declared position's shape, which no analysis "
+                             "sizes at the low end of the range"
+                           : "a difference does not fold at the low end of the range "
+                             "(negative there, so it may fold only above)");
+    return false;
   }
   return true;
 }
@@ -139,7 +178,7 @@ static bool certify(certifier *c) {
     for (size_t i = 0; i < fn->events.len; i++) {
       const vxp_event *ev = &fn->events.items[i];
       if (ev->kind == VXP_EV_PLACE && ev->u.place.type_known) {
-        if (!type_certified(c, ev->u.place.type)) return false;
+        if (!type_certified(c, ev->u.place.type, (uint32_t)f, (uint32_t)i)) return false;
       } else if (ev->kind == VXP_EV_OPEN && ev->u.block.comptime &&
                  trend_of(c, ev->u.block.condition, 0) != TREND_CONST) {
         c->why[0] = '\0';
@@ -164,7 +203,7 @@ static bool certify(certifier *c) {
     }
   }
   for (size_t i = 0; i < m->declared.len; i++)
-    if (!type_certified(c, m->declared.items[i].type)) return false;
+    if (!type_certified(c, m->declared.items[i].type, VXP_NONE, 0)) return false;
   return true;
 }
 
@@ -334,24 +373,24 @@ int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *functio
   return rc;
 }
 
-/* Analyse at `value` and record the point (each value once). */
-static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
-  vxp_sweep *sw = R->sw;
-  for (size_t i = 0; i < sw->points.len; i++) {
-    if (sw->points.items[i].value == value) {
-      *fits = sw->points.items[i].fits;
-      return VXP_OK;
-    }
-  }
+/* Analyse at `value`. */
+static int analyse_at(sweep_run *R, uint64_t value, vxp_analysis **out) {
   R->overrides[R->opts.override_count - 1].value = value;
-  vxp_analysis *an = NULL;
-  int rc = vxp_analyze(&an, R->ctx, R->prog, &R->opts);
-  if (rc != VXP_OK) return rc;
+  *out = NULL;
+  return vxp_analyze(out, R->ctx, R->prog, &R->opts);
+}
+
+/* The proof's analysis at the range's low end. */
+static int analyse_lo(sweep_run *R, vxp_analysis **out) { return analyse_at(R, R->so->lo, out); }
+
+/* Record the point of analysis `an` (taken over: freed here) at `value`. */
+static int record(sweep_run *R, uint64_t value, vxp_analysis *an, bool *fits) {
+  vxp_sweep *sw = R->sw;
   sw->evaluations++;
   vxp_sweep_point p;
   memset(&p, 0, sizeof(p));
   p.value = value;
-  rc = vxp_sweep__fit(R->ctx, an, R->so->function, R->so->space, R->so->margin_ppm, &p);
+  int rc = vxp_sweep__fit(R->ctx, an, R->so->function, R->so->space, R->so->margin_ppm, &p);
   vxp_analysis_free(an);
   if (rc == VXP_OK) {
     size_t at = 0;
@@ -373,6 +412,21 @@ static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
   }
   *fits = p.fits;
   return VXP_OK;
+}
+
+/* Analyse at `value` and record the point (each value once). */
+static int evaluate(sweep_run *R, uint64_t value, bool *fits) {
+  vxp_sweep *sw = R->sw;
+  for (size_t i = 0; i < sw->points.len; i++) {
+    if (sw->points.items[i].value == value) {
+      *fits = sw->points.items[i].fits;
+      return VXP_OK;
+    }
+  }
+  vxp_analysis *an = NULL;
+  int rc = analyse_at(R, value, &an);
+  if (rc != VXP_OK) return rc;
+  return record(R, value, an, fits);
 }
 
 /* ------------------------------------------------------------------ the search */
@@ -535,8 +589,8 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
     vxp_sweep_free(sw);
     return vxp_ctx__nomem(ctx);
   }
-  /* The overrides every analysis gets (the swept one last), and the same as bindings for
-   * folding at `lo` during the proof. */
+  /* The overrides every analysis gets (the swept one last), and their names for the proof
+   * (an overridden const item is a constant there, whatever its definition says). */
   size_t nb = 0;
   for (size_t i = 0; i < extra; i++) {
     overrides[i] = analyze->overrides[i];
@@ -549,26 +603,43 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   overrides[extra].name = so->name;
   bindings[nb++] = (vxp_const_binding){target, so->lo};
 
+  sweep_run R = {sw, ctx, prog, VXP_ANALYZE_OPTIONS_INIT, overrides, so};
+  if (analyze) { /* field by field: a version-1 struct is shorter */
+    R.opts.machine = analyze->machine;
+    R.opts.host = analyze->host;
+    R.opts.machine_only = analyze->version >= 2 && analyze->machine_only;
+  }
+  R.opts.overrides = overrides;
+  R.opts.override_count = extra + 1;
+  /* The analyses (the proof's at `lo` too) share the sweep's time budget rather than each
+   * getting one. */
+  bool held = ctx->hold_deadline;
+  ctx->hold_deadline = true;
+
   certifier c;
   memset(&c, 0, sizeof(c));
   c.prog = prog;
   c.m = m;
   c.target = target;
-  c.at_lo.model = m;
-  c.at_lo.overrides = bindings;
-  c.at_lo.override_count = nb;
+  c.overrides = bindings;
+  c.override_count = nb;
+  c.run = &R;
   c.why = sw->reason;
   c.why_size = sizeof(sw->reason);
   bool monotone = certify(&c);
-  rc = VXP_OK;
-  if (monotone) {
+  rc = c.rc;
+  if (rc == VXP_OK && monotone) {
     sw->method = VXP_SEARCH_BISECTION;
     snprintf(sw->reason, sizeof(sw->reason),
              "every shape that mentions %s grows with it (sums, products, and differences and "
              "quotients with constants), and no `if comptime` condition or generic argument "
              "depends on it, so the peaks cannot shrink as it grows",
              so->name);
-  } else {
+    /* Bisection starts at `lo`: the proof's analysis there is its first point. */
+    bool fits;
+    if (c.at_lo) rc = record(&R, so->lo, c.at_lo, &fits);
+    c.at_lo = NULL;
+  } else if (rc == VXP_OK) {
     sw->method = VXP_SEARCH_SCAN;
     uint64_t limit = so->max_scan ? so->max_scan : 4096;
     if (so->hi - so->lo >= limit) {
@@ -580,23 +651,12 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
                           (unsigned long long)so->hi, (unsigned long long)limit);
     }
   }
+  vxp_analysis_free(c.at_lo); /* a scan analyses `lo` in its turn, if it gets there */
   if (rc == VXP_OK) {
-    sweep_run R = {sw, ctx, prog, VXP_ANALYZE_OPTIONS_INIT, overrides, so};
-    if (analyze) { /* field by field: a version-1 struct is shorter */
-      R.opts.machine = analyze->machine;
-      R.opts.host = analyze->host;
-      R.opts.machine_only = analyze->version >= 2 && analyze->machine_only;
-    }
-    R.opts.overrides = overrides;
-    R.opts.override_count = extra + 1;
     uint64_t largest = 0;
     bool found = false;
-    /* The analyses share the sweep's time budget rather than each getting one. */
-    bool held = ctx->hold_deadline;
-    ctx->hold_deadline = true;
     rc = monotone ? bisect(&R, so->lo, so->hi, &largest, &found)
                   : scan(&R, so->lo, so->hi, &largest, &found);
-    ctx->hold_deadline = held;
     if (rc == VXP_OK) {
       if (found) sw->largest = index_of(sw, largest);
       if (!found)
@@ -605,6 +665,7 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
         sw->rejected = index_of(sw, largest + 1);
     }
   }
+  ctx->hold_deadline = held;
   vxp_ctx__free(ctx, overrides);
   vxp_ctx__free(ctx, bindings);
   if (rc != VXP_OK) {

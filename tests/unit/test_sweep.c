@@ -204,6 +204,37 @@ static void test_sweep__shapes_that_may_shrink_rule_bisection_out(void **state) 
   done(&f);
 }
 
+/* Whether a difference in a shape is non-negative at the low end is the analysis' fact
+ * there (the placement sized), not a fold of the proof's own: a difference in an arm the
+ * analysis prunes at every value constrains nothing, so bisection stays (a fold of `N - 2`
+ * at N = 1 alone ruled it out, and 1..100000 was then too wide to scan). The analysis at
+ * `lo` is also bisection's first point, not a second analysis of the same value. */
+static void test_sweep__the_proof_reads_the_analysis_at_the_low_end(void **state) {
+  (void)state;
+  fixture f = load(TEST_MACHINE_4MIB
+                   "const FLAG : i64 = 0;\n"
+                   "const N : i64 = 4;\n"
+                   "fn main() -> i32 {\n"
+                   "  if comptime FLAG == 1 {\n"
+                   "    let s = transfer(Tensor<u8, [N - 2, 1024]>::uninit(), Memory::W);\n"
+                   "    print(s);\n"
+                   "  }\n"
+                   "  let t = transfer(Tensor<u8, [N * 1024]>::uninit(), Memory::W);\n"
+                   "  print(t);\n"
+                   "  return 0;\n"
+                   "}\n",
+                   NULL);
+  vxp_sweep *sw = run(&f, "N", 1, 100000, 0);
+  assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_BISECTION);
+  uint64_t best = vxp_sweep_point_value(vxp_sweep_largest(sw));
+  assert_true(fits_at(&f, "N", best));
+  assert_false(fits_at(&f, "N", best + 1));
+  assert_int_equal(vxp_sweep_evaluation_count(sw), vxp_sweep_point_count(sw));
+  assert_int_equal(vxp_sweep_point_value(vxp_sweep_point_at(sw, 0)), 1);
+  vxp_sweep_free(sw);
+  done(&f);
+}
+
 static void test_sweep__bad_requests_are_refused_with_a_reason(void **state) {
   (void)state;
   fixture f = load(
@@ -415,6 +446,7 @@ int main(void) {
       cmocka_unit_test(test_sweep__llama_batch_8_fits_an_a100_40_and_9_does_not),
       cmocka_unit_test(test_sweep__a_comptime_condition_forces_a_scan_that_agrees_with_brute_force),
       cmocka_unit_test(test_sweep__shapes_that_may_shrink_rule_bisection_out),
+      cmocka_unit_test(test_sweep__the_proof_reads_the_analysis_at_the_low_end),
       cmocka_unit_test(test_sweep__bad_requests_are_refused_with_a_reason),
       cmocka_unit_test(test_sweep__a_selected_function_answers_for_itself_and_its_callees),
       cmocka_unit_test(test_sweep__an_error_outside_the_functions_call_tree_does_not_decide),
