@@ -453,6 +453,9 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 120
 FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_SEED ?= 1
+# The input size limit (-max_len) of every harness; empty: run.sh's, 1024 bytes for the
+# program harnesses and 4096 for fuzz_machine and fuzz_lsp.
+FUZZ_MAX_LEN ?=
 FUZZ_BUILD := $(BUILD)/libfuzzer
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
@@ -500,18 +503,20 @@ $(FUZZ_BUILD)/fuzz_lsp: tests/fuzz/fuzz_lsp.c $(LSP_SRCS) bindings/lsp/lsp.h $(F
 fuzz-build: deps $(FUZZ_BINS)
 
 fuzz: fuzz-build
-	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_SEED) $(FUZZ_HARNESSES)
+	@FUZZ_MAX_LEN=$(FUZZ_MAX_LEN) sh tests/fuzz/run.sh $(FUZZ_BUILD) $(BUILD)/fuzz $(FUZZ_SECONDS) \
+	  $(FUZZ_SEED) $(FUZZ_HARNESSES)
 
 # All harnesses at once, FUZZ_PROCS processes each (a machine with many cores): the run behind
 # README's fuzzing volume was FUZZ_PROCS="fuzz_check:4 fuzz_edit:3 fuzz_cuda:3 fuzz_lsp:2
 # fuzz_machine:3" FUZZ_SECONDS=290 on 16 cores.
 FUZZ_PROCS ?= fuzz_check:1 fuzz_cuda:1 fuzz_edit:1 fuzz_lsp:1 fuzz_machine:1
 fuzz-parallel: fuzz-build
-	@sh tests/fuzz/parallel.sh $(FUZZ_BUILD) $(BUILD)/fuzz-parallel $(FUZZ_SECONDS) $(FUZZ_SEED) $(FUZZ_PROCS)
+	@FUZZ_MAX_LEN=$(FUZZ_MAX_LEN) sh tests/fuzz/parallel.sh $(FUZZ_BUILD) $(BUILD)/fuzz-parallel \
+	  $(FUZZ_SECONDS) $(FUZZ_SEED) $(FUZZ_PROCS)
 
 fuzz-smoke: fuzz-build
-	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(BUILD)/fuzz-smoke $(FUZZ_SMOKE_SECONDS) $(FUZZ_SEED) \
-	  $(FUZZ_HARNESSES)
+	@FUZZ_MAX_LEN=$(FUZZ_MAX_LEN) sh tests/fuzz/run.sh $(FUZZ_BUILD) $(BUILD)/fuzz-smoke \
+	  $(FUZZ_SMOKE_SECONDS) $(FUZZ_SEED) $(FUZZ_HARNESSES)
 
 fuzz-mutate: deps
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CFLAGS="$(SAN_FLAGS)" \

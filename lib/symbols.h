@@ -193,8 +193,8 @@ static inline uint32_t vxp_node__named_count(TSNode node) {
 /* The bundled Vx grammar. */
 const TSLanguage *tree_sitter_vx(void);
 
-/* Fill `syms` and `fields` from `lang`. Returns NULL on success or the name of the first
- * node kind or field the grammar lacks (static storage). */
+/* Fill `syms` and `fields` from `lang`. Returns NULL on success or the name of a node kind
+ * or field the grammar lacks (static storage). */
 const char *vxp_symbols__load(const TSLanguage *lang, vxp_symbols *syms, vxp_fields *fields);
 
 #endif /* VXP_SYMBOLS_H */

@@ -230,22 +230,22 @@ static bool report(vxp_context *ctx, const vxp_source *src, vxp_diag_list *diags
  * accepts in a name's place (`transfer(...)`, `assert(...)`, `grad(f)`, `Ref<T>`) are not
  * listed. */
 static bool reserved_word(const char *s, size_t len) {
-  static const char *const words[] = {
-      "fn",       "let",     "mut",
-      "for",      "in",      "if",
-      "else",     "loop",    "break",
-      "continue", "return",  "spawn",
-      "on",       "where",   "unroll",
-      "across",   "match",   "struct",
-      "unsafe",   "safe",    "extern",
-      "trait",    "impl",    "comptime",
-      "import",   "enum",    "as",
-      "requires", "ensures", "invariant",
-      "Topology", "Memory",  "HardwareState",
+  /* By length, so that a word is compared with the few of its own length only (this runs
+   * for every word of a program that is not admitted). */
+  static const char *const by_length[14][9] = {
+      [2] = {"fn", "in", "if", "on", "as"},
+      [3] = {"let", "mut", "for"},
+      [4] = {"else", "loop", "safe", "impl", "enum"},
+      [5] = {"break", "spawn", "where", "match", "trait"},
+      [6] = {"return", "unroll", "across", "struct", "unsafe", "extern", "import", "Memory"},
+      [7] = {"ensures"},
+      [8] = {"continue", "comptime", "requires", "Topology"},
+      [9] = {"invariant"},
+      [13] = {"HardwareState"},
   };
-  for (size_t i = 0; i < VXP__ARRAY_LEN(words); i++) {
-    if (strlen(words[i]) == len && memcmp(words[i], s, len) == 0) return true;
-  }
+  if (len >= VXP__ARRAY_LEN(by_length)) return false;
+  for (const char *const *w = by_length[len]; *w; w++)
+    if (memcmp(*w, s, len) == 0) return true;
   return false;
 }
 

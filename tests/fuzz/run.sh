@@ -5,7 +5,10 @@
 # CI's clang-built smoke replays every past finding, including the clang-only UBSan ones
 # that make check's gcc build cannot see) with the grammar's dictionary, one after the other.
 # The growing corpora stay in OUT/corpus/NAME/, findings (crash-*, leak-*, timeout-*,
-# oom-*) in OUT/findings/. Prints executions, coverage and findings per harness; fails
+# oom-*) in OUT/findings/. Inputs are at most 1024 bytes for the program harnesses (a
+# program's every construct fits; a longer input only costs executions) and 4096 for the
+# machine models and the language server's sessions (the fleet's models and a framed
+# session of an example are 1-4 KB); FUZZ_MAX_LEN, when set, is the limit for every harness. Prints executions, coverage and findings per harness; fails
 # when any harness found something.
 set -u
 build=$1 out=$2 seconds=$3 seed=$4
@@ -16,11 +19,12 @@ python3 "$root/tests/fuzz/seeds.py" "$root" "$out/seeds" >/dev/null || exit 1
 status=0
 for h in "$@"; do
   case $h in
-    fuzz_machine) seeds=machine ;;
-    fuzz_edit) seeds=edit ;;
-    fuzz_lsp) seeds=lsp ;;
-    *) seeds=program ;;
+    fuzz_machine) seeds=machine len=4096 ;;
+    fuzz_edit) seeds=edit len=1024 ;;
+    fuzz_lsp) seeds=lsp len=4096 ;;
+    *) seeds=program len=1024 ;;
   esac
+  len=${FUZZ_MAX_LEN:-$len}
   corpus="$out/corpus/$h"
   mkdir -p "$corpus"
   log="$out/$h.log"
@@ -28,7 +32,7 @@ for h in "$@"; do
   # finding (timeout-*, oom-*), as a crash is.
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    "$build/$h" -max_total_time="$seconds" -seed="$seed" -max_len=4096 -timeout=10 \
+    "$build/$h" -max_total_time="$seconds" -seed="$seed" -max_len="$len" -timeout=10 \
       -rss_limit_mb=2048 -dict="$out/seeds/vx.dict" -artifact_prefix="$out/findings/$h-" \
       -print_final_stats=1 "$corpus" "$out/seeds/$seeds" "$root/tests/fuzz/regressions" \
       >"$log" 2>&1
