@@ -1108,7 +1108,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
 
   /* The program's own declarations come first: read once when the program was built
    * (program.h), unless --machine-only sets them aside for an empty machine. */
-  const vxp_machine *own = prog->declarations;
+  const vxp_machine *own = prog->model.declarations;
   if (an->machine_only || !own) {
     an->own = vxp_machine__new(ctx, prog->src->label);
     if (!an->own) return VXP_ENOMEM;
@@ -1156,7 +1156,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
     an->items_taken = R.taken;
     an->items_walked = R.walked;
     if (rc == VXP_OK)
-      rc = vxp_lowerings__check(ctx, prog->src, prog->declarations, &an->view, &an->diags);
+      rc = vxp_lowerings__check(ctx, prog->src, prog->model.declarations, &an->view, &an->diags);
     vxp_visibility_reuse lend_raw = {vxp_reuse__take_raw, &R};
     an->raw_start = an->diags.len;
     if (rc == VXP_OK)

@@ -100,9 +100,26 @@ void vxp_check__model(const vxp_model *m) {
       VXP__ASSERT(it->first_function <= f && f < it->first_function + it->function_count);
     }
   }
-  /* Items are in source order and do not overlap. */
+  /* Items are in source order and do not overlap; a declaration item's declaration is
+   * written inside it. */
   for (size_t i = 1; i < m->items.len; i++)
     VXP__ASSERT(m->items.items[i - 1].end_byte <= m->items.items[i].start_byte);
+  for (size_t i = 0; i < m->items.len && m->declarations; i++) {
+    const vxp_model_item *it = &m->items.items[i];
+    uint32_t d = it->declaration, at = 0;
+    if (d == VXP_NONE) continue;
+    if (it->kind == VXP_ITEM_MEMORY) {
+      VXP__ASSERT(d < m->declarations->spaces.len);
+      at = m->declarations->spaces.items[d].start_byte;
+    } else if (it->kind == VXP_ITEM_TOPOLOGY) {
+      VXP__ASSERT(d < m->declarations->topologies.len);
+      at = m->declarations->topologies.items[d].start_byte;
+    } else {
+      VXP__ASSERT(it->kind == VXP_ITEM_LOWERING && d < m->declarations->lowerings.len);
+      at = m->declarations->lowerings.items[d].start_byte;
+    }
+    VXP__ASSERT(it->start_byte <= at && at < it->end_byte);
+  }
 }
 
 void vxp_check__program(const vxp_program *prog) {

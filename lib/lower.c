@@ -1653,6 +1653,7 @@ static void begin_item(lowerer *L, TSNode node) {
   it.end_byte = ts_node_end_byte(node);
   it.first_function = (uint32_t)L->m->functions.len;
   it.index = it.kind == VXP_ITEM_CONST ? (uint32_t)L->m->consts.len : VXP_NONE;
+  it.declaration = VXP_NONE; /* set once the declarations are read (program.c) */
   if (!failed(L) && !array_push(L->ctx, &L->m->items, it)) oom(L);
 }
 

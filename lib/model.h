@@ -373,9 +373,9 @@ typedef enum vxp_item_kind {
   VXP_ITEM_TRAIT,
   VXP_ITEM_EXTERN,
   VXP_ITEM_IMPORT,
-  VXP_ITEM_MEMORY,   /* `Memory`: read into the program's declarations (program.h) */
-  VXP_ITEM_TOPOLOGY, /* `Topology`: likewise */
-  VXP_ITEM_LOWERING, /* `impl Transfer<...> for Topology::X`: likewise */
+  VXP_ITEM_MEMORY,   /* `Memory`: declarations->spaces[declaration] */
+  VXP_ITEM_TOPOLOGY, /* `Topology`: declarations->topologies[declaration] */
+  VXP_ITEM_LOWERING, /* `impl Transfer<...> for Topology::X`: declarations->lowerings[..] */
   VXP_ITEM_OTHER     /* a macro, a stray path, text the parser could not place */
 } vxp_item_kind;
 
@@ -386,6 +386,10 @@ typedef struct vxp_model_item {
   uint32_t first_function; /* functions[first_function .. + function_count) are its own */
   uint32_t function_count;
   uint32_t index; /* CONST: consts index; VXP_NONE otherwise */
+  /* MEMORY, TOPOLOGY, LOWERING: the declaration the model's `declarations` hold of it (a
+   * space, a topology, a lowering), or VXP_NONE (the reader dropped it: a duplicate name,
+   * a name it could not read); VXP_NONE for the other kinds. */
+  uint32_t declaration;
 } vxp_model_item;
 
 /* The whole lowered program. Invariant: all indices refer into this struct's arrays;
@@ -408,9 +412,18 @@ typedef struct vxp_model {
   Array(vxp_name_ref) refs;    /* type and topology names to resolve, in source order */
   Array(vxp_model_item) items; /* top-level items, in source order: their ids */
   uint32_t imports;            /* `import` items: calls to names not defined here may be theirs */
+  /* The program's own Memory/Topology declarations and transfer lowerings (machine.h), read
+   * once from the tree when the program is built; their items point into them. Owned (freed
+   * with the model); NULL until read. Every analysis borrows them; their problems (units,
+   * fields) are in declarations->diags, which an analysis reports. */
+  struct vxp_machine *declarations;
 } vxp_model;
 
 void vxp_model__free(vxp_context *ctx, vxp_model *m);
+
+/* Point each Memory, Topology and lowering item of `m` at the declaration
+ * `m->declarations` holds of it (both are in source order), VXP_NONE where there is none. */
+void vxp_model__link_declarations(vxp_model *m);
 
 /* The id of the top-level item whose range holds byte `offset` (an item's syntax node, or
  * any node inside it), or VXP_NONE between items. Binary search. */

@@ -352,14 +352,15 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   if (rc == VXP_OK)
     rc = lower(prog, prog->reused_tree && parsable == src->len ? old : NULL, root, old != NULL);
   if (rc == VXP_OK) {
-    prog->declarations = vxp_machine__new(ctx, src->label);
-    if (!prog->declarations) rc = VXP_ENOMEM;
+    prog->model.declarations = vxp_machine__new(ctx, src->label);
+    if (!prog->model.declarations) rc = VXP_ENOMEM;
   }
   if (rc == VXP_OK) {
-    prog->declarations->src = src;
-    rc = vxp_machine__read_items(ctx, prog->declarations, src, root,
+    prog->model.declarations->src = src;
+    rc = vxp_machine__read_items(ctx, prog->model.declarations, src, root,
                                  prog->top.len ? prog->top.items : NULL, prog->top.len);
   }
+  if (rc == VXP_OK) vxp_model__link_declarations(&prog->model);
   if (rc != VXP_OK) {
     vxp_program_free(prog);
     if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
@@ -426,7 +427,6 @@ void vxp_program_free(vxp_program *prog) {
   vxp_context *ctx = prog->ctx;
   if (prog->tree) ts_tree_delete(prog->tree);
   vxp_model__free(ctx, &prog->model);
-  vxp_machine_free(prog->declarations);
   vxp_lower__marks_free(ctx, &prog->marks);
   array_free(ctx, &prog->top);
   if (prog->plan) {
@@ -474,8 +474,8 @@ const char *vxp_program_sexp(vxp_program *prog) {
 }
 
 int vxp_program_declares_machine(const vxp_program *prog) {
-  if (!prog || !prog->declarations) return 0;
-  const vxp_machine *m = prog->declarations;
+  if (!prog || !prog->model.declarations) return 0;
+  const vxp_machine *m = prog->model.declarations;
   if (m->topologies.len) return 1;
   for (size_t i = 0; i < m->spaces.len; i++)
     if (m->spaces.items[i].has_capacity) return 1;

@@ -19,11 +19,7 @@ struct vxp_program {
    * over the root's children is slow in this tree-sitter (each step descends the balanced
    * repetition tree), and a reparse and its analysis visit them many times. */
   Array(TSNode) top;
-  vxp_model model;
-  /* The program's own Memory/Topology declarations and transfer lowerings, read once from
-   * the tree when the program is built (machine.c); every analysis borrows them. Their
-   * problems (units, fields) are in declarations->diags, which an analysis reports. */
-  vxp_machine *declarations;
+  vxp_model model; /* with the program's own declarations (model.declarations) */
   vxp_diag_list diags;
   char *sexp;       /* cached S-expression, NULL until asked for */
   bool reused_tree; /* reparsed from an older program's tree (vxp_program_reparse) */

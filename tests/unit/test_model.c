@@ -63,7 +63,7 @@ static void test_model__a_position_finds_its_item(void **state) {
 static void test_model__declarations_are_read_once_for_every_analysis(void **state) {
   (void)state;
   test_run r = test_analyse(program_text);
-  const vxp_machine *own = r.prog->declarations;
+  const vxp_machine *own = r.prog->model.declarations;
   assert_non_null(own);
   assert_int_equal(own->spaces.len, 2);
   assert_int_equal(own->topologies.len, 1);
@@ -79,6 +79,28 @@ static void test_model__declarations_are_read_once_for_every_analysis(void **sta
   assert_ptr_equal(vxp_machine__space(&again->view, "W"), w);
   vxp_analysis_free(again);
   assert_int_equal(vxp_program_declares_machine(r.prog), 1);
+  /* The model's items carry them: each Memory and Topology item holds its declaration. */
+  const vxp_model *m = &r.prog->model;
+  assert_ptr_equal(m->declarations, own);
+  assert_int_equal(m->items.items[0].declaration, 0);
+  assert_int_equal(m->items.items[1].declaration, 1);
+  assert_int_equal(m->items.items[2].declaration, 0);
+  assert_string_equal(own->spaces.items[m->items.items[1].declaration].name, "W");
+  assert_string_equal(own->topologies.items[m->items.items[2].declaration].name, "Dev");
+  for (size_t i = 3; i < m->items.len; i++)
+    assert_int_equal(m->items.items[i].declaration, VXP_NONE);
+  test_done(&r);
+  /* A declaration the reader drops (a second `Memory W`, E6012) is no item's. */
+  r = test_analyse(
+      "Memory CPU_DRAM {}\nMemory W { capacity: 4 MiB }\nMemory W { capacity: 8 MiB }\n"
+      "impl Transfer<Memory::CPU_DRAM, Memory::W> for Topology::Dev {\n}\n"
+      "fn main() -> i32 {\n  return 0;\n}\n");
+  m = &r.prog->model;
+  assert_int_equal(m->declarations->spaces.len, 2);
+  assert_int_equal(m->items.items[1].declaration, 1);
+  assert_int_equal(m->items.items[2].declaration, VXP_NONE);
+  assert_int_equal(m->items.items[3].kind, VXP_ITEM_LOWERING);
+  assert_int_equal(m->items.items[3].declaration, 0);
   test_done(&r);
 }
 
@@ -129,7 +151,7 @@ static void test_model__lowerings_are_checked_from_their_record(void **state) {
       "fn main() -> i32 {\n  return 0;\n}\n";
   test_run r = test_analyse(text);
   assert_int_equal(test_count_diag(r.an, "E6022"), 1);
-  vxp_machine *own = r.prog->declarations;
+  vxp_machine *own = r.prog->model.declarations;
   assert_int_equal(own->lowerings.len, 1);
   vxp_lowering *l = &own->lowerings.items[0];
   assert_string_equal(l->topology, "Dev");
