@@ -305,7 +305,21 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   prog->ctx = ctx;
   prog->src = src;
   vxp_syntax_cut why;
-  uint32_t parsable = vxp_syntax__parsable_length(src, &why);
+  uint32_t parsable;
+  if (old) { /* a reparse: keep the scan's states for the next one, resume from the last's */
+    int scanned = vxp_syntax__parsable_length_marked(ctx, src, old->scan_whole ? old->src : NULL,
+                                                     old->scan_whole ? &old->scan_marks : NULL,
+                                                     &prog->scan_marks, &parsable, &why);
+    if (scanned != VXP_OK) {
+      if (old_tree) ts_tree_delete(old_tree);
+      array_free(ctx, &prog->scan_marks);
+      vxp_ctx__free(ctx, prog);
+      return vxp_ctx__nomem(ctx);
+    }
+    prog->scan_whole = parsable == src->len;
+  } else {
+    parsable = vxp_syntax__parsable_length(src, &why);
+  }
   if (parsable < src->len && old_tree) { /* a cut text is parsed afresh */
     ts_tree_delete(old_tree);
     old_tree = NULL;
@@ -324,6 +338,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   }
   if (rc != VXP_OK) {
     if (old_tree) ts_tree_delete(old_tree);
+    array_free(ctx, &prog->scan_marks);
     vxp_ctx__free(ctx, prog);
     return rc;
   }
@@ -429,6 +444,7 @@ void vxp_program_free(vxp_program *prog) {
   vxp_model__free(ctx, &prog->model);
   vxp_lower__marks_free(ctx, &prog->marks);
   array_free(ctx, &prog->top);
+  array_free(ctx, &prog->scan_marks);
   if (prog->plan) {
     vxp_reuse__free(ctx, prog->plan);
     vxp_ctx__free(ctx, prog->plan);

@@ -9,6 +9,18 @@
 #include "lower.h"
 #include "model.h"
 
+/* The state of vxp_syntax__parsable_length's scan between two top-level items (at bracket
+ * depth 0), and where the next item begins: what a later scan of an edited text resumes
+ * from. */
+typedef struct vxp_scan_mark {
+  uint32_t at;
+  uint32_t nested, pending, angles, stray;
+  uint8_t window;
+  bool tainted, block_closed;
+} vxp_scan_mark;
+
+typedef Array(vxp_scan_mark) vxp_scan_marks;
+
 /* Invariant: `tree` was parsed from `src->text`; `model` was lowered from `tree`;
  * `diags` holds syntax errors first (in source order), then lowering problems. */
 struct vxp_program {
@@ -33,6 +45,10 @@ struct vxp_program {
    * (vxp_lower__splice), and whether this one did. */
   vxp_lower_marks marks;
   bool spliced;
+  /* The parsable-length scan's states between items (a reparse's only), valid for a later
+   * reparse when `scan_whole` (the scan ran to the end of the text). */
+  vxp_scan_marks scan_marks;
+  bool scan_whole;
   /* What differs from the program this one was reparsed from (reuse.c), kept for the
    * analyses that take over an analysis of that program: `plan_base` (compared, never
    * read) and its source's id say which program it was. plan.side is NULL when none. */
@@ -101,6 +117,17 @@ typedef enum vxp_syntax_cut {
  * top-level item runs past VXP_MAX_PENDING_TOKENS tokens; then up to the token that goes
  * too far, and `why` says which. */
 uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why);
+
+/* vxp_syntax__parsable_length, recording in `marks` (appended to, empty on entry) the
+ * scan's state after each complete top-level item. With the marks `old` of a scan of
+ * `old_src` (an earlier version of `src`) that ran to its end, the scan resumes at the
+ * last of them before the first changed byte and stops at the first state after the
+ * change that the earlier scan had at the same text (the rest would repeat it): a one-line
+ * edit scans an item or two, not the file. The result is the whole scan's. Sets *out and
+ * *why; VXP_OK or VXP_ENOMEM (then `marks` is incomplete). */
+int vxp_syntax__parsable_length_marked(vxp_context *ctx, const vxp_source *src,
+                                       const vxp_source *old_src, const vxp_scan_marks *old,
+                                       vxp_scan_marks *marks, uint32_t *out, vxp_syntax_cut *why);
 
 /* VXP0003 at byte `cut` of `src`: the text from there on was not parsed, for `why`. */
 int vxp_syntax__report_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut,

@@ -617,9 +617,41 @@ typedef enum window_kind {
   WINDOW_UNKNOWN /* anything else: stray text, which error recovery may leave stacked */
 } window_kind;
 
-uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why) {
-  const char *t = src->text;
-  size_t len = src->len, depth = 0;
+/* Whether two marks hold the same scan state (their offsets aside). */
+static bool same_state(const vxp_scan_mark *a, const vxp_scan_mark *b) {
+  return a->nested == b->nested && a->pending == b->pending && a->angles == b->angles &&
+         a->stray == b->stray && a->window == b->window && a->tainted == b->tainted &&
+         a->block_closed == b->block_closed;
+}
+
+/* The index of the mark at offset `at` in `marks` (sorted by offset), SIZE_MAX if none. */
+static size_t find_mark(const vxp_scan_marks *marks, uint64_t at) {
+  size_t lo = 0, hi = marks->len;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (marks->items[mid].at < at)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < marks->len && marks->items[lo].at == at ? lo : SIZE_MAX;
+}
+
+/* The scan of vxp_syntax__parsable_length from byte `begin` of `t` (`len` bytes) in state
+ * `st` (at bracket depth 0). With `marks`, the state after each complete item is appended
+ * to it; with `old` (marks of an earlier scan of an earlier text that ran to its end,
+ * whose bytes from old_from on are this text's from `resume_from` on, moved by `shift`),
+ * the scan stops at the first such state at or after `resume_from` that the earlier scan
+ * had at the same text: the rest would repeat it, and reach the end. Returns the
+ * parsable length; sets *stopped to the index in `old` it stopped at (SIZE_MAX if none);
+ * VXP_ENOMEM in *rc when a mark could not be appended. */
+static uint32_t scan(vxp_context *ctx, const char *t, size_t len, size_t begin,
+                     const vxp_scan_mark *st, vxp_syntax_cut *why, vxp_scan_marks *marks,
+                     const vxp_scan_marks *old, size_t resume_from, int64_t shift, size_t *stopped,
+                     int *rc) {
+  size_t depth = 0;
+  *stopped = SIZE_MAX;
+  *rc = VXP_OK;
   /* Two estimates of what the parser's stack may hold, each with its limit.
    *
    * `nested`: the tokens of the statements left open. Per bracket level, the tokens since
@@ -639,14 +671,15 @@ uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why)
    * Punctuation counts a token per byte and a comment one token: over-estimates, which
    * keep the bounds safe. */
   uint16_t level[VXP_MAX_BRACKET_DEPTH + 1];
-  size_t nested = 0, pending = 0, angles = 0; /* `<` minus `>` in the window, at depth 0 */
-  size_t stray = 0;     /* tokens of stray text since it began or since the last item line */
-  bool tainted = false; /* stray text was seen: `pending` is no longer reset by item ends */
-  window_kind window = WINDOW_EMPTY;
-  bool block_closed = false;
-  level[0] = 0;
+  size_t nested = st->nested, pending = st->pending;
+  size_t angles = st->angles; /* `<` minus `>` in the window, at depth 0 */
+  size_t stray = st->stray;   /* tokens of stray text since it began or since the last item line */
+  bool tainted = st->tainted; /* stray text was seen: `pending` is no longer reset by item ends */
+  window_kind window = (window_kind)st->window;
+  bool block_closed = st->block_closed;
+  level[0] = (uint16_t)st->nested; /* at depth 0 the open statements are level 0's */
   *why = VXP_SYNTAX_CUT_NONE;
-  for (size_t i = 0; i < len; i++) {
+  for (size_t i = begin; i < len; i++) {
     unsigned char c = (unsigned char)t[i];
     size_t start = i;
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
@@ -710,6 +743,19 @@ uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why)
       if (!tainted) pending = 0;
       angles = 0;
       window = WINDOW_EMPTY;
+      if (marks && *rc == VXP_OK) {
+        /* the state between this item and the next (depth 0: nested is level 0's) */
+        vxp_scan_mark m = {(uint32_t)(i + 1), (uint32_t)nested, (uint32_t)pending, (uint32_t)angles,
+                           (uint32_t)stray,   (uint8_t)window,  tainted,           block_closed};
+        if (!array_push(ctx, marks, m)) *rc = VXP_ENOMEM;
+        if (old && *rc == VXP_OK && i + 1 >= resume_from) {
+          size_t k = find_mark(old, (uint64_t)((int64_t)(i + 1) - shift));
+          if (k != SIZE_MAX && same_state(&old->items[k], &m)) {
+            *stopped = k;
+            return (uint32_t)len;
+          }
+        }
+      }
       continue;
     }
     /* A line that starts in column 0 with an item keyword and a blank is where the
@@ -749,6 +795,64 @@ uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why)
     }
   }
   return (uint32_t)len;
+}
+
+uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why) {
+  vxp_scan_mark initial;
+  memset(&initial, 0, sizeof(initial));
+  size_t stopped;
+  int rc;
+  return scan(NULL, src->text, src->len, 0, &initial, why, NULL, NULL, 0, 0, &stopped, &rc);
+}
+
+int vxp_syntax__parsable_length_marked(vxp_context *ctx, const vxp_source *src,
+                                       const vxp_source *old_src, const vxp_scan_marks *old,
+                                       vxp_scan_marks *marks, uint32_t *out, vxp_syntax_cut *why) {
+  vxp_scan_mark initial;
+  memset(&initial, 0, sizeof(initial));
+  size_t stopped;
+  int rc;
+  if (!old_src || !old || old_src->len > UINT32_MAX) {
+    *out = scan(ctx, src->text, src->len, 0, &initial, why, marks, NULL, 0, 0, &stopped, &rc);
+    return rc;
+  }
+  /* Where the texts differ: the first differing byte and the common tail. */
+  const char *a = old_src->text, *b = src->text;
+  size_t la = old_src->len, lb = src->len, min = la < lb ? la : lb, p = 0, tail = 0;
+  while (p + 64 <= min && memcmp(a + p, b + p, 64) == 0)
+    p += 64;
+  while (p < min && a[p] == b[p])
+    p++;
+  while (tail + 64 <= min - p && memcmp(a + la - tail - 64, b + lb - tail - 64, 64) == 0)
+    tail += 64;
+  while (tail < min - p && a[la - tail - 1] == b[lb - tail - 1])
+    tail++;
+  /* Resume at the last state the earlier scan had at or before the first change: the text
+   * before it is the same. */
+  size_t lo = 0, hi = old->len;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (old->items[mid].at <= p)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  const vxp_scan_mark *from = lo ? &old->items[lo - 1] : &initial;
+  if (lo && !array_reserve(ctx, marks, lo)) return VXP_ENOMEM;
+  if (lo) memcpy(marks->items, old->items, lo * sizeof(*old->items));
+  marks->len = lo;
+  int64_t shift = (int64_t)lb - (int64_t)la;
+  *out = scan(ctx, b, lb, from->at, from, why, marks, old, lb - tail, shift, &stopped, &rc);
+  if (rc != VXP_OK || stopped == SIZE_MAX) return rc;
+  /* The earlier scan's states after the one it stopped at, moved with the text. */
+  size_t rest = old->len - stopped - 1;
+  if (rest && !array_reserve(ctx, marks, rest)) return VXP_ENOMEM;
+  for (size_t k = stopped + 1; k < old->len; k++) {
+    vxp_scan_mark m = old->items[k];
+    m.at = (uint32_t)((int64_t)m.at + shift);
+    marks->items[marks->len++] = m;
+  }
+  return VXP_OK;
 }
 
 int vxp_syntax__report_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut,

@@ -373,6 +373,102 @@ test_incremental__body_edits_among_syntax_findings_report_what_a_fresh_parse_rep
   run_sequence(text, 11, 120, true);
 }
 
+/* Whether two scans' states between items are the same list. */
+static void assert_same_marks(const vxp_scan_marks *a, const vxp_scan_marks *b) {
+  assert_int_equal(a->len, b->len);
+  for (size_t i = 0; i < a->len; i++) {
+    const vxp_scan_mark *x = &a->items[i], *y = &b->items[i];
+    assert_int_equal(x->at, y->at);
+    assert_true(x->nested == y->nested && x->pending == y->pending && x->angles == y->angles &&
+                x->stray == y->stray && x->window == y->window && x->tainted == y->tainted &&
+                x->block_closed == y->block_closed);
+  }
+}
+
+/* The parsable-length scan of a reparse resumes at the last item before the change and
+ * stops where its state meets the earlier scan's again: after every random edit (fragments,
+ * deletions, and texts that the scan cuts: brackets nested past the limit, stray tokens, an
+ * unclosed generic repeated) its result, its reason and its states are a whole scan's. */
+static void
+test_incremental__the_parsable_length_scan_resumes_where_the_text_changed(void **state) {
+  (void)state;
+  vxp_context *ctx;
+  assert_int_equal(vxp_context_new(&ctx, NULL), VXP_OK);
+  text_buf b = {NULL, 0, 0};
+  buf_replace(&b, 0, 0, base_program, strlen(base_program));
+  for (int k = 0; k < 40; k++) {
+    char fn[160];
+    int n = snprintf(fn, sizeof(fn),
+                     "fn g%d(x: i32) -> i32 {\n  if x < %d { return g%d(x); }\n  return x;\n}\n", k,
+                     k, k);
+    buf_replace(&b, b.len, b.len, fn, (size_t)n);
+  }
+  static char big[3][40000];
+  memset(big[0], '(', VXP_MAX_BRACKET_DEPTH + 10);
+  for (size_t i = 0; i + 2 < 3 * VXP_MAX_NESTED_TOKENS; i += 2)
+    memcpy(big[1] + i, "x ", 2);
+  for (size_t i = 0; i + 10 < sizeof(big[2]) - 1; i += 10)
+    memcpy(big[2] + i, "let a: A<x;", 10);
+  uint32_t rnd = 4242;
+  vxp_scan_marks old = {NULL, 0, 0};
+  vxp_source *old_src = NULL;
+  bool old_whole = false;
+  size_t resumed = 0, cut = 0;
+  for (int step = 0; step < 300; step++) {
+    uint32_t kind = next_random(&rnd) % 100;
+    size_t at = b.len ? next_random(&rnd) % (b.len + 1) : 0, end = at;
+    const char *with = "";
+    size_t n = 0;
+    if (kind < 50) {
+      with = fragments[next_random(&rnd) % ARRAY_LEN(fragments)];
+      n = strlen(with);
+    } else if (kind < 80) {
+      end = at + 1 + next_random(&rnd) % 40;
+      if (end > b.len) end = b.len;
+    } else if (kind < 83) { /* a cut, removed again by the reset below */
+      with = big[next_random(&rnd) % 3];
+      n = strlen(with);
+    } else if (kind < 93) {
+      at = 0;
+      end = b.len;
+      with = base_program;
+      n = strlen(base_program);
+    }
+    buf_replace(&b, at, end, with, n);
+    vxp_source *src;
+    assert_int_equal(vxp_source_new(&src, ctx, "scan.vx", b.s, b.len), VXP_OK);
+    vxp_syntax_cut why_whole, why, why_fresh;
+    uint32_t whole = vxp_syntax__parsable_length(src, &why_whole), got, fresh;
+    vxp_scan_marks marks = {NULL, 0, 0}, all = {NULL, 0, 0};
+    assert_int_equal(vxp_syntax__parsable_length_marked(ctx, src, old_whole ? old_src : NULL,
+                                                        old_whole ? &old : NULL, &marks, &got,
+                                                        &why),
+                     VXP_OK);
+    assert_int_equal(
+        vxp_syntax__parsable_length_marked(ctx, src, NULL, NULL, &all, &fresh, &why_fresh), VXP_OK);
+    assert_int_equal(got, whole);
+    assert_int_equal(why, why_whole);
+    assert_int_equal(fresh, whole);
+    assert_int_equal(why_fresh, why_whole);
+    if (got == b.len) assert_same_marks(&marks, &all);
+    resumed += old_whole;
+    cut += got < b.len;
+    array_free(ctx, &all);
+    array_free(ctx, &old);
+    vxp_source_free(old_src);
+    old = marks;
+    old_src = src;
+    old_whole = got == b.len;
+  }
+  fprintf(stderr, "300 edits: %zu scans resumed, %zu texts cut\n", resumed, cut);
+  assert_true(resumed > 100);
+  assert_true(cut > 5);
+  array_free(ctx, &old);
+  vxp_source_free(old_src);
+  vxp_context_free(ctx);
+  free(b.s);
+}
+
 static void test_incremental__random_edits_of_the_llama_example(void **state) {
   (void)state;
   FILE *f = fopen("examples/llama2/prefill.vx", "rb");
@@ -637,6 +733,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_incremental__random_edits_report_what_a_fresh_parse_reports),
       cmocka_unit_test(test_incremental__random_edits_of_the_llama_example),
+      cmocka_unit_test(test_incremental__the_parsable_length_scan_resumes_where_the_text_changed),
       cmocka_unit_test(
           test_incremental__body_edits_among_syntax_findings_report_what_a_fresh_parse_reports),
       cmocka_unit_test(test_incremental__syntax_errors_of_untouched_items_move_with_the_edit),
