@@ -1799,6 +1799,9 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top
   uint32_t n = R->items;
   if (old_marks->sig.len != (size_t)n + 1 || old_marks->body.len != (size_t)n + 1) return 0;
   if (vxp_strtab__copy(ctx, &model->names, &old->names) != VXP_OK) return VXP_ENOMEM;
+  if (!vxp_model__reserve_like(ctx, model, old) ||
+      (old_diags->len > diags->len && !array_reserve(ctx, diags, old_diags->len - diags->len)))
+    return VXP_ENOMEM;
   lowerer L;
   lowerer_init(&L, ctx, src, model, diags);
   const vxp_lower_mark *sig = old_marks->sig.items, *body = old_marks->body.items;

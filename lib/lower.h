@@ -60,6 +60,11 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top
                       const vxp_lower_marks *old_marks, const vxp_diag_list *old_diags,
                       vxp_model *model, vxp_diag_list *diags, vxp_lower_marks *marks);
 
+/* Reserve room in each of the large arrays of `to` for as many elements as `from` holds
+ * (a splice fills them item by item: grown by doubling, they were copied again and again).
+ * false when out of memory. */
+bool vxp_model__reserve_like(vxp_context *ctx, vxp_model *to, const vxp_model *from);
+
 /* Append to `to` a copy of the part of `from` between marks `a` and `b` (and of its
  * diagnostics in `from_diags`): indices below `fixed` stay, those in [a, b] move to where
  * `to`'s arrays end, offsets move as R says for an item on `side`. Returns 1, 0 when an

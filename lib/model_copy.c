@@ -150,6 +150,21 @@ static bool copy_function(vxp_context *ctx, copier *C, const vxp_function *from,
                             ((hi) - (lo)) * sizeof(*(src)->items)),                                \
                      (dst)->len += (hi) - (lo), true)))
 
+/* Reserve `to`'s arrays for as many elements as `from`'s, appended to item by item. */
+#define RESERVE_LIKE(ctx, to, from)                                                                \
+  ((from)->len <= (to)->len || array_reserve((ctx), (to), (from)->len - (to)->len))
+
+bool vxp_model__reserve_like(vxp_context *ctx, vxp_model *to, const vxp_model *from) {
+  return RESERVE_LIKE(ctx, &to->cexprs, &from->cexprs) &&
+         RESERVE_LIKE(ctx, &to->dim_list, &from->dim_list) &&
+         RESERVE_LIKE(ctx, &to->types, &from->types) &&
+         RESERVE_LIKE(ctx, &to->functions, &from->functions) &&
+         RESERVE_LIKE(ctx, &to->consts, &from->consts) &&
+         RESERVE_LIKE(ctx, &to->declared, &from->declared) &&
+         RESERVE_LIKE(ctx, &to->call_args, &from->call_args) &&
+         RESERVE_LIKE(ctx, &to->refs, &from->refs) && RESERVE_LIKE(ctx, &to->items, &from->items);
+}
+
 int vxp_model__copy_part(vxp_context *ctx, const vxp_reuse *R, uint8_t side, const vxp_model *from,
                          const vxp_diag_list *from_diags, const vxp_lower_mark *a,
                          const vxp_lower_mark *b, const vxp_lower_mark *fixed, vxp_model *to,

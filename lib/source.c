@@ -248,6 +248,20 @@ vxp_point vxp_source__point(const vxp_source *src, uint32_t offset) {
 vxp_range vxp_source__range(const vxp_source *src, uint32_t start, uint32_t end) {
   vxp_range r;
   r.start = vxp_source__point(src, start);
+  /* A range mostly ends on its own line or a few below: walk down from the start's line
+   * before bisecting the file's lines again (an analysis makes a range per placement). */
+  size_t line = r.start.line, lines = src->line_starts.len;
+  uint32_t at = end > src->len ? (uint32_t)src->len : end;
+  for (int step = 0; step < 8 && at >= start; step++) {
+    if (line + 1 >= lines || src->line_starts.items[line + 1] > at) {
+      r.end.line = (uint32_t)line;
+      r.end.column = at - src->line_starts.items[line];
+      r.start_byte = start;
+      r.end_byte = end;
+      return r;
+    }
+    line++;
+  }
   r.end = vxp_source__point(src, end);
   r.start_byte = start;
   r.end_byte = end;

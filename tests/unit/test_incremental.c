@@ -10,6 +10,7 @@
 
 #include "analysis.h" /* white box: how many items an analysis took over ... */
 #include "program.h"  /* ... and whether a reparse copied the unchanged items' model */
+#include "source.h"   /* ... and where a range ends */
 
 #include <stdbool.h>
 
@@ -469,6 +470,34 @@ test_incremental__the_parsable_length_scan_resumes_where_the_text_changed(void *
   free(b.s);
 }
 
+/* vxp_source__range finds its end by walking down from its start's line (an analysis makes
+ * a range per placement): the same points as bisecting for each end, for ranges within a
+ * line, across a few lines, across many, inverted, and past the end of the text. */
+static void test_incremental__a_range_ends_where_bisection_says(void **state) {
+  (void)state;
+  vxp_context *ctx;
+  assert_int_equal(vxp_context_new(&ctx, NULL), VXP_OK);
+  vxp_source *src;
+  assert_int_equal(vxp_source_new(&src, ctx, "r.vx", base_program, strlen(base_program)), VXP_OK);
+  uint32_t rnd = 99, len = (uint32_t)strlen(base_program);
+  for (int i = 0; i < 20000; i++) {
+    uint32_t start = next_random(&rnd) % (len + 1);
+    uint32_t span =
+        next_random(&rnd) % 4 == 0 ? next_random(&rnd) % (len + 8) : next_random(&rnd) % 200;
+    uint32_t end = next_random(&rnd) % 16 == 0 ? start - (start ? 1 : 0) : start + span;
+    vxp_range r = vxp_source__range(src, start, end);
+    vxp_point a = vxp_source__point(src, start), b = vxp_source__point(src, end);
+    assert_int_equal(r.start.line, a.line);
+    assert_int_equal(r.start.column, a.column);
+    assert_int_equal(r.end.line, b.line);
+    assert_int_equal(r.end.column, b.column);
+    assert_int_equal(r.start_byte, start);
+    assert_int_equal(r.end_byte, end);
+  }
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
 static void test_incremental__random_edits_of_the_llama_example(void **state) {
   (void)state;
   FILE *f = fopen("examples/llama2/prefill.vx", "rb");
@@ -733,6 +762,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_incremental__random_edits_report_what_a_fresh_parse_reports),
       cmocka_unit_test(test_incremental__random_edits_of_the_llama_example),
+      cmocka_unit_test(test_incremental__a_range_ends_where_bisection_says),
       cmocka_unit_test(test_incremental__the_parsable_length_scan_resumes_where_the_text_changed),
       cmocka_unit_test(
           test_incremental__body_edits_among_syntax_findings_report_what_a_fresh_parse_reports),
