@@ -30,6 +30,7 @@ typedef struct block_frame {
   uint64_t multiplier; /* product of enclosing loop trip counts (saturated) */
   size_t first_record; /* records placed in the block come at or after this index */
   uint32_t scope;      /* its entry in the analysis' scopes */
+  vxp_name topology;   /* the innermost `spawn on(Topology::X)` around it, or NONE (host) */
 } block_frame;
 
 /* A space of the machine view that the program can name. */
@@ -440,14 +441,156 @@ static void place_in(walker *W, const vxp_place_event *pl, const tile_size *ts, 
 
 /* ------------------------------------------------------------------ routes */
 
-static bool has_lowering(walker *W, const char *from, const char *to) {
+/* The topology in force where the walk is: the innermost `spawn on(Topology::X)`, else the
+ * host's (vxc's CPU). */
+static const char *active_topology(walker *W) {
+  vxp_name t = top_block(W)->topology;
+  return t == VXP_NAME_NONE ? "CPU" : name_str(W, t);
+}
+
+static void shape_text(char *buf, size_t size, const uint64_t *dims, size_t rank) {
+  size_t at = 0;
+  at += (size_t)snprintf(buf, size, "[");
+  for (size_t i = 0; i < rank && at < size; i++)
+    at +=
+        (size_t)snprintf(buf + at, size - at, "%s%llu", i ? ", " : "", (unsigned long long)dims[i]);
+  if (at < size) snprintf(buf + at, size - at, "]");
+}
+
+/* The lowering vxc runs on the hop `from -> to` of transfer `pl`, or NULL when the builtin
+ * copy moves it (vxc's select_transfer_lowering and record_emittable_lowering). The
+ * topology in force picks among the lowerings of the edge; where it declares the edge
+ * itself, its own lowering or none. Elsewhere (a host edge moved from the host) a single
+ * lowering is taken and several are ambiguous (E6015). A lowering runs only when it can be
+ * emitted (one function taking two statically shaped tiles, the source then the
+ * destination held by `&mut`, a body written with `raw::`, a `scope: sm` destination) and
+ * when its declared tile is the one the transfer moves (E6023); otherwise VXP0044 says the
+ * builtin copy is used. */
+static const vxp_lowering *hop_lowering(walker *W, const vxp_place_event *pl, const char *from,
+                                        const char *to) {
   const vxp_machine_view *v = &W->an->view;
+  const char *active = active_topology(W);
+  const vxp_lowering *chosen = NULL, *only = NULL;
+  size_t candidates = 0;
+  char names[512] = "";
   for (size_t i = 0; i < v->lowerings.len; i++) {
-    if (strcmp(v->lowerings.items[i]->from, from) == 0 &&
-        strcmp(v->lowerings.items[i]->to, to) == 0)
-      return true;
+    const vxp_lowering *l = v->lowerings.items[i];
+    if (!l->topology || strcmp(l->from, from) != 0 || strcmp(l->to, to) != 0) continue;
+    size_t at = strlen(names);
+    snprintf(names + at, sizeof(names) - at, "%s%s", candidates ? ", " : "", l->topology);
+    candidates++;
+    only = l;
+    if (!chosen && strcmp(l->topology, active) == 0) chosen = l;
   }
-  return false;
+  if (candidates == 0) return NULL;
+  bool active_declares_edge = false;
+  const vxp_topology *at = vxp_machine__topology(v, active);
+  for (size_t e = 0; at && e < at->edges.len && !active_declares_edge; e++)
+    active_declares_edge =
+        strcmp(at->edges.items[e].from, from) == 0 && strcmp(at->edges.items[e].to, to) == 0;
+  if (!chosen && !active_declares_edge && candidates == 1) chosen = only;
+  if (!chosen) {
+    if (!active_declares_edge)
+      add_diag(W, VXP_SEVERITY_ERROR, "E6015", pl->start_byte, pl->end_byte,
+               "the edge %s -> %s is implemented by %zu lowerings (%s), and none of them is the "
+               "topology in force here (%s); which lowering should run is ambiguous: perform "
+               "this transfer inside a `spawn on` for the machine that owns it",
+               from, to, candidates, names, active);
+    return NULL;
+  }
+  const vxp_lowering *l = chosen;
+  const vxp_space *dst = vxp_machine__space(v, to);
+  bool dst_is_sm = dst && dst->has_scope && dst->scope == VXP_SCOPE_SM;
+  const vxp_lowering_tile *ts = &l->tiles[0], *td = &l->tiles[1];
+  bool emittable = l->methods == 1 && l->params == 2 && ts->is_tensor && ts->dims_static &&
+                   td->is_tensor && td->dims_static && !ts->is_mut_ref && td->is_mut_ref &&
+                   l->uses_raw && dst_is_sm;
+  if (!emittable) {
+    add_diag(W, VXP_SEVERITY_WARNING, "VXP0044", pl->start_byte, pl->end_byte,
+             "impl Transfer<Memory::%s, Memory::%s> for Topology::%s exists but is not emitted "
+             "here: a lowering needs exactly one function taking exactly two statically "
+             "shaped tiles (the source, then the destination held by `&mut`), a body written "
+             "against the `raw::` primitives, and a destination space declared `scope: sm`%s. "
+             "The builtin copy is used instead",
+             from, to, l->topology, dst_is_sm ? "" : " (this one is not)");
+    return NULL;
+  }
+  char a[128], b[128];
+  bool same_decl =
+      ts->rank == td->rank && memcmp(ts->dims, td->dims, ts->rank * sizeof(ts->dims[0])) == 0;
+  if (!same_decl) {
+    shape_text(a, sizeof(a), ts->dims, ts->rank);
+    shape_text(b, sizeof(b), td->dims, td->rank);
+    add_diag(W, VXP_SEVERITY_ERROR, "E6023", pl->start_byte, pl->end_byte,
+             "impl Transfer<Memory::%s, Memory::%s> for Topology::%s declares a %s source and "
+             "a %s destination; a transfer moves a tile, so both sides are the same shape",
+             from, to, l->topology, a, b);
+  }
+  const vxp_tensor_type *site = pl->type_known ? &W->m->types.items[pl->type] : NULL;
+  vxp_elem site_elem = site ? vxp_instance__elem(W->an, W->fn_index, site) : VXP_ELEM_UNKNOWN;
+  if (site_elem != VXP_ELEM_UNKNOWN && ts->elem != VXP_ELEM_UNKNOWN && site_elem != ts->elem)
+    add_diag(W, VXP_SEVERITY_ERROR, "E6023", pl->start_byte, pl->end_byte,
+             "impl Transfer<Memory::%s, Memory::%s> for Topology::%s declares %s tiles but this "
+             "transfer moves a %s tile; a lowering is chosen by edge, so its declared element "
+             "type must be the one it is given",
+             from, to, l->topology, vxp_elem__name(ts->elem), vxp_elem__name(site_elem));
+  if (!same_decl) return l;
+  /* The transfer's own shape, when every dimension folds. */
+  uint64_t dims[VXP_LOWERING_MAX_RANK];
+  bool site_static =
+      site && site->has_shape && site->dims_count > 0 && site->dims_count <= VXP_LOWERING_MAX_RANK;
+  for (uint32_t i = 0; site_static && i < site->dims_count; i++) {
+    vxp_fold f = vxp_consteval__fold(&W->env, W->m->dim_list.items[site->dims_first + i]);
+    if (f.status != VXP_FOLD_OK) site_static = false;
+    dims[i] = f.value;
+  }
+  shape_text(a, sizeof(a), ts->dims, ts->rank);
+  if (!site_static) {
+    add_diag(W, VXP_SEVERITY_WARNING, "VXP0044", pl->start_byte, pl->end_byte,
+             "impl Transfer<Memory::%s, Memory::%s> for Topology::%s declares %s tiles but this "
+             "transfer's tile has no statically known shape, so nothing relates the two; the "
+             "builtin copy is used instead",
+             from, to, l->topology, a);
+    return NULL;
+  }
+  if (site->dims_count != ts->rank || memcmp(dims, ts->dims, ts->rank * sizeof(dims[0])) != 0) {
+    shape_text(b, sizeof(b), dims, site->dims_count);
+    add_diag(W, VXP_SEVERITY_ERROR, "E6023", pl->start_byte, pl->end_byte,
+             "impl Transfer<Memory::%s, Memory::%s> for Topology::%s declares %s tiles but this "
+             "transfer moves a %s tile; a lowering is chosen by edge, so its declared shape "
+             "must be the shape it is given",
+             from, to, l->topology, a, b);
+    return NULL;
+  }
+  return l;
+}
+
+/* The traffic of a hop a lowering moves: the body's element counts in bytes of the tile
+ * the transfer moves (vxc counts no sub-byte element: a rounded figure would look like
+ * amplification). */
+static void lowered_traffic(walker *W, const vxp_place_event *pl, const vxp_lowering *l,
+                            vxp_route *r) {
+  if (l->traffic_absent) {
+    r->traffic_absent_reason = l->traffic_absent;
+    return;
+  }
+  const vxp_tensor_type *site = &W->m->types.items[pl->type];
+  unsigned bits = vxp_elem__bits(vxp_instance__elem(W->an, W->fn_index, site));
+  if (bits == 0 || bits % 8 != 0) {
+    r->traffic_absent_reason = "the tile's element type is not a whole number of bytes, so its "
+                               "movement cannot be counted in bytes";
+    return;
+  }
+  uint64_t eb = bits / 8;
+  if (!vxp_mul_u64(l->from_read, eb, &r->from_read) ||
+      !vxp_mul_u64(l->from_written, eb, &r->from_written) ||
+      !vxp_mul_u64(l->to_read, eb, &r->to_read) ||
+      !vxp_mul_u64(l->to_written, eb, &r->to_written)) {
+    r->traffic_absent_reason = "the byte count overflows a 64-bit counter";
+    return;
+  }
+  r->lowered = true;
+  r->traffic_exact = l->traffic_exact;
 }
 
 /* Record one hop `from -> to` of the transfer `pl`, routed over `path` (its nodes) with
@@ -477,11 +620,13 @@ static void record_route(walker *W, const vxp_place_event *pl, const tile_size *
       return;
     }
   }
+  /* Every hop is matched against the lowerings (vxc checks each hop of a staged route). */
+  const vxp_lowering *l = hop_lowering(W, pl, from, to);
+  if (W->rc != VXP_OK) return;
   if (!r.bytes_known)
     r.traffic_absent_reason = "the transferred tile has no statically known size";
-  else if (has_lowering(W, from, to))
-    r.traffic_absent_reason = "a lowering (impl Transfer) written in the program moves this "
-                              "hop; vxpeak does not count lowering bodies";
+  else if (l)
+    lowered_traffic(W, pl, l, &r);
   r.start_byte = pl->start_byte;
   r.end_byte = pl->end_byte;
   r.range = vxp_source__range(W->src, pl->start_byte, pl->end_byte);
@@ -650,6 +795,7 @@ static void open_block(walker *W, const vxp_block_event *b, vxp_event_fact *fact
   frame.first_record = W->an->records.len;
   frame.scope = push_scope(W, parent.scope, b->kind, b->start_byte, b->end_byte);
   if (b->kind == VXP_BLOCK_LOOP) frame.multiplier_known = false;
+  if (b->kind == VXP_BLOCK_SPAWN && b->topology != VXP_NAME_NONE) frame.topology = b->topology;
   if (b->kind == VXP_BLOCK_FOR) {
     /* `for i in a..b` runs max(b - a, 0) times when both bounds fold; any other
      * iterable (a tensor, an iterator, a run-time bound) has no static trip count. */
@@ -887,8 +1033,12 @@ static void walk_function(walker *W, uint32_t index) {
   W->trace.len = W->tiles.len = W->blocks.len = 0;
   W->record_base = W->an->records.len;
   W->order = W->depth = W->calls = 0;
-  block_frame root = {false, true, 1, 0,
-                      push_scope(W, VXP_NONE, VXP__SCOPE_FUNCTION, fn->start_byte, fn->end_byte)};
+  block_frame root = {false,
+                      true,
+                      1,
+                      0,
+                      push_scope(W, VXP_NONE, VXP__SCOPE_FUNCTION, fn->start_byte, fn->end_byte),
+                      VXP_NAME_NONE};
   if (W->rc != VXP_OK || !array_push(W->ctx, &W->blocks, root)) {
     W->rc = VXP_ENOMEM;
     return;

@@ -80,8 +80,13 @@ struct vxp_route {
   bool bytes_known;                  /* the tile's size folds */
   uint64_t bytes;                    /* raw tensor bytes (no granule) */
   vxp_hop_cost cost;                 /* derived cost (source NONE: not derivable) */
-  const char *traffic_absent_reason; /* static text; NULL when the builtin copy moves it */
-  uint32_t hop, hops;                /* this hop of the transfer as written, and how many it has */
+  const char *traffic_absent_reason; /* static text; NULL when the traffic is counted */
+  bool lowered;                      /* a lowering's body moves the hop (vxc's `traffic_source:
+                                        lowering_body`): the counts below are its traffic */
+  bool traffic_exact;                /* lowered: false when branches moving different amounts
+                                        count their largest */
+  uint64_t from_read, from_written, to_read, to_written; /* lowered: bytes per end */
+  uint32_t hop, hops;          /* this hop of the transfer as written, and how many it has */
   uint32_t from_node, to_node; /* the hop's own ends (graph nodes): the copy reads the first and
                                   writes the second, even when the route runs from or to an
                                   ancestor (vxc's traffic); VXP_NONE when not in the graph */

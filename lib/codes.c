@@ -95,6 +95,17 @@ static const vxp_code_info catalogue[] = {
      "A machine model is declared and a transfer moves data to or from CPU_DRAM, which "
      "nothing describes.",
      "Pass --host FILE, or --host default.", E},
+    {"E6015", "LoweringMalformed", "A transfer lowering that cannot be in force.",
+     "`impl Transfer<Memory::A, Memory::B> for Topology::X` names a topology no input "
+     "declares, a built-in topology (it declares no edges of its own), or one that does not "
+     "declare the edge A -> B; or it declares no function, or a generic one (never "
+     "instantiated, so never checked); or X has two lowerings of the edge. At a transfer "
+     "outside any topology that declares the edge, two topologies' lowerings of it leave "
+     "no way to choose.",
+     "Declare the topology and its edge, give the lowering one non-generic function, keep "
+     "one lowering per edge and topology, and move an ambiguous transfer into a `spawn on` "
+     "region of the machine that owns the edge.",
+     E},
     {"E6016", "TopologyShadowsBuiltin", "A topology shadows a built-in one.",
      "A declared Topology has the name of one of Vx's built-in topologies.", "Rename the topology.",
      E},
@@ -132,6 +143,14 @@ static const vxp_code_info catalogue[] = {
      "cannot address the space.",
      "Add the space to X's `visible:` list, or write the lowering for a topology that sees "
      "both ends.",
+     E},
+    {"E6023", "LoweringTileMismatch", "A lowering's declared tile is not the tile moved.",
+     "The lowering that moves a transfer declares a source and a destination of different "
+     "shapes, or a tile whose element type or shape differs from the tile the transfer "
+     "moves: the `raw::` primitives read their extents from the declaration, so the body "
+     "would copy part of the tile or write past it.",
+     "Declare the lowering's tiles with the shape and element type of the tiles moved over "
+     "its edge.",
      E},
     {"E6025", "PlacementNamesNoPlace",
      "A placement names a memory space or topology that does not exist.",
@@ -252,6 +271,13 @@ static const vxp_code_info catalogue[] = {
      "X declares no `transfer Memory::A -> Memory::B` edge, so no transfer executes it (vxc "
      "warns without a code).",
      "Declare the edge in X, or correct the spaces or the topology the lowering names.", W},
+    {"VXP0044", "LoweringNotEmitted", "A lowering exists for a hop, but the builtin copy moves it.",
+     "vxc runs a lowering's body at a transfer only when the lowering has one function "
+     "taking two statically shaped tiles (the source, then the destination held by `&mut`), "
+     "a body written with the `raw::` primitives, a `scope: sm` destination, and when the "
+     "transfer's tile has a static shape; otherwise it warns (without a code) and the "
+     "builtin copy moves the hop, so the traffic reported is the builtin copy's.",
+     "Write the lowering in that form, or expect the builtin copy.", W},
     {"VXP0050", "InvalidDimension", "A dimension that folds to no valid size.",
      "A dimension of a placed tensor is made of constants but folds to no size: it is "
      "negative (operands of a difference swapped, most likely), divides by zero, passes 64 "

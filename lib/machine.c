@@ -9,6 +9,7 @@
 
 #include "context.h"
 #include "invariants.h"
+#include "lowering_body.h"
 #include "lowerings.h"
 #include "model.h"
 #include "program.h"
@@ -559,17 +560,21 @@ static void read_lowering(reader *R, TSNode item) {
   TSNode topo = fld(R, fld(R, item, R->F->topology), R->F->name);
   TSNode body = fld(R, item, R->F->body);
   if (!usable(from) || !usable(to)) return;
-  vxp_lowering l = {node_dup(R, from),
-                    node_dup(R, to),
-                    usable(topo) ? node_dup(R, topo) : NULL,
-                    uses_raw(R, body),
-                    ts_node_start_byte(item),
-                    ts_node_end_byte(item),
-                    ts_node_is_null(body) ? ts_node_end_byte(item) : ts_node_start_byte(body)};
+  vxp_lowering l;
+  memset(&l, 0, sizeof(l));
+  l.from = node_dup(R, from);
+  l.to = node_dup(R, to);
+  l.topology = usable(topo) ? node_dup(R, topo) : NULL;
+  l.uses_raw = uses_raw(R, body);
+  l.start_byte = ts_node_start_byte(item);
+  l.end_byte = ts_node_end_byte(item);
+  l.body_start = ts_node_is_null(body) ? ts_node_end_byte(item) : ts_node_start_byte(body);
+  if (R->rc == VXP_OK) R->rc = vxp_lowering__read_body(R->ctx, R->src, item, &l);
   if (R->rc != VXP_OK || !array_push(R->ctx, &R->m->lowerings, l)) {
     vxp_ctx__free(R->ctx, l.from);
     vxp_ctx__free(R->ctx, l.to);
     vxp_ctx__free(R->ctx, l.topology);
+    vxp_ctx__free(R->ctx, l.generic_method);
     R->rc = VXP_ENOMEM;
   }
 }
@@ -761,6 +766,7 @@ void vxp_machine_free(vxp_machine *m) {
     vxp_ctx__free(ctx, m->lowerings.items[i].from);
     vxp_ctx__free(ctx, m->lowerings.items[i].to);
     vxp_ctx__free(ctx, m->lowerings.items[i].topology);
+    vxp_ctx__free(ctx, m->lowerings.items[i].generic_method);
   }
   array_free(ctx, &m->spaces);
   array_free(ctx, &m->topologies);

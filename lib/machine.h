@@ -68,12 +68,36 @@ typedef struct vxp_edge {
  * Topology::X { ... }`. Its body moves the hop instead of the builtin copy, so vxpeak does
  * not claim to know that hop's traffic. Read once with the declarations: the checks on it
  * (lowerings.h) read this record, not the tree. */
+/* One tile parameter of a lowering's function, as declared. */
+#define VXP_LOWERING_MAX_RANK 8
+typedef struct vxp_lowering_tile {
+  bool is_tensor;   /* a tensor type, or a reference to one */
+  bool is_mut_ref;  /* held by `&mut` */
+  uint8_t elem;     /* vxp_elem (UNKNOWN when not a known element type) */
+  bool dims_static; /* every dimension is an integer literal (rank <= VXP_LOWERING_MAX_RANK) */
+  uint32_t rank;
+  uint64_t dims[VXP_LOWERING_MAX_RANK];
+} vxp_lowering_tile;
+
 typedef struct vxp_lowering {
   char *from, *to;
   char *topology; /* X, or NULL when the `for` names no topology the reader could take */
   bool uses_raw;  /* its body calls a `raw::` primitive (else carried code, not checked) */
   uint32_t start_byte, end_byte;
   uint32_t body_start; /* where its body's `{` is (diagnostics end there) */
+  /* Read from the body with the declarations (lowering_body.c), for vxc's checks on the
+   * declaration (E6015) and at each transfer the lowering moves (E6023, traffic). */
+  uint32_t methods;           /* functions in the body */
+  char *generic_method;       /* the first generic function's name, or NULL */
+  uint32_t params;            /* parameters of the first function */
+  vxp_lowering_tile tiles[2]; /* its first two parameters: the source, the destination */
+  /* What the first function's `raw::` calls move, in elements of the tile, per end of the
+   * edge, counted with the body's static loop bounds (vxc's `traffic_source:
+   * lowering_body`); traffic_absent is the reason when the body cannot be counted
+   * (static text), NULL when counted. */
+  const char *traffic_absent;
+  bool traffic_exact; /* false: branches that move different amounts count their largest */
+  uint64_t from_read, from_written, to_read, to_written;
 } vxp_lowering;
 
 /* A peak arithmetic rate a topology declares for one element type, read from a comment

@@ -341,17 +341,19 @@ static json_t *route_json(const vxp_route *r, bool *ok) {
       *ok = false;
       return o;
     }
+    /* A hop a lowering moves counts what its body's raw:: calls move (vxc's
+     * lowering_body), per end of the lowered edge. */
     set(src, "space", vxp_json__text(vxp_analysis__route_end(r, false)), ok);
-    set(src, "read_bytes", u64(bytes), ok);
-    set(src, "written_bytes", u64(0), ok);
+    set(src, "read_bytes", u64(r->lowered ? r->from_read : bytes), ok);
+    set(src, "written_bytes", u64(r->lowered ? r->from_written : 0), ok);
     set(dst, "space", vxp_json__text(vxp_analysis__route_end(r, true)), ok);
-    set(dst, "read_bytes", u64(0), ok);
-    set(dst, "written_bytes", u64(bytes), ok);
+    set(dst, "read_bytes", u64(r->lowered ? r->to_read : 0), ok);
+    set(dst, "written_bytes", u64(r->lowered ? r->to_written : bytes), ok);
     if (json_array_append_new(traffic, src) != 0 || json_array_append_new(traffic, dst) != 0)
       *ok = false;
     set(o, "traffic", traffic, ok);
-    set(o, "traffic_source", vxp_json__text("builtin_copy"), ok);
-    set(o, "traffic_exact", json_true(), ok);
+    set(o, "traffic_source", vxp_json__text(r->lowered ? "lowering_body" : "builtin_copy"), ok);
+    set(o, "traffic_exact", (!r->lowered || r->traffic_exact) ? json_true() : json_false(), ok);
     set(o, "traffic_absent_reason", json_null(), ok);
   } else {
     set(o, "traffic", json_null(), ok);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -63,10 +64,10 @@ static void test_lowerings__host_memory_needs_no_visibility(void **state) {
          0, 0, NULL);
 }
 
-static void
-test_lowerings__a_lowering_for_an_undeclared_edge_is_carried_with_a_warning(void **state) {
+static void test_lowerings__a_lowering_for_an_edge_its_topology_lacks_is_refused(void **state) {
   (void)state;
-  /* The edge is declared, but by another topology than the one the lowering names. */
+  /* The edge is declared, but by another topology than the one the lowering names: vxc's
+   * E6015 (nothing to implement), and the uncoded warning it also gives (VXP0043). */
   const char *text = SPACES
       "Topology Dev {\n  memory: Memory::GPU_HBM,\n  visible: [Memory::GPU_HBM],\n"
       "  transfer Memory::GPU_HBM -> Memory::SMEM\n}\n"
@@ -74,7 +75,10 @@ test_lowerings__a_lowering_for_an_undeclared_edge_is_carried_with_a_warning(void
       "impl Transfer<Memory::GPU_HBM, Memory::SMEM> for Topology::Other {\n" RAW_BODY "}\n" MAIN;
   expect(text, 0, 1, "no topology named Other declares the edge GPU_HBM -> SMEM");
   test_run r = test_analyse(text);
-  assert_true(vxp_analysis_admitted(r.an)); /* a warning: the program is admitted */
+  assert_false(vxp_analysis_admitted(r.an));
+  const vxp_diagnostic *d = test_find_diag(r.an, "E6015");
+  assert_non_null(d);
+  assert_non_null(strstr(vxp_diagnostic_message(d), "does not declare the edge GPU_HBM -> SMEM"));
   test_done(&r);
 }
 
@@ -87,12 +91,204 @@ static void test_lowerings__a_body_without_primitives_is_not_held_to_the_contrac
          0, 0, NULL);
 }
 
+/* ------------------------------------------------------------------ E6015, E6023, traffic
+ * The cases of vxc's declaration checks (check_transfer_impls), its choice of the lowering
+ * at a transfer (select_transfer_lowering, record_emittable_lowering) and its traffic
+ * count (derive_lowering_traffic), in programs of our own. */
+
+/* An L2 -> SMEM machine whose SMEM is `scope: sm` (the one edge kind vxc emits). */
+#define SM_MACHINE                                                                                 \
+  "Memory CPU_DRAM {}\n"                                                                           \
+  "Memory L2 { within: Memory::CPU_DRAM, capacity: 40 MiB, bandwidth: 3 TB/s }\n"                  \
+  "Memory SMEM { within: Memory::L2, capacity: 228 KiB, bandwidth: 128 B/cyc, scope: sm }\n"       \
+  "Topology Dev {\n  memory: Memory::L2,\n  visible: [Memory::L2, Memory::SMEM],\n"                \
+  "  transfer Memory::CPU_DRAM -> Memory::L2 : 10 GB/s,\n  transfer Memory::L2 -> "                \
+  "Memory::SMEM\n}\n"
+
+#define LOWERING(SRC, DST, BODY)                                                                   \
+  "impl Transfer<Memory::L2, Memory::SMEM> for Topology::Dev {\n"                                  \
+  "  fn move_tile(src: " SRC ", dst: " DST ") -> i32 {\n" BODY "    raw::barrier();\n"             \
+  "    return 0;\n  }\n}\n"
+
+#define COPY_LOOP                                                                                  \
+  "    for i in 0..raw::extent(src) {\n      raw::store(dst, i, raw::load(src, i));\n    }\n"
+
+/* main moves a TILE tensor to L2, then to SMEM inside the device region. */
+#define SITE(TILE)                                                                                 \
+  "fn main() -> i32 {\n  let a = " TILE "::new();\n  let ad = transfer(a, Memory::L2);\n"          \
+  "  spawn on(Topology::Dev) {\n    let t = transfer(ad, Memory::SMEM);\n    t[0] = 1.0;\n  }\n"   \
+  "  return 0;\n}\n"
+
+static void expect_code(const char *text, const char *code, size_t count, const char *part) {
+  test_run r = test_analyse(text);
+  size_t n = test_count_diag(r.an, code);
+  if (n != count) fail_msg("%s x%zu, expected x%zu", code, n, count);
+  if (part) {
+    const vxp_diagnostic *d = test_find_diag(r.an, code);
+    if (!strstr(vxp_diagnostic_message(d), part))
+      fail_msg("\"%s\" lacks \"%s\"", vxp_diagnostic_message(d), part);
+  }
+  test_done(&r);
+}
+
+static void test_lowerings__a_lowering_must_name_a_declared_topology(void **state) {
+  (void)state;
+  expect_code(SM_MACHINE "impl Transfer<Memory::L2, Memory::SMEM> for Topology::Ampere {\n" RAW_BODY
+                         "}\n" MAIN,
+              "E6015", 1, "no topology named 'Ampere' is declared");
+  /* A built-in topology declares no edges of its own. */
+  expect_code(SM_MACHINE "impl Transfer<Memory::L2, Memory::SMEM> for Topology::CPU {\n" RAW_BODY
+                         "}\n" MAIN,
+              "E6015", 1, "'CPU' is a built-in topology");
+  expect_code(SM_MACHINE LOWERING("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>", COPY_LOOP) MAIN,
+              "E6015", 0, NULL);
+}
+
+static void test_lowerings__a_lowering_has_one_function_none_generic(void **state) {
+  (void)state;
+  expect_code(SM_MACHINE "impl Transfer<Memory::L2, Memory::SMEM> for Topology::Dev {\n}\n" MAIN,
+              "E6015", 1, "declares no functions");
+  expect_code(SM_MACHINE "impl Transfer<Memory::L2, Memory::SMEM> for Topology::Dev {\n"
+                         "  fn move<T>(n: i32) -> i32 {\n    return n;\n  }\n}\n" MAIN,
+              "E6015", 1, "fn 'move' is generic");
+}
+
+static void test_lowerings__one_lowering_per_edge_and_machine(void **state) {
+  (void)state;
+  const char *low = LOWERING("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>", COPY_LOOP);
+  char text[4096];
+  snprintf(text, sizeof(text), "%s%s%s%s", SM_MACHINE, low, low, MAIN);
+  expect_code(text, "E6015", 1, "Topology::Dev has 2 lowerings for the edge L2 -> SMEM");
+  /* Two machines implementing one edge is what the `for` clause is for. */
+  expect_code(SM_MACHINE "Topology Hopper {\n  memory: Memory::L2,\n"
+                         "  visible: [Memory::L2, Memory::SMEM],\n"
+                         "  transfer Memory::L2 -> Memory::SMEM\n}\n"
+                         "impl Transfer<Memory::L2, Memory::SMEM> for Topology::Hopper {\n" RAW_BODY
+                         "}\n" LOWERING("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>", COPY_LOOP)
+                             MAIN,
+              "E6015", 0, NULL);
+}
+
+static void test_lowerings__a_host_edge_two_machines_lower_is_ambiguous_on_the_host(void **state) {
+  (void)state;
+  const char *machines =
+      "Memory CPU_DRAM {}\n"
+      "Memory HBM { within: Memory::CPU_DRAM, capacity: 40 GiB, bandwidth: 3 TB/s }\n"
+      "Topology A {\n  memory: Memory::HBM,\n  visible: [Memory::HBM],\n"
+      "  transfer Memory::CPU_DRAM -> Memory::HBM : 63 GB/s\n}\n"
+      "Topology B {\n  memory: Memory::HBM,\n  visible: [Memory::HBM],\n"
+      "  transfer Memory::CPU_DRAM -> Memory::HBM : 63 GB/s\n}\n";
+#define HOST_LOWERING(T)                                                                           \
+  "impl Transfer<Memory::CPU_DRAM, Memory::HBM> for Topology::" T " {\n" RAW_BODY "}\n"
+#define HOST_SITE(REGION)                                                                          \
+  "fn main() -> i32 {\n  let a = Tensor<f32, [4]>::new();\n" REGION "  return 0;\n}\n"
+  char text[4096];
+  snprintf(text, sizeof(text), "%s%s%s%s", machines, HOST_LOWERING("A"), HOST_LOWERING("B"),
+           HOST_SITE("  let ad = transfer(a, Memory::HBM);\n"));
+  expect_code(text, "E6015", 1, "none of them is the topology in force here (CPU)");
+  /* Inside a region on A, A's lowering is the one. */
+  snprintf(text, sizeof(text), "%s%s%s%s", machines, HOST_LOWERING("A"), HOST_LOWERING("B"),
+           HOST_SITE("  spawn on(Topology::A) {\n    let ad = transfer(a, Memory::HBM);\n  }\n"));
+  expect_code(text, "E6015", 0, NULL);
+  /* One lowering of a host edge is taken from the host. */
+  snprintf(text, sizeof(text), "%s%s%s", machines, HOST_LOWERING("A"),
+           HOST_SITE("  let ad = transfer(a, Memory::HBM);\n"));
+  expect_code(text, "E6015", 0, NULL);
+}
+
+static void test_lowerings__the_declared_tile_must_be_the_one_moved(void **state) {
+  (void)state;
+  /* Both parameters describe one tile. */
+  expect_code(SM_MACHINE LOWERING("&Tensor<f32, [2, 2]>", "&mut Tensor<f32, [4, 4]>", COPY_LOOP)
+                  SITE("Tensor<f32, [2, 2]>"),
+              "E6023", 1, "declares a [2, 2] source and a [4, 4] destination");
+  /* A [2, 2] lowering given a [4, 4] tile. */
+  expect_code(SM_MACHINE LOWERING("&Tensor<f32, [2, 2]>", "&mut Tensor<f32, [2, 2]>", COPY_LOOP)
+                  SITE("Tensor<f32, [4, 4]>"),
+              "E6023", 1, "declared shape must be the shape it is given");
+  /* f16 tiles declared, f32 moved. */
+  expect_code(SM_MACHINE LOWERING("&Tensor<f16, [4]>", "&mut Tensor<f16, [4]>", COPY_LOOP)
+                  SITE("Tensor<f32, [4]>"),
+              "E6023", 1, "declares f16 tiles but this transfer moves a f32 tile");
+  expect_code(SM_MACHINE LOWERING("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>", COPY_LOOP)
+                  SITE("Tensor<f32, [4]>"),
+              "E6023", 0, NULL);
+}
+
+static void
+test_lowerings__a_lowering_that_cannot_be_emitted_leaves_the_builtin_copy(void **state) {
+  (void)state;
+  /* The destination is not `scope: sm`: vxc warns and moves the hop with the builtin copy. */
+  const char *text =
+      "Memory CPU_DRAM {}\n"
+      "Memory L2 { within: Memory::CPU_DRAM, capacity: 40 MiB, bandwidth: 3 TB/s }\n"
+      "Memory SMEM { within: Memory::L2, capacity: 228 KiB, bandwidth: 128 B/cyc }\n"
+      "Topology Dev {\n  memory: Memory::L2,\n  visible: [Memory::L2, Memory::SMEM],\n"
+      "  transfer Memory::CPU_DRAM -> Memory::L2 : 10 GB/s,\n"
+      "  transfer Memory::L2 -> Memory::SMEM\n}\n" LOWERING(
+          "&Tensor<f32, [2]>", "&mut Tensor<f32, [2]>", COPY_LOOP) SITE("Tensor<f32, [4]>");
+  expect_code(text, "VXP0044", 1, "(this one is not)");
+  expect_code(text, "E6023", 0, NULL); /* not emitted, so nothing to compare */
+  test_run r = test_analyse(text);
+  const char *json = vxp_analysis_json(r.an, NULL);
+  assert_non_null(json);
+  assert_null(strstr(json, "lowering_body"));
+  test_done(&r);
+}
+
+/* The JSON route of the L2 -> SMEM hop. */
+static void expect_traffic(const char *text, const char *route_part) {
+  test_run r = test_analyse(text);
+  const char *json = vxp_analysis_json(r.an, NULL);
+  assert_non_null(json);
+  const char *hop = strstr(json, "{\"path\": [\"L2\", \"SMEM\"]");
+  if (!hop) fail_msg("no L2 -> SMEM route in %s", json);
+  const char *end = strchr(hop, '\n');
+  if (!strstr(hop, route_part) || (end && strstr(hop, route_part) > end))
+    fail_msg("the L2 -> SMEM route lacks %s: %.*s", route_part, end ? (int)(end - hop) : 400, hop);
+  test_done(&r);
+}
+
+static void test_lowerings__a_lowered_hop_counts_the_bodys_traffic(void **state) {
+  (void)state;
+  /* A body that reads the source twice per element reports twice the reads (16 x 2 x 4 B). */
+  expect_traffic(SM_MACHINE LOWERING("&Tensor<f32, [4, 4]>", "&mut Tensor<f32, [4, 4]>",
+                                     "    for i in 0..raw::extent(src) {\n"
+                                     "      let x = raw::load(src, i);\n"
+                                     "      raw::store(dst, i, raw::load(src, i));\n    }\n")
+                     SITE("Tensor<f32, [4, 4]>"),
+                 "\"traffic\": [{\"space\": \"L2\", \"read_bytes\": 128, \"written_bytes\": 0}, "
+                 "{\"space\": \"SMEM\", \"read_bytes\": 0, \"written_bytes\": 64}], "
+                 "\"traffic_source\": \"lowering_body\", \"traffic_exact\": true");
+  /* Branches that move different amounts count the larger, and say it is not exact. */
+  expect_traffic(SM_MACHINE LOWERING("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+                                     "    if raw::lane() == 0 {\n" COPY_LOOP "    }\n")
+                     SITE("Tensor<f32, [4]>"),
+                 "\"read_bytes\": 16, \"written_bytes\": 0}, {\"space\": \"SMEM\", "
+                 "\"read_bytes\": 0, \"written_bytes\": 16}], \"traffic_source\": "
+                 "\"lowering_body\", \"traffic_exact\": false");
+  /* An unbounded loop makes the count a guess: a reason, never a number. */
+  expect_traffic(SM_MACHINE LOWERING("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+                                     "    loop {\n      raw::store(dst, 0, raw::load(src, 0));\n"
+                                     "      break;\n    }\n") SITE("Tensor<f32, [4]>"),
+                 "\"traffic\": null, \"traffic_source\": null, \"traffic_exact\": null, "
+                 "\"traffic_absent_reason\": \"an unbounded `loop` runs an unknown number of "
+                 "times\"");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_lowerings__a_topology_must_see_both_ends_of_the_edge_it_lowers),
       cmocka_unit_test(test_lowerings__host_memory_needs_no_visibility),
-      cmocka_unit_test(test_lowerings__a_lowering_for_an_undeclared_edge_is_carried_with_a_warning),
+      cmocka_unit_test(test_lowerings__a_lowering_for_an_edge_its_topology_lacks_is_refused),
       cmocka_unit_test(test_lowerings__a_body_without_primitives_is_not_held_to_the_contract),
+      cmocka_unit_test(test_lowerings__a_lowering_must_name_a_declared_topology),
+      cmocka_unit_test(test_lowerings__a_lowering_has_one_function_none_generic),
+      cmocka_unit_test(test_lowerings__one_lowering_per_edge_and_machine),
+      cmocka_unit_test(test_lowerings__a_host_edge_two_machines_lower_is_ambiguous_on_the_host),
+      cmocka_unit_test(test_lowerings__the_declared_tile_must_be_the_one_moved),
+      cmocka_unit_test(test_lowerings__a_lowering_that_cannot_be_emitted_leaves_the_builtin_copy),
+      cmocka_unit_test(test_lowerings__a_lowered_hop_counts_the_bodys_traffic),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
