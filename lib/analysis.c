@@ -658,11 +658,12 @@ static void route_hop(walker *W, const vxp_place_event *pl, const tile_size *ts,
 static void place_transfer(walker *W, const vxp_place_event *pl, const tile_size *ts) {
   const char *from = origin_space_name(W, &pl->origin), *to = place_space_name(W, &pl->dest);
   /* A destination that names no space is E6025 (resolve.c), not also a missing route. */
-  bool unresolved_dest =
-      (pl->dest.kind == VXP_PLACE_MEMORY && !vxp_machine__space(&W->an->view, to) &&
-       !vxp_machine__builtin_space(to)) ||
-      (pl->origin.known && pl->origin.place.kind == VXP_PLACE_MEMORY &&
-       !vxp_machine__space(&W->an->view, from) && !vxp_machine__builtin_space(from));
+  const vxp_machine_view *v = &W->an->view;
+  bool unresolved_dest = (pl->dest.kind == VXP_PLACE_MEMORY && !vxp_machine__space(v, to) &&
+                          !vxp_machine__builtin_space(to) && !vxp_machine__space_held(v, to)) ||
+                         (pl->origin.known && pl->origin.place.kind == VXP_PLACE_MEMORY &&
+                          !vxp_machine__space(v, from) && !vxp_machine__builtin_space(from) &&
+                          !vxp_machine__space_held(v, from));
   if (strcmp(from, to) != 0 && !unresolved_dest) {
     uint64_t total = 0;
     bool found = false;

@@ -8,9 +8,10 @@
 
 static const vxp_code_info catalogue[] = {
     {"E1011", "UnknownMemorySpace", "A machine declaration names an unknown memory space.",
-     "A `within:`, `memory:`, `visible:` entry or `transfer` edge of a Memory or Topology "
-     "declaration names a space that no input declares and that is not one of Vx's built-in "
-     "spaces, so the hierarchy or route it describes does not exist.",
+     "A `within:` entry or `transfer` edge of a Memory or Topology declaration names a space "
+     "that no input declares, that is not one of Vx's built-in spaces and that no topology "
+     "holds (as its `memory:` or in its `visible:` list), or a `visible:` entry misspells a "
+     "declared space: the hierarchy or route it describes does not exist.",
      "Correct the name (the help line suggests the closest declared space), or declare the "
      "space.",
      E},
@@ -115,6 +116,15 @@ static const vxp_code_info catalogue[] = {
      "the lowering's parameters; a tile written through one is held by `&mut`.",
      "Move the call into the lowering's own body, name a parameter, or declare the written "
      "tile `&mut`.",
+     E},
+    {"E6018", "RawIndexOutOfBounds", "A `raw::` index that can leave its tile.",
+     "A `raw::load`, `raw::store` or `raw::async_copy` in a transfer lowering indexes a tile "
+     "whose extent is not static, or with an index that leaves the tile on some run its "
+     "constant `let`s and `for` ranges allow. vxc proves `0 <= index < extent` with a solver "
+     "and refuses what it cannot prove; vxpeak decides the part that needs no solver (an "
+     "index it cannot decide is VXP0045).",
+     "Bound the index by a loop over `raw::extent(tile)`, declare the tile with literal "
+     "dimensions, or assert the bound in an `unsafe` block.",
      E},
     {"E6019", "BarrierNotReachedByEveryLane", "raw::barrier() is under control flow.",
      "A barrier inside a loop, an `if` or a `match` of a lowering is not reached by every "
@@ -278,6 +288,14 @@ static const vxp_code_info catalogue[] = {
      "transfer's tile has a static shape; otherwise it warns (without a code) and the "
      "builtin copy moves the hop, so the traffic reported is the builtin copy's.",
      "Write the lowering in that form, or expect the builtin copy.", W},
+    {"VXP0045", "RawBoundUndecided", "A `raw::` index bound vxpeak cannot decide.",
+     "The index of a `raw::` primitive is a run-time value (`raw::lane()`), or sits where vxc "
+     "may draw facts vxpeak does not model (an `if` or `match` arm, a loop, a function with "
+     "asserts or invariants): vxc decides it with an SMT solver, vxpeak does not. Inside "
+     "`unsafe` the bound is asserted, not proven, as vxc warns.",
+     "Write the bound so that constant `let`s and `for` ranges prove it, or check the program "
+     "with vxc.",
+     W},
     {"VXP0050", "InvalidDimension", "A dimension that folds to no valid size.",
      "A dimension of a placed tensor is made of constants but folds to no size: it is "
      "negative (operands of a difference swapped, most likely), divides by zero, passes 64 "

@@ -107,7 +107,14 @@ done:
 
 /* ------------------------------------------------------------------ declared tiles */
 
-static void read_tile(const body_reader *B, TSNode type, vxp_lowering_tile *t) {
+void vxp_lowering__read_tile(vxp_context *ctx, const vxp_source *src, TSNode type,
+                             vxp_lowering_tile *t) {
+  body_reader R;
+  memset(&R, 0, sizeof(R));
+  R.src = src;
+  R.S = &ctx->syms;
+  R.F = &ctx->fields;
+  const body_reader *B = &R;
   memset(t, 0, sizeof(*t));
   t->elem = VXP_ELEM_UNKNOWN;
   if (is(type, B->S->reference_type)) {
@@ -380,7 +387,7 @@ int vxp_lowering__read_body(vxp_context *ctx, const vxp_source *src, TSNode item
       const char **nm = l->params == 0 ? &B.src_name : &B.dst_name;
       uint32_t *nl = l->params == 0 ? &B.src_len : &B.dst_len;
       if (!ts_node_is_null(name)) *nm = text(&B, name, nl);
-      read_tile(&B, fld(p, B.F->type), &l->tiles[l->params]);
+      vxp_lowering__read_tile(ctx, src, fld(p, B.F->type), &l->tiles[l->params]);
     }
     l->params++;
   }

@@ -16,4 +16,8 @@
  * Returns VXP_OK or VXP_ENOMEM (l->generic_method is then NULL). */
 int vxp_lowering__read_body(vxp_context *ctx, const vxp_source *src, TSNode item, vxp_lowering *l);
 
+/* The tile a parameter's declared type `type` describes (a tensor, or a reference to one). */
+void vxp_lowering__read_tile(vxp_context *ctx, const vxp_source *src, TSNode type,
+                             vxp_lowering_tile *t);
+
 #endif /* VXP_LOWERING_BODY_H */

@@ -10,6 +10,7 @@
 #include "context.h"
 #include "invariants.h"
 #include "lowering_body.h"
+#include "lowering_bounds.h"
 #include "lowerings.h"
 #include "model.h"
 #include "program.h"
@@ -570,6 +571,7 @@ static void read_lowering(reader *R, TSNode item) {
   l.end_byte = ts_node_end_byte(item);
   l.body_start = ts_node_is_null(body) ? ts_node_end_byte(item) : ts_node_start_byte(body);
   if (R->rc == VXP_OK) R->rc = vxp_lowering__read_body(R->ctx, R->src, item, &l);
+  if (R->rc == VXP_OK) R->rc = vxp_lowering__check_bounds(R->ctx, R->src, item, &R->m->diags);
   if (R->rc != VXP_OK || !array_push(R->ctx, &R->m->lowerings, l)) {
     vxp_ctx__free(R->ctx, l.from);
     vxp_ctx__free(R->ctx, l.to);
@@ -793,6 +795,16 @@ static const char *const builtin_spaces[] = {"CPU_DRAM",   "NPU_HBM", "GPU_HBM",
 const char *const *vxp_machine__builtin_spaces(size_t *count) {
   *count = VXP__ARRAY_LEN(builtin_spaces);
   return builtin_spaces;
+}
+
+bool vxp_machine__space_held(const vxp_machine_view *view, const char *name) {
+  for (size_t i = 0; i < view->topologies.len; i++) {
+    const vxp_topology *t = view->topologies.items[i];
+    if (t->memory && strcmp(t->memory, name) == 0) return true;
+    for (size_t k = 0; k < t->visible.len; k++)
+      if (strcmp(t->visible.items[k], name) == 0) return true;
+  }
+  return false;
 }
 
 bool vxp_machine__builtin_space(const char *name) {

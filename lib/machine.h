@@ -218,6 +218,11 @@ const char *vxp_machine__compute_elem_name(uint8_t elem);
 /* Whether `name` is one of Vx's built-in memory spaces (CPU_DRAM, GPU_HBM, ...). */
 bool vxp_machine__builtin_space(const char *name);
 
+/* Whether some topology of `view` holds `name` as its `memory:` or in its `visible:` list:
+ * vxc counts such a space as a place even when no `Memory` item declares it (a space of
+ * its own, with no capacity; a transfer reaches it over the topologies' edges). */
+bool vxp_machine__space_held(const vxp_machine_view *view, const char *name);
+
 /* Vx's built-in memory spaces, in a fixed order; `*count` receives their number. */
 const char *const *vxp_machine__builtin_spaces(size_t *count);
 

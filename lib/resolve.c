@@ -174,16 +174,16 @@ static bool space_declared_at(const resolver *R, size_t i, const vxp_source **sr
 /* A space is known when an input declares it, Vx builds it in, or a declared topology
  * holds it as its `memory:` (vxc's rule: such a space exists, with no capacity, and W1026
  * says when nothing can reach it). */
+/* A space exists when an input declares it, when it is one of Vx's, or when a topology
+ * holds it as its `memory:` or in its `visible:` list (vxc's is_space_held: such a space
+ * is a place of its own, with no capacity). */
 static bool space_known(const resolver *R, const char *name) {
-  if (vxp_machine__space(&R->an->view, name) || vxp_machine__builtin_space(name)) return true;
-  for (size_t i = 0; i < R->an->view.topologies.len; i++) {
-    const char *memory = R->an->view.topologies.items[i]->memory;
-    if (memory && strcmp(memory, name) == 0) return true;
-  }
-  return false;
+  return vxp_machine__space(&R->an->view, name) || vxp_machine__builtin_space(name) ||
+         vxp_machine__space_held(&R->an->view, name);
 }
 
-static void space_candidates(resolver *R) {
+/* The declared and built-in spaces (`held` adds the spaces topologies hold). */
+static void space_candidates_of(resolver *R, bool held) {
   R->cands.len = 0;
   for (size_t k = 0; k < R->an->view.spaces.len; k++)
     push_cand(R, R->an->view.spaces.items[k]->name);
@@ -191,7 +191,15 @@ static void space_candidates(resolver *R) {
   const char *const *builtins = vxp_machine__builtin_spaces(&n);
   for (size_t k = 0; k < n; k++)
     push_cand(R, builtins[k]);
+  for (size_t i = 0; held && i < R->an->view.topologies.len; i++) {
+    const vxp_topology *t = R->an->view.topologies.items[i];
+    push_cand(R, t->memory);
+    for (size_t k = 0; k < t->visible.len; k++)
+      push_cand(R, t->visible.items[k]);
+  }
 }
+
+static void space_candidates(resolver *R) { space_candidates_of(R, true); }
 
 static bool topology_declared_at(const resolver *R, size_t i, const vxp_source **src,
                                  uint32_t *start, uint32_t *end) {
@@ -279,6 +287,21 @@ static void unknown_declared_space(resolver *R, const char *name, const char *wh
   suggest(R, d, name, "Memory::", space_declared_at);
 }
 
+/* A `visible:` entry no input declares is a space the topology holds (vxc), unless it is
+ * one edit or two from a declared or built-in space: then it is that space misspelt, and
+ * E1011 says which (a typo must not create a space). */
+static void misspelt_visible_space(resolver *R, const char *name, const char *where,
+                                   const vxp_topology *t) {
+  if (vxp_machine__space(&R->an->view, name) || vxp_machine__builtin_space(name)) return;
+  space_candidates_of(R, false);
+  if (vxp_suggest__closest(name, R->cands.items, R->cands.len) == SIZE_MAX) return;
+  vxp_diagnostic *d = error(R, "E1011", t->src, t->name_start, t->name_end,
+                            "unknown memory space '%s' in %s: no input declares it and it is "
+                            "not one of Vx's built-in spaces",
+                            name, where);
+  suggest(R, d, name, "Memory::", space_declared_at);
+}
+
 /* W1026 of topology `t`, whose `memory:` no input declares: a note saying so, and the
  * declared space it may have meant. */
 static void explain_undeclared_memory(resolver *R, const vxp_topology *t) {
@@ -315,7 +338,7 @@ static void resolve_declarations(resolver *R) {
       explain_undeclared_memory(R, t);
     snprintf(where, sizeof(where), "the `visible:` list of topology '%s'", t->name);
     for (size_t k = 0; k < t->visible.len && R->rc == VXP_OK; k++)
-      unknown_declared_space(R, t->visible.items[k], where, t->src, t->name_start, t->name_end);
+      misspelt_visible_space(R, t->visible.items[k], where, t);
     snprintf(where, sizeof(where), "a `transfer` edge of topology '%s'", t->name);
     for (size_t k = 0; k < t->edges.len && R->rc == VXP_OK; k++) {
       const vxp_edge *e = &t->edges.items[k];

@@ -276,6 +276,82 @@ static void test_lowerings__a_lowered_hop_counts_the_bodys_traffic(void **state)
                  "times\"");
 }
 
+/* ------------------------------------------------------------------ E6018
+ * vxc's bounds obligation (`0 <= index < extent` for every tile a primitive touches), in
+ * the part decidable without a solver: constant lets and `for` ranges (raw.rs's
+ * raw_bounds_obligation, in programs of our own). */
+
+#define BOUNDS(SRC, DST, BODY)                                                                     \
+  SM_MACHINE LOWERING(SRC, DST, BODY)                                                              \
+  MAIN
+
+static void test_lowerings__an_index_outside_the_tile_is_e6018(void **state) {
+  (void)state;
+  /* A constant index past the extent, on both the load and the store. */
+  expect_code(BOUNDS("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+                     "    let i = 7;\n    raw::store(dst, i, raw::load(src, i));\n"),
+              "E6018", 2, "stays inside `src` (needs 0 <= index < 4; it can be 7)");
+  /* The shadowing `let` is the binding in force: 9, not 1. */
+  expect_code(BOUNDS("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+                     "    let i = 1;\n    let i = 9;\n    raw::store(dst, i, 1.0);\n"),
+              "E6018", 1, "it can be 9");
+  /* A loop that runs past the extent. */
+  expect_code(BOUNDS("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+                     "    for i in 0..8 {\n      raw::store(dst, i, 1.0);\n    }\n"),
+              "E6018", 1, "it can be 7");
+  /* The loop over the extent is proven, and so is i + 1 over one less. */
+  expect_code(BOUNDS("&Tensor<f32, [2, 2]>", "&mut Tensor<f32, [2, 2]>",
+                     "    for i in 0..raw::extent(src) {\n"
+                     "      raw::store(dst, i, raw::load(src, i));\n    }\n"
+                     "    for j in 0..3 {\n      raw::store(dst, j + 1, 2.0);\n    }\n"),
+              "E6018", 0, NULL);
+  expect_code(BOUNDS("&Tensor<f32, [2, 2]>", "&mut Tensor<f32, [2, 2]>",
+                     "    for i in 0..raw::extent(src) {\n"
+                     "      raw::store(dst, i, raw::load(src, i));\n    }\n"),
+              "VXP0045", 0, NULL);
+}
+
+static void test_lowerings__a_tile_of_no_static_extent_is_e6018(void **state) {
+  (void)state;
+  expect_code("const N: i32 = 4;\n" BOUNDS("&Tensor<f32, [N]>", "&mut Tensor<f32, [N]>",
+                                           "    raw::store(dst, 0, raw::load(src, 0));\n"),
+              "E6018", 2, "the extent of `src` is not static");
+}
+
+static void test_lowerings__bounds_vxpeak_cannot_decide_are_a_warning(void **state) {
+  (void)state;
+  /* A run-time index: vxc's solver may or may not prove it; vxpeak says it cannot tell. */
+  const char *lane = BOUNDS("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+                            "    raw::store(dst, raw::lane(), 0.5);\n");
+  expect_code(lane, "E6018", 0, NULL);
+  expect_code(lane, "VXP0045", 1, "vxpeak cannot decide");
+  /* Under an `if`, vxc may hold the condition as a fact. */
+  expect_code(BOUNDS("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+                     "    for i in 0..8 {\n      if i < 4 {\n        raw::store(dst, i, 1.0);\n"
+                     "      }\n    }\n"),
+              "E6018", 0, NULL);
+  /* In `unsafe`, the obligation is asserted, not proven (vxc warns). */
+  expect_code(BOUNDS("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+                     "    unsafe { raw::store(dst, 9, 0.5); }\n"),
+              "VXP0045", 1, "asserted, not proven (unsafe)");
+}
+
+static void test_lowerings__a_let_that_rebinds_a_parameter_is_followed(void **state) {
+  (void)state;
+  /* `dst` rebound to the read-only source: the store writes through `&`. */
+  expect_code(BOUNDS("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+                     "    let dst = src;\n    raw::store(dst, 0, 1.0);\n"),
+              "E6017", 1, "which the `let` before it rebinds to `src`");
+  /* `src` rebound to a number is no tile. */
+  expect_code(BOUNDS("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+                     "    let src = 3;\n    raw::store(dst, 0, raw::load(src, 0));\n"),
+              "E6017", 1, "`src` is not a tile here");
+  /* Rebound to the other parameter, its extent is the one checked. */
+  expect_code(BOUNDS("&Tensor<f32, [8]>", "&mut Tensor<f32, [4]>",
+                     "    let src = dst;\n    raw::store(dst, 0, raw::load(src, 6));\n"),
+              "E6018", 1, "stays inside `src` (needs 0 <= index < 4; it can be 6)");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_lowerings__a_topology_must_see_both_ends_of_the_edge_it_lowers),
@@ -289,6 +365,10 @@ int main(void) {
       cmocka_unit_test(test_lowerings__the_declared_tile_must_be_the_one_moved),
       cmocka_unit_test(test_lowerings__a_lowering_that_cannot_be_emitted_leaves_the_builtin_copy),
       cmocka_unit_test(test_lowerings__a_lowered_hop_counts_the_bodys_traffic),
+      cmocka_unit_test(test_lowerings__an_index_outside_the_tile_is_e6018),
+      cmocka_unit_test(test_lowerings__a_tile_of_no_static_extent_is_e6018),
+      cmocka_unit_test(test_lowerings__bounds_vxpeak_cannot_decide_are_a_warning),
+      cmocka_unit_test(test_lowerings__a_let_that_rebinds_a_parameter_is_followed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -229,6 +229,34 @@ static void test_resolve__machine_declarations_name_known_spaces(void **state) {
   test_done(&r);
 }
 
+/* vxc's rule (is_space_held): a space a topology holds, as its memory or in its `visible:`
+ * list, is a place even when no `Memory` item declares it; its edges and the transfers
+ * over them use it. A near miss of a declared space is still a typo (above). */
+static void test_resolve__a_space_a_topology_holds_needs_no_declaration(void **state) {
+  (void)state;
+  static const char text[] =
+      "Topology Dev {\n  memory: Memory::L2,\n  visible: [Memory::L2, Memory::SMEM],\n"
+      "  transfer Memory::CPU_DRAM -> Memory::L2 : 10 GB/s,\n  transfer Memory::L2 -> "
+      "Memory::SMEM\n}\n"
+      "fn main() -> i32 {\n  let a = Tensor<f32, [4]>::new();\n"
+      "  let b = transfer(a, Memory::SMEM);\n  let c: Tensor<f32, [4], Memory::SMEM> = b;\n"
+      "  return 0;\n}\n";
+  test_run r = test_analyse(text);
+  assert_int_equal(test_count_diag(r.an, "E1011"), 0);
+  assert_int_equal(test_count_diag(r.an, "E6025"), 0);
+  assert_int_equal(test_count_diag(r.an, "E6002"), 0);
+  assert_int_equal(vxp_analysis_route_count(r.an), 2); /* CPU_DRAM -> L2 -> SMEM, hop by hop */
+  test_done(&r);
+  /* An edge into a space nothing holds or declares is still E1011. */
+  static const char edge[] =
+      "Topology Dev {\n  memory: Memory::L2,\n  visible: [Memory::L2, Memory::SMEM],\n"
+      "  transfer Memory::L2 -> Memory::TMEM\n}\n"
+      "fn main() -> i32 {\n  return 0;\n}\n";
+  r = test_analyse(edge);
+  assert_int_equal(test_count_diag(r.an, "E1011"), 1);
+  test_done(&r);
+}
+
 static void test_resolve__an_unknown_type_in_a_signature_is_e3029(void **state) {
   (void)state;
   static const char text[] =
@@ -392,6 +420,7 @@ int main(void) {
       cmocka_unit_test(test_resolve__panic_and_abort_are_the_languages_own),
       cmocka_unit_test(test_resolve__void_and_the_kernel_intrinsics_are_known),
       cmocka_unit_test(test_resolve__machine_declarations_name_known_spaces),
+      cmocka_unit_test(test_resolve__a_space_a_topology_holds_needs_no_declaration),
       cmocka_unit_test(test_resolve__an_unknown_type_in_a_signature_is_e3029),
       cmocka_unit_test(test_resolve__an_unknown_topology_in_spawn_is_e6025),
       cmocka_unit_test(test_resolve__names_in_a_pruned_comptime_arm_are_not_resolved),
