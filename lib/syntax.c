@@ -609,6 +609,16 @@ static bool is_item_word(const char *t, size_t n, bool *semi) {
   return false;
 }
 
+/* Whether the word ending at `i` is the name of a top-level macro invocation (`name!(...);`,
+ * an item of the grammar: the standard library stamps its methods so); it ends with its
+ * `;` (`*semi`). `macro_rules!` is an item word, not an invocation. */
+static bool is_macro_item(const char *t, size_t i, size_t len, bool *semi) {
+  if (i + 2 >= len || t[i + 1] != '!' || (t[i + 2] != '(' && t[i + 2] != '{' && t[i + 2] != '['))
+    return false;
+  *semi = true;
+  return true;
+}
+
 /* The state of the window of tokens the parser's stack may still hold. */
 typedef enum window_kind {
   WINDOW_EMPTY,  /* nothing since the last complete item (comments aside) */
@@ -763,15 +773,19 @@ static uint32_t scan(vxp_context *ctx, const char *t, size_t len, size_t begin,
      * and the item that begins is counted as an item. */
     bool semi_item = false;
     if (window == WINDOW_UNKNOWN && (start == 0 || t[start - 1] == '\n') && is_word_byte(c) &&
-        i + 1 < len && (t[i + 1] == ' ' || t[i + 1] == '\t') &&
-        is_item_word(t + start, i + 1 - start, &semi_item)) {
+        i + 1 < len &&
+        (((t[i + 1] == ' ' || t[i + 1] == '\t') &&
+          is_item_word(t + start, i + 1 - start, &semi_item)) ||
+         is_macro_item(t, i, len, &semi_item))) {
       window = semi_item ? WINDOW_ENDED : WINDOW_BRACED;
       stray = 0;
     }
     if (window == WINDOW_EMPTY && !comment) {
       bool semi = false;
       if (window == WINDOW_EMPTY)
-        window = depth == 0 && is_word_byte(c) && is_item_word(t + start, i + 1 - start, &semi)
+        window = depth == 0 && is_word_byte(c) &&
+                         (is_item_word(t + start, i + 1 - start, &semi) ||
+                          is_macro_item(t, i, len, &semi))
                      ? (semi ? WINDOW_ENDED : WINDOW_BRACED)
                      : WINDOW_UNKNOWN;
     }

@@ -294,6 +294,23 @@ static void test_syntax__many_complete_items_are_not_cut(void **state) {
   free(text);
 }
 
+/* A top-level macro invocation (`stamp!(i32 , 32);`, the way vxc's standard library stamps
+ * its integer methods) is an item, not stray text: core/num.vx, 61,000 bytes of items
+ * after its first invocation, was cut with VXP0003. */
+static void test_syntax__top_level_macro_invocations_are_items(void **state) {
+  (void)state;
+  char *text = repeated("", "stamp!(i8 , 8 , -1);\nfn f() -> i32 { return N + N; }\n", 20000, "");
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, text);
+  const vxp_diagnostic *cut = cut_diag(prog);
+  if (cut) fail_msg("cut: %s", vxp_diagnostic_message(cut));
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(text);
+}
+
 /* The S-expression of a tree 4,000 levels deep (about the deepest the nesting limit lets
  * through) is written without recursion (tree-sitter's printer overflowed the stack on
  * 50,000), in tree-sitter's notation. */
@@ -335,6 +352,7 @@ int main(void) {
       cmocka_unit_test(test_syntax__unclosed_nesting_of_any_form_stops_the_parse_not_the_process),
       cmocka_unit_test(test_syntax__stray_text_is_bounded_until_the_next_item_line),
       cmocka_unit_test(test_syntax__many_complete_items_are_not_cut),
+      cmocka_unit_test(test_syntax__top_level_macro_invocations_are_items),
       cmocka_unit_test(test_syntax__a_very_deep_tree_prints_as_an_s_expression),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
