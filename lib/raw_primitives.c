@@ -480,6 +480,49 @@ static void read_params(raw_walk *R, TSNode fn) {
   ts_tree_cursor_delete(&c);
 }
 
+/* Whether the subtree calls a `raw::` primitive (vxc holds a body to the whole-body rules
+ * only then). Iterative: bodies nest arbitrarily. */
+static bool calls_raw(const raw_walk *R, TSNode n) {
+  TSTreeCursor c = ts_tree_cursor_new(n);
+  bool found = false;
+  for (;;) {
+    TSNode x = ts_tree_cursor_current_node(&c);
+    TSNode name;
+    if (is(x, R->S->call_expression) && primitive_of(R, x, &name) >= 0) {
+      found = true;
+      break;
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) goto done;
+    }
+  }
+done:
+  ts_tree_cursor_delete(&c);
+  return found;
+}
+
+static bool note_final(raw_walk *R, TSNode s, void *data) {
+  VXP__UNUSED(R);
+  *(TSNode *)data = s;
+  return true;
+}
+
+/* vxc's rule for every lowering written with the primitives, whatever its edge's grade: the
+ * body is inlined at the transfer, so a `return` that is not the body's last statement
+ * would return from the function that performs the transfer (E6021). */
+static void returns_before_the_end(raw_walk *R, TSNode n, TSNode final, unsigned depth) {
+  if (R->rc != VXP_OK || depth > VXP_MAX_NESTING || is(n, R->S->closure_expression)) return;
+  if (is(n, R->S->return_statement) && !ts_node_eq(n, final))
+    report(R, "E6021", n,
+           "`return` before the end of a lowering: the body is inlined at the transfer site, "
+           "so this would return from whatever function performs the transfer; a lowering "
+           "returns once, at the bottom");
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count && R->rc == VXP_OK; i++)
+    returns_before_the_end(R, ts_node_named_child(n, i), final, depth + 1);
+}
+
 static void check_function(raw_walk *R, TSNode fn) {
   TSNode body = fld(fn, R->F->body);
   if (ts_node_is_null(body)) return;
@@ -490,6 +533,12 @@ static void check_function(raw_walk *R, TSNode fn) {
   check_uses(R, body, 0, false, 0, &publishes);
   flow end = walk(R, body, (flow){0, 0, true}, NULL, 0);
   unwaited(R, end);
+  if (calls_raw(R, body)) {
+    TSNode final = {{0}, 0, 0};
+    bool done = false;
+    top_statements(R, body, 0, note_final, &final, &done);
+    returns_before_the_end(R, body, final, 0);
+  }
   /* Publication: a synchronizing edge (not `relaxed`) needs the writes published. */
   if (!publishes || !R->edge || (R->edge->markers & VXP_EDGE_RELAXED) || R->rc != VXP_OK) return;
   last_stmt L = {{{0}}, 0, false};

@@ -14,7 +14,9 @@
  *         destination written) while the copy is outstanding, a copy with no raw::async_wait()
  *         on some path to the end, and a lowering that writes its destination on a
  *         synchronizing (not `relaxed`) edge but does not end with raw::barrier(), or leaves
- *         by an early `return` before it.
+ *         by an early `return` before it; and, on any edge, a `return` in a body written
+ *         with the primitives that is not its last statement (the body is inlined at the
+ *         transfer, so it would return from the function that performs it).
  *
  * Run on the program and, when a machine file is loaded, on that file's own lowerings
  * (machine.c), each against the declarations it is checked with.

@@ -132,7 +132,15 @@ static void test_raw__a_write_on_a_synchronizing_edge_ends_with_a_barrier(void *
   expect(MACHINE("") LOWERING("    raw::store(b, 0, 1.0);\n"
                               "    if raw::lane() == 1 {\n      return 1;\n    }\n"
                               "    raw::barrier();\n"),
-         "E6021", 1, "early `return`");
+         "E6021", 1, "`return` before the end of a lowering");
+  /* vxc's rule is unconditional: the body is inlined at the transfer, so an early `return`
+   * is refused on a relaxed edge too, where no trailing barrier is asked for. */
+  expect(MACHINE("relaxed") LOWERING("    for q in 0..raw::extent(a) {\n"
+                                     "      raw::store(b, q, raw::load(a, q));\n"
+                                     "      if q == 0 {\n        return 7;\n      }\n    }\n"),
+         "E6021", 1, "`return` before the end of a lowering");
+  /* The final `return` is the one exit a lowering has. */
+  expect(MACHINE("relaxed") LOWERING("    raw::store(b, 0, 1.0);\n"), "E6021", 0, NULL);
 }
 
 static void test_raw__a_machine_files_own_lowerings_are_held_to_the_same_rules(void **state) {
