@@ -1272,8 +1272,9 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
   if (rc == VXP_OK) rc = vxp_transfer__check_edges(ctx, &an->view, &an->diags);
   if (rc == VXP_OK) rc = vxp_transfer__graph_init(ctx, &an->graph, &an->view);
   if (rc == VXP_OK) rc = vxp_transfer__check_reachable(ctx, &an->graph, &an->diags);
-  /* The visibility walk is item by item: an earlier analysis of an earlier version lends
-   * the diagnostics of the items the edit did not touch. */
+  /* The visibility checks (of the facts lowering recorded) go item by item: an earlier
+   * analysis of an earlier version lends the diagnostics of the items the edit did not
+   * touch. */
   /* The program's top-level nodes: a reparse read them (an editor's program); otherwise the
    * checks below walk the root's children themselves and keep nothing for a later analysis,
    * so that a program analysed once (the command line) pays no memory for reuse. */
@@ -1302,7 +1303,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
     if (planned < 0)
       rc = planned;
     else
-      rc = vxp_visibility__check(ctx, prog->src, root, top, top_count, &an->view, &an->diags,
+      rc = vxp_visibility__check(ctx, prog->src, &prog->model, top_count, &an->view, &an->diags,
                                  planned ? &lend : NULL, top ? &an->vis_ends : NULL);
     an->items_taken = R.taken;
     an->items_walked = R.walked;

@@ -120,6 +120,21 @@ void vxp_check__model(const vxp_model *m) {
     }
     VXP__ASSERT(it->start_byte <= at && at < it->end_byte);
   }
+  /* The visibility facts are the items' own, item after item, each written inside its item;
+   * the items' positions among the root's children rise with them. */
+  uint32_t next_fact = 0;
+  for (size_t i = 0; i < m->items.len; i++) {
+    const vxp_model_item *it = &m->items.items[i];
+    if (i) VXP__ASSERT(m->items.items[i - 1].top < it->top);
+    if (it->vis_count == 0) continue;
+    VXP__ASSERT(it->vis_first == next_fact && it->vis_count <= m->visibility.len - next_fact);
+    for (uint32_t k = it->vis_first; k < it->vis_first + it->vis_count; k++) {
+      const vxp_vis_fact *f = &m->visibility.items[k];
+      VXP__ASSERT(it->start_byte <= f->start_byte && f->end_byte <= it->end_byte);
+    }
+    next_fact = it->vis_first + it->vis_count;
+  }
+  VXP__ASSERT(next_fact == m->visibility.len);
 }
 
 void vxp_check__program(const vxp_program *prog) {

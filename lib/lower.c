@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "context.h"
+#include "lower_visibility.h"
 #include "reuse.h"
 #include "roles.h"
 #include "source.h"
@@ -70,6 +71,8 @@ typedef struct lowerer {
    * earlier version introduced, [name_lo, name_hi), in the same order (name_next is the
    * next one due), so that every name keeps the id a full lowering would give it. */
   bool check_names;
+  vxp_lower_vis vis;  /* the visibility facts' reader (lower_visibility.h) */
+  uint32_t top_index; /* the position among the root's children of the item being lowered */
   bool names_differ;
   vxp_name name_lo, name_next, name_hi;
   int rc; /* sticky failure (VXP_ENOMEM) */
@@ -1654,6 +1657,8 @@ static void begin_item(lowerer *L, TSNode node) {
   it.first_function = (uint32_t)L->m->functions.len;
   it.index = it.kind == VXP_ITEM_CONST ? (uint32_t)L->m->consts.len : VXP_NONE;
   it.declaration = VXP_NONE; /* set once the declarations are read (program.c) */
+  it.vis_first = (uint32_t)L->m->visibility.len;
+  it.top = L->top_index;
   if (!failed(L) && !array_push(L->ctx, &L->m->items, it)) oom(L);
 }
 
@@ -1662,6 +1667,7 @@ static void end_item(lowerer *L) {
   if (failed(L) || L->m->items.len == 0) return;
   vxp_model_item *it = array_last(&L->m->items);
   it->function_count = (uint32_t)L->m->functions.len - it->first_function;
+  it->vis_count = (uint32_t)L->m->visibility.len - it->vis_first;
   for (uint32_t f = it->first_function; f < L->m->functions.len; f++)
     L->m->functions.items[f].item = (uint32_t)(L->m->items.len - 1);
   if (it->kind == VXP_ITEM_CONST && it->index >= L->m->consts.len) it->index = VXP_NONE;
@@ -1685,6 +1691,7 @@ static vxp_lower_mark mark_now(const lowerer *L) {
   k.topologies = (uint32_t)m->topologies.len;
   k.refs = (uint32_t)m->refs.len;
   k.items = (uint32_t)m->items.len;
+  k.visibility = (uint32_t)m->visibility.len;
   k.imports = m->imports;
   k.diags = (uint32_t)L->diags->len;
   k.names = (uint32_t)m->names.strings.len;
@@ -1696,11 +1703,36 @@ static void push_mark(lowerer *L, void *marks) {
   if (list && !failed(L) && !array_push(L->ctx, list, mark_now(L))) oom(L);
 }
 
+/* The visibility facts of a function or impl item (lower_visibility.h). */
+static void lower_vis(lowerer *L, TSNode item) {
+  if (failed(L)) return;
+  int rc = vxp_lower_vis__item(&L->vis, item);
+  if (rc != VXP_OK) L->rc = rc;
+}
+
+static vxp_name vis_intern(void *arg, const char *s, size_t len) {
+  return intern_text(arg, s, len);
+}
+
+/* Start the visibility facts' reader over the top-level nodes (`top`, or root's children). */
+static void begin_vis(lowerer *L, const TSNode *top, size_t top_count, TSNode root) {
+  L->vis.ctx = L->ctx;
+  L->vis.src = L->src;
+  L->vis.m = L->m;
+  L->vis.intern = vis_intern;
+  L->vis.arg = L;
+  if (!failed(L)) {
+    int rc = vxp_lower_vis__begin(&L->vis, top, top_count, root);
+    if (rc != VXP_OK) L->rc = rc;
+  }
+}
+
 /* One pass over the top-level items; `marks`, when not NULL, gets a mark before each item
  * and one after the last. */
 static void lower_items(lowerer *L, TSNode root, bool signatures_only, void *marks) {
   const vxp_symbols *S = L->S;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
+  L->top_index = 0;
   if (ts_tree_cursor_goto_first_child(&cursor)) {
     do {
       if (vxp_ctx__interrupted(L->ctx)) {
@@ -1736,7 +1768,9 @@ static void lower_items(lowerer *L, TSNode root, bool signatures_only, void *mar
       } else if (!signatures_only && sym == S->import_item) {
         L->m->imports++;
       }
+      if (!signatures_only && (sym == S->function_item || sym == S->impl_item)) lower_vis(L, item);
       if (!signatures_only && ts_node_is_named(item) && !is_extra(L, item)) end_item(L);
+      L->top_index++;
     } while (!failed(L) && ts_tree_cursor_goto_next_sibling(&cursor));
   }
   ts_tree_cursor_delete(&cursor);
@@ -1765,6 +1799,7 @@ static void lowerer_free(lowerer *L) {
   array_free(ctx, &L->cx_lets);
   array_free(ctx, &L->arg_stack);
   array_free(ctx, &L->generic_scope);
+  vxp_lower_vis__end(&L->vis);
 }
 
 void vxp_lower__marks_free(vxp_context *ctx, vxp_lower_marks *marks) {
@@ -1787,6 +1822,7 @@ int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp
                L.signatures.len * sizeof(fn_signature))))
     oom(&L);
   if (marks && !failed(&L)) marks->signatures.len = L.signatures.len;
+  begin_vis(&L, NULL, 0, root);
   lower_items(&L, root, false, marks ? (void *)&marks->body : NULL);
   lowerer_free(&L);
   return L.rc;
@@ -1828,6 +1864,7 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top
   }
   /* The item pass: the touched functions lowered, the others copied and moved. */
   if (top_count != n) ok = 0;
+  if (ok == 1 && top_count) begin_vis(&L, top, top_count, top[0]);
   for (uint32_t k = 0; ok == 1 && !failed(&L) && k < n; k++) {
     if (vxp_ctx__interrupted(ctx)) {
       L.rc = VXP_ECANCELLED;
@@ -1848,8 +1885,10 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top
     L.names_differ = false;
     L.name_lo = L.name_next = body[k].names;
     L.name_hi = body[k + 1].names;
+    L.top_index = k;
     begin_item(&L, item);
     lower_function(&L, item);
+    lower_vis(&L, item);
     end_item(&L);
     L.check_names = false;
     if (L.names_differ || L.name_next != L.name_hi) ok = 0;

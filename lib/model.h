@@ -286,6 +286,70 @@ typedef struct vxp_arith {
   uint32_t start_byte, end_byte;
 } vxp_arith;
 
+/* ------------------------------------------------------------------ visibility facts */
+
+/* What the checks of where code runs and what it can see (visibility.c: E6001, E6003,
+ * E6029, E6030, E8002) need of a function body, recorded by lowering (lower_visibility.c)
+ * in the order that walk meets them. Everything that depends on the machine (a topology's
+ * default space, what it sees) is left to the analysis; everything written in the program
+ * (which topology code runs on, where a value was made, which function a call names, what
+ * a region hands out) is decided here. */
+typedef enum vxp_vis_kind {
+  VXP_VIS_ACCESS,  /* E6003: an element of `name` read or written from `here` */
+  VXP_VIS_CALL,    /* E6001: `name` (bound to `topo`) called from `here` */
+  VXP_VIS_POINTER, /* E6029: a pointer into `space` passed as argument `arg` of `name` */
+  VXP_VIS_REGION,  /* E6030: a region on `here` hands out a tensor it creates (`why`) */
+  VXP_VIS_ASSERT   /* E8002 / E3026: a comptime assertion over `name.topology()` */
+} vxp_vis_kind;
+
+/* Why a region's tensor cannot be made before the region (VXP_VIS_REGION). */
+typedef enum vxp_vis_why {
+  VXP_VIS_WHY_NOT_NAMED, /* the value is a constructor, not a variable */
+  VXP_VIS_WHY_ANNOTATED, /* its `let` has a type annotation */
+  VXP_VIS_WHY_SIZED_IN,  /* its size is computed inside the region */
+  VXP_VIS_WHY_SHADOWS    /* a variable of that name exists outside the region */
+} vxp_vis_why;
+
+/* A topology as written: `NPU` and `0` of `Topology::NPU[0]` (index NONE when none is
+ * written: the first device). */
+typedef struct vxp_vis_topo {
+  vxp_name name, index;
+} vxp_vis_topo;
+
+/* Where a value lives, as far as the program says: a space by name, or the default space
+ * of a topology (which the machine decides). */
+typedef struct vxp_vis_space {
+  bool of_topology;
+  vxp_name space;    /* !of_topology */
+  vxp_vis_topo topo; /* of_topology */
+} vxp_vis_space;
+
+/* ASSERT: what is known of a value's `.topology()`, or of the literal it is compared to. */
+typedef enum vxp_vis_placed {
+  VXP_VIS_PLACED_UNKNOWN, /* not known (a parameter, a call's value, a variable topology) */
+  VXP_VIS_PLACED_NONE,    /* `None`: made on the host, unplaced */
+  VXP_VIS_PLACED_SOME     /* `Some(Topology::T)`: the topology is `topo` / `want` */
+} vxp_vis_placed;
+
+typedef struct vxp_vis_fact {
+  uint8_t kind;        /* vxp_vis_kind */
+  uint8_t why;         /* REGION: vxp_vis_why */
+  uint8_t have;        /* ASSERT: vxp_vis_placed of the value */
+  uint8_t wanted;      /* ASSERT: vxp_vis_placed of the literal */
+  bool eq;             /* ASSERT: `==` (else `!=`) */
+  bool want_host;      /* POINTER: the parameter wants a pointer into host memory */
+  uint32_t arg;        /* POINTER: the argument's number, from 1 */
+  vxp_name name;       /* ACCESS: the tensor; CALL, POINTER: the callee; REGION: the value
+                          as written (60 bytes at most); ASSERT: the queried variable */
+  vxp_name want_space; /* POINTER: the space the parameter wants (when !want_host) */
+  vxp_vis_topo here;   /* ACCESS, CALL: where the code runs; REGION: the region's topology */
+  vxp_vis_topo topo;   /* CALL: the callee's `on`; ASSERT: the value's topology (SOME) */
+  vxp_vis_topo want;   /* ASSERT: the literal's topology (SOME) */
+  vxp_vis_space space; /* ACCESS: where the tensor lives; POINTER: where the pointer points */
+  uint32_t start_byte, end_byte; /* where a diagnostic points (ASSERT: the statement) */
+  uint32_t cond_start, cond_end; /* ASSERT: the condition (E3026 points there) */
+} vxp_vis_fact;
+
 /* ------------------------------------------------------------------ items */
 
 typedef struct vxp_generic_param {
@@ -390,6 +454,9 @@ typedef struct vxp_model_item {
    * space, a topology, a lowering), or VXP_NONE (the reader dropped it: a duplicate name,
    * a name it could not read); VXP_NONE for the other kinds. */
   uint32_t declaration;
+  /* FUNCTION, IMPL: visibility[vis_first .. + vis_count) are the facts of its bodies */
+  uint32_t vis_first, vis_count;
+  uint32_t top; /* its position among the root's children (comments and stray text count) */
 } vxp_model_item;
 
 /* The whole lowered program. Invariant: all indices refer into this struct's arrays;
@@ -403,15 +470,16 @@ typedef struct vxp_model {
   Array(vxp_const_item) consts;
   Array(vxp_declared) declared;
   Array(vxp_call_arg) call_args;
-  Array(vxp_name) externs;     /* functions declared in `extern` blocks (no body) */
-  Array(vxp_name) enums;       /* enum names: `E::V(x)` constructs a value, it calls nothing */
-  Array(vxp_name) structs;     /* struct names: a generic argument may name one as a type */
-  Array(vxp_name) traits;      /* trait names */
-  Array(vxp_name) topologies;  /* names of the program's own `Topology` declarations (known even
-                                  when --machine-only sets them aside) */
-  Array(vxp_name_ref) refs;    /* type and topology names to resolve, in source order */
-  Array(vxp_model_item) items; /* top-level items, in source order: their ids */
-  uint32_t imports;            /* `import` items: calls to names not defined here may be theirs */
+  Array(vxp_name) externs;        /* functions declared in `extern` blocks (no body) */
+  Array(vxp_name) enums;          /* enum names: `E::V(x)` constructs a value, it calls nothing */
+  Array(vxp_name) structs;        /* struct names: a generic argument may name one as a type */
+  Array(vxp_name) traits;         /* trait names */
+  Array(vxp_name) topologies;     /* names of the program's own `Topology` declarations (known even
+                                     when --machine-only sets them aside) */
+  Array(vxp_name_ref) refs;       /* type and topology names to resolve, in source order */
+  Array(vxp_model_item) items;    /* top-level items, in source order: their ids */
+  Array(vxp_vis_fact) visibility; /* visibility facts, item by item, in walk order */
+  uint32_t imports; /* `import` items: calls to names not defined here may be theirs */
   /* The program's own Memory/Topology declarations and transfer lowerings (machine.h), read
    * once from the tree when the program is built; their items point into them. Owned (freed
    * with the model); NULL until read. Every analysis borrows them; their problems (units,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* visibility.h - the placement checks beyond capacity: where code runs and what it can see.
  *
- * One walk over the program's tree, against the merged machine view:
+ * The facts lowering recorded of the program's function bodies (model.h: vxp_vis_fact),
+ * checked against the merged machine view:
  *   E6001  a call of a function bound to a topology (`fn f() on Topology::T`) made where
  *          T does not run (host code, or a region on another topology);
  *   E6003  an element of a placed tensor read or written from a topology that cannot see
@@ -15,11 +16,11 @@
 #ifndef VXP_VISIBILITY_H
 #define VXP_VISIBILITY_H
 
-#include <tree_sitter/api.h>
-
 #include "array.h"
 #include "diag.h"
 #include "machine.h"
+#include "model.h"
+#include "source.h"
 
 /* The length of a diagnostic list after each top-level item's checks, one per item of the
  * tree in order (an analysis keeps them so that a later one can take over its items). */
@@ -34,12 +35,14 @@ typedef struct vxp_visibility_reuse {
   void *arg;
 } vxp_visibility_reuse;
 
-/* Append the diagnostics above for the program `root` (parsed from `src`; `top`, when not
- * NULL, holds its top_count top-level nodes, read once) to `diags`, in the order of the
- * top-level items, each item's in the order of its walk. `reuse`, when not
- * NULL, may supply an item's diagnostics in place of its walk; `ends`, when not NULL,
- * receives the length of `diags` after each top-level item. Returns VXP_OK or VXP_ENOMEM. */
-int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, TSNode root, const TSNode *top,
+/* Append the diagnostics above for the program whose model is `m` (its facts,
+ * m->visibility, as lowering recorded them; positions in `src`), checked against `view`,
+ * to `diags`, in the order of the top-level items, each item's in the order of its facts.
+ * Reads neither the syntax tree nor the source text. `reuse`, when not NULL, may supply an
+ * item's diagnostics in place of its check (by its position among the root's children,
+ * vxp_model_item.top); `ends`, when not NULL, receives the length of `diags` after each of
+ * the root's top_count children. Returns VXP_OK or VXP_ENOMEM. */
+int vxp_visibility__check(vxp_context *ctx, const vxp_source *src, const vxp_model *m,
                           size_t top_count, const vxp_machine_view *view, vxp_diag_list *diags,
                           const vxp_visibility_reuse *reuse, vxp_item_ends *ends);
 

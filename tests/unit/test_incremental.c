@@ -652,6 +652,21 @@ static void test_incremental__an_edit_in_a_body_keeps_the_other_functions_result
   vxp_context_free(ctx);
 }
 
+static bool same_topo(vxp_vis_topo a, vxp_vis_topo b) {
+  return a.name == b.name && a.index == b.index;
+}
+
+/* Two visibility facts say the same, field by field (names are ids of one numbering). */
+static bool same_fact(const vxp_vis_fact *a, const vxp_vis_fact *b) {
+  return a->kind == b->kind && a->why == b->why && a->have == b->have && a->wanted == b->wanted &&
+         a->eq == b->eq && a->want_host == b->want_host && a->arg == b->arg && a->name == b->name &&
+         a->want_space == b->want_space && same_topo(a->here, b->here) &&
+         same_topo(a->topo, b->topo) && same_topo(a->want, b->want) &&
+         a->space.of_topology == b->space.of_topology && a->space.space == b->space.space &&
+         same_topo(a->space.topo, b->space.topo) && a->start_byte == b->start_byte &&
+         a->end_byte == b->end_byte && a->cond_start == b->cond_start && a->cond_end == b->cond_end;
+}
+
 /* A reparse after an edit inside one function body lowers that function only and copies
  * the others' model; a body that introduces a name no other item has is lowered with the
  * whole program (the names' ids must be a full lowering's). Either way the report is a
@@ -693,7 +708,15 @@ static void test_incremental__a_body_edit_copies_the_other_items_model(void **st
       assert_int_equal(x->start_byte, y->start_byte);
       assert_int_equal(x->first_function, y->first_function);
       assert_int_equal(x->function_count, y->function_count);
+      assert_int_equal(x->vis_first, y->vis_first);
+      assert_int_equal(x->vis_count, y->vis_count);
+      assert_int_equal(x->top, y->top);
     }
+    /* The visibility facts, copied or lowered, are the fresh lowering's. */
+    assert_true(fresh->model.visibility.len > 0);
+    assert_int_equal(inc->model.visibility.len, fresh->model.visibility.len);
+    for (size_t i = 0; i < fresh->model.visibility.len; i++)
+      assert_true(same_fact(&inc->model.visibility.items[i], &fresh->model.visibility.items[i]));
     char *a = report_of(ctx, inc), *f = report_of(ctx, fresh);
     assert_string_equal(a, f);
     free(a);

@@ -11,6 +11,10 @@
 #include <cmocka.h>
 
 #include "support.h"
+#include "analysis.h"   /* white box: the analysis' machine view ... */
+#include "program.h"    /* ... the program's model ... */
+#include "visibility.h" /* ... and the checks themselves, called on them alone */
+#include <tree_sitter/api.h>
 
 /* `text` gets exactly `count` diagnostics with `code`, the first containing `part`. */
 static void expect(const char *text, const char *code, size_t count, const char *part) {
@@ -163,6 +167,78 @@ static void test_visibility__a_comptime_placement_assertion_is_decided(void **st
          "E3026", 1, "cannot be decided");
 }
 
+static bool visibility_code(const char *code) {
+  static const char *const codes[] = {"E6001", "E6003", "E6029", "E6030", "E8002", "E3026"};
+  for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+    if (strcmp(code, codes[i]) == 0) return true;
+  return false;
+}
+
+/* The checks read the model lowering made and the machine view, nothing else: with the
+ * program's syntax tree deleted they give the analysis' diagnostics of every kind, in
+ * order, message and place; and a fact changed in the model changes the verdict although
+ * the program's tree and text still say otherwise. */
+static void test_visibility__the_checks_read_the_model_not_the_tree(void **state) {
+  (void)state;
+  const char *text = DEV_MACHINE
+      "fn scaled(x : f32) on Topology::NPU[0] -> f32 {\n  return x * 2.5;\n}\n"
+      "fn use_it(t : Tensor<f32, [4, 4], Topology::Dev>) -> f32 {\n"
+      "  let v : f32 = scaled(1.5);\n  return t[0][0];\n}\n"
+      "fn reads_host(p : *const f32) -> i32 {\n  return 0;\n}\n"
+      "fn main() -> i32 {\n  let g = transfer(Tensor<f32, [4]>::new(), Memory::GPU_HBM);\n"
+      "  let q = spawn on(Topology::GPU) {\n    Tensor<f32, [4]>::new()\n  };\n"
+      "  comptime {\n    assert(q.topology() == Some(Topology::CPU));\n  }\n"
+      "  return reads_host(g.as_ptr());\n}\n";
+  test_run r = test_analyse(text);
+  /* The analysis' own: one of each. */
+  const char *want[] = {"E6001", "E6003", "E6029", "E6030", "E8002"};
+  for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+    assert_int_equal(test_count_diag(r.an, want[i]), 1);
+  assert_true(r.prog->model.visibility.len >= 5);
+
+  ts_tree_delete(r.prog->tree);
+  r.prog->tree = NULL;
+  vxp_diag_list alone;
+  memset(&alone, 0, sizeof(alone));
+  assert_int_equal(
+      vxp_visibility__check(r.ctx, r.src, &r.prog->model, 0, &r.an->view, &alone, NULL, NULL),
+      VXP_OK);
+  size_t k = 0;
+  for (size_t i = 0; i < vxp_analysis_diagnostic_count(r.an); i++) {
+    const vxp_diagnostic *d = vxp_analysis_diagnostic(r.an, i);
+    if (!visibility_code(vxp_diagnostic_code(d))) continue;
+    assert_true(k < alone.len);
+    const vxp_diagnostic *e = &alone.items[k++];
+    assert_string_equal(vxp_diagnostic_code(e), vxp_diagnostic_code(d));
+    assert_string_equal(vxp_diagnostic_message(e), vxp_diagnostic_message(d));
+    assert_int_equal(e->range.start_byte, d->range.start_byte);
+    assert_int_equal(e->range.end_byte, d->range.end_byte);
+  }
+  assert_int_equal(k, alone.len);
+  assert_int_equal(k, 5);
+  vxp_diag__list_free(r.ctx, &alone);
+
+  /* The record says `scaled` is called from NPU[0]: no E6001, the tree notwithstanding. */
+  vxp_model *m = &r.prog->model;
+  bool changed = false;
+  for (size_t i = 0; i < m->visibility.len; i++) {
+    vxp_vis_fact *f = &m->visibility.items[i];
+    if (f->kind == VXP_VIS_CALL) {
+      f->here = f->topo;
+      changed = true;
+    }
+  }
+  assert_true(changed);
+  memset(&alone, 0, sizeof(alone));
+  assert_int_equal(vxp_visibility__check(r.ctx, r.src, m, 0, &r.an->view, &alone, NULL, NULL),
+                   VXP_OK);
+  assert_int_equal(alone.len, 4);
+  for (size_t i = 0; i < alone.len; i++)
+    assert_string_not_equal(vxp_diagnostic_code(&alone.items[i]), "E6001");
+  vxp_diag__list_free(r.ctx, &alone);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_visibility__a_device_function_called_from_the_host_is_e6001),
@@ -170,6 +246,7 @@ int main(void) {
       cmocka_unit_test(test_visibility__a_device_pointer_is_not_a_host_pointer),
       cmocka_unit_test(test_visibility__a_device_region_hands_out_only_tensors_made_before_it),
       cmocka_unit_test(test_visibility__a_comptime_placement_assertion_is_decided),
+      cmocka_unit_test(test_visibility__the_checks_read_the_model_not_the_tree),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
