@@ -1163,6 +1163,19 @@ static uint32_t find_set(const vxp_analysis *an, const uint32_t *sorted, size_t 
   return rs->function == function && rs->space == space ? sorted[lo] : VXP_NONE;
 }
 
+/* find_set for record `rec`, trying first the set `*last` found for the record before it
+ * (a function's records come together, mostly in one space). */
+static uint32_t find_record_set(const vxp_analysis *an, const uint32_t *sorted, size_t count,
+                                const vxp_record *rec, uint32_t *last) {
+  if (*last != VXP_NONE) {
+    const vxp_resident_set *rs = &an->resident_sets.items[*last];
+    if (rs->function == rec->function && rs->space == rec->space) return *last;
+  }
+  uint32_t set = find_set(an, sorted, count, rec->function, rec->space);
+  if (set != VXP_NONE) *last = set;
+  return set;
+}
+
 /* Links that make the structure navigable once the arrays no longer move: each record,
  * scope and resident set knows its analysis, and each resident set lists its records. */
 static int link_structure(vxp_analysis *an) {
@@ -1195,9 +1208,10 @@ static int link_structure(vxp_analysis *an) {
     }
     sorted[k] = (uint32_t)i;
   }
+  uint32_t last = VXP_NONE;
   for (size_t r = 0; r < an->records.len; r++) {
     const vxp_record *rec = &an->records.items[r];
-    uint32_t set = find_set(an, sorted, sets, rec->function, rec->space);
+    uint32_t set = find_record_set(an, sorted, sets, rec, &last);
     if (set != VXP_NONE) an->resident_sets.items[set].record_count++;
   }
   size_t total = 0;
@@ -1207,9 +1221,10 @@ static int link_structure(vxp_analysis *an) {
   }
   int rc = VXP_OK;
   if (total && !array_reserve(ctx, &an->set_records, total)) rc = VXP_ENOMEM;
+  last = VXP_NONE;
   for (size_t r = 0; rc == VXP_OK && r < an->records.len; r++) {
     const vxp_record *rec = &an->records.items[r];
-    uint32_t set = find_set(an, sorted, sets, rec->function, rec->space);
+    uint32_t set = find_record_set(an, sorted, sets, rec, &last);
     if (set == VXP_NONE) continue;
     vxp_resident_set *rs = &an->resident_sets.items[set];
     an->set_records.items[rs->record_first + fill[set]++] = (uint32_t)r;

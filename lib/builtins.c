@@ -31,7 +31,8 @@ static const char *const known_types[] = {
 
 static bool in_list(const char *s, size_t len, const char *const *list, size_t count) {
   for (size_t i = 0; i < count; i++)
-    if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0) return true;
+    if (len && list[i][0] == s[0] && strlen(list[i]) == len && memcmp(list[i], s, len) == 0)
+      return true;
   return false;
 }
 
