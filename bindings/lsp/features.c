@@ -279,6 +279,16 @@ static void describe_function(text *t, const vxp_analysis *an, const char *fn) {
   if (!any) add(t, "- places no tile in a space with a capacity\n");
 }
 
+/* Whether the binding of `rec` can be named at byte `at`: every scope from the record's
+ * innermost to its function's holds `at` (the function's own scope holds its body). */
+static bool in_scope_at(const vxp_record *rec, uint32_t at) {
+  for (const vxp_scope *sc = vxp_record_scope(rec); sc; sc = vxp_scope_parent(sc)) {
+    vxp_range r = vxp_scope_range(sc);
+    if (at < r.start_byte || at >= r.end_byte) return false;
+  }
+  return true;
+}
+
 json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
   (void)s;
   const vxp_analysis *an = d->an;
@@ -325,8 +335,10 @@ json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
       shown = name;
       shown_count = 1;
     } else {
-      /* A binding's name (its `let`, or a later use): the last placement bound to that
-       * name in the same function, at or before the position. */
+      /* A binding's name (its `let`, or a later use): the placement bound to that name
+       * whose scope holds the position, the latest of them at or before it (a later `let`
+       * in a scope still open shadows an earlier one; one in a block that has ended is
+       * out of scope, however late). */
       vxp_range r = vxp_program_item_range(prog, item);
       const vxp_record *last = NULL;
       size_t wl = we - ws;
@@ -340,6 +352,7 @@ json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
         if (!is_function_of(vxp_record_function(rec), fname)) continue;
         /* the `let` line itself (the name precedes the initializer) or any later use */
         if (rr.start_byte > ws && rr.start.line != lsp_point_of(src, ws).line) continue;
+        if (!in_scope_at(rec, ws)) continue;
         if (!last || vxp_record_range(last).start_byte <= rr.start_byte) last = rec;
       }
       if (last) {

@@ -118,6 +118,36 @@ async def test_hover_on_a_placement_its_binding_and_a_function(client):
     assert "`HBM`: peak 43.03 GiB of 40.00 GiB (107.6%)" in h.contents.value
 
 
+SHADOWED = """Memory CPU_DRAM {}
+Memory HBM {
+  within: Memory::CPU_DRAM, capacity: 40 GiB, managed: explicit
+}
+fn main() -> i32 {
+  let s = transfer(Tensor<f32, [1024]>::uninit(), Memory::HBM);
+  for i in 0..4 {
+    let s = transfer(Tensor<f16, [64]>::uninit(), Memory::HBM);
+    print(s);
+  }
+  print(s);
+  return 0;
+}
+"""
+
+
+@pytest.mark.asyncio
+async def test_hover_on_a_later_use_follows_the_scopes_not_the_text(client, tmp_path):
+    uri = await open_doc(client, tmp_path / "shadow.vx", text=SHADOWED)
+    pos = lambda l, c: t.HoverParams(text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=l, character=c))
+    inner = (await client.text_document_hover_async(pos(8, 10))).contents.value  # print(s) in the loop
+    assert "(128, " in inner and "inside releasing blocks" in inner
+    # After the loop the inner `s` is out of scope, though it is the last `let s` above:
+    # the use names the outer one.
+    outer = (await client.text_document_hover_async(pos(10, 8))).contents.value
+    assert "(4,096, " in outer and "function scope" in outer
+    first = (await client.text_document_hover_async(pos(5, 6))).contents.value  # its own let
+    assert "(4,096, " in first
+
+
 @pytest.mark.asyncio
 async def test_inlay_hints_code_lenses_and_symbols(client):
     uri = await open_doc(client, LLAMA)
