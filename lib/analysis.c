@@ -65,6 +65,7 @@ typedef struct walker {
   uint32_t order;
   uint32_t depth;
   uint32_t calls;
+  uint32_t line_hint; /* the line of the last range made (vxp_source__range_near) */
   int rc;
 } walker;
 
@@ -333,7 +334,7 @@ static uint32_t push_scope(walker *W, uint32_t parent, uint8_t kind, uint32_t st
   sc.parent = parent;
   sc.function = W->fn_index;
   sc.kind = kind;
-  sc.range = vxp_source__range(W->src, start, end);
+  sc.range = vxp_source__range_near(W->src, start, end, &W->line_hint);
   if (!array_push(W->ctx, &W->an->scopes, sc)) W->rc = VXP_ENOMEM;
   return sc.id;
 }
@@ -368,7 +369,7 @@ static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint6
   rec.binding_name = binding ? name_str(W, binding) : NULL;
   rec.start_byte = pl->start_byte;
   rec.end_byte = pl->end_byte;
-  rec.range = vxp_source__range(W->src, pl->start_byte, pl->end_byte);
+  rec.range = vxp_source__range_near(W->src, pl->start_byte, pl->end_byte, &W->line_hint);
   rec.role = pl->role != VXP_NAME_NONE ? name_str(W, pl->role) : NULL; /* lowered (roles.h) */
   vxp_peak_tile tile = {space, bytes, never_read};
   if (!array_push(W->ctx, &W->an->records, rec) || !array_push(W->ctx, &W->tiles, tile)) {
@@ -614,7 +615,8 @@ static void record_route(walker *W, const vxp_place_event *pl, const tile_size *
   r.bytes_known = ts->status == SIZE_OK;
   r.bytes = r.bytes_known ? (uint64_t)ts->raw : 0;
   if (r.bytes_known) {
-    int rc = vxp_transfer__hop(W->ctx, &an->graph, from, to, r.bytes, &r.cost);
+    int rc = vxp_transfer__hop_between(W->ctx, &an->graph, from, r.from_node, to, r.to_node,
+                                       r.bytes, &r.cost);
     if (rc != VXP_OK) {
       W->rc = rc;
       return;
@@ -629,7 +631,7 @@ static void record_route(walker *W, const vxp_place_event *pl, const tile_size *
     lowered_traffic(W, pl, l, &r);
   r.start_byte = pl->start_byte;
   r.end_byte = pl->end_byte;
-  r.range = vxp_source__range(W->src, pl->start_byte, pl->end_byte);
+  r.range = vxp_source__range_near(W->src, pl->start_byte, pl->end_byte, &W->line_hint);
   r.record = VXP_NONE;
   for (size_t i = 0; i < path->len; i++) {
     if (!array_push(W->ctx, &an->route_nodes, path->items[i])) {

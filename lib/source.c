@@ -246,11 +246,34 @@ vxp_point vxp_source__point(const vxp_source *src, uint32_t offset) {
 }
 
 vxp_range vxp_source__range(const vxp_source *src, uint32_t start, uint32_t end) {
+  uint32_t line = 0;
+  return vxp_source__range_near(src, start, end, &line);
+}
+
+vxp_range vxp_source__range_near(const vxp_source *src, uint32_t start, uint32_t end,
+                                 uint32_t *line_hint) {
   vxp_range r;
-  r.start = vxp_source__point(src, start);
+  uint32_t at_start = start > src->len ? (uint32_t)src->len : start;
+  size_t hint = *line_hint, lines = src->line_starts.len;
+  bool found = false;
+  /* From the hint (the line of the range asked before, in a walk through a function) a few
+   * lines down before bisecting the file's lines. */
+  if (hint < lines && src->line_starts.items[hint] <= at_start) {
+    for (int step = 0; step < 8; step++) {
+      if (hint + 1 >= lines || src->line_starts.items[hint + 1] > at_start) {
+        r.start.line = (uint32_t)hint;
+        r.start.column = at_start - src->line_starts.items[hint];
+        found = true;
+        break;
+      }
+      hint++;
+    }
+  }
+  if (!found) r.start = vxp_source__point(src, start);
+  *line_hint = r.start.line;
   /* A range mostly ends on its own line or a few below: walk down from the start's line
    * before bisecting the file's lines again (an analysis makes a range per placement). */
-  size_t line = r.start.line, lines = src->line_starts.len;
+  size_t line = r.start.line;
   uint32_t at = end > src->len ? (uint32_t)src->len : end;
   for (int step = 0; step < 8 && at >= start; step++) {
     if (line + 1 >= lines || src->line_starts.items[line + 1] > at) {

@@ -39,4 +39,10 @@ vxp_point vxp_source__point(const vxp_source *src, uint32_t offset);
 /* The range of bytes [start, end). */
 vxp_range vxp_source__range(const vxp_source *src, uint32_t start, uint32_t end);
 
+/* vxp_source__range with `*line_hint` (any value; 0 to start) as where to look for the
+ * start's line first; sets it to the start's line. A walk that asks for ranges in source
+ * order finds each a few lines below the last instead of bisecting the file's lines. */
+vxp_range vxp_source__range_near(const vxp_source *src, uint32_t start, uint32_t end,
+                                 uint32_t *line_hint);
+
 #endif /* VXP_SOURCE_H */

@@ -377,9 +377,15 @@ done:
 
 int vxp_transfer__hop(vxp_context *ctx, const vxp_graph *g, const char *from, const char *to,
                       uint64_t bytes, vxp_hop_cost *out) {
+  return vxp_transfer__hop_between(ctx, g, from, vxp_transfer__node(g, from), to,
+                                   vxp_transfer__node(g, to), bytes, out);
+}
+
+int vxp_transfer__hop_between(vxp_context *ctx, const vxp_graph *g, const char *from,
+                              uint32_t from_node, const char *to, uint32_t to_node, uint64_t bytes,
+                              vxp_hop_cost *out) {
   memset(out, 0, sizeof(*out));
-  const vxp_graph_edge *e =
-      vxp_transfer__edge(g, vxp_transfer__node(g, from), vxp_transfer__node(g, to));
+  const vxp_graph_edge *e = vxp_transfer__edge(g, from_node, to_node);
   if (e && e->has_rate) {
     if (vxp_transfer__hop_cost(bytes, e->rate, e->rate_per_cycle, &out->value)) {
       out->source = VXP_COST_SOURCE_LINK_RATE;

@@ -99,6 +99,12 @@ int vxp_transfer__containment(vxp_context *ctx, const vxp_machine_view *view, co
 int vxp_transfer__hop(vxp_context *ctx, const vxp_graph *g, const char *from, const char *to,
                       uint64_t bytes, vxp_hop_cost *out);
 
+/* vxp_transfer__hop with the spaces' nodes already looked up (vxp_transfer__node of `from`
+ * and `to`): an analysis records both for each route and need not hash the names again. */
+int vxp_transfer__hop_between(vxp_context *ctx, const vxp_graph *g, const char *from,
+                              uint32_t from_node, const char *to, uint32_t to_node, uint64_t bytes,
+                              vxp_hop_cost *out);
+
 /* E6013 for every declared edge that writes a cost while the containment roofline already
  * derives one: an edge has exactly one cost source. */
 int vxp_transfer__check_edges(vxp_context *ctx, const vxp_machine_view *view, vxp_diag_list *diags);

@@ -470,23 +470,29 @@ test_incremental__the_parsable_length_scan_resumes_where_the_text_changed(void *
   free(b.s);
 }
 
-/* vxp_source__range finds its end by walking down from its start's line (an analysis makes
- * a range per placement): the same points as bisecting for each end, for ranges within a
- * line, across a few lines, across many, inverted, and past the end of the text. */
+/* vxp_source__range finds its end by walking down from its start's line, and
+ * vxp_source__range_near its start from a hint (an analysis makes a range per placement):
+ * the same points as bisecting for each end, for ranges within a line, across a few lines,
+ * across many, inverted, and past the end of the text, with hints near and far. */
 static void test_incremental__a_range_ends_where_bisection_says(void **state) {
   (void)state;
   vxp_context *ctx;
   assert_int_equal(vxp_context_new(&ctx, NULL), VXP_OK);
   vxp_source *src;
   assert_int_equal(vxp_source_new(&src, ctx, "r.vx", base_program, strlen(base_program)), VXP_OK);
-  uint32_t rnd = 99, len = (uint32_t)strlen(base_program);
+  uint32_t rnd = 99, len = (uint32_t)strlen(base_program), hint_line = 0;
   for (int i = 0; i < 20000; i++) {
     uint32_t start = next_random(&rnd) % (len + 1);
     uint32_t span =
         next_random(&rnd) % 4 == 0 ? next_random(&rnd) % (len + 8) : next_random(&rnd) % 200;
     uint32_t end = next_random(&rnd) % 16 == 0 ? start - (start ? 1 : 0) : start + span;
-    vxp_range r = vxp_source__range(src, start, end);
+    /* with a hint from anywhere: near, far, past the last line */
+    uint32_t hint = next_random(&rnd) % 2 ? hint_line : next_random(&rnd) % 80;
+    vxp_range r =
+        i % 2 ? vxp_source__range(src, start, end) : vxp_source__range_near(src, start, end, &hint);
     vxp_point a = vxp_source__point(src, start), b = vxp_source__point(src, end);
+    if (i % 2 == 0) assert_int_equal(hint, a.line);
+    hint_line = a.line + next_random(&rnd) % 3;
     assert_int_equal(r.start.line, a.line);
     assert_int_equal(r.start.column, a.column);
     assert_int_equal(r.end.line, b.line);
