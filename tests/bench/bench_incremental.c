@@ -7,7 +7,9 @@
  * each side, and (white box, through lib/program.h) tree-sitter's own share: reparsing the edited
  * old tree versus parsing the text afresh, without lowering, and how many reparses and analyses
  * took the unchanged items over. Every incremental result is checked against the full one, so a
- * fast wrong answer fails. */
+ * fast wrong answer fails. With `--count N` it makes N edits and 3 fresh parses and analyses
+ * in functions of their own, untimed, for valgrind --tool=callgrind to count instructions
+ * (which, unlike wall time, the machine's load does not change). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,11 +106,106 @@ static void fingerprint(const vxp_analysis *an, char *buf, size_t size) {
            vxp_analysis_record_count(an), (unsigned long long)total);
 }
 
-int main(void) {
+/* For instruction counts (valgrind --tool=callgrind --toggle-collect=bench_count_edit or
+ * =bench_count_fresh, with --count): one edit's reparse and analysis, and one fresh parse
+ * and analysis, each in a function of its own. */
+__attribute__((noinline)) void bench_count_edit(vxp_context *ctx, vxp_source **src,
+                                                vxp_program **prog, vxp_analysis **an, uint32_t at,
+                                                uint32_t end, const char *line, size_t n);
+__attribute__((noinline)) void bench_count_fresh(vxp_context *ctx, const char *text, size_t len);
+
+void bench_count_edit(vxp_context *ctx, vxp_source **src, vxp_program **prog, vxp_analysis **an,
+                      uint32_t at, uint32_t end, const char *line, size_t n) {
+  vxp_source *next;
+  vxp_program *next_prog;
+  vxp_analysis *next_an;
+  check(vxp_source_edit(&next, *src, at, end, line, n), ctx, "vxp_source_edit");
+  check(vxp_program_reparse(&next_prog, ctx, *prog, next), ctx, "vxp_program_reparse");
+  check(vxp_analyze_incremental(&next_an, ctx, next_prog, *an, NULL), ctx,
+        "vxp_analyze_incremental");
+  vxp_analysis_free(*an);
+  vxp_program_free(*prog);
+  vxp_source_free(*src);
+  *src = next;
+  *prog = next_prog;
+  *an = next_an;
+}
+
+void bench_count_fresh(vxp_context *ctx, const char *text, size_t len) {
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_analysis *an;
+  check(vxp_source_new(&src, ctx, "bench.vx", text, len), ctx, "vxp_source_new");
+  check(vxp_program_parse(&prog, ctx, src), ctx, "vxp_program_parse");
+  check(vxp_analyze(&an, ctx, prog, NULL), ctx, "vxp_analyze");
+  vxp_analysis_free(an);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+}
+
+/* `--count N`: N edits through bench_count_edit after two that are not counted (an editing
+ * session's first reparse lowers in full), then 3 fresh parses and analyses through
+ * bench_count_fresh; nothing is timed. Divide callgrind's totals by N and by 3. */
+static int count_only(vxp_context *ctx, const char *text, size_t len, int edits) {
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_analysis *an;
+  check(vxp_source_new(&src, ctx, "bench.vx", text, len), ctx, "vxp_source_new");
+  check(vxp_program_parse(&prog, ctx, src), ctx, "vxp_program_parse");
+  check(vxp_analyze(&an, ctx, prog, NULL), ctx, "vxp_analyze");
+  int functions = (LINES - HEADER_LINES) / LINES_PER_FN;
+  unsigned seed = 42;
+  for (int e = 0; e < edits + 2; e++) {
+    seed = seed * 1103515245u + 12345u;
+    int k = (int)((seed >> 8) % (unsigned)functions);
+    const char *cur = vxp_source_text(src, NULL);
+    size_t at = line_offset(cur, (size_t)(HEADER_LINES + k * LINES_PER_FN + 2));
+    size_t line_end = (size_t)(strchr(cur + at, '\n') - cur);
+    char line[64];
+    int n = snprintf(line, sizeof(line), "  for i in 0..%u {", 1 + (seed >> 4) % 99);
+    if (e < 2) { /* not counted: the same calls, made here */
+      vxp_source *next;
+      vxp_program *next_prog;
+      vxp_analysis *next_an;
+      check(vxp_source_edit(&next, src, (uint32_t)at, (uint32_t)line_end, line, (size_t)n), ctx,
+            "vxp_source_edit");
+      check(vxp_program_reparse(&next_prog, ctx, prog, next), ctx, "vxp_program_reparse");
+      check(vxp_analyze_incremental(&next_an, ctx, next_prog, an, NULL), ctx,
+            "vxp_analyze_incremental");
+      vxp_analysis_free(an);
+      vxp_program_free(prog);
+      vxp_source_free(src);
+      src = next;
+      prog = next_prog;
+      an = next_an;
+    } else {
+      bench_count_edit(ctx, &src, &prog, &an, (uint32_t)at, (uint32_t)line_end, line, (size_t)n);
+    }
+  }
+  size_t now_len;
+  const char *now = vxp_source_text(src, &now_len);
+  for (int i = 0; i < 3; i++)
+    bench_count_fresh(ctx, now, now_len);
+  printf("bench_incremental --count: %d counted edits (bench_count_edit), 3 fresh parses and "
+         "analyses (bench_count_fresh)\n",
+         edits);
+  vxp_analysis_free(an);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  return 0;
+}
+
+int main(int argc, char **argv) {
   vxp_context *ctx;
   if (vxp_context_new(&ctx, NULL) != VXP_OK) return 1;
   size_t len;
   char *text = generate(&len);
+  if (argc == 3 && strcmp(argv[1], "--count") == 0) {
+    int rc = count_only(ctx, text, len, atoi(argv[2]) > 0 ? atoi(argv[2]) : 1);
+    vxp_context_free(ctx);
+    free(text);
+    return rc;
+  }
   vxp_source *src;
   vxp_program *prog;
   check(vxp_source_new(&src, ctx, "bench.vx", text, len), ctx, "vxp_source_new");
