@@ -17,6 +17,8 @@ typedef struct vxp_scan_mark {
   uint32_t nested, pending, angles, stray;
   uint8_t window;
   bool tainted, block_closed;
+  uint32_t stray_run, recovered; /* stray tokens since recovery last ended; ended, in all */
+  bool macro;                    /* a `!` in the stray text since recovery last ended */
 } vxp_scan_mark;
 
 typedef Array(vxp_scan_mark) vxp_scan_marks;
@@ -103,6 +105,15 @@ int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode ro
  * parsed: tree-sitter's error recovery on a stack that deep takes time growing with its
  * square (syntax.c). No analysable statement is this deep (lowering stops at 1000 levels). */
 #define VXP_MAX_NESTED_TOKENS 4096
+
+/* Stray text of at most this many tokens (since the last point where recovery ended), with
+ * no macro invocation in it, ends at the next line that starts in column 0 with an item
+ * keyword: the grammar's scanner makes that line break an _item_start, tree-sitter's error
+ * recovery returns to the top level there with the stray text in an ERROR node, and the
+ * stack holds nothing of it (syntax.c). At most VXP_MAX_PENDING_TOKENS stray tokens of a
+ * text end this way, which bounds the recovery's work; after that stray text taints the
+ * rest of the text as before. */
+#define VXP_MAX_RECOVERED_STRAY 256
 
 typedef enum vxp_syntax_cut {
   VXP_SYNTAX_CUT_NONE,

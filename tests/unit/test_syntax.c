@@ -280,6 +280,94 @@ static void test_syntax__stray_text_is_bounded_until_the_next_item_line(void **s
   }
 }
 
+/* Count of `needle` in `text`. */
+static size_t occurrences(const char *text, const char *needle) {
+  size_t n = 0;
+  for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+    n++;
+  return n;
+}
+
+/* A short stray text (a line of its own, or tokens in front of a function's `fn`) in a long
+ * file ends at the next line that starts with an item keyword: every function after it is
+ * parsed, and every syntax error stays on the stray's line or the function it spoiled. It
+ * was cut with VXP0003 61,440 tokens later (bench_recovery: 26 of 119 errors reached past
+ * their line). */
+static void test_syntax__a_short_stray_text_ends_at_the_next_item_line(void **state) {
+  (void)state;
+  static const char *const strays[] = {"Memory::HBM\n", "}\n",    "{\n",        "transfer(",
+                                       "let w = ",      "A<x;\n", "((((((((\n", "Memory ",
+                                       "if x < \n",     "x\n",    "\"\n"};
+  const char *fn = "fn f() -> i32 { let t = 1 + 2 + 3 + 4; return t; }\n"; /* 20 tokens */
+  char *before = repeated("", fn, 10, ""), *after = repeated("", fn, 6000, "");
+  for (size_t k = 0; k < sizeof(strays) / sizeof(strays[0]); k++) {
+    size_t len = strlen(before) + strlen(strays[k]) + strlen(after);
+    char *text = malloc(len + 1);
+    assert_non_null(text);
+    snprintf(text, len + 1, "%s%s%s", before, strays[k], after);
+    vxp_context *ctx = test_context();
+    vxp_source *src = NULL;
+    vxp_program *prog = parse_text(ctx, &src, text);
+    const vxp_diagnostic *cut = cut_diag(prog);
+    if (cut) fail_msg("'%s': %s", strays[k], vxp_diagnostic_message(cut));
+    assert_non_null(syntax_diag(prog, 0));
+    for (size_t i = 0; i < vxp_program_diagnostic_count(prog); i++) {
+      vxp_range r = vxp_diagnostic_range(vxp_program_diagnostic(prog, i));
+      if (r.end.line > 11) fail_msg("'%s': an error reaches line %u", strays[k], r.end.line + 1);
+    }
+    const char *sexp = vxp_program_sexp(prog);
+    assert_non_null(sexp);
+    assert_true(occurrences(sexp, "(function_item") >= 6009);
+    vxp_program_free(prog);
+    vxp_source_free(src);
+    vxp_context_free(ctx);
+    free(text);
+  }
+  free(before);
+  free(after);
+}
+
+/* A macro invocation's token trees take the item lines after it as tokens: error recovery
+ * does not end there, so its brackets stay open across them, and stray text that holds one
+ * is never taken to end. When it was, `m!((` before each of 20,000 functions aborted in
+ * tree-sitter's free(), and 20 brackets before each of 3,000 functions reach the parser
+ * uncut: 60,000 open brackets, far past VXP_MAX_BRACKET_DEPTH. */
+static void test_syntax__stray_text_with_a_macro_invocation_keeps_its_bound(void **state) {
+  (void)state;
+  char *text = repeated("", "m!(((((((((((((((((((\nfn f() -> i32 { return 1; }\n", 3000, "");
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, text);
+  const vxp_diagnostic *cut = cut_diag(prog);
+  assert_non_null(cut);
+  assert_true(vxp_diagnostic_range(cut).start.line < 2 * 3000 - 2);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(text);
+}
+
+/* Stray text is taken to end at item lines for VXP_MAX_PENDING_TOKENS of its tokens in all
+ * (error recovery's work grows with the text it wraps), then bounds the rest as before:
+ * 2,000 lines of 250 open brackets are parsed past their first 240 lines, and cut. */
+static void test_syntax__stray_text_ends_at_item_lines_for_a_bounded_amount(void **state) {
+  (void)state;
+  char *line = repeated("", "(", 250, "\nfn f() -> i32 { return 1; }\n");
+  char *text = repeated("", line, 2000, "");
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, text);
+  const vxp_diagnostic *cut = cut_diag(prog);
+  assert_non_null(cut);
+  assert_true(vxp_diagnostic_range(cut).start.line > 2 * 240);
+  assert_true(vxp_diagnostic_range(cut).start.line < 2 * 2000 - 2);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(text);
+  free(line);
+}
+
 /* Many complete items, each short, are parsed whole: the token count restarts after each. */
 static void test_syntax__many_complete_items_are_not_cut(void **state) {
   (void)state;
@@ -351,6 +439,9 @@ int main(void) {
       cmocka_unit_test(test_syntax__brackets_left_open_too_deep_stop_the_parse_not_the_process),
       cmocka_unit_test(test_syntax__unclosed_nesting_of_any_form_stops_the_parse_not_the_process),
       cmocka_unit_test(test_syntax__stray_text_is_bounded_until_the_next_item_line),
+      cmocka_unit_test(test_syntax__a_short_stray_text_ends_at_the_next_item_line),
+      cmocka_unit_test(test_syntax__stray_text_with_a_macro_invocation_keeps_its_bound),
+      cmocka_unit_test(test_syntax__stray_text_ends_at_item_lines_for_a_bounded_amount),
       cmocka_unit_test(test_syntax__many_complete_items_are_not_cut),
       cmocka_unit_test(test_syntax__top_level_macro_invocations_are_items),
       cmocka_unit_test(test_syntax__a_very_deep_tree_prints_as_an_s_expression),
