@@ -407,8 +407,80 @@ static void test_resolve__a_transfer_predicate_folds_by_route(void **state) {
   test_done(&r);
 }
 
+/* Many undefined calls among many functions: each name was compared with every function
+ * for its "did you mean" (20,000 of each took 145 s); past a budget of comparisons every
+ * call is still an error, only without the suggestion. */
+static void
+test_resolve__undefined_calls_past_the_suggestion_budget_are_errors_without_one(void **state) {
+  (void)state;
+  enum { N = 5000 };
+  size_t cap = (size_t)N * 48 + 256, len = 0;
+  char *text = malloc(cap);
+  assert_non_null(text);
+  for (int i = 0; i < N; i++)
+    len += (size_t)snprintf(text + len, cap - len, "fn f%d() -> i32 { return g%d(); }\n", i, i);
+  test_run r = test_analyse(text);
+  size_t errors = 0, helped = 0;
+  uint32_t last = 0;
+  for (size_t i = 0; i < vxp_analysis_diagnostic_count(r.an); i++) {
+    const vxp_diagnostic *d = vxp_analysis_diagnostic(r.an, i);
+    if (strcmp(vxp_diagnostic_code(d), "E2002") != 0) continue;
+    errors++;
+    assert_true(vxp_diagnostic_range(d).start_byte >= last); /* in source order */
+    last = vxp_diagnostic_range(d).start_byte;
+    for (size_t k = 0; k < vxp_diagnostic_note_count(d); k++)
+      helped += vxp_diagnostic_is_help(vxp_diagnostic_note(d, k));
+  }
+  assert_int_equal(errors, N);
+  assert_true(helped > 100); /* the first ones are helped: g0 is one edit from f0 */
+  assert_true(helped < N);
+  test_done(&r);
+  free(text);
+}
+
+/* The errors of the resolution passes come in source order whichever pass found them:
+ * undefined constants (a later pass) before unknown element types (an earlier one), and
+ * the same start reported once. */
+static void test_resolve__errors_of_every_pass_come_in_source_order(void **state) {
+  (void)state;
+  enum { N = 300 };
+  size_t cap = (size_t)N * 200 + 512, len = 0;
+  char *text = malloc(cap);
+  assert_non_null(text);
+  len += (size_t)snprintf(text + len, cap - len, "%s", TEST_MACHINE_4MIB);
+  for (int i = 0; i < N; i++)
+    len += (size_t)snprintf(text + len, cap - len,
+                            "fn b%d() -> i32 { let t = transfer(Tensor<f32, [N%d]>::uninit(), "
+                            "Memory::HBM); return 0; }\n",
+                            i, i);
+  for (int i = 0; i < N; i++)
+    len += (size_t)snprintf(text + len, cap - len,
+                            "fn a%d() -> i32 { let t = transfer(Tensor<foo%d, [4]>::uninit(), "
+                            "Memory::HBM); return 0; }\n",
+                            i, i);
+  test_run r = test_analyse(text);
+  size_t undefined = 0, unknown = 0;
+  uint32_t last = 0;
+  for (size_t i = 0; i < vxp_analysis_diagnostic_count(r.an); i++) {
+    const vxp_diagnostic *d = vxp_analysis_diagnostic(r.an, i);
+    const char *code = vxp_diagnostic_code(d);
+    if (strcmp(code, "E2001") != 0 && strcmp(code, "E1012") != 0) continue;
+    undefined += code[1] == '2';
+    unknown += code[1] == '1';
+    assert_true(vxp_diagnostic_range(d).start_byte >= last);
+    last = vxp_diagnostic_range(d).start_byte;
+  }
+  assert_int_equal(undefined, N);
+  assert_int_equal(unknown, N);
+  test_done(&r);
+  free(text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(
+          test_resolve__undefined_calls_past_the_suggestion_budget_are_errors_without_one),
+      cmocka_unit_test(test_resolve__errors_of_every_pass_come_in_source_order),
       cmocka_unit_test(test_resolve__edit_distance_counts_transpositions_and_ignores_case),
       cmocka_unit_test(test_resolve__a_misspelt_space_in_a_tensor_type_is_e6025),
       cmocka_unit_test(test_resolve__built_in_and_declared_places_resolve),
