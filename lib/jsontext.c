@@ -3,6 +3,7 @@
 #include "jsontext.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 size_t vxp_json__utf8_len(const unsigned char *p, size_t n) {
@@ -22,34 +23,53 @@ size_t vxp_json__utf8_len(const unsigned char *p, size_t n) {
   return len;
 }
 
-json_t *vxp_json__text(const char *s) {
-  json_t *v = json_string(s);
-  if (v || !s) return v;
-  /* Not UTF-8 (or out of memory): a repaired copy, from jansson's own allocator, which
-   * is where the string's memory comes from anyway. */
-  json_malloc_t jmalloc;
-  json_free_t jfree;
-  json_get_alloc_funcs(&jmalloc, &jfree);
-  size_t len = strlen(s);
-  if (len > (SIZE_MAX - 1) / 3) return NULL;
-  unsigned char *out = jmalloc(len * 3 + 1), *o = out;
-  if (!out) return NULL;
-  const unsigned char *p = (const unsigned char *)s;
-  for (size_t i = 0; i < len;) {
-    size_t n = vxp_json__utf8_len(p + i, len - i);
-    if (n) {
-      memcpy(o, p + i, n);
-      o += n;
-      i += n;
-    } else { /* U+FFFD for the byte */
-      *o++ = 0xEF;
-      *o++ = 0xBF;
-      *o++ = 0xBD;
-      i++;
-    }
+static void put_escape(vxp_context *ctx, vxp_sb *sb, uint32_t cp) {
+  char seq[16];
+  if (cp < 0x10000) {
+    snprintf(seq, sizeof(seq), "\\u%04X", (unsigned)cp);
+  } else { /* a surrogate pair */
+    cp -= 0x10000;
+    snprintf(seq, sizeof(seq), "\\u%04X\\u%04X", (unsigned)(0xD800 | (cp >> 10)),
+             (unsigned)(0xDC00 | (cp & 0x3FF)));
   }
-  *o = '\0';
-  v = json_string((const char *)out);
-  jfree(out);
-  return v;
+  vxp_sb__puts(ctx, sb, seq);
+}
+
+void vxp_json__put_ascii(vxp_context *ctx, vxp_sb *sb, const char *text, size_t len) {
+  const unsigned char *p = (const unsigned char *)text;
+  vxp_sb__putc(ctx, sb, '"');
+  size_t run = 0; /* start of the plain bytes not yet copied */
+  for (size_t i = 0; i < len;) {
+    unsigned char c = p[i];
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      i++;
+      continue;
+    }
+    vxp_sb__append(ctx, sb, text + run, i - run);
+    size_t n = vxp_json__utf8_len(p + i, len - i);
+    const char *named = c == '"'    ? "\\\""
+                        : c == '\\' ? "\\\\"
+                        : c == '\b' ? "\\b"
+                        : c == '\f' ? "\\f"
+                        : c == '\n' ? "\\n"
+                        : c == '\r' ? "\\r"
+                        : c == '\t' ? "\\t"
+                                    : NULL;
+    if (named) {
+      vxp_sb__puts(ctx, sb, named);
+      n = 1;
+    } else if (n == 0) {
+      put_escape(ctx, sb, 0xFFFD);
+      n = 1;
+    } else {
+      uint32_t cp = n == 1 ? c : (uint32_t)(c & (0x7F >> n));
+      for (size_t k = 1; k < n; k++)
+        cp = (cp << 6) | (p[i + k] & 0x3F);
+      put_escape(ctx, sb, cp);
+    }
+    i += n;
+    run = i;
+  }
+  vxp_sb__append(ctx, sb, text + run, len - run);
+  vxp_sb__putc(ctx, sb, '"');
 }

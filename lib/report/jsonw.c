@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "jsontext.h"
 #include "machine.h"
 #include "program.h"
 #include "report.h"
@@ -27,6 +28,10 @@ static void separate(vxp_jw *j, bool newline) {
 /* Quote, backslash and control characters escaped (\b and \f by name, as the command always
  * wrote them), everything else (UTF-8 included) copied. */
 static void put_string(vxp_jw *j, const char *s) {
+  if (j->ascii) {
+    vxp_json__put_ascii(j->ctx, j->sb, s, strlen(s));
+    return;
+  }
   vxp_sb__putc(j->ctx, j->sb, '"');
   const char *run = s; /* start of the bytes not yet copied */
   for (const char *p = s; *p; p++) {
@@ -98,6 +103,11 @@ void vxp_jw__u64(vxp_jw *j, uint64_t v) {
   vxp_sb__printf(j->ctx, j->sb, "%llu", (unsigned long long)v);
 }
 
+void vxp_jw__i64(vxp_jw *j, int64_t v) {
+  value_prefix(j);
+  vxp_sb__printf(j->ctx, j->sb, "%lld", (long long)v);
+}
+
 void vxp_jw__bool(vxp_jw *j, bool v) {
   value_prefix(j);
   puts_(j, v ? "true" : "false");
@@ -125,6 +135,34 @@ void vxp_jw__real(vxp_jw *j, double v, int decimals) {
     size_t n = strlen(buf);
     while (n > 0 && buf[n - 1] == '0')
       buf[--n] = '\0';
+  }
+  puts_(j, buf);
+}
+
+void vxp_jw__real15(vxp_jw *j, double v) {
+  value_prefix(j);
+  if (!isfinite(v)) {
+    puts_(j, "null");
+    return;
+  }
+  /* "%.15g" in the C locale (a report is not localised), then what jansson adds: ".0" when
+   * neither a point nor an exponent is there, and no '+' or leading zeros in the exponent. */
+  char buf[64];
+  int n = snprintf(buf, sizeof(buf), "%.15g", v);
+  if (n < 0 || (size_t)n >= sizeof(buf) - 3) {
+    puts_(j, "null");
+    return;
+  }
+  for (char *p = buf; *p; p++)
+    if (*p == ',') *p = '.';
+  if (!strchr(buf, '.') && !strchr(buf, 'e')) strcat(buf, ".0");
+  char *e = strchr(buf, 'e');
+  if (e) {
+    char *start = e + 1, *end = start + 1;
+    if (*start == '-') start++;
+    while (*end == '0')
+      end++;
+    if (end != start) memmove(start, end, strlen(end) + 1);
   }
   puts_(j, buf);
 }

@@ -64,6 +64,7 @@ typedef struct vxp_jw {
   vxp_context *ctx;
   vxp_sb *sb;
   bool pretty;
+  bool ascii; /* strings as jansson's JSON_ENSURE_ASCII writes them (vxp_json__put_ascii) */
   int depth;
   bool need_comma[VXP__JSON_DEPTH];
   bool array_at[VXP__JSON_DEPTH];
@@ -76,10 +77,14 @@ void vxp_jw__close(vxp_jw *j, char bracket); /* '}' or ']' */
 void vxp_jw__key(vxp_jw *j, const char *key);
 void vxp_jw__string(vxp_jw *j, const char *s); /* NULL: null */
 void vxp_jw__u64(vxp_jw *j, uint64_t v);
+void vxp_jw__i64(vxp_jw *j, int64_t v);
 void vxp_jw__bool(vxp_jw *j, bool v);
 void vxp_jw__null(vxp_jw *j);
 /* `v` rounded to `decimals` places, without trailing zeros; not finite: null. */
 void vxp_jw__real(vxp_jw *j, double v, int decimals);
+/* `v` with 15 significant digits as jansson's JSON_REAL_PRECISION(15) writes a real: always
+ * with a '.' or an exponent ("2.0", "0.6774", "1e16"); not finite: null. */
+void vxp_jw__real15(vxp_jw *j, double v);
 
 /* The keys every report of an analysis starts with: schema, file, machine and host (when
  * `with_machines`), defines (the overrides, in the order given). */
