@@ -484,7 +484,23 @@ VXP_API int vxp_program_declares_machine(const vxp_program *prog);
 /** Number of items: functions (methods and closures included), then const items. */
 VXP_API size_t vxp_program_item_count(const vxp_program *prog);
 
-/** "function", "closure" or "const" for item `i`; NULL when out of range. Static storage. */
+/** What an item is (vxp_program_item_type). Values are ABI. */
+typedef enum vxp_item_type {
+  VXP_ITEM_TYPE_NONE = 0,     /**< no such item */
+  VXP_ITEM_TYPE_FUNCTION = 1, /**< a function or method */
+  VXP_ITEM_TYPE_CLOSURE = 2,  /**< a closure */
+  VXP_ITEM_TYPE_CONST = 3     /**< a `const` item */
+} vxp_item_type;
+
+/** Item `i`'s type; VXP_ITEM_TYPE_NONE when out of range. */
+VXP_API vxp_item_type vxp_program_item_type(const vxp_program *prog, size_t i);
+
+/** "function", "closure" or "const"; NULL for VXP_ITEM_TYPE_NONE or a value not in
+ * vxp_item_type. Static storage. */
+VXP_API const char *vxp_item_type_name(vxp_item_type type);
+
+/** vxp_item_type_name(vxp_program_item_type(prog, i)): "function", "closure" or "const" for
+ * item `i`; NULL when out of range. Static storage. */
 VXP_API const char *vxp_program_item_kind(const vxp_program *prog, size_t i);
 
 /**
@@ -912,10 +928,30 @@ VXP_API int vxp_record_runs(const vxp_record *rec, uint64_t *out);
 /** The enclosing scope, or NULL for a function's own scope. Borrowed from the analysis. */
 VXP_API const vxp_scope *vxp_scope_parent(const vxp_scope *sc);
 
-/**
- * "function", "if", "else", "for", "loop", "spawn", "match_arm", "unsafe" or "comptime".
- * Static storage.
- */
+/** What opens a scope (vxp_scope_type_of). Values are ABI. */
+typedef enum vxp_scope_type {
+  VXP_SCOPE_NONE = 0,      /**< no scope (NULL) */
+  VXP_SCOPE_FUNCTION = 1,  /**< the function's own scope */
+  VXP_SCOPE_IF = 2,        /**< the then-arm of `if` (releases its tiles) */
+  VXP_SCOPE_ELSE = 3,      /**< an `else` arm (releases) */
+  VXP_SCOPE_FOR = 4,       /**< a `for` body (releases) */
+  VXP_SCOPE_LOOP = 5,      /**< a `loop` body (releases) */
+  VXP_SCOPE_SPAWN = 6,     /**< a `spawn on(...)` region */
+  VXP_SCOPE_MATCH_ARM = 7, /**< a `match` arm */
+  VXP_SCOPE_UNSAFE = 8,    /**< an `unsafe` block */
+  VXP_SCOPE_COMPTIME = 9,  /**< a `comptime if` arm */
+  VXP_SCOPE_BLOCK = 10     /**< any other block */
+} vxp_scope_type;
+
+/** The scope's type; VXP_SCOPE_NONE for NULL. */
+VXP_API vxp_scope_type vxp_scope_type_of(const vxp_scope *sc);
+
+/** "function", "if", "else", "for", "loop", "spawn", "match_arm", "unsafe", "comptime" or
+ * "block" (the JSON report's words); NULL for VXP_SCOPE_NONE or a value not in
+ * vxp_scope_type. Static storage. */
+VXP_API const char *vxp_scope_type_name(vxp_scope_type type);
+
+/** vxp_scope_type_name(vxp_scope_type_of(sc)). Static storage. */
 VXP_API const char *vxp_scope_kind(const vxp_scope *sc);
 
 /** The scope's number, unique within its analysis (equal ids: the same scope). */
@@ -959,18 +995,58 @@ VXP_API int vxp_route_bytes(const vxp_route *route, uint64_t *out);
  */
 VXP_API int vxp_route_derived_cost(const vxp_route *route, uint64_t *out);
 
-/** "ps" (picoseconds, for rates per second) or "cyc" (cycles), or NULL. Static storage. */
+/** The unit of a route's derived cost (vxp_route_cost_unit). Values are ABI. */
+typedef enum vxp_cost_unit {
+  VXP_COST_UNIT_NONE = 0,  /**< no derived cost */
+  VXP_COST_UNIT_PS = 1,    /**< picoseconds (rates per second) */
+  VXP_COST_UNIT_CYCLES = 2 /**< cycles (rates per cycle) */
+} vxp_cost_unit;
+
+/** Where a route's derived cost comes from (vxp_route_cost_basis). Values are ABI. */
+typedef enum vxp_cost_basis {
+  VXP_COST_BASIS_NONE = 0,       /**< no derived cost */
+  VXP_COST_BASIS_LINK_RATE = 1,  /**< the edge declares a rate */
+  VXP_COST_BASIS_CONTAINMENT = 2 /**< the spaces' bandwidths along the within: tree */
+} vxp_cost_basis;
+
+/** How a containment cost combines its legs (vxp_route_cost_composition). Values are ABI. */
+typedef enum vxp_cost_composition {
+  VXP_COST_COMPOSITION_NONE = 0,      /**< a link rate, or no cost */
+  VXP_COST_COMPOSITION_SUM = 1,       /**< the legs add (`crossing: sequenced`) */
+  VXP_COST_COMPOSITION_BOTTLENECK = 2 /**< the slowest leg sets it (`crossing: streamed`) */
+} vxp_cost_composition;
+
+/** The unit of vxp_route_derived_cost; VXP_COST_UNIT_NONE when there is none. */
+VXP_API vxp_cost_unit vxp_route_cost_unit(const vxp_route *route);
+
+/** Where the derived cost comes from; VXP_COST_BASIS_NONE when there is none. */
+VXP_API vxp_cost_basis vxp_route_cost_basis(const vxp_route *route);
+
+/** How the derived cost combines its legs; VXP_COST_COMPOSITION_NONE for a link rate. */
+VXP_API vxp_cost_composition vxp_route_cost_composition(const vxp_route *route);
+
+/** "ps" or "cyc"; NULL for VXP_COST_UNIT_NONE or a value not in the set. Static storage. */
+VXP_API const char *vxp_cost_unit_name(vxp_cost_unit unit);
+
+/** "link_rate" or "containment"; NULL for NONE or a value not in the set. Static storage. */
+VXP_API const char *vxp_cost_basis_name(vxp_cost_basis basis);
+
+/** "sum" or "bottleneck"; NULL for NONE or a value not in the set. Static storage. */
+VXP_API const char *vxp_cost_composition_name(vxp_cost_composition composition);
+
+/** vxp_cost_unit_name(vxp_route_cost_unit(route)): "ps" (picoseconds, for rates per
+ * second) or "cyc" (cycles), or NULL. Static storage. */
 VXP_API const char *vxp_route_derived_unit(const vxp_route *route);
 
 /**
- * Where the derived cost comes from: "link_rate" (the edge declares a rate) or
- * "containment" (the spaces' bandwidths along the within: tree), or NULL. Static storage.
+ * vxp_cost_basis_name(vxp_route_cost_basis(route)): "link_rate" (the edge declares a rate)
+ * or "containment" (the spaces' bandwidths along the within: tree), or NULL. Static storage.
  */
 VXP_API const char *vxp_route_cost_source(const vxp_route *route);
 
 /**
- * How a containment cost combines its legs: "sum" or "bottleneck" (the destination is
- * `crossing: streamed`); NULL for a link rate or no cost. Static storage.
+ * vxp_cost_composition_name(vxp_route_cost_composition(route)): "sum" or "bottleneck" (the
+ * destination is `crossing: streamed`); NULL for a link rate or no cost. Static storage.
  */
 VXP_API const char *vxp_route_composition(const vxp_route *route);
 

@@ -1693,27 +1693,55 @@ int vxp_route_derived_cost(const vxp_route *r, uint64_t *out) {
   return 1;
 }
 
+vxp_cost_unit vxp_route_cost_unit(const vxp_route *r) {
+  if (!r || r->cost.source == VXP_COST_SOURCE_NONE) return VXP_COST_UNIT_NONE;
+  return r->cost.per_cycle ? VXP_COST_UNIT_CYCLES : VXP_COST_UNIT_PS;
+}
+
+vxp_cost_basis vxp_route_cost_basis(const vxp_route *r) {
+  if (!r) return VXP_COST_BASIS_NONE;
+  switch (r->cost.source) {
+  case VXP_COST_SOURCE_LINK_RATE: return VXP_COST_BASIS_LINK_RATE;
+  case VXP_COST_SOURCE_CONTAINMENT: return VXP_COST_BASIS_CONTAINMENT;
+  default: return VXP_COST_BASIS_NONE;
+  }
+}
+
+vxp_cost_composition vxp_route_cost_composition(const vxp_route *r) {
+  if (!r) return VXP_COST_COMPOSITION_NONE;
+  switch (r->cost.composition) {
+  case VXP_COMPOSE_SUM: return VXP_COST_COMPOSITION_SUM;
+  case VXP_COMPOSE_BOTTLENECK: return VXP_COST_COMPOSITION_BOTTLENECK;
+  default: return VXP_COST_COMPOSITION_NONE;
+  }
+}
+
+const char *vxp_cost_unit_name(vxp_cost_unit unit) {
+  return unit == VXP_COST_UNIT_PS ? "ps" : unit == VXP_COST_UNIT_CYCLES ? "cyc" : NULL;
+}
+
+const char *vxp_cost_basis_name(vxp_cost_basis basis) {
+  return basis == VXP_COST_BASIS_LINK_RATE     ? "link_rate"
+         : basis == VXP_COST_BASIS_CONTAINMENT ? "containment"
+                                               : NULL;
+}
+
+const char *vxp_cost_composition_name(vxp_cost_composition composition) {
+  return composition == VXP_COST_COMPOSITION_SUM          ? "sum"
+         : composition == VXP_COST_COMPOSITION_BOTTLENECK ? "bottleneck"
+                                                          : NULL;
+}
+
 const char *vxp_route_derived_unit(const vxp_route *r) {
-  if (!r || r->cost.source == VXP_COST_SOURCE_NONE) return NULL;
-  return r->cost.per_cycle ? "cyc" : "ps";
+  return vxp_cost_unit_name(vxp_route_cost_unit(r));
 }
 
 const char *vxp_route_cost_source(const vxp_route *r) {
-  if (!r) return NULL;
-  switch (r->cost.source) {
-  case VXP_COST_SOURCE_LINK_RATE: return "link_rate";
-  case VXP_COST_SOURCE_CONTAINMENT: return "containment";
-  default: return NULL;
-  }
+  return vxp_cost_basis_name(vxp_route_cost_basis(r));
 }
 
 const char *vxp_route_composition(const vxp_route *r) {
-  if (!r) return NULL;
-  switch (r->cost.composition) {
-  case VXP_COMPOSE_SUM: return "sum";
-  case VXP_COMPOSE_BOTTLENECK: return "bottleneck";
-  default: return NULL;
-  }
+  return vxp_cost_composition_name(vxp_route_cost_composition(r));
 }
 
 vxp_range vxp_route_range(const vxp_route *r) {

@@ -19,11 +19,24 @@ size_t vxp_program_item_count(const vxp_program *prog) {
   return prog ? prog->model.functions.len + prog->model.consts.len : 0;
 }
 
-const char *vxp_program_item_kind(const vxp_program *prog, size_t i) {
-  if (!prog) return NULL;
+vxp_item_type vxp_program_item_type(const vxp_program *prog, size_t i) {
+  if (!prog) return VXP_ITEM_TYPE_NONE;
   const vxp_function *fn = item_function(prog, i);
-  if (fn) return fn->is_closure ? "closure" : "function";
-  return item_const(prog, i) ? "const" : NULL;
+  if (fn) return fn->is_closure ? VXP_ITEM_TYPE_CLOSURE : VXP_ITEM_TYPE_FUNCTION;
+  return item_const(prog, i) ? VXP_ITEM_TYPE_CONST : VXP_ITEM_TYPE_NONE;
+}
+
+const char *vxp_item_type_name(vxp_item_type type) {
+  switch (type) {
+  case VXP_ITEM_TYPE_FUNCTION: return "function";
+  case VXP_ITEM_TYPE_CLOSURE: return "closure";
+  case VXP_ITEM_TYPE_CONST: return "const";
+  default: return NULL;
+  }
+}
+
+const char *vxp_program_item_kind(const vxp_program *prog, size_t i) {
+  return vxp_item_type_name(vxp_program_item_type(prog, i));
 }
 
 const char *vxp_program_item_name(const vxp_program *prog, size_t i) {

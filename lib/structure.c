@@ -13,20 +13,30 @@ const vxp_scope *vxp_scope_parent(const vxp_scope *sc) {
   return &sc->owner->scopes.items[sc->parent];
 }
 
-const char *vxp_scope_kind(const vxp_scope *sc) {
-  if (!sc) return NULL;
+vxp_scope_type vxp_scope_type_of(const vxp_scope *sc) {
+  if (!sc) return VXP_SCOPE_NONE;
   switch (sc->kind) {
-  case VXP_BLOCK_IF: return "if";
-  case VXP_BLOCK_ELSE: return "else";
-  case VXP_BLOCK_FOR: return "for";
-  case VXP_BLOCK_LOOP: return "loop";
-  case VXP_BLOCK_SPAWN: return "spawn";
-  case VXP_BLOCK_MATCH_ARM: return "match_arm";
-  case VXP_BLOCK_UNSAFE: return "unsafe";
-  case VXP_BLOCK_COMPTIME: return "comptime";
-  case VXP__SCOPE_FUNCTION: return "function";
-  default: return "block";
+  case VXP_BLOCK_IF: return VXP_SCOPE_IF;
+  case VXP_BLOCK_ELSE: return VXP_SCOPE_ELSE;
+  case VXP_BLOCK_FOR: return VXP_SCOPE_FOR;
+  case VXP_BLOCK_LOOP: return VXP_SCOPE_LOOP;
+  case VXP_BLOCK_SPAWN: return VXP_SCOPE_SPAWN;
+  case VXP_BLOCK_MATCH_ARM: return VXP_SCOPE_MATCH_ARM;
+  case VXP_BLOCK_UNSAFE: return VXP_SCOPE_UNSAFE;
+  case VXP_BLOCK_COMPTIME: return VXP_SCOPE_COMPTIME;
+  case VXP__SCOPE_FUNCTION: return VXP_SCOPE_FUNCTION;
+  default: return VXP_SCOPE_BLOCK;
   }
+}
+
+const char *vxp_scope_type_name(vxp_scope_type type) {
+  static const char *const names[] = {NULL,    "function",  "if",     "else",     "for",  "loop",
+                                      "spawn", "match_arm", "unsafe", "comptime", "block"};
+  return (unsigned)type < VXP__ARRAY_LEN(names) ? names[type] : NULL;
+}
+
+const char *vxp_scope_kind(const vxp_scope *sc) {
+  return vxp_scope_type_name(vxp_scope_type_of(sc));
 }
 
 uint32_t vxp_scope_id(const vxp_scope *sc) { return sc ? sc->id : 0; }

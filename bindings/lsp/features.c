@@ -212,7 +212,7 @@ static size_t function_item_at(const vxp_program *prog, uint32_t at) {
   size_t best = SIZE_MAX;
   uint32_t best_len = UINT32_MAX;
   for (size_t i = 0; i < vxp_program_item_count(prog); i++) {
-    if (strcmp(vxp_program_item_kind(prog, i), "const") == 0) continue;
+    if (vxp_program_item_type(prog, i) == VXP_ITEM_TYPE_CONST) continue;
     vxp_range r = vxp_program_item_range(prog, i);
     if (r.start_byte <= at && at <= r.end_byte && r.end_byte - r.start_byte < best_len) {
       best = i;
@@ -435,7 +435,7 @@ json_t *lsp_code_lenses(lsp_server *s, lsp_document *d) {
   const vxp_source *src = vxp_program_source(prog);
   json_t *lenses = json_array();
   for (size_t i = 0; i < vxp_program_item_count(prog); i++) {
-    if (strcmp(vxp_program_item_kind(prog, i), "function") != 0) continue;
+    if (vxp_program_item_type(prog, i) != VXP_ITEM_TYPE_FUNCTION) continue;
     const char *name = vxp_program_item_name(prog, i);
     text t = {0};
     size_t instances = 0;
@@ -466,11 +466,11 @@ json_t *lsp_document_symbols(lsp_server *s, lsp_document *d) {
   const vxp_source *src = vxp_program_source(prog);
   json_t *symbols = json_array();
   for (size_t i = 0; i < vxp_program_item_count(prog); i++) {
-    const char *kind = vxp_program_item_kind(prog, i);
-    if (strcmp(kind, "closure") == 0) continue;
+    vxp_item_type type = vxp_program_item_type(prog, i);
+    if (type == VXP_ITEM_TYPE_CLOSURE) continue;
     const char *name = vxp_program_item_name(prog, i);
     /* LSP SymbolKind: Method 6, Function 12, Constant 14 */
-    int k = strcmp(kind, "const") == 0 ? 14 : strstr(name, "::") ? 6 : 12;
+    int k = type == VXP_ITEM_TYPE_CONST ? 14 : strstr(name, "::") ? 6 : 12;
     vxp_range r = vxp_program_item_range(prog, i), sel = vxp_program_item_name_range(prog, i);
     if (sel.start_byte < r.start_byte || sel.end_byte > r.end_byte) sel = r;
     json_array_append_new(symbols, json_pack("{s:o, s:i, s:o, s:o}", "name", lsp_text(name), "kind",

@@ -37,7 +37,7 @@ static bool same_route(const vxp_route *a, const vxp_route *b) {
   int ba = vxp_route_bytes(a, &x), bb = vxp_route_bytes(b, &y);
   if (ba != bb || (ba && x != y)) return false;
   int ca = vxp_route_derived_cost(a, &x), cb = vxp_route_derived_cost(b, &y);
-  if (ca != cb || (ca && (x != y || strcmp(vxp_route_derived_unit(a), vxp_route_derived_unit(b)))))
+  if (ca != cb || (ca && (x != y || vxp_route_cost_unit(a) != vxp_route_cost_unit(b))))
     return false;
   return true;
 }
@@ -74,7 +74,7 @@ static void routes(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an) {
     if (vxp_route_derived_cost(r, &cost)) {
       vxp_sb__puts(ctx, sb, " in ");
       put_grouped(ctx, sb, cost);
-      bool ps = strcmp(vxp_route_derived_unit(r), "ps") == 0;
+      bool ps = vxp_route_cost_unit(r) == VXP_COST_UNIT_PS;
       vxp_sb__printf(ctx, sb, " %s%s (", ps ? "ps" : "cycles", each);
       if (ps) {
         char buf[32];

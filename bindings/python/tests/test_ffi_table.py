@@ -70,6 +70,11 @@ def c_kind(decl: str, named: bool) -> object:
         "vxp_misfit": ("int", 4, True),
         "vxp_certainty": ("int", 4, True),
         "vxp_bound": ("int", 4, True),
+        "vxp_item_type": ("int", 4, True),
+        "vxp_scope_type": ("int", 4, True),
+        "vxp_cost_unit": ("int", 4, True),
+        "vxp_cost_basis": ("int", 4, True),
+        "vxp_cost_composition": ("int", 4, True),
         "vxp_point": "struct vxp_point",
         "vxp_range": "struct vxp_range",
     }

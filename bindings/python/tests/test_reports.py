@@ -254,3 +254,24 @@ def test_check_text_is_the_commands_text_with_a_margin(ctx: vxpeak.Context, at_r
     assert an.inside_margin(0.0) == 0
     with pytest.raises(vxpeak.InvalidArgument):
         an.check_text(margin=1.0)
+
+
+def test_closed_sets_are_enums_equal_to_the_json_words(ctx: vxpeak.Context, at_root: None) -> None:
+    an = _llama(ctx)
+    doc = json.loads(an.json)
+    routes = doc["routes"]
+    assert len(an.routes) == len(routes) > 0
+    for route, r in zip(an.routes, routes):
+        assert route.derived_unit == r["derived_unit"]
+        assert route.cost_source == r["cost_source"]
+        assert route.composition == r["composition"]
+        if route.derived_unit is not None:
+            assert isinstance(route.derived_unit, vxpeak.CostUnit)
+            assert isinstance(route.cost_source, vxpeak.CostBasis)
+    kinds = {s.kind for rec in an.records for s in rec.scopes}
+    assert vxpeak.ScopeType.FUNCTION in kinds
+    assert all(isinstance(k, vxpeak.ScopeType) for k in kinds)
+    words = {s["kind"] for rs in doc["resident_sets"] for rec in rs["records"]
+             for s in rec["scopes"]}
+    assert {k.value for k in kinds} >= words
+    assert vxpeak.CostUnit("cyc") is vxpeak.CostUnit.CYCLES

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ctypes
 import dataclasses
+import enum
 import json
 import weakref
 from dataclasses import dataclass, field
@@ -62,6 +63,10 @@ from .errors import (
 
 __all__ = [
     "Analysis",
+    "CostBasis",
+    "CostComposition",
+    "CostUnit",
+    "ScopeType",
     "CallHop",
     "CallTree",
     "Cancelled",
@@ -183,14 +188,59 @@ class Diagnostic:
         return "%s%s%s: %s" % (where, self.severity, code, self.message)
 
 
+class ScopeType(str, enum.Enum):
+    """What opens a scope (vxp_scope_type): each member is its word, so it equals the string
+    the JSON report writes (ScopeType.IF == "if")."""
+
+    FUNCTION = "function"
+    IF = "if"
+    ELSE = "else"
+    FOR = "for"
+    LOOP = "loop"
+    SPAWN = "spawn"
+    MATCH_ARM = "match_arm"
+    UNSAFE = "unsafe"
+    COMPTIME = "comptime"
+    BLOCK = "block"
+
+
+class CostUnit(str, enum.Enum):
+    """The unit of a route's derived cost (vxp_cost_unit), as its word."""
+
+    PS = "ps"
+    CYCLES = "cyc"
+
+
+class CostBasis(str, enum.Enum):
+    """Where a route's derived cost comes from (vxp_cost_basis), as its word."""
+
+    LINK_RATE = "link_rate"
+    CONTAINMENT = "containment"
+
+
+class CostComposition(str, enum.Enum):
+    """How a containment cost combines its legs (vxp_cost_composition), as its word."""
+
+    SUM = "sum"
+    BOTTLENECK = "bottleneck"
+
+
+_E = TypeVar("_E", bound=enum.Enum)
+
+
+def _enum_of(kind: "type[_E]", name: Optional[bytes]) -> Optional[_E]:
+    """The member of ``kind`` whose word the library's name function gave (None: none)."""
+    return kind(name.decode("ascii")) if name else None
+
+
 @dataclass(frozen=True)
 class Scope:
-    """A block enclosing a placement (``kind``: "function", "if", "else", "for", "loop",
-    "spawn", "match_arm", "unsafe" or "comptime"), where it is written, and whether it frees
-    its tiles at its end. ``id`` is unique within the analysis."""
+    """A block enclosing a placement (``kind``, a ScopeType: "function", "if", "else", "for",
+    "loop", "spawn", "match_arm", "unsafe" or "comptime"), where it is written, and whether it
+    frees its tiles at its end. ``id`` is unique within the analysis."""
 
     id: int
-    kind: str
+    kind: ScopeType
     span: Span
     releases: bool
 
@@ -245,8 +295,9 @@ class Route:
     """One hop of a transfer: the spaces it goes through (``path``, source first), the
     integer routing weight each edge declares (None: a rate, or nothing), the total
     weight, the bytes moved and the derived cost (None when not static or not derivable),
-    in ``derived_unit`` ("ps" or "cyc"), from ``cost_source`` ("link_rate" or
-    "containment", combined by ``composition``: "sum" or "bottleneck")."""
+    in ``derived_unit`` (a CostUnit: "ps" or "cyc"), from ``cost_source`` (a CostBasis:
+    "link_rate" or "containment", combined by ``composition``, a CostComposition: "sum" or
+    "bottleneck"). The enums' members equal their words."""
 
     function: str
     path: Tuple[str, ...]
@@ -254,9 +305,9 @@ class Route:
     total_cost: int
     bytes: Optional[int]
     derived_cost: Optional[int]
-    derived_unit: Optional[str]
-    cost_source: Optional[str]
-    composition: Optional[str]
+    derived_unit: Optional[CostUnit]
+    cost_source: Optional[CostBasis]
+    composition: Optional[CostComposition]
     span: Span
     # the tile the hop places: an index into Analysis.records (a link, not compared)
     record: Optional[int] = field(default=None, compare=False)
@@ -930,7 +981,8 @@ def _scopes_of(rec: Any, src: Any) -> Tuple[Scope, ...]:
         chain.append(
             Scope(
                 id=int(lib.vxp_scope_id(sc)),
-                kind=_text(lib.vxp_scope_kind(sc)) or "",
+                kind=_enum_of(ScopeType, lib.vxp_scope_type_name(lib.vxp_scope_type_of(sc)))
+                or ScopeType.BLOCK,
                 span=_span_of(lib.vxp_scope_range(sc), src),
                 releases=bool(lib.vxp_scope_releases(sc)),
             )
@@ -1209,9 +1261,13 @@ class Analysis(_Handle):
                     total_cost=int(lib.vxp_route_total_cost(r)),
                     bytes=optional(lib.vxp_route_bytes, r),
                     derived_cost=optional(lib.vxp_route_derived_cost, r),
-                    derived_unit=_text(lib.vxp_route_derived_unit(r)),
-                    cost_source=_text(lib.vxp_route_cost_source(r)),
-                    composition=_text(lib.vxp_route_composition(r)),
+                    derived_unit=_enum_of(
+                        CostUnit, lib.vxp_cost_unit_name(lib.vxp_route_cost_unit(r))),
+                    cost_source=_enum_of(
+                        CostBasis, lib.vxp_cost_basis_name(lib.vxp_route_cost_basis(r))),
+                    composition=_enum_of(
+                        CostComposition,
+                        lib.vxp_cost_composition_name(lib.vxp_route_cost_composition(r))),
                     span=_span_of(lib.vxp_route_range(r), src),
                     record=index.get(lib.vxp_route_record(r)),
                 )
