@@ -177,19 +177,20 @@ typedef enum size_status {
 } size_status;
 
 /* Bytes of a tensor type: ceil(bits x product(dims) / 8), exact in 128 bits. On
- * SIZE_UNKNOWN, `why` says which dimension did not fold and `culprit` where. */
-static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes, char *why,
-                                size_t why_size, uint32_t *culprit_start, uint32_t *culprit_end) {
+ * SIZE_UNKNOWN, `why` (appended to, whole) says which dimension did not fold and `culprit`
+ * where. */
+static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes, vxp_sb *why,
+                                uint32_t *culprit_start, uint32_t *culprit_end) {
   *culprit_start = t->start_byte;
   *culprit_end = t->end_byte;
   unsigned bits = vxp_elem__bits(vxp_instance__elem(W->an, W->fn_index, t));
   if (bits == 0) {
-    snprintf(why, why_size, "its element type '%s' is not a concrete element type",
-             name_str(W, t->elem_name));
+    vxp_sb__printf(W->ctx, why, "its element type '%s' is not a concrete element type",
+                   name_str(W, t->elem_name));
     return t->elem_generic ? SIZE_UNKNOWN : SIZE_UNRESOLVED;
   }
   if (!t->has_shape || t->dims_count == 0) {
-    snprintf(why, why_size, "the shape is not statically known: it has no static dimensions");
+    vxp_sb__puts(W->ctx, why, "the shape is not statically known: it has no static dimensions");
     return SIZE_UNKNOWN;
   }
   u128 product = bits;
@@ -210,22 +211,24 @@ static size_status tensor_bytes(walker *W, const vxp_tensor_type *t, u128 *bytes
     if (f.status != VXP_FOLD_OK) {
       if (f.status == VXP_FOLD_UNKNOWN && vxp_resolve__unresolved(W->an, f.culprit))
         return SIZE_UNRESOLVED;
-      char reason[256];
-      vxp_consteval__explain(&W->env, f, reason, sizeof(reason));
-      snprintf(why, why_size, "dimension %u is not a compile-time constant: %s", i, reason);
-      if (cx >= W->m->cexprs.len) return SIZE_UNKNOWN;
-      const vxp_cexpr *dim = &W->m->cexprs.items[cx];
+      const vxp_cexpr *dim = cx < W->m->cexprs.len ? &W->m->cexprs.items[cx] : NULL;
       const vxp_const_binding *b =
-          dim->kind == VXP_CX_NAME ? vxp_consteval__binding(&W->env, dim->name) : NULL;
+          dim && dim->kind == VXP_CX_NAME ? vxp_consteval__binding(&W->env, dim->name) : NULL;
       /* The first words are vxc's note for the same dimension (W1029). */
-      if (dim->kind == VXP_CX_NAME && f.status == VXP_FOLD_UNKNOWN && !b)
-        snprintf(why, why_size, "dimension %u is the runtime value '%s'", i,
-                 name_str(W, dim->name));
-      else if (dim->kind == VXP_CX_OPAQUE && dim->reason == VXP_OPAQUE_DYNAMIC)
-        snprintf(why, why_size,
-                 "dimension %u is a run-time extent: `?` is known only when the "
-                 "program runs",
-                 i);
+      if (dim && dim->kind == VXP_CX_NAME && f.status == VXP_FOLD_UNKNOWN && !b) {
+        vxp_sb__printf(W->ctx, why, "dimension %u is the runtime value '%s'", i,
+                       name_str(W, dim->name));
+      } else if (dim && dim->kind == VXP_CX_OPAQUE && dim->reason == VXP_OPAQUE_DYNAMIC) {
+        vxp_sb__printf(W->ctx, why,
+                       "dimension %u is a run-time extent: `?` is known only when the "
+                       "program runs",
+                       i);
+      } else {
+        vxp_sb__printf(W->ctx, why, "dimension %u is not a compile-time constant: ", i);
+        vxp_consteval__explain(W->ctx, &W->env, f, why);
+      }
+      if (why->failed) W->rc = VXP_ENOMEM;
+      if (!dim) return SIZE_UNKNOWN;
       /* The note points at the sub-expression that failed (an overflowing product, a
        * division by zero, in a const item's definition if that is where it is), or the
        * dimension. */
@@ -275,11 +278,15 @@ static void trace_push(walker *W, vxp_trace_kind kind, uint32_t index) {
 
 static block_frame *top_block(walker *W) { return array_last(&W->blocks); }
 
-static void describe_context(walker *W, const vxp_place_event *pl, char *buf, size_t size) {
+/* What a placement is, for messages: "variable 'x'" (whole, however long the name) or
+ * "transferred tensor". The caller frees `sb`; a failed append is VXP_ENOMEM. */
+static const char *describe_context(walker *W, const vxp_place_event *pl, vxp_sb *sb) {
   if (pl->form == VXP_FORM_LET_TYPE && pl->binding)
-    snprintf(buf, size, "variable '%s'", name_str(W, pl->binding));
+    vxp_sb__printf(W->ctx, sb, "variable '%s'", name_str(W, pl->binding));
   else
-    snprintf(buf, size, "transferred tensor");
+    vxp_sb__puts(W->ctx, sb, "transferred tensor");
+  if (sb->failed) W->rc = VXP_ENOMEM;
+  return vxp_sb__text(sb);
 }
 
 /* E6014: a transfer that touches CPU_DRAM needs a host model once a machine model (a
@@ -304,7 +311,7 @@ typedef struct tile_size {
   size_status status;
   bool type_known;
   u128 raw;
-  char why[320];
+  vxp_sb why; /* freed by the placement's walker (place) */
   uint32_t culprit_start, culprit_end;
 } tile_size;
 
@@ -315,8 +322,8 @@ static void size_of(walker *W, const vxp_place_event *pl, tile_size *ts) {
     ts->status = SIZE_UNKNOWN;
     return;
   }
-  ts->status = tensor_bytes(W, &W->m->types.items[pl->type], &ts->raw, ts->why, sizeof(ts->why),
-                            &ts->culprit_start, &ts->culprit_end);
+  ts->status = tensor_bytes(W, &W->m->types.items[pl->type], &ts->raw, &ts->why, &ts->culprit_start,
+                            &ts->culprit_end);
 }
 
 static uint32_t space_index(walker *W, const char *name) {
@@ -385,21 +392,15 @@ static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint6
 
 /* One placement into `space` (a view index, or VXP_NONE for an undeclared space):
  * W1029 when its size is unknown, E6009 when one tile exceeds the space, then a tile. */
-static void place_in(walker *W, const vxp_place_event *pl, const tile_size *ts, uint32_t space,
-                     vxp_name binding) {
-  W->order++;
-  if (space == VXP_NONE) return;
+static void place_sized(walker *W, const vxp_place_event *pl, const tile_size *ts, uint32_t space,
+                        vxp_name binding, const char *context) {
   const vxp_space *sp = space_at(W, space);
-  if (!sp->has_capacity) return;
-  if (ts->status == SIZE_UNRESOLVED) return; /* an error already says what does not exist */
-  char context[160];
-  describe_context(W, pl, context, sizeof(context));
   if (ts->status == SIZE_INVALID) {
     vxp_diagnostic *d = add_diag(W, VXP_SEVERITY_ERROR, "VXP0050", pl->start_byte, pl->end_byte,
                                  "the size of %s placed in '%s' cannot be determined: a dimension "
                                  "folds to no valid size",
                                  context, sp->name);
-    note(W, d, false, ts->culprit_start, ts->culprit_end, "%s", ts->why);
+    note(W, d, false, ts->culprit_start, ts->culprit_end, "%s", vxp_sb__text(&ts->why));
     return;
   }
   if (ts->status == SIZE_UNKNOWN) {
@@ -411,7 +412,7 @@ static void place_in(walker *W, const vxp_place_event *pl, const tile_size *ts, 
            "vxpeak could not infer the type of the placed value; bind it to a variable with a "
            "declared tensor type");
     else
-      note(W, d, false, ts->culprit_start, ts->culprit_end, "%s", ts->why);
+      note(W, d, false, ts->culprit_start, ts->culprit_end, "%s", vxp_sb__text(&ts->why));
     note(W, d, true, VXP_NONE, 0,
          "give every dimension a compile-time value (a literal, a `const` item, or -D "
          "NAME=VALUE) so that the tile can be checked");
@@ -438,6 +439,17 @@ static void place_in(walker *W, const vxp_place_event *pl, const tile_size *ts, 
                               &W->env);
   }
   add_tile(W, pl, space, bytes, binding);
+}
+
+static void place_in(walker *W, const vxp_place_event *pl, const tile_size *ts, uint32_t space,
+                     vxp_name binding) {
+  W->order++;
+  if (space == VXP_NONE) return;
+  if (!space_at(W, space)->has_capacity) return;
+  if (ts->status == SIZE_UNRESOLVED) return; /* an error already says what does not exist */
+  vxp_sb context = {0};
+  place_sized(W, pl, ts, space, binding, describe_context(W, pl, &context));
+  vxp_sb__free(W->ctx, &context);
 }
 
 /* ------------------------------------------------------------------ routes */
@@ -708,20 +720,20 @@ static void check_elem(walker *W, uint32_t space, vxp_elem elem, const char *con
   const vxp_topology *t =
       vxp_machine__dtype_refusal(&W->an->view, space_name, vxp_elem__name(elem));
   if (!t) return;
-  char listed[256] = "";
-  size_t used = 0;
-  for (size_t i = 0; i < t->dtypes.len && used < sizeof(listed); i++) {
+  vxp_sb listed = {0}; /* every type the topology declares, however many */
+  for (size_t i = 0; i < t->dtypes.len; i++) {
     /* Canonical names, as vxc prints its element types (`Bool` is `bool`). */
     const char *listed_name = t->dtypes.items[i];
     vxp_elem e = vxp_elem__from_name(listed_name, strlen(listed_name));
     if (e != VXP_ELEM_UNKNOWN) listed_name = vxp_elem__name(e);
-    used +=
-        (size_t)snprintf(listed + used, sizeof(listed) - used, "%s%s", i ? ", " : "", listed_name);
+    vxp_sb__printf(W->ctx, &listed, "%s%s", i ? ", " : "", listed_name);
   }
+  if (listed.failed) W->rc = VXP_ENOMEM;
   vxp_diagnostic *d = add_diag(W, VXP_SEVERITY_ERROR, "E6026", start, end,
                                "%s has element type %s, which %s cannot represent; it declares "
                                "[%s]",
-                               context, vxp_elem__name(elem), t->name, listed);
+                               context, vxp_elem__name(elem), t->name, vxp_sb__text(&listed));
+  vxp_sb__free(W->ctx, &listed);
   note(W, d, false, VXP_NONE, 0, "it is placed in memory space '%s', which topology '%s' holds",
        space_name, t->name);
   note(W, d, true, VXP_NONE, 0,
@@ -731,10 +743,10 @@ static void check_elem(walker *W, uint32_t space, vxp_elem elem, const char *con
 
 static void check_dtype(walker *W, const vxp_place_event *pl) {
   if (!pl->type_known) return;
-  char context[300];
-  describe_context(W, pl, context, sizeof(context));
-  check_elem(W, resolve_place(W, &pl->dest), (vxp_elem)W->m->types.items[pl->type].elem, context,
-             pl->start_byte, pl->end_byte);
+  vxp_sb context = {0};
+  check_elem(W, resolve_place(W, &pl->dest), (vxp_elem)W->m->types.items[pl->type].elem,
+             describe_context(W, pl, &context), pl->start_byte, pl->end_byte);
+  vxp_sb__free(W->ctx, &context);
 }
 
 /* The placement fact of the event being walked. */
@@ -765,6 +777,7 @@ static void place(walker *W, const vxp_place_event *pl, vxp_event_fact *fact) {
     place_transfer(W, pl, &ts);
   else
     place_in(W, pl, &ts, resolve_place(W, &pl->dest), pl->binding);
+  vxp_sb__free(W->ctx, &ts.why);
 }
 
 /* Skip the events of a block whose `if comptime` arm is not taken, up to its CLOSE. */
@@ -929,10 +942,12 @@ static void finish_function(walker *W) {
       }
       if (rs.peak_saturated || (rs.peak_bytes > sp->capacity && rs.tiles > 1)) {
         const vxp_record *at = &an->records.items[rs.peak_record];
-        char granule[64] = "";
+        vxp_sb granule_sb = {0};
         if (sp->has_granule)
-          snprintf(granule, sizeof(granule), " (each rounded up to the %llu-byte granule)",
-                   (unsigned long long)sp->granule);
+          vxp_sb__printf(W->ctx, &granule_sb, " (each rounded up to the %llu-byte granule)",
+                         (unsigned long long)sp->granule);
+        if (granule_sb.failed) W->rc = VXP_ENOMEM;
+        const char *granule = vxp_sb__text(&granule_sb);
         vxp_diagnostic *d;
         if (sp->overcommit)
           d = add_diag(W, VXP_SEVERITY_WARNING, "W1028", at->start_byte, at->end_byte,
@@ -947,6 +962,7 @@ static void finish_function(walker *W) {
                        "it `overcommit`",
                        sp->name, rs.tiles, granule, (unsigned long long)rs.peak_bytes,
                        (unsigned long long)sp->capacity);
+        vxp_sb__free(W->ctx, &granule_sb);
         if (d &&
             !vxp_diag__capacity(W->ctx, d, sp->name, rs.peak_bytes, sp->capacity, true, rs.tiles))
           W->rc = VXP_ENOMEM;
@@ -960,6 +976,8 @@ static void finish_function(walker *W) {
 }
 
 static void check_declared_entry(walker *W, const vxp_declared *d);
+static void check_declared_sized(walker *W, const vxp_declared *d, const vxp_tensor_type *t,
+                                 uint32_t space, const char *context);
 
 /* A generic function's parameters and return type are checked per instance, with the
  * instance's arguments (a shape like Tensor<f16, [N, N]> folds only there). */
@@ -1101,15 +1119,23 @@ static void check_declared_entry(walker *W, const vxp_declared *d) {
   const vxp_tensor_type *t = &m->types.items[d->type];
   uint32_t space = resolve_place(W, &t->placement);
   if (space == VXP_NONE) return;
-  char context[300];
+  vxp_sb context_sb = {0}; /* whole, however long the names */
   const char *owner = name_str(W, d->owner);
   if (d->kind == VXP_DECLARED_PARAMETER)
-    snprintf(context, sizeof(context), "parameter '%s' of function '%s'", name_str(W, d->member),
-             owner);
+    vxp_sb__printf(W->ctx, &context_sb, "parameter '%s' of function '%s'", name_str(W, d->member),
+                   owner);
   else if (d->kind == VXP_DECLARED_RETURN)
-    snprintf(context, sizeof(context), "the return value of function '%s'", owner);
+    vxp_sb__printf(W->ctx, &context_sb, "the return value of function '%s'", owner);
   else
-    snprintf(context, sizeof(context), "field '%s' of struct '%s'", name_str(W, d->member), owner);
+    vxp_sb__printf(W->ctx, &context_sb, "field '%s' of struct '%s'", name_str(W, d->member), owner);
+  if (context_sb.failed) W->rc = VXP_ENOMEM;
+  check_declared_sized(W, d, t, space, vxp_sb__text(&context_sb));
+  vxp_sb__free(W->ctx, &context_sb);
+}
+
+/* The checks of check_declared_entry, with the position's description. */
+static void check_declared_sized(walker *W, const vxp_declared *d, const vxp_tensor_type *t,
+                                 uint32_t space, const char *context) {
   /* vxc asks a declared position both questions a placement gets: can the hardware hold
    * the element type, and does one tile fit. */
   check_elem(W, space, vxp_instance__elem(W->an, W->fn_index, t), context, d->start_byte,
@@ -1117,9 +1143,10 @@ static void check_declared_entry(walker *W, const vxp_declared *d) {
   if (!space_at(W, space)->has_capacity) return;
   const vxp_space *sp = space_at(W, space);
   u128 raw = 0;
-  char why[320];
+  vxp_sb why = {0}; /* not reported here: an unknown size is the placement's warning */
   uint32_t cs, ce;
-  size_status st = tensor_bytes(W, t, &raw, why, sizeof(why), &cs, &ce);
+  size_status st = tensor_bytes(W, t, &raw, &why, &cs, &ce);
+  vxp_sb__free(W->ctx, &why);
   if (st == SIZE_UNKNOWN || st == SIZE_UNRESOLVED || st == SIZE_INVALID) return;
   bool overflow = st == SIZE_TOO_BIG;
   uint64_t bytes = overflow ? UINT64_MAX : round_to_granule(sp, (uint64_t)raw, &overflow);

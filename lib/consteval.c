@@ -358,60 +358,59 @@ vxp_const_table *vxp_consteval__table_build(vxp_context *ctx, const vxp_const_en
   return table;
 }
 
-const char *vxp_consteval__explain(const vxp_const_env *env, vxp_fold f, char *buf, size_t size) {
+void vxp_consteval__explain(vxp_context *ctx, const vxp_const_env *env, vxp_fold f, vxp_sb *sb) {
   const vxp_model *m = env->model;
   if (f.culprit == VXP_NONE || f.culprit >= m->cexprs.len) {
-    snprintf(buf, size, "it is not a compile-time constant");
-    return buf;
+    vxp_sb__puts(ctx, sb, "it is not a compile-time constant");
+    return;
   }
   const vxp_cexpr *cx = &m->cexprs.items[f.culprit];
   const char *name = cx->kind == VXP_CX_NAME ? vxp_strtab__str(&m->names, cx->name) : NULL;
   const vxp_const_binding *b = name ? vxp_consteval__binding(env, cx->name) : NULL;
   switch (f.status) {
-  case VXP_FOLD_OVERFLOW: snprintf(buf, size, "its value does not fit in 64 bits"); break;
-  case VXP_FOLD_DIV_ZERO: snprintf(buf, size, "it divides by zero"); break;
+  case VXP_FOLD_OVERFLOW: vxp_sb__printf(ctx, sb, "its value does not fit in 64 bits"); break;
+  case VXP_FOLD_DIV_ZERO: vxp_sb__printf(ctx, sb, "it divides by zero"); break;
   case VXP_FOLD_NEGATIVE:
     if (b && b->negative)
-      snprintf(buf, size,
-               "the const-generic parameter '%s' is -%llu in this instance, and a "
-               "size cannot be negative",
-               name, (unsigned long long)b->value);
+      vxp_sb__printf(ctx, sb,
+                     "the const-generic parameter '%s' is -%llu in this instance, and a "
+                     "size cannot be negative",
+                     name, (unsigned long long)b->value);
     else
-      snprintf(buf, size, "an intermediate value is negative");
+      vxp_sb__printf(ctx, sb, "an intermediate value is negative");
     break;
   case VXP_FOLD_CYCLE:
-    snprintf(buf, size, "the const item '%s' is defined in terms of itself",
-             vxp_strtab__str(&m->names, cx->name));
+    vxp_sb__printf(ctx, sb, "the const item '%s' is defined in terms of itself",
+                   vxp_strtab__str(&m->names, cx->name));
     break;
   case VXP_FOLD_LIMIT:
-    snprintf(buf, size,
-             "it is too deeply nested or too long to fold (vxpeak stops at %d "
-             "levels and %d steps)",
-             VXP__MAX_FOLD_DEPTH, VXP__MAX_FOLD_STEPS);
+    vxp_sb__printf(ctx, sb,
+                   "it is too deeply nested or too long to fold (vxpeak stops at %d "
+                   "levels and %d steps)",
+                   VXP__MAX_FOLD_DEPTH, VXP__MAX_FOLD_STEPS);
     break;
   default:
     if (b && b->unknown)
-      snprintf(buf, size,
-               "the const-generic parameter '%s' has no compile-time constant "
-               "argument in this instance",
-               name);
+      vxp_sb__printf(ctx, sb,
+                     "the const-generic parameter '%s' has no compile-time constant "
+                     "argument in this instance",
+                     name);
     else if (name)
-      snprintf(buf, size, "'%s' is the runtime value of a variable, not a compile-time constant",
-               name);
+      vxp_sb__printf(ctx, sb,
+                     "'%s' is the runtime value of a variable, not a compile-time constant", name);
     else if (cx->kind == VXP_CX_OPAQUE && cx->reason == VXP_OPAQUE_DYNAMIC)
-      snprintf(buf, size, "it is `?`, an extent known only at run time");
+      vxp_sb__printf(ctx, sb, "it is `?`, an extent known only at run time");
     else if (cx->kind == VXP_CX_OPAQUE && cx->reason == VXP_OPAQUE_FLOAT)
-      snprintf(buf, size, "it is not an integer");
+      vxp_sb__printf(ctx, sb, "it is not an integer");
     else if (cx->kind == VXP_CX_OPAQUE && cx->reason == VXP_OPAQUE_CALL)
-      snprintf(buf, size, "it is computed by a call at run time");
+      vxp_sb__printf(ctx, sb, "it is computed by a call at run time");
     else
-      snprintf(buf, size,
-               "it is not an expression vxpeak folds (integers, const items, "
-               "const-generic arguments, + - * / %%, comparisons, and comptime blocks of "
-               "lets ending in a value or an if)");
+      vxp_sb__printf(ctx, sb,
+                     "it is not an expression vxpeak folds (integers, const items, "
+                     "const-generic arguments, + - * / %%, comparisons, and comptime blocks of "
+                     "lets ending in a value or an if)");
     break;
   }
-  return buf;
 }
 
 vxp_fold vxp_consteval__const_value(const vxp_const_env *env, vxp_name name) {

@@ -6,6 +6,7 @@
 #define VXP_CONSTEVAL_H
 
 #include "model.h"
+#include "strbuf.h"
 
 typedef enum vxp_fold_status {
   VXP_FOLD_OK = 0,
@@ -71,8 +72,9 @@ vxp_fold vxp_consteval__fold_signed(const vxp_const_env *env, uint32_t cexpr);
 vxp_const_table *vxp_consteval__table_build(vxp_context *ctx, const vxp_const_env *env);
 void vxp_consteval__table_free(vxp_context *ctx, vxp_const_table *table);
 
-/* A sentence for a failed fold, e.g. "'n' is not a compile-time constant", written to buf. */
-const char *vxp_consteval__explain(const vxp_const_env *env, vxp_fold fold, char *buf, size_t size);
+/* A sentence for a failed fold, e.g. "'n' is not a compile-time constant", appended to `sb`
+ * whole, however long the names in it (a failed append sets sb->failed). */
+void vxp_consteval__explain(vxp_context *ctx, const vxp_const_env *env, vxp_fold fold, vxp_sb *sb);
 
 /* The value decided for const item `name` under `env`: its -D override when one is given,
  * else the const table's cached signed fold (the analysis builds the table once; without

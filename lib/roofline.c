@@ -1072,9 +1072,13 @@ int vxp_analysis_const_value(const vxp_analysis *an, const char *name, uint64_t 
     return vxp_ctx__error(an->ctx, VXP_ENOTFOUND, "the program has no `const %s`", name);
   vxp_fold f = vxp_consteval__const_value(&env, n);
   if (f.status != VXP_FOLD_OK) {
-    char why[256];
-    return vxp_ctx__error(an->ctx, VXP_ENOTFOUND, "const %s does not fold: %s", name,
-                          vxp_consteval__explain(&env, f, why, sizeof(why)));
+    vxp_sb why = {0};
+    vxp_consteval__explain(an->ctx, &env, f, &why);
+    int rc = why.failed ? vxp_ctx__nomem(an->ctx)
+                        : vxp_ctx__error(an->ctx, VXP_ENOTFOUND, "const %s does not fold: %s", name,
+                                         vxp_sb__text(&why));
+    vxp_sb__free(an->ctx, &why);
+    return rc;
   }
   if (f.negative && f.value)
     return vxp_ctx__error(an->ctx, VXP_ENOTFOUND, "const %s is -%llu: not a non-negative integer",

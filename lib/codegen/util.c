@@ -217,11 +217,17 @@ bool vxp_cg__placed_tensor_type(cg *G, TSNode node, const vxp_event_fact *fact, 
     vxp_fold f = {VXP_FOLD_OK, decided ? decided[i] : 0, VXP_NONE, false};
     if (!decided) f = vxp_consteval__fold(&G->env, cx);
     if (f.status != VXP_FOLD_OK) {
-      char why[256];
-      vxp_consteval__explain(&G->env, f, why, sizeof(why));
       if (dim->kind == VXP_CX_OPAQUE && dim->reason == VXP_OPAQUE_DYNAMIC)
         return vxp_cg__refuse(G, at, "a dynamic dimension `?`: generated code needs static shapes");
-      return vxp_cg__refuse(G, at, "dimension %u does not fold to a constant: %s", i, why);
+      vxp_sb why = {0};
+      vxp_consteval__explain(G->ctx, &G->env, f, &why);
+      if (why.failed)
+        G->rc = VXP_ENOMEM;
+      else
+        vxp_cg__refuse(G, at, "dimension %u does not fold to a constant: %s", i,
+                       vxp_sb__text(&why));
+      vxp_sb__free(G->ctx, &why);
+      return false;
     }
     out->dims[out->rank++] = f.value;
     if (!vxp_mul_u64(count, f.value, &count))

@@ -702,6 +702,39 @@ static void test_analysis__an_element_type_the_hardware_lacks_is_e6026(void **st
   test_done(&r);
 }
 
+/* Messages quote names whole, however long: a 500-character variable and parameter were cut
+ * by the analysis' fixed buffers (160 bytes for "variable '...'", 320 for the reason a size is
+ * unknown, 256 for a fold's explanation). */
+static void test_analysis__a_very_long_name_is_quoted_whole(void **state) {
+  (void)state;
+  char var[501], dim[501];
+  memset(var, 'v', 500);
+  memset(dim, 'n', 500);
+  var[500] = dim[500] = '\0';
+  char program[4096];
+  snprintf(program, sizeof(program),
+           "Memory CPU_DRAM {}\n"
+           "Memory HBM { within: Memory::CPU_DRAM, capacity: 1 GiB, managed: explicit }\n"
+           "fn main(%s: i64) -> i32 {\n"
+           "  let %s: Tensor<f32, [%s], Memory::HBM> = Tensor::uninit();\n"
+           "  print(%s);\n"
+           "  return 0;\n"
+           "}\n",
+           dim, var, dim, var);
+  test_run r = test_analyse(program);
+  const vxp_diagnostic *d = test_find_diag(r.an, "W1029");
+  assert_non_null(d);
+  char expected[1100];
+  snprintf(expected, sizeof(expected), "variable '%s' has a dynamic shape", var);
+  assert_non_null(strstr(vxp_diagnostic_message(d), expected));
+  snprintf(expected, sizeof(expected), "dimension 0 is the runtime value '%s'", dim);
+  int found = 0;
+  for (size_t i = 0; i < vxp_diagnostic_note_count(d); i++)
+    found = found || strcmp(vxp_diagnostic_message(vxp_diagnostic_note(d, i)), expected) == 0;
+  assert_true(found);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_analysis__an_element_type_the_hardware_lacks_is_e6026),
@@ -730,6 +763,7 @@ int main(void) {
       cmocka_unit_test(test_analysis__declared_positions_get_the_per_tile_check_only),
       cmocka_unit_test(test_analysis__loop_trip_counts_fold_or_are_null),
       cmocka_unit_test(test_analysis__a_failed_fold_points_at_its_culprit),
+      cmocka_unit_test(test_analysis__a_very_long_name_is_quoted_whole),
   };
   return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
 }

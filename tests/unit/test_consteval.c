@@ -177,16 +177,18 @@ static void check_lookup_order(fixture *f, bool with_table) {
   /* An expression folded in the instance (here USE's text, N + 1) sees it. */
   vxp_fold r = vxp_consteval__fold(&f->env, item(f, "USE"));
   assert_int_equal(r.status, VXP_FOLD_NEGATIVE);
-  char why[256];
-  vxp_consteval__explain(&f->env, r, why, sizeof(why));
-  assert_string_equal(why, "the const-generic parameter 'N' is -3 in this instance, and a size "
-                           "cannot be negative");
+  vxp_sb why = {0};
+  vxp_consteval__explain(f->ctx, &f->env, r, &why);
+  assert_string_equal(vxp_sb__text(&why), "the const-generic parameter 'N' is -3 in this "
+                                          "instance, and a size cannot be negative");
+  vxp_sb__free(f->ctx, &why);
   bind.unknown = true;
   r = vxp_consteval__fold(&f->env, item(f, "USE"));
   assert_int_equal(r.status, VXP_FOLD_UNKNOWN);
-  vxp_consteval__explain(&f->env, r, why, sizeof(why));
-  assert_string_equal(why, "the const-generic parameter 'N' has no compile-time constant "
-                           "argument in this instance");
+  vxp_consteval__explain(f->ctx, &f->env, r, &why);
+  assert_string_equal(vxp_sb__text(&why), "the const-generic parameter 'N' has no compile-time "
+                                          "constant argument in this instance");
+  vxp_sb__free(f->ctx, &why);
   vxp_consteval__table_free(f->ctx, table);
   f->env.consts = NULL;
 }
