@@ -1527,6 +1527,7 @@ int vxp_analyze_incremental(vxp_analysis **out, vxp_context *ctx, const vxp_prog
   an->machine_only = machine_only;
   int rc = opts ? copy_defines(an, opts->overrides, opts->override_count) : VXP_OK;
   if (rc == VXP_OK) rc = analyse(an, previous);
+  if (rc == VXP_OK) rc = vxp_analysis__seal(an);
   if (rc != VXP_OK) {
     vxp_analysis_free(an);
     if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
@@ -1537,42 +1538,91 @@ int vxp_analyze_incremental(vxp_analysis **out, vxp_context *ctx, const vxp_prog
   return VXP_OK;
 }
 
+/* The analysis' tables that are final once it is made, moved into its arena then: its
+ * arrays (but the diagnostics, whose entries own their text), the machine view's, and the
+ * name indexes' slots, the routing graph's nodes and edges. The graph's shortest-path trees
+ * (made when first asked for), the const table and the diagnostics stay each their own. */
+typedef struct table_ref {
+  void **items;
+  size_t len, *cap;
+  size_t elem;
+} table_ref;
+
+#define TABLE(a)                                                                                   \
+  { (void **)&(a).items, (a).len, &(a).cap, sizeof(*(a).items) }
+#define INDEX(x)                                                                                   \
+  { (void **)&(x).slots, (x).cap, &(x).cap, sizeof(*(x).slots) }
+#define ANALYSIS_TABLES 32
+
+static void analysis_tables(vxp_analysis *an, table_ref t[ANALYSIS_TABLES]) {
+  const table_ref all[ANALYSIS_TABLES] = {TABLE(an->defines),
+                                          TABLE(an->overrides),
+                                          TABLE(an->unresolved_cexprs),
+                                          TABLE(an->resolve_sites),
+                                          TABLE(an->functions),
+                                          TABLE(an->const_binds),
+                                          TABLE(an->type_binds),
+                                          TABLE(an->calls),
+                                          TABLE(an->held),
+                                          TABLE(an->fn_spaces),
+                                          TABLE(an->call_trees),
+                                          TABLE(an->unresolved),
+                                          TABLE(an->records),
+                                          TABLE(an->scopes),
+                                          TABLE(an->set_records),
+                                          TABLE(an->resident_sets),
+                                          TABLE(an->event_facts),
+                                          TABLE(an->fact_dims),
+                                          TABLE(an->access_facts),
+                                          TABLE(an->routes),
+                                          TABLE(an->route_nodes),
+                                          TABLE(an->vis_ends),
+                                          TABLE(an->raw_ends),
+                                          TABLE(an->view.spaces),
+                                          TABLE(an->view.topologies),
+                                          TABLE(an->view.lowerings),
+                                          INDEX(an->view.space_index),
+                                          INDEX(an->view.topology_index),
+                                          INDEX(an->function_index),
+                                          TABLE(an->graph.nodes),
+                                          TABLE(an->graph.edges),
+                                          INDEX(an->graph.node_index)};
+  memcpy(t, all, sizeof(all));
+}
+
+int vxp_analysis__seal(vxp_analysis *an) {
+  table_ref t[ANALYSIS_TABLES];
+  analysis_tables(an, t);
+  for (size_t i = 0; i < ANALYSIS_TABLES; i++) {
+    if (!vxp_arena__adopt(an->ctx, &an->arena, t[i].items, t[i].len, t[i].elem)) return VXP_ENOMEM;
+    *t[i].cap = t[i].len; /* nothing more fits: a sealed table does not grow */
+    an->sealed |= 1u << i;
+  }
+  return VXP_OK;
+}
+
 void vxp_analysis_free(vxp_analysis *an) {
   if (!an) return;
   vxp_context *ctx = an->ctx;
   vxp_consteval__table_free(ctx, an->const_table);
-  array_free(ctx, &an->unresolved_cexprs);
-  array_free(ctx, &an->resolve_sites);
   for (size_t i = 0; i < an->defines.len; i++)
     vxp_ctx__free(ctx, an->defines.items[i].name);
-  array_free(ctx, &an->defines);
-  array_free(ctx, &an->overrides);
-  vxp_transfer__graph_free(ctx, &an->graph);
-  array_free(ctx, &an->routes);
-  array_free(ctx, &an->route_nodes);
-  vxp_machine__view_free(ctx, &an->view);
-  vxp_machine_free(an->own);
-  vxp_diag__list_free(ctx, &an->diags);
-  array_free(ctx, &an->vis_ends);
-  array_free(ctx, &an->raw_ends);
   for (size_t i = 0; i < an->functions.len; i++)
     vxp_ctx__free(ctx, an->functions.items[i].owned_name);
-  array_free(ctx, &an->functions);
+  /* A sealed table is the arena's (given back below in one call); an analysis that failed
+   * before it was sealed owns each of the others. */
+  table_ref t[ANALYSIS_TABLES];
+  analysis_tables(an, t);
+  for (size_t i = 0; i < ANALYSIS_TABLES; i++) {
+    if (!(an->sealed & (1u << i))) vxp_ctx__free(ctx, *t[i].items);
+    *t[i].items = NULL;
+  }
+  vxp_transfer__graph_free(ctx, &an->graph);
+  vxp_machine__view_free(ctx, &an->view);
   vxp_name_index__free(ctx, &an->function_index);
-  array_free(ctx, &an->const_binds);
-  array_free(ctx, &an->type_binds);
-  array_free(ctx, &an->calls);
-  array_free(ctx, &an->held);
-  array_free(ctx, &an->fn_spaces);
-  array_free(ctx, &an->call_trees);
-  array_free(ctx, &an->unresolved);
-  array_free(ctx, &an->records);
-  array_free(ctx, &an->scopes);
-  array_free(ctx, &an->set_records);
-  array_free(ctx, &an->resident_sets);
-  array_free(ctx, &an->event_facts);
-  array_free(ctx, &an->fact_dims);
-  array_free(ctx, &an->access_facts);
+  vxp_machine_free(an->own);
+  vxp_diag__list_free(ctx, &an->diags);
+  vxp_arena__free(ctx, &an->arena);
   vxp_ctx__free(ctx, an->json);
   vxp_ctx__free(ctx, an->sarif);
   vxp_ctx__free(ctx, an);

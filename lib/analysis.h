@@ -3,6 +3,7 @@
 #ifndef VXP_ANALYSIS_H
 #define VXP_ANALYSIS_H
 
+#include "arena.h"
 #include "consteval.h"
 #include "diag.h"
 #include "machine.h"
@@ -278,7 +279,17 @@ struct vxp_analysis {
   size_t json_len;
   char *sarif; /* cached SARIF log (lib/report/sarif.c) */
   size_t sarif_len;
+  /* The tables above (the Array fields but the diagnostics), final once the analysis is
+   * made, are moved into the arena then (vxp_analysis__seal), so that freeing the analysis
+   * gives them back in one call; bit i of `sealed` says table i (analysis.c's list) is
+   * there. Invariant: no sealed table grows again. */
+  vxp_arena arena;
+  uint32_t sealed;
 };
+
+/* Move the analysis' final tables into its arena (analysis.c): VXP_OK or VXP_ENOMEM (the
+ * tables not moved yet stay the analysis' own; vxp_analysis_free frees either). */
+int vxp_analysis__seal(vxp_analysis *an);
 
 /* The fact decided for event `event` of analysed function `fn` (NULL when out of range).
  * Borrowed from the analysis. */

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* arena.c - a handle's memory, given back in one call (arena.h). */
+#include "arena.h"
+
+#include <stdalign.h>
+#include <stddef.h>
+
+/* The shared blocks' size: an analysis of a small program fits in one. A request over a
+ * quarter of it gets a block of its own, so a shared block wastes at most a quarter. */
+#define VXP__ARENA_BLOCK ((size_t)64 * 1024)
+
+struct vxp_arena_block {
+  struct vxp_arena_block *next; /* the block made before this one */
+  size_t size;                  /* bytes of `data` */
+  alignas(max_align_t) unsigned char data[];
+};
+
+static size_t round_up(size_t n) {
+  size_t a = alignof(max_align_t);
+  return (n + a - 1) / a * a;
+}
+
+void *vxp_arena__alloc(vxp_context *ctx, vxp_arena *arena, size_t size) {
+  if (size > SIZE_MAX / 2) return NULL;
+  size = round_up(size ? size : 1);
+  struct vxp_arena_block *b = arena->head;
+  VXP__ASSERT(!b || arena->used <= b->size);
+  if (b && b->size - arena->used >= size) {
+    void *p = b->data + arena->used;
+    arena->used += size;
+    memset(p, 0, size);
+    return p;
+  }
+  size_t data = size > VXP__ARENA_BLOCK / 4 ? size : VXP__ARENA_BLOCK;
+  struct vxp_arena_block *nb = vxp_ctx__malloc(ctx, offsetof(struct vxp_arena_block, data) + data);
+  if (!nb) return NULL;
+  nb->size = data;
+  if (data == size && b) {
+    /* A block of its own goes behind the shared one being filled, which stays the head. */
+    nb->next = b->next;
+    b->next = nb;
+  } else {
+    nb->next = b;
+    arena->head = nb;
+    arena->used = size;
+  }
+  memset(nb->data, 0, size);
+  return nb->data;
+}
+
+bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t len, size_t elem) {
+  if (len == 0 || !*items) return true;
+  if (elem && len > SIZE_MAX / 2 / elem) return false;
+  void *copy = vxp_arena__alloc(ctx, arena, len * elem);
+  if (!copy) return false;
+  memcpy(copy, *items, len * elem);
+  vxp_ctx__free(ctx, *items);
+  *items = copy;
+  return true;
+}
+
+void vxp_arena__free(vxp_context *ctx, vxp_arena *arena) {
+  for (struct vxp_arena_block *b = arena->head, *next; b; b = next) {
+    next = b->next;
+    vxp_ctx__free(ctx, b);
+  }
+  arena->head = NULL;
+  arena->used = 0;
+}
+
+size_t vxp_arena__blocks(const vxp_arena *arena) {
+  size_t n = 0;
+  for (const struct vxp_arena_block *b = arena->head; b; b = b->next)
+    n++;
+  return n;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* arena.h - memory that lives exactly as long as the handle owning it, given back by one
+ * vxp_arena__free: small requests are carved out of shared blocks, a large one gets a block
+ * of its own (so that a handle's big tables cost no slack), and every block comes from the
+ * owning context's allocator (a refused block is a NULL, never an abort). Nothing in an arena
+ * is freed or grown alone: a growable array is built with its own storage and moved in once
+ * it is final (vxp_arena__adopt). */
+#ifndef VXP_ARENA_H
+#define VXP_ARENA_H
+
+#include "internal.h"
+
+struct vxp_arena_block;
+
+/* A zeroed arena is empty and valid. Invariant: `used` <= the head block's size; every
+ * block on the chain came from the owning context's allocator. */
+typedef struct vxp_arena {
+  struct vxp_arena_block *head; /* the shared block being filled; older blocks follow it */
+  size_t used;                  /* bytes taken from head */
+} vxp_arena;
+
+/* `size` bytes aligned for any object, zeroed; NULL on allocation failure or overflow. */
+void *vxp_arena__alloc(vxp_context *ctx, vxp_arena *arena, size_t size);
+
+/* Move `len` elements of `elem` bytes at *items (storage from ctx's allocator) into the
+ * arena: *items then points at the arena's copy and the old storage is freed. An empty
+ * array is left as it is (NULL). False on allocation failure, with *items untouched. */
+bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t len, size_t elem);
+
+/* Give every block back in one walk; the arena is empty afterwards. */
+void vxp_arena__free(vxp_context *ctx, vxp_arena *arena);
+
+/* How many blocks the arena holds (what vxp_arena__free gives back). */
+size_t vxp_arena__blocks(const vxp_arena *arena);
+
+#endif /* VXP_ARENA_H */
