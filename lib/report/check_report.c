@@ -280,9 +280,11 @@ static size_t margin_lines(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an,
 
 int vxp_report_check(vxp_report **out, vxp_context *ctx, const vxp_analysis *an,
                      const vxp_report_options *opts) {
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (out) *out = NULL;
   if (!out || !ctx || !an)
-    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_report_check: NULL argument");
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_check")
+               : VXP_EINVAL;
   vxp_report_options o;
   int rc = vxp_report__options(ctx, opts, &o, VXP_REPORT__FORMAT(VXP_REPORT_TEXT));
   if (rc != VXP_OK) return rc;

@@ -519,6 +519,13 @@ test_report__check_lists_each_sets_own_tiles_and_the_pairs_inside_the_margin(voi
   assert_int_equal(vxp_report_check(&rep, r.ctx, r.an, &ro), VXP_EINVAL);
   assert_null(rep);
   assert_int_equal(vxp_analysis_inside_margin(NULL, 10), 0);
+  /* Each call reports its own outcome: a success after a refusal clears the context. */
+  ro.format = VXP_REPORT_TEXT;
+  assert_int_equal(vxp_report_check(&rep, r.ctx, r.an, &ro), VXP_OK);
+  assert_int_equal(vxp_context_errcode(r.ctx), VXP_OK);
+  vxp_report_free(rep);
+  assert_int_equal(vxp_report_check(NULL, r.ctx, r.an, &ro), VXP_EINVAL);
+  assert_int_equal(vxp_report_check(&rep, NULL, r.an, &ro), VXP_EINVAL);
   test_done(&r);
 }
 
