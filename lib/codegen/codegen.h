@@ -52,7 +52,7 @@ typedef struct cg_tensor {
 /* A counted memory space of the generated program (one that received a tile). */
 typedef struct cg_space {
   const char *name; /* borrowed from the analysis' machine view */
-  char cname[64];   /* its C spelling: VXP_SPACE_<cname> */
+  char *cname;      /* its C spelling: VXP_SPACE_<cname>, whole (owned by the generator) */
   uint32_t view_index;
   bool host;
 } cg_space;
@@ -72,7 +72,7 @@ typedef struct cg_fn {
   uint32_t model_fn;
   uint32_t analysed; /* index into the analysis' functions, VXP_NONE if not analysed */
   const char *name;  /* the Vx name, borrowed from the model */
-  char cname[80];
+  char *cname;       /* its C spelling, "vx_<name>", whole (owned; freed with the generator) */
   size_t record_first, record_end; /* the analysis' records of this function */
   bool returns_scalar;
   bool returns_tensor; /* a host tensor the function made: the caller owns its buffer */
@@ -261,6 +261,8 @@ cg_var *vxp_cg__bind(cg *G, TSNode name_node);
 void vxp_cg__push_scope(cg *G);
 /* Write `name` as C identifier characters (other bytes as _xHH) into buf. */
 void vxp_cg__c_ident(const char *name, size_t len, char *buf, size_t size);
+/* The same identifier appended to `sb` whole, however long. */
+void vxp_cg__c_ident_sb(cg *G, vxp_sb *sb, const char *name, size_t len);
 void vxp_cg__pop_scope(cg *G);
 
 /* Expressions (expr.c). Emit `node` as C++ into `sb`; false when refused. */

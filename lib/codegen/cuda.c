@@ -36,21 +36,20 @@ static void record_range(cg *G, cg_fn *f) {
 }
 
 /* A C identifier for an instance's name: `stage<1024, f32>` -> `stage_1024_f32`. */
-static void instance_ident(const char *name, char *buf, size_t size) {
-  size_t o = 0;
-  bool gap = false;
-  for (const char *p = name; *p && o + 2 < size; p++) {
+static void instance_ident(cg *G, vxp_sb *sb, const char *name) {
+  bool gap = false, any = false;
+  for (const char *p = name; *p; p++) {
     bool word = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
                 *p == '_';
     if (!word) {
-      gap = o > 0;
+      gap = any;
       continue;
     }
-    if (gap) buf[o++] = '_';
+    if (gap) vxp_sb__putc(G->ctx, sb, '_');
     gap = false;
-    buf[o++] = *p;
+    any = true;
+    vxp_sb__putc(G->ctx, sb, *p);
   }
-  buf[o] = '\0';
 }
 
 /* The model function lowered from `node`, and its index in the analysis. */
@@ -92,17 +91,36 @@ static bool return_type(cg *G, cg_fn *f) {
   return true;
 }
 
+/* The C name built in `sb`, taken out of it (NULL and G->rc VXP_ENOMEM when an append or
+ * the hand-over failed). The function's record owns it from then on. */
+static char *take_cname(cg *G, vxp_sb *sb) {
+  char *cname = vxp_sb__detach(G->ctx, sb, NULL);
+  if (!cname) G->rc = VXP_ENOMEM;
+  return cname;
+}
+
+/* Add `f`, which owns its cname: kept with it, or freed when it is refused. */
 static bool add_fn(cg *G, cg_fn *f, TSNode name_node) {
-  if (vxp_name_index__find(&G->index.fn_by_cname, f->cname) >= 0)
-    return vxp_cg__refuse(G, name_node, "a second function named '%s' in generated code",
-                          f->cname + 3);
-  cg_fn *prev = vxp_cg__use_fn(G, f);
-  bool ok = return_type(G, f);
-  vxp_cg__use_fn(G, prev);
-  if (!ok) return false;
+  bool ok = true;
+  if (vxp_name_index__find(&G->index.fn_by_cname, f->cname) >= 0) {
+    ok = vxp_cg__refuse(G, name_node, "a second function named '%s' in generated code",
+                        f->cname + 3);
+  } else {
+    cg_fn *prev = vxp_cg__use_fn(G, f);
+    ok = return_type(G, f);
+    vxp_cg__use_fn(G, prev);
+  }
   /* The room was reserved (vxp_cg__index_build): the array does not move. */
-  if (!array_push(G->ctx, &G->fns, *f) || !vxp_cg__index_add_fn(G, G->fns.len - 1))
+  if (ok && !array_push(G->ctx, &G->fns, *f)) {
     G->rc = VXP_ENOMEM;
+    ok = false;
+  }
+  if (!ok) {
+    vxp_ctx__free(G->ctx, f->cname);
+    f->cname = NULL;
+    return false;
+  }
+  if (!vxp_cg__index_add_fn(G, G->fns.len - 1)) G->rc = VXP_ENOMEM;
   return vxp_cg__ok(G);
 }
 
@@ -131,9 +149,10 @@ static void generic_instances(cg *G, TSNode item, const char *text, size_t len) 
     f.model_fn = model_fn;
     f.analysed = (uint32_t)i;
     f.name = af->name;
-    char ident[64];
-    instance_ident(af->name, ident, sizeof(ident));
-    snprintf(f.cname, sizeof(f.cname), "vx_%s", ident);
+    vxp_sb cname = {0};
+    vxp_sb__puts(G->ctx, &cname, "vx_");
+    instance_ident(G, &cname, af->name);
+    if (!(f.cname = take_cname(G, &cname))) break;
     record_range(G, &f);
     if (!add_fn(G, &f, vxp_cg__field(item, G->F->name))) continue;
   }
@@ -187,9 +206,10 @@ static void collect_items(cg *G, TSNode root) {
       vxp_cg__refuse(G, item, "function '%.*s' was not analysed", (int)len, text);
       continue;
     }
-    char ident[64];
-    vxp_cg__c_ident(text, len, ident, sizeof(ident));
-    snprintf(f.cname, sizeof(f.cname), "vx_%s", ident);
+    vxp_sb cname = {0};
+    vxp_sb__puts(G->ctx, &cname, "vx_");
+    vxp_cg__c_ident_sb(G, &cname, text, len);
+    if (!(f.cname = take_cname(G, &cname))) break;
     add_fn(G, &f, name);
   }
   ts_tree_cursor_delete(&cursor);
@@ -213,8 +233,11 @@ static void collect_spaces(cg *G) {
       sp.name = r->space_name;
       sp.view_index = r->space;
       sp.host = strcmp(r->space_name, "CPU_DRAM") == 0;
-      vxp_cg__c_ident(sp.name, strlen(sp.name), sp.cname, sizeof(sp.cname));
-      if (!array_push(G->ctx, &G->spaces, sp)) {
+      vxp_sb cname = {0};
+      vxp_cg__c_ident_sb(G, &cname, sp.name, strlen(sp.name));
+      sp.cname = vxp_sb__detach(G->ctx, &cname, NULL);
+      if (!sp.cname || !array_push(G->ctx, &G->spaces, sp)) {
+        vxp_ctx__free(G->ctx, sp.cname);
         G->rc = VXP_ENOMEM;
         return;
       }
@@ -408,8 +431,12 @@ int vxp_cg__generate(cg *G, vxp_sb *o) {
 
 static void cg_free(cg *G) {
   vxp_context *ctx = G->ctx;
-  for (size_t i = 0; i < G->fns.len; i++)
+  for (size_t i = 0; i < G->fns.len; i++) {
     vxp_ctx__free(ctx, G->fns.items[i].signature);
+    vxp_ctx__free(ctx, G->fns.items[i].cname);
+  }
+  for (size_t i = 0; i < G->spaces.len; i++)
+    vxp_ctx__free(ctx, G->spaces.items[i].cname);
   for (size_t i = 0; i < G->used_names.len; i++)
     vxp_ctx__free(ctx, G->used_names.items[i]);
   vxp_cg__index_free(G);

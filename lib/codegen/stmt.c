@@ -672,8 +672,10 @@ static void spawn_statement(cg *G, TSNode node) {
     return;
   }
   unsigned k = G->kernel_count++;
-  char kname[128];
-  snprintf(kname, sizeof(kname), "vxk_%s_%u", G->fn->cname + 3, k);
+  vxp_sb kname_sb = {0}; /* whole, however long the function's name */
+  vxp_sb__printf(G->ctx, &kname_sb, "vxk_%s_%u", G->fn->cname + 3, k);
+  if (kname_sb.failed) G->rc = VXP_ENOMEM;
+  const char *kname = vxp_sb__text(&kname_sb);
   vxp_cg__line(G, "{ /* spawn on(%.*s) at %s: kernel %s */", (int)(tlen > 100 ? 100 : tlen), ttext,
                where, kname);
   G->indent++;
@@ -777,6 +779,7 @@ static void spawn_statement(cg *G, TSNode node) {
   close_block(G);
   G->indent--;
   vxp_cg__line(G, "}");
+  vxp_sb__free(G->ctx, &kname_sb);
 }
 
 /* ------------------------------------------------------------------ statements */

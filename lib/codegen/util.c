@@ -275,15 +275,21 @@ bool vxp_cg__place_is_host(cg *G, TSNode place) {
   if (vxp_cg__is(place, G->S->memory_path)) return len == 8 && memcmp(name, "CPU_DRAM", 8) == 0;
   if (vxp_cg__is(place, G->S->topology_path) || vxp_cg__is(place, G->S->identifier)) {
     if (vxp_cg__is(place, G->S->identifier)) name = vxp_cg__text(G, place, &len);
-    char topo[128];
-    snprintf(topo, sizeof(topo), "%.*s", (int)len, name);
-    const vxp_topology *t = vxp_machine__topology(&G->an->view, topo);
-    if (t) return t->memory && strcmp(t->memory, "CPU_DRAM") == 0;
+    vxp_sb topo = {0}; /* the name whole: a cut one would name another topology */
+    vxp_sb__append(G->ctx, &topo, name, len);
+    if (topo.failed) {
+      G->rc = VXP_ENOMEM;
+      return false;
+    }
+    const vxp_topology *t = vxp_machine__topology(&G->an->view, vxp_sb__text(&topo));
+    bool host = t && t->memory && strcmp(t->memory, "CPU_DRAM") == 0;
     static const char *const host_topologies[] = {"CPU",     "CpuAvx512", "CPU_AVX512",
                                                   "CpuNeon", "CPU_Neon",  "AMX"};
-    for (size_t i = 0; i < VXP__ARRAY_LEN(host_topologies); i++) {
-      if (strcmp(host_topologies[i], topo) == 0) return true;
+    for (size_t i = 0; !t && i < VXP__ARRAY_LEN(host_topologies); i++) {
+      if (strcmp(host_topologies[i], vxp_sb__text(&topo)) == 0) host = true;
     }
+    vxp_sb__free(G->ctx, &topo);
+    return host;
   }
   return false;
 }
@@ -300,6 +306,16 @@ void vxp_cg__c_ident(const char *name, size_t len, char *buf, size_t size) {
       o += (size_t)snprintf(buf + o, size - o, "_x%02X", c);
   }
   buf[o] = '\0';
+}
+
+void vxp_cg__c_ident_sb(cg *G, vxp_sb *sb, const char *name, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)name[i];
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')
+      vxp_sb__putc(G->ctx, sb, (char)c);
+    else
+      vxp_sb__printf(G->ctx, sb, "_x%02X", c);
+  }
 }
 
 cg_var *vxp_cg__lookup(cg *G, const char *name, size_t len) {

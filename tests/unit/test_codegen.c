@@ -442,6 +442,62 @@ static void test_codegen__allocation_failures_return_enomem_without_leaks(void *
   assert_true(succeeded);
 }
 
+/* Function names are spelled whole in C, however long: two 200-character names that share
+ * their first 190 were cut to one 60-character C name and refused as "a second function";
+ * a kernel's name (vxk_<function>_<k>) and a space's (VXP_SPACE_<name>) are whole too. */
+static void test_codegen__long_function_names_are_spelled_whole(void **state) {
+  (void)state;
+  char prefix[191], program[2048];
+  memset(prefix, 'a', 190);
+  prefix[190] = '\0';
+  snprintf(program, sizeof(program),
+           MACHINE "fn %s_first_one() -> i32 {\n"
+                   "  let w = transfer(Tensor<f32, [4]>::fill(2.0), Memory::W);\n"
+                   "  let mut n : f32 = 0.0;\n"
+                   "  spawn on(Topology::Dev) { n = n + w[0]; }\n"
+                   "  spawn on(Topology::Dev) { n = n + w[1]; }\n"
+                   "  return 1;\n"
+                   "}\n"
+                   "fn %s_other_one() -> i32 { return 2; }\n"
+                   "fn main() -> i32 { return %s_first_one() + %s_other_one(); }\n",
+           prefix, prefix, prefix, prefix);
+  test_run r;
+  vxp_cuda *cu = generate(&r, program);
+  const char *text = vxp_cuda_text(cu, NULL);
+  if (!text) fail_msg("refused: %s", vxp_diagnostic_message(vxp_cuda_diagnostic(cu, 0)));
+  char name[256];
+  snprintf(name, sizeof(name), "vx_%s_first_one(", prefix);
+  assert_non_null(strstr(text, name));
+  snprintf(name, sizeof(name), "vx_%s_other_one(", prefix);
+  assert_non_null(strstr(text, name));
+  /* Its kernels too: the name whole, then the kernel's number. */
+  snprintf(name, sizeof(name), "__global__ void vxk_%s_first_one_1(", prefix);
+  assert_non_null(strstr(text, name));
+  vxp_cuda_free(cu);
+  test_done(&r);
+
+  /* Spaces too: VXP_SPACE_<name> was cut at 60 characters, one enumerator for two spaces. */
+  snprintf(program, sizeof(program),
+           "Memory CPU_DRAM {}\n"
+           "Memory %s_A { within: Memory::CPU_DRAM, capacity: 1 MiB, managed: explicit }\n"
+           "Memory %s_B { within: Memory::CPU_DRAM, capacity: 1 MiB, managed: explicit }\n"
+           "fn main() -> i32 {\n"
+           "  let a = transfer(Tensor<f32, [4]>::fill(1.0), Memory::%s_A);\n"
+           "  let b = transfer(Tensor<f32, [4]>::fill(1.0), Memory::%s_B);\n"
+           "  return 0;\n"
+           "}\n",
+           prefix, prefix, prefix, prefix);
+  cu = generate(&r, program);
+  text = vxp_cuda_text(cu, NULL);
+  if (!text) fail_msg("refused: %s", vxp_diagnostic_message(vxp_cuda_diagnostic(cu, 0)));
+  snprintf(name, sizeof(name), "VXP_SPACE_%s_A = ", prefix);
+  assert_non_null(strstr(text, name));
+  snprintf(name, sizeof(name), "VXP_SPACE_%s_B = ", prefix);
+  assert_non_null(strstr(text, name));
+  vxp_cuda_free(cu);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_codegen__tile_bytes_are_the_records_granule_rounded),
@@ -453,6 +509,7 @@ int main(void) {
       cmocka_unit_test(test_codegen__each_function_states_its_rule_and_reasons),
       cmocka_unit_test(test_codegen__generic_instances_are_generated_as_the_analysis_made_them),
       cmocka_unit_test(test_codegen__two_functions_with_one_c_name_are_refused),
+      cmocka_unit_test(test_codegen__long_function_names_are_spelled_whole),
       cmocka_unit_test(test_codegen__calls_and_peaks_find_their_functions_among_many),
       cmocka_unit_test(test_codegen__syntax_errors_are_copied_not_generated),
       cmocka_unit_test(test_codegen__rejected_program_is_refused_unless_allowed),
