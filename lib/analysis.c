@@ -1324,7 +1324,6 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
    * so that a program analysed once (the command line) pays no memory for reuse. */
   const TSNode *top = prog->top.items;
   size_t top_count = prog->top.len;
-  TSNode root = ts_tree_root_node(prog->tree);
   if (rc == VXP_OK) {
     vxp_reuse R;
     memset(&R, 0, sizeof(R));
@@ -1356,8 +1355,8 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
     vxp_visibility_reuse lend_raw = {vxp_reuse__take_raw, &R};
     an->raw_start = an->diags.len;
     if (rc == VXP_OK)
-      rc = vxp_raw__check_items(ctx, prog->src, root, top, top_count, &an->view, &an->diags,
-                                planned > 0 ? &lend_raw : NULL, top ? &an->raw_ends : NULL);
+      rc = vxp_raw__check(ctx, prog->src, &prog->model, top_count, &an->view, &an->diags,
+                          planned > 0 ? &lend_raw : NULL, top ? &an->raw_ends : NULL);
     if (!planned_by_reparse) vxp_reuse__free(ctx, &R);
   }
 

@@ -135,6 +135,20 @@ void vxp_check__model(const vxp_model *m) {
     next_fact = it->vis_first + it->vis_count;
   }
   VXP__ASSERT(next_fact == m->visibility.len);
+  /* So are the raw:: facts; each points inside its item (an EDGE at the item itself). */
+  uint32_t next_raw = 0;
+  for (size_t i = 0; i < m->items.len; i++) {
+    const vxp_model_item *it = &m->items.items[i];
+    if (it->raw_count == 0) continue;
+    VXP__ASSERT(it->raw_first == next_raw && it->raw_count <= m->raw.len - next_raw);
+    for (uint32_t k = it->raw_first; k < it->raw_first + it->raw_count; k++) {
+      const vxp_raw_fact *f = &m->raw.items[k];
+      VXP__ASSERT(f->kind <= VXP_RAW_SYNCHRONIZING);
+      VXP__ASSERT(it->start_byte <= f->start_byte && f->end_byte <= it->end_byte);
+    }
+    next_raw = it->raw_first + it->raw_count;
+  }
+  VXP__ASSERT(next_raw == m->raw.len);
 }
 
 void vxp_check__program(const vxp_program *prog) {

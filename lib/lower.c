@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "context.h"
+#include "lower_raw.h"
 #include "lower_visibility.h"
 #include "reuse.h"
 #include "roles.h"
@@ -1658,6 +1659,7 @@ static void begin_item(lowerer *L, TSNode node) {
   it.index = it.kind == VXP_ITEM_CONST ? (uint32_t)L->m->consts.len : VXP_NONE;
   it.declaration = VXP_NONE; /* set once the declarations are read (program.c) */
   it.vis_first = (uint32_t)L->m->visibility.len;
+  it.raw_first = (uint32_t)L->m->raw.len;
   it.top = L->top_index;
   if (!failed(L) && !array_push(L->ctx, &L->m->items, it)) oom(L);
 }
@@ -1668,6 +1670,7 @@ static void end_item(lowerer *L) {
   vxp_model_item *it = array_last(&L->m->items);
   it->function_count = (uint32_t)L->m->functions.len - it->first_function;
   it->vis_count = (uint32_t)L->m->visibility.len - it->vis_first;
+  it->raw_count = (uint32_t)L->m->raw.len - it->raw_first;
   for (uint32_t f = it->first_function; f < L->m->functions.len; f++)
     L->m->functions.items[f].item = (uint32_t)(L->m->items.len - 1);
   if (it->kind == VXP_ITEM_CONST && it->index >= L->m->consts.len) it->index = VXP_NONE;
@@ -1692,6 +1695,7 @@ static vxp_lower_mark mark_now(const lowerer *L) {
   k.refs = (uint32_t)m->refs.len;
   k.items = (uint32_t)m->items.len;
   k.visibility = (uint32_t)m->visibility.len;
+  k.raw = (uint32_t)m->raw.len;
   k.imports = m->imports;
   k.diags = (uint32_t)L->diags->len;
   k.names = (uint32_t)m->names.strings.len;
@@ -1712,6 +1716,14 @@ static void lower_vis(lowerer *L, TSNode item) {
 
 static vxp_name vis_intern(void *arg, const char *s, size_t len) {
   return intern_text(arg, s, len);
+}
+
+/* The `raw::` facts of a top-level item (lower_raw.h). */
+static void lower_raw(lowerer *L, TSNode item) {
+  if (failed(L)) return;
+  vxp_lower_raw W = {L->ctx, L->src, &L->m->raw, vis_intern, L};
+  int rc = vxp_lower_raw__item(&W, item);
+  if (rc != VXP_OK) L->rc = rc;
 }
 
 /* Start the visibility facts' reader over the top-level nodes (`top`, or root's children). */
@@ -1769,7 +1781,10 @@ static void lower_items(lowerer *L, TSNode root, bool signatures_only, void *mar
         L->m->imports++;
       }
       if (!signatures_only && (sym == S->function_item || sym == S->impl_item)) lower_vis(L, item);
-      if (!signatures_only && ts_node_is_named(item) && !is_extra(L, item)) end_item(L);
+      if (!signatures_only && ts_node_is_named(item) && !is_extra(L, item)) {
+        lower_raw(L, item);
+        end_item(L);
+      }
       L->top_index++;
     } while (!failed(L) && ts_tree_cursor_goto_next_sibling(&cursor));
   }
@@ -1889,6 +1904,7 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top
     begin_item(&L, item);
     lower_function(&L, item);
     lower_vis(&L, item);
+    lower_raw(&L, item);
     end_item(&L);
     L.check_names = false;
     if (L.names_differ || L.name_next != L.name_hi) ok = 0;

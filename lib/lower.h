@@ -16,7 +16,7 @@
  * diagnostics list and in the name table (the next name id), as lowering makes it. */
 typedef struct vxp_lower_mark {
   uint32_t cexprs, dim_list, types, functions, declared, call_args, consts, structs, enums, externs,
-      traits, topologies, refs, items, visibility, imports, diags, names;
+      traits, topologies, refs, items, visibility, raw, imports, diags, names;
 } vxp_lower_mark;
 
 /* A function signature, collected before the bodies are lowered so that a call of a

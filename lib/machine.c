@@ -11,11 +11,13 @@
 #include "invariants.h"
 #include "lowering_body.h"
 #include "lowering_bounds.h"
+#include "lower_raw.h"
 #include "lowerings.h"
 #include "model.h"
 #include "program.h"
 #include "raw_primitives.h"
 #include "source.h"
+#include "strtab.h"
 #include "units.h"
 
 /* ------------------------------------------------------------------ reading declarations */
@@ -679,6 +681,41 @@ static int check_is_machine(vxp_context *ctx, vxp_machine *m, const vxp_source *
   return d ? VXP_OK : VXP_ENOMEM;
 }
 
+/* The names of a machine file's `raw::` facts: a table of their own (the file has no model). */
+typedef struct raw_names {
+  vxp_context *ctx;
+  vxp_strtab tab;
+} raw_names;
+
+static vxp_name intern_raw_name(void *arg, const char *s, size_t len) {
+  raw_names *N = arg;
+  return vxp_strtab__intern(N->ctx, &N->tab, s, len);
+}
+
+/* The raw:: obligations of the file's items: their facts read from the tree here, where the
+ * file is read (the program's are read at lowering), then answered against `view`. */
+static int check_own_raw(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root,
+                         const vxp_machine_view *view) {
+  raw_names N;
+  memset(&N, 0, sizeof(N));
+  N.ctx = ctx;
+  vxp_raw_facts facts = {0};
+  int rc = vxp_strtab__init(ctx, &N.tab);
+  vxp_lower_raw W = {ctx, src, &facts, intern_raw_name, &N};
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  for (bool more = ts_tree_cursor_goto_first_child(&c); more && rc == VXP_OK;
+       more = ts_tree_cursor_goto_next_sibling(&c)) {
+    TSNode item = ts_tree_cursor_current_node(&c);
+    if (ts_node_is_named(item)) rc = vxp_lower_raw__item(&W, item);
+  }
+  ts_tree_cursor_delete(&c);
+  if (rc == VXP_OK)
+    rc = vxp_raw__check_facts(ctx, src, &N.tab, facts.items, facts.len, view, &m->diags);
+  array_free(ctx, &facts);
+  vxp_strtab__free(ctx, &N.tab);
+  return rc;
+}
+
 /* A machine file's own transfer lowerings are held to the rules a program's are (E6022 and
  * VXP0043, lowerings.h; the raw:: obligations, raw_primitives.h), against the file's own
  * declarations: a lowering names its machine, and a machine file declares it. The view's
@@ -691,7 +728,7 @@ static int check_own_lowerings(vxp_context *ctx, vxp_machine *m, const vxp_sourc
   const vxp_machine *inputs[1] = {m};
   int rc = vxp_machine__merge(ctx, inputs, 1, &view, &scratch);
   if (rc == VXP_OK) rc = vxp_lowerings__check(ctx, src, m, &view, &m->diags);
-  if (rc == VXP_OK) rc = vxp_raw__check(ctx, src, root, &view, &m->diags);
+  if (rc == VXP_OK) rc = check_own_raw(ctx, m, src, root, &view);
   vxp_diag__list_free(ctx, &scratch);
   vxp_machine__view_free(ctx, &view);
   return rc;

@@ -61,6 +61,7 @@ void vxp_model__free(vxp_context *ctx, vxp_model *m) {
   array_free(ctx, &m->refs);
   array_free(ctx, &m->items);
   array_free(ctx, &m->visibility);
+  array_free(ctx, &m->raw);
   vxp_strtab__free(ctx, &m->names);
   vxp_machine_free(m->declarations);
   m->declarations = NULL;

@@ -350,6 +350,33 @@ typedef struct vxp_vis_fact {
   uint32_t cond_start, cond_end; /* ASSERT: the condition (E3026 points there) */
 } vxp_vis_fact;
 
+/* ------------------------------------------------------------------ raw:: facts */
+
+/* What the `raw::` obligations of a transfer lowering (raw_primitives.c: E6017, E6019,
+ * E6020, E6021) come to in an item, recorded by lowering (lower_raw.c) in the order that
+ * walk reports them. Each is a diagnostic, formatted from the program's text, and the
+ * condition on the machine under which it holds: always, or only when the lowering's edge
+ * (the EDGE fact before it) exists and lacks a copy engine (E6020) or is synchronizing,
+ * not `relaxed` (the publication part of E6021). The analysis answers the conditions
+ * against the view. */
+typedef enum vxp_raw_kind {
+  VXP_RAW_EDGE,   /* a transfer lowering's edge: Memory::`from` -> Memory::`to` of Topology::`topo`
+                     (all three NONE when one is not written: no edge) */
+  VXP_RAW_ALWAYS, /* the diagnostic holds on every machine */
+  VXP_RAW_NO_COPY_ENGINE, /* it holds when the edge exists and declares no `copy_engine` */
+  VXP_RAW_SYNCHRONIZING   /* it holds when the edge exists and is not `relaxed` */
+} vxp_raw_kind;
+
+typedef struct vxp_raw_fact {
+  uint8_t kind;                  /* vxp_raw_kind */
+  char code[6];                  /* the diagnostic's code ("E6017"...; EDGE: empty) */
+  vxp_name message;              /* the diagnostic's message; EDGE: the topology's name */
+  vxp_name from, to;             /* EDGE: the edge's spaces */
+  uint32_t start_byte, end_byte; /* where the diagnostic points (EDGE: the item) */
+} vxp_raw_fact;
+
+typedef Array(vxp_raw_fact) vxp_raw_facts;
+
 /* ------------------------------------------------------------------ items */
 
 typedef struct vxp_generic_param {
@@ -457,6 +484,8 @@ typedef struct vxp_model_item {
   /* FUNCTION, IMPL: visibility[vis_first .. + vis_count) are the facts of its bodies */
   uint32_t vis_first, vis_count;
   uint32_t top; /* its position among the root's children (comments and stray text count) */
+  /* raw[raw_first .. + raw_count) are the `raw::` facts of the item (any kind) */
+  uint32_t raw_first, raw_count;
 } vxp_model_item;
 
 /* The whole lowered program. Invariant: all indices refer into this struct's arrays;
@@ -479,6 +508,7 @@ typedef struct vxp_model {
   Array(vxp_name_ref) refs;       /* type and topology names to resolve, in source order */
   Array(vxp_model_item) items;    /* top-level items, in source order: their ids */
   Array(vxp_vis_fact) visibility; /* visibility facts, item by item, in walk order */
+  vxp_raw_facts raw;              /* `raw::` facts, item by item, in walk order */
   uint32_t imports; /* `import` items: calls to names not defined here may be theirs */
   /* The program's own Memory/Topology declarations and transfer lowerings (machine.h), read
    * once from the tree when the program is built; their items point into them. Owned (freed

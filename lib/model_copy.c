@@ -14,7 +14,7 @@
 /* Every array of the model and of a function is copied here: one added to either without
  * its copy would be dropped (or shared) by a splice, so the counts are checked. */
 _Static_assert(offsetof(vxp_model, imports) - offsetof(vxp_model, cexprs) ==
-                   15 * sizeof(((vxp_model *)0)->cexprs),
+                   16 * sizeof(((vxp_model *)0)->cexprs),
                "a model array was added or removed: vxp_lower_mark, mark_now (lower.c) and "
                "vxp_model__copy_part must follow");
 _Static_assert(offsetof(vxp_function, is_closure) - offsetof(vxp_function, generics) ==
@@ -176,6 +176,7 @@ int vxp_model__copy_part(vxp_context *ctx, const vxp_reuse *R, uint8_t side, con
   C.base.functions = (uint32_t)to->functions.len;
   C.base.call_args = (uint32_t)to->call_args.len;
   C.base.visibility = (uint32_t)to->visibility.len;
+  C.base.raw = (uint32_t)to->raw.len;
   if (b->cexprs > from->cexprs.len || b->dim_list > from->dim_list.len ||
       b->types > from->types.len || b->functions > from->functions.len ||
       b->declared > from->declared.len || b->call_args > from->call_args.len ||
@@ -183,11 +184,12 @@ int vxp_model__copy_part(vxp_context *ctx, const vxp_reuse *R, uint8_t side, con
       b->enums > from->enums.len || b->externs > from->externs.len ||
       b->traits > from->traits.len || b->topologies > from->topologies.len ||
       b->refs > from->refs.len || b->items > from->items.len ||
-      b->visibility > from->visibility.len || b->diags > from_diags->len)
+      b->visibility > from->visibility.len || b->raw > from->raw.len || b->diags > from_diags->len)
     return 0;
   size_t c0 = to->cexprs.len, d0 = to->dim_list.len, t0 = to->types.len;
   size_t k0 = to->declared.len, a0 = to->call_args.len, q0 = to->consts.len;
   size_t r0 = to->refs.len, i0 = to->items.len, v0 = to->visibility.len;
+  size_t w0 = to->raw.len;
   C.base.items = (uint32_t)to->items.len;
   C.base.consts = (uint32_t)to->consts.len;
   if (!APPEND_RANGE(ctx, &to->cexprs, &from->cexprs, a->cexprs, b->cexprs) ||
@@ -203,7 +205,8 @@ int vxp_model__copy_part(vxp_context *ctx, const vxp_reuse *R, uint8_t side, con
       !APPEND_RANGE(ctx, &to->topologies, &from->topologies, a->topologies, b->topologies) ||
       !APPEND_RANGE(ctx, &to->refs, &from->refs, a->refs, b->refs) ||
       !APPEND_RANGE(ctx, &to->items, &from->items, a->items, b->items) ||
-      !APPEND_RANGE(ctx, &to->visibility, &from->visibility, a->visibility, b->visibility))
+      !APPEND_RANGE(ctx, &to->visibility, &from->visibility, a->visibility, b->visibility) ||
+      !APPEND_RANGE(ctx, &to->raw, &from->raw, a->raw, b->raw))
     return VXP_ENOMEM;
   to->imports += b->imports - a->imports;
   for (size_t i = c0; i < to->cexprs.len; i++) {
@@ -242,8 +245,12 @@ int vxp_model__copy_part(vxp_context *ctx, const vxp_reuse *R, uint8_t side, con
     it->index = index_of(&C, it->index, fixed->consts, a->consts, b->consts, C.base.consts, true);
     it->vis_first = index_of(&C, it->vis_first, fixed->visibility, a->visibility, b->visibility,
                              C.base.visibility, it->vis_count > 0);
+    it->raw_first =
+        index_of(&C, it->raw_first, fixed->raw, a->raw, b->raw, C.base.raw, it->raw_count > 0);
     move_span(&C, &it->start_byte, &it->end_byte);
   }
+  for (size_t i = w0; i < to->raw.len; i++)
+    move_span(&C, &to->raw.items[i].start_byte, &to->raw.items[i].end_byte);
   for (size_t i = v0; i < to->visibility.len; i++) {
     move_span(&C, &to->visibility.items[i].start_byte, &to->visibility.items[i].end_byte);
     move_span(&C, &to->visibility.items[i].cond_start, &to->visibility.items[i].cond_end);

@@ -673,6 +673,13 @@ static bool same_fact(const vxp_vis_fact *a, const vxp_vis_fact *b) {
          a->end_byte == b->end_byte && a->cond_start == b->cond_start && a->cond_end == b->cond_end;
 }
 
+/* Two raw:: facts say the same, field by field. */
+static bool same_raw(const vxp_raw_fact *a, const vxp_raw_fact *b) {
+  return a->kind == b->kind && strcmp(a->code, b->code) == 0 && a->message == b->message &&
+         a->from == b->from && a->to == b->to && a->start_byte == b->start_byte &&
+         a->end_byte == b->end_byte;
+}
+
 /* A reparse after an edit inside one function body lowers that function only and copies
  * the others' model; a body that introduces a name no other item has is lowered with the
  * whole program (the names' ids must be a full lowering's). Either way the report is a
@@ -682,7 +689,9 @@ static void test_incremental__a_body_edit_copies_the_other_items_model(void **st
   static const struct {
     const char *text;
     bool spliced;
-  } edits[] = {{"  print(x);\n", true}, {"  let fresh_name = x;\n", false}};
+  } edits[] = {{"  print(x);\n", true},
+               {"  let fresh_name = x;\n", false},
+               {"  print(raw::lanes());\n", false}};
   for (size_t e = 0; e < ARRAY_LEN(edits); e++) {
     vxp_context *ctx = test_context();
     vxp_source *src, *next, *fresh_src;
@@ -717,7 +726,14 @@ static void test_incremental__a_body_edit_copies_the_other_items_model(void **st
       assert_int_equal(x->vis_first, y->vis_first);
       assert_int_equal(x->vis_count, y->vis_count);
       assert_int_equal(x->top, y->top);
+      assert_int_equal(x->raw_first, y->raw_first);
+      assert_int_equal(x->raw_count, y->raw_count);
     }
+    /* So are the raw:: facts (the third edit has one, an E6017). */
+    assert_int_equal(inc->model.raw.len, fresh->model.raw.len);
+    assert_true(e < 2 || fresh->model.raw.len > 0);
+    for (size_t i = 0; i < fresh->model.raw.len; i++)
+      assert_true(same_raw(&inc->model.raw.items[i], &fresh->model.raw.items[i]));
     /* The visibility facts, copied or lowered, are the fresh lowering's. */
     assert_true(fresh->model.visibility.len > 0);
     assert_int_equal(inc->model.visibility.len, fresh->model.visibility.len);

@@ -15,6 +15,11 @@
 
 #include "support.h"
 
+#include "analysis.h"       /* white box: the analysis' machine view ... */
+#include "program.h"        /* ... the program's model ... */
+#include "raw_primitives.h" /* ... and the checks themselves, called on them alone */
+#include <tree_sitter/api.h>
+
 /* A device whose bulk memory holds a scratchpad; `EDGE` is the scratchpad hop's markers. */
 #define MACHINE(EDGE)                                                                              \
   "Memory BULK { capacity: 16 GiB, bandwidth: 1 TB/s }\n"                                          \
@@ -169,6 +174,74 @@ static void test_raw__a_machine_files_own_lowerings_are_held_to_the_same_rules(v
   test_done(&r);
 }
 
+static bool raw_code(const char *code) {
+  return strcmp(code, "E6017") == 0 || strcmp(code, "E6019") == 0 || strcmp(code, "E6020") == 0 ||
+         strcmp(code, "E6021") == 0;
+}
+
+/* The checks answer the facts lowering recorded against the machine: with the program's
+ * syntax tree deleted they report the same diagnostics (code, message, place, order), and a
+ * changed fact changes the diagnostic, whatever the text says. */
+static void test_raw__the_checks_read_the_model_not_the_tree(void **state) {
+  (void)state;
+  const char *text = MACHINE("") LOWERING(
+      "    raw::async_copy(b, a, 0);\n"
+      "    let y = raw::load(b, 0);\n"
+      "    if raw::lane() < 4 {\n      raw::barrier();\n"
+      "    }\n    raw::store(a, 0, y);\n") "fn helper() -> i32 {\n  return raw::lanes();\n}\n";
+  test_run r = test_analyse(text);
+  /* E6017: the helper's raw::lanes and `a` written without `mut`; E6021 four times: the load
+   * and the store while the copy is outstanding, the copy never waited for, and no barrier
+   * at the end. */
+  assert_int_equal(test_count_diag(r.an, "E6017"), 2);
+  assert_int_equal(test_count_diag(r.an, "E6019"), 1);
+  assert_int_equal(test_count_diag(r.an, "E6020"), 1);
+  assert_int_equal(test_count_diag(r.an, "E6021"), 4);
+
+  ts_tree_delete(r.prog->tree);
+  r.prog->tree = NULL;
+  vxp_diag_list alone;
+  memset(&alone, 0, sizeof(alone));
+  assert_int_equal(vxp_raw__check(r.ctx, r.src, &r.prog->model, 0, &r.an->view, &alone, NULL, NULL),
+                   VXP_OK);
+  size_t k = 0;
+  for (size_t i = 0; i < vxp_analysis_diagnostic_count(r.an); i++) {
+    const vxp_diagnostic *d = vxp_analysis_diagnostic(r.an, i);
+    if (!raw_code(vxp_diagnostic_code(d))) continue;
+    assert_true(k < alone.len);
+    const vxp_diagnostic *e = &alone.items[k++];
+    assert_string_equal(vxp_diagnostic_code(e), vxp_diagnostic_code(d));
+    assert_string_equal(vxp_diagnostic_message(e), vxp_diagnostic_message(d));
+    assert_int_equal(e->range.start_byte, d->range.start_byte);
+    assert_int_equal(e->range.end_byte, d->range.end_byte);
+  }
+  assert_int_equal(k, alone.len);
+  assert_int_equal(k, 8);
+  vxp_diag__list_free(r.ctx, &alone);
+
+  /* The record says the lowering's edge is BULK -> BULK, which the machine does not declare:
+   * no E6020 and no publication E6021, the tree notwithstanding. */
+  vxp_model *m = &r.prog->model;
+  bool changed = false;
+  for (size_t i = 0; i < m->raw.len; i++) {
+    vxp_raw_fact *f = &m->raw.items[i];
+    if (f->kind == VXP_RAW_EDGE) {
+      f->to = f->from;
+      changed = true;
+    }
+  }
+  assert_true(changed);
+  memset(&alone, 0, sizeof(alone));
+  assert_int_equal(vxp_raw__check(r.ctx, r.src, m, 0, &r.an->view, &alone, NULL, NULL), VXP_OK);
+  assert_int_equal(alone.len, 6);
+  for (size_t i = 0; i < alone.len; i++) {
+    assert_string_not_equal(vxp_diagnostic_code(&alone.items[i]), "E6020");
+    assert_null(strstr(vxp_diagnostic_message(&alone.items[i]), "does not end with raw::barrier"));
+  }
+  vxp_diag__list_free(r.ctx, &alone);
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_raw__primitives_live_only_in_lowering_bodies),
@@ -178,6 +251,7 @@ int main(void) {
       cmocka_unit_test(test_raw__a_copy_is_waited_for_before_its_tile_is_touched_or_left),
       cmocka_unit_test(test_raw__a_write_on_a_synchronizing_edge_ends_with_a_barrier),
       cmocka_unit_test(test_raw__a_machine_files_own_lowerings_are_held_to_the_same_rules),
+      cmocka_unit_test(test_raw__the_checks_read_the_model_not_the_tree),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
