@@ -78,7 +78,10 @@ module.exports = grammar({
   // single ERROR, and tree-sitter 0.20's recovery is quadratic in the length it swallows.
   // _line_probe is never produced: as an extra it only makes the scanner look at every
   // line break.
-  externals: $ => [$._item_start, $._line_probe],
+  // _extern_probe is never produced either: it is valid only where an extern block's next
+  // signature may start, so the scanner knows that a column-0 `fn` there is the block's own
+  // signature (vxc's stdlib/benchmarks/benchmark.vx writes them unindented), not an item.
+  externals: $ => [$._item_start, $._line_probe, $._extern_probe],
 
   supertypes: $ => [$._item, $._type, $._expression, $._statement, $._pattern],
 
@@ -292,7 +295,7 @@ module.exports = grammar({
       field('body', $.extern_body),
     ),
 
-    extern_body: $ => seq('{', repeat($.extern_function), '}'),
+    extern_body: $ => seq('{', repeat(choice($.extern_function, $._extern_probe)), '}'),
 
     extern_function: $ => seq(
       optional(field('safe', $.safe_modifier)),

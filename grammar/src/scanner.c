@@ -18,7 +18,7 @@
 
 #include "tree_sitter/parser.h"
 
-enum vx_external_token { ITEM_START, LINE_PROBE };
+enum vx_external_token { ITEM_START, LINE_PROBE, EXTERN_PROBE };
 
 typedef struct scanner {
   bool stray_next; /* the next token is a stray item keyword at the start of a line */
@@ -46,8 +46,9 @@ static bool is_word(int32_t c) { return is_letter(c) || (c >= '0' && c <= '9'); 
 
 /* Whether the word at the lexer starts an item: one of the keywords that begin only items,
  * followed by what follows them in an item (so `Memory::HBM`, `fn(i32)` and `fn_x` do not
- * count). Reads past the token's end, which mark_end has fixed. */
-static bool item_keyword_follows(TSLexer *lexer) {
+ * count). Reads past the token's end, which mark_end has fixed. Sets *is_fn (when given)
+ * to whether the word is `fn`. */
+static bool item_keyword_follows(TSLexer *lexer, bool *is_fn) {
   static const char *const keywords[] = {"fn",     "struct", "enum",     "trait",      "impl",
                                          "extern", "Memory", "Topology", "macro_rules"};
   char word[16];
@@ -58,6 +59,7 @@ static bool item_keyword_follows(TSLexer *lexer) {
     lexer->advance(lexer, false);
   }
   word[len] = '\0';
+  if (is_fn) *is_fn = strcmp(word, "fn") == 0;
   int32_t next = lexer->lookahead;
   bool spaced = next == ' ' || next == '\t';
   for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
@@ -105,11 +107,16 @@ bool tree_sitter_vx_external_scanner_scan(void *payload, TSLexer *lexer,
   lexer->mark_end(lexer);
   lexer->result_symbol = ITEM_START;
   /* Look past the token's end: an item keyword, blanks, and another item keyword. */
-  bool keyword = item_keyword_follows(lexer);
+  bool first_word_is_fn = false;
+  bool keyword = item_keyword_follows(lexer, &first_word_is_fn);
+  /* In an extern block, where only a signature may start (EXTERN_PROBE valid, ITEM_START
+   * not: outside error recovery), a column-0 `fn` is the block's next signature. */
+  if (keyword && valid_symbols[EXTERN_PROBE] && !valid_symbols[ITEM_START] && first_word_is_fn)
+    return false;
   if (keyword) {
     while (lexer->lookahead == ' ' || lexer->lookahead == '\t')
       lexer->advance(lexer, false);
-    state->stray_next = is_letter(lexer->lookahead) && item_keyword_follows(lexer);
+    state->stray_next = is_letter(lexer->lookahead) && item_keyword_follows(lexer, NULL);
   }
   return valid_symbols[ITEM_START] || keyword;
 }
