@@ -1131,6 +1131,42 @@ static value_info lower_element_access(lowerer *L, TSNode node, bool read, bool 
   return v;
 }
 
+/* `Tensor<f32>([4, 4])`: a constructor whose type names no shape and whose one argument is
+ * a list of integer literals makes a tensor of that static shape, as vxc types it (its
+ * `raw_lowering_shape_mismatch.vx` relates such a tile to a lowering's declared `[2, 2]`).
+ * Any other argument (a name, an expression, a nested list of values) leaves the shape
+ * dynamic: what it holds is known when the program runs, not here. */
+static void shape_from_argument(lowerer *L, uint32_t type, TSNode args) {
+  if (type == VXP_NONE || failed(L) || L->m->types.items[type].has_shape) return;
+  if (L->m->types.items[type].wrapper != VXP_WRAP_NONE) return;
+  if (vxp_node__named_count(args) != 1) return;
+  TSNode list = ts_node_named_child(args, 0);
+  if (!is(list, L->S->array_expression)) return;
+  uint32_t count = vxp_node__named_count(list);
+  if (count == 0) return;
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode dim = ts_node_named_child(list, i);
+    size_t len;
+    const char *s = is(dim, L->S->number) ? text_of(L, dim, &len) : NULL;
+    uint64_t value;
+    vxp_elem suffix;
+    bool is_float, too_big;
+    if (!s || !vxp_lower__number(s, len, &value, &suffix, &is_float, &too_big) || is_float ||
+        too_big)
+      return;
+  }
+  uint32_t first = (uint32_t)L->m->dim_list.len;
+  for (uint32_t i = 0; i < count && !failed(L); i++) {
+    uint32_t cx = lower_number_cexpr(L, ts_node_named_child(list, i));
+    if (!array_push(L->ctx, &L->m->dim_list, cx)) oom(L);
+  }
+  if (failed(L)) return;
+  vxp_tensor_type *t = &L->m->types.items[type];
+  t->has_shape = true;
+  t->dims_first = first;
+  t->dims_count = count;
+}
+
 static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_target) {
   const vxp_symbols *S = L->S;
   TSSymbol sym = ts_node_symbol(node);
@@ -1155,9 +1191,11 @@ static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_tar
   }
   if (sym == S->transfer_expression) return lower_transfer(L, node);
   if (sym == S->tensor_constructor) {
-    lower_children(L, field(L, node, L->F->arguments));
+    TSNode args = field(L, node, L->F->arguments);
+    lower_children(L, args);
     value_info v = no_value;
     v.type = lower_type(L, field(L, node, L->F->type));
+    if (ts_node_is_null(field(L, node, L->F->method))) shape_from_argument(L, v.type, args);
     v.loc = origin_of_type(L, v.type);
     return v;
   }

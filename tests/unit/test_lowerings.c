@@ -215,6 +215,40 @@ static void test_lowerings__the_declared_tile_must_be_the_one_moved(void **state
               "E6023", 0, NULL);
 }
 
+/* main makes its tile with a constructor call, `Tensor<f32>(ARGS)`, as vxc's programs do. */
+#define CTOR_SITE(ARGS)                                                                            \
+  "fn main() -> i32 {\n  let n = 4;\n  let mut a = Tensor<f32>(" ARGS ");\n  a[0][0] = 1.0;\n"     \
+  "  let ad = transfer(a, Memory::L2);\n"                                                          \
+  "  spawn on(Topology::Dev) {\n    let t = transfer(ad, Memory::SMEM);\n  }\n"                    \
+  "  return 0;\n}\n"
+
+static void test_lowerings__a_constructor_given_literal_dims_has_that_static_shape(void **state) {
+  (void)state;
+  /* `Tensor<f32>([4, 4])` is a [4, 4] tile: 64 bytes moved to L2, nothing left unverified. */
+  const char *text = SM_MACHINE LOWERING("&Tensor<f32, [4, 4]>", "&mut Tensor<f32, [4, 4]>",
+                                         COPY_LOOP) CTOR_SITE("[4, 4]");
+  test_run r = test_analyse(text);
+  assert_int_equal(test_count_diag(r.an, "W1029"), 0);
+  assert_int_equal(test_count_diag(r.an, "E6023"), 0);
+  const char *json = vxp_analysis_json(r.an, NULL);
+  assert_non_null(json);
+  assert_non_null(
+      strstr(json, "\"tile\": {\"space\": \"L2\", \"binding\": \"ad\", \"bytes\": 64}"));
+  test_done(&r);
+  /* vxc's raw_lowering_shape_mismatch.vx, in a program of our own: a [2, 2] lowering given
+   * the constructor's [4, 4] tile. */
+  expect_code(SM_MACHINE LOWERING("&Tensor<f32, [2, 2]>", "&mut Tensor<f32, [2, 2]>", COPY_LOOP)
+                  CTOR_SITE("[4, 4]"),
+              "E6023", 1, "declares [2, 2] tiles but this transfer moves a [4, 4] tile");
+  /* A dimension held in a variable is known when the program runs: still no static shape,
+   * so nothing relates it to the declared tile (VXP0044) and the capacity is unverified. */
+  const char *dynamic = SM_MACHINE LOWERING("&Tensor<f32, [2, 2]>", "&mut Tensor<f32, [2, 2]>",
+                                            COPY_LOOP) CTOR_SITE("[n, 4]");
+  expect_code(dynamic, "E6023", 0, NULL);
+  expect_code(dynamic, "VXP0044", 1, "no statically known shape");
+  expect_code(dynamic, "W1029", 2, NULL);
+}
+
 static void
 test_lowerings__a_lowering_that_cannot_be_emitted_leaves_the_builtin_copy(void **state) {
   (void)state;
@@ -363,6 +397,7 @@ int main(void) {
       cmocka_unit_test(test_lowerings__one_lowering_per_edge_and_machine),
       cmocka_unit_test(test_lowerings__a_host_edge_two_machines_lower_is_ambiguous_on_the_host),
       cmocka_unit_test(test_lowerings__the_declared_tile_must_be_the_one_moved),
+      cmocka_unit_test(test_lowerings__a_constructor_given_literal_dims_has_that_static_shape),
       cmocka_unit_test(test_lowerings__a_lowering_that_cannot_be_emitted_leaves_the_builtin_copy),
       cmocka_unit_test(test_lowerings__a_lowered_hop_counts_the_bodys_traffic),
       cmocka_unit_test(test_lowerings__an_index_outside_the_tile_is_e6018),
