@@ -194,7 +194,7 @@ $(BUILD)/bindings/cli/machines.o: bindings/cli/machines.c $(BUILD)/installdirs.s
 
 # The command links the static library so that it runs from any directory.
 $(CLI): $(CLI_OBJS) $(LSP_OBJS) $(STATIC)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LSP_OBJS) $(STATIC) $(DEP_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $(CLI_OBJS) $(LSP_OBJS) $(STATIC) $(DEP_LIBS)
 
 # The installed command: the same objects, but a machines.o that knows only the installed
 # fleet (no path into the build machine's checkout).
@@ -203,7 +203,7 @@ $(BUILD)/install/machines.o: bindings/cli/machines.c $(BUILD)/installdirs.stamp
 	$(CC) $(CLI_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/install/vxpeak: $(filter-out %/machines.o,$(CLI_OBJS)) $(LSP_OBJS) $(BUILD)/install/machines.o $(STATIC)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(STATIC),$^) $(STATIC) $(DEP_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $(filter-out $(STATIC),$^) $(STATIC) $(DEP_LIBS)
 
 $(BUILD)/vxpeak.pc: lib/vxpeak.pc.in include/vxpeak.h $(BUILD)/installdirs.stamp
 	@mkdir -p $(@D)
@@ -475,7 +475,7 @@ $(DRIVER_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(STATIC)
 
 $(DRIVER_BUILD)/fuzz_lsp: tests/fuzz/fuzz_lsp.c tests/fuzz/driver.c $(LSP_OBJS) $(STATIC)
 	@mkdir -p $(DRIVER_BUILD)
-	$(CC) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -Iinclude -Ibindings/lsp $(DEP_CFLAGS) -o $@ $< \
+	$(CC) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -pthread -Iinclude -Ibindings/lsp $(DEP_CFLAGS) -o $@ $< \
 	  tests/fuzz/driver.c $(LSP_OBJS) $(STATIC) $(DEP_LIBS)
 
 fuzz-harnesses: $(DRIVER_BINS)
@@ -496,7 +496,7 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libvxpeak.a
 
 # The language server's harness is built with its sources (bindings/lsp/), instrumented too.
 $(FUZZ_BUILD)/fuzz_lsp: tests/fuzz/fuzz_lsp.c $(LSP_SRCS) bindings/lsp/lsp.h $(FUZZ_BUILD)/libvxpeak.a
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(WARNINGS) -Iinclude -Ibindings/lsp \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -pthread $(WARNINGS) -Iinclude -Ibindings/lsp \
 	  $(shell pkg-config --cflags jansson 2>/dev/null) -o $@ $< $(LSP_SRCS) \
 	  $(FUZZ_BUILD)/libvxpeak.a $(DEP_LIBS)
 

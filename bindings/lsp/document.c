@@ -143,6 +143,8 @@ bool lsp_document_analyse(lsp_server *s, lsp_document *d) {
   vxp_program *prog = NULL;
   int rc = d->prog ? vxp_program_reparse(&prog, s->ctx, d->prog, d->src)
                    : vxp_program_parse(&prog, s->ctx, d->src);
+  /* A cancelled call is no failure to show: the server answers for it. */
+  if (rc == VXP_ECANCELLED) return false;
   if (rc != VXP_OK) {
     lsp_show_message(s, 1, "vxpeak: cannot parse %s: %s", d->uri, vxp_context_errmsg(s->ctx));
     return false;
@@ -157,7 +159,8 @@ bool lsp_document_analyse(lsp_server *s, lsp_document *d) {
   vxp_analysis *an = NULL;
   /* The previous version's analysis lends what the edit did not touch. */
   if ((rc = vxp_analyze_incremental(&an, s->ctx, prog, d->an, &opts)) != VXP_OK) {
-    lsp_show_message(s, 1, "vxpeak: cannot analyse %s: %s", d->uri, vxp_context_errmsg(s->ctx));
+    if (rc != VXP_ECANCELLED)
+      lsp_show_message(s, 1, "vxpeak: cannot analyse %s: %s", d->uri, vxp_context_errmsg(s->ctx));
     vxp_program_free(prog);
     return false;
   }

@@ -54,7 +54,8 @@ lsp_server *lsp_server_new(lsp_write_fn write, void *ud);
 void lsp_server_free(lsp_server *s);
 
 /* Queue one message body (JSON text of `len` bytes, not NUL-terminated) and handle every
- * queued message: a `$/cancelRequest` among them cancels the queued request it names.
+ * queued message: a `$/cancelRequest` among them cancels the queued request it names (one
+ * already running is interrupted only through lsp_server_set_watch, by the loop).
  * Malformed input is answered with a JSON-RPC error; it never fails the server. */
 void lsp_server_message(lsp_server *s, const char *body, size_t len);
 /* Queue a message without handling it yet (the loop queues all that has arrived). */
@@ -69,6 +70,23 @@ void lsp_server_idle(lsp_server *s);
 void lsp_server_frame_error(lsp_server *s, const char *why);
 /* True once `exit` arrived; *code is then the process exit status (0 after `shutdown`). */
 bool lsp_server_exited(const lsp_server *s, int *code);
+/* Queue a message already parsed (NULL: a body that did not parse); takes `msg`. */
+void lsp_server_enqueue_parsed(lsp_server *s, json_t *msg);
+
+/* Interrupting a running analysis. The server brackets each parse and analysis with
+ * begin and end; between them another thread (serve.c's reader) may raise `flag`, the
+ * flag given to the context with vxp_context_set_cancel_flag (the library's one
+ * cross-thread entry), because the running request was cancelled or its document changed.
+ * begin gets the request's id as compact JSON text (NULL for a diagnostics run) and the
+ * document's URI, both borrowed for the call; end returns why the flag was raised
+ * (LSP_REQUEST_CANCELLED, LSP_CONTENT_MODIFIED) or 0, and the flag is lowered again. */
+typedef struct lsp_watch {
+  void (*begin)(void *ud, const char *id, const char *uri);
+  int (*end)(void *ud);
+  void *ud;
+  const size_t *flag;
+} lsp_watch;
+void lsp_server_set_watch(lsp_server *s, const lsp_watch *watch);
 
 /* ------------------------------------------------------------------ internals */
 
@@ -113,6 +131,8 @@ struct lsp_server {
   size_t doc_count, doc_cap;
   lsp_pending *queue;
   size_t queue_len, queue_cap;
+  lsp_watch watch; /* all NULL: nothing can interrupt an analysis (tests, the fuzzer) */
+  bool trace;      /* the client asked for $/logTrace (trace "messages" or "verbose") */
 };
 
 /* rpc.c: send a framed message (takes a reference to nothing: `msg` stays the caller's). */
@@ -120,6 +140,12 @@ void lsp_send(lsp_server *s, json_t *msg);
 void lsp_reply(lsp_server *s, json_t *id, json_t *result); /* steals `result` */
 void lsp_reply_error(lsp_server *s, json_t *id, int code, const char *message);
 void lsp_notify(lsp_server *s, const char *method, json_t *params); /* steals `params` */
+/* A $/logTrace notification, sent only when the client asked for traces. */
+void lsp_log_trace(lsp_server *s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /* A JSON string of `text` (null for NULL); bytes that are not UTF-8 become '?'. */
 json_t *lsp_text(const char *text);
 void lsp_show_message(lsp_server *s, int type, const char *fmt, ...)
@@ -136,7 +162,8 @@ enum {
   LSP_INVALID_PARAMS = -32602,
   LSP_INTERNAL_ERROR = -32603,
   LSP_SERVER_NOT_INITIALIZED = -32002,
-  LSP_REQUEST_CANCELLED = -32800
+  LSP_REQUEST_CANCELLED = -32800,
+  LSP_CONTENT_MODIFIED = -32801
 };
 
 /* document.c */

@@ -71,3 +71,13 @@ void lsp_show_message(lsp_server *s, int type, const char *fmt, ...) {
   lsp_notify(s, "window/showMessage",
              json_pack("{s:i, s:o}", "type", type, "message", lsp_text(text)));
 }
+
+void lsp_log_trace(lsp_server *s, const char *fmt, ...) {
+  if (!s->trace) return;
+  char text[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof(text), fmt, ap);
+  va_end(ap);
+  lsp_notify(s, "$/logTrace", json_pack("{s:o}", "message", lsp_text(text)));
+}

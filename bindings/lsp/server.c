@@ -49,7 +49,11 @@ void lsp_server_frame_error(lsp_server *s, const char *why) {
 void lsp_server_enqueue(lsp_server *s, const char *body, size_t len) {
   json_error_t err;
   /* A body that does not parse is kept as NULL and answered in order. */
-  json_t *msg = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err);
+  lsp_server_enqueue_parsed(s,
+                            json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err));
+}
+
+void lsp_server_enqueue_parsed(lsp_server *s, json_t *msg) {
   if (s->queue_len == s->queue_cap) {
     size_t cap = s->queue_cap ? s->queue_cap * 2 : 16;
     lsp_pending *q = realloc(s->queue, cap * sizeof(*q));
@@ -64,6 +68,37 @@ void lsp_server_enqueue(lsp_server *s, const char *body, size_t len) {
   s->queue[s->queue_len].msg = msg;
   s->queue[s->queue_len].cancelled = false;
   s->queue_len++;
+}
+
+void lsp_server_set_watch(lsp_server *s, const lsp_watch *watch) {
+  if (watch)
+    s->watch = *watch;
+  else
+    memset(&s->watch, 0, sizeof(s->watch));
+  vxp_context_set_cancel_flag(s->ctx, s->watch.flag);
+}
+
+/* Analyse `d` (if it changed) while the loop's reader may interrupt: *why is 0, or
+ * LSP_REQUEST_CANCELLED (request `id` was cancelled) or LSP_CONTENT_MODIFIED (the document
+ * changed meanwhile: what was analysed is already stale). False when there is no analysis;
+ * an analysis that finished before the interruption took effect is kept. */
+static bool analyse_watched(lsp_server *s, lsp_document *d, json_t *id, int *why) {
+  *why = 0;
+  if (!d->dirty && d->an) return true;
+  char *id_text = id ? json_dumps(id, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+  if (id && !id_text) return lsp_document_analyse(s, d); /* out of memory: not interruptible */
+  int64_t version = d->version;
+  lsp_log_trace(s, "analysing %s (version %lld) for %s%s", d->uri, (long long)version,
+                id_text ? "request " : "diagnostics", id_text ? id_text : "");
+  if (s->watch.begin) s->watch.begin(s->watch.ud, id_text, d->uri);
+  bool ok = lsp_document_analyse(s, d);
+  if (s->watch.end) *why = s->watch.end(s->watch.ud);
+  free(id_text);
+  if (!ok && *why)
+    lsp_log_trace(s, "analysis of %s (version %lld) stopped: %s", d->uri, (long long)version,
+                  *why == LSP_REQUEST_CANCELLED ? "the request was cancelled"
+                                                : "the document changed");
+  return ok;
 }
 
 /* Whether two ids are the same (a number or a string). */
@@ -112,7 +147,12 @@ void lsp_server_idle(lsp_server *s) {
   for (size_t i = 0; i < s->doc_count && !s->exited; i++) {
     lsp_document *d = &s->docs[i];
     if (!d->dirty && d->an) continue;
-    if (lsp_document_analyse(s, d)) lsp_publish_diagnostics(s, d);
+    int why;
+    bool ok = analyse_watched(s, d, NULL, &why);
+    /* A change arrived meanwhile: publish nothing stale, and let the loop apply it (the
+     * next idle moment analyses the newer text). */
+    if (why) return;
+    if (ok) lsp_publish_diagnostics(s, d);
   }
 }
 
@@ -138,13 +178,25 @@ static lsp_document *document_of(lsp_server *s, json_t *id, json_t *params) {
     return NULL;
   }
   bool was_dirty = d->dirty || !d->an;
-  if (!lsp_document_analyse(s, d)) {
-    lsp_reply_error(s, id, LSP_INTERNAL_ERROR, "the document could not be analysed");
+  int why;
+  if (!analyse_watched(s, d, id, &why)) {
+    if (why == LSP_REQUEST_CANCELLED)
+      lsp_reply_error(s, id, why, "cancelled by $/cancelRequest while the document was analysed");
+    else if (why == LSP_CONTENT_MODIFIED)
+      lsp_reply_error(s, id, why, "the document changed while it was analysed");
+    else
+      lsp_reply_error(s, id, LSP_INTERNAL_ERROR, "the document could not be analysed");
     return NULL;
   }
-  /* A request may run the analysis the idle moment would have: publish as it would. */
-  if (was_dirty) lsp_publish_diagnostics(s, d);
+  /* A request may run the analysis the idle moment would have: publish as it would
+   * (unless the text already changed again: the newer version's will follow). */
+  if (was_dirty && why != LSP_CONTENT_MODIFIED) lsp_publish_diagnostics(s, d);
   return d;
+}
+
+/* initialize's trace or $/setTrace's value: "off" (the default), "messages", "verbose". */
+static void set_trace(lsp_server *s, json_t *value) {
+  s->trace = json_is_string(value) && strcmp(json_string_value(value), "off") != 0;
 }
 
 static void request(lsp_server *s, const char *method, json_t *id, json_t *params) {
@@ -154,6 +206,7 @@ static void request(lsp_server *s, const char *method, json_t *id, json_t *param
       return;
     }
     s->initialized = true;
+    set_trace(s, json_object_get(params, "trace"));
     lsp_configure(s, json_object_get(params, "initializationOptions"));
     lsp_reply(s, id,
               json_pack("{s:o, s:{s:s, s:s}}", "capabilities", capabilities(), "serverInfo", "name",
@@ -220,6 +273,10 @@ static void notification(lsp_server *s, const char *method, json_t *params) {
   }
   /* Before initialize, notifications are dropped (the protocol says so), except exit. */
   if (!s->initialized || s->shutdown) return;
+  if (strcmp(method, "$/setTrace") == 0) {
+    set_trace(s, json_object_get(params, "value"));
+    return;
+  }
   if (strcmp(method, "workspace/didChangeConfiguration") == 0) {
     lsp_configure(s, json_object_get(params, "settings"));
     return;
@@ -273,9 +330,8 @@ static void notification(lsp_server *s, const char *method, json_t *params) {
   if (strcmp(method, "textDocument/didSave") == 0) {
     /* With includeText false the saved text is the synchronised one; a save re-publishes
      * (a client may have dropped diagnostics). */
-    if (d) {
-      if (lsp_document_analyse(s, d)) lsp_publish_diagnostics(s, d);
-    }
+    int why;
+    if (d && analyse_watched(s, d, NULL, &why) && !why) lsp_publish_diagnostics(s, d);
     return;
   }
   /* Other notifications ($/setTrace, initialized, ...) need nothing. */

@@ -3,7 +3,9 @@
 # run.sh CLI BUILD_DIR - `make lsp-test`: the language server driven by real clients.
 #   1. tests/lsp/test_protocol.py: framing, malformed and hostile JSON-RPC, cancellation
 #      (plain pytest);
-#   2. tests/lsp/test_client.py: pytest-lsp's client end to end;
+#   2. tests/lsp/test_client.py: pytest-lsp's client end to end, and
+#      tests/lsp/test_cancel.py: a running analysis interrupted by $/cancelRequest and
+#      by a didChange;
 #   3. tests/lsp/nvim.lua: Neovim, headless, with its built-in LSP client.
 # pytest-lsp is installed with pip into a virtual environment when the python3 in PATH
 # lacks it (tests/lsp/pydeps.sh, also run by `make deps`); Neovim comes from `make deps`

@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`vxpeak lsp` interrupts an analysis that is already running, driven by pytest-lsp's
+client: a `$/cancelRequest` for the request being analysed is answered RequestCancelled
+(-32800) at once, and a `didChange` of the document being analysed for diagnostics stops
+that analysis, so that only the newer version's diagnostics are published.
+
+The server's `$/logTrace` (the client asks for traces) says when an analysis starts and
+when it is stopped; the tests send the cancellation or the change only after the start
+was announced, so what they observe is the running analysis being interrupted, not a
+queued message being dropped. They assert on messages and their order, never on times."""
+import asyncio
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as t
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from conftest import VXPEAK
+
+# Each function places a tile over its space's capacity: analysing thousands of them takes
+# the server about a second (far longer under the sanitizers), a window in which the
+# cancellation surely arrives.
+FUNCTION = """fn f{i}() -> i32 {{
+  let t = transfer(Tensor<f32, [N, 1024]>::new(), Memory::HBM);
+  print(t[0][0]);
+  return 0;
+}}
+"""
+BIG = ("Memory HBM { capacity: 1 MiB, granule: 256 B }\nconst N : i64 = 512;\n" +
+       "".join(FUNCTION.format(i=i) for i in range(8000)))
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[VXPEAK, "lsp", "--stdio"]))
+async def client(lsp_client: LanguageClient):
+    lsp_client.traces = []
+
+    @lsp_client.feature(t.LOG_TRACE)
+    def on_trace(params):
+        lsp_client.traces.append(params.message)
+
+    await lsp_client.initialize_session(
+        t.InitializeParams(capabilities=t.ClientCapabilities(), trace=t.TraceValue.Verbose))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def until_trace(client, text, timeout=120):
+    """Wait for a $/logTrace containing `text` (a server that never says it fails the test
+    instead of hanging it)."""
+    async def wait():
+        while not any(text in m for m in client.traces):
+            await client.wait_for_notification(t.LOG_TRACE)
+    await asyncio.wait_for(wait(), timeout)
+
+
+def open_doc(client, uri, text, version=1):
+    client.text_document_did_open(t.DidOpenTextDocumentParams(
+        text_document=t.TextDocumentItem(uri=uri, language_id="vx", version=version, text=text)))
+
+
+@pytest.mark.asyncio
+async def test_cancel_request_interrupts_the_running_analysis_of_its_request(client):
+    blocker, target = "file:///blocker.vx", "file:///target.vx"
+    # While the server analyses `blocker` (for its diagnostics), the target's didOpen and a
+    # request on it wait together; the request then runs the target's analysis itself.
+    open_doc(client, blocker, BIG)
+    await until_trace(client, f"analysing {blocker}")
+    open_doc(client, target, BIG)
+    request = client.protocol.send_request(
+        t.TEXT_DOCUMENT_DOCUMENT_SYMBOL,
+        t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=target)), msg_id=4242)
+    await until_trace(client, f"analysing {target} (version 1) for request 4242")
+    client.protocol.notify(t.CANCEL_REQUEST, t.CancelParams(id=4242))
+    with pytest.raises(Exception) as err:
+        await asyncio.wrap_future(request)
+    assert getattr(err.value, "code", None) == -32800, err.value
+    # Stopped, not finished: an analysis that ran to its end would have published the
+    # target's diagnostics before answering.
+    assert any(f"analysis of {target} (version 1) stopped: the request was cancelled" in m
+               for m in client.traces)
+    assert target not in client.diagnostics
+    # The server goes on: the target is analysed again when input pauses.
+    while target not in client.diagnostics:
+        await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+
+
+@pytest.mark.asyncio
+async def test_did_change_supersedes_the_running_diagnostics_analysis(client):
+    uri = "file:///typing.vx"
+    open_doc(client, uri, BIG)
+    await until_trace(client, f"analysing {uri} (version 1) for diagnostics")
+    # The first diagnostics published after this point, whichever version they are for.
+    first = asyncio.ensure_future(client.protocol.wait_for_notification_async(
+        t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS))
+    # The user types while version 1 is analysed (f0's tile becomes [1, 1024]).
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[t.TextDocumentContentChangePartial(
+            range=t.Range(start=t.Position(line=3, character=32),
+                          end=t.Position(line=3, character=33)), text="1")]))
+    published = await first
+    assert (published.uri, published.version) == (uri, 2)
+    assert any(f"analysis of {uri} (version 1) stopped: the document changed" in m
+               for m in client.traces)
