@@ -59,6 +59,42 @@ bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t l
   return true;
 }
 
+bool vxp_arena__pack(vxp_context *ctx, vxp_arena *arena, const vxp_arena_part *parts, size_t n) {
+  void *old[16];
+  if (n > sizeof(old) / sizeof(old[0])) return false;
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!*parts[i].items || !parts[i].bytes) continue;
+    if (parts[i].bytes > SIZE_MAX / 4 || total > SIZE_MAX / 4) return false;
+    total += round_up(parts[i].bytes);
+  }
+  if (total == 0) return true;
+  struct vxp_arena_block *nb = vxp_ctx__malloc(ctx, offsetof(struct vxp_arena_block, data) + total);
+  if (!nb) return false;
+  nb->size = total;
+  /* Behind the shared block being filled (if any), which stays the head. */
+  if (arena->head) {
+    nb->next = arena->head->next;
+    arena->head->next = nb;
+  } else {
+    nb->next = NULL;
+    arena->head = nb;
+    arena->used = total;
+  }
+  size_t at = total;
+  for (size_t i = n; i-- > 0;) {
+    old[i] = NULL;
+    if (!*parts[i].items || !parts[i].bytes) continue;
+    at -= round_up(parts[i].bytes);
+    memcpy(nb->data + at, *parts[i].items, parts[i].bytes);
+    old[i] = *parts[i].items;
+    *parts[i].items = nb->data + at;
+  }
+  for (size_t i = 0; i < n; i++)
+    vxp_ctx__free(ctx, old[i]);
+  return true;
+}
+
 void vxp_arena__free(vxp_context *ctx, vxp_arena *arena) {
   for (struct vxp_arena_block *b = arena->head, *next; b; b = next) {
     next = b->next;

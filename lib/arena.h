@@ -27,6 +27,21 @@ void *vxp_arena__alloc(vxp_context *ctx, vxp_arena *arena, size_t size);
  * array is left as it is (NULL). False on allocation failure, with *items untouched. */
 bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t len, size_t elem);
 
+/* One piece of a handle for vxp_arena__pack: `bytes` bytes at *items (from the context's
+ * allocator; NULL or 0 bytes: nothing to move). */
+typedef struct vxp_arena_part {
+  void **items;
+  size_t bytes;
+} vxp_arena_part;
+
+/* Move a finished handle and its tables into one block of the arena's own, sized exactly:
+ * the parts are copied last to first and each *items is pointed at its copy as soon as it is
+ * made, so a part may hold the pointers of the parts after it (a handle comes first, then
+ * its tables; its copy then holds the tables' new places). The old storage is freed once
+ * everything is copied. At most 16 parts. False on allocation failure or overflow, or more
+ * parts, with nothing moved. */
+bool vxp_arena__pack(vxp_context *ctx, vxp_arena *arena, const vxp_arena_part *parts, size_t n);
+
 /* Give every block back in one walk; the arena is empty afterwards. */
 void vxp_arena__free(vxp_context *ctx, vxp_arena *arena);
 

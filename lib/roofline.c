@@ -37,6 +37,7 @@
 
 #include "analysis.h"
 #include "context.h"
+#include "arena.h"
 #include "program.h"
 #include "source.h"
 #include "strbuf.h"
@@ -68,8 +69,12 @@ typedef struct rf_buffer {
   uint64_t compulsory_read, compulsory_written;
 } rf_buffer;
 
+/* Invariant: once `packed`, the handle and every table and reason below live in one block of
+ * `arena` (vxp_arena__pack) and nothing grows again; before, each has its own storage. */
 struct vxp_roofline {
   vxp_context *ctx;
+  vxp_arena arena;
+  bool packed;
   const char *function;
   size_t regions;
   vxp_certainty traffic;
@@ -753,6 +758,31 @@ static int streaming(rf_walk *w, uint32_t fn_index) {
   return VXP_OK;
 }
 
+/* Move the finished roofline and its tables into one block of its arena, so that freeing it
+ * is one call; *rf then points at the moved handle. False, with nothing moved, when out of
+ * memory. */
+static bool pack(vxp_roofline **rf) {
+  vxp_roofline *r = *rf;
+  /* A reason is final now: its storage shrinks to its text. */
+  vxp_sb *reasons[] = {&r->reason, &r->ops_reason, &r->compute_reason};
+  for (size_t i = 0; i < 3; i++)
+    if (reasons[i]->data) reasons[i]->cap = reasons[i]->len + 1;
+  r->packed = true;
+  const vxp_arena_part parts[] = {
+      {(void **)rf, sizeof(*r)},
+      {(void **)&r->spaces.items, r->spaces.len * sizeof(*r->spaces.items)},
+      {(void **)&r->buffers.items, r->buffers.len * sizeof(*r->buffers.items)},
+      {(void **)&r->streamed.items, r->streamed.len * sizeof(*r->streamed.items)},
+      {(void **)&r->streamed_cost.items, r->streamed_cost.len * sizeof(*r->streamed_cost.items)},
+      {(void **)&r->reason.data, r->reason.cap},
+      {(void **)&r->ops_reason.data, r->ops_reason.cap},
+      {(void **)&r->compute_reason.data, r->compute_reason.cap},
+  };
+  if (vxp_arena__pack(r->ctx, &r->arena, parts, sizeof(parts) / sizeof(parts[0]))) return true;
+  r->packed = false;
+  return false;
+}
+
 int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx, const vxp_analysis *an,
                      const char *function) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
@@ -806,6 +836,7 @@ int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx, const vxp_analysis *a
   vxp_ctx__free(ctx, total);
   array_free(ctx, &w.slots);
   array_free(ctx, &w.access_slot);
+  if (rc == VXP_OK && !pack(&rf)) rc = VXP_ENOMEM;
   if (rc != VXP_OK) {
     vxp_roofline_free(rf);
     return rc == VXP_ECANCELLED ? vxp_ctx__cancelled(ctx) : vxp_ctx__nomem(ctx);
@@ -816,6 +847,11 @@ int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx, const vxp_analysis *a
 
 void vxp_roofline_free(vxp_roofline *rf) {
   if (!rf) return;
+  if (rf->packed) { /* the handle is in its own arena: free from a copy */
+    vxp_arena arena = rf->arena;
+    vxp_arena__free(rf->ctx, &arena);
+    return;
+  }
   array_free(rf->ctx, &rf->spaces);
   array_free(rf->ctx, &rf->buffers);
   array_free(rf->ctx, &rf->streamed);

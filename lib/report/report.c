@@ -2,6 +2,7 @@
 /* report.c - the report handle and its options (vxp_report_*). */
 #include "report.h"
 
+#include <stdalign.h>
 #include <stddef.h>
 
 #include "analysis.h"
@@ -66,15 +67,22 @@ void vxp_report__xml(vxp_context *ctx, vxp_sb *sb, const char *s) {
 }
 
 int vxp_report__finish(vxp_report **out, vxp_context *ctx, vxp_sb *sb) {
-  vxp_report *rep = sb->failed ? NULL : vxp_ctx__calloc(ctx, 1, sizeof(*rep));
-  char *text = rep ? vxp_sb__detach(ctx, sb, &rep->len) : NULL;
-  if (!text) {
-    vxp_ctx__free(ctx, rep);
+  size_t len = 0;
+  char *text = sb->failed ? NULL : vxp_sb__detach(ctx, sb, &len);
+  /* The handle goes behind the text, aligned, in the text's own block. */
+  size_t at = len < SIZE_MAX / 2
+                  ? (len + 1 + alignof(vxp_report) - 1) / alignof(vxp_report) * alignof(vxp_report)
+                  : 0;
+  char *block = text && at ? vxp_ctx__realloc(ctx, text, at + sizeof(vxp_report)) : NULL;
+  if (!block) {
+    vxp_ctx__free(ctx, text);
     vxp_sb__free(ctx, sb);
     return vxp_ctx__nomem(ctx);
   }
+  vxp_report *rep = (vxp_report *)(void *)(block + at);
   rep->ctx = ctx;
-  rep->text = text;
+  rep->text = block;
+  rep->len = len;
   *out = rep;
   return VXP_OK;
 }
@@ -86,6 +94,5 @@ const char *vxp_report_text(const vxp_report *rep, size_t *len) {
 
 void vxp_report_free(vxp_report *rep) {
   if (!rep) return;
-  vxp_ctx__free(rep->ctx, rep->text);
-  vxp_ctx__free(rep->ctx, rep);
+  vxp_ctx__free(rep->ctx, rep->text); /* the handle is in the same block */
 }

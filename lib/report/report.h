@@ -13,7 +13,9 @@
 
 /* ------------------------------------------------------------------ the report handle */
 
-/* Invariant: `text` is NUL-terminated and `len` bytes long; it was allocated from `ctx`. */
+/* Invariant: `text` is NUL-terminated and `len` bytes long; the handle lives at the end of
+ * the text's own block (from `ctx`'s allocator), so freeing the report is one call and the
+ * text is never copied to make it. */
 struct vxp_report {
   vxp_context *ctx;
   char *text;

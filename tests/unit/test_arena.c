@@ -2,7 +2,8 @@
 /* test_arena.c - a handle's memory given back in one call (lib/arena.c): small requests share
  * blocks, large ones get their own, all aligned and zeroed and apart; a final array moves in
  * whole; and an analysis, whose tables are sealed into its arena, is freed in a handful of
- * calls (it was thirty for the Llama prefill, one per table). The test allocator fails the
+ * calls (it was thirty for the Llama prefill, one per table); a roofline and a report in one
+ * call each (eight and two before). The test allocator fails the
  * test on any block not given back. */
 #include <stdalign.h>
 #include <stdint.h>
@@ -112,11 +113,63 @@ static void test_arena__freeing_an_analysis_is_a_handful_of_calls(void **state) 
   vxp_context_free(ctx);
 }
 
+/* A roofline and a report are each one block: the handle packed with its tables (the
+ * roofline: spaces, buffers, streamed accesses, three reasons; eight frees before), or
+ * living behind its text (a report: two frees before). Each free is one call. */
+static void test_arena__a_roofline_and_a_report_are_freed_in_one_call(void **state) {
+  (void)state;
+  const vxp_allocator counting = {count_malloc, count_realloc, count_free, NULL};
+  vxp_context_options opts = VXP_CONTEXT_OPTIONS_INIT;
+  opts.allocator = &counting;
+  vxp_context *ctx;
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_machine *device, *host;
+  vxp_analysis *an;
+  assert_int_equal(vxp_context_new(&ctx, &opts), VXP_OK);
+  assert_int_equal(vxp_source_load_file(&src, ctx, "examples/llama2/prefill.vx"), VXP_OK);
+  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&device, ctx, "a100-40"), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&host, ctx, "host-default"), VXP_OK);
+  vxp_analyze_options ao = VXP_ANALYZE_OPTIONS_INIT;
+  ao.machine = device;
+  ao.host = host;
+  assert_int_equal(vxp_analyze(&an, ctx, prog, &ao), VXP_OK);
+
+  vxp_roofline *rf;
+  assert_int_equal(vxp_roofline_new(&rf, ctx, an, "main"), VXP_OK);
+  assert_true(vxp_roofline_region_count(rf) > 0);
+  assert_true(vxp_roofline_space_count(rf) > 0);
+  assert_non_null(vxp_roofline_space_name(rf, 0));
+  size_t before = frees;
+  vxp_roofline_free(rf);
+  if (frees - before != 1) fail_msg("vxp_roofline_free made %zu free calls", frees - before);
+
+  vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+  ro.format = VXP_REPORT_JSON;
+  vxp_report *rep;
+  assert_int_equal(vxp_report_roofline(&rep, ctx, an, &ro), VXP_OK);
+  size_t len;
+  const char *text = vxp_report_text(rep, &len);
+  assert_true(len > 100 && strlen(text) == len && text[0] == '{');
+  before = frees;
+  vxp_report_free(rep);
+  if (frees - before != 1) fail_msg("vxp_report_free made %zu free calls", frees - before);
+
+  vxp_analysis_free(an);
+  vxp_machine_free(host);
+  vxp_machine_free(device);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_arena__blocks_small_and_large_are_aligned_zeroed_and_apart),
       cmocka_unit_test(test_arena__an_array_moves_in_whole),
       cmocka_unit_test(test_arena__freeing_an_analysis_is_a_handful_of_calls),
+      cmocka_unit_test(test_arena__a_roofline_and_a_report_are_freed_in_one_call),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
