@@ -95,6 +95,13 @@ bool vxp_arena__pack(vxp_context *ctx, vxp_arena *arena, const vxp_arena_part *p
   return true;
 }
 
+char *vxp_arena__strdup(vxp_context *ctx, vxp_arena *arena, const char *s) {
+  size_t n = strlen(s) + 1;
+  char *copy = vxp_arena__alloc(ctx, arena, n);
+  if (copy) memcpy(copy, s, n);
+  return copy;
+}
+
 void vxp_arena__free(vxp_context *ctx, vxp_arena *arena) {
   for (struct vxp_arena_block *b = arena->head, *next; b; b = next) {
     next = b->next;

@@ -42,6 +42,9 @@ typedef struct vxp_arena_part {
  * parts, with nothing moved. */
 bool vxp_arena__pack(vxp_context *ctx, vxp_arena *arena, const vxp_arena_part *parts, size_t n);
 
+/* A copy of `s` in the arena; NULL on allocation failure. */
+char *vxp_arena__strdup(vxp_context *ctx, vxp_arena *arena, const char *s);
+
 /* Give every block back in one walk; the arena is empty afterwards. */
 void vxp_arena__free(vxp_context *ctx, vxp_arena *arena);
 

@@ -27,13 +27,18 @@ struct vxp_frontier_point {
   uint64_t memory_ps, compute_ps, call_ps;
   uint64_t memory_bytes, ops;
   vxp_bound bound;
-  char *bound_space; /* owned */
-  char *why_unbound; /* owned; why no bound, or NULL */
+  char *bound_space; /* in the frontier's arena */
+  char *why_unbound; /* in the frontier's arena; why no bound, or NULL */
 };
 
+/* Invariant: every string (the points', the question's, the function, the tokens) is in
+ * `arena`; once `packed`, the handle and its points table are too (one block), and nothing
+ * grows. */
 struct vxp_frontier {
   vxp_context *ctx;
-  char *function; /* the priced function (owned), NULL when none has regions */
+  vxp_arena arena;
+  bool packed;
+  char *function; /* the priced function (in the arena), NULL when none has regions */
   Array(vxp_frontier_point) points;
   size_t largest_fit, first_compute, best;
   vxp_question q; /* what was asked (lib/report/frontier_report.c) */
@@ -49,23 +54,15 @@ int vxp_frontier_options_init(vxp_frontier_options *opts, unsigned int version) 
   return VXP_OK;
 }
 
-static void point_free(vxp_context *ctx, vxp_frontier_point *p) {
-  vxp_ctx__free(ctx, p->fit.function);
-  vxp_ctx__free(ctx, p->fit.space);
-  vxp_ctx__free(ctx, p->fit.cause);
-  vxp_ctx__free(ctx, p->bound_space);
-  vxp_ctx__free(ctx, p->why_unbound);
-}
-
 void vxp_frontier_free(vxp_frontier *f) {
   if (!f) return;
-  for (size_t i = 0; i < f->points.len; i++)
-    point_free(f->ctx, &f->points.items[i]);
-  array_free(f->ctx, &f->points);
-  vxp_ctx__free(f->ctx, f->function);
-  vxp_question__free(f->ctx, &f->q);
-  vxp_ctx__free(f->ctx, f->tokens);
-  vxp_ctx__free(f->ctx, f);
+  vxp_context *ctx = f->ctx;
+  vxp_arena arena = f->arena; /* a packed handle is in it: free from a copy */
+  if (!f->packed) {
+    array_free(ctx, &f->points);
+    vxp_ctx__free(ctx, f);
+  }
+  vxp_arena__free(ctx, &arena);
 }
 
 /* The priced function: the one asked for, or the first analysed function with regions. */
@@ -97,11 +94,11 @@ static int price(vxp_frontier *f, const vxp_roofline *rf, vxp_traffic_model mode
     uint64_t w = 0, r = vxp_roofline_space_bytes(rf, i, model, &w);
     p->memory_bytes = r + w < r ? UINT64_MAX : r + w;
   }
-  if (space && !(p->bound_space = vxp_ctx__strdup(f->ctx, space))) return VXP_ENOMEM;
+  if (space && !(p->bound_space = vxp_arena__strdup(f->ctx, &f->arena, space))) return VXP_ENOMEM;
   if (!p->bound) {
     const char *why = !p->has_memory ? vxp_roofline_reason(rf) : vxp_roofline_compute_reason(rf);
     if (!why) why = "the regions move nothing";
-    if (!(p->why_unbound = vxp_ctx__strdup(f->ctx, why))) return VXP_ENOMEM;
+    if (!(p->why_unbound = vxp_arena__strdup(f->ctx, &f->arena, why))) return VXP_ENOMEM;
   }
   return VXP_OK;
 }
@@ -144,9 +141,10 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
   char count[24];
   snprintf(count, sizeof(count), "%llu",
            (unsigned long long)(fo->tokens_per_call ? fo->tokens_per_call : 1));
-  if (vxp_question__record(ctx, &f->q, prog, analyze, fo->name, fo->lo, fo->hi, fo->margin_ppm,
-                           fo->function, fo->space) != VXP_OK ||
-      !(f->tokens = vxp_ctx__strdup(ctx, fo->tokens_const ? fo->tokens_const : count))) {
+  if (vxp_question__record(ctx, &f->arena, &f->q, prog, analyze, fo->name, fo->lo, fo->hi,
+                           fo->margin_ppm, fo->function, fo->space) != VXP_OK ||
+      !(f->tokens =
+            vxp_arena__strdup(ctx, &f->arena, fo->tokens_const ? fo->tokens_const : count))) {
     vxp_ctx__free(ctx, overrides);
     vxp_frontier_free(f);
     return vxp_ctx__nomem(ctx);
@@ -174,25 +172,26 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
     memset(&p, 0, sizeof(p));
     p.fit.value = v;
     p.tokens = fo->tokens_per_call ? fo->tokens_per_call : 1;
-    rc = vxp_sweep__fit(ctx, an, NULL, fo->space, fo->margin_ppm, &p.fit);
+    rc = vxp_sweep__fit(ctx, &f->arena, an, NULL, fo->space, fo->margin_ppm, &p.fit);
     if (rc == VXP_OK && fo->tokens_const &&
         vxp_analysis_const_value(an, fo->tokens_const, &p.tokens) != VXP_OK)
       rc = VXP_ENOTFOUND; /* the context holds the reason */
     vxp_roofline *rf = NULL;
     if (rc == VXP_OK) rc = priced_function(ctx, an, fo->function, &rf);
     if (rc == VXP_OK && rf) {
-      if (!f->function && !(f->function = vxp_ctx__strdup(ctx, vxp_roofline_function(rf))))
+      if (!f->function &&
+          !(f->function = vxp_arena__strdup(ctx, &f->arena, vxp_roofline_function(rf))))
         rc = VXP_ENOMEM;
       if (rc == VXP_OK) rc = price(f, rf, fo->traffic, &p);
     } else if (rc == VXP_OK &&
-               !(p.why_unbound = vxp_ctx__strdup(ctx, "no function has a spawn "
-                                                      "region: no device work to price"))) {
+               !(p.why_unbound = vxp_arena__strdup(ctx, &f->arena,
+                                                   "no function has a spawn "
+                                                   "region: no device work to price"))) {
       rc = VXP_ENOMEM;
     }
     vxp_roofline_free(rf);
     vxp_analysis_free(an);
     if (rc == VXP_OK && !array_push(ctx, &f->points, p)) rc = VXP_ENOMEM;
-    if (rc != VXP_OK) point_free(ctx, &p);
     if (v == fo->hi) break;
   }
   ctx->hold_deadline = held;
@@ -208,6 +207,16 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
     if (p->fit.fits && p->has_call &&
         (f->best == SIZE_MAX || per_second(p) > per_second(&f->points.items[f->best])))
       f->best = i;
+  }
+  /* The handle and its points into one block: freeing it is one walk of its arena. */
+  f->packed = true;
+  const vxp_arena_part parts[] = {
+      {(void **)&f, sizeof(*f)},
+      {(void **)&f->points.items, f->points.len * sizeof(*f->points.items)}};
+  if (!vxp_arena__pack(ctx, &f->arena, parts, 2)) {
+    f->packed = false;
+    vxp_frontier_free(f);
+    return vxp_ctx__nomem(ctx);
   }
   *out = f;
   return VXP_OK;

@@ -290,7 +290,7 @@ static bool bears_on(const vxp_analysis *an, const bool *in, size_t index, const
 }
 
 /* Whether analysis `an` fits (sweep.h). */
-int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *function,
+int vxp_sweep__fit(vxp_context *ctx, vxp_arena *arena, const vxp_analysis *an, const char *function,
                    const char *space, uint32_t margin_ppm, vxp_sweep_point *p) {
   int rc = VXP_OK;
   p->fits = true;
@@ -324,7 +324,7 @@ int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *functio
     }
   }
   const char *cause_name = cause ? (cause->function ? cause->function : cause_where) : NULL;
-  if (cause_name && !(p->cause = vxp_ctx__strdup(ctx, cause_name))) rc = VXP_ENOMEM;
+  if (cause_name && !(p->cause = vxp_arena__strdup(ctx, arena, cause_name))) rc = VXP_ENOMEM;
   /* The selected (function, space) closest to (or furthest past) its capacity, by its
    * call-tree total: what a function holds while its callees place theirs counts, as it
    * does in `check` (E6027). */
@@ -351,8 +351,8 @@ int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *functio
     bool saturated = tight->total > UINT64_MAX;
     p->peak_bytes = saturated ? UINT64_MAX : (uint64_t)tight->total;
     p->capacity_bytes = tight_space->capacity;
-    p->function = vxp_ctx__strdup(ctx, tight_function);
-    p->space = vxp_ctx__strdup(ctx, tight_space->name);
+    p->function = vxp_arena__strdup(ctx, arena, tight_function);
+    p->space = vxp_arena__strdup(ctx, arena, tight_space->name);
     if (!p->function || !p->space) rc = VXP_ENOMEM;
     /* The budget: peak x 10^6 <= capacity x (10^6 - margin). */
     u128 need = (u128)p->peak_bytes * 1000000u;
@@ -366,7 +366,7 @@ int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *functio
       p->reason = VXP_MISFIT_WITHIN_MARGIN;
     }
     if (decided_here && !p->fits && rc == VXP_OK &&
-        !(p->cause = vxp_ctx__strdup(ctx, tight_function)))
+        !(p->cause = vxp_arena__strdup(ctx, arena, tight_function)))
       rc = VXP_ENOMEM;
   }
   vxp_ctx__free(ctx, in);
@@ -390,7 +390,8 @@ static int record(sweep_run *R, uint64_t value, vxp_analysis *an, bool *fits) {
   vxp_sweep_point p;
   memset(&p, 0, sizeof(p));
   p.value = value;
-  int rc = vxp_sweep__fit(R->ctx, an, R->so->function, R->so->space, R->so->margin_ppm, &p);
+  int rc =
+      vxp_sweep__fit(R->ctx, &sw->arena, an, R->so->function, R->so->space, R->so->margin_ppm, &p);
   vxp_analysis_free(an);
   if (rc == VXP_OK) {
     size_t at = 0;
@@ -405,10 +406,7 @@ static int record(sweep_run *R, uint64_t value, vxp_analysis *an, bool *fits) {
     }
   }
   if (rc != VXP_OK) {
-    vxp_ctx__free(R->ctx, p.function);
-    vxp_ctx__free(R->ctx, p.space);
-    vxp_ctx__free(R->ctx, p.cause);
-    return rc;
+    return rc; /* the point's strings are in the sweep's arena and go with it */
   }
   *fits = p.fits;
   return VXP_OK;
@@ -487,45 +485,35 @@ int vxp_sweep_options_init(vxp_sweep_options *opts, unsigned int version) {
   return VXP_OK;
 }
 
-int vxp_question__record(vxp_context *ctx, vxp_question *q, const vxp_program *prog,
-                         const vxp_analyze_options *analyze, const char *name, uint64_t lo,
-                         uint64_t hi, uint32_t margin_ppm, const char *function,
-                         const char *space) {
+int vxp_question__record(vxp_context *ctx, vxp_arena *arena, vxp_question *q,
+                         const vxp_program *prog, const vxp_analyze_options *analyze,
+                         const char *name, uint64_t lo, uint64_t hi, uint32_t margin_ppm,
+                         const char *function, const char *space) {
   const vxp_machine *machine = analyze ? analyze->machine : NULL;
   const vxp_machine *host = analyze ? analyze->host : NULL;
   size_t extra = analyze ? analyze->override_count : 0;
   q->lo = lo;
   q->hi = hi;
   q->margin_ppm = margin_ppm;
-  q->file = vxp_ctx__strdup(ctx, prog->src && prog->src->label ? prog->src->label : "");
-  q->name = vxp_ctx__strdup(ctx, name);
+  q->file = vxp_arena__strdup(ctx, arena, prog->src && prog->src->label ? prog->src->label : "");
+  q->name = vxp_arena__strdup(ctx, arena, name);
   if (!q->file || !q->name) return VXP_ENOMEM;
-  if (machine && machine->label && !(q->machine = vxp_ctx__strdup(ctx, machine->label)))
+  if (machine && machine->label && !(q->machine = vxp_arena__strdup(ctx, arena, machine->label)))
     return VXP_ENOMEM;
-  if (host && host->label && !(q->host = vxp_ctx__strdup(ctx, host->label))) return VXP_ENOMEM;
-  if (function && !(q->function = vxp_ctx__strdup(ctx, function))) return VXP_ENOMEM;
-  if (space && !(q->space = vxp_ctx__strdup(ctx, space))) return VXP_ENOMEM;
-  if (extra && !(q->defines = vxp_ctx__calloc(ctx, extra, sizeof(*q->defines)))) return VXP_ENOMEM;
+  if (host && host->label && !(q->host = vxp_arena__strdup(ctx, arena, host->label)))
+    return VXP_ENOMEM;
+  if (function && !(q->function = vxp_arena__strdup(ctx, arena, function))) return VXP_ENOMEM;
+  if (space && !(q->space = vxp_arena__strdup(ctx, arena, space))) return VXP_ENOMEM;
+  if (extra && (extra > SIZE_MAX / sizeof(*q->defines) ||
+                !(q->defines = vxp_arena__alloc(ctx, arena, extra * sizeof(*q->defines)))))
+    return VXP_ENOMEM;
   for (size_t i = 0; i < extra; i++) {
     const char *n = analyze->overrides[i].name ? analyze->overrides[i].name : "";
-    if (!(q->defines[i].name = vxp_ctx__strdup(ctx, n))) return VXP_ENOMEM;
+    if (!(q->defines[i].name = vxp_arena__strdup(ctx, arena, n))) return VXP_ENOMEM;
     q->defines[i].value = analyze->overrides[i].value;
     q->define_count++;
   }
   return VXP_OK;
-}
-
-void vxp_question__free(vxp_context *ctx, vxp_question *q) {
-  for (size_t i = 0; i < q->define_count; i++)
-    vxp_ctx__free(ctx, q->defines[i].name);
-  vxp_ctx__free(ctx, q->defines);
-  vxp_ctx__free(ctx, q->file);
-  vxp_ctx__free(ctx, q->machine);
-  vxp_ctx__free(ctx, q->host);
-  vxp_ctx__free(ctx, q->name);
-  vxp_ctx__free(ctx, q->function);
-  vxp_ctx__free(ctx, q->space);
-  memset(q, 0, sizeof(*q));
 }
 
 int vxp_question__check(vxp_context *ctx, const char *call, const char *varied, const char *verb,
@@ -582,8 +570,8 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   }
   sw->ctx = ctx;
   sw->largest = sw->rejected = SIZE_MAX;
-  if (vxp_question__record(ctx, &sw->q, prog, analyze, so->name, so->lo, so->hi, so->margin_ppm,
-                           so->function, so->space) != VXP_OK) {
+  if (vxp_question__record(ctx, &sw->arena, &sw->q, prog, analyze, so->name, so->lo, so->hi,
+                           so->margin_ppm, so->function, so->space) != VXP_OK) {
     vxp_ctx__free(ctx, overrides);
     vxp_ctx__free(ctx, bindings);
     vxp_sweep_free(sw);
@@ -668,6 +656,16 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   ctx->hold_deadline = held;
   vxp_ctx__free(ctx, overrides);
   vxp_ctx__free(ctx, bindings);
+  if (rc == VXP_OK) { /* the handle and its points into one block: freeing it is one walk */
+    sw->packed = true;
+    const vxp_arena_part parts[] = {
+        {(void **)&sw, sizeof(*sw)},
+        {(void **)&sw->points.items, sw->points.len * sizeof(*sw->points.items)}};
+    if (!vxp_arena__pack(ctx, &sw->arena, parts, 2)) {
+      sw->packed = false;
+      rc = VXP_ENOMEM;
+    }
+  }
   if (rc != VXP_OK) {
     vxp_sweep_free(sw);
     return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : rc;
@@ -678,14 +676,13 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
 
 void vxp_sweep_free(vxp_sweep *sw) {
   if (!sw) return;
-  for (size_t i = 0; i < sw->points.len; i++) {
-    vxp_ctx__free(sw->ctx, sw->points.items[i].function);
-    vxp_ctx__free(sw->ctx, sw->points.items[i].space);
-    vxp_ctx__free(sw->ctx, sw->points.items[i].cause);
+  vxp_context *ctx = sw->ctx;
+  vxp_arena arena = sw->arena; /* a packed handle is in it: free from a copy */
+  if (!sw->packed) {
+    array_free(ctx, &sw->points);
+    vxp_ctx__free(ctx, sw);
   }
-  array_free(sw->ctx, &sw->points);
-  vxp_question__free(sw->ctx, &sw->q);
-  vxp_ctx__free(sw->ctx, sw);
+  vxp_arena__free(ctx, &arena);
 }
 
 /* ------------------------------------------------------------------ accessors */

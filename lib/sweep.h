@@ -6,15 +6,16 @@
 #define VXP_SWEEP_H
 
 #include "analysis.h"
+#include "arena.h"
 
 struct vxp_sweep_point {
   uint64_t value;
   bool fits;
   uint64_t peak_bytes, capacity_bytes;
-  char *function, *space; /* owned; NULL when no resident set was selected */
+  char *function, *space; /* in the handle's arena; NULL when no resident set was selected */
   vxp_misfit reason;      /* VXP_MISFIT_NONE when it fits */
   char code[12];
-  char *cause; /* owned: the function the deciding diagnostic is about, or the
+  char *cause; /* in the handle's arena: the function the deciding diagnostic is about, or the
                   selected function for a margin; NULL when none */
 };
 
@@ -22,19 +23,19 @@ struct vxp_sweep_point {
  * (it and what it calls; every function when NULL), and the (function, space) closest to
  * its capacity (only `function`'s / `space`'s when not NULL), by its call-tree total, at most
  * (10^6 - margin_ppm) / 10^6 of that capacity. Fills `p` but `value`; p->function, p->space
- * and p->cause are owned by the caller (ctx's allocator), also on failure. VXP_OK or
- * VXP_ENOMEM. */
-int vxp_sweep__fit(vxp_context *ctx, const vxp_analysis *an, const char *function,
+ * and p->cause are allocated from `arena` (the handle's). VXP_OK or VXP_ENOMEM. */
+int vxp_sweep__fit(vxp_context *ctx, vxp_arena *arena, const vxp_analysis *an, const char *function,
                    const char *space, uint32_t margin_ppm, vxp_sweep_point *p);
 
-/* A define a sweep or frontier ran with besides the varied constant (its name owned). */
+/* A define a sweep or frontier ran with besides the varied constant (its name in the
+ * handle's arena). */
 typedef struct vxp_sweep_define {
   char *name;
   uint64_t value;
 } vxp_sweep_define;
 
 /* What a sweep or a frontier was asked, as the caller asked it, for its report
- * (lib/report/): owned copies, so the result borrows nothing. */
+ * (lib/report/): copies in the handle's arena, so the result borrows nothing. */
 typedef struct vxp_question {
   char *file;           /* the program's source label */
   char *machine, *host; /* the machines' labels, or NULL */
@@ -45,12 +46,12 @@ typedef struct vxp_question {
   size_t define_count;
 } vxp_question;
 
-/* Fill `q` (zeroed by the caller) from the call's arguments. VXP_OK or VXP_ENOMEM (free `q`
- * with vxp_question__free either way). */
-int vxp_question__record(vxp_context *ctx, vxp_question *q, const vxp_program *prog,
-                         const vxp_analyze_options *analyze, const char *name, uint64_t lo,
-                         uint64_t hi, uint32_t margin_ppm, const char *function, const char *space);
-void vxp_question__free(vxp_context *ctx, vxp_question *q);
+/* Fill `q` (zeroed by the caller) from the call's arguments, its copies allocated from
+ * `arena` (the handle's: they go with it). VXP_OK or VXP_ENOMEM. */
+int vxp_question__record(vxp_context *ctx, vxp_arena *arena, vxp_question *q,
+                         const vxp_program *prog, const vxp_analyze_options *analyze,
+                         const char *name, uint64_t lo, uint64_t hi, uint32_t margin_ppm,
+                         const char *function, const char *space);
 
 /* The checks a sweep and a frontier make of their question before any analysis: the analyze
  * options' version, a constant name the program names, lo <= hi, a margin below one, and no
@@ -61,8 +62,12 @@ int vxp_question__check(vxp_context *ctx, const char *call, const char *varied, 
                         const vxp_program *prog, const vxp_analyze_options *analyze,
                         const char *name, uint64_t lo, uint64_t hi, uint32_t margin_ppm);
 
+/* Invariant: the points' and the question's strings are in `arena`; once `packed`, the
+ * handle and its points table are too (one block, vxp_arena__pack), and nothing grows. */
 struct vxp_sweep {
   vxp_context *ctx;
+  vxp_arena arena;
+  bool packed;
   vxp_search method;
   char reason[512];
   size_t evaluations;

@@ -3,8 +3,8 @@
  * blocks, large ones get their own, all aligned and zeroed and apart; a final array moves in
  * whole; and an analysis, whose tables are sealed into its arena, is freed in a handful of
  * calls (it was thirty for the Llama prefill, one per table); a roofline and a report in one
- * call each (eight and two before). The test allocator fails the
- * test on any block not given back. */
+ * call each (five and two on the Llama prefill before); a sweep and a frontier in two. The test
+ * allocator fails the test on any block not given back. */
 #include <stdalign.h>
 #include <stdint.h>
 
@@ -164,12 +164,71 @@ static void test_arena__a_roofline_and_a_report_are_freed_in_one_call(void **sta
   vxp_context_free(ctx);
 }
 
+/* A sweep and a frontier keep their strings (each point's function, space and cause, the
+ * question's copies) in their arena and are packed with their points table when made: each
+ * is freed in at most two calls, one per block (3 per point + 10 before, on this sweep). */
+static void test_arena__a_sweep_and_a_frontier_are_freed_in_two_calls(void **state) {
+  (void)state;
+  const vxp_allocator counting = {count_malloc, count_realloc, count_free, NULL};
+  vxp_context_options opts = VXP_CONTEXT_OPTIONS_INIT;
+  opts.allocator = &counting;
+  vxp_context *ctx;
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_machine *device, *host;
+  assert_int_equal(vxp_context_new(&ctx, &opts), VXP_OK);
+  assert_int_equal(vxp_source_load_file(&src, ctx, "examples/llama2/prefill.vx"), VXP_OK);
+  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&device, ctx, "a100-40"), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&host, ctx, "host-default"), VXP_OK);
+  vxp_const_override define = {"LAYERS", 2};
+  vxp_analyze_options ao = VXP_ANALYZE_OPTIONS_INIT;
+  ao.machine = device;
+  ao.host = host;
+  ao.overrides = &define;
+  ao.override_count = 1;
+
+  vxp_sweep_options so = VXP_SWEEP_OPTIONS_INIT;
+  so.name = "BATCH";
+  so.lo = 1;
+  so.hi = 64;
+  vxp_sweep *sw;
+  assert_int_equal(vxp_sweep_run(&sw, ctx, prog, &ao, &so), VXP_OK);
+  assert_true(vxp_sweep_point_count(sw) >= 3);
+  const vxp_sweep_point *p = vxp_sweep_point_at(sw, 0);
+  assert_non_null(p);
+  assert_non_null(vxp_sweep_point_function(p));
+  size_t before = frees;
+  vxp_sweep_free(sw);
+  if (frees - before > 2) fail_msg("vxp_sweep_free made %zu free calls", frees - before);
+
+  vxp_frontier_options fo;
+  assert_int_equal(vxp_frontier_options_init(&fo, VXP_FRONTIER_OPTIONS_VERSION), VXP_OK);
+  fo.name = "BATCH";
+  fo.lo = 1;
+  fo.hi = 4;
+  fo.tokens_const = "TOKENS";
+  vxp_frontier *fr;
+  assert_int_equal(vxp_frontier_run(&fr, ctx, prog, &ao, &fo), VXP_OK);
+  assert_int_equal(vxp_frontier_point_count(fr), 4);
+  before = frees;
+  vxp_frontier_free(fr);
+  if (frees - before > 2) fail_msg("vxp_frontier_free made %zu free calls", frees - before);
+
+  vxp_machine_free(host);
+  vxp_machine_free(device);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_arena__blocks_small_and_large_are_aligned_zeroed_and_apart),
       cmocka_unit_test(test_arena__an_array_moves_in_whole),
       cmocka_unit_test(test_arena__freeing_an_analysis_is_a_handful_of_calls),
       cmocka_unit_test(test_arena__a_roofline_and_a_report_are_freed_in_one_call),
+      cmocka_unit_test(test_arena__a_sweep_and_a_frontier_are_freed_in_two_calls),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
