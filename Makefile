@@ -423,7 +423,8 @@ asan-clang: deps
 	@$(MAKE) --no-print-directory CC=clang BUILD=$(BUILD)/clang NO_UNDEFINED= asan
 
 # The threading statement of vxpeak.h, executed under ThreadSanitizer: the library and
-# tests/unit/test_threads.c built with -fsanitize=thread into a separate build directory.
+# tests/unit/test_threads.c built with -fsanitize=thread into a separate build directory,
+# then the language server (its reader thread cancels running analyses; tests/lsp/tsan.sh).
 # Some kernels randomise mmap more than gcc 12's TSan accepts ("unexpected memory
 # mapping"); the run is then repeated with address randomisation off for the process.
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer -DVXP_ASSERTIONS
@@ -438,6 +439,9 @@ tsan: deps
 	fi; \
 	echo "$$out"; \
 	[ $$status = 0 ] && echo "make tsan: no data race under ThreadSanitizer"
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan CFLAGS="$(TSAN_FLAGS)" \
+	  LDFLAGS="-fsanitize=thread" $(BUILD)/tsan/vxpeak
+	@sh tests/lsp/tsan.sh $(BUILD)/tsan/vxpeak
 
 # ----------------------------------------------------------------------------- fuzzing
 #
