@@ -2,7 +2,8 @@
 """`vxpeak lsp` interrupts an analysis that is already running, driven by pytest-lsp's
 client: a `$/cancelRequest` for the request being analysed is answered RequestCancelled
 (-32800) at once, and a `didChange` of the document being analysed for diagnostics stops
-that analysis, so that only the newer version's diagnostics are published.
+that analysis, so that only the newer version's diagnostics are published; a request whose
+analysis such a change stops is answered ContentModified (-32801).
 
 The server's `$/logTrace` (the client asks for traces) says when an analysis starts and
 when it is stopped; the tests send the cancellation or the change only after the start
@@ -17,17 +18,17 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from conftest import VXPEAK
 
-# Each function places a tile over its space's capacity: analysing thousands of them takes
-# the server about a second (far longer under the sanitizers), a window in which the
-# cancellation surely arrives.
+# Thousands of functions, each placing two tiles: analysing them takes the server most of a
+# second (far longer under the sanitizers), a window in which the cancellation surely
+# arrives. The program is valid, so that its diagnostics are few: a client busy decoding a
+# large publishDiagnostics would read the server's next trace too late.
 FUNCTION = """fn f{i}() -> i32 {{
   let t = transfer(Tensor<f32, [N, 1024]>::new(), Memory::HBM);
-  print(t[0][0]);
+  let u = t;
   return 0;
 }}
 """
-BIG = ("Memory HBM { capacity: 1 MiB, granule: 256 B }\nconst N : i64 = 512;\n" +
-       "".join(FUNCTION.format(i=i) for i in range(8000)))
+BIG = "const N : i64 = 512;\n" + "".join(FUNCTION.format(i=i) for i in range(12000))
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[VXPEAK, "lsp", "--stdio"]))
@@ -96,9 +97,34 @@ async def test_did_change_supersedes_the_running_diagnostics_analysis(client):
     client.text_document_did_change(t.DidChangeTextDocumentParams(
         text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=2),
         content_changes=[t.TextDocumentContentChangePartial(
-            range=t.Range(start=t.Position(line=3, character=32),
-                          end=t.Position(line=3, character=33)), text="1")]))
+            range=t.Range(start=t.Position(line=2, character=32),
+                          end=t.Position(line=2, character=33)), text="1")]))
     published = await first
     assert (published.uri, published.version) == (uri, 2)
     assert any(f"analysis of {uri} (version 1) stopped: the document changed" in m
                for m in client.traces)
+
+
+@pytest.mark.asyncio
+async def test_did_change_stops_a_request_analysing_the_old_text_as_content_modified(client):
+    blocker, target = "file:///blocker2.vx", "file:///target2.vx"
+    open_doc(client, blocker, BIG)
+    await until_trace(client, f"analysing {blocker}")
+    open_doc(client, target, BIG)
+    request = client.protocol.send_request(
+        t.TEXT_DOCUMENT_DOCUMENT_SYMBOL,
+        t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=target)), msg_id=4343)
+    await until_trace(client, f"analysing {target} (version 1) for request 4343")
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        text_document=t.VersionedTextDocumentIdentifier(uri=target, version=2),
+        content_changes=[t.TextDocumentContentChangePartial(
+            range=t.Range(start=t.Position(line=2, character=32),
+                          end=t.Position(line=2, character=33)), text="1")]))
+    with pytest.raises(Exception) as err:
+        await asyncio.wrap_future(request)
+    assert getattr(err.value, "code", None) == -32801, err.value
+    assert target not in client.diagnostics
+    # Only the new version's diagnostics are published.
+    published = await client.protocol.wait_for_notification_async(
+        t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert (published.uri, published.version) == (target, 2)
