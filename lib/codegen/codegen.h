@@ -28,11 +28,14 @@ extern const char vxp_cuda__prelude[];
 /* ------------------------------------------------------------------ the generator */
 
 /* The generated program. */
+/* Invariant: when `in_text`, the handle lives at the end of its text's block (and has no
+ * diagnostics), so freeing it is one call. */
 struct vxp_cuda {
   vxp_context *ctx;
   char *text; /* NULL when the program was refused */
   size_t len;
   vxp_diag_list diags;
+  bool in_text;
 };
 
 #define CG_MAX_RANK 16

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cuda.c - the public entry of the CUDA stage and the layout of a generated program:
  * header, tables from the analysis, the runtime prelude, kernels, functions and main. */
+#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -453,6 +454,25 @@ static void cg_free(cg *G) {
   vxp_sb__free(ctx, &G->body);
 }
 
+/* Move the handle to the end of its text's block (the block grows by the handle; the text is
+ * not copied), so that freeing generated CUDA is one call. False when out of memory, with
+ * nothing moved. */
+static bool move_into_text(vxp_cuda **cu) {
+  vxp_cuda *c = *cu;
+  size_t a = alignof(vxp_cuda);
+  if (c->len > SIZE_MAX / 2) return false;
+  size_t at = (c->len + 1 + a - 1) / a * a;
+  char *block = vxp_ctx__realloc(c->ctx, c->text, at + sizeof(*c));
+  if (!block) return false;
+  c->text = block;
+  c->in_text = true;
+  vxp_cuda *moved = (vxp_cuda *)(void *)(block + at);
+  *moved = *c;
+  vxp_ctx__free(c->ctx, c);
+  *cu = moved;
+  return true;
+}
+
 int vxp_cuda_generate(vxp_cuda **out, vxp_context *ctx, const vxp_analysis *an) {
   return vxp_cuda_generate_flags(out, ctx, an, 0);
 }
@@ -525,6 +545,7 @@ int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis
                        "the program has syntax errors; no CUDA is generated for it"))
       rc = VXP_ENOMEM;
   }
+  if (rc == VXP_OK && cu->text && !cu->diags.items && !move_into_text(&cu)) rc = VXP_ENOMEM;
   if (rc != VXP_OK) {
     vxp_cuda_free(cu);
     if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
@@ -538,6 +559,10 @@ int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis
 void vxp_cuda_free(vxp_cuda *cu) {
   if (!cu) return;
   vxp_context *ctx = cu->ctx;
+  if (cu->in_text) { /* the handle is in the text's block */
+    vxp_ctx__free(ctx, cu->text);
+    return;
+  }
   vxp_diag__list_free(ctx, &cu->diags);
   vxp_ctx__free(ctx, cu->text);
   vxp_ctx__free(ctx, cu);

@@ -2,7 +2,7 @@
 /* test_arena.c - a handle's memory given back in one call (lib/arena.c): small requests share
  * blocks, large ones get their own, all aligned and zeroed and apart; a final array moves in
  * whole; and an analysis, whose tables are sealed into its arena, is freed in a handful of
- * calls (it was thirty for the Llama prefill, one per table); a roofline and a report in one
+ * calls (it was thirty for the Llama prefill, one per table); a roofline, a report and CUDA in one
  * call each (five and two on the Llama prefill before); a sweep and a frontier in two. The test
  * allocator fails the test on any block not given back. */
 #include <stdalign.h>
@@ -113,10 +113,11 @@ static void test_arena__freeing_an_analysis_is_a_handful_of_calls(void **state) 
   vxp_context_free(ctx);
 }
 
-/* A roofline and a report are each one block: the handle packed with its tables (the
- * roofline: spaces, buffers, streamed accesses, three reasons; eight frees before), or
- * living behind its text (a report: two frees before). Each free is one call. */
-static void test_arena__a_roofline_and_a_report_are_freed_in_one_call(void **state) {
+/* A roofline, a report and generated CUDA are each one block: the handle packed with its
+ * tables (the roofline: spaces, buffers, streamed accesses, three reasons; five frees here
+ * before), or living behind its text (a report, CUDA without diagnostics: two before). Each
+ * free is one call. */
+static void test_arena__a_roofline_a_report_and_cuda_are_freed_in_one_call(void **state) {
   (void)state;
   const vxp_allocator counting = {count_malloc, count_realloc, count_free, NULL};
   vxp_context_options opts = VXP_CONTEXT_OPTIONS_INIT;
@@ -155,6 +156,15 @@ static void test_arena__a_roofline_and_a_report_are_freed_in_one_call(void **sta
   before = frees;
   vxp_report_free(rep);
   if (frees - before != 1) fail_msg("vxp_report_free made %zu free calls", frees - before);
+
+  vxp_cuda *cu;
+  assert_int_equal(vxp_cuda_generate(&cu, ctx, an), VXP_OK);
+  assert_int_equal(vxp_cuda_diagnostic_count(cu), 0);
+  text = vxp_cuda_text(cu, &len);
+  assert_true(len > 100 && strlen(text) == len);
+  before = frees;
+  vxp_cuda_free(cu);
+  if (frees - before != 1) fail_msg("vxp_cuda_free made %zu free calls", frees - before);
 
   vxp_analysis_free(an);
   vxp_machine_free(host);
@@ -227,7 +237,7 @@ int main(void) {
       cmocka_unit_test(test_arena__blocks_small_and_large_are_aligned_zeroed_and_apart),
       cmocka_unit_test(test_arena__an_array_moves_in_whole),
       cmocka_unit_test(test_arena__freeing_an_analysis_is_a_handful_of_calls),
-      cmocka_unit_test(test_arena__a_roofline_and_a_report_are_freed_in_one_call),
+      cmocka_unit_test(test_arena__a_roofline_a_report_and_cuda_are_freed_in_one_call),
       cmocka_unit_test(test_arena__a_sweep_and_a_frontier_are_freed_in_two_calls),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
