@@ -93,10 +93,6 @@ static TSNode field(lowerer *L, TSNode node, TSFieldId id) {
   return ts_node_is_null(node) ? node : ts_node_child_by_field_id(node, id);
 }
 
-static bool is(TSNode node, TSSymbol sym) {
-  return !ts_node_is_null(node) && ts_node_symbol(node) == sym;
-}
-
 static const char *text_of(lowerer *L, TSNode node, size_t *len) {
   uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
   *len = end - start;
@@ -392,7 +388,8 @@ static uint32_t lower_cexpr_block(lowerer *L, TSNode block) {
     uint32_t n = vxp_node__named_count(block);
     TSNode last = n ? ts_node_named_child(block, n - 1) : trailing;
     uint32_t parts = ts_node_is_null(last) ? 0 : ts_node_child_count(last);
-    if (is(last, L->S->expression_statement) && parts == 1) trailing = ts_node_named_child(last, 0);
+    if (vxp_node__is(last, L->S->expression_statement) && parts == 1)
+      trailing = ts_node_named_child(last, 0);
   }
   uint32_t result = VXP_NONE;
   bool opaque_block = false;
@@ -401,14 +398,15 @@ static uint32_t lower_cexpr_block(lowerer *L, TSNode block) {
   for (; more && !failed(L) && !opaque_block; more = ts_tree_cursor_goto_next_sibling(&cursor)) {
     TSNode child = ts_tree_cursor_current_node(&cursor);
     if (!ts_node_is_named(child) || is_extra(L, child)) continue;
-    if (!ts_node_is_null(trailing) && is(child, L->S->expression_statement) &&
+    if (!ts_node_is_null(trailing) && vxp_node__is(child, L->S->expression_statement) &&
         ts_node_eq(ts_node_named_child(child, 0), trailing))
       child = trailing;
     if (!ts_node_is_null(trailing) && ts_node_eq(child, trailing)) {
       result = lower_cexpr(L, child);
-    } else if (is(child, L->S->let_declaration) && ts_node_is_null(field(L, child, L->F->name))) {
+    } else if (vxp_node__is(child, L->S->let_declaration) &&
+               ts_node_is_null(field(L, child, L->F->name))) {
       opaque_block = true; /* `let (a, b) = ...`: comptime does not fold tuples */
-    } else if (is(child, L->S->let_declaration)) {
+    } else if (vxp_node__is(child, L->S->let_declaration)) {
       binding b;
       memset(&b, 0, sizeof(b));
       b.name = intern_node(L, field(L, child, L->F->name));
@@ -432,7 +430,7 @@ static uint32_t lower_cexpr_if(lowerer *L, TSNode node) {
   vxp_cexpr cx = cexpr_of(VXP_CX_SELECT);
   cx.lhs = lower_cexpr(L, field(L, node, L->F->condition));
   cx.rhs = lower_cexpr_block(L, field(L, node, L->F->consequence));
-  cx.alt = is(arm, L->S->block) ? lower_cexpr_block(L, arm) : lower_cexpr(L, arm);
+  cx.alt = vxp_node__is(arm, L->S->block) ? lower_cexpr_block(L, arm) : lower_cexpr(L, arm);
   return add_cexpr(L, cx, node);
 }
 
@@ -448,8 +446,10 @@ static uint32_t lower_cexpr_predicate(lowerer *L, TSNode node) {
                                               (len == 9 && memcmp(s, "Reachable", 9) == 0));
   if (!predicate || vxp_node__named_count(args) != 2) return opaque(L, node, VXP_OPAQUE_OTHER);
   TSNode a = ts_node_named_child(args, 0), b = ts_node_named_child(args, 1);
-  bool a_topology = is(a, L->S->topology_path), b_topology = is(b, L->S->topology_path);
-  if ((!a_topology && !is(a, L->S->memory_path)) || (!b_topology && !is(b, L->S->memory_path)))
+  bool a_topology = vxp_node__is(a, L->S->topology_path),
+       b_topology = vxp_node__is(b, L->S->topology_path);
+  if ((!a_topology && !vxp_node__is(a, L->S->memory_path)) ||
+      (!b_topology && !vxp_node__is(b, L->S->memory_path)))
     return opaque(L, node, VXP_OPAQUE_OTHER);
   vxp_cexpr cx = cexpr_of(VXP_CX_REACHABLE);
   cx.name = intern_node(L, field(L, a, L->F->name));
@@ -544,15 +544,15 @@ static vxp_place lower_place(lowerer *L, TSNode node) {
   if (ts_node_is_null(node)) return p;
   p.start_byte = ts_node_start_byte(node);
   p.end_byte = ts_node_end_byte(node);
-  if (is(node, L->S->memory_path)) {
+  if (vxp_node__is(node, L->S->memory_path)) {
     p.kind = VXP_PLACE_MEMORY;
     p.name = intern_node(L, field(L, node, L->F->name));
-  } else if (is(node, L->S->topology_path)) {
+  } else if (vxp_node__is(node, L->S->topology_path)) {
     p.kind = VXP_PLACE_TOPOLOGY;
     p.name = intern_node(L, field(L, node, L->F->name));
     TSNode index = field(L, node, L->F->index);
     if (!ts_node_is_null(index)) p.index = lower_cexpr(L, index);
-  } else if (is(node, L->S->identifier)) {
+  } else if (vxp_node__is(node, L->S->identifier)) {
     /* A topology variable or generic topology parameter. */
     p.kind = VXP_PLACE_TOPOLOGY;
     p.variable = true;
@@ -580,7 +580,7 @@ static uint32_t lower_tensor_type(lowerer *L, TSNode node) {
   if (!ts_node_is_null(elem)) {
     size_t len;
     const char *s = text_of(L, elem, &len);
-    if (is(elem, L->S->type_identifier)) t.elem = (uint8_t)vxp_elem__from_name(s, len);
+    if (vxp_node__is(elem, L->S->type_identifier)) t.elem = (uint8_t)vxp_elem__from_name(s, len);
     t.elem_name = intern_node(L, elem);
     t.elem_start = ts_node_start_byte(elem);
     t.elem_end = ts_node_end_byte(elem);
@@ -639,9 +639,9 @@ static vxp_origin origin_of_type(lowerer *L, uint32_t type) {
 /* The nominal type name of a type node (`S`, `S<T>` -> S), for method resolution. */
 static vxp_name nominal_name(lowerer *L, TSNode node) {
   if (ts_node_is_null(node)) return VXP_NAME_NONE;
-  if (is(node, L->S->type_identifier)) return intern_node(L, node);
-  if (is(node, L->S->generic_type)) return nominal_name(L, field(L, node, L->F->name));
-  if (is(node, L->S->scoped_type_identifier)) return intern_node(L, node);
+  if (vxp_node__is(node, L->S->type_identifier)) return intern_node(L, node);
+  if (vxp_node__is(node, L->S->generic_type)) return nominal_name(L, field(L, node, L->F->name));
+  if (vxp_node__is(node, L->S->scoped_type_identifier)) return intern_node(L, node);
   return VXP_NAME_NONE;
 }
 
@@ -685,7 +685,7 @@ static void ref_topology_arguments(lowerer *L, TSNode args, bool in_body) {
   uint32_t count = vxp_node__named_count(args);
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (is(a, L->S->topology_path))
+    if (vxp_node__is(a, L->S->topology_path))
       add_ref(L, VXP_REF_TOPOLOGY, field(L, a, L->F->name), a, in_body);
   }
 }
@@ -711,11 +711,11 @@ static void ref_types(lowerer *L, TSNode node, unsigned depth) {
     uint32_t count = vxp_node__named_count(args);
     for (uint32_t i = 0; i < count && !failed(L); i++) {
       TSNode a = ts_node_named_child(args, i);
-      if (is(a, S->topology_path))
+      if (vxp_node__is(a, S->topology_path))
         add_ref(L, VXP_REF_TOPOLOGY, field(L, a, L->F->name), a, false);
-      else if (is(a, S->type_binding))
+      else if (vxp_node__is(a, S->type_binding))
         ref_types(L, field(L, a, L->F->type), depth + 1);
-      else if (!is(a, S->const_argument) && !is(a, S->memory_path))
+      else if (!vxp_node__is(a, S->const_argument) && !vxp_node__is(a, S->memory_path))
         ref_types(L, a, depth + 1);
     }
   } else if (sym == S->reference_type || sym == S->pointer_type || sym == S->verified_type ||
@@ -765,9 +765,9 @@ static void read_token_tree(lowerer *L, TSNode node) {
   uint32_t count = vxp_node__named_count(node);
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode child = ts_node_named_child(node, i);
-    if (is(child, L->S->identifier))
+    if (vxp_node__is(child, L->S->identifier))
       add_read(L, intern_node(L, child));
-    else if (is(child, L->S->token_tree))
+    else if (vxp_node__is(child, L->S->token_tree))
       read_token_tree(L, child);
   }
   leave(L);
@@ -777,7 +777,7 @@ static vxp_name callee_name(lowerer *L, TSNode fn_node, uint32_t *generic_first,
                             uint32_t *generic_count) {
   *generic_first = (uint32_t)L->m->dim_list.len;
   *generic_count = 0;
-  if (is(fn_node, L->S->generic_name)) {
+  if (vxp_node__is(fn_node, L->S->generic_name)) {
     TSNode args = field(L, fn_node, L->F->arguments);
     uint32_t count = vxp_node__named_count(args);
     for (uint32_t i = 0; i < count && !failed(L); i++) {
@@ -795,10 +795,10 @@ static vxp_name callee_name(lowerer *L, TSNode fn_node, uint32_t *generic_first,
 /* The literal type of an argument written as a number or a boolean (vxc's defaults: an
  * unsuffixed integer is i32, a decimal f32), for inferring generic arguments. */
 static vxp_elem literal_type(lowerer *L, TSNode node) {
-  while (is(node, L->S->parenthesized_expression))
+  while (vxp_node__is(node, L->S->parenthesized_expression))
     node = ts_node_named_child(node, 0);
-  if (is(node, L->S->boolean)) return VXP_ELEM_BOOL;
-  if (!is(node, L->S->number)) return VXP_ELEM_UNKNOWN;
+  if (vxp_node__is(node, L->S->boolean)) return VXP_ELEM_BOOL;
+  if (!vxp_node__is(node, L->S->number)) return VXP_ELEM_UNKNOWN;
   size_t len;
   const char *s = text_of(L, node, &len);
   uint64_t value;
@@ -942,7 +942,7 @@ static value_info lower_if(lowerer *L, TSNode node) {
   if (!ts_node_is_null(alternative)) {
     TSNode arm = ts_node_named_child(alternative, 0);
     open_block(L, alternative, VXP_BLOCK_ELSE, comptime, cond, VXP_NONE, VXP_NONE);
-    if (is(arm, L->S->block))
+    if (vxp_node__is(arm, L->S->block))
       lower_block_body(L, arm);
     else if (!ts_node_is_null(arm))
       lower_expr(L, arm, VXP_NAME_NONE);
@@ -963,11 +963,11 @@ static value_info lower_wrapped_block(lowerer *L, TSNode construct, TSNode block
  * fields (`Some(n)` binds n; `Shape::Square` binds nothing). */
 static void bind_pattern(lowerer *L, TSNode pattern) {
   if (ts_node_is_null(pattern) || failed(L)) return;
-  if (is(pattern, L->S->identifier)) {
+  if (vxp_node__is(pattern, L->S->identifier)) {
     bind(L, intern_node(L, pattern), no_value);
     return;
   }
-  if (!is(pattern, L->S->variant_pattern)) return;
+  if (!vxp_node__is(pattern, L->S->variant_pattern)) return;
   uint32_t count = ts_node_child_count(pattern);
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     const char *f = ts_node_field_name_for_child(pattern, i);
@@ -982,7 +982,7 @@ static void lower_match(lowerer *L, TSNode node) {
   bool seen_arm = false;
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode arm = ts_node_named_child(body, i);
-    if (!is(arm, L->S->match_arm)) continue;
+    if (!vxp_node__is(arm, L->S->match_arm)) continue;
     bool first_arm = !seen_arm;
     seen_arm = true;
     open_block(L, arm, VXP_BLOCK_MATCH_ARM, false, VXP_NONE, VXP_NONE, VXP_NONE);
@@ -991,7 +991,7 @@ static void lower_match(lowerer *L, TSNode node) {
     push_scope(L);
     bind_pattern(L, field(L, arm, L->F->pattern));
     TSNode value = field(L, arm, L->F->value);
-    if (is(value, L->S->block))
+    if (vxp_node__is(value, L->S->block))
       lower_block_body(L, value);
     else if (!ts_node_is_null(value))
       lower_statement(L, value);
@@ -1100,14 +1100,14 @@ static value_info lower_element_access(lowerer *L, TSNode node, bool read, bool 
   a.start_byte = ts_node_start_byte(node);
   a.end_byte = ts_node_end_byte(node);
   TSNode base = node;
-  while (is(base, L->S->index_expression) && !failed(L)) {
+  while (vxp_node__is(base, L->S->index_expression) && !failed(L)) {
     L->address_depth++;
     lower_expr(L, field(L, base, L->F->index), VXP_NAME_NONE);
     L->address_depth--;
     a.indices++;
     base = field(L, base, L->F->value);
   }
-  if (is(base, L->S->identifier)) {
+  if (vxp_node__is(base, L->S->identifier)) {
     a.tensor = intern_node(L, base);
     add_read(L, a.tensor);
     binding *b = lookup(L, a.tensor);
@@ -1141,13 +1141,13 @@ static void shape_from_argument(lowerer *L, uint32_t type, TSNode args) {
   if (L->m->types.items[type].wrapper != VXP_WRAP_NONE) return;
   if (vxp_node__named_count(args) != 1) return;
   TSNode list = ts_node_named_child(args, 0);
-  if (!is(list, L->S->array_expression)) return;
+  if (!vxp_node__is(list, L->S->array_expression)) return;
   uint32_t count = vxp_node__named_count(list);
   if (count == 0) return;
   for (uint32_t i = 0; i < count; i++) {
     TSNode dim = ts_node_named_child(list, i);
     size_t len;
-    const char *s = is(dim, L->S->number) ? text_of(L, dim, &len) : NULL;
+    const char *s = vxp_node__is(dim, L->S->number) ? text_of(L, dim, &len) : NULL;
     uint64_t value;
     vxp_elem suffix;
     bool is_float, too_big;
@@ -1218,9 +1218,9 @@ static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_tar
     lower_expr(L, topology, VXP_NAME_NONE);
     /* The topology a region runs on, for the peak rates its arithmetic counts at. */
     vxp_name on = VXP_NAME_NONE;
-    if (is(topology, L->S->topology_path))
+    if (vxp_node__is(topology, L->S->topology_path))
       on = intern_node(L, field(L, topology, L->F->name));
-    else if (is(topology, L->S->identifier))
+    else if (vxp_node__is(topology, L->S->identifier))
       on = intern_node(L, topology);
     size_t open_at = L->fn_stack.len ? current_fn(L)->events.len : 0;
     L->spawn_depth++;
@@ -1262,7 +1262,7 @@ static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_tar
     uint32_t count = vxp_node__named_count(node);
     for (uint32_t i = 0; i < count; i++) {
       TSNode child = ts_node_named_child(node, i);
-      if (is(child, S->token_tree)) read_token_tree(L, child);
+      if (vxp_node__is(child, S->token_tree)) read_token_tree(L, child);
     }
     return no_value;
   }
@@ -1276,8 +1276,8 @@ static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_tar
     }
     value_info v = no_value;
     TSNode name = field(L, node, L->F->name);
-    v.nominal = is(name, S->generic_name) ? intern_node(L, field(L, name, L->F->name))
-                                          : intern_node(L, name);
+    v.nominal = vxp_node__is(name, S->generic_name) ? intern_node(L, field(L, name, L->F->name))
+                                                    : intern_node(L, name);
     return v;
   }
   if (sym == S->field_expression) {
@@ -1322,9 +1322,9 @@ static void bind_tuple_names(lowerer *L, TSNode pattern) {
   uint32_t count = vxp_node__named_count(pattern);
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode part = ts_node_named_child(pattern, i);
-    if (is(part, L->S->tuple_binding))
+    if (vxp_node__is(part, L->S->tuple_binding))
       bind_tuple_names(L, part);
-    else if (is(part, L->S->binding))
+    else if (vxp_node__is(part, L->S->binding))
       bind(L, intern_node(L, field(L, part, L->F->name)), no_value);
   }
   leave(L);
@@ -1344,9 +1344,9 @@ static void lower_let(lowerer *L, TSNode node) {
   TSNode type_node = field(L, node, L->F->type);
   TSNode value_node = field(L, node, L->F->value);
   TSNode init = value_node;
-  while (is(init, L->S->parenthesized_expression))
+  while (vxp_node__is(init, L->S->parenthesized_expression))
     init = ts_node_named_child(init, 0);
-  bool is_transfer = is(init, L->S->transfer_expression);
+  bool is_transfer = vxp_node__is(init, L->S->transfer_expression);
   L->assign_target = name;
   value_info value = lower_expr(L, value_node, name);
   L->assign_target = VXP_NAME_NONE;
@@ -1384,7 +1384,7 @@ static void lower_let(lowerer *L, TSNode node) {
 static void lower_assignment(lowerer *L, TSNode node) {
   TSNode left = field(L, node, L->F->left);
   TSNode right = field(L, node, L->F->right);
-  if (is(left, L->S->identifier)) {
+  if (vxp_node__is(left, L->S->identifier)) {
     /* `x = e` writes x without reading it. */
     vxp_name name = intern_node(L, left);
     vxp_name target = L->assign_target;
@@ -1393,7 +1393,7 @@ static void lower_assignment(lowerer *L, TSNode node) {
     L->assign_target = target;
     binding *b = lookup(L, name);
     if (b && (value.type != VXP_NONE || value.closure_fn != VXP_NONE)) b->value = value;
-  } else if (L->spawn_depth > 0 && is(left, L->S->index_expression)) {
+  } else if (L->spawn_depth > 0 && vxp_node__is(left, L->S->index_expression)) {
     lower_expr(L, right, VXP_NAME_NONE);
     lower_element_access(L, left, false, true);
   } else {
@@ -1408,7 +1408,7 @@ static void lower_for(lowerer *L, TSNode node) {
   lower_expr(L, iterable, VXP_NAME_NONE);
   L->address_depth--;
   uint32_t trip_start = VXP_NONE, trip_end = VXP_NONE;
-  if (is(iterable, L->S->range_expression)) {
+  if (vxp_node__is(iterable, L->S->range_expression)) {
     trip_start = lower_cexpr(L, field(L, iterable, L->F->start));
     trip_end = lower_cexpr(L, field(L, iterable, L->F->end));
   }
@@ -1447,13 +1447,13 @@ static void lower_statement(lowerer *L, TSNode node) {
     lower_expr(L, field(L, node, L->F->condition), VXP_NAME_NONE);
     lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_LOOP);
   } else if (sym == S->compound_assignment_statement && L->spawn_depth > 0 &&
-             is(field(L, node, L->F->left), S->index_expression)) {
+             vxp_node__is(field(L, node, L->F->left), S->index_expression)) {
     /* `x[i] op= v` inside a device region reads the element and writes it back. */
     value_info b = lower_expr(L, field(L, node, L->F->right), VXP_NAME_NONE);
     value_info a = lower_element_access(L, field(L, node, L->F->left), true, true);
     if (compound_is_arith(L, node)) arith(L, node, &a, &b);
   } else if (sym == S->compound_assignment_statement && L->spawn_depth > 0 &&
-             is(field(L, node, L->F->left), S->identifier)) {
+             vxp_node__is(field(L, node, L->F->left), S->identifier)) {
     /* `acc op= v` on a scalar in a device region: one operation, in acc's or v's type. */
     value_info b = lower_expr(L, field(L, node, L->F->right), VXP_NAME_NONE);
     value_info a = lower_expr(L, field(L, node, L->F->left), VXP_NAME_NONE);
@@ -1544,7 +1544,8 @@ static void lower_function(lowerer *L, TSNode node) {
   for (uint32_t i = 0; i < gcount && !failed(L); i++) {
     TSNode g = ts_node_named_child(generics, i);
     if (is_extra(L, g)) continue;
-    vxp_generic_param gp = {intern_node(L, field(L, g, L->F->name)), is(g, L->S->const_parameter)};
+    vxp_generic_param gp = {intern_node(L, field(L, g, L->F->name)),
+                            vxp_node__is(g, L->S->const_parameter)};
     if (!array_push(L->ctx, &fn.generics, gp)) oom(L);
   }
   if (failed(L) || !array_push(L->ctx, &L->m->functions, fn)) {
@@ -1564,7 +1565,7 @@ static void lower_function(lowerer *L, TSNode node) {
   uint32_t pcount = vxp_node__named_count(params);
   for (uint32_t i = 0; i < pcount && !failed(L); i++) {
     TSNode p = ts_node_named_child(params, i);
-    if (!is(p, L->S->parameter)) continue;
+    if (!vxp_node__is(p, L->S->parameter)) continue;
     vxp_name pname = intern_node(L, field(L, p, L->F->name));
     TSNode ptype = field(L, p, L->F->type);
     ref_types(L, ptype, 0);
@@ -1574,14 +1575,15 @@ static void lower_function(lowerer *L, TSNode node) {
     v.loc = origin_of_type(L, v.type);
     v.nominal = nominal_name(L, ptype);
     bind(L, pname, v);
-    vxp_param param = {pname, v.type, is(ptype, L->S->type_identifier) ? v.nominal : VXP_NAME_NONE};
+    vxp_param param = {pname, v.type,
+                       vxp_node__is(ptype, L->S->type_identifier) ? v.nominal : VXP_NAME_NONE};
     if (!failed(L) && !array_push(L->ctx, &L->m->functions.items[index].params, param)) oom(L);
   }
   ref_types(L, field(L, node, L->F->return_type), 0);
   record_declared(L, VXP_DECLARED_RETURN, fn.name, VXP_NAME_NONE,
                   field(L, node, L->F->return_type));
   TSNode on = field(L, node, L->F->topology); /* `fn f() on Topology::X -> T` */
-  if (is(on, L->S->topology_path))
+  if (vxp_node__is(on, L->S->topology_path))
     add_ref(L, VXP_REF_TOPOLOGY, field(L, on, L->F->name), on, false);
   lower_block_body(L, field(L, node, L->F->body));
   pop_scope(L);
@@ -1599,7 +1601,7 @@ static void lower_struct(lowerer *L, TSNode node) {
   uint32_t count = vxp_node__named_count(body);
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode f = ts_node_named_child(body, i);
-    if (!is(f, L->S->field_declaration)) continue;
+    if (!vxp_node__is(f, L->S->field_declaration)) continue;
     ref_types(L, field(L, f, L->F->type), 0);
     record_declared(L, VXP_DECLARED_FIELD, owner, intern_node(L, field(L, f, L->F->name)),
                     field(L, f, L->F->type));
@@ -1643,7 +1645,7 @@ static void lower_impl(lowerer *L, TSNode node, bool signatures_only) {
   uint32_t count = vxp_node__named_count(body);
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode item = ts_node_named_child(body, i);
-    if (!is(item, L->S->function_item)) continue;
+    if (!vxp_node__is(item, L->S->function_item)) continue;
     if (signatures_only)
       collect_signature(L, item);
     else
@@ -1660,7 +1662,7 @@ static void lower_extern(lowerer *L, TSNode node) {
   uint32_t count = vxp_node__named_count(body);
   for (uint32_t i = 0; i < count && !failed(L); i++) {
     TSNode f = ts_node_named_child(body, i);
-    if (!is(f, L->S->extern_function)) continue;
+    if (!vxp_node__is(f, L->S->extern_function)) continue;
     vxp_name name = intern_node(L, field(L, f, L->F->name));
     if (name && !failed(L) && !array_push(L->ctx, &L->m->externs, name)) oom(L);
   }

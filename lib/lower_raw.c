@@ -69,12 +69,6 @@ typedef struct raw_walk {
   Array(uint64_t) reported;           /* code and start byte of each report (loops walk twice) */
 } raw_walk;
 
-static TSNode fld(TSNode n, TSFieldId id) {
-  return ts_node_is_null(n) ? n : ts_node_child_by_field_id(n, id);
-}
-
-static bool is(TSNode n, TSSymbol sym) { return !ts_node_is_null(n) && ts_node_symbol(n) == sym; }
-
 static const char *text(const raw_walk *R, TSNode n, uint32_t *len) {
   uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
   *len = b - a;
@@ -89,15 +83,16 @@ static bool text_is(const raw_walk *R, TSNode n, const char *s) {
 }
 
 static bool is_comment(const raw_walk *R, TSNode n) {
-  return is(n, R->S->line_comment) || is(n, R->S->doc_comment);
+  return vxp_node__is(n, R->S->line_comment) || vxp_node__is(n, R->S->doc_comment);
 }
 
 /* The primitive a call names, or -1 when its callee is not a `raw::` path. */
 static int primitive_of(const raw_walk *R, TSNode call, TSNode *name_out) {
-  TSNode callee = fld(call, R->F->function);
-  if (!is(callee, R->S->scoped_identifier) || !text_is(R, fld(callee, R->F->path), "raw"))
+  TSNode callee = vxp_node__field(call, R->F->function);
+  if (!vxp_node__is(callee, R->S->scoped_identifier) ||
+      !text_is(R, vxp_node__field(callee, R->F->path), "raw"))
     return -1;
-  TSNode name = fld(callee, R->F->name);
+  TSNode name = vxp_node__field(callee, R->F->name);
   *name_out = name;
   for (int p = 0; p < PRIM_UNKNOWN; p++)
     if (text_is(R, name, PRIM_NAMES[p])) return p;
@@ -171,7 +166,7 @@ static void report_when(raw_walk *R, uint8_t kind, const char *code, TSNode at, 
 
 /* The parameter a tile argument names, or -1. */
 static int param_of(const raw_walk *R, TSNode arg) {
-  if (!is(arg, R->S->identifier)) return -1;
+  if (!vxp_node__is(arg, R->S->identifier)) return -1;
   uint32_t len;
   const char *t = text(R, arg, &len);
   for (uint32_t i = 0; i < R->nparams; i++)
@@ -180,7 +175,7 @@ static int param_of(const raw_walk *R, TSNode arg) {
 }
 
 static TSNode nth_arg(const raw_walk *R, TSNode call, uint32_t k) {
-  TSNode args = fld(call, R->F->arguments);
+  TSNode args = vxp_node__field(call, R->F->arguments);
   uint32_t seen = 0;
   uint32_t count = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < count && i < 8; i++) { /* primitives take at most three */
@@ -386,37 +381,37 @@ static flow walk(raw_walk *R, TSNode n, flow in, loop_exits *loop, unsigned dept
     return DEAD;
   }
   if (sym == S->for_statement || sym == S->while_statement) {
-    TSNode head = fld(n, sym == S->for_statement ? R->F->iterable : R->F->condition);
+    TSNode head = vxp_node__field(n, sym == S->for_statement ? R->F->iterable : R->F->condition);
     flow entry = ts_node_is_null(head) ? in : walk(R, head, in, loop, depth + 1);
     loop_exits exits = {DEAD, DEAD};
-    flow end = loop_body(R, fld(n, R->F->body), entry, &exits, depth);
+    flow end = loop_body(R, vxp_node__field(n, R->F->body), entry, &exits, depth);
     return join(join(entry, end), exits.brk); /* the body may run no times */
   }
   if (sym == S->loop_statement) {
     loop_exits exits = {DEAD, DEAD};
-    loop_body(R, fld(n, R->F->body), in, &exits, depth);
+    loop_body(R, vxp_node__field(n, R->F->body), in, &exits, depth);
     return exits.brk; /* a `loop` is left only by `break` (or `return`) */
   }
   if (sym == S->if_expression) {
-    TSNode cond = fld(n, R->F->condition);
+    TSNode cond = vxp_node__field(n, R->F->condition);
     flow c = ts_node_is_null(cond) ? in : walk(R, cond, in, loop, depth + 1);
-    flow then = walk(R, fld(n, R->F->consequence), c, loop, depth + 1);
-    TSNode alt = fld(n, R->F->alternative);
+    flow then = walk(R, vxp_node__field(n, R->F->consequence), c, loop, depth + 1);
+    TSNode alt = vxp_node__field(n, R->F->alternative);
     flow other = ts_node_is_null(alt) ? c : walk(R, alt, c, loop, depth + 1);
     return join(then, other);
   }
   if (sym == S->match_expression) {
-    TSNode value = fld(n, R->F->value);
+    TSNode value = vxp_node__field(n, R->F->value);
     flow v = ts_node_is_null(value) ? in : walk(R, value, in, loop, depth + 1);
-    TSNode arms = fld(n, R->F->body);
+    TSNode arms = vxp_node__field(n, R->F->body);
     flow out = DEAD;
     bool any = false;
     TSTreeCursor c = ts_tree_cursor_new(arms);
     for (bool more = ts_tree_cursor_goto_first_child(&c); more;
          more = ts_tree_cursor_goto_next_sibling(&c)) {
       TSNode arm = ts_tree_cursor_current_node(&c);
-      if (!is(arm, S->match_arm)) continue;
-      out = join(out, walk(R, fld(arm, R->F->value), v, loop, depth + 1));
+      if (!vxp_node__is(arm, S->match_arm)) continue;
+      out = join(out, walk(R, vxp_node__field(arm, R->F->value), v, loop, depth + 1));
       any = true;
     }
     ts_tree_cursor_delete(&c);
@@ -425,9 +420,9 @@ static flow walk(raw_walk *R, TSNode n, flow in, loop_exits *loop, unsigned dept
   if (sym == S->call_expression) {
     TSNode name = {{0}};
     int p = primitive_of(R, n, &name);
-    flow out = walk(R, fld(n, R->F->arguments), in, loop, depth + 1);
+    flow out = walk(R, vxp_node__field(n, R->F->arguments), in, loop, depth + 1);
     if (p < 0)
-      out = walk(R, fld(n, R->F->function), out, loop, depth + 1);
+      out = walk(R, vxp_node__field(n, R->F->function), out, loop, depth + 1);
     else
       effect(R, n, p, &out);
     return out;
@@ -447,9 +442,9 @@ static void top_statements(raw_walk *R, TSNode block, unsigned depth,
        more = ts_tree_cursor_goto_next_sibling(&c)) {
     TSNode s = ts_tree_cursor_current_node(&c);
     if (!ts_node_is_named(s) || is_comment(R, s)) continue;
-    TSNode inner = is(s, R->S->expression_statement) ? ts_node_named_child(s, 0) : s;
-    if (is(inner, R->S->unsafe_block)) {
-      top_statements(R, fld(inner, R->F->body), depth + 1, fn, data, stop);
+    TSNode inner = vxp_node__is(s, R->S->expression_statement) ? ts_node_named_child(s, 0) : s;
+    if (vxp_node__is(inner, R->S->unsafe_block)) {
+      top_statements(R, vxp_node__field(inner, R->F->body), depth + 1, fn, data, stop);
       continue;
     }
     if (!fn(R, s, data)) *stop = true;
@@ -458,9 +453,9 @@ static void top_statements(raw_walk *R, TSNode block, unsigned depth,
 }
 
 static bool is_barrier_statement(raw_walk *R, TSNode s) {
-  TSNode e = is(s, R->S->expression_statement) ? ts_node_named_child(s, 0) : s;
+  TSNode e = vxp_node__is(s, R->S->expression_statement) ? ts_node_named_child(s, 0) : s;
   TSNode name = {{0}};
-  return is(e, R->S->call_expression) && primitive_of(R, e, &name) == PRIM_BARRIER;
+  return vxp_node__is(e, R->S->call_expression) && primitive_of(R, e, &name) == PRIM_BARRIER;
 }
 
 typedef struct last_stmt {
@@ -475,7 +470,7 @@ static bool note_statement(raw_walk *R, TSNode s, void *data) {
     L->barrier = ts_node_start_byte(s);
     L->has_barrier = true;
   }
-  if (!is(s, R->S->return_statement)) L->last = s;
+  if (!vxp_node__is(s, R->S->return_statement)) L->last = s;
   return true;
 }
 
@@ -508,18 +503,19 @@ static void early_returns(raw_walk *R, TSNode n, uint32_t barrier, bool nested, 
 
 static void read_params(raw_walk *R, TSNode fn) {
   R->nparams = 0;
-  TSNode params = fld(fn, R->F->parameters);
+  TSNode params = vxp_node__field(fn, R->F->parameters);
   TSTreeCursor c = ts_tree_cursor_new(params);
   for (bool more = ts_tree_cursor_goto_first_child(&c); more && R->nparams < RAW_MAX_TILES;
        more = ts_tree_cursor_goto_next_sibling(&c)) {
     TSNode p = ts_tree_cursor_current_node(&c);
-    if (!is(p, R->S->parameter)) continue;
-    TSNode name = fld(p, R->F->name);
-    TSNode type = fld(p, R->F->type);
+    if (!vxp_node__is(p, R->S->parameter)) continue;
+    TSNode name = vxp_node__field(p, R->F->name);
+    TSNode type = vxp_node__field(p, R->F->type);
     if (ts_node_is_null(name)) continue;
     raw_param *rp = &R->params[R->nparams++];
     rp->name = text(R, name, &rp->len);
-    rp->is_mut_ref = is(type, R->S->reference_type) && !ts_node_is_null(fld(type, R->F->mutable));
+    rp->is_mut_ref = vxp_node__is(type, R->S->reference_type) &&
+                     !ts_node_is_null(vxp_node__field(type, R->F->mutable));
   }
   ts_tree_cursor_delete(&c);
 }
@@ -532,7 +528,7 @@ static bool calls_raw(const raw_walk *R, TSNode n) {
   for (;;) {
     TSNode x = ts_tree_cursor_current_node(&c);
     TSNode name;
-    if (is(x, R->S->call_expression) && primitive_of(R, x, &name) >= 0) {
+    if (vxp_node__is(x, R->S->call_expression) && primitive_of(R, x, &name) >= 0) {
       found = true;
       break;
     }
@@ -556,8 +552,9 @@ static bool note_final(raw_walk *R, TSNode s, void *data) {
  * body is inlined at the transfer, so a `return` that is not the body's last statement
  * would return from the function that performs the transfer (E6021). */
 static void returns_before_the_end(raw_walk *R, TSNode n, TSNode final, unsigned depth) {
-  if (R->rc != VXP_OK || depth > VXP_MAX_NESTING || is(n, R->S->closure_expression)) return;
-  if (is(n, R->S->return_statement) && !ts_node_eq(n, final))
+  if (R->rc != VXP_OK || depth > VXP_MAX_NESTING || vxp_node__is(n, R->S->closure_expression))
+    return;
+  if (vxp_node__is(n, R->S->return_statement) && !ts_node_eq(n, final))
     report(R, "E6021", n,
            "`return` before the end of a lowering: the body is inlined at the transfer site, "
            "so this would return from whatever function performs the transfer; a lowering "
@@ -568,7 +565,7 @@ static void returns_before_the_end(raw_walk *R, TSNode n, TSNode final, unsigned
 }
 
 static void check_function(raw_walk *R, TSNode fn) {
-  TSNode body = fld(fn, R->F->body);
+  TSNode body = vxp_node__field(fn, R->F->body);
   if (ts_node_is_null(body)) return;
   read_params(R, fn);
   R->reported.len = 0;
@@ -591,8 +588,8 @@ static void check_function(raw_walk *R, TSNode fn) {
   top_statements(R, body, 0, note_statement, &L, &stop);
   if (ts_node_is_null(L.last) || !is_barrier_statement(R, L.last)) {
     uint32_t nl;
-    const char *nt = text(R, fld(fn, R->F->name), &nl);
-    report_when(R, VXP_RAW_SYNCHRONIZING, "E6021", fld(fn, R->F->name),
+    const char *nt = text(R, vxp_node__field(fn, R->F->name), &nl);
+    report_when(R, VXP_RAW_SYNCHRONIZING, "E6021", vxp_node__field(fn, R->F->name),
                 "lowering `%.*s` writes its destination on the synchronizing edge "
                 "Memory::%.*s -> Memory::%.*s but does not end with raw::barrier(): without it "
                 "the transfer is relaxed and a stale read is reachable",
@@ -607,9 +604,9 @@ static void find_edge(raw_walk *R, TSNode item) {
   R->has_edge = false;
   R->topo_name = R->from_name = R->to_name = "";
   R->topo_len = R->from_len = R->to_len = 0;
-  TSNode topo = fld(fld(item, R->F->topology), R->F->name);
-  TSNode from = fld(fld(item, R->F->from), R->F->name);
-  TSNode to = fld(fld(item, R->F->to), R->F->name);
+  TSNode topo = vxp_node__field(vxp_node__field(item, R->F->topology), R->F->name);
+  TSNode from = vxp_node__field(vxp_node__field(item, R->F->from), R->F->name);
+  TSNode to = vxp_node__field(vxp_node__field(item, R->F->to), R->F->name);
   vxp_raw_fact f;
   memset(&f, 0, sizeof(f));
   f.kind = VXP_RAW_EDGE;
@@ -636,7 +633,7 @@ static void find_edge(raw_walk *R, TSNode item) {
 /* `raw::` outside every lowering: the primitives exist only in lowering bodies. */
 static void outside(raw_walk *R, TSNode n, unsigned depth) {
   if (R->rc != VXP_OK || depth > VXP_MAX_NESTING) return;
-  if (is(n, R->S->call_expression)) {
+  if (vxp_node__is(n, R->S->call_expression)) {
     TSNode name = {{0}};
     if (primitive_of(R, n, &name) >= 0) {
       uint32_t nl;
@@ -659,19 +656,19 @@ static void outside(raw_walk *R, TSNode n, unsigned depth) {
 
 /* The checks of top-level item `item`. */
 static void check_item(raw_walk *R, TSNode item) {
-  if (is(item, R->S->legacy_transfer_impl_item)) return; /* refused as a syntax error */
-  if (!is(item, R->S->transfer_impl_item)) {
+  if (vxp_node__is(item, R->S->legacy_transfer_impl_item)) return; /* refused as a syntax error */
+  if (!vxp_node__is(item, R->S->transfer_impl_item)) {
     R->reported.len = 0;
     outside(R, item, 0);
     return;
   }
   find_edge(R, item);
-  TSNode body = fld(item, R->F->body);
+  TSNode body = vxp_node__field(item, R->F->body);
   TSTreeCursor c = ts_tree_cursor_new(body);
   for (bool m = ts_tree_cursor_goto_first_child(&c); m && R->rc == VXP_OK;
        m = ts_tree_cursor_goto_next_sibling(&c)) {
     TSNode fn = ts_tree_cursor_current_node(&c);
-    if (is(fn, R->S->function_item)) check_function(R, fn);
+    if (vxp_node__is(fn, R->S->function_item)) check_function(R, fn);
   }
   ts_tree_cursor_delete(&c);
 }

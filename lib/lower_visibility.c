@@ -113,8 +113,6 @@ static TSNode field_of(TSNode n, TSFieldId id) {
 }
 #define field(W, n, id) field_of((n), (id))
 
-static bool is(TSNode n, TSSymbol sym) { return !ts_node_is_null(n) && ts_node_symbol(n) == sym; }
-
 /* ------------------------------------------------------------------ topologies in the code */
 
 static const vis_topo HOST = {{"CPU", 3}, {NULL, 0}};
@@ -134,8 +132,8 @@ static bool topology_variable(const vis_walk *W, vis_name name) {
  * variable, `Current`, or not a topology at all. */
 static vis_topo topo_of(const vis_walk *W, TSNode n) {
   vis_topo t = {{NULL, 0}, {NULL, 0}};
-  if (is(n, W->S->parenthesized_expression)) n = ts_node_named_child(n, 0);
-  if (!is(n, W->S->topology_path)) return t;
+  if (vxp_node__is(n, W->S->parenthesized_expression)) n = ts_node_named_child(n, 0);
+  if (!vxp_node__is(n, W->S->topology_path)) return t;
   vis_name name = text_of(W, field(W, n, W->F->name));
   if (name_is(name, "Current") || topology_variable(W, name)) return t;
   t.name = name;
@@ -232,14 +230,14 @@ static void bind_other(vis_walk *W, TSNode name_node) {
 /* What a declared type says of a value: a tensor's space, a Pinned's topology, a pointer's
  * space. Unplaced tensors and pointers live on the host only when made by host code. */
 static void describe_type(const vis_walk *W, TSNode type, vis_var *v, bool made_here) {
-  for (int guard = 0; is(type, W->S->reference_type) && guard < 64; guard++)
+  for (int guard = 0; vxp_node__is(type, W->S->reference_type) && guard < 64; guard++)
     type = field(W, type, W->F->type);
-  if (is(type, W->S->tensor_type)) {
+  if (vxp_node__is(type, W->S->tensor_type)) {
     v->kind = VIS_TENSOR;
     TSNode place = field(W, type, W->F->placement);
-    if (is(place, W->S->memory_path)) {
+    if (vxp_node__is(place, W->S->memory_path)) {
       v->space = space_named(text_of(W, field(W, place, W->F->name)));
-    } else if (is(place, W->S->topology_path)) {
+    } else if (vxp_node__is(place, W->S->topology_path)) {
       vis_topo t = topo_of(W, place);
       if (topo_known(t)) {
         v->space = space_of_topology(t);
@@ -249,14 +247,14 @@ static void describe_type(const vis_walk *W, TSNode type, vis_var *v, bool made_
       v->space = space_named(HOST_SPACE);
       v->no_topology = true;
     }
-  } else if (is(type, W->S->pinned_type)) {
+  } else if (vxp_node__is(type, W->S->pinned_type)) {
     vis_topo t = topo_of(W, field(W, type, W->F->topology));
     if (topo_known(t)) {
       v->kind = VIS_PLACED;
       v->topo = t;
       v->space = space_of_topology(t);
     }
-  } else if (is(type, W->S->pointer_type)) {
+  } else if (vxp_node__is(type, W->S->pointer_type)) {
     v->kind = VIS_POINTER;
     TSNode space = field(W, type, W->F->space);
     v->space =
@@ -266,14 +264,14 @@ static void describe_type(const vis_walk *W, TSNode type, vis_var *v, bool made_
 
 /* `x.as_ptr()` (or `as_mut_ptr()`) of a tensor whose space is known: the pointer's var. */
 static bool pointer_of(const vis_walk *W, TSNode call, vis_var *out) {
-  if (!is(call, W->S->call_expression)) return false;
+  if (!vxp_node__is(call, W->S->call_expression)) return false;
   TSNode fn = field(W, call, W->F->function);
   vis_name method = text_of(W, field(W, fn, W->F->field));
-  if (!is(fn, W->S->field_expression) ||
+  if (!vxp_node__is(fn, W->S->field_expression) ||
       !(name_is(method, "as_ptr") || name_is(method, "as_mut_ptr")))
     return false;
   TSNode recv = field(W, fn, W->F->value);
-  if (!is(recv, W->S->identifier)) return false;
+  if (!vxp_node__is(recv, W->S->identifier)) return false;
   const vis_var *t = lookup(W, text_of(W, recv));
   if (!t || t->kind != VIS_TENSOR || !t->space.known) return false;
   out->kind = VIS_POINTER;
@@ -283,12 +281,12 @@ static bool pointer_of(const vis_walk *W, TSNode call, vis_var *out) {
 
 /* What the value of `let`'s initializer is known to be. */
 static void describe_value(const vis_walk *W, TSNode value, vis_var *v) {
-  if (is(value, W->S->tensor_constructor)) {
+  if (vxp_node__is(value, W->S->tensor_constructor)) {
     describe_type(W, field(W, value, W->F->type), v, true);
-  } else if (is(value, W->S->transfer_expression)) {
+  } else if (vxp_node__is(value, W->S->transfer_expression)) {
     TSNode to = field(W, value, W->F->space);
     v->kind = VIS_TENSOR;
-    if (is(to, W->S->memory_path)) {
+    if (vxp_node__is(to, W->S->memory_path)) {
       v->space = space_named(text_of(W, field(W, to, W->F->name)));
     } else {
       vis_topo t = topo_of(W, to);
@@ -297,14 +295,14 @@ static void describe_value(const vis_walk *W, TSNode value, vis_var *v) {
         v->topo = t;
       }
     }
-  } else if (is(value, W->S->spawn_expression)) {
+  } else if (vxp_node__is(value, W->S->spawn_expression)) {
     vis_topo t = topo_of(W, field(W, value, W->F->topology));
     if (topo_known(t)) {
       v->kind = VIS_PLACED;
       v->topo = t;
       v->space = space_of_topology(t);
     }
-  } else if (is(value, W->S->identifier)) {
+  } else if (vxp_node__is(value, W->S->identifier)) {
     const vis_var *from = lookup(W, text_of(W, value));
     if (from) {
       v->kind = from->kind;
@@ -322,9 +320,9 @@ static void describe_value(const vis_walk *W, TSNode value, vis_var *v) {
 /* E6003 at `x[i]`: the element's tensor must live where the code running here can see. */
 static void check_access(vis_walk *W, TSNode index_expr) {
   TSNode base = index_expr;
-  for (int guard = 0; is(base, W->S->index_expression) && guard < 64; guard++)
+  for (int guard = 0; vxp_node__is(base, W->S->index_expression) && guard < 64; guard++)
     base = field(W, base, W->F->value);
-  if (!is(base, W->S->identifier) || !topo_known(W->here)) return;
+  if (!vxp_node__is(base, W->S->identifier) || !topo_known(W->here)) return;
   const vis_var *v = lookup(W, text_of(W, base));
   if (!v || (v->kind != VIS_TENSOR && v->kind != VIS_PLACED) || !v->space.known) return;
   vxp_vis_fact f = fact(VXP_VIS_ACCESS, base);
@@ -370,14 +368,14 @@ static TSNode function_named(const vis_walk *W, vis_name name, bool *is_extern) 
 /* E6001 and E6029 at a call of one of the program's functions. */
 static void check_call(vis_walk *W, TSNode call) {
   TSNode fn_node = field(W, call, W->F->function);
-  if (!is(fn_node, W->S->identifier)) return;
+  if (!vxp_node__is(fn_node, W->S->identifier)) return;
   vis_name callee_name = text_of(W, fn_node);
   bool is_extern;
   TSNode callee = function_named(W, callee_name, &is_extern);
   if (ts_node_is_null(callee) || is_extern) return; /* a C function takes any pointer */
   /* E6001: the callee runs only on the topology it names. */
   TSNode on = field(W, callee, W->F->topology);
-  if (is(on, W->S->topology_path) && topo_known(W->here)) {
+  if (vxp_node__is(on, W->S->topology_path) && topo_known(W->here)) {
     TSNode saved = W->fn;
     W->fn = callee; /* its own generics decide whether `on` names a variable */
     vis_topo need = topo_of(W, on);
@@ -396,11 +394,11 @@ static void check_call(vis_walk *W, TSNode call) {
   uint32_t np = vxp_node__named_count(params), na = vxp_node__named_count(args);
   for (uint32_t i = 0; i < np && i < na; i++) {
     TSNode ptype = field(W, ts_node_named_child(params, i), W->F->type);
-    if (!is(ptype, W->S->pointer_type)) continue;
+    if (!vxp_node__is(ptype, W->S->pointer_type)) continue;
     TSNode arg = ts_node_named_child(args, i);
     vis_var got;
     memset(&got, 0, sizeof(got));
-    if (is(arg, W->S->identifier)) {
+    if (vxp_node__is(arg, W->S->identifier)) {
       const vis_var *v = lookup(W, text_of(W, arg));
       if (v) got = *v;
     } else {
@@ -421,7 +419,7 @@ static void check_call(vis_walk *W, TSNode call) {
 /* Whether the subtree mentions a name bound inside the region starting at `region`. */
 static bool mentions_region_name(const vis_walk *W, TSNode n, uint32_t region, int depth) {
   if (ts_node_is_null(n) || depth > 64) return false;
-  if (is(n, W->S->identifier)) {
+  if (vxp_node__is(n, W->S->identifier)) {
     const vis_var *v = lookup(W, text_of(W, n));
     return v && v->region == region;
   }
@@ -442,13 +440,13 @@ static void check_region_value(vis_walk *W, TSNode spawn, vis_topo on, size_t ou
   uint32_t region = ts_node_start_byte(spawn);
   int why = -1;
   vis_name name = text_of(W, value);
-  if (is(value, W->S->tensor_constructor)) {
+  if (vxp_node__is(value, W->S->tensor_constructor)) {
     why = VXP_VIS_WHY_NOT_NAMED;
-  } else if (is(value, W->S->identifier)) {
+  } else if (vxp_node__is(value, W->S->identifier)) {
     const vis_var *v = lookup(W, name);
     if (!v || v->region != region || ts_node_is_null(v->let)) return;
     TSNode init = field(W, v->let, W->F->value);
-    if (!is(init, W->S->tensor_constructor)) return;
+    if (!vxp_node__is(init, W->S->tensor_constructor)) return;
     bool shadows = false;
     for (size_t i = 0; i < outer && i < W->vars.len; i++) {
       if (name_eq(W->vars.items[i].name, name)) shadows = true;
@@ -473,36 +471,38 @@ static void check_region_value(vis_walk *W, TSNode spawn, vis_topo on, size_t ou
 /* `Some(Topology::T)` or `None`: *none set for None; false when it is neither. */
 static bool placement_literal(const vis_walk *W, TSNode n, vis_topo *t, bool *none) {
   *none = false;
-  if (is(n, W->S->identifier) && name_is(text_of(W, n), "None")) {
+  if (vxp_node__is(n, W->S->identifier) && name_is(text_of(W, n), "None")) {
     *none = true;
     return true;
   }
-  if (!is(n, W->S->call_expression)) return false;
+  if (!vxp_node__is(n, W->S->call_expression)) return false;
   TSNode f = field(W, n, W->F->function), args = field(W, n, W->F->arguments);
-  if (!is(f, W->S->identifier) || !name_is(text_of(W, f), "Some") ||
+  if (!vxp_node__is(f, W->S->identifier) || !name_is(text_of(W, f), "Some") ||
       vxp_node__named_count(args) != 1)
     return false;
   TSNode arg = ts_node_named_child(args, 0);
-  if (!is(arg, W->S->topology_path)) return false;
+  if (!vxp_node__is(arg, W->S->topology_path)) return false;
   *t = topo_of(W, arg);
   return true;
 }
 
 /* `x.topology()`: the receiver identifier, or a null node. */
 static TSNode topology_query(const vis_walk *W, TSNode n) {
-  if (!is(n, W->S->call_expression) || vxp_node__named_count(field(W, n, W->F->arguments)))
+  if (!vxp_node__is(n, W->S->call_expression) ||
+      vxp_node__named_count(field(W, n, W->F->arguments)))
     return (TSNode){0};
   TSNode f = field(W, n, W->F->function);
-  if (!is(f, W->S->field_expression) || !name_is(text_of(W, field(W, f, W->F->field)), "topology"))
+  if (!vxp_node__is(f, W->S->field_expression) ||
+      !name_is(text_of(W, field(W, f, W->F->field)), "topology"))
     return (TSNode){0};
   TSNode recv = field(W, f, W->F->value);
-  return is(recv, W->S->identifier) ? recv : (TSNode){0};
+  return vxp_node__is(recv, W->S->identifier) ? recv : (TSNode){0};
 }
 
 /* E8002 (or E3026) for `assert(x.topology() == Some(Topology::T))` in a comptime block. */
 static void check_comptime_assert(vis_walk *W, TSNode assert_stmt) {
   TSNode cond = field(W, assert_stmt, W->F->condition);
-  if (!is(cond, W->S->binary_expression)) return;
+  if (!vxp_node__is(cond, W->S->binary_expression)) return;
   vis_name op = text_of(W, field(W, cond, W->F->operator));
   bool eq = name_is(op, "==");
   if (!eq && !name_is(op, "!=")) return;
@@ -557,7 +557,7 @@ static void walk_children(vis_walk *W, TSNode n) {
 /* Names a match pattern binds: shadowing any placed value of the same name. */
 static void bind_pattern(vis_walk *W, TSNode p, int depth) {
   if (ts_node_is_null(p) || depth > 64) return;
-  if (is(p, W->S->identifier)) {
+  if (vxp_node__is(p, W->S->identifier)) {
     bind_other(W, p);
     return;
   }
@@ -576,9 +576,9 @@ static void bind_tuple_names(vis_walk *W, TSNode pattern, unsigned depth) {
   uint32_t count = ts_node_named_child_count(pattern);
   for (uint32_t i = 0; i < count && W->rc == VXP_OK; i++) {
     TSNode part = ts_node_named_child(pattern, i);
-    if (is(part, W->S->tuple_binding))
+    if (vxp_node__is(part, W->S->tuple_binding))
       bind_tuple_names(W, part, depth + 1);
-    else if (is(part, W->S->binding))
+    else if (vxp_node__is(part, W->S->binding))
       bind_other(W, field(W, part, W->F->name));
   }
 }
@@ -599,7 +599,8 @@ static void walk(vis_walk *W, TSNode n) {
     v.name = text_of(W, field(W, n, W->F->name));
     v.let = n;
     TSNode type = field(W, n, W->F->type);
-    if (!ts_node_is_null(type)) describe_type(W, type, &v, is(value, S->tensor_constructor));
+    if (!ts_node_is_null(type))
+      describe_type(W, type, &v, vxp_node__is(value, S->tensor_constructor));
     if (v.kind == VIS_OTHER) describe_value(W, value, &v);
     if (v.name.len) bind(W, v);
     TSNode pattern = field(W, n, W->F->pattern);
@@ -687,18 +688,18 @@ static void walk_function(vis_walk *W, TSNode fn) {
 
 /* Whether `item` (a top-level node) holds code the walk checks. */
 static bool walked_item(const vis_walk *W, TSNode item) {
-  return is(item, W->S->function_item) || is(item, W->S->impl_item);
+  return vxp_node__is(item, W->S->function_item) || vxp_node__is(item, W->S->impl_item);
 }
 
 static void walk_item(vis_walk *W, TSNode item) {
-  if (is(item, W->S->function_item)) {
+  if (vxp_node__is(item, W->S->function_item)) {
     walk_function(W, item);
-  } else if (is(item, W->S->impl_item)) {
+  } else if (vxp_node__is(item, W->S->impl_item)) {
     TSNode body = field(W, item, W->F->body);
     uint32_t m = vxp_node__named_count(body);
     for (uint32_t j = 0; j < m && W->rc == VXP_OK; j++) {
       TSNode f = ts_node_named_child(body, j);
-      if (is(f, W->S->function_item)) walk_function(W, f);
+      if (vxp_node__is(f, W->S->function_item)) walk_function(W, f);
     }
   }
 }
@@ -718,9 +719,9 @@ int vxp_lower_vis__begin(vxp_lower_vis *V, const TSNode *top, size_t top_count, 
   bool more = top ? top_count > 0 : ts_tree_cursor_goto_first_child(&cursor);
   for (size_t i = 0; more && W.rc == VXP_OK; i++) {
     TSNode item = top ? top[i] : ts_tree_cursor_current_node(&cursor);
-    if (is(item, W.S->function_item)) {
+    if (vxp_node__is(item, W.S->function_item)) {
       index_fn(&W, item, false);
-    } else if (is(item, W.S->extern_block)) {
+    } else if (vxp_node__is(item, W.S->extern_block)) {
       TSNode body = field(&W, item, W.F->body);
       uint32_t m = vxp_node__named_count(body);
       for (uint32_t j = 0; j < m; j++)

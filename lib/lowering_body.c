@@ -25,12 +25,6 @@ typedef struct body_reader {
 
 enum { FROM_READ, FROM_WRITTEN, TO_READ, TO_WRITTEN };
 
-static TSNode fld(TSNode n, TSFieldId id) {
-  return ts_node_is_null(n) ? n : ts_node_child_by_field_id(n, id);
-}
-
-static bool is(TSNode n, TSSymbol sym) { return !ts_node_is_null(n) && ts_node_symbol(n) == sym; }
-
 static const char *text(const body_reader *B, TSNode n, uint32_t *len) {
   uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
   *len = b - a;
@@ -47,7 +41,7 @@ static bool text_is(const body_reader *B, TSNode n, const char *s, uint32_t slen
 /* An unsigned decimal integer literal (vxc reads a dimension or a bound only when it is
  * one); false otherwise or past 64 bits. */
 static bool literal_u64(const body_reader *B, TSNode n, uint64_t *out) {
-  if (!is(n, B->S->number)) return false;
+  if (!vxp_node__is(n, B->S->number)) return false;
   uint32_t len;
   const char *t = text(B, n, &len);
   if (len == 0) return false;
@@ -62,9 +56,11 @@ static bool literal_u64(const body_reader *B, TSNode n, uint64_t *out) {
 
 /* The `raw::NAME` a call calls: NAME's text, or NULL when the call is not a primitive's. */
 static const char *raw_callee(const body_reader *B, TSNode call, uint32_t *len) {
-  TSNode f = fld(call, B->F->function);
-  if (!is(f, B->S->scoped_identifier) || !text_is(B, fld(f, B->F->path), "raw", 3)) return NULL;
-  TSNode name = fld(f, B->F->name);
+  TSNode f = vxp_node__field(call, B->F->function);
+  if (!vxp_node__is(f, B->S->scoped_identifier) ||
+      !text_is(B, vxp_node__field(f, B->F->path), "raw", 3))
+    return NULL;
+  TSNode name = vxp_node__field(f, B->F->name);
   return ts_node_is_null(name) ? NULL : text(B, name, len);
 }
 
@@ -73,11 +69,11 @@ static bool raw_is(const char *name, uint32_t len, const char *word) {
 }
 
 static TSNode nth_arg(const body_reader *B, TSNode call, uint32_t k) {
-  TSNode args = fld(call, B->F->arguments);
+  TSNode args = vxp_node__field(call, B->F->arguments);
   uint32_t seen = 0, count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
   for (uint32_t i = 0; i < count; i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (is(a, B->S->line_comment)) continue;
+    if (vxp_node__is(a, B->S->line_comment)) continue;
     if (seen++ == k) return a;
   }
   TSNode none = {{0}, 0, 0};
@@ -91,7 +87,7 @@ static bool calls_raw(const body_reader *B, TSNode n) {
   for (;;) {
     TSNode x = ts_tree_cursor_current_node(&c);
     uint32_t len;
-    if (is(x, B->S->call_expression) && raw_callee(B, x, &len)) {
+    if (vxp_node__is(x, B->S->call_expression) && raw_callee(B, x, &len)) {
       found = true;
       break;
     }
@@ -117,25 +113,25 @@ void vxp_lowering__read_tile(vxp_context *ctx, const vxp_source *src, TSNode typ
   const body_reader *B = &R;
   memset(t, 0, sizeof(*t));
   t->elem = VXP_ELEM_UNKNOWN;
-  if (is(type, B->S->reference_type)) {
-    t->is_mut_ref = !ts_node_is_null(fld(type, B->F->mutable));
-    type = fld(type, B->F->type);
+  if (vxp_node__is(type, B->S->reference_type)) {
+    t->is_mut_ref = !ts_node_is_null(vxp_node__field(type, B->F->mutable));
+    type = vxp_node__field(type, B->F->type);
   }
-  if (!is(type, B->S->tensor_type)) return;
+  if (!vxp_node__is(type, B->S->tensor_type)) return;
   t->is_tensor = true;
-  TSNode elem = fld(type, B->F->element);
+  TSNode elem = vxp_node__field(type, B->F->element);
   if (!ts_node_is_null(elem)) {
     uint32_t len;
     const char *e = text(B, elem, &len);
     t->elem = (uint8_t)vxp_elem__from_name(e, len);
   }
-  TSNode shape = fld(type, B->F->dims);
+  TSNode shape = vxp_node__field(type, B->F->dims);
   if (ts_node_is_null(shape)) return;
   t->dims_static = true;
   uint32_t count = ts_node_named_child_count(shape);
   for (uint32_t i = 0; i < count; i++) {
     TSNode d = ts_node_named_child(shape, i);
-    if (is(d, B->S->line_comment)) continue;
+    if (vxp_node__is(d, B->S->line_comment)) continue;
     uint64_t v;
     if (t->rank >= VXP_LOWERING_MAX_RANK || !literal_u64(B, d, &v)) {
       t->dims_static = false;
@@ -178,7 +174,7 @@ static const char *count_children(body_reader *B, TSNode n, uint64_t mult, unsig
 
 /* 0 = the source tile, 1 = the destination, -1 = neither. */
 static int side_of(const body_reader *B, TSNode arg) {
-  if (!is(arg, B->S->identifier)) return -1;
+  if (!vxp_node__is(arg, B->S->identifier)) return -1;
   uint32_t len;
   const char *t = text(B, arg, &len);
   if (B->src_name && len == B->src_len && memcmp(t, B->src_name, len) == 0) return 0;
@@ -192,9 +188,9 @@ static const char *add(body_reader *B, int slot, uint64_t n) {
 
 static const char *count_call(body_reader *B, TSNode call, uint64_t mult, unsigned depth) {
   /* Arguments first: `raw::store(dst, i, raw::load(src, i))` reads inside its write. */
-  const char *why = count_children(B, fld(call, B->F->arguments), mult, depth);
+  const char *why = count_children(B, vxp_node__field(call, B->F->arguments), mult, depth);
   if (why) return why;
-  why = count_node(B, fld(call, B->F->function), mult, depth + 1);
+  why = count_node(B, vxp_node__field(call, B->F->function), mult, depth + 1);
   if (why) return why;
   uint32_t len = 0;
   const char *prim = raw_callee(B, call, &len);
@@ -228,11 +224,11 @@ static const char *count_call(body_reader *B, TSNode call, uint64_t mult, unsign
 
 /* A `for` bound: an integer literal, or raw::extent of the source or destination. */
 static bool static_bound(const body_reader *B, TSNode e, uint64_t *out) {
-  while (is(e, B->S->parenthesized_expression))
+  while (vxp_node__is(e, B->S->parenthesized_expression))
     e = ts_node_named_child(e, 0);
   if (literal_u64(B, e, out)) return true;
   uint32_t len = 0;
-  const char *prim = is(e, B->S->call_expression) ? raw_callee(B, e, &len) : NULL;
+  const char *prim = vxp_node__is(e, B->S->call_expression) ? raw_callee(B, e, &len) : NULL;
   if (raw_is(prim, len, "extent")) {
     int s = side_of(B, nth_arg(B, e, 0));
     if (s == 0 && B->src_extent != UINT64_MAX) {
@@ -272,12 +268,12 @@ static const char *count_arms(body_reader *B, const TSNode *arms, uint32_t n, ui
 }
 
 static const char *count_if(body_reader *B, TSNode n, uint64_t mult, unsigned depth) {
-  const char *why = count_node(B, fld(n, B->F->condition), mult, depth + 1);
+  const char *why = count_node(B, vxp_node__field(n, B->F->condition), mult, depth + 1);
   if (why) return why;
-  TSNode arms[2] = {fld(n, B->F->consequence), fld(n, B->F->alternative)};
+  TSNode arms[2] = {vxp_node__field(n, B->F->consequence), vxp_node__field(n, B->F->alternative)};
   /* `if comptime true/false` keeps one arm: only that one is emitted. */
-  TSNode cond = fld(n, B->F->condition);
-  if (!ts_node_is_null(fld(n, B->F->comptime)) && is(cond, B->S->boolean)) {
+  TSNode cond = vxp_node__field(n, B->F->condition);
+  if (!ts_node_is_null(vxp_node__field(n, B->F->comptime)) && vxp_node__is(cond, B->S->boolean)) {
     TSNode taken = text_is(B, cond, "true", 4) ? arms[0] : arms[1];
     return ts_node_is_null(taken) ? NULL : count_node(B, taken, mult, depth + 1);
   }
@@ -285,18 +281,18 @@ static const char *count_if(body_reader *B, TSNode n, uint64_t mult, unsigned de
 }
 
 static const char *count_match(body_reader *B, TSNode n, uint64_t mult, unsigned depth) {
-  const char *why = count_node(B, fld(n, B->F->value), mult, depth + 1);
+  const char *why = count_node(B, vxp_node__field(n, B->F->value), mult, depth + 1);
   if (why) return why;
   enum { MAX_ARMS = 64 };
   TSNode arms[MAX_ARMS];
   uint32_t k = 0;
-  TSNode body = fld(n, B->F->body);
+  TSNode body = vxp_node__field(n, B->F->body);
   uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
   for (uint32_t i = 0; i < count; i++) {
     TSNode arm = ts_node_named_child(body, i);
-    if (!is(arm, B->S->match_arm)) continue;
+    if (!vxp_node__is(arm, B->S->match_arm)) continue;
     if (k == MAX_ARMS) return "a `match` has more arms than the counter weighs";
-    arms[k++] = fld(arm, B->F->value); /* the pattern moves nothing */
+    arms[k++] = vxp_node__field(arm, B->F->value); /* the pattern moves nothing */
   }
   return count_arms(B, arms, k, mult, depth);
 }
@@ -308,18 +304,19 @@ static const char *count_node(body_reader *B, TSNode n, uint64_t mult, unsigned 
   TSSymbol sym = ts_node_symbol(n);
   if (sym == S->call_expression) return count_call(B, n, mult, depth);
   if (sym == S->for_statement) {
-    TSNode range = fld(n, B->F->iterable);
-    while (is(range, S->parenthesized_expression))
+    TSNode range = vxp_node__field(n, B->F->iterable);
+    while (vxp_node__is(range, S->parenthesized_expression))
       range = ts_node_named_child(range, 0);
     uint64_t lo, hi;
-    if (!is(range, S->range_expression) || !static_bound(B, fld(range, B->F->start), &lo) ||
-        !static_bound(B, fld(range, B->F->end), &hi))
+    if (!vxp_node__is(range, S->range_expression) ||
+        !static_bound(B, vxp_node__field(range, B->F->start), &lo) ||
+        !static_bound(B, vxp_node__field(range, B->F->end), &hi))
       return "a loop bound is not statically known, so the number of times its body runs "
              "cannot be counted";
     uint64_t next;
     if (!vxp_mul_u64(mult, hi > lo ? hi - lo : 0, &next))
       return "the loop nest's trip count overflows a 64-bit counter";
-    return count_node(B, fld(n, B->F->body), next, depth + 1);
+    return count_node(B, vxp_node__field(n, B->F->body), next, depth + 1);
   }
   if (sym == S->loop_statement) return "an unbounded `loop` runs an unknown number of times";
   if (sym == S->while_statement)
@@ -349,9 +346,10 @@ static TSNode first_function(const body_reader *B, TSNode body, uint32_t *method
   uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
   for (uint32_t i = 0; i < count; i++) {
     TSNode f = ts_node_named_child(body, i);
-    if (!is(f, B->S->function_item)) continue;
+    if (!vxp_node__is(f, B->S->function_item)) continue;
     if ((*methods)++ == 0) first = f;
-    if (ts_node_is_null(*generic) && !ts_node_is_null(fld(f, B->F->generics))) *generic = f;
+    if (ts_node_is_null(*generic) && !ts_node_is_null(vxp_node__field(f, B->F->generics)))
+      *generic = f;
   }
   return first;
 }
@@ -365,9 +363,9 @@ int vxp_lowering__read_body(vxp_context *ctx, const vxp_source *src, TSNode item
   B.exact = true;
   l->tiles[0].elem = l->tiles[1].elem = VXP_ELEM_UNKNOWN;
   TSNode generic;
-  TSNode fn = first_function(&B, fld(item, B.F->body), &l->methods, &generic);
+  TSNode fn = first_function(&B, vxp_node__field(item, B.F->body), &l->methods, &generic);
   if (!ts_node_is_null(generic)) {
-    TSNode name = fld(generic, B.F->name);
+    TSNode name = vxp_node__field(generic, B.F->name);
     uint32_t len = 0;
     const char *t = ts_node_is_null(name) ? "" : text(&B, name, &len);
     l->generic_method = vxp_ctx__strndup(ctx, t, len);
@@ -377,17 +375,17 @@ int vxp_lowering__read_body(vxp_context *ctx, const vxp_source *src, TSNode item
     l->traffic_absent = "the lowering declares no function";
     return VXP_OK;
   }
-  TSNode params = fld(fn, B.F->parameters);
+  TSNode params = vxp_node__field(fn, B.F->parameters);
   uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
   for (uint32_t i = 0; i < count; i++) {
     TSNode p = ts_node_named_child(params, i);
-    if (!is(p, B.S->parameter)) continue;
+    if (!vxp_node__is(p, B.S->parameter)) continue;
     if (l->params < 2) {
-      TSNode name = fld(p, B.F->name);
+      TSNode name = vxp_node__field(p, B.F->name);
       const char **nm = l->params == 0 ? &B.src_name : &B.dst_name;
       uint32_t *nl = l->params == 0 ? &B.src_len : &B.dst_len;
       if (!ts_node_is_null(name)) *nm = text(&B, name, nl);
-      vxp_lowering__read_tile(ctx, src, fld(p, B.F->type), &l->tiles[l->params]);
+      vxp_lowering__read_tile(ctx, src, vxp_node__field(p, B.F->type), &l->tiles[l->params]);
     }
     l->params++;
   }
@@ -403,7 +401,7 @@ int vxp_lowering__read_body(vxp_context *ctx, const vxp_source *src, TSNode item
     l->traffic_absent = "the lowering's destination tile has no statically known extent";
     return VXP_OK;
   }
-  const char *why = count_node(&B, fld(fn, B.F->body), 1, 0);
+  const char *why = count_node(&B, vxp_node__field(fn, B.F->body), 1, 0);
   if (why) {
     l->traffic_absent = why;
     return VXP_OK;

@@ -53,12 +53,6 @@ typedef struct bounds_walk {
   bool has_extra_facts;  /* the function asserts or states invariants */
 } bounds_walk;
 
-static TSNode fld(TSNode n, TSFieldId id) {
-  return ts_node_is_null(n) ? n : ts_node_child_by_field_id(n, id);
-}
-
-static bool is(TSNode n, TSSymbol sym) { return !ts_node_is_null(n) && ts_node_symbol(n) == sym; }
-
 static const char *text(const bounds_walk *B, TSNode n, uint32_t *len) {
   uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
   *len = b - a;
@@ -73,7 +67,7 @@ static bool text_is(const bounds_walk *B, TSNode n, const char *s) {
 }
 
 static const binding *lookup(const bounds_walk *B, TSNode id) {
-  if (!is(id, B->S->identifier)) return NULL;
+  if (!vxp_node__is(id, B->S->identifier)) return NULL;
   uint32_t len;
   const char *t = text(B, id, &len);
   for (size_t i = B->scope.len; i-- > 0;) {
@@ -88,11 +82,11 @@ static void bind(bounds_walk *B, binding b) {
 }
 
 static TSNode nth_arg(const bounds_walk *B, TSNode call, uint32_t k) {
-  TSNode args = fld(call, B->F->arguments);
+  TSNode args = vxp_node__field(call, B->F->arguments);
   uint32_t seen = 0, count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
   for (uint32_t i = 0; i < count; i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (is(a, B->S->line_comment)) continue;
+    if (vxp_node__is(a, B->S->line_comment)) continue;
     if (seen++ == k) return a;
   }
   TSNode none = {{0}, 0, 0};
@@ -100,9 +94,11 @@ static TSNode nth_arg(const bounds_walk *B, TSNode call, uint32_t k) {
 }
 
 static const char *raw_callee(const bounds_walk *B, TSNode call, uint32_t *len) {
-  TSNode f = fld(call, B->F->function);
-  if (!is(f, B->S->scoped_identifier) || !text_is(B, fld(f, B->F->path), "raw")) return NULL;
-  TSNode name = fld(f, B->F->name);
+  TSNode f = vxp_node__field(call, B->F->function);
+  if (!vxp_node__is(f, B->S->scoped_identifier) ||
+      !text_is(B, vxp_node__field(f, B->F->path), "raw"))
+    return NULL;
+  TSNode name = vxp_node__field(f, B->F->name);
   return ts_node_is_null(name) ? NULL : text(B, name, len);
 }
 
@@ -143,11 +139,11 @@ static ival eval(bounds_walk *B, TSNode e, const char **used, uint32_t *used_len
 
 static ival eval_binary(bounds_walk *B, TSNode e, const char **used, uint32_t *used_len,
                         unsigned *n, bool *repeated, unsigned depth) {
-  ival a = eval(B, fld(e, B->F->left), used, used_len, n, repeated, depth + 1);
-  ival b = eval(B, fld(e, B->F->right), used, used_len, n, repeated, depth + 1);
+  ival a = eval(B, vxp_node__field(e, B->F->left), used, used_len, n, repeated, depth + 1);
+  ival b = eval(B, vxp_node__field(e, B->F->right), used, used_len, n, repeated, depth + 1);
   if (!a.known || !b.known) return UNKNOWN;
   uint32_t len = 0;
-  TSNode op = fld(e, B->F->operator);
+  TSNode op = vxp_node__field(e, B->F->operator);
   const char *o = ts_node_is_null(op) ? "" : text(B, op, &len);
   ival r = {true, a.exact && b.exact, 0, 0};
   if (word(o, len, "+")) {
@@ -192,11 +188,11 @@ static ival eval(bounds_walk *B, TSNode e, const char **used, uint32_t *used_len
                  bool *repeated, unsigned depth) {
   if (ts_node_is_null(e) || depth > VXP_MAX_NESTING) return UNKNOWN;
   const vxp_symbols *S = B->S;
-  while (is(e, S->parenthesized_expression))
+  while (vxp_node__is(e, S->parenthesized_expression))
     e = ts_node_named_child(e, 0);
-  if (is(e, S->cast_expression))
-    return eval(B, fld(e, B->F->value), used, used_len, n, repeated, depth + 1);
-  if (is(e, S->number)) {
+  if (vxp_node__is(e, S->cast_expression))
+    return eval(B, vxp_node__field(e, B->F->value), used, used_len, n, repeated, depth + 1);
+  if (vxp_node__is(e, S->number)) {
     uint32_t len;
     const char *t = text(B, e, &len);
     int64_t v = 0;
@@ -209,16 +205,16 @@ static ival eval(bounds_walk *B, TSNode e, const char **used, uint32_t *used_len
     if (i == 0 || (i < len && t[i] != 'i' && t[i] != 'u')) return UNKNOWN;
     return point(v);
   }
-  if (is(e, S->unary_expression)) {
-    TSNode op = fld(e, B->F->operator);
+  if (vxp_node__is(e, S->unary_expression)) {
+    TSNode op = vxp_node__field(e, B->F->operator);
     if (text_is(B, op, "-")) {
-      ival v = eval(B, fld(e, B->F->operand), used, used_len, n, repeated, depth + 1);
+      ival v = eval(B, vxp_node__field(e, B->F->operand), used, used_len, n, repeated, depth + 1);
       if (!v.known || v.lo == INT64_MIN) return UNKNOWN;
       return (ival){true, v.exact, -v.hi, -v.lo};
     }
     return UNKNOWN;
   }
-  if (is(e, S->identifier)) {
+  if (vxp_node__is(e, S->identifier)) {
     uint32_t len;
     const char *t = text(B, e, &len);
     for (unsigned i = 0; i < *n; i++)
@@ -232,8 +228,9 @@ static ival eval(bounds_walk *B, TSNode e, const char **used, uint32_t *used_len
     const binding *b = lookup(B, e);
     return b && b->kind == BIND_VALUE ? b->value : UNKNOWN;
   }
-  if (is(e, S->binary_expression)) return eval_binary(B, e, used, used_len, n, repeated, depth);
-  if (is(e, S->call_expression)) {
+  if (vxp_node__is(e, S->binary_expression))
+    return eval_binary(B, e, used, used_len, n, repeated, depth);
+  if (vxp_node__is(e, S->call_expression)) {
     uint32_t len = 0;
     const char *prim = raw_callee(B, e, &len);
     if (word(prim, len, "extent")) {
@@ -360,12 +357,14 @@ static bool reassigns(const bounds_walk *B, TSNode body, TSNode name) {
   bool found = false;
   for (;;) {
     TSNode x = ts_tree_cursor_current_node(&c);
-    if (is(x, B->S->assignment_statement) || is(x, B->S->compound_assignment_statement)) {
-      TSNode left = fld(x, B->F->left);
-      while (is(left, B->S->index_expression) || is(left, B->S->field_expression))
+    if (vxp_node__is(x, B->S->assignment_statement) ||
+        vxp_node__is(x, B->S->compound_assignment_statement)) {
+      TSNode left = vxp_node__field(x, B->F->left);
+      while (vxp_node__is(left, B->S->index_expression) ||
+             vxp_node__is(left, B->S->field_expression))
         left = ts_node_named_child(left, 0);
       uint32_t ll;
-      const char *lt = is(left, B->S->identifier) ? text(B, left, &ll) : NULL;
+      const char *lt = vxp_node__is(left, B->S->identifier) ? text(B, left, &ll) : NULL;
       if (!lt || (ll == nl && memcmp(lt, nt, nl) == 0)) {
         found = true;
         break;
@@ -390,9 +389,9 @@ static void walk_children(bounds_walk *B, TSNode n, unsigned depth) {
 }
 
 static void walk_let(bounds_walk *B, TSNode n, unsigned depth) {
-  TSNode value = fld(n, B->F->value);
+  TSNode value = vxp_node__field(n, B->F->value);
   walk(B, value, depth + 1);
-  TSNode name = fld(n, B->F->name);
+  TSNode name = vxp_node__field(n, B->F->name);
   if (ts_node_is_null(name)) return; /* a tuple: its names are not indices vxc decides */
   binding b;
   memset(&b, 0, sizeof(b));
@@ -404,7 +403,7 @@ static void walk_let(bounds_walk *B, TSNode n, unsigned depth) {
     b = *alias; /* `let d2 = dst`: the same tile under another name */
     b.name = text(B, name, &b.len);
     b.let_start = ts_node_start_byte(n);
-  } else if (ts_node_is_null(fld(n, B->F->mutable))) {
+  } else if (ts_node_is_null(vxp_node__field(n, B->F->mutable))) {
     bool exact;
     b.kind = BIND_VALUE;
     b.value = eval_index(B, value, &exact);
@@ -414,15 +413,17 @@ static void walk_let(bounds_walk *B, TSNode n, unsigned depth) {
   }
   /* A `let` that rebinds a parameter's name to something that is plainly no tensor. */
   if (b.kind == BIND_VALUE && shadowed && shadowed->kind == BIND_TILE &&
-      (is(value, B->S->number) || is(value, B->S->boolean) || is(value, B->S->string)))
+      (vxp_node__is(value, B->S->number) || vxp_node__is(value, B->S->boolean) ||
+       vxp_node__is(value, B->S->string)))
     b.let_start = ts_node_start_byte(n);
   bind(B, b);
 }
 
 static void walk_for(bounds_walk *B, TSNode n, unsigned depth) {
-  TSNode var = fld(n, B->F->variable), iter = fld(n, B->F->iterable), body = fld(n, B->F->body);
+  TSNode var = vxp_node__field(n, B->F->variable), iter = vxp_node__field(n, B->F->iterable),
+         body = vxp_node__field(n, B->F->body);
   walk(B, iter, depth + 1);
-  while (is(iter, B->S->parenthesized_expression))
+  while (vxp_node__is(iter, B->S->parenthesized_expression))
     iter = ts_node_named_child(iter, 0);
   binding b;
   memset(&b, 0, sizeof(b));
@@ -430,10 +431,10 @@ static void walk_for(bounds_walk *B, TSNode n, unsigned depth) {
   b.let_start = UINT32_MAX;
   if (ts_node_is_null(var)) return;
   b.name = text(B, var, &b.len);
-  if (is(iter, B->S->range_expression) && !reassigns(B, body, var)) {
+  if (vxp_node__is(iter, B->S->range_expression) && !reassigns(B, body, var)) {
     bool ea, eb;
-    ival a = eval_index(B, fld(iter, B->F->start), &ea);
-    ival e = eval_index(B, fld(iter, B->F->end), &eb);
+    ival a = eval_index(B, vxp_node__field(iter, B->F->start), &ea);
+    ival e = eval_index(B, vxp_node__field(iter, B->F->end), &eb);
     if (a.known && e.known && e.lo > a.hi && e.lo != INT64_MIN) {
       /* a <= i < b: i runs over [a.lo, b.hi - 1]; its ends are reached when both bounds
        * are points (an empty range runs the body never: nothing to check). */
@@ -483,8 +484,9 @@ static bool extra_facts(const bounds_walk *B, TSNode fn) {
   bool found = false;
   for (;;) {
     TSNode x = ts_tree_cursor_current_node(&c);
-    if (is(x, B->S->assert_statement) || (ts_node_is_named(x) && !ts_node_is_null(x) &&
-                                          strcmp(ts_node_type(x), "invariant_clause") == 0)) {
+    if (vxp_node__is(x, B->S->assert_statement) ||
+        (ts_node_is_named(x) && !ts_node_is_null(x) &&
+         strcmp(ts_node_type(x), "invariant_clause") == 0)) {
       found = true;
       break;
     }
@@ -508,22 +510,22 @@ int vxp_lowering__check_bounds(vxp_context *ctx, const vxp_source *src, TSNode i
   B.F = &ctx->fields;
   B.diags = diags;
   B.rc = VXP_OK;
-  TSNode body = fld(item, B.F->body);
+  TSNode body = vxp_node__field(item, B.F->body);
   uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
   for (uint32_t i = 0; i < count && B.rc == VXP_OK; i++) {
     TSNode fn = ts_node_named_child(body, i);
-    if (!is(fn, B.S->function_item)) continue;
+    if (!vxp_node__is(fn, B.S->function_item)) continue;
     B.scope.len = 0;
     B.has_extra_facts = extra_facts(&B, fn);
-    TSNode params = fld(fn, B.F->parameters);
+    TSNode params = vxp_node__field(fn, B.F->parameters);
     uint32_t pc = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
     uint32_t k = 0;
     for (uint32_t p = 0; p < pc && B.rc == VXP_OK; p++) {
       TSNode param = ts_node_named_child(params, p);
-      if (!is(param, B.S->parameter)) continue;
-      TSNode name = fld(param, B.F->name);
+      if (!vxp_node__is(param, B.S->parameter)) continue;
+      TSNode name = vxp_node__field(param, B.F->name);
       if (ts_node_is_null(name) || k >= VXP_LOWERING_BOUND_TILES) continue;
-      vxp_lowering__read_tile(ctx, src, fld(param, B.F->type), &B.tiles[k]);
+      vxp_lowering__read_tile(ctx, src, vxp_node__field(param, B.F->type), &B.tiles[k]);
       binding b;
       memset(&b, 0, sizeof(b));
       b.name = text(&B, name, &b.len);
@@ -535,7 +537,7 @@ int vxp_lowering__check_bounds(vxp_context *ctx, const vxp_source *src, TSNode i
       bind(&B, b);
       k++;
     }
-    walk(&B, fld(fn, B.F->body), 0);
+    walk(&B, vxp_node__field(fn, B.F->body), 0);
   }
   array_free(ctx, &B.scope);
   return B.rc;

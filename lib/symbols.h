@@ -190,6 +190,17 @@ static inline uint32_t vxp_node__named_count(TSNode node) {
   return ts_node_is_null(node) ? 0 : ts_node_named_child_count(node);
 }
 
+/* Whether `node` is non-null and of kind `sym`; the field `id` of `node`, or the null node
+ * when `node` is null (ts_node_child_by_field_id must not be given a null node). The walks
+ * of lowering, the declarations reader and the lowering-body readers share these. */
+static inline bool vxp_node__is(TSNode node, TSSymbol sym) {
+  return !ts_node_is_null(node) && ts_node_symbol(node) == sym;
+}
+
+static inline TSNode vxp_node__field(TSNode node, TSFieldId id) {
+  return ts_node_is_null(node) ? node : ts_node_child_by_field_id(node, id);
+}
+
 /* The bundled Vx grammar. */
 const TSLanguage *tree_sitter_vx(void);
 
