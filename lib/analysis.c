@@ -14,6 +14,7 @@
 #include "context.h"
 #include "instance.h"
 #include "invariants.h"
+#include "lowering_count.h"
 #include "lowerings.h"
 #include "raw_primitives.h"
 #include "notes.h"
@@ -594,16 +595,24 @@ static void lowered_traffic(walker *W, const vxp_place_event *pl, const vxp_lowe
                                "movement cannot be counted in bytes";
     return;
   }
+  /* The count runs with this analysis' constants (a `-D` override included). */
+  uint64_t elems[4];
+  bool exact = true;
+  const char *why = vxp_count__run(l->count, &W->env, elems, &exact);
+  if (why) {
+    r->traffic_absent_reason = why;
+    return;
+  }
   uint64_t eb = bits / 8;
-  if (!vxp_mul_u64(l->from_read, eb, &r->from_read) ||
-      !vxp_mul_u64(l->from_written, eb, &r->from_written) ||
-      !vxp_mul_u64(l->to_read, eb, &r->to_read) ||
-      !vxp_mul_u64(l->to_written, eb, &r->to_written)) {
+  if (!vxp_mul_u64(elems[VXP_COUNT_FROM_READ], eb, &r->from_read) ||
+      !vxp_mul_u64(elems[VXP_COUNT_FROM_WRITTEN], eb, &r->from_written) ||
+      !vxp_mul_u64(elems[VXP_COUNT_TO_READ], eb, &r->to_read) ||
+      !vxp_mul_u64(elems[VXP_COUNT_TO_WRITTEN], eb, &r->to_written)) {
     r->traffic_absent_reason = "the byte count overflows a 64-bit counter";
     return;
   }
   r->lowered = true;
-  r->traffic_exact = l->traffic_exact;
+  r->traffic_exact = exact;
 }
 
 /* Record one hop `from -> to` of the transfer `pl`, routed over `path` (its nodes) with

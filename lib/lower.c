@@ -1131,11 +1131,46 @@ static value_info lower_element_access(lowerer *L, TSNode node, bool read, bool 
   return v;
 }
 
+/* Whether `node` is a dimension the analysis can fold: an integer literal, a name no run-time
+ * binding in scope holds (a const item, a -D name, a const-generic parameter), a unary `-`
+ * of one, or `+ - * / %` of two. A run-time `let` or parameter, a float, a call or a field
+ * makes the shape a run-time one. */
+static bool constant_dim(lowerer *L, TSNode node, unsigned depth) {
+  const vxp_symbols *S = L->S;
+  if (ts_node_is_null(node) || depth > VXP_MAX_NESTING) return false;
+  TSSymbol sym = ts_node_symbol(node);
+  size_t len;
+  if (sym == S->number) {
+    const char *s = text_of(L, node, &len);
+    uint64_t value;
+    vxp_elem suffix;
+    bool is_float, too_big;
+    return vxp_lower__number(s, len, &value, &suffix, &is_float, &too_big) && !is_float && !too_big;
+  }
+  if (sym == S->identifier) return lookup(L, intern_node(L, node)) == NULL;
+  if (sym == S->parenthesized_expression)
+    return constant_dim(L, ts_node_named_child(node, 0), depth + 1);
+  if (sym == S->unary_expression) {
+    const char *op = text_of(L, field(L, node, L->F->operator), &len);
+    return len == 1 && op[0] == '-' && constant_dim(L, field(L, node, L->F->operand), depth + 1);
+  }
+  if (sym == S->binary_expression) {
+    const char *op = text_of(L, field(L, node, L->F->operator), &len);
+    return len == 1 && strchr("+-*/%", op[0]) &&
+           constant_dim(L, field(L, node, L->F->left), depth + 1) &&
+           constant_dim(L, field(L, node, L->F->right), depth + 1);
+  }
+  return false;
+}
+
 /* `Tensor<f32>([4, 4])`: a constructor whose type names no shape and whose one argument is
- * a list of integer literals makes a tensor of that static shape, as vxc types it (its
- * `raw_lowering_shape_mismatch.vx` relates such a tile to a lowering's declared `[2, 2]`).
- * Any other argument (a name, an expression, a nested list of values) leaves the shape
- * dynamic: what it holds is known when the program runs, not here. */
+ * a list of dimensions makes a tensor of that shape, as vxc types it (its
+ * `raw_lowering_shape_mismatch.vx` relates such a tile to a lowering's declared `[2, 2]`,
+ * and `Tensor<f32>([N, N])` in `fn stage<const N : i32>` is sized per instance). Each
+ * dimension is an expression the analysis folds with its constants, as a
+ * `Tensor<f32, [N, N]>` type's are (so `-D` applies). Any other argument (a run-time
+ * name, a call, a nested list of values) leaves the shape dynamic: what it holds is known
+ * when the program runs, not here. */
 static void shape_from_argument(lowerer *L, uint32_t type, TSNode args) {
   if (type == VXP_NONE || failed(L) || L->m->types.items[type].has_shape) return;
   if (L->m->types.items[type].wrapper != VXP_WRAP_NONE) return;
@@ -1144,20 +1179,11 @@ static void shape_from_argument(lowerer *L, uint32_t type, TSNode args) {
   if (!vxp_node__is(list, L->S->array_expression)) return;
   uint32_t count = vxp_node__named_count(list);
   if (count == 0) return;
-  for (uint32_t i = 0; i < count; i++) {
-    TSNode dim = ts_node_named_child(list, i);
-    size_t len;
-    const char *s = vxp_node__is(dim, L->S->number) ? text_of(L, dim, &len) : NULL;
-    uint64_t value;
-    vxp_elem suffix;
-    bool is_float, too_big;
-    if (!s || !vxp_lower__number(s, len, &value, &suffix, &is_float, &too_big) || is_float ||
-        too_big)
-      return;
-  }
+  for (uint32_t i = 0; i < count; i++)
+    if (!constant_dim(L, ts_node_named_child(list, i), 0)) return;
   uint32_t first = (uint32_t)L->m->dim_list.len;
   for (uint32_t i = 0; i < count && !failed(L); i++) {
-    uint32_t cx = lower_number_cexpr(L, ts_node_named_child(list, i));
+    uint32_t cx = lower_cexpr(L, ts_node_named_child(list, i));
     if (!array_push(L->ctx, &L->m->dim_list, cx)) oom(L);
   }
   if (failed(L)) return;

@@ -8,6 +8,7 @@
 #include "context.h"
 #include "internal.h"
 #include "lower.h"
+#include "lowering_count.h"
 #include "source.h"
 #include "symbols.h"
 
@@ -19,11 +20,15 @@ typedef struct body_reader {
   const char *src_name, *dst_name;
   uint32_t src_len, dst_len;
   uint64_t src_extent, dst_extent;
-  bool exact;
-  uint64_t acc[4]; /* from_read, from_written, to_read, to_written, in elements */
+  /* the names the function binds (collect_locals) */
+  struct {
+    const char *text;
+    uint32_t len;
+  } locals[128];
+  uint32_t local_count;
+  bool locals_overflow;
+  vxp_count_builder out; /* the traffic's count program */
 } body_reader;
-
-enum { FROM_READ, FROM_WRITTEN, TO_READ, TO_WRITTEN };
 
 static const char *text(const body_reader *B, TSNode n, uint32_t *len) {
   uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
@@ -157,19 +162,48 @@ static bool tile_extent(const vxp_lowering_tile *t, uint64_t *out) {
  * raw::async_copy moves one element of the tile it names, times the trip counts of the
  * static loops around it; anything that makes a count a guess (a bound that is not
  * static, an unbounded loop, `break`/`continue`) is a reason, never a number. A branch
- * counts its largest arm per space and makes the figure inexact when the arms differ. */
+ * counts its largest arm per space and makes the figure inexact when the arms differ; an
+ * `if comptime` whose condition folds keeps only the arm it selects.
+ *
+ * A loop bound or a comptime condition may name a `const` item, whose value `-D` sets per
+ * analysis, so the body is recorded here as a count program (lowering_count.h) that each
+ * analysis runs with its own constants. What makes a count a guess is recorded where it
+ * is met (a FAIL step): it matters only when the run reaches it, and a comptime arm the
+ * condition discards is never reached. */
 
-static const char *const OVERFLOWED = "the byte count overflows a 64-bit counter";
+static void count_node(body_reader *B, TSNode n, unsigned depth);
 
-static const char *count_node(body_reader *B, TSNode n, uint64_t mult, unsigned depth);
+static void count_children(body_reader *B, TSNode n, unsigned depth) {
+  uint32_t count = ts_node_is_null(n) ? 0 : ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++)
+    count_node(B, ts_node_named_child(n, i), depth + 1);
+}
 
-static const char *count_children(body_reader *B, TSNode n, uint64_t mult, unsigned depth) {
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; i++) {
-    const char *why = count_node(B, ts_node_named_child(n, i), mult, depth + 1);
-    if (why) return why;
-  }
-  return NULL;
+static void fail(body_reader *B, const char *why) {
+  vxp_count_node f;
+  memset(&f, 0, sizeof(f));
+  f.kind = VXP_COUNT_FAIL;
+  f.lo = f.hi = VXP_NONE;
+  f.why = why;
+  vxp_count__leaf(&B->out, f);
+}
+
+static void prim(body_reader *B, int slot) {
+  vxp_count_node p;
+  memset(&p, 0, sizeof(p));
+  p.kind = VXP_COUNT_PRIM;
+  p.slot = (uint8_t)slot;
+  p.lo = p.hi = VXP_NONE;
+  vxp_count__leaf(&B->out, p);
+}
+
+static uint32_t open_node(body_reader *B, vxp_count_kind kind, uint32_t lo, uint32_t hi) {
+  vxp_count_node o;
+  memset(&o, 0, sizeof(o));
+  o.kind = (uint8_t)kind;
+  o.lo = lo;
+  o.hi = hi;
+  return vxp_count__open(&B->out, o);
 }
 
 /* 0 = the source tile, 1 = the destination, -1 = neither. */
@@ -182,158 +216,262 @@ static int side_of(const body_reader *B, TSNode arg) {
   return -1;
 }
 
-static const char *add(body_reader *B, int slot, uint64_t n) {
-  return vxp_add_u64(B->acc[slot], n, &B->acc[slot]) ? NULL : OVERFLOWED;
-}
-
-static const char *count_call(body_reader *B, TSNode call, uint64_t mult, unsigned depth) {
+static void count_call(body_reader *B, TSNode call, unsigned depth) {
   /* Arguments first: `raw::store(dst, i, raw::load(src, i))` reads inside its write. */
-  const char *why = count_children(B, vxp_node__field(call, B->F->arguments), mult, depth);
-  if (why) return why;
-  why = count_node(B, vxp_node__field(call, B->F->function), mult, depth + 1);
-  if (why) return why;
+  count_children(B, vxp_node__field(call, B->F->arguments), depth);
+  count_node(B, vxp_node__field(call, B->F->function), depth + 1);
   uint32_t len = 0;
-  const char *prim = raw_callee(B, call, &len);
-  if (raw_is(prim, len, "load")) {
+  const char *name = raw_callee(B, call, &len);
+  if (raw_is(name, len, "load")) {
     int s = side_of(B, nth_arg(B, call, 0));
     if (s < 0)
-      return "a `raw::load` names a tile that is not this lowering's source or destination";
-    return add(B, s ? TO_READ : FROM_READ, mult);
-  }
-  if (raw_is(prim, len, "store")) {
+      fail(B, "a `raw::load` names a tile that is not this lowering's source or destination");
+    else
+      prim(B, s ? VXP_COUNT_TO_READ : VXP_COUNT_FROM_READ);
+  } else if (raw_is(name, len, "store")) {
     int s = side_of(B, nth_arg(B, call, 0));
     if (s < 0)
-      return "a `raw::store` names a tile that is not this lowering's source or destination";
-    return add(B, s ? TO_WRITTEN : FROM_WRITTEN, mult);
-  }
-  if (raw_is(prim, len, "async_copy")) {
+      fail(B, "a `raw::store` names a tile that is not this lowering's source or destination");
+    else
+      prim(B, s ? VXP_COUNT_TO_WRITTEN : VXP_COUNT_FROM_WRITTEN);
+  } else if (raw_is(name, len, "async_copy")) {
     /* One element out of the source and into the destination, as vxc counts a copy while
      * its engine lowers to a load and a store. */
     int r = side_of(B, nth_arg(B, call, 1)), w = side_of(B, nth_arg(B, call, 0));
-    if (r < 0)
-      return "a `raw::async_copy` reads a tile that is not this lowering's source or "
-             "destination";
-    if (w < 0)
-      return "a `raw::async_copy` writes a tile that is not this lowering's source or "
-             "destination";
-    why = add(B, r ? TO_READ : FROM_READ, mult);
-    return why ? why : add(B, w ? TO_WRITTEN : FROM_WRITTEN, mult);
-  }
-  return NULL; /* extent, lane, lanes, barrier, async_wait move nothing */
+    if (r < 0) {
+      fail(B, "a `raw::async_copy` reads a tile that is not this lowering's source or "
+              "destination");
+    } else if (w < 0) {
+      fail(B, "a `raw::async_copy` writes a tile that is not this lowering's source or "
+              "destination");
+    } else {
+      prim(B, r ? VXP_COUNT_TO_READ : VXP_COUNT_FROM_READ);
+      prim(B, w ? VXP_COUNT_TO_WRITTEN : VXP_COUNT_FROM_WRITTEN);
+    }
+  } /* extent, lane, lanes, barrier, async_wait move nothing */
 }
 
-/* A `for` bound: an integer literal, or raw::extent of the source or destination. */
-static bool static_bound(const body_reader *B, TSNode e, uint64_t *out) {
-  while (vxp_node__is(e, B->S->parenthesized_expression))
-    e = ts_node_named_child(e, 0);
-  if (literal_u64(B, e, out)) return true;
-  uint32_t len = 0;
-  const char *prim = vxp_node__is(e, B->S->call_expression) ? raw_callee(B, e, &len) : NULL;
-  if (raw_is(prim, len, "extent")) {
-    int s = side_of(B, nth_arg(B, e, 0));
-    if (s == 0 && B->src_extent != UINT64_MAX) {
-      *out = B->src_extent;
-      return true;
-    }
-    if (s == 1 && B->dst_extent != UINT64_MAX) {
-      *out = B->dst_extent;
-      return true;
-    }
+/* Whether `name` is bound inside the lowering's function (a parameter, a `let`, a `for`
+ * variable, a pattern): such a name is a run-time value there, never the const item it
+ * shadows. */
+static bool bound_locally(const body_reader *B, const char *s, uint32_t len) {
+  if (B->locals_overflow) return true;
+  for (uint32_t i = 0; i < B->local_count; i++) {
+    if (B->locals[i].len == len && memcmp(B->locals[i].text, s, len) == 0) return true;
   }
   return false;
 }
 
-/* Count the alternatives `arms` (blocks or expressions) from the same entry: the largest
- * per space, inexact when they differ. */
-static const char *count_arms(body_reader *B, const TSNode *arms, uint32_t n, uint64_t mult,
-                              unsigned depth) {
-  uint64_t entry[4], worst[4], first[4];
-  memcpy(entry, B->acc, sizeof(entry));
-  memcpy(worst, entry, sizeof(worst));
-  for (uint32_t i = 0; i < n; i++) {
-    memcpy(B->acc, entry, sizeof(entry));
-    if (!ts_node_is_null(arms[i])) {
-      const char *why = count_node(B, arms[i], mult, depth + 1);
-      if (why) return why;
+static uint32_t unknown_expr(body_reader *B) {
+  vxp_count_expr e;
+  memset(&e, 0, sizeof(e));
+  e.kind = VXP_COUNT_UNKNOWN;
+  e.lhs = e.rhs = VXP_NONE;
+  return vxp_count__expr(&B->out, e);
+}
+
+/* A bound or a condition as the analysis will fold it: integers, booleans, const items,
+ * `- !` and the binary operators consteval folds; anything else never folds. */
+static uint32_t record_expr(body_reader *B, TSNode n, unsigned depth) {
+  const vxp_symbols *S = B->S;
+  if (ts_node_is_null(n) || depth > VXP_MAX_NESTING) return unknown_expr(B);
+  vxp_count_expr e;
+  memset(&e, 0, sizeof(e));
+  e.lhs = e.rhs = VXP_NONE;
+  TSSymbol sym = ts_node_symbol(n);
+  uint32_t len;
+  if (sym == S->parenthesized_expression)
+    return record_expr(B, ts_node_named_child(n, 0), depth + 1);
+  if (sym == S->number) {
+    if (!literal_u64(B, n, &e.value)) return unknown_expr(B);
+    e.kind = VXP_COUNT_INT;
+    return vxp_count__expr(&B->out, e);
+  }
+  if (sym == S->boolean) {
+    e.kind = VXP_COUNT_BOOL;
+    e.value = text_is(B, n, "true", 4);
+    return vxp_count__expr(&B->out, e);
+  }
+  if (sym == S->identifier) {
+    const char *t = text(B, n, &len);
+    return bound_locally(B, t, len) ? unknown_expr(B) : vxp_count__name(&B->out, t, len);
+  }
+  if (sym == S->unary_expression) {
+    const char *op = text(B, vxp_node__field(n, B->F->operator), &len);
+    if (len != 1 || (op[0] != '-' && op[0] != '!')) return unknown_expr(B);
+    e.kind = VXP_COUNT_UNARY;
+    e.op = op[0] == '-' ? VXP_OP_NEG : VXP_OP_NOT;
+    e.lhs = record_expr(B, vxp_node__field(n, B->F->operand), depth + 1);
+    return vxp_count__expr(&B->out, e);
+  }
+  if (sym == S->binary_expression) {
+    static const struct {
+      const char *text;
+      vxp_cop op;
+    } ops[] = {{"+", VXP_OP_ADD}, {"-", VXP_OP_SUB}, {"*", VXP_OP_MUL}, {"/", VXP_OP_DIV},
+               {"%", VXP_OP_REM}, {"==", VXP_OP_EQ}, {"!=", VXP_OP_NE}, {"<", VXP_OP_LT},
+               {">", VXP_OP_GT},  {"<=", VXP_OP_LE}, {">=", VXP_OP_GE}, {"&&", VXP_OP_AND},
+               {"||", VXP_OP_OR}};
+    const char *op = text(B, vxp_node__field(n, B->F->operator), &len);
+    for (size_t i = 0; i < VXP__ARRAY_LEN(ops); i++) {
+      if (strlen(ops[i].text) != len || memcmp(ops[i].text, op, len) != 0) continue;
+      e.kind = VXP_COUNT_BINARY;
+      e.op = (uint8_t)ops[i].op;
+      e.lhs = record_expr(B, vxp_node__field(n, B->F->left), depth + 1);
+      e.rhs = record_expr(B, vxp_node__field(n, B->F->right), depth + 1);
+      return vxp_count__expr(&B->out, e);
     }
-    if (i == 0)
-      memcpy(first, B->acc, sizeof(first));
-    else if (memcmp(first, B->acc, sizeof(first)) != 0)
-      B->exact = false;
-    for (int k = 0; k < 4; k++)
-      if (B->acc[k] > worst[k]) worst[k] = B->acc[k];
   }
-  memcpy(B->acc, worst, sizeof(worst));
-  return NULL;
+  return unknown_expr(B);
 }
 
-static const char *count_if(body_reader *B, TSNode n, uint64_t mult, unsigned depth) {
-  const char *why = count_node(B, vxp_node__field(n, B->F->condition), mult, depth + 1);
-  if (why) return why;
-  TSNode arms[2] = {vxp_node__field(n, B->F->consequence), vxp_node__field(n, B->F->alternative)};
-  /* `if comptime true/false` keeps one arm: only that one is emitted. */
+/* A `for` bound: `raw::extent` of the source or destination (from its declared type), or
+ * an expression the analysis folds (vxc: the extent first, then its ordinary fold). */
+static uint32_t record_bound(body_reader *B, TSNode e) {
+  while (vxp_node__is(e, B->S->parenthesized_expression))
+    e = ts_node_named_child(e, 0);
+  uint32_t len = 0;
+  const char *name = vxp_node__is(e, B->S->call_expression) ? raw_callee(B, e, &len) : NULL;
+  if (raw_is(name, len, "extent")) {
+    int s = side_of(B, nth_arg(B, e, 0));
+    if (s >= 0) {
+      vxp_count_expr x;
+      memset(&x, 0, sizeof(x));
+      x.kind = VXP_COUNT_INT;
+      x.lhs = x.rhs = VXP_NONE;
+      x.value = s == 0 ? B->src_extent : B->dst_extent;
+      return vxp_count__expr(&B->out, x);
+    }
+  }
+  return record_expr(B, e, 0);
+}
+
+static void count_arm(body_reader *B, TSNode arm, unsigned depth) {
+  uint32_t a = open_node(B, VXP_COUNT_ARM, VXP_NONE, VXP_NONE);
+  if (!ts_node_is_null(arm)) count_node(B, arm, depth + 1);
+  vxp_count__close(&B->out, a);
+}
+
+static void count_if(body_reader *B, TSNode n, unsigned depth) {
   TSNode cond = vxp_node__field(n, B->F->condition);
-  if (!ts_node_is_null(vxp_node__field(n, B->F->comptime)) && vxp_node__is(cond, B->S->boolean)) {
-    TSNode taken = text_is(B, cond, "true", 4) ? arms[0] : arms[1];
-    return ts_node_is_null(taken) ? NULL : count_node(B, taken, mult, depth + 1);
-  }
-  return count_arms(B, arms, 2, mult, depth);
+  count_node(B, cond, depth + 1);
+  bool comptime = !ts_node_is_null(vxp_node__field(n, B->F->comptime));
+  uint32_t c = comptime ? record_expr(B, cond, 0) : VXP_NONE;
+  uint32_t b = open_node(B, VXP_COUNT_BRANCH, c, VXP_NONE);
+  count_arm(B, vxp_node__field(n, B->F->consequence), depth);
+  count_arm(B, vxp_node__field(n, B->F->alternative), depth);
+  vxp_count__close(&B->out, b);
 }
 
-static const char *count_match(body_reader *B, TSNode n, uint64_t mult, unsigned depth) {
-  const char *why = count_node(B, vxp_node__field(n, B->F->value), mult, depth + 1);
-  if (why) return why;
-  enum { MAX_ARMS = 64 };
-  TSNode arms[MAX_ARMS];
-  uint32_t k = 0;
+static void count_match(body_reader *B, TSNode n, unsigned depth) {
+  count_node(B, vxp_node__field(n, B->F->value), depth + 1);
+  uint32_t b = open_node(B, VXP_COUNT_BRANCH, VXP_NONE, VXP_NONE);
   TSNode body = vxp_node__field(n, B->F->body);
   uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
   for (uint32_t i = 0; i < count; i++) {
     TSNode arm = ts_node_named_child(body, i);
-    if (!vxp_node__is(arm, B->S->match_arm)) continue;
-    if (k == MAX_ARMS) return "a `match` has more arms than the counter weighs";
-    arms[k++] = vxp_node__field(arm, B->F->value); /* the pattern moves nothing */
+    if (vxp_node__is(arm, B->S->match_arm))
+      count_arm(B, vxp_node__field(arm, B->F->value), depth); /* the pattern moves nothing */
   }
-  return count_arms(B, arms, k, mult, depth);
+  vxp_count__close(&B->out, b);
 }
 
-static const char *count_node(body_reader *B, TSNode n, uint64_t mult, unsigned depth) {
-  if (ts_node_is_null(n)) return NULL;
-  if (depth > VXP_MAX_NESTING) return "the body nests too deeply to be counted";
+static void count_node(body_reader *B, TSNode n, unsigned depth) {
+  if (ts_node_is_null(n) || B->out.failed) return;
+  if (depth > VXP_MAX_NESTING) {
+    fail(B, "the body nests too deeply to be counted");
+    return;
+  }
   const vxp_symbols *S = B->S;
   TSSymbol sym = ts_node_symbol(n);
-  if (sym == S->call_expression) return count_call(B, n, mult, depth);
-  if (sym == S->for_statement) {
+  if (sym == S->call_expression) {
+    count_call(B, n, depth);
+  } else if (sym == S->for_statement) {
     TSNode range = vxp_node__field(n, B->F->iterable);
     while (vxp_node__is(range, S->parenthesized_expression))
       range = ts_node_named_child(range, 0);
-    uint64_t lo, hi;
-    if (!vxp_node__is(range, S->range_expression) ||
-        !static_bound(B, vxp_node__field(range, B->F->start), &lo) ||
-        !static_bound(B, vxp_node__field(range, B->F->end), &hi))
-      return "a loop bound is not statically known, so the number of times its body runs "
-             "cannot be counted";
-    uint64_t next;
-    if (!vxp_mul_u64(mult, hi > lo ? hi - lo : 0, &next))
-      return "the loop nest's trip count overflows a 64-bit counter";
-    return count_node(B, vxp_node__field(n, B->F->body), next, depth + 1);
-  }
-  if (sym == S->loop_statement) return "an unbounded `loop` runs an unknown number of times";
-  if (sym == S->while_statement)
-    return "a `while` loop runs a number of times that is not statically known";
-  if (sym == S->break_statement || sym == S->continue_statement)
-    return "`break`/`continue` makes the loop's trip count a fiction";
-  if (sym == S->if_expression) return count_if(B, n, mult, depth);
-  if (sym == S->match_expression) return count_match(B, n, mult, depth);
-  if (sym == S->closure_expression || sym == S->spawn_expression || sym == S->macro_invocation) {
+    if (!vxp_node__is(range, S->range_expression)) {
+      fail(B, "a loop bound is not statically known, so the number of times its body runs "
+              "cannot be counted");
+      return;
+    }
+    uint32_t lo = record_bound(B, vxp_node__field(range, B->F->start));
+    uint32_t hi = record_bound(B, vxp_node__field(range, B->F->end));
+    uint32_t f = open_node(B, VXP_COUNT_FOR, lo, hi);
+    count_node(B, vxp_node__field(n, B->F->body), depth + 1);
+    vxp_count__close(&B->out, f);
+  } else if (sym == S->loop_statement) {
+    fail(B, "an unbounded `loop` runs an unknown number of times");
+  } else if (sym == S->while_statement) {
+    fail(B, "a `while` loop runs a number of times that is not statically known");
+  } else if (sym == S->break_statement || sym == S->continue_statement) {
+    fail(B, "`break`/`continue` makes the loop's trip count a fiction");
+  } else if (sym == S->if_expression) {
+    count_if(B, n, depth);
+  } else if (sym == S->match_expression) {
+    count_match(B, n, depth);
+  } else if (sym == S->closure_expression || sym == S->spawn_expression ||
+             sym == S->macro_invocation) {
     /* What the counter does not weigh moves nothing only when no primitive is inside. */
-    return calls_raw(B, n) ? "a `raw::` call appears somewhere this counter does not know "
-                             "how to weigh"
-                           : NULL;
+    if (calls_raw(B, n))
+      fail(B, "a `raw::` call appears somewhere this counter does not know how to weigh");
+  } else {
+    /* Statements, blocks (unsafe and comptime ones too: not control flow), operators and
+     * leaves: their parts in order. */
+    count_children(B, n, depth);
   }
-  /* Statements, blocks (unsafe and comptime ones too: not control flow), operators and
-   * leaves: their parts in order. */
-  return count_children(B, n, mult, depth);
+}
+
+/* Collect the names the function binds (its parameters, `let`s, `for` variables, the
+ * identifiers of patterns and closure parameters); past the table's size every name is
+ * taken as bound, which only costs a fold. Iterative: bodies nest arbitrarily. */
+static void collect_locals(body_reader *B, TSNode fn) {
+  const vxp_symbols *S = B->S;
+  TSTreeCursor c = ts_tree_cursor_new(fn);
+  for (;;) {
+    TSNode x = ts_tree_cursor_current_node(&c);
+    TSSymbol sym = ts_node_symbol(x);
+    TSNode binder = {{0}, 0, 0};
+    if (sym == S->let_declaration) {
+      binder = vxp_node__field(x, B->F->name);
+      if (ts_node_is_null(binder)) binder = vxp_node__field(x, B->F->pattern);
+    } else if (sym == S->for_statement) {
+      binder = vxp_node__field(x, B->F->variable);
+    } else if (sym == S->parameter) {
+      binder = vxp_node__field(x, B->F->name);
+    } else if (sym == S->match_arm) {
+      binder = vxp_node__field(x, B->F->pattern);
+    } else if (sym == S->closure_expression) {
+      binder = vxp_node__field(x, B->F->parameters);
+    }
+    if (!ts_node_is_null(binder)) {
+      /* Every identifier under the binder (a pattern's, a closure parameter's). */
+      TSTreeCursor b = ts_tree_cursor_new(binder);
+      for (;;) {
+        TSNode y = ts_tree_cursor_current_node(&b);
+        if (vxp_node__is(y, S->identifier)) {
+          if (B->local_count == VXP__ARRAY_LEN(B->locals)) {
+            B->locals_overflow = true;
+          } else {
+            B->locals[B->local_count].text = text(B, y, &B->locals[B->local_count].len);
+            B->local_count++;
+          }
+        }
+        if (ts_tree_cursor_goto_first_child(&b)) continue;
+        bool more = true;
+        while (more && !ts_tree_cursor_goto_next_sibling(&b))
+          more = ts_tree_cursor_goto_parent(&b);
+        if (!more) break;
+      }
+      ts_tree_cursor_delete(&b);
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) goto done;
+    }
+  }
+done:
+  ts_tree_cursor_delete(&c);
 }
 
 /* ------------------------------------------------------------------ the item */
@@ -360,7 +498,6 @@ int vxp_lowering__read_body(vxp_context *ctx, const vxp_source *src, TSNode item
   B.src = src;
   B.S = &ctx->syms;
   B.F = &ctx->fields;
-  B.exact = true;
   l->tiles[0].elem = l->tiles[1].elem = VXP_ELEM_UNKNOWN;
   TSNode generic;
   TSNode fn = first_function(&B, vxp_node__field(item, B.F->body), &l->methods, &generic);
@@ -401,15 +538,9 @@ int vxp_lowering__read_body(vxp_context *ctx, const vxp_source *src, TSNode item
     l->traffic_absent = "the lowering's destination tile has no statically known extent";
     return VXP_OK;
   }
-  const char *why = count_node(&B, vxp_node__field(fn, B.F->body), 1, 0);
-  if (why) {
-    l->traffic_absent = why;
-    return VXP_OK;
-  }
-  l->traffic_exact = B.exact;
-  l->from_read = B.acc[FROM_READ];
-  l->from_written = B.acc[FROM_WRITTEN];
-  l->to_read = B.acc[TO_READ];
-  l->to_written = B.acc[TO_WRITTEN];
-  return VXP_OK;
+  B.out.ctx = ctx;
+  collect_locals(&B, fn);
+  count_node(&B, vxp_node__field(fn, B.F->body), 0);
+  l->count = vxp_count__finish(&B.out);
+  return l->count ? VXP_OK : VXP_ENOMEM;
 }

@@ -579,6 +579,7 @@ static void read_lowering(reader *R, TSNode item) {
     vxp_ctx__free(R->ctx, l.to);
     vxp_ctx__free(R->ctx, l.topology);
     vxp_ctx__free(R->ctx, l.generic_method);
+    vxp_ctx__free(R->ctx, l.count);
     R->rc = VXP_ENOMEM;
   }
 }
@@ -806,6 +807,7 @@ void vxp_machine_free(vxp_machine *m) {
     vxp_ctx__free(ctx, m->lowerings.items[i].to);
     vxp_ctx__free(ctx, m->lowerings.items[i].topology);
     vxp_ctx__free(ctx, m->lowerings.items[i].generic_method);
+    vxp_ctx__free(ctx, m->lowerings.items[i].count);
   }
   array_free(ctx, &m->spaces);
   array_free(ctx, &m->topologies);

@@ -92,12 +92,11 @@ typedef struct vxp_lowering {
   uint32_t params;            /* parameters of the first function */
   vxp_lowering_tile tiles[2]; /* its first two parameters: the source, the destination */
   /* What the first function's `raw::` calls move, in elements of the tile, per end of the
-   * edge, counted with the body's static loop bounds (vxc's `traffic_source:
-   * lowering_body`); traffic_absent is the reason when the body cannot be counted
-   * (static text), NULL when counted. */
+   * edge (vxc's `traffic_source: lowering_body`): traffic_absent is the reason when the
+   * body cannot be counted at all (static text), else `count` is the body recorded as a
+   * count program (lowering_count.h, owned) that each analysis runs with its constants. */
   const char *traffic_absent;
-  bool traffic_exact; /* false: branches that move different amounts count their largest */
-  uint64_t from_read, from_written, to_read, to_written;
+  struct vxp_count_program *count;
 } vxp_lowering;
 
 /* A peak arithmetic rate a topology declares for one element type, read from a comment

@@ -599,7 +599,13 @@ bool vxp_cg__initialise(cg *G, TSNode ctor, const cg_tensor *t, const char *ptr,
     vxp_sb__printf(G->ctx, sb, "%s", ptr);
     return true;
   }
-  if (len == 3 && memcmp(method, "new", 3) == 0 && argc == 0) {
+  /* `Tensor<f32>([4, 4])`: its one argument is the shape, which lowering gave the type and
+   * the analysis folded (the tile's fact, or the host type's dims as `t` holds them). The
+   * elements start as `new()`'s do: zero, a value every reading of the form admits. */
+  bool shaped = len == 0 && argc == 1 &&
+                vxp_cg__is(ts_node_named_child(args, 0), G->S->array_expression) &&
+                ts_node_is_null(vxp_cg__field(vxp_cg__field(ctor, G->F->type), G->F->dims));
+  if ((len == 3 && memcmp(method, "new", 3) == 0 && argc == 0) || shaped) {
     vxp_sb__printf(G->ctx, sb, "(%s *)vxp_zero(%s, %lluull, %d)", ctype, ptr,
                    (unsigned long long)t->bytes, t->device ? 1 : 0);
     return true;
@@ -621,7 +627,7 @@ bool vxp_cg__initialise(cg *G, TSNode ctor, const cg_tensor *t, const char *ptr,
   }
   return vxp_cg__refuse(G, ctor,
                         "tensor constructor `::%.*s` with %u arguments: the subset has "
-                        "`new()`, `uninit()` and `fill(v)`",
+                        "`new()`, `uninit()`, `fill(v)` and `Tensor<T>([dims])`",
                         (int)len, method, argc);
 }
 

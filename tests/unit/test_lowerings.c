@@ -222,6 +222,54 @@ static void test_lowerings__the_declared_tile_must_be_the_one_moved(void **state
   "  spawn on(Topology::Dev) {\n    let t = transfer(ad, Memory::SMEM);\n  }\n"                    \
   "  return 0;\n}\n"
 
+static test_run analyse_defined(const char *text, const char *define, uint64_t value);
+
+/* The bytes of the tile `ad` and the W1029 count, analysed with `-D define=value`. */
+static void expect_tile(const char *text, const char *define, uint64_t value, const char *bytes,
+                        size_t w1029) {
+  test_run r = analyse_defined(text, define, value);
+  const char *json = vxp_analysis_json(r.an, NULL);
+  assert_non_null(json);
+  char want[128];
+  snprintf(want, sizeof(want), "\"tile\": {\"space\": \"L2\", \"binding\": \"ad\", \"bytes\": %s}",
+           bytes);
+  if (!strstr(json, want)) fail_msg("no %s in %s", want, json);
+  size_t n = test_count_diag(r.an, "W1029");
+  if (n != w1029) fail_msg("W1029 x%zu, expected x%zu", n, w1029);
+  test_done(&r);
+}
+
+#define CTOR_CONST_SITE(DECLS, ARGS)                                                               \
+  DECLS SM_MACHINE "fn main() -> i32 {\n  let mut a = Tensor<f32>(" ARGS ");\n"                    \
+                   "  let ad = transfer(a, Memory::L2);\n  return 0;\n}\n"
+
+static void test_lowerings__a_constructor_given_const_dims_folds_them_per_analysis(void **state) {
+  (void)state;
+  /* `Tensor<f32>([N, N])` with a const item N is sized as `Tensor<f32, [N, N]>` would be:
+   * by the analysis, with its constants, so -D resizes it. */
+  const char *text = CTOR_CONST_SITE("const N: usize = 4;\n", "[N, N]");
+  expect_tile(text, NULL, 0, "64", 0);
+  expect_tile(text, "N", 8, "256", 0);
+  expect_tile(CTOR_CONST_SITE("const N: usize = 4;\n", "[2 * N, N - 1]"), NULL, 0, "96", 0);
+  /* vxc's own example: a const-generic N is monomorphized before the capacity check, so
+   * stage<8192> needs 268435456 bytes (E6009 against L2's 40 MiB) and stage<64> fits. */
+  const char *generic =
+      SM_MACHINE "fn stage<const N: i32>() -> i32 {\n  let a = Tensor<f32>([N, N]);\n"
+                 "  let va = transfer(a, Memory::L2);\n  return 0;\n}\n"
+                 "fn main() -> i32 {\n  return stage<8192>();\n}\n";
+  expect_code(generic, "E6009", 1, "268435456");
+  expect_code(generic, "W1029", 0, NULL);
+  /* A run-time name stays a run-time shape, even where it shadows a const item of the same
+   * name (the `let n` of CTOR_SITE), and so does a parameter. */
+  const char *shadowed = "const n: usize = 4;\n" SM_MACHINE LOWERING(
+      "&Tensor<f32, [2, 2]>", "&mut Tensor<f32, [2, 2]>", COPY_LOOP) CTOR_SITE("[n, 4]");
+  expect_code(shadowed, "VXP0044", 1, "no statically known shape");
+  expect_code(shadowed, "W1029", 2, NULL);
+  expect_code(SM_MACHINE "fn f(m: usize) -> i32 {\n  let mut a = Tensor<f32>([m]);\n"
+                         "  let ad = transfer(a, Memory::L2);\n  return 0;\n}\n" MAIN,
+              "W1029", 1, NULL);
+}
+
 static void test_lowerings__a_constructor_given_literal_dims_has_that_static_shape(void **state) {
   (void)state;
   /* `Tensor<f32>([4, 4])` is a [4, 4] tile: 64 bytes moved to L2, nothing left unverified. */
@@ -270,9 +318,28 @@ test_lowerings__a_lowering_that_cannot_be_emitted_leaves_the_builtin_copy(void *
   test_done(&r);
 }
 
-/* The JSON route of the L2 -> SMEM hop. */
-static void expect_traffic(const char *text, const char *route_part) {
-  test_run r = test_analyse(text);
+/* Analyse `text` with `-D define=value` when `define` is given. */
+static test_run analyse_defined(const char *text, const char *define, uint64_t value) {
+  test_run r;
+  memset(&r, 0, sizeof(r));
+  r.ctx = test_context();
+  assert_int_equal(vxp_source_new(&r.src, r.ctx, "test.vx", text, strlen(text)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&r.prog, r.ctx, r.src), VXP_OK);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  vxp_const_override ov = {define, value};
+  if (define) {
+    opts.overrides = &ov;
+    opts.override_count = 1;
+  }
+  assert_int_equal(vxp_analyze(&r.an, r.ctx, r.prog, &opts), VXP_OK);
+  return r;
+}
+
+/* The JSON route of the L2 -> SMEM hop, analysed with `-D define=value` when `define` is
+ * given. */
+static void expect_traffic_with(const char *text, const char *define, uint64_t value,
+                                const char *route_part) {
+  test_run r = analyse_defined(text, define, value);
   const char *json = vxp_analysis_json(r.an, NULL);
   assert_non_null(json);
   const char *hop = strstr(json, "{\"path\": [\"L2\", \"SMEM\"]");
@@ -281,6 +348,10 @@ static void expect_traffic(const char *text, const char *route_part) {
   if (!strstr(hop, route_part) || (end && strstr(hop, route_part) > end))
     fail_msg("the L2 -> SMEM route lacks %s: %.*s", route_part, end ? (int)(end - hop) : 400, hop);
   test_done(&r);
+}
+
+static void expect_traffic(const char *text, const char *route_part) {
+  expect_traffic_with(text, NULL, 0, route_part);
 }
 
 static void test_lowerings__a_lowered_hop_counts_the_bodys_traffic(void **state) {
@@ -308,6 +379,68 @@ static void test_lowerings__a_lowered_hop_counts_the_bodys_traffic(void **state)
                  "\"traffic\": null, \"traffic_source\": null, \"traffic_exact\": null, "
                  "\"traffic_absent_reason\": \"an unbounded `loop` runs an unknown number of "
                  "times\"");
+}
+
+/* The traffic of a 4-element f32 hop whose body moves READ and WRITTEN elements. */
+#define TRAFFIC(READ, WRITTEN, EXACT)                                                              \
+  "\"traffic\": [{\"space\": \"L2\", \"read_bytes\": " READ ", \"written_bytes\": 0}, "            \
+  "{\"space\": \"SMEM\", \"read_bytes\": 0, \"written_bytes\": " WRITTEN "}], "                    \
+  "\"traffic_source\": \"lowering_body\", \"traffic_exact\": " EXACT
+
+static void
+test_lowerings__a_const_loop_bound_is_counted_with_the_analysis_constants(void **state) {
+  (void)state;
+  /* vxc folds a `for` bound that names a const item: N = 4 elements each way, 16 B. */
+  const char *text = "const N: usize = 4;\n" SM_MACHINE LOWERING(
+      "&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+      "    for i in 0..N {\n      raw::store(dst, i, raw::load(src, i));\n    }\n")
+      SITE("Tensor<f32, [4]>");
+  expect_traffic(text, TRAFFIC("16", "16", "true"));
+  /* -D changes the constant per analysis, and the count follows it (never the parse's). */
+  expect_traffic_with(text, "N", 2, TRAFFIC("8", "8", "true"));
+  expect_traffic_with(text, "N", 0, TRAFFIC("0", "0", "true"));
+  /* A bound computed from const items folds the same way: 1..(2 * M) is 3 trips. */
+  expect_traffic(
+      "const M: usize = 2;\n" SM_MACHINE LOWERING(
+          "&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+          "    for i in 1..(2 * M) {\n      raw::store(dst, i, raw::load(src, i));\n    }\n")
+          SITE("Tensor<f32, [4]>"),
+      TRAFFIC("12", "12", "true"));
+  /* A `let` of the same name inside the lowering is a run-time value there, not the const
+   * item it shadows: a reason, never the const's figure. */
+  expect_traffic("const N: usize = 4;\n" SM_MACHINE LOWERING(
+                     "&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+                     "    let N = raw::lane();\n    for i in 0..N {\n"
+                     "      raw::store(dst, i, raw::load(src, i));\n    }\n")
+                     SITE("Tensor<f32, [4]>"),
+                 "\"traffic_absent_reason\": \"a loop bound is not statically known");
+}
+
+static void test_lowerings__if_comptime_on_a_const_counts_only_the_arm_it_selects(void **state) {
+  (void)state;
+  /* Only the selected arm is emitted, so the figure is exact and is that arm's alone. */
+  const char *text = "const WIDE: usize = 4;\n" SM_MACHINE LOWERING(
+      "&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+      "    if comptime WIDE > 2 {\n" COPY_LOOP "    } else {\n"
+      "      raw::store(dst, 0, raw::load(src, 0));\n    }\n") SITE("Tensor<f32, [4]>");
+  expect_traffic(text, TRAFFIC("16", "16", "true"));
+  expect_traffic_with(text, "WIDE", 1, TRAFFIC("4", "4", "true"));
+  /* A discarded arm's uncountable loop does not make the count a guess. */
+  const char *pruned = "const FAST: bool = true;\n" SM_MACHINE LOWERING(
+      "&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+      "    if comptime FAST {\n" COPY_LOOP "    } else {\n"
+      "      loop {\n        raw::store(dst, 0, raw::load(src, 0));\n      }\n    }\n")
+      SITE("Tensor<f32, [4]>");
+  expect_traffic(pruned, TRAFFIC("16", "16", "true"));
+  /* ... until -D selects it. */
+  expect_traffic_with(pruned, "FAST", 0,
+                      "\"traffic_absent_reason\": \"an unbounded `loop` runs an unknown number");
+  /* A condition that does not fold is weighed as a run-time branch: the larger arm, not
+   * exact. */
+  expect_traffic(SM_MACHINE LOWERING("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+                                     "    if comptime UNDECLARED > 2 {\n" COPY_LOOP "    }\n")
+                     SITE("Tensor<f32, [4]>"),
+                 TRAFFIC("16", "16", "false"));
 }
 
 /* ------------------------------------------------------------------ E6018
@@ -398,12 +531,15 @@ int main(void) {
       cmocka_unit_test(test_lowerings__a_host_edge_two_machines_lower_is_ambiguous_on_the_host),
       cmocka_unit_test(test_lowerings__the_declared_tile_must_be_the_one_moved),
       cmocka_unit_test(test_lowerings__a_constructor_given_literal_dims_has_that_static_shape),
+      cmocka_unit_test(test_lowerings__a_constructor_given_const_dims_folds_them_per_analysis),
       cmocka_unit_test(test_lowerings__a_lowering_that_cannot_be_emitted_leaves_the_builtin_copy),
       cmocka_unit_test(test_lowerings__a_lowered_hop_counts_the_bodys_traffic),
       cmocka_unit_test(test_lowerings__an_index_outside_the_tile_is_e6018),
       cmocka_unit_test(test_lowerings__a_tile_of_no_static_extent_is_e6018),
       cmocka_unit_test(test_lowerings__bounds_vxpeak_cannot_decide_are_a_warning),
       cmocka_unit_test(test_lowerings__a_let_that_rebinds_a_parameter_is_followed),
+      cmocka_unit_test(test_lowerings__a_const_loop_bound_is_counted_with_the_analysis_constants),
+      cmocka_unit_test(test_lowerings__if_comptime_on_a_const_counts_only_the_arm_it_selects),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
