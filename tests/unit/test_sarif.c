@@ -6,6 +6,7 @@
  * the occurrences of a flagged text in program order. */
 #include <jansson.h>
 
+#include "codes.h"
 #include "support.h"
 
 /* The log of `text`, checked to be one JSON document whose re-dump by jansson with the
@@ -64,6 +65,43 @@ static void test_sarif__the_layout_is_jansson_indent_2_ascii(void **state) {
   json_decref(log_as_jansson_would_write_it(program, sizeof(program) - 1));
 }
 
+static const char *text_of(json_t *rule, const char *key) {
+  return json_string_value(json_object_get(json_object_get(rule, key), "text"));
+}
+
+/* The catalogue's rules are string literals made by the preprocessor from codes.def (not
+ * written member by member): every rule of a log, in order, is its code's entry of the
+ * table, texts and level included, and the rules' count is the table's. */
+static void test_sarif__every_rule_is_its_catalogue_entry(void **state) {
+  (void)state;
+  static const char program[] = "fn main() -> i32 {\n"
+                                "  let t = Tensor<f16, [2, 2], Memory::Nowhere>::uninit();\n"
+                                "  return 0;\n"
+                                "}\n";
+  json_t *doc = log_as_jansson_would_write_it(program, sizeof(program) - 1);
+  json_t *rules = json_object_get(
+      json_object_get(json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "tool"),
+                      "driver"),
+      "rules");
+  size_t ncodes;
+  const vxp_code_info *codes = vxp_codes__all(&ncodes);
+  assert_true(ncodes > 50);
+  assert_int_equal(json_array_size(rules), ncodes);
+  for (size_t i = 0; i < ncodes; i++) {
+    json_t *rule = json_array_get(rules, i);
+    assert_string_equal(json_string_value(json_object_get(rule, "id")), codes[i].code);
+    assert_string_equal(json_string_value(json_object_get(rule, "name")), codes[i].name);
+    assert_string_equal(text_of(rule, "shortDescription"), codes[i].summary);
+    assert_string_equal(text_of(rule, "fullDescription"), codes[i].detail);
+    assert_string_equal(text_of(rule, "help"), codes[i].help);
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(rule, "defaultConfiguration"), "level")),
+        codes[i].severity == VXP_SEVERITY_ERROR ? "error" : "warning");
+    assert_int_equal(json_object_size(rule), 6);
+  }
+  json_decref(doc);
+}
+
 /* Quotes, backslashes, tabs, control bytes, non-ASCII text (two-, three- and four-byte
  * sequences: escaped as \uXXXX and surrogate pairs) and bytes that are not UTF-8 (U+FFFD)
  * in the flagged text and the snippet lines. */
@@ -113,6 +151,7 @@ static void test_sarif__repeated_flagged_text_gets_one_fingerprint_per_occurrenc
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sarif__the_layout_is_jansson_indent_2_ascii),
+      cmocka_unit_test(test_sarif__every_rule_is_its_catalogue_entry),
       cmocka_unit_test(test_sarif__any_bytes_of_the_program_are_escaped_as_jansson_does),
       cmocka_unit_test(test_sarif__repeated_flagged_text_gets_one_fingerprint_per_occurrence),
   };
