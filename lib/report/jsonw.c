@@ -29,7 +29,7 @@ static void separate(vxp_jw *j, bool newline) {
  * wrote them), everything else (UTF-8 included) copied. */
 static void put_string(vxp_jw *j, const char *s) {
   if (j->ascii) {
-    vxp_json__put_ascii(j->ctx, j->sb, s, strlen(s));
+    vxp_json__put_ascii_string(j->ctx, j->sb, s);
     return;
   }
   vxp_sb__putc(j->ctx, j->sb, '"');

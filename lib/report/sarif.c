@@ -32,7 +32,6 @@ typedef struct sarif_w {
   int depth;
   bool has_items[SARIF_DEPTH];
   bool after_key;
-  char special[1 + 31 + 2 + 128]; /* the bytes put_text escapes, for strcspn (see put_string) */
 } sarif_w;
 
 static void newline_indent(sarif_w *w, int depth) {
@@ -66,92 +65,12 @@ static void w_close(sarif_w *w, char bracket) {
   vxp_sb__putc(w->ctx, &w->sb, bracket);
 }
 
-static void put_escape(sarif_w *w, uint32_t cp) {
-  char seq[16];
-  if (cp < 0x10000) {
-    snprintf(seq, sizeof(seq), "\\u%04X", (unsigned)cp);
-  } else { /* a surrogate pair */
-    cp -= 0x10000;
-    snprintf(seq, sizeof(seq), "\\u%04X\\u%04X", (unsigned)(0xD800 | (cp >> 10)),
-             (unsigned)(0xDC00 | (cp & 0x3FF)));
-  }
-  vxp_sb__puts(w->ctx, &w->sb, seq);
-}
-
-/* The bytes a JSON string in ASCII cannot hold as they are: control characters, the quote,
- * the backslash and every byte outside ASCII. */
-static bool plain_byte(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
-
-static void init_special(sarif_w *w) {
-  size_t n = 0;
-  for (unsigned c = 1; c < 256; c++)
-    if (!plain_byte((unsigned char)c)) w->special[n++] = (char)c;
-  w->special[n] = '\0';
-}
-
-/* The escape of the sequence at `p` (`avail` bytes left, p[0] not plain): a named escape,
- * \uXXXX of its code point, or U+FFFD for a byte that starts no valid UTF-8 sequence, as a
- * viewer would show it (JSON strings cannot hold such bytes). Returns the bytes it took. */
-static size_t put_escaped(sarif_w *w, const unsigned char *p, size_t avail) {
-  unsigned char c = p[0];
-  size_t n = vxp_json__utf8_len(p, avail);
-  const char *named = c == '"'    ? "\\\""
-                      : c == '\\' ? "\\\\"
-                      : c == '\b' ? "\\b"
-                      : c == '\f' ? "\\f"
-                      : c == '\n' ? "\\n"
-                      : c == '\r' ? "\\r"
-                      : c == '\t' ? "\\t"
-                                  : NULL;
-  if (named) {
-    vxp_sb__puts(w->ctx, &w->sb, named);
-    return 1;
-  }
-  if (n == 0) {
-    put_escape(w, 0xFFFD);
-    return 1;
-  }
-  uint32_t cp = n == 1 ? c : (uint32_t)(c & (0x7F >> n));
-  for (size_t k = 1; k < n; k++)
-    cp = (cp << 6) | (p[k] & 0x3F);
-  put_escape(w, cp);
-  return n;
-}
-
-/* `len` bytes of text as a JSON string in ASCII. */
+/* `len` bytes of text, and a NUL-terminated string, as JSON strings in ASCII (jsontext.h). */
 static void put_text(sarif_w *w, const char *text, size_t len) {
-  const unsigned char *p = (const unsigned char *)text;
-  vxp_sb__putc(w->ctx, &w->sb, '"');
-  size_t run = 0; /* start of the plain bytes not yet copied */
-  for (size_t i = 0; i < len;) {
-    if (plain_byte(p[i])) {
-      i++;
-      continue;
-    }
-    vxp_sb__append(w->ctx, &w->sb, text + run, i - run);
-    i += put_escaped(w, p + i, len - i);
-    run = i;
-  }
-  vxp_sb__append(w->ctx, &w->sb, text + run, len - run);
-  vxp_sb__putc(w->ctx, &w->sb, '"');
+  vxp_json__put_ascii(w->ctx, &w->sb, text, len);
 }
 
-/* A NUL-terminated string, as put_text writes it: its plain runs are found by strcspn, one
- * library call each, where put_text tests byte by byte (the rule catalogue is about 35 KB
- * of text in every log, and the byte loop was most of a log's cost under a fuzzer's
- * instrumentation). */
-static void put_string(sarif_w *w, const char *s) {
-  size_t len = strlen(s), at = 0;
-  vxp_sb__putc(w->ctx, &w->sb, '"');
-  for (;;) {
-    size_t n = strcspn(s + at, w->special);
-    vxp_sb__append(w->ctx, &w->sb, s + at, n);
-    at += n;
-    if (at >= len) break;
-    at += put_escaped(w, (const unsigned char *)s + at, len - at);
-  }
-  vxp_sb__putc(w->ctx, &w->sb, '"');
-}
+static void put_string(sarif_w *w, const char *s) { vxp_json__put_ascii_string(w->ctx, &w->sb, s); }
 
 /* `key` is one of this file's own names: ASCII with nothing to escape. */
 static void w_key(sarif_w *w, const char *key) {
@@ -514,7 +433,6 @@ char *vxp_sarif__render(const vxp_analysis *an, size_t *len) {
   sarif_w w;
   memset(&w, 0, sizeof(w));
   w.ctx = ctx;
-  init_special(&w);
   /* The top-level object opens on the first line. */
   vxp_sb__putc(ctx, &w.sb, '{');
   w.depth = 1;
