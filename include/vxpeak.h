@@ -430,6 +430,23 @@ VXP_API VXP_WARN_UNUSED int vxp_program_parse(vxp_program **out, vxp_context *ct
 VXP_API VXP_WARN_UNUSED int vxp_program_reparse(vxp_program **out, vxp_context *ctx,
                                                 const vxp_program *prog, const vxp_source *src);
 
+/** vxp_program_parse_flags: keep no syntax tree once the program is lowered. The tree is
+ * the larger part of a parsed program (about 30 bytes per byte of dense source, more than
+ * the model and an analysis of it together); a program that is only analysed (and
+ * reported on) never reads it again. Such a program has no S-expression (vxp_program_sexp
+ * returns NULL with VXP_EINVAL on its context), no CUDA generation (vxp_cuda_generate
+ * refuses an analysis of it with VXP_EINVAL), and a reparse of it parses afresh. */
+#define VXP_PROGRAM_NO_TREE 1u
+
+/**
+ * vxp_program_parse with options: `flags` is 0 (the same as vxp_program_parse) or
+ * VXP_PROGRAM_NO_TREE. Ownership as vxp_program_parse.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also for an unknown flag), VXP_ERROR (the parser
+ *         produced no tree), VXP_ECANCELLED; failures are reported on `ctx`
+ */
+VXP_API VXP_WARN_UNUSED int vxp_program_parse_flags(vxp_program **out, vxp_context *ctx,
+                                                    const vxp_source *src, unsigned int flags);
+
 /** Free a program. NULL is accepted. Free analyses of it first. */
 VXP_API void vxp_program_free(vxp_program *prog);
 
@@ -464,7 +481,8 @@ VXP_API const vxp_diagnostic *vxp_program_diagnostic(const vxp_program *prog, si
 
 /**
  * The syntax tree as an S-expression (tree-sitter's node notation). Rendered on first
- * call and cached; borrowed from the program. NULL on allocation failure.
+ * call and cached; borrowed from the program. NULL on allocation failure, or (VXP_EINVAL on
+ * the program's context) when the program keeps no tree (VXP_PROGRAM_NO_TREE).
  */
 VXP_API const char *vxp_program_sexp(vxp_program *prog);
 
@@ -1881,7 +1899,9 @@ VXP_API void vxp_report_free(vxp_report *rep);
  *             from `ctx`. It does not borrow `an`, but its diagnostics borrow the program's
  *             source, which must outlive it.
  * @return VXP_OK (also when the program is refused: then vxp_cuda_text is NULL and the
- *         diagnostics say why), VXP_ENOMEM, VXP_EINVAL, VXP_ECANCELLED (see
+ *         diagnostics say why), VXP_ENOMEM, VXP_EINVAL (also for an analysis of a program
+ *         parsed with VXP_PROGRAM_NO_TREE: the statements are printed from the tree),
+ *         VXP_ECANCELLED (see
  *         Cancellation); failures are reported on `ctx`
  */
 VXP_API VXP_WARN_UNUSED int vxp_cuda_generate(vxp_cuda **out, vxp_context *ctx,

@@ -387,11 +387,24 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
 }
 
 int vxp_program_parse(vxp_program **out, vxp_context *ctx, const vxp_source *src) {
+  return vxp_program_parse_flags(out, ctx, src, 0);
+}
+
+int vxp_program_parse_flags(vxp_program **out, vxp_context *ctx, const vxp_source *src,
+                            unsigned int flags) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
-  if (!out || !ctx || !src)
+  if (!out || !ctx || !src || (flags & ~VXP_PROGRAM_NO_TREE))
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_parse")
                : VXP_EINVAL;
-  return build(out, ctx, src, NULL, NULL, NULL, 0);
+  int rc = build(out, ctx, src, NULL, NULL, NULL, 0);
+  if (rc == VXP_OK && (flags & VXP_PROGRAM_NO_TREE)) {
+    /* Nothing after lowering reads the tree but the S-expression, a reparse and CUDA
+     * generation (docs/design.md, section 1): freeing it here means the tree and an
+     * analysis never take memory at the same time. */
+    ts_tree_delete((*out)->tree);
+    (*out)->tree = NULL;
+  }
+  return rc;
 }
 
 /* The edits that lead from `from` to `to`: the index in to->history of the first step
@@ -413,7 +426,7 @@ int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_reparse")
                : VXP_EINVAL;
   long first = edits_between(prog->src, src);
-  if (first < 0) return build(out, ctx, src, NULL, NULL, NULL, 0);
+  if (first < 0 || !prog->tree) return build(out, ctx, src, NULL, NULL, NULL, 0);
   /* The old tree is shared, not modified: edit a copy (tree-sitter copies are cheap,
    * reference-counted), so that `prog` stays valid and usable from other threads. */
   TSTree *tree = ts_tree_copy(prog->tree);
@@ -482,6 +495,11 @@ const char *vxp_program_sexp(vxp_program *prog) {
   else
     vxp_ctx__begin(prog ? prog->ctx : NULL);
   if (!prog) return NULL;
+  if (!prog->sexp && !prog->tree) {
+    vxp_ctx__error(prog->ctx, VXP_EINVAL,
+                   "the program keeps no syntax tree (parsed with VXP_PROGRAM_NO_TREE)");
+    return NULL;
+  }
   if (!prog->sexp) {
     prog->sexp = vxp_sexp__render(prog->ctx, ts_tree_root_node(prog->tree));
     if (!prog->sexp) vxp_ctx__nomem(prog->ctx);

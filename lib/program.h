@@ -23,7 +23,8 @@ typedef struct vxp_scan_mark {
 
 typedef Array(vxp_scan_mark) vxp_scan_marks;
 
-/* Invariant: `tree` was parsed from `src->text`; `model` was lowered from `tree`;
+/* Invariant: `tree` was parsed from `src->text` (NULL once lowered when the program was
+ * parsed with VXP_PROGRAM_NO_TREE); `model` was lowered from that tree;
  * `diags` holds syntax errors first (in source order), then lowering problems. */
 struct vxp_program {
   vxp_context *ctx;

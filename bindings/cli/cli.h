@@ -143,8 +143,10 @@ typedef struct vxpeak_target {
   vxp_machine *machine, *host;
 } vxpeak_target;
 
-/* Read and parse `file`. Returns an exit code; close it whatever it returns. */
-int vxpeak_program_open(vxpeak_program *p, const char *file);
+/* Read and parse `file` with vxp_program_parse_flags' `flags` (VXP_PROGRAM_NO_TREE for a
+ * command that only analyses: the tree is then not kept beside the analysis). Returns an
+ * exit code; close it whatever it returns. */
+int vxpeak_program_open(vxpeak_program *p, const char *file, unsigned int flags);
 void vxpeak_program_close(vxpeak_program *p);
 
 /* Load the machine models for `machine_arg` (NULL: the program's own declarations, or

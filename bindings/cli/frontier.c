@@ -15,7 +15,7 @@ int vxpeak_frontier(const vxpeak_args *args) {
   vxp_frontier *f = NULL;
   vxp_report *rep = NULL;
   memset(&target, 0, sizeof(target));
-  int exit_code = vxpeak_program_open(&program, args->file);
+  int exit_code = vxpeak_program_open(&program, args->file, VXP_PROGRAM_NO_TREE);
   if (exit_code == VXPEAK_EXIT_OK)
     exit_code = vxpeak_target_open(&target, &program,
                                    args->machine_count ? args->machines[0] : NULL, args->host);

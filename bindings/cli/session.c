@@ -6,7 +6,7 @@
 
 #include "cli.h"
 
-int vxpeak_program_open(vxpeak_program *p, const char *file) {
+int vxpeak_program_open(vxpeak_program *p, const char *file, unsigned int flags) {
   memset(p, 0, sizeof(*p));
   int rc = vxp_context_new(&p->ctx, NULL);
   if (rc != VXP_OK) {
@@ -16,7 +16,7 @@ int vxpeak_program_open(vxpeak_program *p, const char *file) {
   vxpeak_time_limit_watch(p->ctx);
   if ((rc = vxp_source_load_file(&p->src, p->ctx, file)) != VXP_OK)
     return vxpeak_fail(p->ctx, rc, "cannot read the program");
-  if ((rc = vxp_program_parse(&p->prog, p->ctx, p->src)) != VXP_OK)
+  if ((rc = vxp_program_parse_flags(&p->prog, p->ctx, p->src, flags)) != VXP_OK)
     return vxpeak_fail(p->ctx, rc, "cannot parse the program");
   return VXPEAK_EXIT_OK;
 }
@@ -77,7 +77,9 @@ vxp_analyze_options vxpeak_target_options(const vxpeak_target *t, const vxpeak_a
 
 int vxpeak_session_open(vxpeak_session *s, const vxpeak_args *args) {
   memset(s, 0, sizeof(*s));
-  int exit_code = vxpeak_program_open(&s->program, args->file);
+  /* Only CUDA generation reads the syntax tree after lowering (it prints statements). */
+  unsigned int flags = strcmp(args->command, "emit-cuda") == 0 ? 0 : VXP_PROGRAM_NO_TREE;
+  int exit_code = vxpeak_program_open(&s->program, args->file, flags);
   if (exit_code != VXPEAK_EXIT_OK) return exit_code;
   exit_code = vxpeak_target_open(&s->target, &s->program,
                                  args->machine_count ? args->machines[0] : NULL, args->host);

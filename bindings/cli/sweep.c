@@ -69,7 +69,7 @@ static int sweep_grid(const vxpeak_args *args) {
   vxp_frontier **cells = calloc(nr * nc, sizeof(*cells));
   vxp_const_override overrides[VXPEAK_MAX_DEFINES + 1];
   vxp_report *rep = NULL;
-  int exit_code = vxpeak_program_open(&prog, args->file);
+  int exit_code = vxpeak_program_open(&prog, args->file, VXP_PROGRAM_NO_TREE);
   if (exit_code == VXPEAK_EXIT_OK && !cells) exit_code = vxpeak_fail(prog.ctx, VXP_ENOMEM, "sweep");
   if (exit_code == VXPEAK_EXIT_OK)
     exit_code = vxpeak_target_open(&target, &prog, args->machine_count ? args->machines[0] : NULL,
@@ -124,7 +124,7 @@ int vxpeak_sweep(const vxpeak_args *args) {
   vxpeak_program prog;
   size_t n = args->machine_count ? args->machine_count : 1;
   machine_result *m = calloc(n, sizeof(*m));
-  int exit_code = vxpeak_program_open(&prog, args->file);
+  int exit_code = vxpeak_program_open(&prog, args->file, VXP_PROGRAM_NO_TREE);
   if (!m) exit_code = vxpeak_fail(prog.ctx, VXP_ENOMEM, "sweep");
   size_t opened = 0;
   bool all_fit = true;

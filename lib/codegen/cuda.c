@@ -500,6 +500,10 @@ int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis
   if (!out || !ctx || !an || (flags & ~VXP_CUDA_ALLOW_REJECTED))
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_cuda_generate")
                : VXP_EINVAL;
+  if (!an->prog->tree)
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "CUDA generation prints statements from the syntax tree, and the "
+                          "program keeps none (parsed with VXP_PROGRAM_NO_TREE)");
   vxp_cuda *cu = vxp_ctx__calloc(ctx, 1, sizeof(*cu));
   if (!cu) return vxp_ctx__nomem(ctx);
   cu->ctx = ctx;

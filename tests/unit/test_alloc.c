@@ -77,10 +77,10 @@ typedef struct session_input {
 typedef struct session {
   vxp_context *ctx;
   vxp_source *src, *file_src, *machine_src, *edited_src;
-  vxp_program *prog, *file_prog, *edited_prog;
+  vxp_program *prog, *file_prog, *edited_prog, *lean_prog;
   vxp_machine *machine, *host, *builtin;
   vxp_analysis *an, *edited_an;
-  vxp_analysis *file_an;
+  vxp_analysis *file_an, *lean_an;
   vxp_cuda *cuda, *file_cuda;
   vxp_sweep *sweep;
   vxp_roofline *roofline;
@@ -103,12 +103,14 @@ static void session_free(session *s) {
   vxp_frontier_free(s->frontier);
   vxp_cuda_free(s->file_cuda);
   vxp_cuda_free(s->cuda);
+  vxp_analysis_free(s->lean_an);
   vxp_analysis_free(s->file_an);
   vxp_analysis_free(s->edited_an);
   vxp_analysis_free(s->an);
   vxp_machine_free(s->builtin);
   vxp_machine_free(s->host);
   vxp_machine_free(s->machine);
+  vxp_program_free(s->lean_prog);
   vxp_program_free(s->edited_prog);
   vxp_program_free(s->file_prog);
   vxp_program_free(s->prog);
@@ -261,6 +263,11 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       if (rc == VXP_OK && !vxp_cuda_text(s->file_cuda, NULL))
         fail_msg("the blog program was refused by the CUDA stage");
       break;
+    /* A program that keeps no tree once lowered (what the command's analyses use). */
+    case 29:
+      rc = vxp_program_parse_flags(&s->lean_prog, s->ctx, s->src, VXP_PROGRAM_NO_TREE);
+      break;
+    case 30: rc = vxp_analyze(&s->lean_an, s->ctx, s->lean_prog, NULL); break;
     default: *failed_step = -1; return VXP_OK;
     }
     bool refused = c->failed != refused_before;

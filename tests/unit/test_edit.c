@@ -286,6 +286,66 @@ static void test_edit__reparse_with_the_same_source_gives_the_same_tree(void **s
   vxp_context_free(ctx);
 }
 
+/* VXP_PROGRAM_NO_TREE: the tree is freed once the program is lowered (issue 18's memory
+ * bound: the tree and an analysis never coexist). What it analyses to is the same as with
+ * the tree (the JSON report byte for byte, on the examples and on text with syntax errors);
+ * what needs the tree says so instead of reading freed memory; a reparse parses afresh. */
+static void test_edit__a_program_without_its_tree_analyses_the_same(void **state) {
+  (void)state;
+  static const char *const files[] = {
+      "examples/blog/peak_not_sum.vx", "examples/blog/unrolled.vx",  "examples/codegen/calls.vx",
+      "examples/codegen/generic.vx",   "examples/llama2/prefill.vx", "examples/admit/admit.vx"};
+  static const char broken[] = "fn f() -> i32 {\n  let t = transfer(Tensor<f32, [4]>::uninit(), "
+                               "Memory::HBM)\n  return 0;\n}\nstruct fn g() -> i32 { retur 0; }\n";
+  vxp_context *ctx = test_context();
+  for (size_t i = 0; i <= VXP__ARRAY_LEN(files); i++) {
+    vxp_source *src;
+    if (i < VXP__ARRAY_LEN(files))
+      assert_int_equal(vxp_source_load_file(&src, ctx, files[i]), VXP_OK);
+    else
+      assert_int_equal(vxp_source_new(&src, ctx, "broken.vx", broken, strlen(broken)), VXP_OK);
+    vxp_program *whole, *lean;
+    assert_int_equal(vxp_program_parse(&whole, ctx, src), VXP_OK);
+    assert_int_equal(vxp_program_parse_flags(&lean, ctx, src, VXP_PROGRAM_NO_TREE), VXP_OK);
+    assert_non_null(whole->tree);
+    assert_null(lean->tree);
+    assert_int_equal(vxp_program_diagnostic_count(lean), vxp_program_diagnostic_count(whole));
+    vxp_analysis *a, *b;
+    assert_int_equal(vxp_analyze(&a, ctx, whole, NULL), VXP_OK);
+    assert_int_equal(vxp_analyze(&b, ctx, lean, NULL), VXP_OK);
+    size_t la, lb;
+    const char *ja = vxp_analysis_json(a, &la), *jb = vxp_analysis_json(b, &lb);
+    assert_non_null(ja);
+    assert_non_null(jb);
+    assert_string_equal(ja, jb);
+    /* No tree: no S-expression and no CUDA, each with its reason. */
+    assert_null(vxp_program_sexp(lean));
+    assert_int_equal(vxp_context_errcode(ctx), VXP_EINVAL);
+    assert_non_null(strstr(vxp_context_errmsg(ctx), "no syntax tree"));
+    vxp_cuda *cu = NULL;
+    assert_int_equal(vxp_cuda_generate(&cu, ctx, b), VXP_EINVAL);
+    assert_null(cu);
+    /* A reparse of it (here of the same text) is a fresh parse. */
+    vxp_program *again;
+    assert_int_equal(vxp_program_reparse(&again, ctx, lean, src), VXP_OK);
+    assert_int_equal(vxp_program_reused_tree(again), 0);
+    assert_string_equal(vxp_program_sexp(again), vxp_program_sexp(whole));
+    vxp_program_free(again);
+    vxp_analysis_free(b);
+    vxp_analysis_free(a);
+    vxp_program_free(lean);
+    vxp_program_free(whole);
+    vxp_source_free(src);
+  }
+  vxp_source *src;
+  vxp_program *p = NULL;
+  assert_int_equal(vxp_source_new(&src, ctx, "e.vx", broken, strlen(broken)), VXP_OK);
+  assert_int_equal(vxp_program_parse_flags(&p, ctx, src, 2u), VXP_EINVAL);
+  assert_null(p);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
 static void test_edit__reparse_rejects_null_arguments(void **state) {
   (void)state;
   vxp_context *ctx = test_context();
@@ -313,6 +373,7 @@ int main(void) {
       cmocka_unit_test(test_edit__unrelated_or_distant_sources_are_parsed_afresh),
       cmocka_unit_test(test_edit__untouched_functions_keep_their_subtrees),
       cmocka_unit_test(test_edit__reparse_rejects_null_arguments),
+      cmocka_unit_test(test_edit__a_program_without_its_tree_analyses_the_same),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

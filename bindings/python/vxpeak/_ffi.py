@@ -205,6 +205,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     # program
     "vxp_program_parse": (c_int, [_OUT, _H, _H]),
     "vxp_program_reparse": (c_int, [_OUT, _H, _H, _H]),
+    "vxp_program_parse_flags": (c_int, [_OUT, _H, _H, c_uint]),
     "vxp_program_free": (None, [_H]),
     "vxp_program_reused_tree": (c_int, [_H]),
     "vxp_program_changed_range_count": (c_size_t, [_H]),
