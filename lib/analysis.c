@@ -21,6 +21,7 @@
 #include "program.h"
 #include "resolve.h"
 #include "reuse.h"
+#include "reuse_walk.h"
 #include "visibility.h"
 #include "source.h"
 
@@ -379,6 +380,7 @@ static void add_tile(walker *W, const vxp_place_event *pl, uint32_t space, uint6
   rec.end_byte = pl->end_byte;
   rec.range = vxp_source__range_near(W->src, pl->start_byte, pl->end_byte, &W->line_hint);
   rec.role = pl->role != VXP_NAME_NONE ? name_str(W, pl->role) : NULL; /* lowered (roles.h) */
+  rec.role_name = pl->role;
   vxp_peak_tile tile = {space, bytes, never_read};
   if (!array_push(W->ctx, &W->an->records, rec) || !array_push(W->ctx, &W->tiles, tile)) {
     W->rc = VXP_ENOMEM;
@@ -1302,6 +1304,39 @@ static int predicate_routes(void *data, const vxp_cexpr *cx) {
   return rc != VXP_OK ? -1 : found ? 1 : 0;
 }
 
+#define RESERVE_LIKE(ctx, to, from)                                                                \
+  ((from)->len <= (to)->len || array_reserve((ctx), (to), (from)->len - (to)->len))
+
+/* Reserve the tables the walks fill for as many entries as `prev`'s. */
+static bool reserve_like(vxp_analysis *an, const vxp_analysis *prev) {
+  vxp_context *ctx = an->ctx;
+  return RESERVE_LIKE(ctx, &an->records, &prev->records) &&
+         RESERVE_LIKE(ctx, &an->scopes, &prev->scopes) &&
+         RESERVE_LIKE(ctx, &an->routes, &prev->routes) &&
+         RESERVE_LIKE(ctx, &an->route_nodes, &prev->route_nodes) &&
+         RESERVE_LIKE(ctx, &an->event_facts, &prev->event_facts) &&
+         RESERVE_LIKE(ctx, &an->fact_dims, &prev->fact_dims) &&
+         RESERVE_LIKE(ctx, &an->access_facts, &prev->access_facts) &&
+         RESERVE_LIKE(ctx, &an->calls, &prev->calls) && RESERVE_LIKE(ctx, &an->held, &prev->held) &&
+         RESERVE_LIKE(ctx, &an->fn_spaces, &prev->fn_spaces) &&
+         RESERVE_LIKE(ctx, &an->resident_sets, &prev->resident_sets) &&
+         RESERVE_LIKE(ctx, &an->set_records, &prev->set_records) &&
+         RESERVE_LIKE(ctx, &an->walk_spans, &prev->walk_spans) &&
+         RESERVE_LIKE(ctx, &an->diags, &prev->diags);
+}
+
+/* Where the tables stand before ([0]) or after ([1]) a function's walk. */
+static void walk_span_mark(const vxp_analysis *an, vxp_walk_span *s, int end, bool e6014) {
+  s->diags[end] = (uint32_t)an->diags.len;
+  s->records[end] = (uint32_t)an->records.len;
+  s->scopes[end] = (uint32_t)an->scopes.len;
+  s->routes[end] = (uint32_t)an->routes.len;
+  s->route_nodes[end] = (uint32_t)an->route_nodes.len;
+  s->fact_dims[end] = (uint32_t)an->fact_dims.len;
+  s->resident_sets[end] = (uint32_t)an->resident_sets.len;
+  s->e6014[end] = e6014;
+}
+
 static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
   vxp_context *ctx = an->ctx;
   const vxp_program *prog = an->prog;
@@ -1333,6 +1368,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
    * so that a program analysed once (the command line) pays no memory for reuse. */
   const TSNode *top = prog->top.items;
   size_t top_count = prog->top.len;
+  const vxp_reuse *plan = NULL; /* the reparse's, when `prev` is of the program it came from */
   if (rc == VXP_OK) {
     vxp_reuse R;
     memset(&R, 0, sizeof(R));
@@ -1343,6 +1379,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
                               prog->plan_base_src == prev->prog->src->id;
     int planned = 0;
     if (planned_by_reparse) {
+      plan = prog->plan;
       R = *prog->plan; /* borrowed: not freed here */
       R.taken = R.walked = 0;
       planned = 1;
@@ -1430,14 +1467,50 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
                               "alone is passed with --machine"))
       W.rc = VXP_ENOMEM;
   }
+  /* An earlier analysis of the program this one was reparsed from lends the results of the
+   * functions whose inputs did not change (reuse_walk.h); each function's span in the tables
+   * is kept for the next one. */
+  vxp_walk_reuse lender;
+  int lending = 0;
+  if (W.rc == VXP_OK && plan) lending = vxp_walk_reuse__init(&lender, an, prev, plan);
+  if (lending < 0) W.rc = lending;
+  /* An edited program's tables end up about the size of the earlier version's: reserved at
+   * once, they are not grown (and copied) again and again while the functions are added. */
+  if (W.rc == VXP_OK && prev && prev->ctx == ctx && !reserve_like(an, prev)) W.rc = VXP_ENOMEM;
+  bool keep_spans = top != NULL;
   for (size_t f = 0; W.rc == VXP_OK && f < an->functions.len; f++) {
-    if (vxp_ctx__interrupted(ctx))
+    if (vxp_ctx__interrupted(ctx)) {
       W.rc = VXP_ECANCELLED;
-    else
+      break;
+    }
+    vxp_walk_span span;
+    walk_span_mark(an, &span, 0, W.reported_e6014);
+    int taken = lending > 0
+                    ? vxp_walk_reuse__take(&lender, an, &W.resolver, (uint32_t)f, &W.reported_e6014)
+                    : 0;
+    if (taken < 0) {
+      W.rc = taken;
+    } else if (taken) {
+      an->functions_taken++;
+    } else {
+      an->functions_walked++;
       walk_function(&W, (uint32_t)f);
+    }
+    walk_span_mark(an, &span, 1, W.reported_e6014);
+    if (W.rc == VXP_OK && keep_spans && !array_push(ctx, &an->walk_spans, span)) W.rc = VXP_ENOMEM;
   }
-  /* What resolution found inside arms the walk pruned in every instance is withdrawn. */
-  if (W.rc == VXP_OK) vxp_resolve__withdraw_pruned(an);
+  if (lending > 0) vxp_walk_reuse__free(ctx, &lender);
+  /* What resolution found inside arms the walk pruned in every instance is withdrawn; the
+   * walks' diagnostics, after resolution's, move down with them. */
+  if (W.rc == VXP_OK) {
+    size_t resolved = an->resolve_count;
+    vxp_resolve__withdraw_pruned(an);
+    uint32_t gone = (uint32_t)(resolved - an->resolve_count);
+    for (size_t f = 0; gone && f < an->walk_spans.len; f++) {
+      an->walk_spans.items[f].diags[0] -= gone;
+      an->walk_spans.items[f].diags[1] -= gone;
+    }
+  }
   /* Declared positions outside generic functions are checked with no instance's
    * arguments in scope. */
   W.fn = NULL;
@@ -1498,6 +1571,20 @@ static int copy_defines(vxp_analysis *an, const vxp_const_override *ov, size_t c
   return VXP_OK;
 }
 
+/* An empty analysis of `prog` with the options (checked by the caller). */
+static int new_analysis(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
+                        const vxp_analyze_options *opts, bool machine_only) {
+  vxp_analysis *an = vxp_ctx__calloc(ctx, 1, sizeof(*an));
+  *out = an;
+  if (!an) return VXP_ENOMEM;
+  an->ctx = ctx;
+  an->prog = prog;
+  an->machine = opts ? opts->machine : NULL;
+  an->host = opts ? opts->host : NULL;
+  an->machine_only = machine_only;
+  return opts ? copy_defines(an, opts->overrides, opts->override_count) : VXP_OK;
+}
+
 int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
                 const vxp_analyze_options *opts) {
   return vxp_analyze_incremental(out, ctx, prog, NULL, opts);
@@ -1526,15 +1613,16 @@ int vxp_analyze_incremental(vxp_analysis **out, vxp_context *ctx, const vxp_prog
         return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: override %zu has no name", i);
     }
   }
-  vxp_analysis *an = vxp_ctx__calloc(ctx, 1, sizeof(*an));
-  if (!an) return vxp_ctx__nomem(ctx);
-  an->ctx = ctx;
-  an->prog = prog;
-  an->machine = opts ? opts->machine : NULL;
-  an->host = opts ? opts->host : NULL;
-  an->machine_only = machine_only;
-  int rc = opts ? copy_defines(an, opts->overrides, opts->override_count) : VXP_OK;
+  vxp_analysis *an = NULL;
+  int rc = new_analysis(&an, ctx, prog, opts, machine_only);
   if (rc == VXP_OK) rc = analyse(an, previous);
+  if (rc == VXP__REDO) {
+    /* Taking a function over failed half way (reuse_walk.h): from scratch, then. */
+    vxp_analysis_free(an);
+    an = NULL;
+    rc = new_analysis(&an, ctx, prog, opts, machine_only);
+    if (rc == VXP_OK) rc = analyse(an, NULL);
+  }
   if (rc == VXP_OK) rc = vxp_analysis__seal(an);
   if (rc != VXP_OK) {
     vxp_analysis_free(an);
@@ -1560,7 +1648,7 @@ typedef struct table_ref {
   { (void **)&(a).items, (a).len, &(a).cap, sizeof(*(a).items) }
 #define INDEX(x)                                                                                   \
   { (void **)&(x).slots, (x).cap, &(x).cap, sizeof(*(x).slots) }
-#define ANALYSIS_TABLES 32
+#define ANALYSIS_TABLES 33
 
 static void analysis_tables(vxp_analysis *an, table_ref t[ANALYSIS_TABLES]) {
   const table_ref all[ANALYSIS_TABLES] = {TABLE(an->defines),
@@ -1586,6 +1674,7 @@ static void analysis_tables(vxp_analysis *an, table_ref t[ANALYSIS_TABLES]) {
                                           TABLE(an->route_nodes),
                                           TABLE(an->vis_ends),
                                           TABLE(an->raw_ends),
+                                          TABLE(an->walk_spans),
                                           TABLE(an->view.spaces),
                                           TABLE(an->view.topologies),
                                           TABLE(an->view.lowerings),
@@ -1604,7 +1693,7 @@ int vxp_analysis__seal(vxp_analysis *an) {
   for (size_t i = 0; i < ANALYSIS_TABLES; i++) {
     if (!vxp_arena__adopt(an->ctx, &an->arena, t[i].items, t[i].len, t[i].elem)) return VXP_ENOMEM;
     *t[i].cap = t[i].len; /* nothing more fits: a sealed table does not grow */
-    an->sealed |= 1u << i;
+    an->sealed |= (uint64_t)1 << i;
   }
   return VXP_OK;
 }
@@ -1622,7 +1711,7 @@ void vxp_analysis_free(vxp_analysis *an) {
   table_ref t[ANALYSIS_TABLES];
   analysis_tables(an, t);
   for (size_t i = 0; i < ANALYSIS_TABLES; i++) {
-    if (!(an->sealed & (1u << i))) vxp_ctx__free(ctx, *t[i].items);
+    if (!(an->sealed & ((uint64_t)1 << i))) vxp_ctx__free(ctx, *t[i].items);
     *t[i].items = NULL;
   }
   vxp_transfer__graph_free(ctx, &an->graph);

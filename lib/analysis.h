@@ -40,6 +40,7 @@ struct vxp_record {
   uint32_t release_order; /* when released: the last program-order position it is live at */
   uint32_t type;          /* the placed tensor type (index into the model), or VXP_NONE */
   const char *role;       /* the role the program names for it (lowered: roles.h), or NULL */
+  vxp_name role_name;     /* that role's name in the model, or NONE */
   vxp_name binding;
   uint32_t start_byte, end_byte;
   vxp_range range;
@@ -227,6 +228,16 @@ struct vxp_unresolved_call {
   vxp_range range;
 };
 
+/* Where the walk of one analysed function began ([0]) and ended ([1]) in each table it
+ * appends to (its facts, calls and summary say where they are themselves), and whether E6014,
+ * reported once per program, had been reported by then: what a later analysis needs to take
+ * the function's results over (reuse_walk.c). */
+typedef struct vxp_walk_span {
+  uint32_t diags[2], records[2], scopes[2], routes[2], route_nodes[2], fact_dims[2],
+      resident_sets[2];
+  bool e6014[2];
+} vxp_walk_span;
+
 /* Invariant: diagnostics are the program's, the machines', then the analysis' own;
  * records are grouped by function in analysis order, each function's in program order;
  * resident sets are by function, then by space name. Functions are in analysis order:
@@ -275,7 +286,10 @@ struct vxp_analysis {
   size_t raw_start; /* the same for the raw:: checks (raw_primitives.c) */
   vxp_item_ends raw_ends;
   size_t items_taken, items_walked; /* items taken from a previous analysis, and recomputed */
-  char *json;                       /* cached report (lib/report/json.c) */
+  /* One per analysed function when the program was reparsed (an editor's), else empty. */
+  Array(vxp_walk_span) walk_spans;
+  size_t functions_taken, functions_walked; /* analysed functions taken over, and walked */
+  char *json;                               /* cached report (lib/report/json.c) */
   size_t json_len;
   char *sarif; /* cached SARIF log (lib/report/sarif.c) */
   size_t sarif_len;
@@ -284,7 +298,7 @@ struct vxp_analysis {
    * gives them back in one call; bit i of `sealed` says table i (analysis.c's list) is
    * there. Invariant: no sealed table grows again. */
   vxp_arena arena;
-  uint32_t sealed;
+  uint64_t sealed;
 };
 
 /* Move the analysis' final tables into its arena (analysis.c): VXP_OK or VXP_ENOMEM (the

@@ -49,7 +49,12 @@ void *vxp_arena__alloc(vxp_context *ctx, vxp_arena *arena, size_t size) {
 }
 
 bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t len, size_t elem) {
-  if (len == 0 || !*items) return true;
+  if (!*items) return true;
+  if (len == 0) { /* reserved but left empty: nothing to move, and nothing to keep */
+    vxp_ctx__free(ctx, *items);
+    *items = NULL;
+    return true;
+  }
   if (elem && len > SIZE_MAX / 2 / elem) return false;
   void *copy = vxp_arena__alloc(ctx, arena, len * elem);
   if (!copy) return false;

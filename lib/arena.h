@@ -24,7 +24,8 @@ void *vxp_arena__alloc(vxp_context *ctx, vxp_arena *arena, size_t size);
 
 /* Move `len` elements of `elem` bytes at *items (storage from ctx's allocator) into the
  * arena: *items then points at the arena's copy and the old storage is freed. An empty
- * array is left as it is (NULL). False on allocation failure, with *items untouched. */
+ * array ends NULL (storage reserved for it is freed). False on allocation failure, with
+ * *items untouched. */
 bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t len, size_t elem);
 
 /* One piece of a handle for vxp_arena__pack: `bytes` bytes at *items (from the context's

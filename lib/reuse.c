@@ -71,16 +71,6 @@ static void diff_texts(vxp_reuse *R) {
   R->new_end = (uint32_t)(lb - s);
 }
 
-bool vxp_reuse__map(const vxp_reuse *R, uint8_t side, uint32_t at, uint32_t *out) {
-  if (side == VXP_REUSE_BEFORE && at <= R->prefix)
-    *out = at;
-  else if (side == VXP_REUSE_AFTER && at >= R->old_end)
-    *out = at - R->old_end + R->new_end;
-  else
-    return false;
-  return true;
-}
-
 /* Whether the last line of the item [start, end) of `text` starts with `}`: a `// role:`
  * comment inside the item then cannot name the role of a placement below it (roles.h: a
  * line that closes a block ends the comment's paragraph), so the item's text decides
@@ -151,20 +141,23 @@ void vxp_reuse__free(vxp_context *ctx, vxp_reuse *R) {
   R->side = NULL;
 }
 
-/* Whether every position of `d` (and its notes) in the earlier text maps to the new one. */
-static bool mappable(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *d) {
+bool vxp_reuse__mappable(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *d, bool named) {
   uint32_t x;
-  if (d->function) return false; /* borrowed from the earlier analysis */
+  if (d->function && !named) return false; /* borrowed from the earlier analysis */
   if (d->has_range && d->source == R->old_src &&
       (!vxp_reuse__map(R, side, d->range.start_byte, &x) ||
        !vxp_reuse__map(R, side, d->range.end_byte, &x)))
     return false;
   for (size_t i = 0; i < d->notes.len; i++)
-    if (!mappable(R, side, &d->notes.items[i])) return false;
+    if (!vxp_reuse__mappable(R, side, &d->notes.items[i], named)) return false;
   return true;
 }
 
-static void move_positions(const vxp_reuse *R, uint8_t side, vxp_diagnostic *d) {
+static bool mappable(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *d) {
+  return vxp_reuse__mappable(R, side, d, false);
+}
+
+void vxp_reuse__move_positions(const vxp_reuse *R, uint8_t side, vxp_diagnostic *d) {
   if (d->has_range && d->source == R->old_src) {
     uint32_t s = 0, e = 0;
     vxp_reuse__map(R, side, d->range.start_byte, &s);
@@ -173,7 +166,7 @@ static void move_positions(const vxp_reuse *R, uint8_t side, vxp_diagnostic *d) 
     d->range = vxp_source__range(R->new_src, s, e);
   }
   for (size_t i = 0; i < d->notes.len; i++)
-    move_positions(R, side, &d->notes.items[i]);
+    vxp_reuse__move_positions(R, side, &d->notes.items[i]);
 }
 
 int vxp_reuse__copy_diags(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *from,
@@ -182,7 +175,7 @@ int vxp_reuse__copy_diags(const vxp_reuse *R, uint8_t side, const vxp_diagnostic
     if (!mappable(R, side, &from[i])) return 0;
   for (size_t i = 0; i < count; i++) {
     if (!vxp_diag__copy(R->new_src->ctx, diags, &from[i])) return VXP_ENOMEM;
-    move_positions(R, side, array_last(diags));
+    vxp_reuse__move_positions(R, side, array_last(diags));
   }
   return 1;
 }
@@ -206,7 +199,7 @@ static int take(vxp_reuse *R, size_t start, const vxp_item_ends *ends, uint32_t 
   }
   for (size_t i = from; i < to; i++) {
     if (!vxp_diag__copy(R->new_src->ctx, diags, &prev->diags.items[i])) return VXP_ENOMEM;
-    move_positions(R, side, array_last(diags));
+    vxp_reuse__move_positions(R, side, array_last(diags));
   }
   R->taken += count;
   return 1;

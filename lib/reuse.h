@@ -32,13 +32,31 @@ int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
 
 /* Offset `at` of the earlier text in the new one, for an item on `side` of the changed
  * middle; false when it is not on that side (then the result cannot be moved). */
-bool vxp_reuse__map(const vxp_reuse *R, uint8_t side, uint32_t at, uint32_t *out);
+static inline bool vxp_reuse__map(const vxp_reuse *R, uint8_t side, uint32_t at, uint32_t *out) {
+  /* inline: a splice moves every offset of every unchanged item through it */
+  if (side == VXP_REUSE_BEFORE && at <= R->prefix)
+    *out = at;
+  else if (side == VXP_REUSE_AFTER && at >= R->old_end)
+    *out = at - R->old_end + R->new_end;
+  else
+    return false;
+  return true;
+}
 
 /* Append copies of `count` diagnostics of the earlier version, of an item on `side`, moved
  * to the new text. Returns 1, 0 when a position cannot be moved (nothing appended), or
  * VXP_ENOMEM. */
 int vxp_reuse__copy_diags(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *from,
                           size_t count, vxp_diag_list *diags);
+
+/* Whether every position of `d` (and of its notes) in the earlier text maps to the new one
+ * from `side`; a diagnostic naming its function (borrowed from the earlier analysis) only
+ * when `named` (the caller names it anew). */
+bool vxp_reuse__mappable(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *d, bool named);
+
+/* Move `d`'s positions (and its notes') from the earlier text to the new one, from `side`
+ * (vxp_reuse__mappable said they map). */
+void vxp_reuse__move_positions(const vxp_reuse *R, uint8_t side, vxp_diagnostic *d);
 
 void vxp_reuse__free(vxp_context *ctx, vxp_reuse *R);
 

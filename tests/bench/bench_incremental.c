@@ -223,6 +223,7 @@ int main(int argc, char **argv) {
   double inc[EDITS], full[EDITS], inc_parse[EDITS], full_parse[EDITS];
   double ts_inc[EDITS], ts_full[EDITS], checks[EDITS], lowering[EDITS];
   int spliced = 0, lent = 0;
+  size_t fns_taken = 0, fns_walked = 0;
   int functions = (LINES - HEADER_LINES) / LINES_PER_FN;
   unsigned seed = 42;
   for (int e = 0; e < EDITS; e++) {
@@ -299,6 +300,8 @@ int main(int argc, char **argv) {
 
     spliced += next_prog->spliced;
     lent += an_inc->items_taken > 0;
+    fns_taken += an_inc->functions_taken;
+    fns_walked += an_inc->functions_walked;
     inc[e] = t2 - t0;
     inc_parse[e] = t1 - t0;
     full[e] = t5 - t3;
@@ -337,6 +340,9 @@ int main(int argc, char **argv) {
   printf("  reparses that copied the unchanged items' model: %d of %d; analyses that took the\n"
          "  unchanged items' visibility checks over: %d of %d\n",
          spliced, EDITS, lent, EDITS);
+  printf(
+      "  analysed functions taken over from the previous analysis: %zu, walked: %zu (%d edits)\n",
+      fns_taken, fns_walked, EDITS);
   printf("  the rest of edit + reparse, %.0f us, is the syntax checks and lowering of the changed\n"
          "  items and the copy of the others; over the whole tree (a fresh parse) they take:\n",
          m_inc_parse - m_ts_inc);
@@ -344,9 +350,11 @@ int main(int argc, char **argv) {
          median(lowering, EDITS));
   /* A one-line edit in a body is the case the item-level paths exist for: if they stopped
    * being taken, the figures above would measure the fallback. */
-  if (spliced < EDITS / 2 || lent < EDITS / 2) {
-    fprintf(stderr, "bench_incremental: the item-level paths were not taken (%d, %d of %d)\n",
-            spliced, lent, EDITS);
+  if (spliced < EDITS / 2 || lent < EDITS / 2 || fns_taken < fns_walked) {
+    fprintf(stderr,
+            "bench_incremental: the item-level paths were not taken (%d, %d of %d; functions "
+            "taken over %zu, walked %zu)\n",
+            spliced, lent, EDITS, fns_taken, fns_walked);
     return 1;
   }
   vxp_analysis_free(prev_an);

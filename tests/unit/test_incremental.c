@@ -255,8 +255,121 @@ static char *report_of(vxp_context *ctx, const vxp_program *prog) {
   return copy;
 }
 
+static void assert_same_analysis(const vxp_analysis *a, const vxp_analysis *b);
+
+/* report_of, and the analysis compared with `inc` table by table. */
+static char *report_compared(vxp_context *ctx, const vxp_program *prog, const vxp_analysis *inc,
+                             const vxp_analyze_options *opts) {
+  vxp_analysis *an;
+  assert_int_equal(vxp_analyze(&an, ctx, prog, opts), VXP_OK);
+  assert_same_analysis(inc, an);
+  char *copy = json_of(ctx, an);
+  vxp_analysis_free(an);
+  return copy;
+}
+
+static bool same_str(const char *a, const char *b) {
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_range(vxp_range a, vxp_range b) {
+  return a.start_byte == b.start_byte && a.end_byte == b.end_byte && a.start.line == b.start.line &&
+         a.start.column == b.start.column && a.end.line == b.end.line &&
+         a.end.column == b.end.column;
+}
+
+/* Tables of one element type compared element by element with `same`. */
+#define ASSERT_SAME_TABLE(a, b, field, same)                                                       \
+  do {                                                                                             \
+    assert_int_equal((a)->field.len, (b)->field.len);                                              \
+    for (size_t i_ = 0; i_ < (a)->field.len; i_++) {                                               \
+      const __typeof__(*(a)->field.items) *x = &(a)->field.items[i_];                              \
+      const __typeof__(*(a)->field.items) *y = &(b)->field.items[i_];                              \
+      if (!(same)) fail_msg("%s[%zu] differs", #field, i_);                                        \
+    }                                                                                              \
+  } while (0)
+
+/* What the report shows and what it does not (the facts roofline and codegen read, the
+ * call sites, the summaries before the fold's totals), incremental against fresh: every
+ * index, position and name the walk of a function makes. */
+static void assert_same_analysis(const vxp_analysis *a, const vxp_analysis *b) {
+  ASSERT_SAME_TABLE(a, b, functions,
+                    x->model_fn == y->model_fn && same_str(x->name, y->name) &&
+                        x->is_instance == y->is_instance && x->call_first == y->call_first &&
+                        x->call_count == y->call_count && x->fact_first == y->fact_first &&
+                        x->access_fact_first == y->access_fact_first &&
+                        x->origin_call == y->origin_call && x->depth == y->depth);
+  ASSERT_SAME_TABLE(a, b, event_facts,
+                    x->reached == y->reached && x->arm == y->arm &&
+                        x->trips_known == y->trips_known && x->size == y->size &&
+                        x->trips == y->trips && x->raw_bytes == y->raw_bytes &&
+                        (x->size != VXP_FACT_SIZE_KNOWN ||
+                         (x->dims_first == y->dims_first && x->dims_count == y->dims_count)));
+  ASSERT_SAME_TABLE(a, b, fact_dims, *x == *y);
+  ASSERT_SAME_TABLE(a, b, access_facts,
+                    x->why == y->why && x->dim == y->dim && x->bytes == y->bytes);
+  ASSERT_SAME_TABLE(a, b, scopes,
+                    x->id == y->id && x->parent == y->parent && x->function == y->function &&
+                        x->kind == y->kind && same_range(x->range, y->range));
+  ASSERT_SAME_TABLE(
+      a, b, records,
+      x->scope == y->scope && x->function == y->function && x->space == y->space &&
+          x->bytes == y->bytes && x->depth == y->depth && x->order == y->order &&
+          x->live_at_peak == y->live_at_peak && x->multiplier == y->multiplier &&
+          x->released == y->released && x->release_order == y->release_order &&
+          x->type == y->type && same_str(x->role, y->role) &&
+          same_str(x->function_name, y->function_name) && same_str(x->space_name, y->space_name) &&
+          same_str(x->binding_name, y->binding_name) && same_range(x->range, y->range));
+  ASSERT_SAME_TABLE(a, b, routes,
+                    x->record == y->record && x->function == y->function &&
+                        x->path_first == y->path_first && x->path_len == y->path_len &&
+                        x->total_cost == y->total_cost && x->bytes == y->bytes &&
+                        x->lowered == y->lowered && x->from_node == y->from_node &&
+                        x->to_node == y->to_node && same_range(x->range, y->range) &&
+                        same_str(x->traffic_absent_reason, y->traffic_absent_reason));
+  ASSERT_SAME_TABLE(a, b, route_nodes, *x == *y);
+  ASSERT_SAME_TABLE(a, b, calls,
+                    x->caller == y->caller && x->callee == y->callee &&
+                        x->start_byte == y->start_byte && x->end_byte == y->end_byte &&
+                        same_str(x->callee_name, y->callee_name) &&
+                        same_str(x->unresolved, y->unresolved));
+  ASSERT_SAME_TABLE(a, b, held, *x == *y);
+  ASSERT_SAME_TABLE(a, b, fn_spaces,
+                    x->self_peak == y->self_peak && x->total == y->total &&
+                        x->best_call == y->best_call && x->hops == y->hops &&
+                        x->resident_set == y->resident_set && x->call_tree == y->call_tree &&
+                        x->bounded == y->bounded && x->reported == y->reported);
+  ASSERT_SAME_TABLE(
+      a, b, resident_sets,
+      x->function == y->function && x->space == y->space && x->peak_bytes == y->peak_bytes &&
+          x->tiles == y->tiles && x->peak_record == y->peak_record &&
+          x->record_first == y->record_first && x->record_count == y->record_count &&
+          x->allocated_bytes == y->allocated_bytes && same_str(x->function_name, y->function_name));
+  ASSERT_SAME_TABLE(a, b, set_records, *x == *y);
+  ASSERT_SAME_TABLE(a, b, diags,
+                    x->severity == y->severity && strcmp(x->code, y->code) == 0 &&
+                        same_str(x->message, y->message) && same_str(x->function, y->function) &&
+                        (!x->has_range || same_range(x->range, y->range)));
+}
+
 /* `steps` reparses of edits from `seed` on `initial`, each compared with a fresh parse. */
+/* -D overrides an editor's configuration may change between two edits (the_defines[0]: none). */
+static const vxp_const_override n_small[] = {{"N", 128}}, m_big[] = {{"M", 4096}, {"N", 64}};
+static const vxp_analyze_options the_defines[] = {
+    {VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0},
+    {VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL, n_small, 1, 0},
+    {VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL, m_big, 2, 0}};
+
+static void run_sequence_defines(const char *initial, uint32_t seed, int steps, bool bodies,
+                                 bool vary_defines);
+
 static void run_sequence(const char *initial, uint32_t seed, int steps, bool bodies) {
+  run_sequence_defines(initial, seed, steps, bodies, false);
+}
+
+/* With `vary_defines`, each analysis takes one of the_defines, mostly the last one's. */
+static void run_sequence_defines(const char *initial, uint32_t seed, int steps, bool bodies,
+                                 bool vary_defines) {
   vxp_context *ctx;
   assert_int_equal(vxp_context_new(&ctx, NULL), VXP_OK);
   text_buf b = {NULL, 0, 0};
@@ -269,7 +382,8 @@ static void run_sequence(const char *initial, uint32_t seed, int steps, bool bod
   assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
   uint32_t rnd = seed;
   static char scratch[8192];
-  size_t reused = 0, lent = 0, taken = 0, spliced = 0;
+  size_t reused = 0, lent = 0, taken = 0, spliced = 0, fns_taken = 0, fns_walked = 0;
+  size_t defines = 0;
   for (int step = 0; step < steps; step++) {
     /* Usually one edit per reparse, sometimes a burst of up to four (typing faster than
      * the analysis): each applies to the version the previous one made. */
@@ -298,11 +412,16 @@ static void run_sequence(const char *initial, uint32_t seed, int steps, bool bod
     vxp_program *fresh;
     assert_int_equal(vxp_source_new(&fresh_src, ctx, "prop.vx", b.s, b.len), VXP_OK);
     assert_int_equal(vxp_program_parse(&fresh, ctx, fresh_src), VXP_OK);
+    if (vary_defines && next_random(&rnd) % 4 == 0)
+      defines = next_random(&rnd) % ARRAY_LEN(the_defines);
+    const vxp_analyze_options *opts = &the_defines[defines];
     vxp_analysis *inc_an;
-    assert_int_equal(vxp_analyze_incremental(&inc_an, ctx, inc, an, NULL), VXP_OK);
+    assert_int_equal(vxp_analyze_incremental(&inc_an, ctx, inc, an, opts), VXP_OK);
     lent += inc_an->items_taken > 0;
     taken += inc_an->items_taken;
-    char *a = json_of(ctx, inc_an), *f = report_of(ctx, fresh);
+    fns_taken += inc_an->functions_taken;
+    fns_walked += inc_an->functions_walked;
+    char *a = json_of(ctx, inc_an), *f = report_compared(ctx, fresh, inc_an, opts);
     if (strcmp(a, f) != 0) {
       fprintf(stderr, "seed %u, step %d: the incremental report differs; the text:\n%s\n", seed,
               step, b.s);
@@ -325,10 +444,11 @@ static void run_sequence(const char *initial, uint32_t seed, int steps, bool bod
   /* The sequence really exercised the incremental paths. */
   fprintf(stderr,
           "seed %u: %d reparses, %zu on the old tree, %zu with the unchanged items' model "
-          "copied; %zu analyses took %zu items over\n",
-          seed, steps, reused, spliced, lent, taken);
+          "copied; %zu analyses took %zu items over; functions taken over %zu, walked %zu\n",
+          seed, steps, reused, spliced, lent, taken, fns_taken, fns_walked);
   assert_true(lent > (size_t)steps / (bodies ? 6 : 12));
   if (bodies) assert_true(spliced > (size_t)steps / 10);
+  if (bodies) assert_true(fns_taken > (size_t)steps / 2);
   vxp_analysis_free(an);
   vxp_program_free(prog);
   vxp_source_free(src);
@@ -342,6 +462,9 @@ static void test_incremental__random_edits_report_what_a_fresh_parse_reports(voi
     run_sequence(base_program, seed, 200, false);
   for (uint32_t seed = 5; seed <= 6; seed++)
     run_sequence(base_program, seed, 250, true);
+  /* -D overrides changed between edits: the functions' results are lent only while they
+   * stay the same. */
+  run_sequence_defines(base_program, 7, 200, true, true);
 }
 
 /* The base program with the syntax checks' findings in several items that parse cleanly: a
@@ -803,6 +926,131 @@ static void test_incremental__a_role_comment_reaching_past_its_function_is_not_s
   vxp_context_free(ctx);
 }
 
+/* An editor session on one document for the tests below: each step edits the text, reparses,
+ * analyses incrementally with `opts`, and compares everything with a fresh analysis. */
+typedef struct session {
+  vxp_context *ctx;
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_analysis *an;
+} session;
+
+static void session_open(session *S, const char *text) {
+  S->ctx = test_context();
+  S->prog = editor_program(S->ctx, "s.vx", text, &S->src);
+  assert_int_equal(vxp_analyze(&S->an, S->ctx, S->prog, NULL), VXP_OK);
+}
+
+static void session_close(session *S) {
+  vxp_analysis_free(S->an);
+  vxp_program_free(S->prog);
+  vxp_source_free(S->src);
+  vxp_context_free(S->ctx);
+}
+
+/* Replace the first `find` of the text by `with` and analyse again. */
+static void session_edit(session *S, const char *find, const char *with,
+                         const vxp_analyze_options *opts) {
+  size_t len;
+  const char *t = vxp_source_text(S->src, &len);
+  const char *p = strstr(t, find);
+  assert_non_null(p);
+  uint32_t at = (uint32_t)(p - t);
+  vxp_source *next, *fresh_src;
+  vxp_program *inc, *fresh;
+  vxp_analysis *an;
+  assert_int_equal(
+      vxp_source_edit(&next, S->src, at, at + (uint32_t)strlen(find), with, strlen(with)), VXP_OK);
+  assert_int_equal(vxp_program_reparse(&inc, S->ctx, S->prog, next), VXP_OK);
+  assert_int_equal(vxp_analyze_incremental(&an, S->ctx, inc, S->an, opts), VXP_OK);
+  t = vxp_source_text(next, &len);
+  assert_int_equal(vxp_source_new(&fresh_src, S->ctx, "s.vx", t, len), VXP_OK);
+  assert_int_equal(vxp_program_parse(&fresh, S->ctx, fresh_src), VXP_OK);
+  char *a = json_of(S->ctx, an), *f = report_compared(S->ctx, fresh, an, opts);
+  assert_string_equal(a, f);
+  free(a);
+  free(f);
+  vxp_program_free(fresh);
+  vxp_source_free(fresh_src);
+  vxp_analysis_free(S->an);
+  vxp_program_free(S->prog);
+  vxp_source_free(S->src);
+  S->an = an;
+  S->prog = inc;
+  S->src = next;
+}
+
+/* The call-tree total of function `fn` in space `space` (what the report's call tree shows). */
+static u128 total_of(const vxp_analysis *an, const char *fn, const char *space) {
+  size_t spaces = an->view.spaces.len;
+  for (size_t s = 0; s < spaces; s++) {
+    if (strcmp(an->view.spaces.items[s]->name, space) != 0) continue;
+    for (size_t f = 0; f < an->functions.len; f++)
+      if (strcmp(an->functions.items[f].name, fn) == 0)
+        return an->fn_spaces.items[f * spaces + s].total;
+  }
+  fail_msg("no %s in %s", fn, space);
+  return 0;
+}
+
+/* An edit of a callee's body is walked; its callers' results are taken over, and the call-
+ * tree fold, made afresh, moves their totals: `main` calls `middle`, which calls `leaf`
+ * while it holds 512 KiB; `leaf`'s tile doubles from 1 MiB to 2 MiB. */
+static void test_incremental__a_callees_edit_moves_the_callers_peak(void **state) {
+  (void)state;
+  session S;
+  session_open(&S, base_program);
+  session_edit(&S, "  return x;", "  return x + 0;", NULL); /* leaf: the spans are kept now */
+  u128 main_before = total_of(S.an, "main", "HBM"), middle_before = total_of(S.an, "middle", "HBM");
+  session_edit(&S, "Tensor<f32, [N, N]>", "Tensor<f32, [N, 2 * N]>", NULL);
+  assert_int_equal(S.an->functions_walked, 1); /* leaf */
+  assert_int_equal(S.an->functions_taken, 4);  /* middle, on_dev, host_side, main */
+  assert_true(total_of(S.an, "middle", "HBM") == middle_before + 1024 * 1024);
+  assert_true(total_of(S.an, "main", "HBM") == main_before + 1024 * 1024);
+  /* And back: the callers move down again. */
+  session_edit(&S, "Tensor<f32, [N, 2 * N]>", "Tensor<f32, [N, N]>", NULL);
+  assert_int_equal(S.an->functions_taken, 4);
+  assert_true(total_of(S.an, "main", "HBM") == main_before);
+  session_close(&S);
+}
+
+/* A const item's edit changes what the unchanged functions that use it fold: nothing is
+ * taken over (the reparse lends no item across it), and `main`'s tile of [N, 64] f32 and
+ * `leaf`'s [N, N] move with N. */
+static void test_incremental__a_const_edit_recomputes_its_unchanged_users(void **state) {
+  (void)state;
+  session S;
+  session_open(&S, base_program);
+  session_edit(&S, "  return x;", "  return x + 0;", NULL);
+  u128 before = total_of(S.an, "main", "HBM");
+  session_edit(&S, "const N : i64 = 512;", "const N : i64 = 256;", NULL);
+  assert_int_equal(S.an->functions_taken, 0);
+  assert_true(total_of(S.an, "main", "HBM") < before);
+  session_edit(&S, "  return x + 0;", "  return x;", NULL); /* a body again: lent again */
+  assert_true(S.an->functions_taken > 0);
+  session_close(&S);
+}
+
+/* -D overrides changed between two edits: nothing is taken over from an analysis made with
+ * other overrides, and everything again once they stay the same. */
+static void
+test_incremental__changed_overrides_between_edits_recompute_every_function(void **state) {
+  (void)state;
+  session S;
+  session_open(&S, base_program);
+  session_edit(&S, "  return x;", "  return x + 0;", NULL);
+  session_edit(&S, "  return x + 0;", "  return x;", &the_defines[1]);
+  assert_int_equal(S.an->functions_taken, 0);
+  u128 small = total_of(S.an, "main", "HBM");
+  session_edit(&S, "  return x;", "  return x + 1;", &the_defines[1]);
+  assert_int_equal(S.an->functions_taken, 4);
+  assert_true(total_of(S.an, "main", "HBM") == small);
+  session_edit(&S, "  return x + 1;", "  return x;", &the_defines[2]);
+  assert_int_equal(S.an->functions_taken, 0);
+  assert_true(total_of(S.an, "main", "HBM") != small);
+  session_close(&S);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_incremental__random_edits_report_what_a_fresh_parse_reports),
@@ -816,6 +1064,9 @@ int main(void) {
       cmocka_unit_test(test_incremental__an_edit_in_a_body_keeps_the_other_functions_results),
       cmocka_unit_test(test_incremental__a_body_edit_copies_the_other_items_model),
       cmocka_unit_test(test_incremental__a_role_comment_reaching_past_its_function_is_not_stale),
+      cmocka_unit_test(test_incremental__a_callees_edit_moves_the_callers_peak),
+      cmocka_unit_test(test_incremental__a_const_edit_recomputes_its_unchanged_users),
+      cmocka_unit_test(test_incremental__changed_overrides_between_edits_recompute_every_function),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
