@@ -433,9 +433,15 @@ VXP_API VXP_WARN_UNUSED int vxp_program_reparse(vxp_program **out, vxp_context *
 /** vxp_program_parse_flags: keep no syntax tree once the program is lowered. The tree is
  * the larger part of a parsed program (about 30 bytes per byte of dense source, more than
  * the model and an analysis of it together); a program that is only analysed (and
- * reported on) never reads it again. Such a program has no S-expression (vxp_program_sexp
- * returns NULL with VXP_EINVAL on its context), no CUDA generation (vxp_cuda_generate
- * refuses an analysis of it with VXP_EINVAL), and a reparse of it parses afresh. */
+ * reported on) never reads it again. A text of more than 1 MiB is then parsed in windows
+ * of whole top-level items (about 1 MiB each, each parsed twice: once for the signatures,
+ * once for the rest), each window's tree freed before the next is parsed, so that no more
+ * than one window's tree takes memory at a time; the program is the one a whole parse
+ * gives. A text with a syntax error in some window, or cut (VXP0003), or with no place to
+ * start a window (no blank after an item), is parsed whole, and its tree freed once
+ * lowered. Such a program has no S-expression (vxp_program_sexp returns NULL with
+ * VXP_EINVAL on its context), no CUDA generation (vxp_cuda_generate refuses an analysis of
+ * it with VXP_EINVAL), and a reparse of it parses afresh. */
 #define VXP_PROGRAM_NO_TREE 1u
 
 /**

@@ -31,6 +31,9 @@ struct vxp_context {
   bool hold_deadline;
   bool timed_out;
   uint32_t polls;
+  /* Bytes per window when a program that keeps no tree is parsed in windows (program.c);
+   * 0: VXP_PARSE_WINDOW. Set only by tests, to parse small texts in many windows. */
+  uint32_t parse_window;
 };
 
 /* True when the call under way must stop: the cancellation flag is raised or its time

@@ -1792,13 +1792,17 @@ static void lower_raw(lowerer *L, TSNode item) {
   if (rc != VXP_OK) L->rc = rc;
 }
 
-/* Start the visibility facts' reader over the top-level nodes (`top`, or root's children). */
-static void begin_vis(lowerer *L, const TSNode *top, size_t top_count, TSNode root) {
+static void setup_vis(lowerer *L) {
   L->vis.ctx = L->ctx;
   L->vis.src = L->src;
   L->vis.m = L->m;
   L->vis.intern = vis_intern;
   L->vis.arg = L;
+}
+
+/* Start the visibility facts' reader over the top-level nodes (`top`, or root's children). */
+static void begin_vis(lowerer *L, const TSNode *top, size_t top_count, TSNode root) {
+  setup_vis(L);
   if (!failed(L)) {
     int rc = vxp_lower_vis__begin(&L->vis, top, top_count, root);
     if (rc != VXP_OK) L->rc = rc;
@@ -1810,7 +1814,6 @@ static void begin_vis(lowerer *L, const TSNode *top, size_t top_count, TSNode ro
 static void lower_items(lowerer *L, TSNode root, bool signatures_only, void *marks) {
   const vxp_symbols *S = L->S;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
-  L->top_index = 0;
   if (ts_tree_cursor_goto_first_child(&cursor)) {
     do {
       if (vxp_ctx__interrupted(L->ctx)) {
@@ -1894,6 +1897,7 @@ int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp
   lowerer L;
   lowerer_init(&L, ctx, src, model, diags);
   if (vxp_strtab__init(ctx, &model->names) != VXP_OK) return VXP_ENOMEM;
+  L.top_index = 0;
   lower_items(&L, root, true, marks ? (void *)&marks->sig : NULL);
   if (L.signatures.len)
     qsort(L.signatures.items, L.signatures.len, sizeof(fn_signature), compare_signatures);
@@ -1904,9 +1908,61 @@ int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp
     oom(&L);
   if (marks && !failed(&L)) marks->signatures.len = L.signatures.len;
   begin_vis(&L, NULL, 0, root);
+  L.top_index = 0;
   lower_items(&L, root, false, marks ? (void *)&marks->body : NULL);
   lowerer_free(&L);
   return L.rc;
+}
+
+struct vxp_lower_run {
+  lowerer L;
+  bool bodies; /* the second pass has begun */
+};
+
+int vxp_lower__begin(vxp_lower_run **out, vxp_context *ctx, const vxp_source *src, vxp_model *model,
+                     vxp_diag_list *diags) {
+  vxp_lower_run *W = vxp_ctx__calloc(ctx, 1, sizeof(*W));
+  if (!W) return VXP_ENOMEM;
+  lowerer_init(&W->L, ctx, src, model, diags);
+  setup_vis(&W->L);
+  if (vxp_strtab__init(ctx, &model->names) != VXP_OK) {
+    vxp_ctx__free(ctx, W);
+    return VXP_ENOMEM;
+  }
+  *out = W;
+  return VXP_OK;
+}
+
+int vxp_lower__window_signatures(vxp_lower_run *W, TSNode root) {
+  lowerer *L = &W->L;
+  if (!failed(L)) lower_items(L, root, true, NULL);
+  if (!failed(L)) {
+    int rc = vxp_lower_vis__index(&L->vis, NULL, 0, root);
+    if (rc != VXP_OK) L->rc = rc;
+  }
+  return L->rc;
+}
+
+int vxp_lower__window_bodies(vxp_lower_run *W, TSNode root) {
+  lowerer *L = &W->L;
+  if (!W->bodies) { /* what vxp_lower__program does between its two passes */
+    W->bodies = true;
+    if (L->signatures.len)
+      qsort(L->signatures.items, L->signatures.len, sizeof(fn_signature), compare_signatures);
+    vxp_lower_vis__index_done(&L->vis);
+    L->top_index = 0;
+  }
+  if (!failed(L)) lower_items(L, root, false, NULL);
+  return L->rc;
+}
+
+int vxp_lower__end(vxp_lower_run *W) {
+  if (!W) return VXP_OK;
+  vxp_context *ctx = W->L.ctx;
+  int rc = W->L.rc;
+  lowerer_free(&W->L);
+  vxp_ctx__free(ctx, W);
+  return rc;
 }
 
 int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top,

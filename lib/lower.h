@@ -45,6 +45,20 @@ void vxp_lower__marks_free(vxp_context *ctx, vxp_lower_marks *marks);
 int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp_model *model,
                        vxp_diag_list *diags, vxp_lower_marks *marks);
 
+/* vxp_lower__program in parts, for a text parsed in windows of whole top-level items, each
+ * window's tree freed before the next is parsed: begin; the signatures pass over every
+ * window in source order; the items pass over every window again, in the same order (each
+ * window parsed again); end, which frees the state and returns the first failure. The model
+ * is the one vxp_lower__program builds from a tree whose root's children are the windows'
+ * roots' children, in order. No marks are kept (a program that keeps no tree is not
+ * reparsed from them). Each returns VXP_OK, VXP_ENOMEM or VXP_ECANCELLED. */
+typedef struct vxp_lower_run vxp_lower_run;
+int vxp_lower__begin(vxp_lower_run **out, vxp_context *ctx, const vxp_source *src, vxp_model *model,
+                     vxp_diag_list *diags);
+int vxp_lower__window_signatures(vxp_lower_run *W, TSNode root);
+int vxp_lower__window_bodies(vxp_lower_run *W, TSNode root);
+int vxp_lower__end(vxp_lower_run *W);
+
 struct vxp_reuse;
 
 /* vxp_lower__program for a new version of a program whose earlier version was lowered into

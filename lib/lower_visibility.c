@@ -62,10 +62,21 @@ typedef struct vis_var {
 } vis_var;
 
 /* A function of the program by name: an item, or a signature in an `extern` block. */
+/* What a call needs of its callee, read from the callee's node when it is indexed (so that
+ * a callee in another window of a windowed parse, whose tree is gone, is known): its `on`
+ * topology and, per named child of its parameter list, what a pointer parameter wants. */
+typedef struct vis_param {
+  bool pointer;       /* a pointer type */
+  bool want_host;     /* a pointer without a space: into the host's memory */
+  vis_name want_name; /* the space a pointer names */
+} vis_param;
+
 typedef struct vis_fn {
   vis_name name;
-  TSNode node;
   bool is_extern;
+  bool on_path;                      /* `on` is a topology path */
+  vis_topo on;                       /* what it denotes (with the callee's own generics) */
+  uint32_t param_first, param_count; /* in vxp_lower_vis.params */
 } vis_fn;
 
 typedef struct vis_walk {
@@ -75,12 +86,13 @@ typedef struct vis_walk {
   const vxp_fields *F;
   const vxp_lower_vis *V;
   Array(vis_var) vars;
-  Array(vis_fn) fns; /* sorted by name, for the calls */
-  TSNode fn;         /* the function being walked (its generics name topology variables) */
-  vis_topo here;     /* where the code being walked runs; empty name: not known */
-  uint32_t region;   /* start byte of the innermost spawn region, or VXP_NONE */
-  bool comptime;     /* inside a `comptime { }` block */
-  bool in_access;    /* walking the indexed value of an element access (`x[i]` of `x[i][j]`) */
+  Array(vis_fn) fns;       /* sorted by name, for the calls */
+  Array(vis_param) params; /* the indexed functions' parameters */
+  TSNode fn;               /* the function being walked (its generics name topology variables) */
+  vis_topo here;           /* where the code being walked runs; empty name: not known */
+  uint32_t region;         /* start byte of the innermost spawn region, or VXP_NONE */
+  bool comptime;           /* inside a `comptime { }` block */
+  bool in_access; /* walking the indexed value of an element access (`x[i]` of `x[i][j]`) */
   uint32_t depth;
   int rc;
 } vis_walk;
@@ -342,27 +354,55 @@ static int fn_cmp(const void *a, const void *b) {
 }
 
 static void index_fn(vis_walk *W, TSNode node, bool is_extern) {
-  vis_fn f = {text_of(W, field(W, node, W->F->name)), node, is_extern};
-  if (f.name.len && W->rc == VXP_OK && !array_push(W->ctx, &W->fns, f)) W->rc = VXP_ENOMEM;
+  vis_fn f;
+  memset(&f, 0, sizeof(f));
+  f.name = text_of(W, field(W, node, W->F->name));
+  f.is_extern = is_extern;
+  if (!f.name.len || W->rc != VXP_OK) return;
+  if (is_extern) { /* a C function: a call to it is not checked */
+    if (!array_push(W->ctx, &W->fns, f)) W->rc = VXP_ENOMEM;
+    return;
+  }
+  TSNode on = field(W, node, W->F->topology);
+  f.on_path = vxp_node__is(on, W->S->topology_path);
+  if (f.on_path) {
+    TSNode saved = W->fn;
+    W->fn = node; /* its own generics decide whether `on` names a variable */
+    f.on = topo_of(W, on);
+    W->fn = saved;
+  }
+  TSNode params = field(W, node, W->F->parameters);
+  uint32_t np = vxp_node__named_count(params);
+  f.param_first = (uint32_t)W->params.len;
+  f.param_count = np;
+  for (uint32_t i = 0; i < np && W->rc == VXP_OK; i++) {
+    vis_param p;
+    memset(&p, 0, sizeof(p));
+    TSNode ptype = field(W, ts_node_named_child(params, i), W->F->type);
+    p.pointer = vxp_node__is(ptype, W->S->pointer_type);
+    if (p.pointer) {
+      TSNode want = field(W, ptype, W->F->space);
+      p.want_host = ts_node_is_null(want);
+      if (!p.want_host) p.want_name = text_of(W, field(W, want, W->F->name));
+    }
+    if (!array_push(W->ctx, &W->params, p)) W->rc = VXP_ENOMEM;
+  }
+  if (W->rc == VXP_OK && !array_push(W->ctx, &W->fns, f)) W->rc = VXP_ENOMEM;
 }
 
-/* The program's function named `name` (top level or extern), or a null node. */
-static TSNode function_named(const vis_walk *W, vis_name name, bool *is_extern) {
-  *is_extern = false;
+/* The program's function named `name` (top level or extern), or NULL. */
+static const vis_fn *function_named(const vis_walk *W, vis_name name) {
   size_t lo = 0, hi = W->fns.len;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     int c = name_cmp(W->fns.items[mid].name, name);
-    if (c == 0) {
-      *is_extern = W->fns.items[mid].is_extern;
-      return W->fns.items[mid].node;
-    }
+    if (c == 0) return &W->fns.items[mid];
     if (c < 0)
       lo = mid + 1;
     else
       hi = mid;
   }
-  return (TSNode){0};
+  return NULL;
 }
 
 /* E6001 and E6029 at a call of one of the program's functions. */
@@ -370,16 +410,11 @@ static void check_call(vis_walk *W, TSNode call) {
   TSNode fn_node = field(W, call, W->F->function);
   if (!vxp_node__is(fn_node, W->S->identifier)) return;
   vis_name callee_name = text_of(W, fn_node);
-  bool is_extern;
-  TSNode callee = function_named(W, callee_name, &is_extern);
-  if (ts_node_is_null(callee) || is_extern) return; /* a C function takes any pointer */
+  const vis_fn *callee = function_named(W, callee_name);
+  if (!callee || callee->is_extern) return; /* a C function takes any pointer */
   /* E6001: the callee runs only on the topology it names. */
-  TSNode on = field(W, callee, W->F->topology);
-  if (vxp_node__is(on, W->S->topology_path) && topo_known(W->here)) {
-    TSNode saved = W->fn;
-    W->fn = callee; /* its own generics decide whether `on` names a variable */
-    vis_topo need = topo_of(W, on);
-    W->fn = saved;
+  if (callee->on_path && topo_known(W->here)) {
+    vis_topo need = callee->on;
     if (topo_known(need)) {
       vxp_vis_fact f = fact(VXP_VIS_CALL, call);
       f.name = intern(W, callee_name);
@@ -389,12 +424,11 @@ static void check_call(vis_walk *W, TSNode call) {
     }
   }
   /* E6029: a pointer into one memory passed where a pointer into another is wanted. */
-  TSNode params = field(W, callee, W->F->parameters);
   TSNode args = field(W, call, W->F->arguments);
-  uint32_t np = vxp_node__named_count(params), na = vxp_node__named_count(args);
+  uint32_t np = callee->param_count, na = vxp_node__named_count(args);
   for (uint32_t i = 0; i < np && i < na; i++) {
-    TSNode ptype = field(W, ts_node_named_child(params, i), W->F->type);
-    if (!vxp_node__is(ptype, W->S->pointer_type)) continue;
+    const vis_param *want = &W->params.items[callee->param_first + i];
+    if (!want->pointer) continue;
     TSNode arg = ts_node_named_child(args, i);
     vis_var got;
     memset(&got, 0, sizeof(got));
@@ -405,13 +439,12 @@ static void check_call(vis_walk *W, TSNode call) {
       pointer_of(W, arg, &got);
     }
     if (got.kind != VIS_POINTER || !got.space.known) continue;
-    TSNode want_node = field(W, ptype, W->F->space);
     vxp_vis_fact f = fact(VXP_VIS_POINTER, arg);
     f.arg = i + 1;
     f.name = intern(W, callee_name);
     f.space = space_fact(W, got.space);
-    f.want_host = ts_node_is_null(want_node);
-    if (!f.want_host) f.want_space = intern(W, text_of(W, field(W, want_node, W->F->name)));
+    f.want_host = want->want_host;
+    if (!f.want_host) f.want_space = intern(W, want->want_name);
     record(W, &f);
   }
 }
@@ -704,15 +737,26 @@ static void walk_item(vis_walk *W, TSNode item) {
   }
 }
 
-int vxp_lower_vis__begin(vxp_lower_vis *V, const TSNode *top, size_t top_count, TSNode root) {
+/* A walk over V's index (W.fns and W.params borrow V's arrays). */
+static void walk_init(vis_walk *W, vxp_lower_vis *V) {
+  memset(W, 0, sizeof(*W));
+  W->ctx = V->ctx;
+  W->src = V->src;
+  W->S = &V->ctx->syms;
+  W->F = &V->ctx->fields;
+  W->V = V;
+  W->rc = VXP_OK;
+  W->fns.items = V->fns;
+  W->fns.len = V->fn_count;
+  W->fns.cap = V->fn_cap;
+  W->params.items = V->params;
+  W->params.len = V->param_count;
+  W->params.cap = V->param_cap;
+}
+
+int vxp_lower_vis__index(vxp_lower_vis *V, const TSNode *top, size_t top_count, TSNode root) {
   vis_walk W;
-  memset(&W, 0, sizeof(W));
-  W.ctx = V->ctx;
-  W.src = V->src;
-  W.S = &V->ctx->syms;
-  W.F = &V->ctx->fields;
-  W.V = V;
-  W.rc = VXP_OK;
+  walk_init(&W, V);
   /* The program's functions by name, for the calls: a cursor over the root's children when
    * the caller did not read them. */
   TSTreeCursor cursor = ts_tree_cursor_new(root);
@@ -730,24 +774,29 @@ int vxp_lower_vis__begin(vxp_lower_vis *V, const TSNode *top, size_t top_count, 
     more = top ? i + 1 < top_count : ts_tree_cursor_goto_next_sibling(&cursor);
   }
   ts_tree_cursor_delete(&cursor);
-  if (W.fns.len > 1) qsort(W.fns.items, W.fns.len, sizeof(vis_fn), fn_cmp);
   V->fns = W.fns.items;
   V->fn_count = W.fns.len;
+  V->fn_cap = W.fns.cap;
+  V->params = W.params.items;
+  V->param_count = W.params.len;
+  V->param_cap = W.params.cap;
   if (W.rc != VXP_OK) vxp_lower_vis__end(V);
   return W.rc;
 }
 
+void vxp_lower_vis__index_done(vxp_lower_vis *V) {
+  if (V->fn_count > 1) qsort(V->fns, V->fn_count, sizeof(vis_fn), fn_cmp);
+}
+
+int vxp_lower_vis__begin(vxp_lower_vis *V, const TSNode *top, size_t top_count, TSNode root) {
+  int rc = vxp_lower_vis__index(V, top, top_count, root);
+  if (rc == VXP_OK) vxp_lower_vis__index_done(V);
+  return rc;
+}
+
 int vxp_lower_vis__item(vxp_lower_vis *V, TSNode item) {
   vis_walk W;
-  memset(&W, 0, sizeof(W));
-  W.ctx = V->ctx;
-  W.src = V->src;
-  W.S = &V->ctx->syms;
-  W.F = &V->ctx->fields;
-  W.V = V;
-  W.rc = VXP_OK;
-  W.fns.items = V->fns;
-  W.fns.len = W.fns.cap = V->fn_count;
+  walk_init(&W, V);
   if (walked_item(&W, item)) walk_item(&W, item);
   array_free(V->ctx, &W.vars);
   return W.rc;
@@ -755,6 +804,9 @@ int vxp_lower_vis__item(vxp_lower_vis *V, TSNode item) {
 
 void vxp_lower_vis__end(vxp_lower_vis *V) {
   vxp_ctx__free(V->ctx, V->fns);
+  vxp_ctx__free(V->ctx, V->params);
   V->fns = NULL;
-  V->fn_count = 0;
+  V->fn_count = V->fn_cap = 0;
+  V->params = NULL;
+  V->param_count = V->param_cap = 0;
 }

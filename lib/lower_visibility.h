@@ -22,13 +22,21 @@ typedef struct vxp_lower_vis {
   vxp_name (*intern)(void *arg, const char *s, size_t len);
   void *arg;
   struct vis_fn *fns; /* the program's functions by name (top level and extern) */
-  size_t fn_count;
+  size_t fn_count, fn_cap;
+  struct vis_param *params; /* what their parameters want (read from the nodes) */
+  size_t param_count, param_cap;
 } vxp_lower_vis;
 
 /* Index the program's functions (the top-level nodes `top`, or the children of `root`
  * when `top` is NULL): a call's facts name the callee's `on` topology and pointer
  * parameters. Returns VXP_OK or VXP_ENOMEM (then nothing is held). */
 int vxp_lower_vis__begin(vxp_lower_vis *V, const TSNode *top, size_t top_count, TSNode root);
+
+/* vxp_lower_vis__begin in parts, for a text parsed in windows: index each window's
+ * top-level nodes in source order (what is indexed is read from the nodes, so the trees may
+ * go), then sort the index once. Same returns as vxp_lower_vis__begin. */
+int vxp_lower_vis__index(vxp_lower_vis *V, const TSNode *top, size_t top_count, TSNode root);
+void vxp_lower_vis__index_done(vxp_lower_vis *V);
 
 /* Append the facts of top-level node `item` (a function or an impl; anything else has none)
  * to m->visibility, in the order the checks meet them. Returns VXP_OK or VXP_ENOMEM. */

@@ -22,7 +22,7 @@
 
 /* ------------------------------------------------------------------ reading declarations */
 
-typedef struct reader {
+typedef struct vxp_machine_reader {
   vxp_context *ctx;
   vxp_machine *m;
   const vxp_source *src;
@@ -595,15 +595,15 @@ static void read_item(reader *R, TSNode item) {
     read_lowering(R, item);
 }
 
-int vxp_machine__read_items(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root,
-                            const TSNode *items, size_t count) {
-  reader R = {ctx, m, src, &ctx->syms, &ctx->fields, VXP_OK, {NULL, 0, 0}, {NULL, 0, 0}};
+/* Read the items into R (its name indexes carry over from earlier calls). */
+static int read_some(reader *R, TSNode root, const TSNode *items, size_t count) {
+  vxp_context *ctx = R->ctx;
   if (items) {
-    for (size_t i = 0; i < count && R.rc == VXP_OK; i++) {
+    for (size_t i = 0; i < count && R->rc == VXP_OK; i++) {
       if (vxp_ctx__interrupted(ctx))
-        R.rc = VXP_ECANCELLED;
+        R->rc = VXP_ECANCELLED;
       else
-        read_item(&R, items[i]);
+        read_item(R, items[i]);
     }
   } else {
     TSTreeCursor cursor = ts_tree_cursor_new(root);
@@ -612,17 +612,48 @@ int vxp_machine__read_items(vxp_context *ctx, vxp_machine *m, const vxp_source *
         /* Before each item: the caller's cancellation flag or time budget (a model of 10^5
          * spaces takes seconds to read). */
         if (vxp_ctx__interrupted(ctx)) {
-          R.rc = VXP_ECANCELLED;
+          R->rc = VXP_ECANCELLED;
           break;
         }
-        read_item(&R, ts_tree_cursor_current_node(&cursor));
-      } while (R.rc == VXP_OK && ts_tree_cursor_goto_next_sibling(&cursor));
+        read_item(R, ts_tree_cursor_current_node(&cursor));
+      } while (R->rc == VXP_OK && ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
   }
+  return R->rc;
+}
+
+int vxp_machine__read_items(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root,
+                            const TSNode *items, size_t count) {
+  reader R = {ctx, m, src, &ctx->syms, &ctx->fields, VXP_OK, {NULL, 0, 0}, {NULL, 0, 0}};
+  read_some(&R, root, items, count);
   vxp_name_index__free(ctx, &R.spaces);
   vxp_name_index__free(ctx, &R.topologies);
   return R.rc;
+}
+
+vxp_machine_reader *vxp_machine__reader_new(vxp_context *ctx, vxp_machine *m,
+                                            const vxp_source *src) {
+  reader *R = vxp_ctx__calloc(ctx, 1, sizeof(*R));
+  if (!R) return NULL;
+  R->ctx = ctx;
+  R->m = m;
+  R->src = src;
+  R->S = &ctx->syms;
+  R->F = &ctx->fields;
+  R->rc = VXP_OK;
+  return R;
+}
+
+int vxp_machine__reader_read(vxp_machine_reader *R, TSNode root) {
+  return read_some(R, root, NULL, 0);
+}
+
+void vxp_machine__reader_free(vxp_machine_reader *R) {
+  if (!R) return;
+  vxp_name_index__free(R->ctx, &R->spaces);
+  vxp_name_index__free(R->ctx, &R->topologies);
+  vxp_ctx__free(R->ctx, R);
 }
 
 int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root) {

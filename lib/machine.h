@@ -151,6 +151,16 @@ int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, T
 int vxp_machine__read_items(vxp_context *ctx, vxp_machine *m, const vxp_source *src, TSNode root,
                             const TSNode *items, size_t count);
 
+/* vxp_machine__read in parts, for a text parsed in windows: the reader keeps the names read
+ * so far (a name declared twice is found across windows), and each call reads the children
+ * of one window's root, in source order. new: NULL on allocation failure; read: as
+ * vxp_machine__read. */
+typedef struct vxp_machine_reader vxp_machine_reader;
+vxp_machine_reader *vxp_machine__reader_new(vxp_context *ctx, vxp_machine *m,
+                                            const vxp_source *src);
+int vxp_machine__reader_read(vxp_machine_reader *r, TSNode root);
+void vxp_machine__reader_free(vxp_machine_reader *r);
+
 /* Allocate an empty machine labelled `label`; NULL on allocation failure. */
 vxp_machine *vxp_machine__new(vxp_context *ctx, const char *label);
 

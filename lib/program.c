@@ -386,6 +386,158 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   return VXP_OK;
 }
 
+/* Move the diagnostics of `from` to the end of `to` (their texts change owner); `from` is
+ * left empty. false when out of memory (then nothing moved). */
+static bool move_diags(vxp_context *ctx, vxp_diag_list *to, vxp_diag_list *from) {
+  if (from->len && !array_reserve(ctx, to, from->len)) return false;
+  if (from->len) memcpy(to->items + to->len, from->items, from->len * sizeof(*from->items));
+  to->len += from->len;
+  array_free(ctx, from);
+  return true;
+}
+
+/* Parse the window [a, b) of `src` alone (tree-sitter's included ranges: the nodes keep
+ * their offsets in the whole text). */
+static int parse_window(vxp_context *ctx, const vxp_source *src, uint32_t a, uint32_t b,
+                        TSTree **out) {
+  vxp_range r = vxp_source__range(src, a, b);
+  TSRange range = {{r.start.line, r.start.column}, {r.end.line, r.end.column}, a, b};
+  if (!ts_parser_set_included_ranges(ctx->parser, &range, 1))
+    return vxp_ctx__error(ctx, VXP_ERROR, "%s: cannot parse a window of the text", src->label);
+  int rc = vxp_program__parse_tree(ctx, src, NULL, b, out);
+  ts_parser_set_included_ranges(ctx->parser, NULL, 0); /* the whole text again */
+  return rc;
+}
+
+/* Whether the scan's state at `m` lets a window start there: a complete item ended, outside
+ * any stray text, and a blank or a line break follows (so no token spans the boundary; at a
+ * line break the grammar's scanner starts the next item with an _item_start, as it does in
+ * the whole text). */
+static bool window_start(const vxp_source *src, const vxp_scan_mark *m) {
+  if (m->at == 0 || m->at >= src->len || m->tainted || m->stray || m->stray_run || m->recovered ||
+      m->macro || m->pending)
+    return false;
+  const char *t = src->text + m->at;
+  return t[0] == '\n' || t[0] == ' ' || t[0] == '\t' ||
+         (t[0] == '\r' && m->at + 1 < src->len && t[1] == '\n');
+}
+
+/* The program of `src` parsed in windows (VXP_PARSE_WINDOW): each window is parsed twice, once
+ * for the signatures pass of lowering and once for the syntax checks, the items pass and the
+ * declarations, and its tree is freed at once. Sets *out and returns VXP_OK; returns 1 when
+ * the text is not to be parsed in windows (short, cut, no item boundary to start a window
+ * at, or a window with a syntax error: error recovery across a window's ends could differ
+ * from the whole text's), with nothing made; or an error code. */
+static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source *src) {
+  uint32_t window = ctx->parse_window ? ctx->parse_window : VXP_PARSE_WINDOW;
+  if (src->len <= window) return 1;
+  vxp_scan_marks marks;
+  memset(&marks, 0, sizeof(marks));
+  uint32_t parsable;
+  vxp_syntax_cut why;
+  int rc = vxp_syntax__parsable_length_marked(ctx, src, NULL, NULL, &marks, &parsable, &why);
+  Array(uint32_t) cuts;
+  memset(&cuts, 0, sizeof(cuts));
+  if (rc == VXP_OK && parsable == src->len) {
+    uint32_t last = 0;
+    if (!array_push(ctx, &cuts, 0)) rc = VXP_ENOMEM;
+    for (size_t i = 0; rc == VXP_OK && i < marks.len; i++) {
+      if (marks.items[i].at - last < window || !window_start(src, &marks.items[i])) continue;
+      last = marks.items[i].at;
+      if (!array_push(ctx, &cuts, last)) rc = VXP_ENOMEM;
+    }
+    if (rc == VXP_OK && !array_push(ctx, &cuts, (uint32_t)src->len)) rc = VXP_ENOMEM;
+  }
+  array_free(ctx, &marks);
+  if (rc != VXP_OK || cuts.len < 3) {
+    array_free(ctx, &cuts);
+    return rc == VXP_OK ? 1 : vxp_ctx__nomem(ctx);
+  }
+  vxp_program *prog = vxp_ctx__calloc(ctx, 1, sizeof(*prog));
+  vxp_lower_run *W = NULL;
+  vxp_machine_reader *reader = NULL;
+  vxp_diag_list groups[3], lowered;
+  memset(groups, 0, sizeof(groups));
+  memset(&lowered, 0, sizeof(lowered));
+  if (!prog) rc = VXP_ENOMEM;
+  if (rc == VXP_OK) {
+    prog->ctx = ctx;
+    prog->src = src;
+    rc = vxp_lower__begin(&W, ctx, src, &prog->model, &lowered);
+  }
+  bool whole = false; /* a window has a syntax error: parse the whole text instead */
+  for (int pass = 0; pass < 2 && rc == VXP_OK && !whole; pass++) {
+    if (pass == 1) {
+      prog->model.declarations = vxp_machine__new(ctx, src->label);
+      if (prog->model.declarations) prog->model.declarations->src = src;
+      reader = prog->model.declarations
+                   ? vxp_machine__reader_new(ctx, prog->model.declarations, src)
+                   : NULL;
+      if (!reader) rc = VXP_ENOMEM;
+    }
+    for (size_t k = 0; k + 1 < cuts.len && rc == VXP_OK && !whole; k++) {
+      TSTree *tree = NULL;
+      rc = parse_window(ctx, src, cuts.items[k], cuts.items[k + 1], &tree);
+      if (rc != VXP_OK) break;
+      TSNode root = ts_tree_root_node(tree);
+      if (ts_node_has_error(root)) {
+        whole = true;
+      } else if (pass == 0) {
+        rc = vxp_lower__window_signatures(W, root);
+      } else {
+        vxp_diag_list found;
+        memset(&found, 0, sizeof(found));
+        size_t counts[3];
+        rc = vxp_syntax__diagnose_span(ctx, src, root, NULL, 0, cuts.items[k],
+                                       k + 2 == cuts.len ? UINT32_MAX : cuts.items[k + 1], &found,
+                                       counts);
+        /* the three groups, each kept in source order across the windows */
+        for (size_t g = 0; rc == VXP_OK && g < 3; g++)
+          if (counts[g] && !array_reserve(ctx, &groups[g], counts[g])) rc = VXP_ENOMEM;
+        if (rc == VXP_OK) {
+          for (size_t g = 0, at = 0; g < 3; at += counts[g], g++) {
+            if (counts[g])
+              memcpy(groups[g].items + groups[g].len, found.items + at,
+                     counts[g] * sizeof(*found.items));
+            groups[g].len += counts[g];
+          }
+          found.len = 0; /* moved: their texts are the groups' now */
+        }
+        vxp_diag__list_free(ctx, &found);
+        if (rc == VXP_OK) rc = vxp_lower__window_bodies(W, root);
+        if (rc == VXP_OK) rc = vxp_machine__reader_read(reader, root);
+      }
+      ts_tree_delete(tree);
+    }
+  }
+  size_t cuts_count = cuts.len;
+  int lowering = vxp_lower__end(W);
+  if (rc == VXP_OK) rc = lowering;
+  vxp_machine__reader_free(reader);
+  array_free(ctx, &cuts);
+  for (int g = 0; g < 3 && rc == VXP_OK && !whole; g++) {
+    prog->syntax_counts[g] = groups[g].len;
+    if (!move_diags(ctx, &prog->diags, &groups[g])) rc = VXP_ENOMEM;
+  }
+  if (rc == VXP_OK && !whole && !move_diags(ctx, &prog->diags, &lowered)) rc = VXP_ENOMEM;
+  if (rc == VXP_OK && !whole && !push_range(ctx, src, &prog->changed, 0, (uint32_t)src->len))
+    rc = VXP_ENOMEM;
+  for (int g = 0; g < 3; g++)
+    vxp_diag__list_free(ctx, &groups[g]);
+  vxp_diag__list_free(ctx, &lowered);
+  if (rc != VXP_OK || whole) {
+    vxp_program_free(prog);
+    if (rc == VXP_OK) return 1;
+    if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
+    return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : rc;
+  }
+  prog->windows = (uint32_t)(cuts_count - 1);
+  vxp_model__link_declarations(&prog->model);
+  VXP__CHECK(vxp_check__program(prog));
+  *out = prog;
+  return VXP_OK;
+}
+
 int vxp_program_parse(vxp_program **out, vxp_context *ctx, const vxp_source *src) {
   return vxp_program_parse_flags(out, ctx, src, 0);
 }
@@ -396,6 +548,10 @@ int vxp_program_parse_flags(vxp_program **out, vxp_context *ctx, const vxp_sourc
   if (!out || !ctx || !src || (flags & ~VXP_PROGRAM_NO_TREE))
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_parse")
                : VXP_EINVAL;
+  if (flags & VXP_PROGRAM_NO_TREE) {
+    int windowed = build_windowed(out, ctx, src);
+    if (windowed != 1) return windowed;
+  }
   int rc = build(out, ctx, src, NULL, NULL, NULL, 0);
   if (rc == VXP_OK && (flags & VXP_PROGRAM_NO_TREE)) {
     /* Nothing after lowering reads the tree but the S-expression, a reparse and CUDA

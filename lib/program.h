@@ -38,6 +38,7 @@ struct vxp_program {
   vxp_diag_list diags;
   char *sexp;       /* cached S-expression, NULL until asked for */
   bool reused_tree; /* reparsed from an older program's tree (vxp_program_reparse) */
+  uint32_t windows; /* the windows it was parsed in (VXP_PARSE_WINDOW), 0 when parsed whole */
   /* What differs from the older program, in this source's coordinates, sorted and
    * disjoint: the whole text unless `reused_tree`. */
   Array(vxp_range) changed;
@@ -85,6 +86,16 @@ int vxp_syntax__diagnose(vxp_context *ctx, const vxp_source *src, TSNode root,
 int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode root,
                               const TSNode *top, size_t top_count, uint32_t from, uint32_t to,
                               vxp_diag_list *diags, size_t counts[3]);
+
+/* A program that keeps no tree (VXP_PROGRAM_NO_TREE) longer than this many bytes is parsed
+ * in windows of about this size, each window's tree freed before the next is parsed, so that
+ * at most one window's tree takes memory at a time (issue 18's bound: a whole tree takes
+ * about 27 bytes per byte of dense source). A window starts at an item boundary of the
+ * parsable-length scan (a blank or line break after a complete top-level item, outside stray
+ * text),
+ * and the windowed result is kept only when no window's tree has a syntax error; otherwise
+ * the whole text is parsed at once, as before. */
+#define VXP_PARSE_WINDOW (1u << 20)
 
 /* Brackets ( [ { open at once beyond which a text is not parsed. tree-sitter 0.20's parser
  * corrupts its heap when tens of thousands of brackets are left open (found by fuzzing:

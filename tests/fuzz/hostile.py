@@ -183,17 +183,16 @@ def cases():
 # is 96 MB plus the factor times the input's size (25 for everything not named here), each
 # factor about 10% over what was measured (`/usr/bin/time -v`, max resident set; the figure
 # in the comment is (RSS - 96 MB) / input size). What is left over 25: tree-sitter's syntax
-# tree, about 27 bytes per byte of dense source, alive beside the model while the program is
-# lowered (check and the other analysing commands free it before the analysis:
-# VXP_PROGRAM_NO_TREE), and kept by `parse` (with its S-expression) and `emit-cuda` (which
-# prints statements from it, beside the analysis); `plot`'s SVG of 10^5 panels.
+# tree, about 27 bytes per byte of dense source, kept whole by `parse` (with its
+# S-expression) and `emit-cuda` (which prints statements from it, beside the analysis); the
+# analysing commands parse a long text in windows and free each window's tree
+# (VXP_PROGRAM_NO_TREE, VXP_PARSE_WINDOW); `plot`'s SVG of 10^5 panels.
 MEMORY_GAPS = {
-    "functions-1e5": {"emit-cuda": 68},  # 61.6 (check 20.1, parse 23.5, plot 20.0)
-    "tiles-1e5": {"check": 33, "parse": 39, "emit-cuda": 57},  # 29.7, 35.0, 51.8
-    "calls-chain-1e5": {"check": 35, "explain": 35, "parse": 41, "emit-cuda": 70},
-    # 31.9, 31.9, 37.2, 64.0
-    "one-line-10MB-of-functions": {"check": 31, "parse": 37, "emit-cuda": 58, "plot": 54},
-    # 27.8, 33.7, 53.0, 49.3
+    "functions-1e5": {"parse": 27, "emit-cuda": 68},  # 24.7, 61.6 (check 8.6, plot 8.7)
+    "tiles-1e5": {"parse": 39, "emit-cuda": 57},  # 35.0, 51.8 (check 12.9)
+    "calls-chain-1e5": {"parse": 41, "emit-cuda": 70},  # 36.6, 63.6 (check 13.8)
+    "one-line-10MB-of-functions": {"parse": 37, "emit-cuda": 58, "plot": 34},
+    # 33.7, 53.0, 30.2 (check 11.5)
 }
 
 

@@ -9,6 +9,8 @@
 
 #include "support.h"
 
+#include "context.h"
+
 /* ------------------------------------------------------------------ a failing allocator */
 
 /* Counts every malloc/realloc; the one numbered `fail_at` returns NULL. Live blocks are
@@ -263,9 +265,12 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       if (rc == VXP_OK && !vxp_cuda_text(s->file_cuda, NULL))
         fail_msg("the blog program was refused by the CUDA stage");
       break;
-    /* A program that keeps no tree once lowered (what the command's analyses use). */
+    /* A program that keeps no tree once lowered (what the command's analyses use), parsed
+     * in windows of one item each (program.c), as a long text is. */
     case 29:
+      s->ctx->parse_window = 1;
       rc = vxp_program_parse_flags(&s->lean_prog, s->ctx, s->src, VXP_PROGRAM_NO_TREE);
+      s->ctx->parse_window = 0;
       break;
     case 30: rc = vxp_analyze(&s->lean_an, s->ctx, s->lean_prog, NULL); break;
     default: *failed_step = -1; return VXP_OK;
