@@ -1241,7 +1241,12 @@ static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_tar
     return lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_COMPTIME);
   if (sym == S->spawn_expression) {
     TSNode topology = field(L, node, L->F->topology);
+    size_t refs_before = L->m->refs.len;
     lower_expr(L, topology, VXP_NAME_NONE);
+    /* The region's own topology: an unknown one is vxc's warning W1025, not an error. */
+    if (!failed(L) && L->m->refs.len > refs_before && vxp_node__is(topology, L->S->topology_path) &&
+        L->m->refs.items[refs_before].start_byte == ts_node_start_byte(topology))
+      L->m->refs.items[refs_before].spawn = true;
     /* The topology a region runs on, for the peak rates its arithmetic counts at. */
     vxp_name on = VXP_NAME_NONE;
     if (vxp_node__is(topology, L->S->topology_path))

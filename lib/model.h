@@ -439,6 +439,7 @@ typedef enum vxp_ref_kind {
 typedef struct vxp_name_ref {
   uint8_t kind; /* vxp_ref_kind */
   bool in_body; /* written in the body of `function` (else in a signature) */
+  bool spawn;   /* the topology of a `spawn on(...)`: vxc only warns (W1025) when unknown */
   vxp_name name;
   uint32_t function; /* the function whose signature or body holds it, or VXP_NONE */
   uint32_t event;    /* in_body: how many of the function's events precede it */

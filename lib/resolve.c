@@ -354,6 +354,19 @@ static void misspelt_visible_space(resolver *R, const char *name, const char *wh
   suggest(R, d, name, "Memory::", space_declared_at);
 }
 
+/* A `transfer` edge's end that no input declares or holds. vxc does not check a topology's
+ * edges against the declared spaces (its E6025 is for placements, decl_check/placement.rs),
+ * so such an edge is admitted: nothing can be placed in that space (a placement there is
+ * E6025) and no capacity is involved. Unless the name is one edit or two from a known space:
+ * then it is that space misspelt, and E1011 says which (a typo must not create a route). */
+static void misspelt_edge_space(resolver *R, const char *name, const char *where,
+                                const vxp_source *src, uint32_t start, uint32_t end) {
+  if (!name || space_known(R, name)) return;
+  space_candidates(R);
+  if (vxp_suggest__closest(name, R->cands.items, R->cands.len) == SIZE_MAX) return;
+  unknown_declared_space(R, name, where, src, start, end);
+}
+
 /* W1026 of topology `t`, whose `memory:` no input declares: a note saying so, and the
  * declared space it may have meant. */
 static void explain_undeclared_memory(resolver *R, const vxp_topology *t) {
@@ -394,9 +407,9 @@ static void resolve_declarations(resolver *R) {
     snprintf(where, sizeof(where), "a `transfer` edge of topology '%s'", t->name);
     for (size_t k = 0; k < t->edges.len && R->rc == VXP_OK; k++) {
       const vxp_edge *e = &t->edges.items[k];
-      unknown_declared_space(R, e->from, where, t->src, e->start_byte, e->end_byte);
+      misspelt_edge_space(R, e->from, where, t->src, e->start_byte, e->end_byte);
       if (!e->from || strcmp(e->from, e->to) != 0)
-        unknown_declared_space(R, e->to, where, t->src, e->start_byte, e->end_byte);
+        misspelt_edge_space(R, e->to, where, t->src, e->start_byte, e->end_byte);
     }
   }
 }
@@ -527,22 +540,29 @@ static void unknown_type(resolver *R, const vxp_name_ref *r) {
   suggest(R, d, name, "", type_declared_at);
 }
 
-/* E6025 for `Topology::X` outside a tensor type (`spawn on(...)`, a signature's `on`, a
- * comptime predicate) naming no topology. vxc only warns there (W1025) and treats the
- * region as the host's; vxpeak refuses, because every check of what the region reads and
- * places would be about a machine that does not exist. */
+/* `Topology::X` outside a tensor type naming no topology. In a `spawn on(...)` it is vxc's
+ * W1025 (check_spawnon_expr: a user topology nothing declares or registers, often a
+ * misspelt built-in; the region is placed like the host's), a warning. Anywhere else (a
+ * signature's `on`, a comptime predicate, an expression) it is E6025: vxc's rule there is
+ * not a warning, and nothing vxpeak checks about such code would be about the machine. */
 static void unknown_topology(resolver *R, const vxp_name_ref *r) {
   const char *name = name_str(R, r->name);
   if (topology_named(R, name) || seen(R, r->start_byte)) return;
-  vxp_diagnostic *d = error(R, "E6025", R->src, r->start_byte, r->end_byte,
-                            "`Topology::%s` names no topology: no input declares it and it is "
-                            "not one of Vx's built-in topologies",
-                            name);
-  if (d && !vxp_diag__note(R->ctx, d, false, NULL, 0, 0,
-                           "vxc warns here (W1025) and runs it as the host's; vxpeak refuses, "
-                           "since nothing it checks about this code would be about the "
-                           "machine"))
-    R->rc = VXP_ENOMEM;
+  vxp_diagnostic *d;
+  if (r->spawn) {
+    if (R->rc != VXP_OK) return;
+    d = vxp_diag__add(R->ctx, &R->an->diags, VXP_SEVERITY_WARNING, "W1025", R->src, r->start_byte,
+                      r->end_byte,
+                      "unknown topology '%s': not declared (`Topology %s { ... }`) or registered "
+                      "by a plugin; defaulting to host-like placement",
+                      name, name);
+    if (!d) R->rc = VXP_ENOMEM;
+  } else {
+    d = error(R, "E6025", R->src, r->start_byte, r->end_byte,
+              "`Topology::%s` names no topology: no input declares it and it is not one of "
+              "Vx's built-in topologies",
+              name);
+  }
   topology_candidates(R);
   suggest(R, d, name, "Topology::", topology_declared_at);
 }

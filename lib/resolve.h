@@ -12,13 +12,16 @@
  *   E1012  a tensor element type that is no element type and no generic parameter
  *   E6025  a placement naming a memory space (or a topology) no input declares and Vx does
  *          not build in
- *   E1011  a `Memory`/`Topology` declaration naming an unknown space (`within:`,
- *          `visible:`, a `transfer` edge; a topology's `memory:` makes its space exist,
- *          as in vxc, and W1026 says when nothing reaches it)
+ *   E1011  a `Memory`/`Topology` declaration naming an unknown space (`within:`; a
+ *          `visible:` entry or a `transfer` edge's end only when it is a near miss of a space
+ *          that exists: otherwise, as in vxc, a `visible:` entry is held and an edge's end is
+ *          not checked; a topology's `memory:` makes its space exist, as in vxc, and W1026
+ *          says when nothing reaches it)
  *   E3029  a type in a signature (parameter, return type, struct field, their generic
  *          arguments) that names no struct, enum, trait, generic parameter or language type
- *   E6025  also `Topology::X` in a `spawn on(...)`, a signature's `on` or an expression
- *          naming no topology (vxc: W1025)
+ *   E6025  also `Topology::X` in a signature's `on` or an expression naming no topology
+ *   W1025  (a warning, as in vxc) `Topology::X` in a `spawn on(...)` naming no topology: the
+ *          region is placed like the host's (visibility.c)
  *
  * Each is reported once per place it is written, pointing at the name, with a "did you
  * mean" help line when a declared name is within a small edit distance (suggest.h). What

@@ -50,11 +50,24 @@ static const char *builtin_space(const char *name) {
   return s ? s : "";
 }
 
+/* The name code placed on `t` is answered as. A named topology that nothing declares (not
+ * an input, not the program's own text, which --machine-only only sets aside) and Vx does
+ * not build in is, in a program resolution admits, a `spawn on(...)`'s (vxc's W1025;
+ * anywhere else it is E6025): vxc places such code like the host's, so it is answered as
+ * the host topology (its memory, what it sees). */
+static const char *answered_as(const vis_check *C, vxp_vis_topo t) {
+  const char *name = str(C, t.name);
+  if (!*name || declared_topology(C, name) || *builtin_space(name)) return name;
+  for (size_t i = 0; i < C->m->topologies.len; i++)
+    if (C->m->topologies.items[i] == t.name) return name;
+  return "CPU";
+}
+
 /* The default memory space of a topology: declared `memory:`, else the built-in one. */
 static const char *topology_space(const vis_check *C, vxp_vis_topo t) {
   const vxp_topology *d = declared_topology(C, str(C, t.name));
   if (d) return d->memory ? d->memory : "";
-  return builtin_space(str(C, t.name));
+  return builtin_space(answered_as(C, t));
 }
 
 /* Where a recorded value lives: its space, or its topology's default space; "" unknown. */
@@ -74,7 +87,7 @@ static bool sees(const vis_check *C, vxp_vis_topo t, const char *space, bool *kn
     }
     return false;
   }
-  const char *own = builtin_space(str(C, t.name));
+  const char *own = builtin_space(answered_as(C, t));
   if (!*own) {
     *known = false;
     return false;

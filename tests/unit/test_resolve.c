@@ -247,13 +247,27 @@ static void test_resolve__a_space_a_topology_holds_needs_no_declaration(void **s
   assert_int_equal(test_count_diag(r.an, "E6002"), 0);
   assert_int_equal(vxp_analysis_route_count(r.an), 2); /* CPU_DRAM -> L2 -> SMEM, hop by hop */
   test_done(&r);
-  /* An edge into a space nothing holds or declares is still E1011. */
+  /* vxc does not check a topology's edges against the declared spaces (its E6025 is for
+   * placements): an edge into a space nothing holds or declares is admitted, as in its
+   * raw_space_invisible.vx, and placing a tile there is E6025. */
   static const char edge[] =
-      "Topology Dev {\n  memory: Memory::L2,\n  visible: [Memory::L2, Memory::SMEM],\n"
+      "Topology Dev {\n  memory: Memory::L2,\n  visible: [Memory::L2],\n"
       "  transfer Memory::L2 -> Memory::TMEM\n}\n"
-      "fn main() -> i32 {\n  return 0;\n}\n";
+      "fn main() -> i32 {\n  let a = transfer(Tensor<f32, [4]>::new(), Memory::TMEM);\n"
+      "  return 0;\n}\n";
   r = test_analyse(edge);
+  assert_int_equal(test_count_diag(r.an, "E1011"), 0);
+  assert_int_equal(test_count_diag(r.an, "E6025"), 1);
+  assert_points_at(r.an, "E6025", edge, "Memory::TMEM");
+  test_done(&r);
+  /* Unless the name is a near miss of a space that exists: a typo must not make a route. */
+  static const char typo[] =
+      "Topology Dev {\n  memory: Memory::L2,\n  visible: [Memory::L2, Memory::SMEM],\n"
+      "  transfer Memory::L2 -> Memory::SMEN\n}\n"
+      "fn main() -> i32 {\n  return 0;\n}\n";
+  r = test_analyse(typo);
   assert_int_equal(test_count_diag(r.an, "E1011"), 1);
+  assert_string_equal(help_of(r.an, "E1011"), "did you mean `Memory::SMEM`?");
   test_done(&r);
 }
 
@@ -289,7 +303,7 @@ static void test_resolve__an_unknown_type_in_a_signature_is_e3029(void **state) 
   test_done(&r);
 }
 
-static void test_resolve__an_unknown_topology_in_spawn_is_e6025(void **state) {
+static void test_resolve__an_unknown_topology_in_spawn_is_w1025(void **state) {
   (void)state;
   static const char text[] = TEST_MACHINE_4MIB
       "fn k() on Topology::Deb -> i32 { return 0; }\n"
@@ -300,10 +314,34 @@ static void test_resolve__an_unknown_topology_in_spawn_is_e6025(void **state) {
       "  spawn on(Topology::GPU) { let x = 3; }\n"
       "  return 0;\n}\n";
   test_run r = test_analyse(text);
-  /* `on Topology::Deb` and `spawn on(Topology::Dve)`; D is a generic parameter. */
-  assert_int_equal(test_count_diag(r.an, "E6025"), 2);
+  /* vxc's check_spawnon_expr only warns (W1025) for a `spawn on` topology nothing declares;
+   * a function's `on Topology::Deb` stays E6025; D is a generic parameter. */
+  assert_int_equal(test_count_diag(r.an, "E6025"), 1);
   assert_points_at(r.an, "E6025", text, "Topology::Deb");
   assert_string_equal(help_of(r.an, "E6025"), "did you mean `Topology::Dev`?");
+  assert_int_equal(test_count_diag(r.an, "W1025"), 1);
+  assert_points_at(r.an, "W1025", text, "Topology::Dve");
+  assert_string_equal(help_of(r.an, "W1025"), "did you mean `Topology::Dev`?");
+  assert_non_null(strstr(vxp_diagnostic_message(test_find_diag(r.an, "W1025")),
+                         "unknown topology 'Dve': not declared (`Topology Dve { ... }`) or "
+                         "registered by a plugin; defaulting to host-like placement"));
+  test_done(&r);
+  /* vxc's custom_topology.vx, in a program of our own: admitted with the warning. */
+  static const char alone[] = "fn main() -> i32 {\n  spawn on(Topology::MyTPU) {\n"
+                              "    let x = 1;\n  }\n  return 0;\n}\n";
+  r = test_analyse(alone);
+  assert_true(vxp_analysis_admitted(r.an));
+  assert_int_equal(test_count_diag(r.an, "W1025"), 1);
+  test_done(&r);
+  /* Host-like placement: the region sees what the host sees, so reading a tensor placed in
+   * the device's memory from it is E6003, as from the host. */
+  static const char reads[] = TEST_MACHINE_4MIB
+      "fn main() -> i32 {\n  let w = transfer(Tensor<f32, [4]>::new(), Memory::W);\n"
+      "  spawn on(Topology::MyTPU) {\n    let y = w[0];\n  }\n  return 0;\n}\n";
+  r = test_analyse(reads);
+  assert_int_equal(test_count_diag(r.an, "W1025"), 1);
+  assert_int_equal(test_count_diag(r.an, "E6003"), 1);
+  assert_points_at(r.an, "E6003", reads, "w");
   test_done(&r);
 }
 
@@ -315,13 +353,14 @@ static void test_resolve__names_in_a_pruned_comptime_arm_are_not_resolved(void *
                    "    spawn on(Topology::Nowhere) { let b = 1; }\n"
                    "    let c = transfer(Tensor<f32, [4]>::uninit(), Memory::Nowhere);\n  }");
   assert_int_equal(vxp_analysis_error_count(r.an), 0);
+  assert_int_equal(test_count_diag(r.an, "W1025"), 0);
   assert_true(vxp_analysis_admitted(r.an));
   test_done(&r);
-  /* Taken, the same arm is resolved. */
+  /* Taken, the same arm is resolved (an unknown `spawn on` topology is vxc's W1025). */
   r = run("const K: i32 = 1;", "  if comptime K > 0 {\n    let a = undefined_pruned_away();\n"
                                "    spawn on(Topology::Nowhere) { let b = 1; }\n  }");
   assert_int_equal(test_count_diag(r.an, "E2002"), 1);
-  assert_int_equal(test_count_diag(r.an, "E6025"), 1);
+  assert_int_equal(test_count_diag(r.an, "W1025"), 1);
   test_done(&r);
   /* In a generic function, an arm pruned in one instance and taken in another is resolved. */
   r = run("fn pick<const N: i32>() -> i32 {\n  if comptime N > 1 { return nothing_here(); }\n"
@@ -494,7 +533,7 @@ int main(void) {
       cmocka_unit_test(test_resolve__machine_declarations_name_known_spaces),
       cmocka_unit_test(test_resolve__a_space_a_topology_holds_needs_no_declaration),
       cmocka_unit_test(test_resolve__an_unknown_type_in_a_signature_is_e3029),
-      cmocka_unit_test(test_resolve__an_unknown_topology_in_spawn_is_e6025),
+      cmocka_unit_test(test_resolve__an_unknown_topology_in_spawn_is_w1025),
       cmocka_unit_test(test_resolve__names_in_a_pruned_comptime_arm_are_not_resolved),
       cmocka_unit_test(test_resolve__shapes_and_types_in_a_pruned_arm_are_not_resolved),
       cmocka_unit_test(test_resolve__a_transfer_predicate_folds_by_route),
