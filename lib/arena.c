@@ -20,7 +20,8 @@ static size_t round_up(size_t n) {
   return (n + a - 1) / a * a;
 }
 
-void *vxp_arena__alloc(vxp_context *ctx, vxp_arena *arena, size_t size) {
+/* vxp_arena__alloc, zeroed only when `zero` (a table moved in is overwritten at once). */
+static void *arena_alloc(vxp_context *ctx, vxp_arena *arena, size_t size, bool zero) {
   if (size > SIZE_MAX / 2) return NULL;
   size = round_up(size ? size : 1);
   struct vxp_arena_block *b = arena->head;
@@ -28,7 +29,7 @@ void *vxp_arena__alloc(vxp_context *ctx, vxp_arena *arena, size_t size) {
   if (b && b->size - arena->used >= size) {
     void *p = b->data + arena->used;
     arena->used += size;
-    memset(p, 0, size);
+    if (zero) memset(p, 0, size);
     return p;
   }
   size_t data = size > VXP__ARENA_BLOCK / 4 ? size : VXP__ARENA_BLOCK;
@@ -44,8 +45,12 @@ void *vxp_arena__alloc(vxp_context *ctx, vxp_arena *arena, size_t size) {
     arena->head = nb;
     arena->used = size;
   }
-  memset(nb->data, 0, size);
+  if (zero) memset(nb->data, 0, size);
   return nb->data;
+}
+
+void *vxp_arena__alloc(vxp_context *ctx, vxp_arena *arena, size_t size) {
+  return arena_alloc(ctx, arena, size, true);
 }
 
 bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t len, size_t elem) {
@@ -56,7 +61,7 @@ bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t l
     return true;
   }
   if (elem && len > SIZE_MAX / 2 / elem) return false;
-  void *copy = vxp_arena__alloc(ctx, arena, len * elem);
+  void *copy = arena_alloc(ctx, arena, len * elem, false); /* filled below */
   if (!copy) return false;
   memcpy(copy, *items, len * elem);
   vxp_ctx__free(ctx, *items);
