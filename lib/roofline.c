@@ -714,31 +714,108 @@ static int collect(rf_walk *w, const u128 *total) {
   return VXP_OK;
 }
 
+/* The first record, and the first route, of analysed functions `fn` and after: both tables
+ * are grouped by function in analysis order (analysis.h), so a function's part is found by
+ * binary search, where a scan of every record and every route per function made the
+ * roofline of each function quadratic. */
+static size_t first_record_from(const vxp_analysis *an, uint32_t fn) {
+  size_t lo = 0, hi = an->records.len;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (an->records.items[mid].function < fn)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static size_t first_route_from(const vxp_analysis *an, uint32_t fn) {
+  size_t lo = 0, hi = an->routes.len;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (an->routes.items[mid].function < fn)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static int by_name(const void *a, const void *b) {
+  vxp_name x = *(const vxp_name *)a, y = *(const vxp_name *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* A route of the function by where its transfer starts, then by position in the table. */
+typedef struct route_at {
+  uint32_t start_byte;
+  uint32_t index;
+} route_at;
+
+static int by_start_then_index(const void *a, const void *b) {
+  const route_at *x = a, *y = b;
+  if (x->start_byte != y->start_byte) return x->start_byte < y->start_byte ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
 /* The tiles read in the regions that were transferred from host memory, and what moving
- * them over their routes costs (each once per step). */
+ * them over their routes costs (each once per step). The function's records and routes
+ * come from their parts of the analysis' tables; the tensors it reads and its routes by
+ * start are sorted once, so that each record is a binary search in each (n log n in the
+ * function's size, where each record scanned every access and every route). */
 static int streaming(rf_walk *w, uint32_t fn_index) {
   vxp_roofline *rf = w->rf;
   const vxp_analysis *an = w->an;
+  vxp_context *ctx = rf->ctx;
   rf->has_stream_time = true;
-  /* A function that reads nothing streams nothing: skip the scan of every record (for
-   * each of 10^5 such functions it made `vxpeak roofline` quadratic). */
-  bool reads = false;
-  for (size_t k = 0; k < w->fn->accesses.len && !reads; k++)
-    reads = w->fn->accesses.items[k].kind == VXP_ACCESS_READ;
-  for (size_t i = 0; reads && i < an->records.len; i++) {
-    if (vxp_ctx__interrupted(rf->ctx)) return VXP_ECANCELLED;
+  size_t nread = 0;
+  for (size_t k = 0; k < w->fn->accesses.len; k++)
+    nread += w->fn->accesses.items[k].kind == VXP_ACCESS_READ;
+  size_t rec_first = first_record_from(an, fn_index), rec_end = first_record_from(an, fn_index + 1);
+  size_t route_first = first_route_from(an, fn_index);
+  size_t nroutes = first_route_from(an, fn_index + 1) - route_first;
+  /* A function that reads nothing streams nothing. */
+  if (nread == 0 || rec_first == rec_end) {
+    rf->has_stream_time = false;
+    return VXP_OK;
+  }
+  vxp_name *read = vxp_ctx__calloc(ctx, nread, sizeof(*read));
+  route_at *routes = vxp_ctx__calloc(ctx, nroutes ? nroutes : 1, sizeof(*routes));
+  int rc = read && routes ? VXP_OK : VXP_ENOMEM;
+  for (size_t k = 0, n = 0; rc == VXP_OK && k < w->fn->accesses.len; k++)
+    if (w->fn->accesses.items[k].kind == VXP_ACCESS_READ)
+      read[n++] = w->fn->accesses.items[k].tensor;
+  for (size_t k = 0; rc == VXP_OK && k < nroutes; k++)
+    routes[k] =
+        (route_at){an->routes.items[route_first + k].start_byte, (uint32_t)(route_first + k)};
+  if (rc == VXP_OK) {
+    qsort(read, nread, sizeof(*read), by_name);
+    if (nroutes > 1) qsort(routes, nroutes, sizeof(*routes), by_start_then_index);
+  }
+  for (size_t i = rec_first; rc == VXP_OK && i < rec_end; i++) {
+    if (vxp_ctx__interrupted(ctx)) {
+      rc = VXP_ECANCELLED;
+      break;
+    }
     const vxp_record *r = &an->records.items[i];
-    if (r->function != fn_index || r->binding == VXP_NAME_NONE) continue;
-    bool read = false;
-    for (size_t k = 0; k < w->fn->accesses.len && !read; k++)
-      read = w->fn->accesses.items[k].kind == VXP_ACCESS_READ &&
-             w->fn->accesses.items[k].tensor == r->binding;
-    if (!read) continue;
+    VXP__ASSERT(r->function == fn_index);
+    if (r->binding == VXP_NAME_NONE || !bsearch(&r->binding, read, nread, sizeof(*read), by_name))
+      continue;
+    /* The routes of the transfer that placed the record: those starting where it starts. */
+    size_t lo = 0, hi = nroutes;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (routes[mid].start_byte < r->start_byte)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
     bool from_host = false, priced = true;
     uint64_t cost = 0, bytes = 0;
-    for (size_t k = 0; k < an->routes.len; k++) {
-      const vxp_route *route = &an->routes.items[k];
-      if (route->function != fn_index || route->start_byte != r->start_byte) continue;
+    for (size_t k = lo; k < nroutes && routes[k].start_byte == r->start_byte; k++) {
+      const vxp_route *route = &an->routes.items[routes[k].index];
+      VXP__ASSERT(route->function == fn_index);
       if (route->hop == 0) {
         from_host = strcmp(vxp_route_path_space(route, 0), "CPU_DRAM") == 0;
         bytes = route->bytes;
@@ -748,14 +825,19 @@ static int streaming(rf_walk *w, uint32_t fn_index) {
         priced = false;
     }
     if (!from_host) continue;
-    if (!array_push(rf->ctx, &rf->streamed, r)) return VXP_ENOMEM;
-    if (!array_push(rf->ctx, &rf->streamed_cost, priced ? cost : UINT64_MAX)) return VXP_ENOMEM;
+    if (!array_push(ctx, &rf->streamed, r) ||
+        !array_push(ctx, &rf->streamed_cost, priced ? cost : UINT64_MAX)) {
+      rc = VXP_ENOMEM;
+      break;
+    }
     if (!vxp_add_u64(rf->stream_bytes, bytes, &rf->stream_bytes)) rf->stream_bytes = UINT64_MAX;
     if (!priced || !vxp_add_u64(rf->stream_time_ps, cost, &rf->stream_time_ps))
       rf->has_stream_time = false;
   }
+  vxp_ctx__free(ctx, read);
+  vxp_ctx__free(ctx, routes);
   if (rf->streamed.len == 0) rf->has_stream_time = false;
-  return VXP_OK;
+  return rc;
 }
 
 /* Move the finished roofline and its tables into one block of its arena, so that freeing it

@@ -2,6 +2,7 @@
 /* test_roofline.c - the bytes one call's spawn regions move and what they cost
  * (lib/roofline.c): the Llama decode step to the byte, loops, slices, alternatives, the
  * cases that make the count unknown, and streaming from the host. */
+#include "context.h"
 #include "support.h"
 
 static vxp_roofline *roofline(vxp_context *ctx, const vxp_analysis *an, const char *fn) {
@@ -81,6 +82,57 @@ static void test_roofline__the_llama_decode_step_reads_13_48_gb_in_8_67_ms(void 
   "explicit }\n"                                                                                   \
   "Topology Dev { arch: nvptx64, memory: Memory::W, visible: [Memory::W],\n"                       \
   "  transfer Memory::CPU_DRAM -> Memory::W : 10 GB/s }\n"
+
+/* `count` functions, each streaming one tile of 16 bytes from the host and reading it. */
+static char *streaming_functions(size_t count) {
+  static const char fn[] = "fn f%zu() -> i32 {\n"
+                           "  let w = transfer(Tensor<f32, [4]>::uninit(), Memory::W);\n"
+                           "  spawn on(Topology::Dev) { let a = w[0]; }\n"
+                           "  return 0;\n"
+                           "}\n";
+  size_t cap = sizeof(MACHINE_BW) + count * (sizeof(fn) + 20), len = 0;
+  char *text = malloc(cap);
+  assert_non_null(text);
+  len += (size_t)snprintf(text, cap, "%s", MACHINE_BW);
+  for (size_t i = 0; i < count; i++)
+    len += (size_t)snprintf(text + len, cap - len, fn, i);
+  return text;
+}
+
+/* The roofline of one function reads that function's records and routes, not every one of
+ * the analysis (a scan of all records, and of all routes per record read, made the roofline
+ * of each of 10^5 functions quadratic). Its work, counted by the polls for cancellation
+ * (one per event walked and per record of the function; a time budget makes them counted),
+ * is the same in a program of 3000 such functions as in one of 50: the old scan polled
+ * every record of the analysis. */
+static void test_roofline__one_function_reads_its_own_records_and_routes(void **state) {
+  (void)state;
+  uint32_t polls = 0;
+  for (size_t p = 0; p < 2; p++) {
+    size_t count = p == 0 ? 50 : 3000;
+    char *text = streaming_functions(count);
+    test_run r = test_analyse(text);
+    free(text);
+    vxp_context_set_time_budget(r.ctx, 3600ull * 1000000ull);
+    const size_t which[] = {0, count / 2, count - 1};
+    for (size_t k = 0; k < 3; k++) {
+      char name[32];
+      snprintf(name, sizeof(name), "f%zu", which[k]);
+      vxp_roofline *rf = roofline(r.ctx, r.an, name);
+      assert_int_equal(vxp_roofline_streamed_count(rf), 1);
+      assert_string_equal(vxp_record_function(vxp_roofline_streamed_record(rf, 0)), name);
+      assert_int_equal(vxp_roofline_stream_bytes(rf), 16);
+      uint64_t cost = 0;
+      assert_true(vxp_roofline_streamed_cost_ps(rf, 0, &cost));
+      assert_int_equal(cost, 1600); /* 16 bytes at 10 GB/s */
+      if (polls == 0) polls = r.ctx->polls;
+      assert_true(polls > 0);
+      assert_int_equal(r.ctx->polls, polls);
+      vxp_roofline_free(rf);
+    }
+    test_done(&r);
+  }
+}
 
 static void test_roofline__loops_multiply_slices_count_their_elements_writes_count(void **state) {
   (void)state;
@@ -525,6 +577,7 @@ int main(void) {
       cmocka_unit_test(test_roofline__a_const_value_is_the_one_the_analysis_decided),
       cmocka_unit_test(test_roofline__the_llama_decode_step_reads_13_48_gb_in_8_67_ms),
       cmocka_unit_test(test_roofline__loops_multiply_slices_count_their_elements_writes_count),
+      cmocka_unit_test(test_roofline__one_function_reads_its_own_records_and_routes),
       cmocka_unit_test(test_roofline__alternatives_count_their_largest_arm_as_an_upper_bound),
       cmocka_unit_test(test_roofline__trip_counts_and_arms_are_the_analysis_decisions),
       cmocka_unit_test(test_roofline__what_cannot_be_counted_is_unknown_with_the_reason),
