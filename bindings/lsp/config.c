@@ -116,6 +116,11 @@ void lsp_machines_for(lsp_server *s, const vxp_program *prog, const vxp_machine 
   *machine = s->machine;
   *host = s->host;
   if (s->machine || s->config_error || vxp_program_declares_machine(prog)) return;
+  if (s->lent_machine && s->lent_host) {
+    *machine = s->lent_machine;
+    if (!s->host) *host = s->lent_host;
+    return;
+  }
   if (!s->default_machine && vxp_machine_builtin(&s->default_machine, s->ctx, "a100-40") != VXP_OK)
     return;
   if (!s->default_host && vxp_machine_builtin(&s->default_host, s->ctx, "host-default") != VXP_OK)

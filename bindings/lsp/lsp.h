@@ -53,6 +53,13 @@ typedef struct lsp_server lsp_server;
 lsp_server *lsp_server_new(lsp_write_fn write, void *ud);
 void lsp_server_free(lsp_server *s);
 
+/* Lend the server the built-in a100-40 and host-default it analyses with when nothing is
+ * configured, instead of loading them on first use: immutable machines made once by the
+ * caller (on any context) that outlive the server, which never frees them. The fuzzing
+ * harness makes a server per input and lends each the same two, so that an input's cost is
+ * its own work and not two model parses. */
+void lsp_server_lend_defaults(lsp_server *s, const vxp_machine *machine, const vxp_machine *host);
+
 /* Queue one message body (JSON text of `len` bytes, not NUL-terminated) and handle every
  * queued message: a `$/cancelRequest` among them cancels the queued request it names (one
  * already running is interrupted only through lsp_server_set_watch, by the loop).
@@ -127,6 +134,7 @@ struct lsp_server {
   vxp_source *machine_src, *host_src;
   vxp_machine *machine, *host;                 /* from the configuration, or NULL */
   vxp_machine *default_machine, *default_host; /* a100-40 and host-default, loaded on use */
+  const vxp_machine *lent_machine, *lent_host; /* or lent (lsp_server_lend_defaults): not ours */
   lsp_document *docs;
   size_t doc_count, doc_cap;
   lsp_pending *queue;

@@ -20,6 +20,11 @@ lsp_server *lsp_server_new(lsp_write_fn write, void *ud) {
   return s;
 }
 
+void lsp_server_lend_defaults(lsp_server *s, const vxp_machine *machine, const vxp_machine *host) {
+  s->lent_machine = machine;
+  s->lent_host = host;
+}
+
 void lsp_server_free(lsp_server *s) {
   if (!s) return;
   for (size_t i = 0; i < s->doc_count; i++)
