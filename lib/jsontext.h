@@ -18,7 +18,7 @@ size_t vxp_json__utf8_len(const unsigned char *p, size_t n);
  * sequence is written as U+FFFD. */
 void vxp_json__put_ascii(vxp_context *ctx, vxp_sb *sb, const char *text, size_t len);
 
-/* The same for a NUL-terminated string, its plain runs found by strcspn. */
+/* The same for a NUL-terminated string (no length to compute first). */
 void vxp_json__put_ascii_string(vxp_context *ctx, vxp_sb *sb, const char *s);
 
 #endif /* VXP_JSONTEXT_H */
