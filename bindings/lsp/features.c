@@ -290,7 +290,6 @@ static bool in_scope_at(const vxp_record *rec, uint32_t at) {
 }
 
 json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
-  (void)s;
   const vxp_analysis *an = d->an;
   const vxp_program *prog = d->prog;
   const vxp_source *src = vxp_program_source(prog);
@@ -300,6 +299,7 @@ json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
    * instances place the same text once each). */
   uint32_t best_len = UINT32_MAX;
   for (size_t i = 0; i < vxp_analysis_record_count(an); i++) {
+    if (lsp_interrupted(s)) goto stopped;
     vxp_range r = vxp_record_range(vxp_analysis_record(an, i));
     if (r.start_byte <= at && at < r.end_byte && r.end_byte - r.start_byte < best_len) {
       best_len = r.end_byte - r.start_byte;
@@ -309,6 +309,7 @@ json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
   size_t shown_count = 0;
   if (best_len != UINT32_MAX) {
     for (size_t i = 0; i < vxp_analysis_record_count(an) && shown_count < 8; i++) {
+      if (lsp_interrupted(s)) goto stopped;
       const vxp_record *rec = vxp_analysis_record(an, i);
       vxp_range r = vxp_record_range(rec);
       if (r.start_byte != shown.start_byte || r.end_byte != shown.end_byte) continue;
@@ -325,6 +326,7 @@ json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
     if (name.start_byte <= at && at <= name.end_byte) {
       bool found = false;
       for (size_t i = 0; i < vxp_analysis_function_count(an); i++) {
+        if (lsp_interrupted(s)) goto stopped;
         const char *fn = vxp_analysis_function(an, i);
         if (!is_function_of(fn, fname)) continue;
         add(&t, "%s**%s**\n\n", found ? "\n" : "", fn);
@@ -344,6 +346,7 @@ json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
       size_t wl = we - ws;
       const char *txt = vxp_source_text(src, NULL);
       for (size_t i = 0; i < vxp_analysis_record_count(an); i++) {
+        if (lsp_interrupted(s)) goto stopped;
         const vxp_record *rec = vxp_analysis_record(an, i);
         const char *b = vxp_record_binding(rec);
         vxp_range rr = vxp_record_range(rec);
@@ -371,17 +374,23 @@ json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
   }
   return json_pack("{s:{s:s, s:o}, s:o}", "contents", "kind", "markdown", "value", take(&t),
                    "range", lsp_range(src, shown));
+stopped:
+  free(t.buf);
+  return NULL;
 }
 
 /* ------------------------------------------------------------------ inlay hints */
 
 json_t *lsp_inlay_hints(lsp_server *s, lsp_document *d, uint32_t from, uint32_t to) {
-  (void)s;
   const vxp_analysis *an = d->an;
   const vxp_source *src = vxp_program_source(d->prog);
   json_t *hints = json_array();
   size_t n = vxp_analysis_record_count(an);
   for (size_t i = 0; i < n; i++) {
+    if (lsp_interrupted(s)) { /* per placement: each costs a pass over the records */
+      json_decref(hints);
+      return NULL;
+    }
     const vxp_record *rec = vxp_analysis_record(an, i);
     vxp_range r = vxp_record_range(rec);
     if (r.end_byte < from || r.start_byte > to) continue;
@@ -429,12 +438,15 @@ static void function_summary(text *t, const vxp_analysis *an, const char *fn) {
 }
 
 json_t *lsp_code_lenses(lsp_server *s, lsp_document *d) {
-  (void)s;
   const vxp_analysis *an = d->an;
   const vxp_program *prog = d->prog;
   const vxp_source *src = vxp_program_source(prog);
   json_t *lenses = json_array();
   for (size_t i = 0; i < vxp_program_item_count(prog); i++) {
+    if (lsp_interrupted(s)) { /* per function: each costs a pass over the analysis */
+      json_decref(lenses);
+      return NULL;
+    }
     if (vxp_program_item_type(prog, i) != VXP_ITEM_TYPE_FUNCTION) continue;
     const char *name = vxp_program_item_name(prog, i);
     text t = {0};
@@ -461,11 +473,14 @@ json_t *lsp_code_lenses(lsp_server *s, lsp_document *d) {
 /* ------------------------------------------------------------------ symbols */
 
 json_t *lsp_document_symbols(lsp_server *s, lsp_document *d) {
-  (void)s;
   const vxp_program *prog = d->prog;
   const vxp_source *src = vxp_program_source(prog);
   json_t *symbols = json_array();
   for (size_t i = 0; i < vxp_program_item_count(prog); i++) {
+    if (lsp_interrupted(s)) {
+      json_decref(symbols);
+      return NULL;
+    }
     vxp_item_type type = vxp_program_item_type(prog, i);
     if (type == VXP_ITEM_TYPE_CLOSURE) continue;
     const char *name = vxp_program_item_name(prog, i);

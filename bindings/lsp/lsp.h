@@ -83,10 +83,13 @@ void lsp_server_enqueue_parsed(lsp_server *s, json_t *msg);
 /* Interrupting a running analysis. The server brackets each parse and analysis with
  * begin and end; between them another thread (serve.c's reader) may raise `flag`, the
  * flag given to the context with vxp_context_set_cancel_flag (the library's one
- * cross-thread entry), because the running request was cancelled or its document changed.
- * begin gets the request's id as compact JSON text (NULL for a diagnostics run) and the
- * document's URI, both borrowed for the call; end returns why the flag was raised
- * (LSP_REQUEST_CANCELLED, LSP_CONTENT_MODIFIED) or 0, and the flag is lowered again. */
+ * cross-thread entry), because the running request was cancelled, its document changed or
+ * the configuration changed. The server also brackets the building of a reply (hover,
+ * inlay hints, code lens, symbols) and its builders poll the flag (lsp_interrupted) per
+ * item, so a long reply stops too. begin gets the request's id as compact JSON text (NULL
+ * for a diagnostics run) and the document's URI, both borrowed for the call; end returns
+ * why the flag was raised (LSP_REQUEST_CANCELLED, LSP_CONTENT_MODIFIED,
+ * LSP_CONFIGURATION_CHANGED) or 0, and the flag is lowered again. */
 typedef struct lsp_watch {
   void (*begin)(void *ud, const char *id, const char *uri);
   int (*end)(void *ud);
@@ -94,6 +97,9 @@ typedef struct lsp_watch {
   const size_t *flag;
 } lsp_watch;
 void lsp_server_set_watch(lsp_server *s, const lsp_watch *watch);
+/* Whether the watched flag is raised (an atomic load; always false without a watch): a
+ * reply's builder stops when it is, and returns NULL. */
+bool lsp_interrupted(const lsp_server *s);
 
 /* ------------------------------------------------------------------ internals */
 
@@ -173,6 +179,9 @@ enum {
   LSP_REQUEST_CANCELLED = -32800,
   LSP_CONTENT_MODIFIED = -32801
 };
+/* Why a watched analysis or reply was stopped, beside the two codes above: a
+ * workspace/didChangeConfiguration made it stale (never sent: answered ContentModified). */
+enum { LSP_CONFIGURATION_CHANGED = 1 };
 
 /* document.c */
 lsp_document *lsp_document_find(lsp_server *s, const char *uri);
@@ -198,7 +207,9 @@ vxp_point lsp_point_of(const vxp_source *src, uint32_t byte);
 json_t *lsp_position(const vxp_source *src, vxp_point p);
 json_t *lsp_range(const vxp_source *src, vxp_range r);
 
-/* features.c: what the server tells about an analysed document. */
+/* features.c: what the server tells about an analysed document. The request builders
+ * (hover, inlay hints, code lenses, symbols) return NULL when lsp_interrupted says to stop
+ * (they poll it per record or item) or when out of memory. */
 void lsp_publish_diagnostics(lsp_server *s, lsp_document *d);
 json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t byte);
 json_t *lsp_inlay_hints(lsp_server *s, lsp_document *d, uint32_t from, uint32_t to);

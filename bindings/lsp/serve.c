@@ -6,12 +6,14 @@
  * analysis, and a request cancelled while queued is answered as cancelled.
  *
  * Because the reader goes on reading while the main thread analyses, it can interrupt the
- * analysis: while one runs (lsp_watch's begin/end, called by the server), a
- * `$/cancelRequest` naming the running request, or a `didChange`/`didClose` of the document
- * being analysed, raises the cancellation flag the server's context honours. That flag is
- * the only thing the reader touches that the library reads, and the library's threading
- * rules allow exactly that (vxpeak.h, Cancellation: any thread may raise it with an atomic
- * store); the context itself, the server and everything written stay on the main thread.
+ * analysis: while one runs, or a reply is built (lsp_watch's begin/end, called by the
+ * server), a `$/cancelRequest` naming the running request, a `didChange`/`didClose` of the
+ * document being analysed, or a `workspace/didChangeConfiguration`, raises the cancellation
+ * flag the server's context honours (and the reply builders poll with an atomic load). That
+ * flag is the only thing the reader touches that the main thread reads, and the library's
+ * threading rules allow exactly that (vxpeak.h, Cancellation: any thread may raise it with
+ * an atomic store); the context itself, the server and everything written stay on the main
+ * thread.
  * The inbox, the flag's raising and lowering and the description of the running analysis
  * are guarded by one mutex. */
 #include <errno.h>
@@ -66,8 +68,8 @@ static char *copy_text(const char *t) {
   return c;
 }
 
-/* Whether `msg` makes the running analysis useless: 0, LSP_REQUEST_CANCELLED or
- * LSP_CONTENT_MODIFIED. Called with the mutex held. */
+/* Whether `msg` makes the running analysis (or reply) useless: 0, LSP_REQUEST_CANCELLED,
+ * LSP_CONTENT_MODIFIED or LSP_CONFIGURATION_CHANGED. Called with the mutex held. */
 static int interrupts(const inbox *in, json_t *msg) {
   if (!in->watching) return 0;
   const char *method = json_string_value(json_object_get(msg, "method"));
@@ -81,6 +83,8 @@ static int interrupts(const inbox *in, json_t *msg) {
     free(text);
     return same ? LSP_REQUEST_CANCELLED : 0;
   }
+  /* Every analysis and reply was made under the configuration being replaced. */
+  if (strcmp(method, "workspace/didChangeConfiguration") == 0) return LSP_CONFIGURATION_CHANGED;
   if (strcmp(method, "textDocument/didChange") == 0 ||
       strcmp(method, "textDocument/didClose") == 0) {
     const char *uri =

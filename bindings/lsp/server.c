@@ -83,6 +83,13 @@ void lsp_server_set_watch(lsp_server *s, const lsp_watch *watch) {
   vxp_context_set_cancel_flag(s->ctx, s->watch.flag);
 }
 
+/* The end of the $/logTrace that says why an analysis or a reply was stopped. */
+static const char *stopped_because(int why) {
+  return why == LSP_REQUEST_CANCELLED       ? "the request was cancelled"
+         : why == LSP_CONFIGURATION_CHANGED ? "the configuration changed"
+                                            : "the document changed";
+}
+
 /* Analyse `d` (if it changed) while the loop's reader may interrupt: *why is 0, or
  * LSP_REQUEST_CANCELLED (request `id` was cancelled) or LSP_CONTENT_MODIFIED (the document
  * changed meanwhile: what was analysed is already stale). False when there is no analysis;
@@ -101,9 +108,12 @@ static bool analyse_watched(lsp_server *s, lsp_document *d, json_t *id, int *why
   free(id_text);
   if (!ok && *why)
     lsp_log_trace(s, "analysis of %s (version %lld) stopped: %s", d->uri, (long long)version,
-                  *why == LSP_REQUEST_CANCELLED ? "the request was cancelled"
-                                                : "the document changed");
+                  stopped_because(*why));
   return ok;
+}
+
+bool lsp_interrupted(const lsp_server *s) {
+  return s->watch.flag && __atomic_load_n(s->watch.flag, __ATOMIC_RELAXED) != 0;
 }
 
 /* Whether two ids are the same (a number or a string). */
@@ -154,8 +164,9 @@ void lsp_server_idle(lsp_server *s) {
     if (!d->dirty && d->an) continue;
     int why;
     bool ok = analyse_watched(s, d, NULL, &why);
-    /* A change arrived meanwhile: publish nothing stale, and let the loop apply it (the
-     * next idle moment analyses the newer text). */
+    /* A change (or a new configuration) arrived meanwhile: publish nothing stale, and let
+     * the loop apply it (the next idle moment analyses the newer text, or every document
+     * under the new configuration). */
     if (why) return;
     if (ok) lsp_publish_diagnostics(s, d);
   }
@@ -189,13 +200,17 @@ static lsp_document *document_of(lsp_server *s, json_t *id, json_t *params) {
       lsp_reply_error(s, id, why, "cancelled by $/cancelRequest while the document was analysed");
     else if (why == LSP_CONTENT_MODIFIED)
       lsp_reply_error(s, id, why, "the document changed while it was analysed");
+    else if (why == LSP_CONFIGURATION_CHANGED)
+      lsp_reply_error(s, id, LSP_CONTENT_MODIFIED,
+                      "the configuration changed while the document was analysed");
     else
       lsp_reply_error(s, id, LSP_INTERNAL_ERROR, "the document could not be analysed");
     return NULL;
   }
   /* A request may run the analysis the idle moment would have: publish as it would
    * (unless the text already changed again: the newer version's will follow). */
-  if (was_dirty && why != LSP_CONTENT_MODIFIED) lsp_publish_diagnostics(s, d);
+  if (was_dirty && why != LSP_CONTENT_MODIFIED && why != LSP_CONFIGURATION_CHANGED)
+    lsp_publish_diagnostics(s, d);
   return d;
 }
 
@@ -246,27 +261,42 @@ static void request(lsp_server *s, const char *method, json_t *id, json_t *param
   lsp_document *d = document_of(s, id, params);
   if (!d) return;
   const vxp_source *src = vxp_program_source(d->prog);
-  if (hover) {
-    uint32_t at;
-    if (!lsp_position_to_byte(src, json_object_get(params, "position"), &at)) {
-      lsp_reply_error(s, id, LSP_INVALID_PARAMS, "params.position must be a position");
-      return;
-    }
-    lsp_reply(s, id, lsp_hover(s, d, at));
-  } else if (hints) {
-    json_t *range = json_object_get(params, "range");
-    uint32_t from, to;
-    if (!lsp_position_to_byte(src, json_object_get(range, "start"), &from) ||
-        !lsp_position_to_byte(src, json_object_get(range, "end"), &to)) {
-      lsp_reply_error(s, id, LSP_INVALID_PARAMS, "params.range must be a range");
-      return;
-    }
-    lsp_reply(s, id, lsp_inlay_hints(s, d, from, to));
-  } else if (lens) {
-    lsp_reply(s, id, lsp_code_lenses(s, d));
-  } else {
-    lsp_reply(s, id, lsp_document_symbols(s, d));
+  uint32_t from = 0, to = 0;
+  if (hover && !lsp_position_to_byte(src, json_object_get(params, "position"), &from)) {
+    lsp_reply_error(s, id, LSP_INVALID_PARAMS, "params.position must be a position");
+    return;
   }
+  json_t *range = json_object_get(params, "range");
+  if (hints && (!lsp_position_to_byte(src, json_object_get(range, "start"), &from) ||
+                !lsp_position_to_byte(src, json_object_get(range, "end"), &to))) {
+    lsp_reply_error(s, id, LSP_INVALID_PARAMS, "params.range must be a range");
+    return;
+  }
+  /* Building the reply reads the whole analysis (a code lens per function, a hint per
+   * placement): it is watched as the analysis is, and each builder polls the flag. */
+  char *id_text = json_dumps(id, JSON_ENCODE_ANY | JSON_COMPACT);
+  if (id_text) lsp_log_trace(s, "building the reply to request %s (%s)", id_text, method);
+  if (id_text && s->watch.begin) s->watch.begin(s->watch.ud, id_text, d->uri);
+  json_t *result = hover   ? lsp_hover(s, d, from)
+                   : hints ? lsp_inlay_hints(s, d, from, to)
+                   : lens  ? lsp_code_lenses(s, d)
+                           : lsp_document_symbols(s, d);
+  int why = id_text && s->watch.end ? s->watch.end(s->watch.ud) : 0;
+  /* A reply finished before the interruption took effect is sent, as a finished
+   * analysis is kept. */
+  if (!result && why) {
+    lsp_log_trace(s, "reply to request %s stopped: %s", id_text, stopped_because(why));
+    lsp_reply_error(
+        s, id, why == LSP_REQUEST_CANCELLED ? why : LSP_CONTENT_MODIFIED,
+        why == LSP_REQUEST_CANCELLED  ? "cancelled by $/cancelRequest while the reply was built"
+        : why == LSP_CONTENT_MODIFIED ? "the document changed while the reply was built"
+                                      : "the configuration changed while the reply was built");
+  } else if (!result) {
+    lsp_reply_error(s, id, LSP_INTERNAL_ERROR, "out of memory building the reply");
+  } else {
+    lsp_reply(s, id, result);
+  }
+  free(id_text);
 }
 
 /* ------------------------------------------------------------------ notifications */
