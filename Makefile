@@ -36,6 +36,10 @@ override CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden
 # this file), so touching a header rebuilds exactly what includes it.
 DEPFLAGS = -MMD -MP
 DEP_CFLAGS := $(shell pkg-config --cflags tree-sitter jansson 2>/dev/null)
+# The library needs tree-sitter alone (it makes no jansson calls: its JSON is streamed); the
+# command, whose language server speaks JSON-RPC through jansson, and the tests, which check
+# the library's JSON against jansson's, need both.
+LIB_DEP_LIBS := $(shell pkg-config --libs tree-sitter 2>/dev/null || echo -ltree-sitter) -lm
 DEP_LIBS := $(shell pkg-config --libs tree-sitter jansson 2>/dev/null || echo -ltree-sitter -ljansson) -lm
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -79,7 +83,7 @@ CLI := $(BUILD)/vxpeak
 
 .PHONY: hostile all fuzz fuzz-build fuzz-parallel fuzz-harnesses fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check format-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
-	check-public check-manpage abi-lists check-abi-lists tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
+	check-public check-needed check-manpage abi-lists check-abi-lists tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
 
 all: shared static cli
 
@@ -96,7 +100,7 @@ help:
 	@echo "make uninstall       remove what make install installed"
 	@echo "make install-test    install into a temporary prefix and build the examples there"
 	@echo "make bench           run the benchmarks (medians and ratios)"
-	@echo "make abi             headertest, check-abi-lists, check-exports, check-public, check-manpage (in check)"
+	@echo "make abi             headertest, check-abi-lists, check-exports, check-needed, check-public, check-manpage (in check)"
 	@echo "make abi-lists       regenerate exports.txt, vxpeak.map and the ctypes table from vxpeak.h"
 	@echo "make format          format every C file with .clang-format (make check runs format-check)"
 	@echo "make python-test     the Python package: mypy --strict and pytest (part of check)"
@@ -168,10 +172,12 @@ $(STATIC): $(LIB_OBJS)
 # The version script exports exactly lib/exports.txt's functions (make check-exports).
 # Every symbol the library uses must resolve at its link (--no-undefined), except under
 # clang's sanitizers (asan-clang), whose runtime a shared object takes from the program.
+# --no-as-needed: every library named here is a NEEDED entry whatever the toolchain's default,
+# so that check-needed sees what the link line asks for (no jansson).
 NO_UNDEFINED ?= -Wl,--no-undefined
 $(SHARED): $(LIB_OBJS) lib/vxpeak.map
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) $(NO_UNDEFINED) \
-	  -Wl,--version-script=lib/vxpeak.map -o $@ $(LIB_OBJS) $(DEP_LIBS)
+	  -Wl,--version-script=lib/vxpeak.map -o $@ $(LIB_OBJS) -Wl,--no-as-needed $(LIB_DEP_LIBS)
 	ln -sf libvxpeak.so.$(VERSION) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/libvxpeak.so
 
@@ -367,7 +373,7 @@ python-wheel-test:
 
 # The header compiles as C89/C99/C11/C++; the exported symbols are exactly lib/exports.txt
 # (= header = version script); the command uses nothing but the public header.
-abi: headertest check-abi-lists check-exports check-public check-manpage
+abi: headertest check-abi-lists check-exports check-needed check-public check-manpage
 
 # lib/exports.txt, lib/vxpeak.map and the ctypes table of bindings/python/vxpeak/_ffi.py are
 # generated from include/vxpeak.h (lib/abi_lists.py): after adding a function to the header,
@@ -383,6 +389,10 @@ headertest:
 
 check-exports: $(SHARED)
 	@sh tests/abi/check_exports.sh $(SHARED)
+
+# The shared library needs tree-sitter, libm and libc, and not jansson.
+check-needed: $(SHARED)
+	@sh tests/abi/needed.sh $(SHARED)
 
 # The man page lists every command and option of `vxpeak --help`.
 check-manpage: $(CLI)

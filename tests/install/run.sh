@@ -73,11 +73,16 @@ for src in examples/c/*.c; do
   cc -std=c99 -Wall -Wextra -Werror -o "$tmp/$name" "$src" $flags ||
     fail "examples/c/$name.c does not build against the installed library"
 done
-# A static link pulls tree-sitter and jansson through Requires.private.
+# A static link pulls tree-sitter through Requires.private, and nothing of jansson: the
+# library makes no jansson calls, so the static link succeeding without -ljansson shows it.
+static_libs=$(pkg-config --libs --static vxpeak)
+case "$static_libs" in *jansson*) fail "pkg-config --libs --static vxpeak names jansson: $static_libs" ;; esac
 # shellcheck disable=SC2086
 cc -std=c99 -o "$tmp/peak-static" examples/c/peak.c $(pkg-config --cflags vxpeak) \
-  "$lib/libvxpeak.a" $(pkg-config --libs --static vxpeak | sed 's/-lvxpeak//') ||
+  "$lib/libvxpeak.a" $(echo "$static_libs" | sed 's/-lvxpeak//') ||
   fail "examples/c/peak.c does not link statically"
+sh tests/abi/needed.sh "$lib/libvxpeak.so.$version" >/dev/null ||
+  fail "the installed library: $(sh tests/abi/needed.sh "$lib/libvxpeak.so.$version")"
 export LD_LIBRARY_PATH=$lib
 "$tmp/peak" examples/blog/peak_not_sum.vx >"$tmp/out" || fail "peak failed"
 grep -q "main in HBM: peak 2097152 of 4194304 bytes" "$tmp/out" || fail "peak printed: $(cat "$tmp/out")"
