@@ -29,6 +29,7 @@ static void *arena_alloc(vxp_context *ctx, vxp_arena *arena, size_t size, bool z
   if (b && b->size - arena->used >= size) {
     void *p = b->data + arena->used;
     arena->used += size;
+    arena->last = p;
     if (zero) memset(p, 0, size);
     return p;
   }
@@ -44,6 +45,7 @@ static void *arena_alloc(vxp_context *ctx, vxp_arena *arena, size_t size, bool z
     nb->next = b;
     arena->head = nb;
     arena->used = size;
+    arena->last = nb->data;
   }
   if (zero) memset(nb->data, 0, size);
   return nb->data;
@@ -69,40 +71,45 @@ bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t l
   return true;
 }
 
-bool vxp_arena__pack(vxp_context *ctx, vxp_arena *arena, const vxp_arena_part *parts, size_t n) {
-  void *old[16];
-  if (n > sizeof(old) / sizeof(old[0])) return false;
-  size_t total = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (!*parts[i].items || !parts[i].bytes) continue;
-    if (parts[i].bytes > SIZE_MAX / 4 || total > SIZE_MAX / 4) return false;
-    total += round_up(parts[i].bytes);
+bool vxp_arena__reserve(vxp_context *ctx, vxp_arena *arena, void **items, size_t *cap, size_t len,
+                        size_t extra, size_t elem) {
+  size_t need, bytes;
+  if (__builtin_add_overflow(len, extra, &need)) return false;
+  if (need <= *cap) return true;
+  size_t new_cap = *cap ? *cap : 8;
+  while (new_cap < need)
+    if (__builtin_mul_overflow(new_cap, (size_t)2, &new_cap)) return false;
+  if (__builtin_mul_overflow(new_cap, elem, &bytes) || bytes > SIZE_MAX / 2) return false;
+  struct vxp_arena_block *b = arena->head;
+  if (*items && *items == arena->last) { /* the shared block's latest: grow in place */
+    size_t start = (size_t)((unsigned char *)*items - b->data);
+    size_t end = start + round_up(bytes);
+    if (end <= b->size) {
+      memset(b->data + arena->used, 0, end - arena->used);
+      arena->used = end;
+      *cap = new_cap;
+      return true;
+    }
   }
-  if (total == 0) return true;
-  struct vxp_arena_block *nb = vxp_ctx__malloc(ctx, offsetof(struct vxp_arena_block, data) + total);
-  if (!nb) return false;
-  nb->size = total;
-  /* Behind the shared block being filled (if any), which stays the head. */
-  if (arena->head) {
-    nb->next = arena->head->next;
-    arena->head->next = nb;
-  } else {
-    nb->next = NULL;
-    arena->head = nb;
-    arena->used = total;
-  }
-  size_t at = total;
-  for (size_t i = n; i-- > 0;) {
-    old[i] = NULL;
-    if (!*parts[i].items || !parts[i].bytes) continue;
-    at -= round_up(parts[i].bytes);
-    memcpy(nb->data + at, *parts[i].items, parts[i].bytes);
-    old[i] = *parts[i].items;
-    *parts[i].items = nb->data + at;
-  }
-  for (size_t i = 0; i < n; i++)
-    vxp_ctx__free(ctx, old[i]);
+  void *grown = vxp_arena__alloc(ctx, arena, bytes);
+  if (!grown) return false;
+  if (len) memcpy(grown, *items, len * elem);
+  *items = grown;
+  *cap = new_cap;
   return true;
+}
+
+void *vxp_arena__handle(vxp_context *ctx, size_t size, size_t arena_at) {
+  VXP__ASSERT(arena_at + sizeof(vxp_arena) <= size);
+  vxp_arena arena = {0};
+  unsigned char *h = vxp_arena__alloc(ctx, &arena, size);
+  if (h) memcpy(h + arena_at, &arena, sizeof(arena));
+  return h;
+}
+
+void vxp_arena__free_handle(vxp_context *ctx, vxp_arena *own) {
+  vxp_arena arena = *own; /* `own` is inside the first block: free from a copy */
+  vxp_arena__free(ctx, &arena);
 }
 
 char *vxp_arena__strdup(vxp_context *ctx, vxp_arena *arena, const char *s) {
@@ -119,6 +126,7 @@ void vxp_arena__free(vxp_context *ctx, vxp_arena *arena) {
   }
   arena->head = NULL;
   arena->used = 0;
+  arena->last = NULL;
 }
 
 size_t vxp_arena__blocks(const vxp_arena *arena) {

@@ -3,10 +3,15 @@
  * vxp_arena__free: small requests are carved out of shared blocks, a large one gets a block
  * of its own (so that a handle's big tables cost no slack), and every block comes from the
  * owning context's allocator (a refused block is a NULL, never an abort). Nothing in an arena
- * is freed or grown alone: a growable array is built with its own storage and moved in once
- * it is final (vxp_arena__adopt). */
+ * is freed alone. A handle made with VXP_ARENA_HANDLE lives in its own arena together with
+ * everything it owns: its tables grow there (arena_push), its texts are vxp_sb bound to it,
+ * so freeing it is vxp_arena__free_handle and no list of its parts exists to forget one. A
+ * growable array built with its own storage can also be moved in whole once it is final
+ * (vxp_arena__adopt: the analysis' tables). */
 #ifndef VXP_ARENA_H
 #define VXP_ARENA_H
+
+#include <stddef.h>
 
 #include "internal.h"
 
@@ -17,6 +22,7 @@ struct vxp_arena_block;
 typedef struct vxp_arena {
   struct vxp_arena_block *head; /* the shared block being filled; older blocks follow it */
   size_t used;                  /* bytes taken from head */
+  void *last; /* the latest request carved from head, which may grow in place; or NULL */
 } vxp_arena;
 
 /* `size` bytes aligned for any object, zeroed; NULL on allocation failure or overflow. */
@@ -28,20 +34,32 @@ void *vxp_arena__alloc(vxp_context *ctx, vxp_arena *arena, size_t size);
  * *items untouched. */
 bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t len, size_t elem);
 
-/* One piece of a handle for vxp_arena__pack: `bytes` bytes at *items (from the context's
- * allocator; NULL or 0 bytes: nothing to move). */
-typedef struct vxp_arena_part {
-  void **items;
-  size_t bytes;
-} vxp_arena_part;
+/* Make room for `extra` more elements of `elem` bytes in a table whose storage is the arena's
+ * (*items NULL, or from this function): as vxp_array__reserve, but the storage grows in the
+ * arena. The latest request carved from the shared block grows where it is while the block
+ * has room; otherwise the table moves to a new place and its old one stays, unused, until
+ * the arena is freed (doubling, so what is left behind is less than the table). False on
+ * allocation failure or overflow, with the table untouched. */
+bool vxp_arena__reserve(vxp_context *ctx, vxp_arena *arena, void **items, size_t *cap, size_t len,
+                        size_t extra, size_t elem);
 
-/* Move a finished handle and its tables into one block of the arena's own, sized exactly:
- * the parts are copied last to first and each *items is pointed at its copy as soon as it is
- * made, so a part may hold the pointers of the parts after it (a handle comes first, then
- * its tables; its copy then holds the tables' new places). The old storage is freed once
- * everything is copied. At most 16 parts. False on allocation failure or overflow, or more
- * parts, with nothing moved. */
-bool vxp_arena__pack(vxp_context *ctx, vxp_arena *arena, const vxp_arena_part *parts, size_t n);
+/* array_reserve / array_push of array.h for an Array(T) kept in `arena`. */
+#define arena_reserve(ctx, arena, a, extra)                                                        \
+  vxp_arena__reserve((ctx), (arena), (void **)&(a)->items, &(a)->cap, (a)->len, (extra),           \
+                     sizeof(*(a)->items))
+#define arena_push(ctx, arena, a, value)                                                           \
+  (arena_reserve((ctx), (arena), (a), 1) ? ((a)->items[(a)->len++] = (value), true) : false)
+
+/* A zeroed handle of `size` bytes allocated from its own arena, which it holds at byte
+ * `arena_at` (the first request of that arena: a handle and its parts share the first
+ * block). NULL on allocation failure. Give it back with vxp_arena__free_handle. */
+void *vxp_arena__handle(vxp_context *ctx, size_t size, size_t arena_at);
+#define VXP_ARENA_HANDLE(ctx, type, field)                                                         \
+  ((type *)vxp_arena__handle((ctx), sizeof(type), offsetof(type, field)))
+
+/* Free a handle made by vxp_arena__handle, given its arena (`own`, inside the handle), and
+ * everything allocated from that arena: one vxp_arena__free. */
+void vxp_arena__free_handle(vxp_context *ctx, vxp_arena *own);
 
 /* A copy of `s` in the arena; NULL on allocation failure. */
 char *vxp_arena__strdup(vxp_context *ctx, vxp_arena *arena, const char *s);

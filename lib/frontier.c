@@ -31,13 +31,12 @@ struct vxp_frontier_point {
   char *why_unbound; /* in the frontier's arena; why no bound, or NULL */
 };
 
-/* Invariant: every string (the points', the question's, the function, the tokens) is in
- * `arena`; once `packed`, the handle and its points table are too (one block), and nothing
- * grows. */
+/* Invariant: the handle lives in its own `arena` (VXP_ARENA_HANDLE), and so does everything
+ * it owns: the points table (grown there) and every string (the points', the question's, the
+ * function, the tokens). Freeing it is one vxp_arena__free_handle. */
 struct vxp_frontier {
   vxp_context *ctx;
   vxp_arena arena;
-  bool packed;
   char *function; /* the priced function (in the arena), NULL when none has regions */
   Array(vxp_frontier_point) points;
   size_t largest_fit, first_compute, best;
@@ -55,14 +54,7 @@ int vxp_frontier_options_init(vxp_frontier_options *opts, unsigned int version) 
 }
 
 void vxp_frontier_free(vxp_frontier *f) {
-  if (!f) return;
-  vxp_context *ctx = f->ctx;
-  vxp_arena arena = f->arena; /* a packed handle is in it: free from a copy */
-  if (!f->packed) {
-    array_free(ctx, &f->points);
-    vxp_ctx__free(ctx, f);
-  }
-  vxp_arena__free(ctx, &arena);
+  if (f) vxp_arena__free_handle(f->ctx, &f->arena);
 }
 
 /* The priced function: the one asked for, or the first analysed function with regions. */
@@ -128,10 +120,11 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
                           (unsigned long long)limit);
   size_t extra = analyze ? analyze->override_count : 0;
 
-  vxp_frontier *f = vxp_ctx__calloc(ctx, 1, sizeof(*f));
+  vxp_frontier *f = VXP_ARENA_HANDLE(ctx, vxp_frontier, arena);
+  if (f) f->ctx = ctx;
   vxp_const_override *overrides = vxp_ctx__calloc(ctx, extra + 1, sizeof(*overrides));
   if (!f || !overrides) {
-    vxp_ctx__free(ctx, f);
+    vxp_frontier_free(f);
     vxp_ctx__free(ctx, overrides);
     return vxp_ctx__nomem(ctx);
   }
@@ -191,7 +184,7 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
     }
     vxp_roofline_free(rf);
     vxp_analysis_free(an);
-    if (rc == VXP_OK && !array_push(ctx, &f->points, p)) rc = VXP_ENOMEM;
+    if (rc == VXP_OK && !arena_push(ctx, &f->arena, &f->points, p)) rc = VXP_ENOMEM;
     if (v == fo->hi) break;
   }
   ctx->hold_deadline = held;
@@ -207,16 +200,6 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
     if (p->fit.fits && p->has_call &&
         (f->best == SIZE_MAX || per_second(p) > per_second(&f->points.items[f->best])))
       f->best = i;
-  }
-  /* The handle and its points into one block: freeing it is one walk of its arena. */
-  f->packed = true;
-  const vxp_arena_part parts[] = {
-      {(void **)&f, sizeof(*f)},
-      {(void **)&f->points.items, f->points.len * sizeof(*f->points.items)}};
-  if (!vxp_arena__pack(ctx, &f->arena, parts, 2)) {
-    f->packed = false;
-    vxp_frontier_free(f);
-    return vxp_ctx__nomem(ctx);
   }
   *out = f;
   return VXP_OK;

@@ -69,12 +69,12 @@ typedef struct rf_buffer {
   uint64_t compulsory_read, compulsory_written;
 } rf_buffer;
 
-/* Invariant: once `packed`, the handle and every table and reason below live in one block of
- * `arena` (vxp_arena__pack) and nothing grows again; before, each has its own storage. */
+/* Invariant: the handle lives in its own `arena` (VXP_ARENA_HANDLE), and so does everything
+ * it owns: its tables grow there (arena_push) and its reasons are vxp_sb bound to it, so
+ * freeing it is one vxp_arena__free_handle, with no list of parts to keep. */
 struct vxp_roofline {
   vxp_context *ctx;
   vxp_arena arena;
-  bool packed;
   const char *function;
   size_t regions;
   vxp_certainty traffic;
@@ -641,7 +641,7 @@ static int collect(rf_walk *w, const u128 *total) {
       /* Compulsory: each element of the tile once per call at most, reads and writes apart. */
       b.compulsory_read = b.has_tile ? min64(b.read_bytes, b.tile_bytes) : b.read_bytes;
       b.compulsory_written = b.has_tile ? min64(b.written_bytes, b.tile_bytes) : b.written_bytes;
-      if (!array_push(rf->ctx, &rf->buffers, b)) return VXP_ENOMEM;
+      if (!arena_push(rf->ctx, &rf->arena, &rf->buffers, b)) return VXP_ENOMEM;
     }
   }
   for (size_t i = 0; i < w->slots.len; i++) {
@@ -667,7 +667,7 @@ static int collect(rf_walk *w, const u128 *total) {
     sp.has_ctime = sp.has_bandwidth &&
                    vxp_add_u64(sp.compulsory_read, sp.compulsory_written, &bytes) &&
                    vxp_transfer__hop_cost(bytes, sp.bandwidth, false, &sp.ctime_ps);
-    if (!array_push(rf->ctx, &rf->spaces, sp)) return VXP_ENOMEM;
+    if (!arena_push(rf->ctx, &rf->arena, &rf->spaces, sp)) return VXP_ENOMEM;
   }
   /* The arithmetic, as exact as the traffic (a larger arm is as much an upper bound). */
   for (size_t e = 0; e < VXP_ELEM_COUNT; e++) {
@@ -825,8 +825,8 @@ static int streaming(rf_walk *w, uint32_t fn_index) {
         priced = false;
     }
     if (!from_host) continue;
-    if (!array_push(ctx, &rf->streamed, r) ||
-        !array_push(ctx, &rf->streamed_cost, priced ? cost : UINT64_MAX)) {
+    if (!arena_push(ctx, &rf->arena, &rf->streamed, r) ||
+        !arena_push(ctx, &rf->arena, &rf->streamed_cost, priced ? cost : UINT64_MAX)) {
       rc = VXP_ENOMEM;
       break;
     }
@@ -838,31 +838,6 @@ static int streaming(rf_walk *w, uint32_t fn_index) {
   vxp_ctx__free(ctx, routes);
   if (rf->streamed.len == 0) rf->has_stream_time = false;
   return rc;
-}
-
-/* Move the finished roofline and its tables into one block of its arena, so that freeing it
- * is one call; *rf then points at the moved handle. False, with nothing moved, when out of
- * memory. */
-static bool pack(vxp_roofline **rf) {
-  vxp_roofline *r = *rf;
-  /* A reason is final now: its storage shrinks to its text. */
-  vxp_sb *reasons[] = {&r->reason, &r->ops_reason, &r->compute_reason};
-  for (size_t i = 0; i < 3; i++)
-    if (reasons[i]->data) reasons[i]->cap = reasons[i]->len + 1;
-  r->packed = true;
-  const vxp_arena_part parts[] = {
-      {(void **)rf, sizeof(*r)},
-      {(void **)&r->spaces.items, r->spaces.len * sizeof(*r->spaces.items)},
-      {(void **)&r->buffers.items, r->buffers.len * sizeof(*r->buffers.items)},
-      {(void **)&r->streamed.items, r->streamed.len * sizeof(*r->streamed.items)},
-      {(void **)&r->streamed_cost.items, r->streamed_cost.len * sizeof(*r->streamed_cost.items)},
-      {(void **)&r->reason.data, r->reason.cap},
-      {(void **)&r->ops_reason.data, r->ops_reason.cap},
-      {(void **)&r->compute_reason.data, r->compute_reason.cap},
-  };
-  if (vxp_arena__pack(r->ctx, &r->arena, parts, sizeof(parts) / sizeof(parts[0]))) return true;
-  r->packed = false;
-  return false;
 }
 
 int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx, const vxp_analysis *an,
@@ -881,9 +856,12 @@ int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx, const vxp_analysis *a
   }
   if (fn_index == VXP_NONE)
     return vxp_ctx__error(ctx, VXP_ENOTFOUND, "no analysed function '%s'", function);
-  vxp_roofline *rf = vxp_ctx__calloc(ctx, 1, sizeof(*rf));
+  vxp_roofline *rf = VXP_ARENA_HANDLE(ctx, vxp_roofline, arena);
   if (!rf) return vxp_ctx__nomem(ctx);
   rf->ctx = ctx;
+  rf->reason = vxp_sb__in_arena(&rf->arena);
+  rf->ops_reason = vxp_sb__in_arena(&rf->arena);
+  rf->compute_reason = vxp_sb__in_arena(&rf->arena);
   rf->function = an->functions.items[fn_index].name;
   rf_walk w;
   memset(&w, 0, sizeof(w));
@@ -918,7 +896,6 @@ int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx, const vxp_analysis *a
   vxp_ctx__free(ctx, total);
   array_free(ctx, &w.slots);
   array_free(ctx, &w.access_slot);
-  if (rc == VXP_OK && !pack(&rf)) rc = VXP_ENOMEM;
   if (rc != VXP_OK) {
     vxp_roofline_free(rf);
     return rc == VXP_ECANCELLED ? vxp_ctx__cancelled(ctx) : vxp_ctx__nomem(ctx);
@@ -928,20 +905,7 @@ int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx, const vxp_analysis *a
 }
 
 void vxp_roofline_free(vxp_roofline *rf) {
-  if (!rf) return;
-  if (rf->packed) { /* the handle is in its own arena: free from a copy */
-    vxp_arena arena = rf->arena;
-    vxp_arena__free(rf->ctx, &arena);
-    return;
-  }
-  array_free(rf->ctx, &rf->spaces);
-  array_free(rf->ctx, &rf->buffers);
-  array_free(rf->ctx, &rf->streamed);
-  array_free(rf->ctx, &rf->streamed_cost);
-  vxp_sb__free(rf->ctx, &rf->reason);
-  vxp_sb__free(rf->ctx, &rf->ops_reason);
-  vxp_sb__free(rf->ctx, &rf->compute_reason);
-  vxp_ctx__free(rf->ctx, rf);
+  if (rf) vxp_arena__free_handle(rf->ctx, &rf->arena);
 }
 
 /* ------------------------------------------------------------------ accessors */

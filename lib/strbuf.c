@@ -2,6 +2,8 @@
 /* strbuf.c - the growable text buffer (strbuf.h). */
 #include "strbuf.h"
 
+#include "arena.h"
+
 #include <stdio.h>
 
 static bool reserve(vxp_context *ctx, vxp_sb *sb, size_t extra) {
@@ -22,6 +24,17 @@ static bool reserve(vxp_context *ctx, vxp_sb *sb, size_t extra) {
     }
     cap *= 2;
   }
+  if (sb->arena) { /* grows in the handle's arena (the text is bytes: elements of one) */
+    void *items = sb->data;
+    size_t have = sb->cap, kept = sb->data ? sb->len + 1 : 0; /* with the NUL */
+    if (!vxp_arena__reserve(ctx, sb->arena, &items, &have, kept, cap - kept, 1)) {
+      sb->failed = true;
+      return false;
+    }
+    sb->data = items;
+    sb->cap = have;
+    return true;
+  }
   char *grown = vxp_ctx__realloc(ctx, sb->data, cap);
   if (!grown) {
     sb->failed = true;
@@ -30,6 +43,13 @@ static bool reserve(vxp_context *ctx, vxp_sb *sb, size_t extra) {
   sb->data = grown;
   sb->cap = cap;
   return true;
+}
+
+vxp_sb vxp_sb__in_arena(struct vxp_arena *arena) {
+  vxp_sb sb;
+  memset(&sb, 0, sizeof(sb));
+  sb.arena = arena;
+  return sb;
 }
 
 void vxp_sb__append(vxp_context *ctx, vxp_sb *sb, const char *s, size_t len) {
@@ -89,6 +109,7 @@ void vxp_sb__json_escape(vxp_context *ctx, vxp_sb *sb, const char *s, size_t len
 const char *vxp_sb__text(const vxp_sb *sb) { return sb->data ? sb->data : ""; }
 
 char *vxp_sb__detach(vxp_context *ctx, vxp_sb *sb, size_t *len) {
+  VXP__ASSERT(!sb->arena);
   if (!sb->failed && !sb->data) reserve(ctx, sb, 0);
   if (sb->failed) {
     vxp_sb__free(ctx, sb);
@@ -102,6 +123,8 @@ char *vxp_sb__detach(vxp_context *ctx, vxp_sb *sb, size_t *len) {
 }
 
 void vxp_sb__free(vxp_context *ctx, vxp_sb *sb) {
-  vxp_ctx__free(ctx, sb->data);
+  struct vxp_arena *arena = sb->arena;
+  if (!arena) vxp_ctx__free(ctx, sb->data);
   memset(sb, 0, sizeof(*sb));
+  sb->arena = arena;
 }

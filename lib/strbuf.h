@@ -18,7 +18,13 @@ typedef struct vxp_sb {
   char *data;
   size_t len, cap;
   bool failed;
+  /* When set (vxp_sb__in_arena), the text grows in this arena (a handle's) and goes with it:
+   * vxp_sb__free then only empties the buffer, and vxp_sb__detach is not used. */
+  struct vxp_arena *arena;
 } vxp_sb;
+
+/* An empty buffer whose text lives in `arena` (arena.h): a handle's own text. */
+vxp_sb vxp_sb__in_arena(struct vxp_arena *arena);
 
 void vxp_sb__append(vxp_context *ctx, vxp_sb *sb, const char *s, size_t len);
 void vxp_sb__puts(vxp_context *ctx, vxp_sb *sb, const char *s);
@@ -37,7 +43,7 @@ const char *vxp_sb__text(const vxp_sb *sb);
  * append failed (the partial text is freed) or the empty string cannot be allocated. */
 char *vxp_sb__detach(vxp_context *ctx, vxp_sb *sb, size_t *len);
 
-/* Free the text and leave the buffer empty (and not failed). */
+/* Free the text and leave the buffer empty (and not failed; still bound to its arena). */
 void vxp_sb__free(vxp_context *ctx, vxp_sb *sb);
 
 #endif /* VXP_STRBUF_H */

@@ -37,20 +37,26 @@ typedef struct certifier {
   struct sweep_run *run;
   vxp_analysis *at_lo;
   int rc;
-  char *why; /* where to say what ruled bisection out */
-  size_t why_size;
+  vxp_context *ctx;
+  vxp_sb *why; /* where to say what ruled bisection out (the sweep's reason) */
 } certifier;
 
 static void explain(certifier *c, uint32_t start_byte, const char *fmt, ...) VXP__PRINTF(3, 4);
 
 static void explain(certifier *c, uint32_t start_byte, const char *fmt, ...) {
-  if (c->why[0]) return; /* the first reason is the one reported */
+  if (c->why->len || c->why->failed) return; /* the first reason is the one reported */
   vxp_point at = vxp_source__point(c->prog->src, start_byte);
-  int n = snprintf(c->why, c->why_size, "line %u: ", at.line + 1);
+  vxp_sb__printf(c->ctx, c->why, "line %u: ", at.line + 1);
   va_list ap;
   va_start(ap, fmt);
-  if (n > 0 && (size_t)n < c->why_size) vsnprintf(c->why + n, c->why_size - (size_t)n, fmt, ap);
+  vxp_sb__vprintf(c->ctx, c->why, fmt, ap);
   va_end(ap);
+}
+
+/* Drop the reason given so far, for a later one that matters more. */
+static void forget_why(certifier *c) {
+  c->why->len = 0;
+  if (c->why->data) c->why->data[0] = '\0';
 }
 
 static bool overridden_elsewhere(const certifier *c, vxp_name name) {
@@ -151,7 +157,7 @@ static bool type_certified(certifier *c, uint32_t type, uint32_t fn, uint32_t ev
   c->difference_at = VXP_NONE;
   for (uint32_t i = 0; i < t->dims_count; i++) {
     if (trend_of(c, m->dim_list.items[t->dims_first + i], 0) == TREND_UNKNOWN) {
-      if (!c->why[0]) explain(c, t->start_byte, "a shape that may shrink as the value grows");
+      if (!c->why->len) explain(c, t->start_byte, "a shape that may shrink as the value grows");
       return false;
     }
   }
@@ -181,7 +187,7 @@ static bool certify(certifier *c) {
         if (!type_certified(c, ev->u.place.type, (uint32_t)f, (uint32_t)i)) return false;
       } else if (ev->kind == VXP_EV_OPEN && ev->u.block.comptime &&
                  trend_of(c, ev->u.block.condition, 0) != TREND_CONST) {
-        c->why[0] = '\0';
+        forget_why(c);
         explain(c, ev->u.block.start_byte,
                 "an `if comptime` condition depends on %s, so "
                 "which tiles exist changes with it",
@@ -191,7 +197,7 @@ static bool certify(certifier *c) {
         const vxp_call_event *call = &ev->u.call;
         for (uint32_t g = 0; g < call->generic_count; g++) {
           if (trend_of(c, m->dim_list.items[call->generic_first + g], 0) != TREND_CONST) {
-            c->why[0] = '\0';
+            forget_why(c);
             explain(c, call->start_byte,
                     "a generic argument depends on %s, and the "
                     "monotonicity check does not follow it into the instance's shapes",
@@ -397,7 +403,7 @@ static int record(sweep_run *R, uint64_t value, vxp_analysis *an, bool *fits) {
     size_t at = 0;
     while (at < sw->points.len && sw->points.items[at].value < value)
       at++;
-    if (!array_push(R->ctx, &sw->points, p))
+    if (!arena_push(R->ctx, &sw->arena, &sw->points, p))
       rc = VXP_ENOMEM;
     else {
       memmove(&sw->points.items[at + 1], &sw->points.items[at],
@@ -559,16 +565,19 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   const vxp_model *m = &prog->model;
   vxp_name target = vxp_strtab__find(&m->names, so->name, strlen(so->name));
 
-  vxp_sweep *sw = vxp_ctx__calloc(ctx, 1, sizeof(*sw));
+  vxp_sweep *sw = VXP_ARENA_HANDLE(ctx, vxp_sweep, arena);
+  if (sw) {
+    sw->ctx = ctx;
+    sw->reason = vxp_sb__in_arena(&sw->arena);
+  }
   vxp_const_override *overrides = vxp_ctx__calloc(ctx, extra + 1, sizeof(*overrides));
   vxp_const_binding *bindings = vxp_ctx__calloc(ctx, extra + 1, sizeof(*bindings));
   if (!sw || !overrides || !bindings) {
-    vxp_ctx__free(ctx, sw);
+    vxp_sweep_free(sw);
     vxp_ctx__free(ctx, overrides);
     vxp_ctx__free(ctx, bindings);
     return vxp_ctx__nomem(ctx);
   }
-  sw->ctx = ctx;
   sw->largest = sw->rejected = SIZE_MAX;
   if (vxp_question__record(ctx, &sw->arena, &sw->q, prog, analyze, so->name, so->lo, so->hi,
                            so->margin_ppm, so->function, so->space) != VXP_OK) {
@@ -612,20 +621,27 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   c.overrides = bindings;
   c.override_count = nb;
   c.run = &R;
-  c.why = sw->reason;
-  c.why_size = sizeof(sw->reason);
+  c.ctx = ctx;
+  c.why = &sw->reason;
   bool monotone = certify(&c);
   rc = c.rc;
+  if (rc == VXP_OK && sw->reason.failed) rc = VXP_ENOMEM;
   if (rc == VXP_OK && monotone) {
     sw->method = VXP_SEARCH_BISECTION;
-    snprintf(sw->reason, sizeof(sw->reason),
-             "every shape that mentions %s grows with it (sums, products, and differences and "
-             "quotients with constants), and no `if comptime` condition or generic argument "
-             "depends on it, so the peaks cannot shrink as it grows",
-             so->name);
+    vxp_sb__free(ctx, &sw->reason);
+    vxp_sb__printf(
+        ctx, &sw->reason,
+        "every shape that mentions %s grows with it (sums, products, and differences and "
+        "quotients with constants), and no `if comptime` condition or generic argument "
+        "depends on it, so the peaks cannot shrink as it grows",
+        so->name);
     /* Bisection starts at `lo`: the proof's analysis there is its first point. */
     bool fits;
-    if (c.at_lo) rc = record(&R, so->lo, c.at_lo, &fits);
+    if (sw->reason.failed) rc = VXP_ENOMEM;
+    if (c.at_lo && rc == VXP_OK)
+      rc = record(&R, so->lo, c.at_lo, &fits);
+    else
+      vxp_analysis_free(c.at_lo);
     c.at_lo = NULL;
   } else if (rc == VXP_OK) {
     sw->method = VXP_SEARCH_SCAN;
@@ -635,7 +651,7 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
                           "the peaks are not shown to grow with %s (%s), so "
                           "every value must be analysed, and %llu..%llu is more than %llu "
                           "values: narrow the range",
-                          so->name, sw->reason, (unsigned long long)so->lo,
+                          so->name, vxp_sb__text(&sw->reason), (unsigned long long)so->lo,
                           (unsigned long long)so->hi, (unsigned long long)limit);
     }
   }
@@ -656,16 +672,6 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   ctx->hold_deadline = held;
   vxp_ctx__free(ctx, overrides);
   vxp_ctx__free(ctx, bindings);
-  if (rc == VXP_OK) { /* the handle and its points into one block: freeing it is one walk */
-    sw->packed = true;
-    const vxp_arena_part parts[] = {
-        {(void **)&sw, sizeof(*sw)},
-        {(void **)&sw->points.items, sw->points.len * sizeof(*sw->points.items)}};
-    if (!vxp_arena__pack(ctx, &sw->arena, parts, 2)) {
-      sw->packed = false;
-      rc = VXP_ENOMEM;
-    }
-  }
   if (rc != VXP_OK) {
     vxp_sweep_free(sw);
     return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : rc;
@@ -675,14 +681,7 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
 }
 
 void vxp_sweep_free(vxp_sweep *sw) {
-  if (!sw) return;
-  vxp_context *ctx = sw->ctx;
-  vxp_arena arena = sw->arena; /* a packed handle is in it: free from a copy */
-  if (!sw->packed) {
-    array_free(ctx, &sw->points);
-    vxp_ctx__free(ctx, sw);
-  }
-  vxp_arena__free(ctx, &arena);
+  if (sw) vxp_arena__free_handle(sw->ctx, &sw->arena);
 }
 
 /* ------------------------------------------------------------------ accessors */
@@ -707,7 +706,7 @@ const char *vxp_misfit_name(vxp_misfit misfit) {
   }
   return NULL;
 }
-const char *vxp_sweep_reason(const vxp_sweep *sw) { return sw ? sw->reason : NULL; }
+const char *vxp_sweep_reason(const vxp_sweep *sw) { return sw ? vxp_sb__text(&sw->reason) : NULL; }
 size_t vxp_sweep_evaluation_count(const vxp_sweep *sw) { return sw ? sw->evaluations : 0; }
 size_t vxp_sweep_point_count(const vxp_sweep *sw) { return sw ? sw->points.len : 0; }
 

@@ -62,14 +62,14 @@ int vxp_question__check(vxp_context *ctx, const char *call, const char *varied, 
                         const vxp_program *prog, const vxp_analyze_options *analyze,
                         const char *name, uint64_t lo, uint64_t hi, uint32_t margin_ppm);
 
-/* Invariant: the points' and the question's strings are in `arena`; once `packed`, the
- * handle and its points table are too (one block, vxp_arena__pack), and nothing grows. */
+/* Invariant: the handle lives in its own `arena` (VXP_ARENA_HANDLE), and so does everything
+ * it owns: the points table (grown there), the reason (a vxp_sb bound to it), the points'
+ * and the question's strings. Freeing it is one vxp_arena__free_handle. */
 struct vxp_sweep {
   vxp_context *ctx;
   vxp_arena arena;
-  bool packed;
   vxp_search method;
-  char reason[512];
+  vxp_sb reason; /* why bisection was or was not used, whole */
   size_t evaluations;
   Array(vxp_sweep_point) points; /* in increasing value */
   size_t largest, rejected;      /* indices into points, or SIZE_MAX */

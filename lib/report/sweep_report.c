@@ -77,7 +77,8 @@ static void text(vxp_context *ctx, vxp_sb *sb, const vxp_sweep *const *sweeps,
                    first->q.function ? first->q.function : "",
                    first->q.function && first->q.space ? ", " : "",
                    first->q.space ? first->q.space : "");
-  vxp_sb__printf(ctx, sb, "\n%s: %s\n\n", vxp_search_name(first->method), first->reason);
+  vxp_sb__printf(ctx, sb, "\n%s: %s\n\n", vxp_search_name(first->method),
+                 vxp_sb__text(&first->reason));
   vxp_sb__printf(ctx, sb, "%-10s %29s %8s %29s %7s %8s %29s  %-30s %s\n", "machine", "capacity",
                  "largest", "its peak", "spare", "next", "its peak", "why not", "analyses");
   for (size_t i = 0; i < n; i++) {
@@ -180,7 +181,7 @@ static void json(vxp_context *ctx, vxp_sb *sb, const vxp_sweep *const *sweeps,
     vxp_jw__key(&j, "method");
     vxp_jw__string(&j, vxp_search_name(sw->method));
     vxp_jw__key(&j, "reason");
-    vxp_jw__string(&j, sw->reason);
+    vxp_jw__string(&j, vxp_sb__text(&sw->reason));
     vxp_jw__key(&j, "analyses");
     vxp_jw__u64(&j, sw->evaluations);
     vxp_jw__key(&j, "largest");

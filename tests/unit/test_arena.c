@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_arena.c - a handle's memory given back in one call (lib/arena.c): small requests share
  * blocks, large ones get their own, all aligned and zeroed and apart; a final array moves in
- * whole; and an analysis, whose tables are sealed into its arena, is freed in a handful of
- * calls (it was thirty for the Llama prefill, one per table); a roofline, a report and CUDA in one
- * call each (five and two on the Llama prefill before); a sweep and a frontier in two. The test
- * allocator fails the test on any block not given back. */
+ * whole; a handle's tables and texts grow in its own arena; and each handle of the Llama
+ * prefill is held to its count of free calls, every block its constructor left alive given
+ * back by its free: an analysis nine (thirty before its tables were sealed), a roofline, a
+ * report, CUDA, a sweep and a frontier one each. The test allocator fails the test on any
+ * block not given back. */
 #include <stdalign.h>
 #include <stdint.h>
 
 #include "support.h"
 
 #include "arena.h"
+#include "array.h"
 #include "context.h"
+#include "strbuf.h"
 
 static void test_arena__blocks_small_and_large_are_aligned_zeroed_and_apart(void **state) {
   (void)state;
@@ -63,154 +66,156 @@ static void test_arena__an_array_moves_in_whole(void **state) {
   vxp_context_free(ctx);
 }
 
-/* A counting allocator over CMocka's. */
-static size_t frees;
+/* A counting allocator over CMocka's: free calls, and blocks alive. */
+static size_t frees, live;
 static void *count_malloc(size_t size, void *ud) {
   (void)ud;
-  return test_malloc(size);
+  void *p = test_malloc(size);
+  if (p) live++;
+  return p;
 }
 static void *count_realloc(void *ptr, size_t size, void *ud) {
   (void)ud;
-  return test_realloc(ptr, size);
+  void *p = test_realloc(ptr, size);
+  if (p && !ptr) live++;
+  return p;
 }
 static void count_free(void *ptr, void *ud) {
   (void)ud;
-  if (ptr) frees++;
+  if (ptr) frees++, live--;
   test_free(ptr);
 }
 
-static void test_arena__freeing_an_analysis_is_a_handful_of_calls(void **state) {
-  (void)state;
-  const vxp_allocator counting = {count_malloc, count_realloc, count_free, NULL};
-  vxp_context_options opts = VXP_CONTEXT_OPTIONS_INIT;
-  opts.allocator = &counting;
+/* What a handle's constructor left alive, and what its _free gave back. */
+typedef struct handle_count {
+  size_t before; /* blocks alive before the constructor ran */
+  size_t made;   /* blocks the constructor left alive: everything the handle owns */
+} handle_count;
+
+static handle_count made_start(void) { return (handle_count){live, 0}; }
+static void made_end(handle_count *c) { c->made = live - c->before; }
+
+/* The handle's _free made exactly `calls` free calls and gave back every block its
+ * constructor left alive. A table or string the handle owns but its arena does not hold (one
+ * allocated on its own and forgotten by the free) fails here, as a second block. */
+#define FREED_IN(c, calls, freecall)                                                               \
+  do {                                                                                             \
+    size_t f0 = frees;                                                                             \
+    freecall;                                                                                      \
+    if (frees - f0 != (calls) || live != (c).before || (c).made != (calls))                        \
+      fail_msg("%s: %zu free calls (held to %zu) for %zu blocks made, %zd left alive", #freecall,  \
+               frees - f0, (size_t)(calls), (c).made, (ssize_t)live - (ssize_t)(c).before);        \
+  } while (0)
+
+typedef struct llama {
   vxp_context *ctx;
   vxp_source *src;
   vxp_program *prog;
   vxp_machine *device, *host;
-  vxp_analysis *an;
-  assert_int_equal(vxp_context_new(&ctx, &opts), VXP_OK);
-  assert_int_equal(vxp_source_load_file(&src, ctx, "examples/llama2/prefill.vx"), VXP_OK);
-  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
-  assert_int_equal(vxp_machine_builtin(&device, ctx, "a100-40"), VXP_OK);
-  assert_int_equal(vxp_machine_builtin(&host, ctx, "host-default"), VXP_OK);
+  vxp_analyze_options ao;
+} llama;
+
+static const vxp_allocator counting = {count_malloc, count_realloc, count_free, NULL};
+
+static llama llama_open(void) {
+  llama L;
+  vxp_context_options opts = VXP_CONTEXT_OPTIONS_INIT;
+  opts.allocator = &counting;
+  assert_int_equal(vxp_context_new(&L.ctx, &opts), VXP_OK);
+  assert_int_equal(vxp_source_load_file(&L.src, L.ctx, "examples/llama2/prefill.vx"), VXP_OK);
+  assert_int_equal(vxp_program_parse(&L.prog, L.ctx, L.src), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&L.device, L.ctx, "a100-40"), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&L.host, L.ctx, "host-default"), VXP_OK);
   vxp_analyze_options ao = VXP_ANALYZE_OPTIONS_INIT;
-  ao.machine = device;
-  ao.host = host;
-  assert_int_equal(vxp_analyze(&an, ctx, prog, &ao), VXP_OK);
-  assert_true(vxp_analysis_record_count(an) > 0);
-  size_t before = frees;
-  vxp_analysis_free(an);
-  size_t calls = frees - before;
-  /* The arena (one block here), the handle, and what is not sealed: the const table (3),
-   * the graph's shortest-path trees and their pointer table, the program's own (empty)
-   * machine. Thirty before the tables were sealed. */
-  if (calls > 10) fail_msg("vxp_analysis_free made %zu free calls", calls);
-  vxp_machine_free(host);
-  vxp_machine_free(device);
-  vxp_program_free(prog);
-  vxp_source_free(src);
-  vxp_context_free(ctx);
+  L.ao = ao;
+  L.ao.machine = L.device;
+  L.ao.host = L.host;
+  return L;
 }
 
-/* A roofline, a report and generated CUDA are each one block: the handle packed with its
- * tables (the roofline: spaces, buffers, streamed accesses, three reasons; five frees here
- * before), or living behind its text (a report, CUDA without diagnostics: two before). Each
- * free is one call. */
-static void test_arena__a_roofline_a_report_and_cuda_are_freed_in_one_call(void **state) {
+static void llama_close(llama *L) {
+  vxp_machine_free(L->host);
+  vxp_machine_free(L->device);
+  vxp_program_free(L->prog);
+  vxp_source_free(L->src);
+  vxp_context_free(L->ctx);
+}
+
+/* The analysis seals its tables into its arena (vxp_analysis__seal); what is not sealed is
+ * freed on its own: the const table (3 blocks), the graph's shortest-path trees and their
+ * pointer table, the program's own (empty) machine, the handle. Nine calls on the Llama
+ * prefill (thirty before the tables were sealed); held to that. */
+static void test_arena__freeing_an_analysis_is_nine_calls(void **state) {
   (void)state;
-  const vxp_allocator counting = {count_malloc, count_realloc, count_free, NULL};
-  vxp_context_options opts = VXP_CONTEXT_OPTIONS_INIT;
-  opts.allocator = &counting;
-  vxp_context *ctx;
-  vxp_source *src;
-  vxp_program *prog;
-  vxp_machine *device, *host;
+  llama L = llama_open();
   vxp_analysis *an;
-  assert_int_equal(vxp_context_new(&ctx, &opts), VXP_OK);
-  assert_int_equal(vxp_source_load_file(&src, ctx, "examples/llama2/prefill.vx"), VXP_OK);
-  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
-  assert_int_equal(vxp_machine_builtin(&device, ctx, "a100-40"), VXP_OK);
-  assert_int_equal(vxp_machine_builtin(&host, ctx, "host-default"), VXP_OK);
-  vxp_analyze_options ao = VXP_ANALYZE_OPTIONS_INIT;
-  ao.machine = device;
-  ao.host = host;
-  assert_int_equal(vxp_analyze(&an, ctx, prog, &ao), VXP_OK);
+  handle_count c = made_start();
+  assert_int_equal(vxp_analyze(&an, L.ctx, L.prog, &L.ao), VXP_OK);
+  made_end(&c);
+  assert_true(vxp_analysis_record_count(an) > 0);
+  FREED_IN(c, 9, vxp_analysis_free(an));
+  llama_close(&L);
+}
+
+/* A roofline, a sweep and a frontier live in their own arena with all they own
+ * (VXP_ARENA_HANDLE: tables grown there, reasons and strings allocated there), a report and
+ * generated CUDA behind their text: each is one block on the Llama prefill, so each free is
+ * one call (before: a roofline five, a report and CUDA two, a sweep 29 then two, a frontier
+ * 22 then two). */
+static void test_arena__a_roofline_a_report_cuda_a_sweep_and_a_frontier_are_one_call(void **state) {
+  (void)state;
+  llama L = llama_open();
+  vxp_analysis *an;
+  assert_int_equal(vxp_analyze(&an, L.ctx, L.prog, &L.ao), VXP_OK);
 
   vxp_roofline *rf;
-  assert_int_equal(vxp_roofline_new(&rf, ctx, an, "main"), VXP_OK);
+  handle_count c = made_start();
+  assert_int_equal(vxp_roofline_new(&rf, L.ctx, an, "main"), VXP_OK);
+  made_end(&c);
   assert_true(vxp_roofline_region_count(rf) > 0);
   assert_true(vxp_roofline_space_count(rf) > 0);
+  assert_true(vxp_roofline_buffer_count(rf) > 0);
   assert_non_null(vxp_roofline_space_name(rf, 0));
-  size_t before = frees;
-  vxp_roofline_free(rf);
-  if (frees - before != 1) fail_msg("vxp_roofline_free made %zu free calls", frees - before);
+  FREED_IN(c, 1, vxp_roofline_free(rf));
 
   vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
   ro.format = VXP_REPORT_JSON;
   vxp_report *rep;
-  assert_int_equal(vxp_report_roofline(&rep, ctx, an, &ro), VXP_OK);
+  c = made_start();
+  assert_int_equal(vxp_report_roofline(&rep, L.ctx, an, &ro), VXP_OK);
+  made_end(&c);
   size_t len;
   const char *text = vxp_report_text(rep, &len);
   assert_true(len > 100 && strlen(text) == len && text[0] == '{');
-  before = frees;
-  vxp_report_free(rep);
-  if (frees - before != 1) fail_msg("vxp_report_free made %zu free calls", frees - before);
+  FREED_IN(c, 1, vxp_report_free(rep));
 
   vxp_cuda *cu;
-  assert_int_equal(vxp_cuda_generate(&cu, ctx, an), VXP_OK);
+  c = made_start();
+  assert_int_equal(vxp_cuda_generate(&cu, L.ctx, an), VXP_OK);
+  made_end(&c);
   assert_int_equal(vxp_cuda_diagnostic_count(cu), 0);
   text = vxp_cuda_text(cu, &len);
   assert_true(len > 100 && strlen(text) == len);
-  before = frees;
-  vxp_cuda_free(cu);
-  if (frees - before != 1) fail_msg("vxp_cuda_free made %zu free calls", frees - before);
-
+  FREED_IN(c, 1, vxp_cuda_free(cu));
   vxp_analysis_free(an);
-  vxp_machine_free(host);
-  vxp_machine_free(device);
-  vxp_program_free(prog);
-  vxp_source_free(src);
-  vxp_context_free(ctx);
-}
 
-/* A sweep and a frontier keep their strings (each point's function, space and cause, the
- * question's copies) in their arena and are packed with their points table when made: each
- * is freed in at most two calls, one per block (3 per point + 10 before, on this sweep). */
-static void test_arena__a_sweep_and_a_frontier_are_freed_in_two_calls(void **state) {
-  (void)state;
-  const vxp_allocator counting = {count_malloc, count_realloc, count_free, NULL};
-  vxp_context_options opts = VXP_CONTEXT_OPTIONS_INIT;
-  opts.allocator = &counting;
-  vxp_context *ctx;
-  vxp_source *src;
-  vxp_program *prog;
-  vxp_machine *device, *host;
-  assert_int_equal(vxp_context_new(&ctx, &opts), VXP_OK);
-  assert_int_equal(vxp_source_load_file(&src, ctx, "examples/llama2/prefill.vx"), VXP_OK);
-  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
-  assert_int_equal(vxp_machine_builtin(&device, ctx, "a100-40"), VXP_OK);
-  assert_int_equal(vxp_machine_builtin(&host, ctx, "host-default"), VXP_OK);
   vxp_const_override define = {"LAYERS", 2};
-  vxp_analyze_options ao = VXP_ANALYZE_OPTIONS_INIT;
-  ao.machine = device;
-  ao.host = host;
-  ao.overrides = &define;
-  ao.override_count = 1;
-
+  L.ao.overrides = &define;
+  L.ao.override_count = 1;
   vxp_sweep_options so = VXP_SWEEP_OPTIONS_INIT;
   so.name = "BATCH";
   so.lo = 1;
   so.hi = 64;
   vxp_sweep *sw;
-  assert_int_equal(vxp_sweep_run(&sw, ctx, prog, &ao, &so), VXP_OK);
+  c = made_start();
+  assert_int_equal(vxp_sweep_run(&sw, L.ctx, L.prog, &L.ao, &so), VXP_OK);
+  made_end(&c);
   assert_true(vxp_sweep_point_count(sw) >= 3);
   const vxp_sweep_point *p = vxp_sweep_point_at(sw, 0);
   assert_non_null(p);
   assert_non_null(vxp_sweep_point_function(p));
-  size_t before = frees;
-  vxp_sweep_free(sw);
-  if (frees - before > 2) fail_msg("vxp_sweep_free made %zu free calls", frees - before);
+  assert_true(strlen(vxp_sweep_reason(sw)) > 100);
+  FREED_IN(c, 1, vxp_sweep_free(sw));
 
   vxp_frontier_options fo;
   assert_int_equal(vxp_frontier_options_init(&fo, VXP_FRONTIER_OPTIONS_VERSION), VXP_OK);
@@ -219,16 +224,45 @@ static void test_arena__a_sweep_and_a_frontier_are_freed_in_two_calls(void **sta
   fo.hi = 4;
   fo.tokens_const = "TOKENS";
   vxp_frontier *fr;
-  assert_int_equal(vxp_frontier_run(&fr, ctx, prog, &ao, &fo), VXP_OK);
+  c = made_start();
+  assert_int_equal(vxp_frontier_run(&fr, L.ctx, L.prog, &L.ao, &fo), VXP_OK);
+  made_end(&c);
   assert_int_equal(vxp_frontier_point_count(fr), 4);
-  before = frees;
-  vxp_frontier_free(fr);
-  if (frees - before > 2) fail_msg("vxp_frontier_free made %zu free calls", frees - before);
+  assert_non_null(vxp_frontier_function(fr));
+  FREED_IN(c, 1, vxp_frontier_free(fr));
+  llama_close(&L);
+}
 
-  vxp_machine_free(host);
-  vxp_machine_free(device);
-  vxp_program_free(prog);
-  vxp_source_free(src);
+/* A table of a handle grows in the handle's arena: the latest request grows in place while
+ * its block has room, else moves (its old place left to the arena), its contents kept; a
+ * vxp_sb bound to the arena grows there too; the handle, its table and its text go in one
+ * vxp_arena__free_handle. */
+typedef struct toy_handle {
+  vxp_context *ctx;
+  Array(uint64_t) values;
+  vxp_sb text;
+  vxp_arena arena;
+} toy_handle;
+
+static void test_arena__a_handle_and_its_growing_tables_are_one_arena(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  toy_handle *h = VXP_ARENA_HANDLE(ctx, toy_handle, arena);
+  assert_non_null(h);
+  h->ctx = ctx;
+  h->text = vxp_sb__in_arena(&h->arena);
+  for (uint64_t i = 0; i < 3000; i++) {
+    assert_true(arena_push(ctx, &h->arena, &h->values, i * 3));
+    if (i % 100 == 0) vxp_sb__printf(ctx, &h->text, "%llu,", (unsigned long long)i);
+  }
+  assert_false(h->text.failed);
+  for (uint64_t i = 0; i < 3000; i++)
+    assert_int_equal(h->values.items[i], i * 3);
+  assert_true(strncmp(vxp_sb__text(&h->text), "0,100,200,", 10) == 0);
+  assert_true(h->values.cap >= 3000 && h->values.cap < 6000);
+  vxp_sb__free(ctx, &h->text); /* only empties it: the arena keeps the bytes */
+  assert_ptr_equal(h->text.arena, &h->arena);
+  vxp_arena__free_handle(ctx, &h->arena); /* the test allocator sees every block back */
   vxp_context_free(ctx);
 }
 
@@ -236,9 +270,9 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_arena__blocks_small_and_large_are_aligned_zeroed_and_apart),
       cmocka_unit_test(test_arena__an_array_moves_in_whole),
-      cmocka_unit_test(test_arena__freeing_an_analysis_is_a_handful_of_calls),
-      cmocka_unit_test(test_arena__a_roofline_a_report_and_cuda_are_freed_in_one_call),
-      cmocka_unit_test(test_arena__a_sweep_and_a_frontier_are_freed_in_two_calls),
+      cmocka_unit_test(test_arena__a_handle_and_its_growing_tables_are_one_arena),
+      cmocka_unit_test(test_arena__freeing_an_analysis_is_nine_calls),
+      cmocka_unit_test(test_arena__a_roofline_a_report_cuda_a_sweep_and_a_frontier_are_one_call),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -425,6 +425,56 @@ static void test_sweep__an_error_outside_the_functions_call_tree_does_not_decide
   done(&f);
 }
 
+/* The reason a sweep gives (bisection proven, or ruled out) names the constant whole: it was
+ * written into a 512-byte buffer in the handle, which cut a long name (and everything after
+ * it) short. */
+static void test_sweep__a_long_constants_name_is_spelled_whole_in_the_reason(void **state) {
+  (void)state;
+  char name[601];
+  memset(name, 'n', 600);
+  name[0] = 'N';
+  name[600] = '\0';
+  char text[4096];
+  snprintf(text, sizeof(text),
+           TEST_MACHINE_4MIB "const %s : i64 = 1;\n"
+                             "fn main() -> i32 {\n"
+                             "  let t = transfer(Tensor<u8, [%s, 1024]>::uninit(), Memory::W);\n"
+                             "%s"
+                             "  print(t);\n"
+                             "  return 0;\n"
+                             "}\n",
+           name, name, "");
+  fixture f = load(text, NULL);
+  vxp_sweep *sw = run(&f, name, 1, 8, 0);
+  assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_BISECTION);
+  char want[800];
+  snprintf(want, sizeof(want), "every shape that mentions %s grows with it", name);
+  if (!strstr(vxp_sweep_reason(sw), want)) fail_msg("reason: %s", vxp_sweep_reason(sw));
+  assert_non_null(strstr(vxp_sweep_reason(sw), "so the peaks cannot shrink as it grows"));
+  vxp_sweep_free(sw);
+  done(&f);
+
+  char comptime[800];
+  snprintf(comptime, sizeof(comptime), "  if comptime %s < 6 { print(1); }\n", name);
+  snprintf(text, sizeof(text),
+           TEST_MACHINE_4MIB "const %s : i64 = 1;\n"
+                             "fn main() -> i32 {\n"
+                             "  let t = transfer(Tensor<u8, [%s, 1024]>::uninit(), Memory::W);\n"
+                             "%s"
+                             "  print(t);\n"
+                             "  return 0;\n"
+                             "}\n",
+           name, name, comptime);
+  f = load(text, NULL);
+  sw = run(&f, name, 1, 8, 0);
+  assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_SCAN);
+  snprintf(want, sizeof(want),
+           "an `if comptime` condition depends on %s, so which tiles exist changes with it", name);
+  if (!strstr(vxp_sweep_reason(sw), want)) fail_msg("reason: %s", vxp_sweep_reason(sw));
+  vxp_sweep_free(sw);
+  done(&f);
+}
+
 static void test_sweep__closed_sets_are_enums_the_name_functions_spell(void **state) {
   (void)state;
   assert_string_equal(vxp_search_name(VXP_SEARCH_BISECTION), "bisection");
@@ -451,6 +501,7 @@ int main(void) {
       cmocka_unit_test(test_sweep__a_selected_function_answers_for_itself_and_its_callees),
       cmocka_unit_test(test_sweep__an_error_outside_the_functions_call_tree_does_not_decide),
       cmocka_unit_test(test_sweep__closed_sets_are_enums_the_name_functions_spell),
+      cmocka_unit_test(test_sweep__a_long_constants_name_is_spelled_whole_in_the_reason),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
