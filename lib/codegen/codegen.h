@@ -82,7 +82,9 @@ typedef struct cg_fn {
   unsigned why;        /* CG_WHY_* bits: why its run may stay below its static peak */
   unsigned why_run;    /* CG_WHY_CALL_NOT_TAKEN: why the call tree's total may not be reached */
   cg_tensor return_t;
-  char return_ctype[32];
+  /* The C type it returns: a scalar's, or a returned tensor's element storage type (the
+   * function then returns a pointer to it). A string literal. */
+  const char *return_ctype;
   char *signature; /* "static int32_t vx_f(float *v_w)", once emitted */
 } cg_fn;
 
@@ -90,10 +92,10 @@ typedef struct cg_fn {
 typedef struct cg_var {
   const char *name;
   uint32_t name_len;
-  char cname[80];
+  const char *cname; /* "v_<name>" whole, made unique (owned by the generator's used_names) */
   bool tensor;
   cg_tensor t;
-  char ctype[32];       /* scalars with a known type; "" when `auto` */
+  const char *ctype;    /* scalars with a known type (a string literal); NULL when `auto` */
   uint32_t decl_depth;  /* releasing blocks open where it was declared */
   uint32_t owner_depth; /* tensors: releasing depth of the buffer its data lives in */
   bool poisoned;        /* its declaration was refused: uses report nothing more */
@@ -215,8 +217,8 @@ const char *vxp_cg__text(const cg *G, TSNode node, size_t *len);
 /* A readable name of a node's construct ("closure expression"). */
 const char *vxp_cg__construct(const cg *G, TSNode node, char *buf, size_t size);
 void vxp_cg__line(cg *G, const char *fmt, ...) VXP__PRINTF(2, 3);
-/* "line:col" (1-based) of a node, for comments in the output. */
-void vxp_cg__where(const cg *G, TSNode node, char *buf, size_t size);
+/* Where a node starts (0-based line and column; printed 1-based in comments of the output). */
+vxp_point vxp_cg__at(const cg *G, TSNode node);
 
 /* The element type a type name denotes in the function being emitted: an element type's
  * name, or a type parameter the instance binds to one; VXP_ELEM_UNKNOWN otherwise. */
@@ -262,9 +264,8 @@ bool vxp_cg__place_is_host(cg *G, TSNode place);
 cg_var *vxp_cg__lookup(cg *G, const char *name, size_t len);
 cg_var *vxp_cg__bind(cg *G, TSNode name_node);
 void vxp_cg__push_scope(cg *G);
-/* Write `name` as C identifier characters (other bytes as _xHH) into buf. */
-void vxp_cg__c_ident(const char *name, size_t len, char *buf, size_t size);
-/* The same identifier appended to `sb` whole, however long. */
+/* `name` as C identifier characters (other bytes as _xHH) appended to `sb` whole, however
+ * long. */
 void vxp_cg__c_ident_sb(cg *G, vxp_sb *sb, const char *name, size_t len);
 void vxp_cg__pop_scope(cg *G);
 

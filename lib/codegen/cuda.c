@@ -76,8 +76,7 @@ static bool return_type(cg *G, cg_fn *f) {
     /* An unplaced tensor lives on the host, where the analysis counts no tile: the
      * function hands its buffer to the caller (a checkpoint loader, say). */
     if (!vxp_cg__tensor_type(G, type, &f->return_t)) return false;
-    snprintf(f->return_ctype, sizeof(f->return_ctype), "%s *",
-             vxp_cg__storage_ctype((vxp_elem)f->return_t.elem));
+    f->return_ctype = vxp_cg__storage_ctype((vxp_elem)f->return_t.elem);
     f->returns_tensor = true;
     return true;
   }
@@ -87,7 +86,7 @@ static bool return_type(cg *G, cg_fn *f) {
                           "scalars and unplaced (host) tensors (a returned tile would outlive "
                           "the function that the analysis releases it in)",
                           f->name, (int)len, text);
-  snprintf(f->return_ctype, sizeof(f->return_ctype), "%s", ct);
+  f->return_ctype = ct;
   f->returns_scalar = true;
   return true;
 }

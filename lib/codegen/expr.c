@@ -94,8 +94,6 @@ bool vxp_cg__place(cg *G, TSNode site, const vxp_record *const *records, size_t 
   memset(&expr, 0, sizeof(expr));
   bool prev_device = source_type ? source_type->device : false;
   cg_tensor result = *type;
-  char where[32];
-  vxp_cg__where(G, site, where, sizeof(where));
   if (source) vxp_sb__printf(G->ctx, &expr, "%s", source);
   for (size_t i = 0; i == 0 || i < count; i++) {
     const vxp_record *r = count ? records[i] : NULL;
@@ -458,7 +456,7 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
     adopted = vxp_cg__add_buffer(G, false, VXP_NONE, callee->return_t.bytes);
     vxp_sb__printf(G->ctx, sb, "(%s *)vxp_host_adopt(&vxb%u, ",
                    vxp_cg__storage_ctype((vxp_elem)callee->return_t.elem), adopted);
-  } else if (vxp_cg__narrow_ctype(callee->return_ctype)) {
+  } else if (vxp_cg__narrow_ctype(callee->return_ctype)) { /* a scalar's: a tensor's is above */
     vxp_sb__append(G->ctx, sb, "((float)", 8);
   }
   vxp_sb__printf(G->ctx, sb, "%s(", callee->cname);

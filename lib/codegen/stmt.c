@@ -184,7 +184,7 @@ static void let_statement(cg *G, TSNode node) {
     vxp_cg__sb_done(G, &sb);
     return;
   }
-  char ctype[32] = "";
+  const char *ctype = NULL; /* `auto` */
   if (v.kind == CG_SCALAR && !ts_node_is_null(type)) {
     size_t len;
     const char *t = vxp_cg__text(G, type, &len);
@@ -197,7 +197,7 @@ static void let_statement(cg *G, TSNode node) {
       vxp_cg__sb_done(G, &sb);
       return;
     }
-    snprintf(ctype, sizeof(ctype), "%s", ct);
+    ctype = ct;
   }
   cg_var *var = vxp_cg__bind(G, name);
   if (var) {
@@ -207,14 +207,14 @@ static void let_statement(cg *G, TSNode node) {
     var->buffer = v.buffer - 1;
     /* The binding owns a host buffer the value made (a constructor, a call's result). */
     if (var->tensor && v.buffer) vxp_cg__unpend(G, (uint32_t)(v.buffer - 1));
-    snprintf(var->ctype, sizeof(var->ctype), "%s", ctype);
+    var->ctype = ctype;
     if (var->tensor)
       vxp_cg__line(G, "%s *%s = %s;", vxp_cg__storage_ctype((vxp_elem)v.t.elem), var->cname,
                    sb.data);
     else if (vxp_cg__narrow_ctype(ctype))
       vxp_cg__line(G, "%s %s = (%s)(float)(%s);", ctype, var->cname, ctype, sb.data);
     else
-      vxp_cg__line(G, "%s %s = %s;", ctype[0] ? ctype : "auto", var->cname, sb.data);
+      vxp_cg__line(G, "%s %s = %s;", ctype ? ctype : "auto", var->cname, sb.data);
     /* A never-read name is legal Vx; keep C++ quiet about it. */
     vxp_cg__line(G, "(void)%s;", var->cname);
   }
@@ -328,10 +328,10 @@ static void if_statement(cg *G, TSNode node) {
       return;
     }
     vxp_fold f = {VXP_FOLD_OK, fact->arm == VXP_ARM_TAKEN, VXP_NONE, false};
-    char where[32];
-    vxp_cg__where(G, node, where, sizeof(where));
+    vxp_point at = vxp_cg__at(G, node);
     if (!f.value && ts_node_is_null(else_arm))
-      vxp_cg__line(G, "/* if comptime at %s: not taken, and no else arm */", where);
+      vxp_cg__line(G, "/* if comptime at %u:%u: not taken, and no else arm */", at.line + 1,
+                   at.column + 1);
     if (f.value)
       braced_block(G, VXP_BLOCK_IF, then_block, "{ /* if comptime: taken */");
     else if (!ts_node_is_null(else_arm)) {
@@ -406,7 +406,7 @@ static void for_statement(cg *G, TSNode node) {
     vxp_cg__push_scope(G);
     cg_var *var = vxp_cg__bind(G, vxp_cg__field(node, G->F->variable));
     if (var) {
-      snprintf(var->ctype, sizeof(var->ctype), "int64_t");
+      var->ctype = "int64_t";
       unsigned e = G->temps++;
       vxp_cg__line(G, "for (int64_t %s = %s, vxe%u = %s; %s < vxe%u; ++%s) {", var->cname, a.data,
                    e, b.data, var->cname, e, var->cname);
@@ -484,7 +484,7 @@ static void return_value(cg *G, TSNode value, TSNode at) {
   vxp_cg__line(G, "{");
   G->indent++;
   if (G->fn->returns_tensor) {
-    vxp_cg__line(G, "%svxr = %s;", G->fn->return_ctype, sb.data);
+    vxp_cg__line(G, "%s *vxr = %s;", G->fn->return_ctype, sb.data);
     vxp_cg__line(G, "vxb%d = NULL; /* the caller's now */", v.buffer - 1);
     vxp_cg__unpend(G, (uint32_t)(v.buffer - 1));
   } else if (vxp_cg__narrow_ctype(G->fn->return_ctype)) {
@@ -656,8 +656,8 @@ static bool is_comment(cg *G, TSNode n) {
 static void spawn_statement(cg *G, TSNode node) {
   TSNode topo = vxp_cg__field(node, G->F->topology);
   TSNode body = vxp_cg__field(node, G->F->body);
-  char where[32];
-  vxp_cg__where(G, node, where, sizeof(where));
+  vxp_point at = vxp_cg__at(G, node);
+  unsigned line = at.line + 1, column = at.column + 1;
   size_t tlen;
   const char *ttext = vxp_cg__text(G, topo, &tlen);
   if (G->in_kernel) {
@@ -665,10 +665,12 @@ static void spawn_statement(cg *G, TSNode node) {
     return;
   }
   if (vxp_cg__place_is_host(G, topo)) {
-    char opener[256];
-    snprintf(opener, sizeof(opener), "{ /* spawn on(%.*s) at %s: a host region, run inline */",
-             (int)(tlen > 100 ? 100 : tlen), ttext, where);
-    braced_block(G, VXP_BLOCK_SPAWN, body, opener);
+    vxp_sb opener = {0}; /* the topology's text cut at 100 bytes on purpose: it is a comment */
+    vxp_sb__printf(G->ctx, &opener, "{ /* spawn on(%.*s) at %u:%u: a host region, run inline */",
+                   (int)(tlen > 100 ? 100 : tlen), ttext, line, column);
+    if (opener.failed) G->rc = VXP_ENOMEM;
+    braced_block(G, VXP_BLOCK_SPAWN, body, vxp_sb__text(&opener));
+    vxp_sb__free(G->ctx, &opener);
     return;
   }
   unsigned k = G->kernel_count++;
@@ -676,8 +678,8 @@ static void spawn_statement(cg *G, TSNode node) {
   vxp_sb__printf(G->ctx, &kname_sb, "vxk_%s_%u", G->fn->cname + 3, k);
   if (kname_sb.failed) G->rc = VXP_ENOMEM;
   const char *kname = vxp_sb__text(&kname_sb);
-  vxp_cg__line(G, "{ /* spawn on(%.*s) at %s: kernel %s */", (int)(tlen > 100 ? 100 : tlen), ttext,
-               where, kname);
+  vxp_cg__line(G, "{ /* spawn on(%.*s) at %u:%u: kernel %s */", (int)(tlen > 100 ? 100 : tlen),
+               ttext, line, column, kname);
   G->indent++;
   open_block(G, VXP_BLOCK_SPAWN);
   vxp_cg__push_scope(G);
@@ -706,16 +708,16 @@ static void spawn_statement(cg *G, TSNode node) {
   unsigned templated = 0;
   for (size_t i = 0; i < caps.len; i++) {
     const cg_var *v = &G->vars.items[caps.items[i].var];
-    if (!v->tensor && !v->ctype[0]) templated++;
+    if (!v->tensor && !v->ctype) templated++;
   }
-  vxp_sb__printf(G->ctx, &G->kernels, "/* spawn on(%.*s) at %s in %s */\n",
-                 (int)(tlen > 100 ? 100 : tlen), ttext, where, G->fn->name);
+  vxp_sb__printf(G->ctx, &G->kernels, "/* spawn on(%.*s) at %u:%u in %s */\n",
+                 (int)(tlen > 100 ? 100 : tlen), ttext, line, column, G->fn->name);
   if (templated) {
     vxp_sb__append(G->ctx, &G->kernels, "template <", 10);
     unsigned t = 0;
     for (size_t i = 0; i < caps.len; i++) {
       const cg_var *v = &G->vars.items[caps.items[i].var];
-      if (!v->tensor && !v->ctype[0])
+      if (!v->tensor && !v->ctype)
         vxp_sb__printf(G->ctx, &G->kernels, "%stypename T_%s", t++ ? ", " : "", v->cname);
     }
     vxp_sb__append(G->ctx, &G->kernels, ">\n", 2);
@@ -728,7 +730,7 @@ static void spawn_statement(cg *G, TSNode node) {
     if (v->tensor)
       vxp_sb__printf(G->ctx, &G->kernels, "%s *%s", vxp_cg__storage_ctype((vxp_elem)v->t.elem),
                      v->cname);
-    else if (v->ctype[0])
+    else if (v->ctype)
       vxp_sb__printf(G->ctx, &G->kernels, "%s%s%s", v->ctype, star, v->cname);
     else
       vxp_sb__printf(G->ctx, &G->kernels, "T_%s%s%s", v->cname, star, v->cname);
@@ -741,7 +743,7 @@ static void spawn_statement(cg *G, TSNode node) {
     cg_var *v = &G->vars.items[caps.items[i].var];
     if (!caps.items[i].written) continue;
     v->kernel_written = true;
-    if (v->ctype[0])
+    if (v->ctype)
       vxp_cg__line(G, "%s &%s = *vxw_%s;", v->ctype, v->cname, v->cname);
     else
       vxp_cg__line(G, "T_%s &%s = *vxw_%s;", v->cname, v->cname, v->cname);
@@ -813,10 +815,10 @@ static void assert_statement(cg *G, TSNode node) {
   cg_value v;
   memset(&v, 0, sizeof(v));
   if (vxp_cg__expr(G, vxp_cg__field(node, G->F->condition), &sb, &v)) {
-    char where[32];
-    vxp_cg__where(G, node, where, sizeof(where));
+    vxp_point at = vxp_cg__at(G, node);
     vxp_cg__line(G, "if (!(%s)) {", sb.data);
-    vxp_cg__line(G, "  fprintf(stderr, \"assertion failed at %s\\n\");", where);
+    vxp_cg__line(G, "  fprintf(stderr, \"assertion failed at %u:%u\\n\");", at.line + 1,
+                 at.column + 1);
     vxp_cg__line(G, "  exit(6);");
     vxp_cg__line(G, "}");
   }
@@ -942,7 +944,7 @@ static bool parameter(cg *G, TSNode p, vxp_sb *sig) {
   }
   var = vxp_cg__bind(G, name);
   if (!var) return false;
-  snprintf(var->ctype, sizeof(var->ctype), "%s", ct);
+  var->ctype = ct;
   vxp_sb__printf(G->ctx, sig, "%s %s", ct, var->cname);
   return true;
 }
@@ -967,7 +969,7 @@ static void signature(cg *G, cg_fn *fn, vxp_sb *sig) {
   TSNode params = vxp_cg__field(fn->node, G->F->parameters);
   /* maybe_unused: a function main never calls is still generated (and analysed). */
   vxp_sb__printf(G->ctx, sig, "[[maybe_unused]] static %s%s%s(", fn->return_ctype,
-                 fn->returns_tensor ? "" : " ", fn->cname);
+                 fn->returns_tensor ? " *" : " ", fn->cname);
   uint32_t n = vxp_node__named_count(params);
   unsigned k = 0;
   for (uint32_t i = 0; i < n; i++) {

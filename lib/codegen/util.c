@@ -109,9 +109,8 @@ void vxp_cg__line(cg *G, const char *fmt, ...) {
   vxp_ctx__free(G->ctx, tmp);
 }
 
-void vxp_cg__where(const cg *G, TSNode node, char *buf, size_t size) {
-  vxp_point p = vxp_source__point(G->src, ts_node_start_byte(node));
-  snprintf(buf, size, "%u:%u", p.line + 1, p.column + 1);
+vxp_point vxp_cg__at(const cg *G, TSNode node) {
+  return vxp_source__point(G->src, ts_node_start_byte(node));
 }
 
 /* ------------------------------------------------------------------ types */
@@ -296,18 +295,6 @@ bool vxp_cg__place_is_host(cg *G, TSNode place) {
 
 /* ------------------------------------------------------------------ scopes */
 
-void vxp_cg__c_ident(const char *name, size_t len, char *buf, size_t size) {
-  size_t o = 0;
-  for (size_t i = 0; i < len && o + 5 < size; i++) {
-    unsigned char c = (unsigned char)name[i];
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')
-      buf[o++] = (char)c;
-    else
-      o += (size_t)snprintf(buf + o, size - o, "_x%02X", c);
-  }
-  buf[o] = '\0';
-}
-
 void vxp_cg__c_ident_sb(cg *G, vxp_sb *sb, const char *name, size_t len) {
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)name[i];
@@ -347,12 +334,16 @@ cg_var *vxp_cg__bind(cg *G, TSNode name_node) {
   v.kernel_local = G->in_kernel;
   v.t.space = VXP_NONE;
   v.buffer = -1;
-  char base[64] = "v_";
-  vxp_cg__c_ident(name, len, base + 2, sizeof(base) - 2);
-  snprintf(v.cname, sizeof(v.cname), "%s", base);
-  for (unsigned k = 2; name_used(G, v.cname); k++)
-    snprintf(v.cname, sizeof(v.cname), "%s_%u", base, k);
-  char *copy = vxp_ctx__strdup(G->ctx, v.cname);
+  vxp_sb cname = {0}; /* whole, however long the name */
+  vxp_sb__puts(G->ctx, &cname, "v_");
+  vxp_cg__c_ident_sb(G, &cname, name, len);
+  size_t base = cname.len;
+  for (unsigned k = 2; !cname.failed && name_used(G, vxp_sb__text(&cname)); k++) {
+    cname.len = base;
+    vxp_sb__printf(G->ctx, &cname, "_%u", k);
+  }
+  char *copy = vxp_sb__detach(G->ctx, &cname, NULL);
+  v.cname = copy;
   if (!copy || !array_push(G->ctx, &G->used_names, copy)) {
     vxp_ctx__free(G->ctx, copy);
     G->rc = VXP_ENOMEM;

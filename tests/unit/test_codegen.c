@@ -445,6 +445,41 @@ static void test_codegen__allocation_failures_return_enomem_without_leaks(void *
 /* Function names are spelled whole in C, however long: two 200-character names that share
  * their first 190 were cut to one 60-character C name and refused as "a second function";
  * a kernel's name (vxk_<function>_<k>) and a space's (VXP_SPACE_<name>) are whole too. */
+/* A variable's C name is "v_" and its name whole, then "_2", "_3" for a shadowing `let`: it
+ * was cut to 61 characters first (then made unique), so two long names that share their
+ * first 61 characters came out as v_<cut> and v_<cut>_2. */
+static void test_codegen__long_variable_names_are_spelled_whole(void **state) {
+  (void)state;
+  char prefix[201], program[2048];
+  memset(prefix, 'q', 200);
+  prefix[200] = '\0';
+  snprintf(program, sizeof(program),
+           MACHINE "fn main() -> i32 {\n"
+                   "  let %s_left = transfer(Tensor<f32, [4]>::fill(2.0), Memory::W);\n"
+                   "  let %s_right : i32 = 3;\n"
+                   "  let %s_right : i32 = %s_right + 1;\n"
+                   "  let mut n : f32 = 0.0;\n"
+                   "  spawn on(Topology::Dev) { n = n + %s_left[0]; }\n"
+                   "  return %s_right;\n"
+                   "}\n",
+           prefix, prefix, prefix, prefix, prefix, prefix);
+  test_run r;
+  vxp_cuda *cu = generate(&r, program);
+  const char *text = vxp_cuda_text(cu, NULL);
+  if (!text) fail_msg("refused: %s", vxp_diagnostic_message(vxp_cuda_diagnostic(cu, 0)));
+  char name[300];
+  snprintf(name, sizeof(name), "float *v_%s_left = ", prefix);
+  assert_non_null(strstr(text, name));
+  snprintf(name, sizeof(name), "int32_t v_%s_right = ", prefix);
+  assert_non_null(strstr(text, name));
+  snprintf(name, sizeof(name), "int32_t v_%s_right_2 = ", prefix);
+  assert_non_null(strstr(text, name));
+  snprintf(name, sizeof(name), "vxr = (int32_t)(v_%s_right_2);", prefix);
+  assert_non_null(strstr(text, name));
+  vxp_cuda_free(cu);
+  test_done(&r);
+}
+
 static void test_codegen__long_function_names_are_spelled_whole(void **state) {
   (void)state;
   char prefix[191], program[2048];
@@ -510,6 +545,7 @@ int main(void) {
       cmocka_unit_test(test_codegen__generic_instances_are_generated_as_the_analysis_made_them),
       cmocka_unit_test(test_codegen__two_functions_with_one_c_name_are_refused),
       cmocka_unit_test(test_codegen__long_function_names_are_spelled_whole),
+      cmocka_unit_test(test_codegen__long_variable_names_are_spelled_whole),
       cmocka_unit_test(test_codegen__calls_and_peaks_find_their_functions_among_many),
       cmocka_unit_test(test_codegen__syntax_errors_are_copied_not_generated),
       cmocka_unit_test(test_codegen__rejected_program_is_refused_unless_allowed),
