@@ -83,7 +83,7 @@ CLI := $(BUILD)/vxpeak
 
 .PHONY: hostile all fuzz fuzz-build fuzz-parallel fuzz-harnesses fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check format-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
-	check-public check-needed check-manpage abi-lists check-abi-lists tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
+	check-public check-needed check-tables check-manpage abi-lists check-abi-lists tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
 
 all: shared static cli
 
@@ -343,8 +343,13 @@ lsp-test: $(CLI)
 fuzz-regressions: $(CLI)
 	@python3 tests/fuzz/regress.py $(CLI) $(if $(findstring sanitize,$(CFLAGS)),--sanitized)
 
-test: unit golden wrong sarif plot examples codegen grammar-tests conformance-selftest lsp-test \
-	fuzz-regressions fuzz-harnesses
+test: unit check-tables golden wrong sarif plot examples codegen grammar-tests conformance-selftest \
+	lsp-test fuzz-regressions fuzz-harnesses
+
+# Every table field of struct vxp_analysis is in analysis_tables (lib/analysis.c), which seals
+# it into the analysis' arena: one left off would never be freed.
+check-tables:
+	@python3 tests/arena/sealed_tables.py
 
 
 # The hostile-input catalogue: 73 generated cases through the command, each bounded in time

@@ -1358,7 +1358,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
   const vxp_machine *inputs[3] = {own, an->machine, an->host};
   if (rc == VXP_OK) rc = vxp_machine__merge(ctx, inputs, 3, &an->view, &an->diags);
   if (rc == VXP_OK) rc = vxp_transfer__check_edges(ctx, &an->view, &an->diags);
-  if (rc == VXP_OK) rc = vxp_transfer__graph_init(ctx, &an->graph, &an->view);
+  if (rc == VXP_OK) rc = vxp_transfer__graph_init(ctx, &an->arena, &an->graph, &an->view);
   if (rc == VXP_OK) rc = vxp_transfer__check_reachable(ctx, &an->graph, &an->diags);
   /* The visibility checks (of the facts lowering recorded) go item by item: an earlier
    * analysis of an earlier version lends the diagnostics of the items the edit did not
@@ -1432,7 +1432,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
   W.env.override_count = an->overrides.len;
   /* Const items are folded once, here, for every function and instance to share. */
   if (rc == VXP_OK) {
-    an->const_table = vxp_consteval__table_build(ctx, &W.env);
+    an->const_table = vxp_consteval__table_build(ctx, &an->arena, &W.env);
     if (!an->const_table) rc = VXP_ENOMEM;
     W.env.consts = an->const_table;
     W.env.reachable = predicate_routes;
@@ -1562,11 +1562,8 @@ static int copy_defines(vxp_analysis *an, const vxp_const_override *ov, size_t c
       prior->value = ov[i].value;
       continue;
     }
-    vxp_define d = {vxp_ctx__strdup(an->ctx, ov[i].name), ov[i].value};
-    if (!d.name || !array_push(an->ctx, &an->defines, d)) {
-      vxp_ctx__free(an->ctx, d.name);
-      return VXP_ENOMEM;
-    }
+    vxp_define d = {vxp_arena__strdup(an->ctx, &an->arena, ov[i].name), ov[i].value};
+    if (!d.name || !array_push(an->ctx, &an->defines, d)) return VXP_ENOMEM; /* name: the arena's */
   }
   return VXP_OK;
 }
@@ -1574,7 +1571,7 @@ static int copy_defines(vxp_analysis *an, const vxp_const_override *ov, size_t c
 /* An empty analysis of `prog` with the options (checked by the caller). */
 static int new_analysis(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
                         const vxp_analyze_options *opts, bool machine_only) {
-  vxp_analysis *an = vxp_ctx__calloc(ctx, 1, sizeof(*an));
+  vxp_analysis *an = VXP_ARENA_HANDLE(ctx, vxp_analysis, arena);
   *out = an;
   if (!an) return VXP_ENOMEM;
   an->ctx = ctx;
@@ -1701,13 +1698,10 @@ int vxp_analysis__seal(vxp_analysis *an) {
 void vxp_analysis_free(vxp_analysis *an) {
   if (!an) return;
   vxp_context *ctx = an->ctx;
-  vxp_consteval__table_free(ctx, an->const_table);
-  for (size_t i = 0; i < an->defines.len; i++)
-    vxp_ctx__free(ctx, an->defines.items[i].name);
-  for (size_t i = 0; i < an->functions.len; i++)
-    vxp_ctx__free(ctx, an->functions.items[i].owned_name);
-  /* A sealed table is the arena's (given back below in one call); an analysis that failed
-   * before it was sealed owns each of the others. */
+  /* The handle, the const table, the graph's shortest-path trees, the defines' and the
+   * instances' names are the arena's, given back last in one call. A sealed table is the arena's
+   * (given back below in one call); an analysis that failed before it was sealed owns each of the
+   * others. */
   table_ref t[ANALYSIS_TABLES];
   analysis_tables(an, t);
   for (size_t i = 0; i < ANALYSIS_TABLES; i++) {
@@ -1719,10 +1713,9 @@ void vxp_analysis_free(vxp_analysis *an) {
   vxp_name_index__free(ctx, &an->function_index);
   vxp_machine_free(an->own);
   vxp_diag__list_free(ctx, &an->diags);
-  vxp_arena__free(ctx, &an->arena);
   vxp_ctx__free(ctx, an->json);
   vxp_ctx__free(ctx, an->sarif);
-  vxp_ctx__free(ctx, an);
+  vxp_arena__free_handle(ctx, &an->arena);
 }
 
 /* ------------------------------------------------------------------ decided facts */

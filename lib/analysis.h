@@ -178,7 +178,7 @@ typedef struct vxp_type_binding {
 typedef struct vxp_analysed_fn {
   uint32_t model_fn; /* index into the model's functions */
   const char *name;  /* borrowed from the model's names, or owned_name */
-  char *owned_name;  /* an instance's name, owned by the analysis; else NULL */
+  char *owned_name;  /* an instance's name, in the analysis' arena; else NULL */
   bool is_instance;
   uint32_t depth;                    /* generic calls from a function without generic arguments */
   uint32_t origin_call;              /* the call site that first instantiated it, or VXP_NONE */

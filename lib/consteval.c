@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "arena.h"
 #include "array.h"
 
 /* Const items may refer to each other; a chain of more distinct items than this is not
@@ -280,33 +281,23 @@ vxp_fold vxp_consteval__fold_signed(const vxp_const_env *env, uint32_t cexpr) {
 
 /* ------------------------------------------------------------------ the const table */
 
-void vxp_consteval__table_free(vxp_context *ctx, vxp_const_table *table) {
-  if (!table) return;
-  vxp_ctx__free(ctx, table->by_name);
-  vxp_ctx__free(ctx, table->slots);
-  vxp_ctx__free(ctx, table);
-}
-
-vxp_const_table *vxp_consteval__table_build(vxp_context *ctx, const vxp_const_env *env) {
+vxp_const_table *vxp_consteval__table_build(vxp_context *ctx, vxp_arena *arena,
+                                            const vxp_const_env *env) {
   const vxp_model *m = env->model;
-  vxp_const_table *table = vxp_ctx__calloc(ctx, 1, sizeof(*table));
+  vxp_const_table *table = vxp_arena__alloc(ctx, arena, sizeof(*table));
   if (!table) return NULL;
   table->count = m->consts.len;
-  table->by_name = vxp_ctx__calloc(ctx, table->count, sizeof(uint32_t));
-  table->slots = vxp_ctx__calloc(ctx, table->count, sizeof(const_slot));
-  if (!table->by_name || !table->slots) {
-    vxp_consteval__table_free(ctx, table);
-    return NULL;
-  }
+  if (table->count > SIZE_MAX / sizeof(const_slot)) return NULL;
+  table->by_name = vxp_arena__alloc(ctx, arena, table->count * sizeof(uint32_t));
+  table->slots = vxp_arena__alloc(ctx, arena, table->count * sizeof(const_slot));
+  if (!table->by_name || !table->slots) return NULL; /* what was made is the arena's */
   /* Sort the indices by (name, index): a stable bottom-up merge sort (qsort would need
    * the model through a global, and the library keeps no mutable static state). */
   for (size_t i = 0; i < table->count; i++)
     table->by_name[i] = (uint32_t)i;
   uint32_t *tmp = NULL;
-  if (table->count > 1 && !(tmp = vxp_ctx__calloc(ctx, table->count, sizeof(uint32_t)))) {
-    vxp_consteval__table_free(ctx, table);
+  if (table->count > 1 && !(tmp = vxp_ctx__calloc(ctx, table->count, sizeof(uint32_t))))
     return NULL;
-  }
   for (size_t width = 1; width < table->count; width *= 2) {
     for (size_t lo = 0; lo < table->count; lo += 2 * width) {
       size_t mid = lo + width < table->count ? lo + width : table->count;

@@ -69,8 +69,8 @@ vxp_fold vxp_consteval__fold_signed(const vxp_const_env *env, uint32_t cexpr);
 /* Fold every const item of `env->model` under `env->overrides` (bindings are ignored) into
  * a new table, owned by the caller (vxp_consteval__table_free). Returns NULL on allocation
  * failure. */
-vxp_const_table *vxp_consteval__table_build(vxp_context *ctx, const vxp_const_env *env);
-void vxp_consteval__table_free(vxp_context *ctx, vxp_const_table *table);
+vxp_const_table *vxp_consteval__table_build(vxp_context *ctx, struct vxp_arena *arena,
+                                            const vxp_const_env *env);
 
 /* A sentence for a failed fold, e.g. "'n' is not a compile-time constant", appended to `sb`
  * whole, however long the names in it (a failed append sets sb->failed). */

@@ -378,7 +378,10 @@ static char *instance_name(const vxp_resolver *R, const instance_key *k) {
     vxp_sb__puts(ctx, &t, own + strlen(root_name));
   else if (root != k->model_fn)
     vxp_sb__puts(ctx, &t, "::{closure}");
-  return vxp_sb__detach(ctx, &t, NULL);
+  /* Kept in the analysis' arena: it goes with the analysis. */
+  char *name = t.failed ? NULL : vxp_arena__strdup(ctx, &R->an->arena, vxp_sb__text(&t));
+  vxp_sb__free(ctx, &t);
+  return name;
 }
 
 /* Append `s` to buf[*used..size), keeping it NUL-terminated and cutting at the end. */
@@ -519,8 +522,7 @@ static int instantiate(vxp_resolver *R, uint32_t caller, uint32_t call_index,
   if (!array_push(ctx, &an->functions, af)) goto nomem;
   *out = (uint32_t)(an->functions.len - 1);
   return table_insert(R, *out, h);
-nomem:
-  vxp_ctx__free(ctx, af.owned_name);
+nomem: /* the name is the arena's */
   return VXP_ENOMEM;
 }
 

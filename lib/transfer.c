@@ -2,6 +2,8 @@
 /* transfer.c - the routing graph, shortest routes and the derived cost of a hop. */
 #include "transfer.h"
 
+#include "arena.h"
+
 #include <stdio.h>
 
 #define PICOS_PER_SECOND 1000000000000ull
@@ -73,9 +75,11 @@ static int add_edge(vxp_context *ctx, vxp_graph *g, const char *from, const char
   return VXP_OK;
 }
 
-int vxp_transfer__graph_init(vxp_context *ctx, vxp_graph *g, const vxp_machine_view *view) {
+int vxp_transfer__graph_init(vxp_context *ctx, struct vxp_arena *arena, vxp_graph *g,
+                             const vxp_machine_view *view) {
   memset(g, 0, sizeof(*g));
   g->view = view;
+  g->arena = arena;
   size_t builtin_count;
   const char *const *builtins = vxp_machine__builtin_spaces(&builtin_count);
   for (size_t i = 0; i < view->spaces.len; i++) {
@@ -97,19 +101,13 @@ int vxp_transfer__graph_init(vxp_context *ctx, vxp_graph *g, const vxp_machine_v
                  builtin_edges[i].weight) != VXP_OK)
       return VXP_ENOMEM;
   }
-  g->trees = vxp_ctx__calloc(ctx, g->nodes.len ? g->nodes.len : 1, sizeof(*g->trees));
+  if (g->nodes.len > SIZE_MAX / sizeof(*g->trees)) return VXP_ENOMEM;
+  g->trees = vxp_arena__alloc(ctx, g->arena, g->nodes.len * sizeof(*g->trees));
   return g->trees ? VXP_OK : VXP_ENOMEM;
 }
 
 void vxp_transfer__graph_free(vxp_context *ctx, vxp_graph *g) {
-  if (g->trees) {
-    for (size_t i = 0; i < g->nodes.len; i++) {
-      vxp_ctx__free(ctx, g->trees[i].dist);
-      vxp_ctx__free(ctx, g->trees[i].hops);
-      vxp_ctx__free(ctx, g->trees[i].pred);
-    }
-  }
-  vxp_ctx__free(ctx, g->trees);
+  /* The trees are the arena's. */
   array_free(ctx, &g->nodes);
   vxp_name_index__free(ctx, &g->node_index);
   array_free(ctx, &g->edges);
@@ -128,15 +126,14 @@ static bool cheaper(uint64_t d1, uint32_t h1, uint64_t d2, uint32_t h2) {
 static int build_tree(vxp_context *ctx, vxp_graph *g, uint32_t source) {
   size_t n = g->nodes.len;
   vxp_route_tree *t = &g->trees[source];
-  t->dist = vxp_ctx__malloc(ctx, n * sizeof(uint64_t));
-  t->hops = vxp_ctx__malloc(ctx, n * sizeof(uint32_t));
-  t->pred = vxp_ctx__malloc(ctx, n * sizeof(uint32_t));
+  /* n is the node count of an array that exists: n * 8 does not overflow. The tree goes in
+   * the arena (a refused part stays there, unused, until the analysis goes). */
+  t->dist = vxp_arena__alloc(ctx, g->arena, n * sizeof(uint64_t));
+  t->hops = vxp_arena__alloc(ctx, g->arena, n * sizeof(uint32_t));
+  t->pred = vxp_arena__alloc(ctx, g->arena, n * sizeof(uint32_t));
   bool *done = vxp_ctx__calloc(ctx, n, sizeof(bool));
   if (!t->dist || !t->hops || !t->pred || !done) {
     vxp_ctx__free(ctx, done);
-    vxp_ctx__free(ctx, t->dist);
-    vxp_ctx__free(ctx, t->hops);
-    vxp_ctx__free(ctx, t->pred);
     memset(t, 0, sizeof(*t));
     return VXP_ENOMEM;
   }

@@ -49,9 +49,11 @@ typedef struct vxp_route_tree {
 } vxp_route_tree;
 
 /* Invariant: node names are borrowed from the view's declarations or are static built-in
- * names; trees[i] is NULL until a route from node i has been asked for. */
+ * names; trees[i] is NULL until a route from node i has been asked for. The trees and their
+ * table are allocated from `arena` (the analysis', which gives them back with it). */
 typedef struct vxp_graph {
   const vxp_machine_view *view;
+  struct vxp_arena *arena;
   Array(const char *) nodes;
   vxp_name_index node_index; /* nodes by name */
   Array(vxp_graph_edge) edges;
@@ -62,7 +64,8 @@ typedef Array(uint32_t) vxp_node_path;
 
 /* Build the graph of `view`: its spaces, Vx's built-in spaces and edges, and every edge of
  * every declared topology. Returns VXP_OK or VXP_ENOMEM. */
-int vxp_transfer__graph_init(vxp_context *ctx, vxp_graph *g, const vxp_machine_view *view);
+int vxp_transfer__graph_init(vxp_context *ctx, struct vxp_arena *arena, vxp_graph *g,
+                             const vxp_machine_view *view);
 
 void vxp_transfer__graph_free(vxp_context *ctx, vxp_graph *g);
 

@@ -4,6 +4,7 @@
  * comptime blocks with lets and ifs, cycles, and the guards against hostile inputs. */
 #include "support.h"
 
+#include "arena.h"
 #include "consteval.h"
 #include "program.h"
 
@@ -153,20 +154,21 @@ static void test_consteval__comptime_blocks_fold_lets_and_ifs(void **state) {
  * without the table an analysis builds. */
 static void check_lookup_order(fixture *f, bool with_table) {
   vxp_const_table *table = NULL;
+  vxp_arena arena = {0}; /* the table's (an analysis': its own) */
   f->env.bindings = NULL;
   f->env.binding_count = 0;
   f->env.overrides = NULL;
   f->env.override_count = 0;
   f->env.consts = NULL;
-  if (with_table) f->env.consts = table = vxp_consteval__table_build(f->ctx, &f->env);
+  if (with_table) f->env.consts = table = vxp_consteval__table_build(f->ctx, &arena, &f->env);
   expect_size(f, "M", VXP_FOLD_OK, 20);
-  vxp_consteval__table_free(f->ctx, table);
+  vxp_arena__free(f->ctx, &arena);
   vxp_name n = vxp_strtab__find(&f->prog->model.names, "N", 1);
   vxp_const_binding over = {n, 7, false, false};
   f->env.overrides = &over;
   f->env.override_count = 1;
   f->env.consts = NULL;
-  if (with_table) f->env.consts = table = vxp_consteval__table_build(f->ctx, &f->env);
+  if (with_table) f->env.consts = table = vxp_consteval__table_build(f->ctx, &arena, &f->env);
   expect_size(f, "M", VXP_FOLD_OK, 14);
   expect_size(f, "USE", VXP_FOLD_OK, 8);        /* N + 1 with N overridden to 7 */
   vxp_const_binding bind = {n, 3, true, false}; /* an instance's N = -3 */
@@ -189,7 +191,7 @@ static void check_lookup_order(fixture *f, bool with_table) {
   assert_string_equal(vxp_sb__text(&why), "the const-generic parameter 'N' has no compile-time "
                                           "constant argument in this instance");
   vxp_sb__free(f->ctx, &why);
-  vxp_consteval__table_free(f->ctx, table);
+  vxp_arena__free(f->ctx, &arena);
   f->env.consts = NULL;
 }
 
@@ -219,21 +221,23 @@ static void test_consteval__long_const_chains_fold_through_the_table(void **stat
     fixture f = parse(text);
     free(text);
     expect_size(&f, "C19999", VXP_FOLD_LIMIT, 0); /* no table: the depth guard */
-    vxp_const_table *table = vxp_consteval__table_build(f.ctx, &f.env);
+    vxp_arena arena = {0};
+    vxp_const_table *table = vxp_consteval__table_build(f.ctx, &arena, &f.env);
     assert_non_null(table);
     f.env.consts = table;
     expect_size(&f, "C19999", VXP_FOLD_OK, 20000);
     expect_size(&f, "C7", VXP_FOLD_OK, 8);
-    vxp_consteval__table_free(f.ctx, table);
+    vxp_arena__free(f.ctx, &arena);
     done(&f);
   }
   fixture f = parse("const A : i64 = B + 1;\nconst B : i64 = A + 1;\nconst D : i64 = 5;\n"
                     "const D : i64 = 6;\nconst E : i64 = D * 2;\n");
-  vxp_const_table *table = vxp_consteval__table_build(f.ctx, &f.env);
+  vxp_arena arena = {0};
+  vxp_const_table *table = vxp_consteval__table_build(f.ctx, &arena, &f.env);
   f.env.consts = table;
   expect_size(&f, "A", VXP_FOLD_CYCLE, 0);
   expect_size(&f, "E", VXP_FOLD_OK, 10);
-  vxp_consteval__table_free(f.ctx, table);
+  vxp_arena__free(f.ctx, &arena);
   done(&f);
 }
 

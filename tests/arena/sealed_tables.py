@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""sealed_tables.py - every table of an analysis is in its arena's list.
+
+An analysis builds its tables as growable arrays and `vxp_analysis__seal` moves the ones
+listed in `analysis_tables` (lib/analysis.c) into its arena, which `vxp_analysis_free` gives
+back in one call; a table left off that list would never be freed. This reads the fields of
+`struct vxp_analysis` (lib/analysis.h) and of the two structs it embeds, the machine view
+and the routing graph, and fails unless every growable array (`Array(T)` or a typedef of
+one) and every name index among them is listed, or is one of the named exceptions.
+"""
+
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+LIB = ROOT / "lib"
+
+# Fields that are tables but are not sealed, and why.
+EXCEPTIONS = {
+    "diags": "each diagnostic owns its text and notes (vxp_diag__list_free)",
+}
+
+
+def strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", " ", text)
+
+
+def array_typedefs(headers: str) -> set[str]:
+    return set(re.findall(r"typedef\s+Array\([^;]*?\)\s*(\w+)\s*;", headers))
+
+
+def body(text: str, opener: str) -> str:
+    at = text.find(opener)
+    if at < 0:
+        sys.exit(f"sealed_tables: '{opener}' not found")
+    start = text.index("{", at)
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start + 1 : i]
+    sys.exit(f"sealed_tables: '{opener}' is not closed")
+
+
+def tables(fields: str, arrays: set[str]) -> list[str]:
+    """Names of the fields that are growable arrays or name indexes."""
+    out = []
+    # Array(T) fields: the type holds parentheses, so match them first.
+    for m in re.finditer(r"\bArray\((?:[^()]|\([^()]*\))*\)\s*([^;]+);", fields):
+        out += [n.strip().lstrip("*") for n in m.group(1).split(",")]
+    for m in re.finditer(r"(?:^|;|\n)\s*(\w+)\s+([\w\s,*]+);", fields):
+        if m.group(1) in arrays or m.group(1) == "vxp_name_index":
+            out += [n.strip().lstrip("*") for n in m.group(2).split(",")]
+    return out
+
+
+def main() -> int:
+    headers = strip_comments("".join(p.read_text() for p in sorted(LIB.glob("*.h"))))
+    arrays = array_typedefs(headers)
+    analysis_h = strip_comments((LIB / "analysis.h").read_text())
+    fields = body(analysis_h, "struct vxp_analysis {")
+    expected = set(tables(fields, arrays))
+    for embedded, typedef_name in (("view", "vxp_machine_view"), ("graph", "vxp_graph")):
+        if not re.search(rf"\b{typedef_name}\s+{embedded}\s*;", fields):
+            sys.exit(f"sealed_tables: struct vxp_analysis has no '{typedef_name} {embedded}'")
+        inner = body(headers, f"typedef struct {typedef_name} {{")
+        expected |= {f"{embedded}.{n}" for n in tables(inner, arrays)}
+    analysis_c = strip_comments((LIB / "analysis.c").read_text())
+    listed_in = body(analysis_c, "static void analysis_tables(")
+    listed = set(re.findall(r"\b(?:TABLE|INDEX)\(an->([\w.]+)\)", listed_in))
+    missing = sorted(expected - listed - set(EXCEPTIONS))
+    stale = sorted(listed - expected)
+    for name in missing:
+        print(f"sealed_tables: an->{name} is a table of the analysis but is not in "
+              "analysis_tables (lib/analysis.c): it would never be freed")
+    for name in stale:
+        print(f"sealed_tables: analysis_tables lists an->{name}, which is not a table field")
+    if missing or stale:
+        return 1
+    print(f"sealed_tables: {len(listed)} tables of the analysis sealed, "
+          f"{len(EXCEPTIONS)} exception(s): {', '.join(sorted(EXCEPTIONS))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
