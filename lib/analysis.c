@@ -1692,6 +1692,12 @@ int vxp_analysis__seal(vxp_analysis *an) {
     *t[i].cap = t[i].len; /* nothing more fits: a sealed table does not grow */
     an->sealed |= (uint64_t)1 << i;
   }
+  /* The diagnostics last, deep-copied (each entry owns its message and notes). */
+  vxp_diag_list diags = {0};
+  if (!vxp_diag__list_to_arena(an->ctx, &an->arena, &diags, &an->diags)) return VXP_ENOMEM;
+  vxp_diag__list_free(an->ctx, &an->diags);
+  an->diags = diags;
+  an->diags_sealed = true;
   return VXP_OK;
 }
 
@@ -1712,7 +1718,7 @@ void vxp_analysis_free(vxp_analysis *an) {
   vxp_machine__view_free(ctx, &an->view);
   vxp_name_index__free(ctx, &an->function_index);
   vxp_machine_free(an->own);
-  vxp_diag__list_free(ctx, &an->diags);
+  if (!an->diags_sealed) vxp_diag__list_free(ctx, &an->diags);
   vxp_ctx__free(ctx, an->json);
   vxp_ctx__free(ctx, an->sarif);
   vxp_arena__free_handle(ctx, &an->arena);

@@ -299,6 +299,7 @@ struct vxp_analysis {
    * there. Invariant: no sealed table grows again. */
   vxp_arena arena;
   uint64_t sealed;
+  bool diags_sealed; /* `diags` is a deep copy in the arena (vxp_diag__list_to_arena) */
 };
 
 /* Move the analysis' final tables into its arena (analysis.c): VXP_OK or VXP_ENOMEM (the

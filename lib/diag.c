@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "arena.h"
 #include "source.h"
 
 static char *vformat(vxp_context *ctx, const char *fmt, va_list ap) {
@@ -141,6 +142,37 @@ void vxp_diag__list_free(vxp_context *ctx, vxp_diag_list *list) {
   for (size_t i = 0; i < list->len; i++)
     free_diag(ctx, &list->items[i]);
   array_free(ctx, list);
+}
+
+static bool arena_copy(vxp_context *ctx, vxp_arena *arena, vxp_diagnostic *to,
+                       const vxp_diagnostic *from) {
+  *to = *from;
+  memset(&to->notes, 0, sizeof(to->notes));
+  to->capacity.space = NULL;
+  if (!(to->message = vxp_arena__strdup(ctx, arena, from->message))) return false;
+  if (from->capacity.space &&
+      !(to->capacity.space = vxp_arena__strdup(ctx, arena, from->capacity.space)))
+    return false;
+  if (!from->notes.len) return true;
+  /* No overflow: the notes already fill an allocation of this size. */
+  to->notes.items = vxp_arena__alloc(ctx, arena, from->notes.len * sizeof(vxp_diagnostic));
+  if (!to->notes.items) return false;
+  to->notes.len = to->notes.cap = from->notes.len;
+  for (size_t i = 0; i < from->notes.len; i++)
+    if (!arena_copy(ctx, arena, &to->notes.items[i], &from->notes.items[i])) return false;
+  return true;
+}
+
+bool vxp_diag__list_to_arena(vxp_context *ctx, vxp_arena *arena, vxp_diag_list *to,
+                             const vxp_diag_list *from) {
+  if (!from->len) return true;
+  to->items = vxp_arena__alloc(ctx, arena, from->len * sizeof(vxp_diagnostic));
+  if (!to->items) return false;
+  for (size_t i = 0; i < from->len; i++) {
+    if (!arena_copy(ctx, arena, &to->items[i], &from->items[i])) return false;
+    to->len = to->cap = i + 1;
+  }
+  return true;
 }
 
 size_t vxp_diag__count(const vxp_diag_list *list, vxp_severity severity) {

@@ -7,6 +7,8 @@
 
 #include "array.h"
 
+struct vxp_arena;
+
 /* Capacity facts carried by E6009/E6010/E6027/E6028/W1028 (vxc's `capacity` object). */
 typedef struct vxp_capacity_facts {
   bool present;
@@ -71,6 +73,13 @@ void vxp_diag__remove(vxp_context *ctx, vxp_diag_list *list, size_t index);
 void vxp_diag__truncate(vxp_context *ctx, vxp_diag_list *list, size_t len);
 
 void vxp_diag__list_free(vxp_context *ctx, vxp_diag_list *list);
+
+/* Deep-copy `from` into `to` (zeroed by the caller) with every byte of it, the entries, their
+ * messages, notes and capacity facts, allocated from `arena` (a finished handle's): the copy
+ * goes with the arena, so it is never grown, truncated or given to vxp_diag__list_free. False
+ * on allocation failure (what was copied stays in the arena until it is freed). */
+bool vxp_diag__list_to_arena(vxp_context *ctx, struct vxp_arena *arena, vxp_diag_list *to,
+                             const vxp_diag_list *from);
 
 /* Count the diagnostics of `severity` in `list`. */
 size_t vxp_diag__count(const vxp_diag_list *list, vxp_severity severity);

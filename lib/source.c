@@ -16,14 +16,52 @@
  * stays under 1.6 GiB. */
 #define VXP__MAX_FILE_BYTES ((size_t)64 << 20)
 
-static int index_lines(vxp_source *src) {
-  if (!array_push(src->ctx, &src->line_starts, 0)) return VXP_ENOMEM;
-  for (size_t i = 0; i < src->len; i++) {
-    if (src->text[i] == '\n' && i + 1 < src->len) {
-      if (!array_push(src->ctx, &src->line_starts, (uint32_t)(i + 1))) return VXP_ENOMEM;
-    }
+/* The newlines in `len` bytes of `text`: a bound on the lines they start. */
+static size_t newlines(const char *text, size_t len) {
+  size_t n = 0;
+  for (const char *p = text, *end = text + len; p < end; p++) {
+    p = memchr(p, '\n', (size_t)(end - p));
+    if (!p) break;
+    n++;
   }
-  return VXP_OK;
+  return n;
+}
+
+/* A line start into the index, which has room for it (source_block). */
+static void add_line(vxp_source *src, size_t start) {
+  VXP__ASSERT(src->line_starts.len < src->line_starts.cap);
+  src->line_starts.items[src->line_starts.len++] = (uint32_t)start;
+}
+
+/* One block holds a source and everything it owns, so that vxp_source_free is one call: the
+ * handle, its edit history (room for `steps`), its line index (room for `lines`), its label
+ * and its text (`len` bytes and a NUL). Nothing in it grows, so both counts are bounds known
+ * before the source is made. NULL on allocation failure. */
+static vxp_source *source_block(vxp_context *ctx, const char *label, size_t len, size_t lines,
+                                size_t steps) {
+  size_t label_size = strlen(label) + 1;
+  /* The handle and the steps are 8-aligned, the line starts 4, the text and label 1; the
+   * sizes are small multiples of the text's (at most 4 GiB), so 64 bits hold them. */
+  size_t at_steps = (sizeof(vxp_source) + 7) / 8 * 8;
+  size_t at_lines = at_steps + steps * sizeof(vxp_source_step);
+  size_t at_label = at_lines + lines * sizeof(uint32_t);
+  size_t at_text = at_label + label_size;
+  unsigned char *block = vxp_ctx__malloc(ctx, at_text + len + 1);
+  if (!block) return NULL;
+  vxp_source *src = (vxp_source *)(void *)block;
+  memset(src, 0, sizeof(*src));
+  src->ctx = ctx;
+  src->id = ++ctx->next_source_id;
+  src->history.items = steps ? (vxp_source_step *)(void *)(block + at_steps) : NULL;
+  src->history.cap = steps;
+  src->line_starts.items = (uint32_t *)(void *)(block + at_lines);
+  src->line_starts.cap = lines;
+  src->label = (char *)block + at_label;
+  memcpy(src->label, label, label_size);
+  src->text = (char *)block + at_text;
+  src->len = len;
+  src->text[len] = '\0';
+  return src;
 }
 
 int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const char *text,
@@ -34,17 +72,13 @@ int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const 
   if (len > VXP__MAX_SOURCE_BYTES)
     return vxp_ctx__error(ctx, VXP_EINVAL, "%s: source of %zu bytes exceeds the 4 GiB limit",
                           label ? label : "<input>", len);
-  vxp_source *src = vxp_ctx__calloc(ctx, 1, sizeof(*src));
+  size_t lines = 1 + (len ? newlines(text, len) : 0);
+  vxp_source *src = source_block(ctx, label ? label : "<input>", len, lines, 0);
   if (!src) return vxp_ctx__nomem(ctx);
-  src->ctx = ctx;
-  src->id = ++ctx->next_source_id;
-  src->label = vxp_ctx__strdup(ctx, label ? label : "<input>");
-  src->text = vxp_ctx__strndup(ctx, text ? text : "", len);
-  src->len = len;
-  if (!src->label || !src->text || index_lines(src) != VXP_OK) {
-    vxp_source_free(src);
-    return vxp_ctx__nomem(ctx);
-  }
+  if (len) memcpy(src->text, text, len);
+  add_line(src, 0);
+  for (size_t i = 0; i < len; i++)
+    if (src->text[i] == '\n' && i + 1 < len) add_line(src, i + 1);
   VXP__CHECK(vxp_check__source(src));
   *out = src;
   return VXP_OK;
@@ -93,13 +127,7 @@ int vxp_source_load_file(vxp_source **out, vxp_context *ctx, const char *path) {
 }
 
 void vxp_source_free(vxp_source *src) {
-  if (!src) return;
-  vxp_context *ctx = src->ctx;
-  vxp_ctx__free(ctx, src->label);
-  vxp_ctx__free(ctx, src->text);
-  array_free(ctx, &src->line_starts);
-  array_free(ctx, &src->history);
-  vxp_ctx__free(ctx, src);
+  if (src) vxp_ctx__free(src->ctx, src); /* one block (source_block) */
 }
 
 /* ------------------------------------------------------------------ edits */
@@ -108,15 +136,13 @@ void vxp_source_free(vxp_source *src) {
  * bytes) from `from`'s index: starts before the edit are kept, the inserted text is
  * scanned, starts after it are shifted. Only the edited text is read, so an edit costs
  * O(lines) integer moves, not a scan of the whole file. */
-static int index_edited_lines(vxp_source *to, const vxp_source *from, uint32_t start,
-                              uint32_t old_end, size_t ins_len) {
-  vxp_context *ctx = to->ctx;
+static void index_edited_lines(vxp_source *to, const vxp_source *from, uint32_t start,
+                               uint32_t old_end, size_t ins_len) {
   const uint32_t *old = from->line_starts.items;
   size_t old_count = from->line_starts.len;
   size_t keep = 0;
   while (keep < old_count && old[keep] <= start)
     keep++;
-  if (!array_reserve(ctx, &to->line_starts, old_count + 1)) return VXP_ENOMEM;
   memcpy(to->line_starts.items, old, keep * sizeof(uint32_t));
   to->line_starts.len = keep;
   /* A line that started at the edit point ends the text when nothing follows it... */
@@ -124,25 +150,19 @@ static int index_edited_lines(vxp_source *to, const vxp_source *from, uint32_t s
     to->line_starts.len--;
   /* ...and a newline that ended `from` starts a line in `to` once text follows it. */
   if (start > 0 && to->text[start - 1] == '\n' && *array_last(&to->line_starts) != start &&
-      start < to->len) {
-    if (!array_push(ctx, &to->line_starts, start)) return VXP_ENOMEM;
-  }
+      start < to->len)
+    add_line(to, start);
   for (size_t i = 0; i < ins_len; i++) {
     size_t next = start + i + 1;
-    if (to->text[start + i] == '\n' && next < to->len) {
-      if (!array_push(ctx, &to->line_starts, (uint32_t)next)) return VXP_ENOMEM;
-    }
+    if (to->text[start + i] == '\n' && next < to->len) add_line(to, next);
   }
   size_t first_after = keep;
   while (first_after < old_count && old[first_after] <= old_end)
     first_after++;
-  size_t tail = old_count - first_after;
-  if (!array_reserve(ctx, &to->line_starts, tail)) return VXP_ENOMEM;
   /* Offsets fit in 32 bits on both sides; the shift is done in 64 to keep it exact. */
   int64_t shift = (int64_t)start + (int64_t)ins_len - (int64_t)old_end;
   for (size_t i = first_after; i < old_count; i++)
-    to->line_starts.items[to->line_starts.len++] = (uint32_t)((int64_t)old[i] + shift);
-  return VXP_OK;
+    add_line(to, (size_t)((int64_t)old[i] + shift));
 }
 
 /* The point of `offset` as tree-sitter counts it: past a final newline is the start of
@@ -170,27 +190,17 @@ int vxp_source_edit(vxp_source **out, const vxp_source *src, uint32_t start_byte
   if (len > VXP__MAX_SOURCE_BYTES - kept)
     return vxp_ctx__error(ctx, VXP_EINVAL, "%s: the edit makes the source exceed the 4 GiB limit",
                           src->label);
-  vxp_source *to = vxp_ctx__calloc(ctx, 1, sizeof(*to));
-  if (!to) return vxp_ctx__nomem(ctx);
-  to->ctx = ctx;
-  to->id = ++ctx->next_source_id;
-  to->len = kept + len;
-  to->label = vxp_ctx__strdup(ctx, src->label);
-  to->text = vxp_ctx__malloc(ctx, to->len + 1);
   size_t keep_steps =
       src->history.len < VXP__SOURCE_HISTORY ? src->history.len : VXP__SOURCE_HISTORY - 1;
-  if (!to->label || !to->text || !array_reserve(ctx, &to->history, keep_steps + 1)) {
-    vxp_source_free(to);
-    return vxp_ctx__nomem(ctx);
-  }
+  /* The index keeps at most the old lines, one more where the edit point starts a line,
+   * and one per inserted newline. */
+  size_t lines = src->line_starts.len + 1 + (len ? newlines(text, len) : 0);
+  vxp_source *to = source_block(ctx, src->label, kept + len, lines, keep_steps + 1);
+  if (!to) return vxp_ctx__nomem(ctx);
   memcpy(to->text, src->text, start_byte);
   if (len) memcpy(to->text + start_byte, text, len);
   memcpy(to->text + start_byte + len, src->text + old_end_byte, src->len - old_end_byte);
-  to->text[to->len] = '\0';
-  if (index_edited_lines(to, src, start_byte, old_end_byte, len) != VXP_OK) {
-    vxp_source_free(to);
-    return vxp_ctx__nomem(ctx);
-  }
+  index_edited_lines(to, src, start_byte, old_end_byte, len);
   if (keep_steps)
     memcpy(to->history.items, src->history.items + (src->history.len - keep_steps),
            keep_steps * sizeof(vxp_source_step));

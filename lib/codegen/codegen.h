@@ -13,6 +13,7 @@
 #include <tree_sitter/api.h>
 
 #include "analysis.h"
+#include "arena.h"
 #include "consteval.h"
 #include "context.h"
 #include "program.h"
@@ -35,7 +36,9 @@ struct vxp_cuda {
   char *text; /* NULL when the program was refused */
   size_t len;
   vxp_diag_list diags;
-  bool in_text;
+  bool in_text;  /* the handle lives at the end of its text's block (no diagnostics) */
+  bool in_arena; /* the handle and its diagnostics live in `arena` (a refusal) */
+  vxp_arena arena;
 };
 
 #define CG_MAX_RANK 16

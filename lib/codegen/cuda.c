@@ -472,6 +472,29 @@ static bool move_into_text(vxp_cuda **cu) {
   return true;
 }
 
+/* Move a refusal, the handle and its diagnostics, into an arena of its own (the handle its
+ * first request), so that freeing it is one call too. False when out of memory, with nothing
+ * moved. */
+static bool move_into_arena(vxp_cuda **cu) {
+  vxp_cuda *c = *cu;
+  vxp_context *ctx = c->ctx;
+  vxp_cuda *moved = VXP_ARENA_HANDLE(ctx, vxp_cuda, arena);
+  if (!moved) return false;
+  vxp_arena arena = moved->arena;
+  *moved = *c;
+  moved->arena = arena;
+  memset(&moved->diags, 0, sizeof(moved->diags));
+  if (!vxp_diag__list_to_arena(ctx, &moved->arena, &moved->diags, &c->diags)) {
+    vxp_arena__free_handle(ctx, &moved->arena);
+    return false;
+  }
+  moved->in_arena = true;
+  vxp_diag__list_free(ctx, &c->diags);
+  vxp_ctx__free(ctx, c);
+  *cu = moved;
+  return true;
+}
+
 int vxp_cuda_generate(vxp_cuda **out, vxp_context *ctx, const vxp_analysis *an) {
   return vxp_cuda_generate_flags(out, ctx, an, 0);
 }
@@ -549,6 +572,7 @@ int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis
       rc = VXP_ENOMEM;
   }
   if (rc == VXP_OK && cu->text && !cu->diags.items && !move_into_text(&cu)) rc = VXP_ENOMEM;
+  if (rc == VXP_OK && !cu->text && !move_into_arena(&cu)) rc = VXP_ENOMEM;
   if (rc != VXP_OK) {
     vxp_cuda_free(cu);
     if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
@@ -564,6 +588,10 @@ void vxp_cuda_free(vxp_cuda *cu) {
   vxp_context *ctx = cu->ctx;
   if (cu->in_text) { /* the handle is in the text's block */
     vxp_ctx__free(ctx, cu->text);
+    return;
+  }
+  if (cu->in_arena) { /* the handle and its diagnostics are the arena's */
+    vxp_arena__free_handle(ctx, &cu->arena);
     return;
   }
   vxp_diag__list_free(ctx, &cu->diags);

@@ -158,6 +158,68 @@ static void test_arena__freeing_an_analysis_is_one_call(void **state) {
   llama_close(&L);
 }
 
+/* A source is one block: the handle, its line index, its edit history, its label and its
+ * text, sized before it is made (the lines counted first). Loading one and editing it are
+ * each freed in one call (four before: the handle, the label, the text, the line index). */
+static void test_arena__a_source_and_its_edit_are_one_call(void **state) {
+  (void)state;
+  llama L = llama_open();
+  vxp_source *src;
+  handle_count c = made_start();
+  assert_int_equal(vxp_source_load_file(&src, L.ctx, "examples/llama2/prefill.vx"), VXP_OK);
+  made_end(&c);
+  assert_true(vxp_source_line_count(src) > 100);
+  size_t len;
+  const char *text = vxp_source_text(src, &len);
+  assert_true(len > 1000 && strlen(text) == len);
+  vxp_source *edited;
+  handle_count ce = made_start();
+  assert_int_equal(vxp_source_edit(&edited, src, 10, 20, "\n\n// three\nlines\n", 19), VXP_OK);
+  made_end(&ce);
+  assert_int_equal(vxp_source_line_count(edited),
+                   vxp_source_line_count(src) + 4 -
+                       (uint32_t)(memchr(text + 10, '\n', 10) != NULL));
+  FREED_IN(ce, 1, vxp_source_free(edited)); /* the last made first: blocks alive are counted */
+  FREED_IN(c, 1, vxp_source_free(src));
+  llama_close(&L);
+}
+
+/* Diagnostics own their message, notes and capacity facts; an analysis deep-copies its own
+ * into its arena when it is sealed, and a refused CUDA generation moves its handle and its
+ * diagnostics into an arena of their own: still one call each (BATCH=9 does not fit: the
+ * analysis has an E6010 with notes and facts, which the refusal copies; before, the analysis
+ * made a free call per message, note and space name, the refusal three for one diagnostic). */
+static void test_arena__an_analysis_and_a_refusal_with_diagnostics_are_one_call(void **state) {
+  (void)state;
+  llama L = llama_open();
+  vxp_const_override define = {"BATCH", 9};
+  L.ao.overrides = &define;
+  L.ao.override_count = 1;
+  vxp_analysis *an;
+  handle_count c = made_start();
+  assert_int_equal(vxp_analyze(&an, L.ctx, L.prog, &L.ao), VXP_OK);
+  made_end(&c);
+  assert_true(vxp_analysis_error_count(an) > 0);
+  const vxp_diagnostic *d = NULL;
+  for (size_t i = 0; i < vxp_analysis_diagnostic_count(an) && !d; i++)
+    if (vxp_diagnostic_note_count(vxp_analysis_diagnostic(an, i)) > 0)
+      d = vxp_analysis_diagnostic(an, i);
+  assert_non_null(d);
+  assert_non_null(vxp_diagnostic_message(vxp_diagnostic_note(d, 0)));
+
+  vxp_cuda *cu;
+  handle_count cc = made_start();
+  assert_int_equal(vxp_cuda_generate(&cu, L.ctx, an), VXP_OK);
+  made_end(&cc);
+  assert_null(vxp_cuda_text(cu, NULL));
+  assert_true(vxp_cuda_diagnostic_count(cu) >= 2);
+  assert_string_equal(vxp_diagnostic_code(vxp_cuda_diagnostic(cu, 0)),
+                      vxp_diagnostic_code(vxp_analysis_diagnostic(an, 0)));
+  FREED_IN(cc, 1, vxp_cuda_free(cu));
+  FREED_IN(c, 1, vxp_analysis_free(an));
+  llama_close(&L);
+}
+
 /* A roofline, a sweep and a frontier live in their own arena with all they own
  * (VXP_ARENA_HANDLE: tables grown there, reasons and strings allocated there), a report and
  * generated CUDA behind their text: each is one block on the Llama prefill, so each free is
@@ -272,7 +334,9 @@ int main(void) {
       cmocka_unit_test(test_arena__blocks_small_and_large_are_aligned_zeroed_and_apart),
       cmocka_unit_test(test_arena__an_array_moves_in_whole),
       cmocka_unit_test(test_arena__a_handle_and_its_growing_tables_are_one_arena),
+      cmocka_unit_test(test_arena__a_source_and_its_edit_are_one_call),
       cmocka_unit_test(test_arena__freeing_an_analysis_is_one_call),
+      cmocka_unit_test(test_arena__an_analysis_and_a_refusal_with_diagnostics_are_one_call),
       cmocka_unit_test(test_arena__a_roofline_a_report_cuda_a_sweep_and_a_frontier_are_one_call),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
