@@ -492,7 +492,8 @@ static TSNode first_function(const body_reader *B, TSNode body, uint32_t *method
   return first;
 }
 
-int vxp_lowering__read_body(vxp_context *ctx, const vxp_source *src, TSNode item, vxp_lowering *l) {
+int vxp_lowering__read_body(vxp_context *ctx, vxp_arena *arena, const vxp_source *src, TSNode item,
+                            vxp_lowering *l) {
   body_reader B;
   memset(&B, 0, sizeof(B));
   B.src = src;
@@ -505,8 +506,9 @@ int vxp_lowering__read_body(vxp_context *ctx, const vxp_source *src, TSNode item
     TSNode name = vxp_node__field(generic, B.F->name);
     uint32_t len = 0;
     const char *t = ts_node_is_null(name) ? "" : text(&B, name, &len);
-    l->generic_method = vxp_ctx__strndup(ctx, t, len);
+    l->generic_method = vxp_arena__alloc(ctx, arena, (size_t)len + 1); /* the machine's */
     if (!l->generic_method) return VXP_ENOMEM;
+    memcpy(l->generic_method, t, len);
   }
   if (ts_node_is_null(fn)) {
     l->traffic_absent = "the lowering declares no function";
@@ -541,6 +543,6 @@ int vxp_lowering__read_body(vxp_context *ctx, const vxp_source *src, TSNode item
   B.out.ctx = ctx;
   collect_locals(&B, fn);
   count_node(&B, vxp_node__field(fn, B.F->body), 0);
-  l->count = vxp_count__finish(&B.out);
+  l->count = vxp_count__finish(&B.out, arena);
   return l->count ? VXP_OK : VXP_ENOMEM;
 }

@@ -14,7 +14,8 @@
 
 /* Fill the body facts of `l` (machine.h) from `item`, a transfer_impl_item of `src`.
  * Returns VXP_OK or VXP_ENOMEM (l->generic_method is then NULL). */
-int vxp_lowering__read_body(vxp_context *ctx, const vxp_source *src, TSNode item, vxp_lowering *l);
+int vxp_lowering__read_body(vxp_context *ctx, struct vxp_arena *arena, const vxp_source *src,
+                            TSNode item, vxp_lowering *l);
 
 /* The tile a parameter's declared type `type` describes (a tensor, or a reference to one). */
 void vxp_lowering__read_tile(vxp_context *ctx, const vxp_source *src, TSNode type,

@@ -3,6 +3,8 @@
  * running it with one analysis' constants (see lowering_count.h). */
 #include "lowering_count.h"
 
+#include "arena.h"
+
 #include <string.h>
 
 #include "lower.h"
@@ -60,7 +62,7 @@ void vxp_count__discard(vxp_count_builder *b) {
   array_free(b->ctx, &b->names);
 }
 
-vxp_count_program *vxp_count__finish(vxp_count_builder *b) {
+vxp_count_program *vxp_count__finish(vxp_count_builder *b, vxp_arena *arena) {
   vxp_count_program *p = NULL;
   /* Every node must have been closed: a run walks subtrees by their ends. */
   for (size_t i = 0; !b->failed && i < b->nodes.len; i++)
@@ -71,7 +73,7 @@ vxp_count_program *vxp_count__finish(vxp_count_builder *b) {
     size_t nodes = b->nodes.len * sizeof(vxp_count_node);
     size_t exprs = b->exprs.len * sizeof(vxp_count_expr);
     size_t total = sizeof(vxp_count_program) + nodes + exprs + b->names.len;
-    char *block = vxp_ctx__malloc(b->ctx, total ? total : 1);
+    char *block = vxp_arena__alloc(b->ctx, arena, total ? total : 1);
     if (block) {
       p = (vxp_count_program *)(void *)block;
       vxp_count_node *n = (vxp_count_node *)(void *)(block + sizeof(*p));

@@ -49,7 +49,7 @@ typedef struct vxp_count_expr {
   uint64_t value;
 } vxp_count_expr;
 
-/* The recorded program: one allocation (free it with vxp_ctx__free). */
+/* The recorded program: one allocation, from the arena of the machine that holds it. */
 typedef struct vxp_count_program {
   uint32_t node_count, expr_count;
   const vxp_count_node *nodes;
@@ -77,9 +77,9 @@ void vxp_count__leaf(vxp_count_builder *b, vxp_count_node node);
 uint32_t vxp_count__expr(vxp_count_builder *b, vxp_count_expr e);
 uint32_t vxp_count__name(vxp_count_builder *b, const char *s, uint32_t len);
 
-/* Pack what was recorded into one block owned by the caller and empty the builder; NULL on
- * allocation failure or when the builder failed. */
-vxp_count_program *vxp_count__finish(vxp_count_builder *b);
+/* Pack what was recorded into one block of `arena` (it goes with the arena) and empty the
+ * builder; NULL on allocation failure or when the builder failed. */
+vxp_count_program *vxp_count__finish(vxp_count_builder *b, struct vxp_arena *arena);
 void vxp_count__discard(vxp_count_builder *b);
 
 /* Run `p` with the constants of `env` (its const items and -D overrides; an instance's

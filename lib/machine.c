@@ -48,11 +48,16 @@ static const char *node_text(reader *R, TSNode node, size_t *len) {
   return R->src->text + start;
 }
 
+/* The node's text, in the machine's arena. */
 static char *node_dup(reader *R, TSNode node) {
   size_t len;
   const char *s = node_text(R, node, &len);
-  char *copy = vxp_ctx__strndup(R->ctx, s, len);
-  if (!copy) R->rc = VXP_ENOMEM;
+  char *copy = vxp_arena__alloc(R->ctx, &R->m->arena, len + 1);
+  if (!copy) {
+    R->rc = VXP_ENOMEM;
+    return NULL;
+  }
+  memcpy(copy, s, len);
   return copy;
 }
 
@@ -153,7 +158,6 @@ static void read_memory_field(reader *R, vxp_space *sp, TSNode f) {
   if (sym == S->within_field) {
     TSNode name = fld(R, value, R->F->name);
     if (!usable(name)) return;
-    vxp_ctx__free(R->ctx, sp->within); /* a repeated field: the last one wins */
     sp->within = node_dup(R, name);
     sp->within_start = ts_node_start_byte(f);
     sp->within_end = ts_node_end_byte(f);
@@ -226,29 +230,6 @@ static void read_memory_field(reader *R, vxp_space *sp, TSNode f) {
   }
 }
 
-static void free_space(vxp_context *ctx, vxp_space *sp) {
-  vxp_ctx__free(ctx, sp->name);
-  vxp_ctx__free(ctx, sp->within);
-}
-
-static void free_topology(vxp_context *ctx, vxp_topology *t) {
-  vxp_ctx__free(ctx, t->name);
-  vxp_ctx__free(ctx, t->memory);
-  vxp_ctx__free(ctx, t->arch);
-  for (size_t i = 0; i < t->visible.len; i++)
-    vxp_ctx__free(ctx, t->visible.items[i]);
-  for (size_t i = 0; i < t->dtypes.len; i++)
-    vxp_ctx__free(ctx, t->dtypes.items[i]);
-  for (size_t i = 0; i < t->edges.len; i++) {
-    vxp_ctx__free(ctx, t->edges.items[i].from);
-    vxp_ctx__free(ctx, t->edges.items[i].to);
-  }
-  array_free(ctx, &t->visible);
-  array_free(ctx, &t->dtypes);
-  array_free(ctx, &t->edges);
-  array_free(ctx, &t->compute);
-}
-
 /* E6012 within one input: when `twice`, the second declaration of `text` is reported (and
  * dropped by the caller); returns `twice`. */
 static bool redeclared(reader *R, TSNode name, const char *what, const char *text, bool twice) {
@@ -273,18 +254,14 @@ static void read_memory(reader *R, TSNode item) {
   sp.name_start = ts_node_start_byte(name);
   sp.name_end = ts_node_end_byte(name);
   bool twice = vxp_name_index__find(&R->spaces, sp.name) >= 0;
-  if (redeclared(R, name, "memory space", sp.name, twice)) {
-    free_space(R->ctx, &sp);
-    return;
-  }
+  if (redeclared(R, name, "memory space", sp.name, twice)) return; /* the name: the arena's */
   TSNode body = fld(R, item, R->F->body);
   uint32_t count = usable(body) ? vxp_node__named_count(body) : 0;
   for (uint32_t i = 0; i < count && R->rc == VXP_OK; i++) {
     TSNode f = ts_node_named_child(body, i);
     if (usable(f)) read_memory_field(R, &sp, f);
   }
-  if (R->rc != VXP_OK || !array_push(R->ctx, &R->m->spaces, sp)) {
-    free_space(R->ctx, &sp);
+  if (R->rc != VXP_OK || !arena_push(R->ctx, &R->m->arena, &R->m->spaces, sp)) {
     R->rc = VXP_ENOMEM;
   } else if (!vxp_name_index__add(R->ctx, &R->spaces, sp.name, R->m->spaces.len - 1)) {
     R->rc = VXP_ENOMEM;
@@ -329,9 +306,7 @@ static void read_edge(reader *R, vxp_topology *t, TSNode entry) {
   }
   e.from = node_dup(R, from_name);
   e.to = node_dup(R, to_name);
-  if (R->rc != VXP_OK || !array_push(R->ctx, &t->edges, e)) {
-    vxp_ctx__free(R->ctx, e.from);
-    vxp_ctx__free(R->ctx, e.to);
+  if (R->rc != VXP_OK || !arena_push(R->ctx, &R->m->arena, &t->edges, e)) {
     R->rc = VXP_ENOMEM;
   }
 }
@@ -349,10 +324,7 @@ static void read_name_list(reader *R, TSNode entry, bool space_paths, void *list
     TSNode name = space_paths ? fld(R, child, R->F->name) : child;
     if (!usable(name)) continue;
     char *copy = node_dup(R, name);
-    if (copy && !array_push(R->ctx, list, copy)) {
-      vxp_ctx__free(R->ctx, copy);
-      R->rc = VXP_ENOMEM;
-    }
+    if (copy && !arena_push(R->ctx, &R->m->arena, list, copy)) R->rc = VXP_ENOMEM;
   }
 }
 
@@ -425,7 +397,7 @@ static void read_compute(reader *R, vxp_topology *t, TSNode comment) {
            quoted, t->name, vxp_machine__compute_elem_name(c.elem));
       return;
     }
-    if (!array_push(R->ctx, &t->compute, c)) {
+    if (!arena_push(R->ctx, &R->m->arena, &t->compute, c)) {
       R->rc = VXP_ENOMEM;
       return;
     }
@@ -487,10 +459,7 @@ static void read_topology(reader *R, TSNode item) {
   t.name_start = ts_node_start_byte(name);
   t.name_end = ts_node_end_byte(name);
   bool twice = vxp_name_index__find(&R->topologies, t.name) >= 0;
-  if (redeclared(R, name, "topology", t.name, twice)) {
-    free_topology(R->ctx, &t);
-    return;
-  }
+  if (redeclared(R, name, "topology", t.name, twice)) return; /* the name: the arena's */
   TSNode body = fld(R, item, R->F->body);
   uint32_t count = usable(body) ? vxp_node__named_count(body) : 0;
   for (uint32_t i = 0; i < count && R->rc == VXP_OK; i++) {
@@ -499,10 +468,7 @@ static void read_topology(reader *R, TSNode item) {
     TSSymbol sym = ts_node_symbol(entry);
     if (sym == R->S->memory_entry) {
       TSNode space = fld(R, fld(R, entry, R->F->value), R->F->name);
-      if (usable(space)) {
-        vxp_ctx__free(R->ctx, t.memory);
-        t.memory = node_dup(R, space);
-      }
+      if (usable(space)) t.memory = node_dup(R, space); /* the last one wins */
     } else if (sym == R->S->visible_entry) {
       t.has_visible = true;
       read_name_list(R, entry, true, &t.visible);
@@ -513,10 +479,7 @@ static void read_topology(reader *R, TSNode item) {
       check_dtypes(R, &t, entry, before);
     } else if (sym == R->S->arch_entry) {
       TSNode value = fld(R, entry, R->F->value);
-      if (usable(value)) {
-        vxp_ctx__free(R->ctx, t.arch);
-        t.arch = node_dup(R, value);
-      }
+      if (usable(value)) t.arch = node_dup(R, value);
     } else if (sym == R->S->transfer_edge) {
       read_edge(R, &t, entry);
     } else if (sym == R->S->line_comment) {
@@ -525,8 +488,7 @@ static void read_topology(reader *R, TSNode item) {
   }
   if (!t.memory && R->rc == VXP_OK)
     diag(R, "VXP0015", name, "topology '%s' has no `memory:` entry (it is required)", t.name);
-  if (R->rc != VXP_OK || !array_push(R->ctx, &R->m->topologies, t)) {
-    free_topology(R->ctx, &t);
+  if (R->rc != VXP_OK || !arena_push(R->ctx, &R->m->arena, &R->m->topologies, t)) {
     R->rc = VXP_ENOMEM;
   } else if (!vxp_name_index__add(R->ctx, &R->topologies, t.name, R->m->topologies.len - 1)) {
     R->rc = VXP_ENOMEM;
@@ -572,14 +534,9 @@ static void read_lowering(reader *R, TSNode item) {
   l.start_byte = ts_node_start_byte(item);
   l.end_byte = ts_node_end_byte(item);
   l.body_start = ts_node_is_null(body) ? ts_node_end_byte(item) : ts_node_start_byte(body);
-  if (R->rc == VXP_OK) R->rc = vxp_lowering__read_body(R->ctx, R->src, item, &l);
+  if (R->rc == VXP_OK) R->rc = vxp_lowering__read_body(R->ctx, &R->m->arena, R->src, item, &l);
   if (R->rc == VXP_OK) R->rc = vxp_lowering__check_bounds(R->ctx, R->src, item, &R->m->diags);
-  if (R->rc != VXP_OK || !array_push(R->ctx, &R->m->lowerings, l)) {
-    vxp_ctx__free(R->ctx, l.from);
-    vxp_ctx__free(R->ctx, l.to);
-    vxp_ctx__free(R->ctx, l.topology);
-    vxp_ctx__free(R->ctx, l.generic_method);
-    vxp_ctx__free(R->ctx, l.count);
+  if (R->rc != VXP_OK || !arena_push(R->ctx, &R->m->arena, &R->m->lowerings, l)) {
     R->rc = VXP_ENOMEM;
   }
 }
@@ -663,12 +620,12 @@ int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, T
 /* ------------------------------------------------------------------ machine objects */
 
 vxp_machine *vxp_machine__new(vxp_context *ctx, const char *label) {
-  vxp_machine *m = vxp_ctx__calloc(ctx, 1, sizeof(*m));
+  vxp_machine *m = VXP_ARENA_HANDLE(ctx, vxp_machine, arena);
   if (!m) return NULL;
   m->ctx = ctx;
-  m->label = vxp_ctx__strdup(ctx, label);
+  m->label = vxp_arena__strdup(ctx, &m->arena, label);
   if (!m->label) {
-    vxp_ctx__free(ctx, m);
+    vxp_machine_free(m);
     return NULL;
   }
   return m;
@@ -766,15 +723,10 @@ static int check_own_lowerings(vxp_context *ctx, vxp_machine *m, const vxp_sourc
   return rc;
 }
 
+/* Read `m` (made by vxp_machine__new, taken over: freed on failure) from `src`. */
 static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_source *src,
-                            const char *label, vxp_source *owned_src) {
-  vxp_machine *m = vxp_machine__new(ctx, label);
-  if (!m) {
-    vxp_source_free(owned_src);
-    return vxp_ctx__nomem(ctx);
-  }
+                            vxp_machine *m) {
   m->src = src;
-  m->owned_src = owned_src;
   vxp_syntax_cut why;
   uint32_t parsable = vxp_syntax__parsable_length(src, &why);
   TSTree *tree = NULL;
@@ -791,6 +743,16 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
   if (rc == VXP_OK) rc = check_is_machine(ctx, m, src, root);
   if (rc == VXP_OK && m->lowerings.len) rc = check_own_lowerings(ctx, m, src, root);
   ts_tree_delete(tree);
+  if (rc == VXP_OK) { /* finished: the diagnostics join the arena */
+    vxp_diag_list diags = {0};
+    if (!vxp_diag__list_to_arena(ctx, &m->arena, &diags, &m->diags)) {
+      rc = VXP_ENOMEM;
+    } else {
+      vxp_diag__list_free(ctx, &m->diags);
+      m->diags = diags;
+      m->diags_sealed = true;
+    }
+  }
   if (rc != VXP_OK) {
     vxp_machine_free(m);
     return rc == VXP_ECANCELLED ? vxp_ctx__cancelled(ctx) : vxp_ctx__nomem(ctx);
@@ -805,7 +767,9 @@ int vxp_machine_load(vxp_machine **out, vxp_context *ctx, const vxp_source *src)
   if (!out || !ctx || !src)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_machine_load")
                : VXP_EINVAL;
-  return load_from_source(out, ctx, src, src->label, NULL);
+  vxp_machine *m = vxp_machine__new(ctx, src->label);
+  if (!m) return vxp_ctx__nomem(ctx);
+  return load_from_source(out, ctx, src, m);
 }
 
 int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx, const char *name) {
@@ -820,33 +784,19 @@ int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx, const char *name) {
                           name, vxp_builtin__names());
   char label[128];
   snprintf(label, sizeof(label), "%s (built-in)", name);
-  vxp_source *src;
-  int rc = vxp_source_new(&src, ctx, label, text, len);
-  if (rc != VXP_OK) return rc;
-  return load_from_source(out, ctx, src, label, src);
+  vxp_machine *m = vxp_machine__new(ctx, label);
+  const vxp_source *src = m ? vxp_source__new_in(ctx, &m->arena, label, text, len) : NULL;
+  if (!src) {
+    vxp_machine_free(m);
+    return vxp_ctx__nomem(ctx);
+  }
+  return load_from_source(out, ctx, src, m);
 }
 
 void vxp_machine_free(vxp_machine *m) {
   if (!m) return;
-  vxp_context *ctx = m->ctx;
-  for (size_t i = 0; i < m->spaces.len; i++)
-    free_space(ctx, &m->spaces.items[i]);
-  for (size_t i = 0; i < m->topologies.len; i++)
-    free_topology(ctx, &m->topologies.items[i]);
-  for (size_t i = 0; i < m->lowerings.len; i++) {
-    vxp_ctx__free(ctx, m->lowerings.items[i].from);
-    vxp_ctx__free(ctx, m->lowerings.items[i].to);
-    vxp_ctx__free(ctx, m->lowerings.items[i].topology);
-    vxp_ctx__free(ctx, m->lowerings.items[i].generic_method);
-    vxp_ctx__free(ctx, m->lowerings.items[i].count);
-  }
-  array_free(ctx, &m->spaces);
-  array_free(ctx, &m->topologies);
-  array_free(ctx, &m->lowerings);
-  vxp_diag__list_free(ctx, &m->diags);
-  vxp_source_free(m->owned_src);
-  vxp_ctx__free(ctx, m->label);
-  vxp_ctx__free(ctx, m);
+  if (!m->diags_sealed) vxp_diag__list_free(m->ctx, &m->diags);
+  vxp_arena__free_handle(m->ctx, &m->arena); /* everything else is the arena's */
 }
 
 const char *vxp_machine_label(const vxp_machine *m) { return m ? m->label : NULL; }

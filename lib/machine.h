@@ -6,6 +6,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "arena.h"
 #include "diag.h"
 #include "model.h"
 
@@ -128,17 +129,21 @@ typedef struct vxp_topology {
 } vxp_topology;
 
 /* The declarations of one input. Invariant: names are unique within `spaces` and within
- * `topologies` (a duplicate is reported and dropped). `owned_src` is set when the machine
- * made its own source (built-ins); otherwise `src` is borrowed. */
+ * `topologies` (a duplicate is reported and dropped). `src` is borrowed, or the machine's own
+ * (a built-in's text, in its arena). The machine lives in its own `arena` (VXP_ARENA_HANDLE)
+ * with everything it owns: its label, its tables and every name and table in them (grown
+ * there with arena_push), its own source, and, once a loaded machine is finished, its
+ * diagnostics (`diags_sealed`). Freeing it is one vxp_arena__free_handle. */
 struct vxp_machine {
   vxp_context *ctx;
   char *label;
   const vxp_source *src;
-  vxp_source *owned_src;
   Array(vxp_space) spaces;
   Array(vxp_topology) topologies;
   Array(vxp_lowering) lowerings;
   vxp_diag_list diags;
+  bool diags_sealed;
+  vxp_arena arena;
 };
 
 /* Read every Memory and Topology item under `root` (parsed from `src`) into `m`, with

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "arena.h"
 #include "context.h"
 #include "invariants.h"
 
@@ -37,8 +38,8 @@ static void add_line(vxp_source *src, size_t start) {
  * handle, its edit history (room for `steps`), its line index (room for `lines`), its label
  * and its text (`len` bytes and a NUL). Nothing in it grows, so both counts are bounds known
  * before the source is made. NULL on allocation failure. */
-static vxp_source *source_block(vxp_context *ctx, const char *label, size_t len, size_t lines,
-                                size_t steps) {
+static vxp_source *source_block(vxp_context *ctx, vxp_arena *arena, const char *label, size_t len,
+                                size_t lines, size_t steps) {
   size_t label_size = strlen(label) + 1;
   /* The handle and the steps are 8-aligned, the line starts 4, the text and label 1; the
    * sizes are small multiples of the text's (at most 4 GiB), so 64 bits hold them. */
@@ -46,7 +47,8 @@ static vxp_source *source_block(vxp_context *ctx, const char *label, size_t len,
   size_t at_lines = at_steps + steps * sizeof(vxp_source_step);
   size_t at_label = at_lines + lines * sizeof(uint32_t);
   size_t at_text = at_label + label_size;
-  unsigned char *block = vxp_ctx__malloc(ctx, at_text + len + 1);
+  unsigned char *block = arena ? vxp_arena__alloc(ctx, arena, at_text + len + 1)
+                               : vxp_ctx__malloc(ctx, at_text + len + 1);
   if (!block) return NULL;
   vxp_source *src = (vxp_source *)(void *)block;
   memset(src, 0, sizeof(*src));
@@ -64,6 +66,28 @@ static vxp_source *source_block(vxp_context *ctx, const char *label, size_t len,
   return src;
 }
 
+/* A source of `len` bytes of `text` (NULL when len is 0), one block from `arena` or (NULL)
+ * the context's allocator. NULL on allocation failure. */
+static vxp_source *source_new(vxp_context *ctx, vxp_arena *arena, const char *label,
+                              const char *text, size_t len) {
+  size_t lines = 1 + (len ? newlines(text, len) : 0);
+  vxp_source *src = source_block(ctx, arena, label, len, lines, 0);
+  if (!src) return NULL;
+  if (len) memcpy(src->text, text, len);
+  add_line(src, 0);
+  for (size_t i = 0; i < len; i++)
+    if (src->text[i] == '\n' && i + 1 < len) add_line(src, i + 1);
+  return src;
+}
+
+const vxp_source *vxp_source__new_in(vxp_context *ctx, vxp_arena *arena, const char *label,
+                                     const char *text, size_t len) {
+  VXP__ASSERT(len <= VXP__MAX_SOURCE_BYTES);
+  vxp_source *src = source_new(ctx, arena, label, text, len);
+  if (src) VXP__CHECK(vxp_check__source(src));
+  return src;
+}
+
 int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const char *text,
                    size_t len) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
@@ -72,13 +96,8 @@ int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const 
   if (len > VXP__MAX_SOURCE_BYTES)
     return vxp_ctx__error(ctx, VXP_EINVAL, "%s: source of %zu bytes exceeds the 4 GiB limit",
                           label ? label : "<input>", len);
-  size_t lines = 1 + (len ? newlines(text, len) : 0);
-  vxp_source *src = source_block(ctx, label ? label : "<input>", len, lines, 0);
+  vxp_source *src = source_new(ctx, NULL, label ? label : "<input>", text, len);
   if (!src) return vxp_ctx__nomem(ctx);
-  if (len) memcpy(src->text, text, len);
-  add_line(src, 0);
-  for (size_t i = 0; i < len; i++)
-    if (src->text[i] == '\n' && i + 1 < len) add_line(src, i + 1);
   VXP__CHECK(vxp_check__source(src));
   *out = src;
   return VXP_OK;
@@ -195,7 +214,7 @@ int vxp_source_edit(vxp_source **out, const vxp_source *src, uint32_t start_byte
   /* The index keeps at most the old lines, one more where the edit point starts a line,
    * and one per inserted newline. */
   size_t lines = src->line_starts.len + 1 + (len ? newlines(text, len) : 0);
-  vxp_source *to = source_block(ctx, src->label, kept + len, lines, keep_steps + 1);
+  vxp_source *to = source_block(ctx, NULL, src->label, kept + len, lines, keep_steps + 1);
   if (!to) return vxp_ctx__nomem(ctx);
   memcpy(to->text, src->text, start_byte);
   if (len) memcpy(to->text + start_byte, text, len);

@@ -5,6 +5,8 @@
 
 #include "array.h"
 
+struct vxp_arena;
+
 /* One edit in a source's history: the version `from_id` became the next version by
  * replacing [start_byte, old_end_byte) with new text ending at new_end_byte. The points are
  * 0-based line and byte column in the old text (start, old_end) and the new (new_end), as
@@ -32,6 +34,11 @@ struct vxp_source {
   Array(uint32_t) line_starts;
   Array(vxp_source_step) history;
 };
+
+/* A source made in `arena` (a handle's, which owns it: never vxp_source_free it), as
+ * vxp_source_new makes one: a built-in machine's text. NULL on allocation failure. */
+const vxp_source *vxp_source__new_in(vxp_context *ctx, struct vxp_arena *arena, const char *label,
+                                     const char *text, size_t len);
 
 /* The 0-based point of byte `offset` (clamped to the text). */
 vxp_point vxp_source__point(const vxp_source *src, uint32_t offset);

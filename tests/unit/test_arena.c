@@ -14,6 +14,7 @@
 #include "arena.h"
 #include "array.h"
 #include "context.h"
+#include "machine.h"
 #include "strbuf.h"
 
 static void test_arena__blocks_small_and_large_are_aligned_zeroed_and_apart(void **state) {
@@ -184,6 +185,40 @@ static void test_arena__a_source_and_its_edit_are_one_call(void **state) {
   llama_close(&L);
 }
 
+/* A machine lives in its own arena with its label, its spaces, topologies and lowerings and
+ * every name and list in them, a built-in's own source, and its diagnostics once loaded: one
+ * call (46 for the built-in a100-40 before; this file's two findings: more still). */
+static void test_arena__a_machine_is_one_call(void **state) {
+  (void)state;
+  llama L = llama_open();
+  vxp_machine *m;
+  handle_count c = made_start();
+  assert_int_equal(vxp_machine_builtin(&m, L.ctx, "a100-40"), VXP_OK);
+  made_end(&c);
+  assert_true(m->spaces.len > 1 && m->topologies.len > 0);
+  FREED_IN(c, 1, vxp_machine_free(m));
+
+  static const char text[] =
+      "Memory HBM { capacity: 4 GiB }\n"
+      "Memory HBM { capacity: 8 GiB }\n" /* E6012: declared twice */
+      "Memory S { within: Memory::HBM, capacity: 64 KiB, granule: 1 KiB }\n"
+      "Topology T { memory: Memory::HBM, visible: [Memory::HBM, Memory::S], dtypes: [f32, f16],\n"
+      "  transfer Memory::HBM -> Memory::S : 10 }\n";
+  vxp_source *src;
+  assert_int_equal(vxp_source_new(&src, L.ctx, "two.vx", text, sizeof(text) - 1), VXP_OK);
+  c = made_start();
+  assert_int_equal(vxp_machine_load(&m, L.ctx, src), VXP_OK);
+  made_end(&c);
+  assert_true(vxp_machine_diagnostic_count(m) > 0);
+  assert_non_null(vxp_diagnostic_message(vxp_machine_diagnostic(m, 0)));
+  assert_int_equal(m->topologies.len, 1);
+  assert_int_equal(m->topologies.items[0].visible.len, 2);
+  assert_string_equal(m->topologies.items[0].edges.items[0].to, "S");
+  FREED_IN(c, 1, vxp_machine_free(m));
+  vxp_source_free(src);
+  llama_close(&L);
+}
+
 /* Diagnostics own their message, notes and capacity facts; an analysis deep-copies its own
  * into its arena when it is sealed, and a refused CUDA generation moves its handle and its
  * diagnostics into an arena of their own: still one call each (BATCH=9 does not fit: the
@@ -335,6 +370,7 @@ int main(void) {
       cmocka_unit_test(test_arena__an_array_moves_in_whole),
       cmocka_unit_test(test_arena__a_handle_and_its_growing_tables_are_one_arena),
       cmocka_unit_test(test_arena__a_source_and_its_edit_are_one_call),
+      cmocka_unit_test(test_arena__a_machine_is_one_call),
       cmocka_unit_test(test_arena__freeing_an_analysis_is_one_call),
       cmocka_unit_test(test_arena__an_analysis_and_a_refusal_with_diagnostics_are_one_call),
       cmocka_unit_test(test_arena__a_roofline_a_report_cuda_a_sweep_and_a_frontier_are_one_call),
