@@ -15,19 +15,24 @@ int vxp_strtab__init(vxp_context *ctx, vxp_strtab *tab) {
   memset(tab, 0, sizeof(*tab));
   tab->slot_count = 64;
   tab->slots = vxp_ctx__calloc(ctx, tab->slot_count, sizeof(vxp_name));
-  char *empty = vxp_ctx__strndup(ctx, "", 0);
+  char *empty = vxp_arena__alloc(ctx, &tab->pool, 1);
   if (!tab->slots || !empty || !array_push(ctx, &tab->strings, empty) ||
       !array_push(ctx, &tab->lengths, 0)) {
-    if (empty && tab->strings.len == 0) vxp_ctx__free(ctx, empty);
     vxp_strtab__free(ctx, tab);
     return VXP_ENOMEM;
   }
   return VXP_OK;
 }
 
+/* A copy of `len` bytes of `s`, NUL-terminated, in the table's pool; NULL when out of memory. */
+static char *pool_copy(vxp_context *ctx, vxp_strtab *tab, const char *s, size_t len) {
+  char *copy = vxp_arena__alloc(ctx, &tab->pool, len + 1); /* zeroed: the NUL is there */
+  if (copy && len) memcpy(copy, s, len);
+  return copy;
+}
+
 void vxp_strtab__free(vxp_context *ctx, vxp_strtab *tab) {
-  for (size_t i = 0; i < tab->strings.len; i++)
-    vxp_ctx__free(ctx, tab->strings.items[i]);
+  vxp_arena__free(ctx, &tab->pool);
   array_free(ctx, &tab->strings);
   array_free(ctx, &tab->lengths);
   vxp_ctx__free(ctx, tab->slots);
@@ -48,7 +53,7 @@ int vxp_strtab__copy(vxp_context *ctx, vxp_strtab *to, const vxp_strtab *from) {
   memcpy(to->lengths.items, from->lengths.items, n * sizeof(uint32_t));
   to->lengths.len = n;
   for (size_t i = 0; i < n; i++) {
-    char *copy = vxp_ctx__strndup(ctx, from->strings.items[i], from->lengths.items[i]);
+    char *copy = pool_copy(ctx, to, from->strings.items[i], from->lengths.items[i]);
     if (!copy) {
       vxp_strtab__free(ctx, to);
       return VXP_ENOMEM;
@@ -101,12 +106,10 @@ vxp_name vxp_strtab__intern(vxp_context *ctx, vxp_strtab *tab, const char *s, si
     slot = probe(tab, s, len, h);
   }
   if (tab->strings.len >= VXP_NAME_ERROR - 1) return VXP_NAME_ERROR;
-  char *copy = vxp_ctx__strndup(ctx, s, len);
+  char *copy = pool_copy(ctx, tab, s, len);
   if (!copy) return VXP_NAME_ERROR;
-  if (!array_reserve(ctx, &tab->strings, 1) || !array_reserve(ctx, &tab->lengths, 1)) {
-    vxp_ctx__free(ctx, copy);
-    return VXP_NAME_ERROR;
-  }
+  if (!array_reserve(ctx, &tab->strings, 1) || !array_reserve(ctx, &tab->lengths, 1))
+    return VXP_NAME_ERROR; /* the copy stays in the pool, unused */
   vxp_name id = (vxp_name)tab->strings.len;
   tab->strings.items[tab->strings.len++] = copy;
   tab->lengths.items[tab->lengths.len++] = (uint32_t)len;

@@ -4,6 +4,7 @@
 #ifndef VXP_STRTAB_H
 #define VXP_STRTAB_H
 
+#include "arena.h"
 #include "array.h"
 
 /* An interned name. 0 is "no name"; VXP_NAME_ERROR signals allocation failure. */
@@ -12,8 +13,11 @@ typedef uint32_t vxp_name;
 #define VXP_NAME_ERROR ((vxp_name)UINT32_MAX)
 
 /* Invariant: strings[0] is "" (the none name); `slots` is an open-addressing table of
- * capacity `slot_count` (a power of two, at most half full) holding name ids, 0 = empty. */
+ * capacity `slot_count` (a power of two, at most half full) holding name ids, 0 = empty.
+ * The strings' bytes are in `pool` (an arena: a name's text never moves, and a table of a
+ * thousand names is one block to give back, not a thousand). */
 typedef struct vxp_strtab {
+  vxp_arena pool;
   Array(char *) strings;
   Array(uint32_t) lengths;
   vxp_name *slots;
