@@ -119,6 +119,20 @@ char *vxp_arena__strdup(vxp_context *ctx, vxp_arena *arena, const char *s) {
   return copy;
 }
 
+void vxp_arena__take(vxp_arena *to, vxp_arena *from) {
+  if (!from->head) return;
+  if (!to->head) {
+    *to = *from;
+  } else {
+    struct vxp_arena_block *tail = from->head;
+    while (tail->next)
+      tail = tail->next;
+    tail->next = to->head->next;
+    to->head->next = from->head;
+  }
+  memset(from, 0, sizeof(*from));
+}
+
 void vxp_arena__free(vxp_context *ctx, vxp_arena *arena) {
   for (struct vxp_arena_block *b = arena->head, *next; b; b = next) {
     next = b->next;

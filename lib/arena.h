@@ -64,6 +64,10 @@ void vxp_arena__free_handle(vxp_context *ctx, vxp_arena *own);
 /* A copy of `s` in the arena; NULL on allocation failure. */
 char *vxp_arena__strdup(vxp_context *ctx, vxp_arena *arena, const char *s);
 
+/* Move every block of `from` into `to` (they are given back with it); `from` is left empty.
+ * `to`'s shared block stays the one being filled. */
+void vxp_arena__take(vxp_arena *to, vxp_arena *from);
+
 /* Give every block back in one walk; the arena is empty afterwards. */
 void vxp_arena__free(vxp_context *ctx, vxp_arena *arena);
 

@@ -1901,7 +1901,7 @@ int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp
                        vxp_diag_list *diags, vxp_lower_marks *marks) {
   lowerer L;
   lowerer_init(&L, ctx, src, model, diags);
-  if (vxp_strtab__init(ctx, &model->names) != VXP_OK) return VXP_ENOMEM;
+  if (vxp_strtab__init_in(ctx, &model->names, model->arena) != VXP_OK) return VXP_ENOMEM;
   L.top_index = 0;
   lower_items(&L, root, true, marks ? (void *)&marks->sig : NULL);
   if (L.signatures.len)
@@ -1930,7 +1930,7 @@ int vxp_lower__begin(vxp_lower_run **out, vxp_context *ctx, const vxp_source *sr
   if (!W) return VXP_ENOMEM;
   lowerer_init(&W->L, ctx, src, model, diags);
   setup_vis(&W->L);
-  if (vxp_strtab__init(ctx, &model->names) != VXP_OK) {
+  if (vxp_strtab__init_in(ctx, &model->names, model->arena) != VXP_OK) {
     vxp_ctx__free(ctx, W);
     return VXP_ENOMEM;
   }
@@ -1976,7 +1976,7 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top
                       vxp_model *model, vxp_diag_list *diags, vxp_lower_marks *marks) {
   uint32_t n = R->items;
   if (old_marks->sig.len != (size_t)n + 1 || old_marks->body.len != (size_t)n + 1) return 0;
-  if (vxp_strtab__copy(ctx, &model->names, &old->names) != VXP_OK) return VXP_ENOMEM;
+  if (vxp_strtab__copy(ctx, &model->names, &old->names, model->arena) != VXP_OK) return VXP_ENOMEM;
   if (!vxp_model__reserve_like(ctx, model, old) ||
       (old_diags->len > diags->len && !array_reserve(ctx, diags, old_diags->len - diags->len)))
     return VXP_ENOMEM;

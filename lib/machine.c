@@ -52,7 +52,7 @@ static const char *node_text(reader *R, TSNode node, size_t *len) {
 static char *node_dup(reader *R, TSNode node) {
   size_t len;
   const char *s = node_text(R, node, &len);
-  char *copy = vxp_arena__alloc(R->ctx, &R->m->arena, len + 1);
+  char *copy = vxp_arena__alloc(R->ctx, R->m->arena, len + 1);
   if (!copy) {
     R->rc = VXP_ENOMEM;
     return NULL;
@@ -261,7 +261,7 @@ static void read_memory(reader *R, TSNode item) {
     TSNode f = ts_node_named_child(body, i);
     if (usable(f)) read_memory_field(R, &sp, f);
   }
-  if (R->rc != VXP_OK || !arena_push(R->ctx, &R->m->arena, &R->m->spaces, sp)) {
+  if (R->rc != VXP_OK || !arena_push(R->ctx, R->m->arena, &R->m->spaces, sp)) {
     R->rc = VXP_ENOMEM;
   } else if (!vxp_name_index__add(R->ctx, &R->spaces, sp.name, R->m->spaces.len - 1)) {
     R->rc = VXP_ENOMEM;
@@ -306,7 +306,7 @@ static void read_edge(reader *R, vxp_topology *t, TSNode entry) {
   }
   e.from = node_dup(R, from_name);
   e.to = node_dup(R, to_name);
-  if (R->rc != VXP_OK || !arena_push(R->ctx, &R->m->arena, &t->edges, e)) {
+  if (R->rc != VXP_OK || !arena_push(R->ctx, R->m->arena, &t->edges, e)) {
     R->rc = VXP_ENOMEM;
   }
 }
@@ -324,7 +324,7 @@ static void read_name_list(reader *R, TSNode entry, bool space_paths, void *list
     TSNode name = space_paths ? fld(R, child, R->F->name) : child;
     if (!usable(name)) continue;
     char *copy = node_dup(R, name);
-    if (copy && !arena_push(R->ctx, &R->m->arena, list, copy)) R->rc = VXP_ENOMEM;
+    if (copy && !arena_push(R->ctx, R->m->arena, list, copy)) R->rc = VXP_ENOMEM;
   }
 }
 
@@ -397,7 +397,7 @@ static void read_compute(reader *R, vxp_topology *t, TSNode comment) {
            quoted, t->name, vxp_machine__compute_elem_name(c.elem));
       return;
     }
-    if (!arena_push(R->ctx, &R->m->arena, &t->compute, c)) {
+    if (!arena_push(R->ctx, R->m->arena, &t->compute, c)) {
       R->rc = VXP_ENOMEM;
       return;
     }
@@ -488,7 +488,7 @@ static void read_topology(reader *R, TSNode item) {
   }
   if (!t.memory && R->rc == VXP_OK)
     diag(R, "VXP0015", name, "topology '%s' has no `memory:` entry (it is required)", t.name);
-  if (R->rc != VXP_OK || !arena_push(R->ctx, &R->m->arena, &R->m->topologies, t)) {
+  if (R->rc != VXP_OK || !arena_push(R->ctx, R->m->arena, &R->m->topologies, t)) {
     R->rc = VXP_ENOMEM;
   } else if (!vxp_name_index__add(R->ctx, &R->topologies, t.name, R->m->topologies.len - 1)) {
     R->rc = VXP_ENOMEM;
@@ -534,9 +534,9 @@ static void read_lowering(reader *R, TSNode item) {
   l.start_byte = ts_node_start_byte(item);
   l.end_byte = ts_node_end_byte(item);
   l.body_start = ts_node_is_null(body) ? ts_node_end_byte(item) : ts_node_start_byte(body);
-  if (R->rc == VXP_OK) R->rc = vxp_lowering__read_body(R->ctx, &R->m->arena, R->src, item, &l);
+  if (R->rc == VXP_OK) R->rc = vxp_lowering__read_body(R->ctx, R->m->arena, R->src, item, &l);
   if (R->rc == VXP_OK) R->rc = vxp_lowering__check_bounds(R->ctx, R->src, item, &R->m->diags);
-  if (R->rc != VXP_OK || !arena_push(R->ctx, &R->m->arena, &R->m->lowerings, l)) {
+  if (R->rc != VXP_OK || !arena_push(R->ctx, R->m->arena, &R->m->lowerings, l)) {
     R->rc = VXP_ENOMEM;
   }
 }
@@ -620,15 +620,25 @@ int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, T
 /* ------------------------------------------------------------------ machine objects */
 
 vxp_machine *vxp_machine__new(vxp_context *ctx, const char *label) {
-  vxp_machine *m = VXP_ARENA_HANDLE(ctx, vxp_machine, arena);
+  vxp_machine *m = VXP_ARENA_HANDLE(ctx, vxp_machine, own);
   if (!m) return NULL;
   m->ctx = ctx;
-  m->label = vxp_arena__strdup(ctx, &m->arena, label);
+  m->arena = &m->own;
+  m->label = vxp_arena__strdup(ctx, m->arena, label);
   if (!m->label) {
     vxp_machine_free(m);
     return NULL;
   }
   return m;
+}
+
+vxp_machine *vxp_machine__new_in(vxp_context *ctx, vxp_arena *arena, const char *label) {
+  vxp_machine *m = vxp_arena__alloc(ctx, arena, sizeof(*m));
+  if (!m) return NULL;
+  m->ctx = ctx;
+  m->arena = arena;
+  m->label = vxp_arena__strdup(ctx, arena, label);
+  return m->label ? m : NULL; /* what was made is the arena's */
 }
 
 /* Parse `src` and read its declarations, syntax errors included, into a new machine. */
@@ -745,7 +755,7 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
   ts_tree_delete(tree);
   if (rc == VXP_OK) { /* finished: the diagnostics join the arena */
     vxp_diag_list diags = {0};
-    if (!vxp_diag__list_to_arena(ctx, &m->arena, &diags, &m->diags)) {
+    if (!vxp_diag__list_to_arena(ctx, m->arena, &diags, &m->diags)) {
       rc = VXP_ENOMEM;
     } else {
       vxp_diag__list_free(ctx, &m->diags);
@@ -785,7 +795,7 @@ int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx, const char *name) {
   char label[128];
   snprintf(label, sizeof(label), "%s (built-in)", name);
   vxp_machine *m = vxp_machine__new(ctx, label);
-  const vxp_source *src = m ? vxp_source__new_in(ctx, &m->arena, label, text, len) : NULL;
+  const vxp_source *src = m ? vxp_source__new_in(ctx, m->arena, label, text, len) : NULL;
   if (!src) {
     vxp_machine_free(m);
     return vxp_ctx__nomem(ctx);
@@ -796,7 +806,8 @@ int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx, const char *name) {
 void vxp_machine_free(vxp_machine *m) {
   if (!m) return;
   if (!m->diags_sealed) vxp_diag__list_free(m->ctx, &m->diags);
-  vxp_arena__free_handle(m->ctx, &m->arena); /* everything else is the arena's */
+  /* Everything else is the arena's: the machine's own, or the program's that holds it. */
+  if (m->arena == &m->own) vxp_arena__free_handle(m->ctx, &m->own);
 }
 
 const char *vxp_machine_label(const vxp_machine *m) { return m ? m->label : NULL; }

@@ -130,10 +130,11 @@ typedef struct vxp_topology {
 
 /* The declarations of one input. Invariant: names are unique within `spaces` and within
  * `topologies` (a duplicate is reported and dropped). `src` is borrowed, or the machine's own
- * (a built-in's text, in its arena). The machine lives in its own `arena` (VXP_ARENA_HANDLE)
- * with everything it owns: its label, its tables and every name and table in them (grown
- * there with arena_push), its own source, and, once a loaded machine is finished, its
- * diagnostics (`diags_sealed`). Freeing it is one vxp_arena__free_handle. */
+ * (a built-in's text, in its arena). The machine lives in `arena` with everything it owns:
+ * its label, its tables and every name and table in them (grown there with arena_push), its
+ * own source, and, once a loaded machine is finished, its diagnostics (`diags_sealed`). That
+ * arena is its `own` (VXP_ARENA_HANDLE: freeing it is one vxp_arena__free_handle), or the
+ * program's whose declarations it holds (vxp_machine__new_in: it goes with the program). */
 struct vxp_machine {
   vxp_context *ctx;
   char *label;
@@ -143,7 +144,8 @@ struct vxp_machine {
   Array(vxp_lowering) lowerings;
   vxp_diag_list diags;
   bool diags_sealed;
-  vxp_arena arena;
+  vxp_arena *arena;
+  vxp_arena own;
 };
 
 /* Read every Memory and Topology item under `root` (parsed from `src`) into `m`, with
@@ -168,6 +170,10 @@ void vxp_machine__reader_free(vxp_machine_reader *r);
 
 /* Allocate an empty machine labelled `label`; NULL on allocation failure. */
 vxp_machine *vxp_machine__new(vxp_context *ctx, const char *label);
+
+/* The same, allocated from `arena` (a program's, which owns it: vxp_machine_free then gives
+ * back only diagnostics not yet in the arena). */
+vxp_machine *vxp_machine__new_in(vxp_context *ctx, vxp_arena *arena, const char *label);
 
 /* The merged view of several inputs, in order: the program's own declarations, then the
  * device machine, then the host. Borrowed pointers into the inputs. */

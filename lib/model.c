@@ -36,33 +36,49 @@ unsigned vxp_elem__bits(vxp_elem e) { return e < VXP_ELEM_COUNT ? elem_table[e].
 
 const char *vxp_elem__name(vxp_elem e) { return e < VXP_ELEM_COUNT ? elem_table[e].name : ""; }
 
-void vxp_model__free(vxp_context *ctx, vxp_model *m) {
+#define TABLE(fn, data, a) (fn)((data), (void **)&(a).items, (a).len, sizeof(*(a).items), &(a).cap)
+
+void vxp_model__each_table(vxp_model *m, vxp_table_fn fn, void *data) {
   for (size_t i = 0; i < m->functions.len; i++) {
-    vxp_function *fn = &m->functions.items[i];
-    array_free(ctx, &fn->generics);
-    array_free(ctx, &fn->params);
-    array_free(ctx, &fn->events);
-    array_free(ctx, &fn->reads);
-    array_free(ctx, &fn->accesses);
-    array_free(ctx, &fn->ariths);
+    vxp_function *f = &m->functions.items[i];
+    TABLE(fn, data, f->generics);
+    TABLE(fn, data, f->params);
+    TABLE(fn, data, f->events);
+    TABLE(fn, data, f->reads);
+    TABLE(fn, data, f->accesses);
+    TABLE(fn, data, f->ariths);
   }
-  array_free(ctx, &m->functions);
-  array_free(ctx, &m->cexprs);
-  array_free(ctx, &m->dim_list);
-  array_free(ctx, &m->types);
-  array_free(ctx, &m->consts);
-  array_free(ctx, &m->declared);
-  array_free(ctx, &m->call_args);
-  array_free(ctx, &m->externs);
-  array_free(ctx, &m->enums);
-  array_free(ctx, &m->structs);
-  array_free(ctx, &m->traits);
-  array_free(ctx, &m->topologies);
-  array_free(ctx, &m->refs);
-  array_free(ctx, &m->items);
-  array_free(ctx, &m->visibility);
-  array_free(ctx, &m->raw);
-  vxp_strtab__free(ctx, &m->names);
+  TABLE(fn, data, m->functions);
+  TABLE(fn, data, m->cexprs);
+  TABLE(fn, data, m->dim_list);
+  TABLE(fn, data, m->types);
+  TABLE(fn, data, m->consts);
+  TABLE(fn, data, m->declared);
+  TABLE(fn, data, m->call_args);
+  TABLE(fn, data, m->externs);
+  TABLE(fn, data, m->enums);
+  TABLE(fn, data, m->structs);
+  TABLE(fn, data, m->traits);
+  TABLE(fn, data, m->topologies);
+  TABLE(fn, data, m->refs);
+  TABLE(fn, data, m->items);
+  TABLE(fn, data, m->visibility);
+  TABLE(fn, data, m->raw);
+  TABLE(fn, data, m->names.strings);
+  TABLE(fn, data, m->names.lengths);
+  fn(data, (void **)&m->names.slots, m->names.slot_count, sizeof(*m->names.slots), NULL);
+}
+
+static void free_table(void *data, void **items, size_t len, size_t elem, size_t *cap) {
+  (void)len, (void)elem;
+  vxp_ctx__free(data, *items);
+  *items = NULL;
+  if (cap) *cap = 0;
+}
+
+void vxp_model__free(vxp_context *ctx, vxp_model *m) {
+  vxp_model__each_table(m, free_table, ctx);
+  vxp_strtab__free(ctx, &m->names); /* its pool; its tables went above */
   vxp_machine_free(m->declarations);
   m->declarations = NULL;
 }

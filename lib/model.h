@@ -516,9 +516,19 @@ typedef struct vxp_model {
    * with the model); NULL until read. Every analysis borrows them; their problems (units,
    * fields) are in declarations->diags, which an analysis reports. */
   struct vxp_machine *declarations;
+  vxp_arena *arena; /* where the names' strings go (the program's arena), or NULL: their own */
 } vxp_model;
 
 void vxp_model__free(vxp_context *ctx, vxp_model *m);
+
+/* A table of a model (or of what holds one): `len` elements of `elem` bytes at *items, room
+ * for *cap (NULL: a fixed table, `len` is its size). */
+typedef void (*vxp_table_fn)(void *data, void **items, size_t len, size_t elem, size_t *cap);
+
+/* Call `fn` on every table of `m`, the name table's included: the one list that
+ * vxp_model__free gives back and a program's seal moves into its arena (program.c). A
+ * function's tables come before the functions' table. */
+void vxp_model__each_table(vxp_model *m, vxp_table_fn fn, void *data);
 
 /* Point each Memory, Topology and lowering item of `m` at the declaration
  * `m->declarations` holds of it (both are in source order), VXP_NONE where there is none. */

@@ -264,6 +264,7 @@ int vxp_program__top_nodes(vxp_context *ctx, TSNode root, void *out) {
  * and the whole tree is lowered otherwise. */
 static int lower(vxp_program *prog, const vxp_program *old, TSNode root, bool keep_marks) {
   vxp_context *ctx = prog->ctx;
+  prog->model.arena = &prog->arena; /* the names' strings go with the program */
   if (old && old->marks.body.len) {
     vxp_reuse *R = vxp_ctx__calloc(ctx, 1, sizeof(*R));
     if (!R) return VXP_ENOMEM;
@@ -284,6 +285,7 @@ static int lower(vxp_program *prog, const vxp_program *old, TSNode root, bool ke
       }
       vxp_model__free(ctx, &prog->model);
       memset(&prog->model, 0, sizeof(prog->model));
+      prog->model.arena = &prog->arena;
       vxp_lower__marks_free(ctx, &prog->marks);
       vxp_diag__truncate(ctx, &prog->diags, before);
       if (done < 0) return done;
@@ -293,11 +295,100 @@ static int lower(vxp_program *prog, const vxp_program *old, TSNode root, bool ke
                             keep_marks ? &prog->marks : NULL);
 }
 
+/* Every table of the program: the model's (one list, vxp_model__each_table), the lowering's
+ * marks, the top-level nodes, the scan's marks, the changed ranges, and a reparse's plan (its
+ * sides, then the plan itself, which points at them). */
+static void program_tables(vxp_program *prog, vxp_table_fn fn, void *data) {
+  vxp_model__each_table(&prog->model, fn, data);
+#define PROGRAM_TABLE(a) fn(data, (void **)&(a).items, (a).len, sizeof(*(a).items), &(a).cap)
+  PROGRAM_TABLE(prog->marks.sig);
+  PROGRAM_TABLE(prog->marks.body);
+  PROGRAM_TABLE(prog->marks.signatures);
+  PROGRAM_TABLE(prog->top);
+  PROGRAM_TABLE(prog->scan_marks);
+  PROGRAM_TABLE(prog->changed);
+#undef PROGRAM_TABLE
+  if (prog->plan) {
+    fn(data, (void **)&prog->plan->side, prog->plan->items, 1, NULL);
+    fn(data, (void **)&prog->plan, 1, sizeof(*prog->plan), NULL);
+  }
+}
+
+/* Sealing in two passes over the same list: every table's new place is made first (so a
+ * refusal moves nothing), then each table is copied there and its old storage freed. */
+typedef struct packing {
+  vxp_context *ctx;
+  vxp_arena *arena;
+  void **places; /* pass 2: each table's new place, in list order (NULL: an empty table) */
+  size_t count;  /* tables met so far */
+  bool failed;
+} packing;
+
+static void place_table(void *data, void **items, size_t len, size_t elem, size_t *cap) {
+  packing *P = data;
+  (void)cap;
+  void *place = NULL;
+  if (*items && len && !P->failed) {
+    /* No overflow: the table already fills an allocation of len * elem bytes. */
+    place = vxp_arena__alloc(P->ctx, P->arena, len * elem);
+    if (!place) P->failed = true;
+  }
+  if (P->places) P->places[P->count] = place;
+  P->count++;
+}
+
+static void move_table(void *data, void **items, size_t len, size_t elem, size_t *cap) {
+  packing *P = data;
+  void *old = *items, *place = P->places[P->count++];
+  if (place) memcpy(place, old, len * elem);
+  *items = place;
+  if (cap) *cap = place ? len : 0; /* nothing sealed grows again */
+  vxp_ctx__free(P->ctx, old);
+}
+
+/* Move the finished program into its arena: every table (all or nothing: every new place is
+ * made before anything moves), the name table's pool and the declarations machine
+ * (its diagnostics first copied in), and the diagnostics. VXP_OK or VXP_ENOMEM. */
+static int seal(vxp_program *prog) {
+  vxp_context *ctx = prog->ctx;
+  packing P = {ctx, &prog->arena, NULL, 0, false};
+  program_tables(prog, place_table, &P); /* counts them */
+  P.places = vxp_ctx__calloc(ctx, P.count ? P.count : 1, sizeof(void *));
+  if (!P.places) return VXP_ENOMEM;
+  P.count = 0;
+  program_tables(prog, place_table, &P);
+  if (!P.failed) {
+    P.count = 0;
+    program_tables(prog, move_table, &P);
+    prog->sealed = true;
+  }
+  vxp_ctx__free(ctx, P.places);
+  if (!prog->sealed) return VXP_ENOMEM; /* the places made stay, unused, in the arena */
+  vxp_arena__take(&prog->arena, &prog->model.names.own); /* empty: the names use ours */
+  vxp_diag_list diags = {0};
+  if (!vxp_diag__list_to_arena(ctx, &prog->arena, &diags, &prog->diags)) return VXP_ENOMEM;
+  vxp_diag__list_free(ctx, &prog->diags);
+  prog->diags = diags;
+  prog->diags_sealed = true;
+  vxp_machine *decl = prog->model.declarations;
+  if (decl) {
+    if (!decl->diags_sealed) {
+      vxp_diag_list own = {0};
+      if (!vxp_diag__list_to_arena(ctx, decl->arena, &own, &decl->diags)) return VXP_ENOMEM;
+      vxp_diag__list_free(ctx, &decl->diags);
+      decl->diags = own;
+      decl->diags_sealed = true;
+    }
+    prog->declarations_sealed = true; /* the machine is the program's arena's */
+  }
+  return VXP_OK;
+}
+
 /* Parse `src` (reusing `old_tree`, already edited by `steps` to match it, when not NULL),
  * then diagnose and lower. Takes ownership of `old_tree`. */
 static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TSTree *old_tree,
                  const vxp_program *old, const vxp_source_step *steps, size_t step_count) {
-  vxp_program *prog = vxp_ctx__calloc(ctx, 1, sizeof(*prog));
+  vxp_program *prog = VXP_ARENA_HANDLE(ctx, vxp_program, arena);
   if (!prog) {
     if (old_tree) ts_tree_delete(old_tree);
     return vxp_ctx__nomem(ctx);
@@ -312,8 +403,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
                                                      &prog->scan_marks, &parsable, &why);
     if (scanned != VXP_OK) {
       if (old_tree) ts_tree_delete(old_tree);
-      array_free(ctx, &prog->scan_marks);
-      vxp_ctx__free(ctx, prog);
+      vxp_program_free(prog);
       return vxp_ctx__nomem(ctx);
     }
     prog->scan_whole = parsable == src->len;
@@ -338,8 +428,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   }
   if (rc != VXP_OK) {
     if (old_tree) ts_tree_delete(old_tree);
-    array_free(ctx, &prog->scan_marks);
-    vxp_ctx__free(ctx, prog);
+    vxp_program_free(prog);
     return rc;
   }
   if (old_tree) {
@@ -367,7 +456,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   if (rc == VXP_OK)
     rc = lower(prog, prog->reused_tree && parsable == src->len ? old : NULL, root, old != NULL);
   if (rc == VXP_OK) {
-    prog->model.declarations = vxp_machine__new(ctx, src->label);
+    prog->model.declarations = vxp_machine__new_in(ctx, &prog->arena, src->label);
     if (!prog->model.declarations) rc = VXP_ENOMEM;
   }
   if (rc == VXP_OK) {
@@ -376,6 +465,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
                                  prog->top.len ? prog->top.items : NULL, prog->top.len);
   }
   if (rc == VXP_OK) vxp_model__link_declarations(&prog->model);
+  if (rc == VXP_OK) rc = seal(prog);
   if (rc != VXP_OK) {
     vxp_program_free(prog);
     if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
@@ -609,19 +699,23 @@ int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *
 void vxp_program_free(vxp_program *prog) {
   if (!prog) return;
   vxp_context *ctx = prog->ctx;
-  if (prog->tree) ts_tree_delete(prog->tree);
-  vxp_model__free(ctx, &prog->model);
-  vxp_lower__marks_free(ctx, &prog->marks);
-  array_free(ctx, &prog->top);
-  array_free(ctx, &prog->scan_marks);
-  if (prog->plan) {
-    vxp_reuse__free(ctx, prog->plan);
-    vxp_ctx__free(ctx, prog->plan);
-  }
-  vxp_diag__list_free(ctx, &prog->diags);
+  if (prog->tree) ts_tree_delete(prog->tree); /* tree-sitter's own allocation */
   vxp_ctx__free(ctx, prog->sexp);
-  array_free(ctx, &prog->changed);
-  vxp_ctx__free(ctx, prog);
+  if (!prog->diags_sealed) vxp_diag__list_free(ctx, &prog->diags);
+  if (!prog->declarations_sealed) vxp_machine_free(prog->model.declarations);
+  prog->model.declarations = NULL;
+  if (!prog->sealed) { /* a program that failed before it was sealed owns each table */
+    vxp_model__free(ctx, &prog->model);
+    vxp_lower__marks_free(ctx, &prog->marks);
+    array_free(ctx, &prog->top);
+    array_free(ctx, &prog->scan_marks);
+    array_free(ctx, &prog->changed);
+    if (prog->plan) {
+      vxp_reuse__free(ctx, prog->plan);
+      vxp_ctx__free(ctx, prog->plan);
+    }
+  }
+  vxp_arena__free_handle(ctx, &prog->arena);
 }
 
 int vxp_program_reused_tree(const vxp_program *prog) { return prog ? prog->reused_tree : 0; }

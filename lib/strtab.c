@@ -12,10 +12,15 @@ static uint32_t hash_bytes(const char *s, size_t len) {
 }
 
 int vxp_strtab__init(vxp_context *ctx, vxp_strtab *tab) {
+  return vxp_strtab__init_in(ctx, tab, NULL);
+}
+
+int vxp_strtab__init_in(vxp_context *ctx, vxp_strtab *tab, vxp_arena *pool) {
   memset(tab, 0, sizeof(*tab));
+  tab->pool = pool ? pool : &tab->own;
   tab->slot_count = 64;
   tab->slots = vxp_ctx__calloc(ctx, tab->slot_count, sizeof(vxp_name));
-  char *empty = vxp_arena__alloc(ctx, &tab->pool, 1);
+  char *empty = vxp_arena__alloc(ctx, tab->pool, 1);
   if (!tab->slots || !empty || !array_push(ctx, &tab->strings, empty) ||
       !array_push(ctx, &tab->lengths, 0)) {
     vxp_strtab__free(ctx, tab);
@@ -26,13 +31,13 @@ int vxp_strtab__init(vxp_context *ctx, vxp_strtab *tab) {
 
 /* A copy of `len` bytes of `s`, NUL-terminated, in the table's pool; NULL when out of memory. */
 static char *pool_copy(vxp_context *ctx, vxp_strtab *tab, const char *s, size_t len) {
-  char *copy = vxp_arena__alloc(ctx, &tab->pool, len + 1); /* zeroed: the NUL is there */
+  char *copy = vxp_arena__alloc(ctx, tab->pool, len + 1); /* zeroed: the NUL is there */
   if (copy && len) memcpy(copy, s, len);
   return copy;
 }
 
 void vxp_strtab__free(vxp_context *ctx, vxp_strtab *tab) {
-  vxp_arena__free(ctx, &tab->pool);
+  vxp_arena__free(ctx, &tab->own); /* an outside pool goes with its owner */
   array_free(ctx, &tab->strings);
   array_free(ctx, &tab->lengths);
   vxp_ctx__free(ctx, tab->slots);
@@ -40,8 +45,9 @@ void vxp_strtab__free(vxp_context *ctx, vxp_strtab *tab) {
   tab->slot_count = 0;
 }
 
-int vxp_strtab__copy(vxp_context *ctx, vxp_strtab *to, const vxp_strtab *from) {
+int vxp_strtab__copy(vxp_context *ctx, vxp_strtab *to, const vxp_strtab *from, vxp_arena *pool) {
   memset(to, 0, sizeof(*to));
+  to->pool = pool ? pool : &to->own;
   size_t n = from->strings.len;
   to->slots = vxp_ctx__calloc(ctx, from->slot_count, sizeof(vxp_name));
   if (!to->slots || !array_reserve(ctx, &to->strings, n) || !array_reserve(ctx, &to->lengths, n)) {

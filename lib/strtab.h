@@ -15,9 +15,12 @@ typedef uint32_t vxp_name;
 /* Invariant: strings[0] is "" (the none name); `slots` is an open-addressing table of
  * capacity `slot_count` (a power of two, at most half full) holding name ids, 0 = empty.
  * The strings' bytes are in `pool` (an arena: a name's text never moves, and a table of a
- * thousand names is one block to give back, not a thousand). */
+ * thousand names is one block to give back, not a thousand): the table's `own`, or the
+ * arena of the program whose model holds it (vxp_strtab__init_in). The table is not copied
+ * by value (`pool` may point into it). */
 typedef struct vxp_strtab {
-  vxp_arena pool;
+  vxp_arena *pool;
+  vxp_arena own;
   Array(char *) strings;
   Array(uint32_t) lengths;
   vxp_name *slots;
@@ -25,10 +28,15 @@ typedef struct vxp_strtab {
 } vxp_strtab;
 
 int vxp_strtab__init(vxp_context *ctx, vxp_strtab *tab);
+
+/* vxp_strtab__init with the strings in `pool` (NULL: the table's own), which outlives the
+ * table. */
+int vxp_strtab__init_in(vxp_context *ctx, vxp_strtab *tab, vxp_arena *pool);
 void vxp_strtab__free(vxp_context *ctx, vxp_strtab *tab);
 
-/* Make `to` a copy of `from` (the same names with the same ids). VXP_OK or VXP_ENOMEM. */
-int vxp_strtab__copy(vxp_context *ctx, vxp_strtab *to, const vxp_strtab *from);
+/* Make `to` a copy of `from` (the same names with the same ids), its strings in `pool` (NULL:
+ * its own). VXP_OK or VXP_ENOMEM. */
+int vxp_strtab__copy(vxp_context *ctx, vxp_strtab *to, const vxp_strtab *from, vxp_arena *pool);
 
 /* Intern `len` bytes of `s`; returns the name or VXP_NAME_ERROR on allocation failure. */
 vxp_name vxp_strtab__intern(vxp_context *ctx, vxp_strtab *tab, const char *s, size_t len);

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""sealed_tables.py - every table of an analysis is in its arena's list.
+"""sealed_tables.py - every table of an analysis and of a program model is in its list.
 
 An analysis builds its tables as growable arrays and `vxp_analysis__seal` moves the ones
 listed in `analysis_tables` (lib/analysis.c) into its arena, which `vxp_analysis_free` gives
-back in one call; a table left off that list would never be freed. This reads the fields of
-`struct vxp_analysis` (lib/analysis.h) and of the two structs it embeds, the machine view
-and the routing graph, and fails unless every growable array (`Array(T)` or a typedef of
-one) and every name index among them is listed, or is one of the named exceptions.
+back in one call; a program's seal moves the tables `vxp_model__each_table` (lib/model.c)
+lists, the same list `vxp_model__free` frees. A table left off a list would never be freed.
+This reads the fields of `struct vxp_analysis` (lib/analysis.h) and of the two structs it
+embeds, the machine view and the routing graph, and of `vxp_model` and `vxp_function`
+(lib/model.h), and fails unless every growable array (`Array(T)` or a typedef of one) and
+every name index among them is listed, or is one of the named exceptions.
 """
 
 import pathlib
@@ -81,10 +83,28 @@ def main() -> int:
               "analysis_tables (lib/analysis.c): it would never be freed")
     for name in stale:
         print(f"sealed_tables: analysis_tables lists an->{name}, which is not a table field")
-    if missing or stale:
+    model_h = strip_comments((LIB / "model.h").read_text())
+    model_c = strip_comments((LIB / "model.c").read_text())
+    each = body(model_c, "void vxp_model__each_table(")
+    model_listed = set(re.findall(r"\bTABLE\(fn, data, m->([\w.]+)\)", each))
+    function_listed = set(re.findall(r"\bTABLE\(fn, data, f->(\w+)\)", each))
+    model_expected = set(tables(body(model_h, "typedef struct vxp_model {"), arrays))
+    model_expected |= {"names.strings", "names.lengths"}  # the name table's own tables
+    function_expected = set(tables(body(model_h, "typedef struct vxp_function {"), arrays))
+    problems = len(missing) + len(stale)
+    for name in sorted(model_expected - model_listed):
+        print(f"sealed_tables: model->{name} is a table of the model but is not in "
+              "vxp_model__each_table (lib/model.c): it would never be freed")
+        problems += 1
+    for name in sorted(function_expected - function_listed):
+        print(f"sealed_tables: a function's {name} is a table but is not in "
+              "vxp_model__each_table (lib/model.c): it would never be freed")
+        problems += 1
+    if problems:
         return 1
     print(f"sealed_tables: {len(listed)} tables of the analysis sealed, "
-          f"{len(EXCEPTIONS)} exception(s): {', '.join(sorted(EXCEPTIONS))}")
+          f"{len(EXCEPTIONS)} exception(s): {', '.join(sorted(EXCEPTIONS))}; "
+          f"{len(model_listed)} of the model and {len(function_listed)} of each function listed")
     return 0
 
 
