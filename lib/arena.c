@@ -12,6 +12,7 @@
 struct vxp_arena_block {
   struct vxp_arena_block *next; /* the block made before this one */
   size_t size;                  /* bytes of `data` */
+  bool own;                     /* one request's alone (it may grow by realloc) */
   alignas(max_align_t) unsigned char data[];
 };
 
@@ -37,6 +38,7 @@ static void *arena_alloc(vxp_context *ctx, vxp_arena *arena, size_t size, bool z
   struct vxp_arena_block *nb = vxp_ctx__malloc(ctx, offsetof(struct vxp_arena_block, data) + data);
   if (!nb) return NULL;
   nb->size = data;
+  nb->own = data == size && data != VXP__ARENA_BLOCK;
   if (data == size && b) {
     /* A block of its own goes behind the shared one being filled, which stays the head. */
     nb->next = b->next;
@@ -87,6 +89,26 @@ bool vxp_arena__reserve(vxp_context *ctx, vxp_arena *arena, void **items, size_t
     if (end <= b->size) {
       memset(b->data + arena->used, 0, end - arena->used);
       arena->used = end;
+      *cap = new_cap;
+      return true;
+    }
+  }
+  /* A table in a block of its own grows by realloc, where it is or moved by the allocator:
+   * a large table leaves no old copies behind (the block's link is mended). */
+  if (*items && bytes > VXP__ARENA_BLOCK / 4) {
+    struct vxp_arena_block **link = &arena->head;
+    while (*link && !((*link)->own && (*link)->data == *items))
+      link = &(*link)->next;
+    if (*link) {
+      struct vxp_arena_block *old = *link;
+      struct vxp_arena_block *nb =
+          vxp_ctx__realloc(ctx, old, offsetof(struct vxp_arena_block, data) + round_up(bytes));
+      if (!nb) return false;
+      nb->size = round_up(bytes);
+      *link = nb;
+      if (nb == arena->head) arena->used = nb->size; /* nothing else is carved from it */
+      if (arena->last == *items) arena->last = nb->data;
+      *items = nb->data;
       *cap = new_cap;
       return true;
     }

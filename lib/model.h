@@ -525,9 +525,9 @@ void vxp_model__free(vxp_context *ctx, vxp_model *m);
  * for *cap (NULL: a fixed table, `len` is its size). */
 typedef void (*vxp_table_fn)(void *data, void **items, size_t len, size_t elem, size_t *cap);
 
-/* Call `fn` on every table of `m`, the name table's included: the one list that
- * vxp_model__free gives back and a program's seal moves into its arena (program.c). A
- * function's tables come before the functions' table. */
+/* Call `fn` on every table of `m`, the name table's included: the one list vxp_model__free
+ * gives back (make check-tables holds it to the struct's fields). A function's tables come
+ * before the functions' table. */
 void vxp_model__each_table(vxp_model *m, vxp_table_fn fn, void *data);
 
 /* Point each Memory, Topology and lowering item of `m` at the declaration

@@ -59,14 +59,12 @@ struct vxp_program {
   struct vxp_reuse *plan;
   const struct vxp_program *plan_base;
   uint64_t plan_base_src;
-  /* The program lives in its own `arena` (VXP_ARENA_HANDLE). Once built, `sealed`: every
-   * table above (the model's, by vxp_model__each_table, and the program's own) is moved into
-   * one block of it, the name table's pool and the declarations machine join it, and
-   * `diags_sealed`: the diagnostics are deep-copied into it. vxp_program_free is then one
-   * vxp_arena__free_handle, besides tree-sitter's tree (tree-sitter's allocation) and a
-   * cached S-expression. */
+  /* The program lives in its own `arena` (VXP_ARENA_HANDLE) with its names' strings and its
+   * declarations machine, and, once built (`diags_sealed`), its diagnostics. Its tables (the
+   * model's, vxp_model__each_table, and the program's own, program_tables in program.c) keep
+   * their own storage and are freed one by one; tree-sitter's tree is tree-sitter's. */
   vxp_arena arena;
-  bool sealed, diags_sealed, declarations_sealed;
+  bool diags_sealed, declarations_sealed;
 };
 
 /* Append the children of `root` to `out` (an Array(TSNode)), with one cursor pass.

@@ -4,8 +4,8 @@
 
 An analysis builds its tables as growable arrays and `vxp_analysis__seal` moves the ones
 listed in `analysis_tables` (lib/analysis.c) into its arena, which `vxp_analysis_free` gives
-back in one call; a program's seal moves the tables `vxp_model__each_table` (lib/model.c)
-lists, the same list `vxp_model__free` frees. A table left off a list would never be freed.
+back in one call; `vxp_model__free` frees the tables `vxp_model__each_table` (lib/model.c)
+lists. A table left off a list would never be freed.
 This reads the fields of `struct vxp_analysis` (lib/analysis.h) and of the two structs it
 embeds, the machine view and the routing graph, and of `vxp_model` and `vxp_function`
 (lib/model.h), and fails unless every growable array (`Array(T)` or a typedef of one) and

@@ -186,13 +186,13 @@ static void test_arena__a_source_and_its_edit_are_one_call(void **state) {
   llama_close(&L);
 }
 
-/* A program lives in its own arena: once built, every table of its model and its own (one list,
- * vxp_model__each_table, for freeing and for sealing) is moved in, its names' strings and its
- * declarations machine were made there, and its diagnostics are copied in; tree-sitter's tree
- * is tree-sitter's. So its free is one walk of the arena: two 64 KiB blocks for the Llama
- * prefill's ~120 KB (99 calls before: 73 of them one per name). A reparse is the same walk,
- * over three blocks. */
-static void test_arena__a_program_is_one_walk_of_its_arena(void **state) {
+/* A program lives in its own arena with its names' strings (one pool, not one block per name)
+ * and its declarations machine, and its diagnostics are copied in once it is built; its
+ * tables (the model's and its own) keep their storage (moving them in cost 6% more peak memory
+ * on a hostile case) and tree-sitter's tree is tree-sitter's. The Llama prefill's program: 25
+ * free calls, the arena's and one per table (100 before, 73 of them one per name); held to
+ * at most 30. A reparse gives back everything it made too. */
+static void test_arena__a_programs_names_and_machine_are_in_its_arena(void **state) {
   (void)state;
   llama L = llama_open();
   vxp_program *prog;
@@ -200,8 +200,7 @@ static void test_arena__a_program_is_one_walk_of_its_arena(void **state) {
   assert_int_equal(vxp_program_parse(&prog, L.ctx, L.src), VXP_OK);
   made_end(&c);
   assert_true(prog->model.functions.len > 0 && prog->model.declarations);
-  size_t blocks = vxp_arena__blocks(&prog->arena);
-  if (blocks > 2) fail_msg("the Llama program is %zu blocks", blocks);
+  if (c.made > 30) fail_msg("the Llama program is %zu blocks", c.made);
 
   size_t len;
   const char *text = vxp_source_text(L.src, &len);
@@ -216,12 +215,9 @@ static void test_arena__a_program_is_one_walk_of_its_arena(void **state) {
   assert_int_equal(vxp_program_reparse(&again, L.ctx, prog, edited), VXP_OK);
   made_end(&ce);
   assert_int_equal(again->model.functions.len, prog->model.functions.len);
-  size_t again_blocks = vxp_arena__blocks(&again->arena);
-  /* It keeps more for the next reparse (top-level nodes, marks, the scan's states, the plan). */
-  if (again_blocks > 3) fail_msg("the reparsed program is %zu blocks", again_blocks);
-  FREED_IN(ce, again_blocks, vxp_program_free(again));
+  FREED_IN(ce, ce.made, vxp_program_free(again));
   vxp_source_free(edited);
-  FREED_IN(c, blocks, vxp_program_free(prog));
+  FREED_IN(c, c.made, vxp_program_free(prog));
   llama_close(&L);
 }
 
@@ -372,9 +368,9 @@ static void test_arena__a_roofline_a_report_cuda_a_sweep_and_a_frontier_are_one_
 }
 
 /* A table of a handle grows in the handle's arena: the latest request grows in place while
- * its block has room, else moves (its old place left to the arena), its contents kept; a
- * vxp_sb bound to the arena grows there too; the handle, its table and its text go in one
- * vxp_arena__free_handle. */
+ * its block has room, a large one (a block of its own) by realloc, else it moves (its old
+ * place left to the arena), its contents kept; a vxp_sb bound to the arena grows there too;
+ * the handle, its table and its text go in one vxp_arena__free_handle. */
 typedef struct toy_handle {
   vxp_context *ctx;
   Array(uint64_t) values;
@@ -389,15 +385,19 @@ static void test_arena__a_handle_and_its_growing_tables_are_one_arena(void **sta
   assert_non_null(h);
   h->ctx = ctx;
   h->text = vxp_sb__in_arena(&h->arena);
-  for (uint64_t i = 0; i < 3000; i++) {
+  for (uint64_t i = 0; i < 30000; i++) {
     assert_true(arena_push(ctx, &h->arena, &h->values, i * 3));
     if (i % 100 == 0) vxp_sb__printf(ctx, &h->text, "%llu,", (unsigned long long)i);
   }
   assert_false(h->text.failed);
-  for (uint64_t i = 0; i < 3000; i++)
+  for (uint64_t i = 0; i < 30000; i++)
     assert_int_equal(h->values.items[i], i * 3);
   assert_true(strncmp(vxp_sb__text(&h->text), "0,100,200,", 10) == 0);
-  assert_true(h->values.cap >= 3000 && h->values.cap < 6000);
+  assert_true(h->values.cap >= 30000 && h->values.cap < 60000);
+  /* Past 16 KiB the table grew by realloc of its own block: no old copies of 32, 64 and
+   * 128 KiB left behind, so the arena is its shared blocks, one table block, and its first
+   * old copy (16 KiB, carved from a shared block). */
+  if (vxp_arena__blocks(&h->arena) > 3) fail_msg("%zu blocks", vxp_arena__blocks(&h->arena));
   vxp_sb__free(ctx, &h->text); /* only empties it: the arena keeps the bytes */
   assert_ptr_equal(h->text.arena, &h->arena);
   vxp_arena__free_handle(ctx, &h->arena); /* the test allocator sees every block back */
@@ -411,7 +411,7 @@ int main(void) {
       cmocka_unit_test(test_arena__a_handle_and_its_growing_tables_are_one_arena),
       cmocka_unit_test(test_arena__a_source_and_its_edit_are_one_call),
       cmocka_unit_test(test_arena__a_machine_is_one_call),
-      cmocka_unit_test(test_arena__a_program_is_one_walk_of_its_arena),
+      cmocka_unit_test(test_arena__a_programs_names_and_machine_are_in_its_arena),
       cmocka_unit_test(test_arena__freeing_an_analysis_is_one_call),
       cmocka_unit_test(test_arena__an_analysis_and_a_refusal_with_diagnostics_are_one_call),
       cmocka_unit_test(test_arena__a_roofline_a_report_cuda_a_sweep_and_a_frontier_are_one_call),
