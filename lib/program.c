@@ -506,7 +506,7 @@ static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source 
     array_free(ctx, &cuts);
     return rc == VXP_OK ? 1 : vxp_ctx__nomem(ctx);
   }
-  vxp_program *prog = vxp_ctx__calloc(ctx, 1, sizeof(*prog));
+  vxp_program *prog = VXP_ARENA_HANDLE(ctx, vxp_program, arena);
   vxp_lower_run *W = NULL;
   vxp_machine_reader *reader = NULL;
   vxp_diag_list groups[3], lowered;
@@ -516,12 +516,13 @@ static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source 
   if (rc == VXP_OK) {
     prog->ctx = ctx;
     prog->src = src;
+    prog->model.arena = &prog->arena; /* the names' strings go with the program */
     rc = vxp_lower__begin(&W, ctx, src, &prog->model, &lowered);
   }
   bool whole = false; /* a window has a syntax error: parse the whole text instead */
   for (int pass = 0; pass < 2 && rc == VXP_OK && !whole; pass++) {
     if (pass == 1) {
-      prog->model.declarations = vxp_machine__new(ctx, src->label);
+      prog->model.declarations = vxp_machine__new_in(ctx, &prog->arena, src->label);
       if (prog->model.declarations) prog->model.declarations->src = src;
       reader = prog->model.declarations
                    ? vxp_machine__reader_new(ctx, prog->model.declarations, src)
@@ -586,6 +587,10 @@ static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source 
   }
   prog->windows = (uint32_t)(cuts_count - 1);
   vxp_model__link_declarations(&prog->model);
+  if (seal(prog) != VXP_OK) {
+    vxp_program_free(prog);
+    return vxp_ctx__nomem(ctx);
+  }
   VXP__CHECK(vxp_check__program(prog));
   *out = prog;
   return VXP_OK;
