@@ -176,7 +176,8 @@ static void test_arena__a_source_and_its_edit_are_one_call(void **state) {
   assert_true(len > 1000 && strlen(text) == len);
   vxp_source *edited;
   handle_count ce = made_start();
-  assert_int_equal(vxp_source_edit(&edited, src, 10, 20, "\n\n// three\nlines\n", 19), VXP_OK);
+  static const char insert[] = "\n\n// three\nlines\n"; /* four newlines */
+  assert_int_equal(vxp_source_edit(&edited, src, 10, 20, insert, sizeof(insert) - 1), VXP_OK);
   made_end(&ce);
   assert_int_equal(vxp_source_line_count(edited),
                    vxp_source_line_count(src) + 4 -
