@@ -69,19 +69,6 @@ typedef struct raw_walk {
   Array(uint64_t) reported;           /* code and start byte of each report (loops walk twice) */
 } raw_walk;
 
-static const char *text(const raw_walk *R, TSNode n, uint32_t *len) {
-  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-  *len = b - a;
-  return R->src->text + a;
-}
-
-static bool text_is(const raw_walk *R, TSNode n, const char *s) {
-  if (ts_node_is_null(n)) return false;
-  uint32_t len;
-  const char *t = text(R, n, &len);
-  return strlen(s) == len && memcmp(t, s, len) == 0;
-}
-
 static bool is_comment(const raw_walk *R, TSNode n) {
   return vxp_node__is(n, R->S->line_comment) || vxp_node__is(n, R->S->doc_comment);
 }
@@ -90,12 +77,12 @@ static bool is_comment(const raw_walk *R, TSNode n) {
 static int primitive_of(const raw_walk *R, TSNode call, TSNode *name_out) {
   TSNode callee = vxp_node__field(call, R->F->function);
   if (!vxp_node__is(callee, R->S->scoped_identifier) ||
-      !text_is(R, vxp_node__field(callee, R->F->path), "raw"))
+      !vxp_node__text_is(R->src->text, vxp_node__field(callee, R->F->path), "raw"))
     return -1;
   TSNode name = vxp_node__field(callee, R->F->name);
   *name_out = name;
   for (int p = 0; p < PRIM_UNKNOWN; p++)
-    if (text_is(R, name, PRIM_NAMES[p])) return p;
+    if (vxp_node__text_is(R->src->text, name, PRIM_NAMES[p])) return p;
   return PRIM_UNKNOWN;
 }
 
@@ -168,7 +155,7 @@ static void report_when(raw_walk *R, uint8_t kind, const char *code, TSNode at, 
 static int param_of(const raw_walk *R, TSNode arg) {
   if (!vxp_node__is(arg, R->S->identifier)) return -1;
   uint32_t len;
-  const char *t = text(R, arg, &len);
+  const char *t = vxp_node__text(R->src->text, arg, &len);
   for (uint32_t i = 0; i < R->nparams; i++)
     if (R->params[i].len == len && memcmp(R->params[i].name, t, len) == 0) return (int)i;
   return -1;
@@ -193,8 +180,8 @@ static int tile_arg(raw_walk *R, TSNode call, TSNode name, uint32_t k, bool writ
   if (ts_node_is_null(arg)) return -1;
   int p = param_of(R, arg);
   uint32_t nl, al;
-  const char *nt = text(R, name, &nl);
-  const char *at = text(R, arg, &al);
+  const char *nt = vxp_node__text(R->src->text, name, &nl);
+  const char *at = vxp_node__text(R->src->text, arg, &al);
   if (p < 0) {
     report(R, "E6017", arg,
            "`%.*s` is not a parameter of this lowering: raw::%.*s touches only the tiles the "
@@ -225,7 +212,7 @@ static void check_uses(raw_walk *R, TSNode n, unsigned control, bool closure, un
     int p = primitive_of(R, n, &name);
     if (p >= 0) {
       uint32_t nl;
-      const char *nt = text(R, name, &nl);
+      const char *nt = vxp_node__text(R->src->text, name, &nl);
       if (closure) {
         report(R, "E6017", n,
                "raw::%.*s inside a closure: a closure runs when it is called, not when the "
@@ -341,7 +328,7 @@ static void effect(raw_walk *R, TSNode call, int p, flow *f) {
   if (t < 0 || t >= RAW_MAX_TILES) return; /* E6017 already */
   uint64_t bit = (uint64_t)1 << t;
   uint32_t len;
-  const char *name = text(R, first, &len);
+  const char *name = vxp_node__text(R->src->text, first, &len);
   if (p == PRIM_LOAD && (f->dst & bit))
     report(R, "E6021", call,
            "raw::load reads `%.*s` while a raw::async_copy into it is still outstanding: its "
@@ -513,7 +500,7 @@ static void read_params(raw_walk *R, TSNode fn) {
     TSNode type = vxp_node__field(p, R->F->type);
     if (ts_node_is_null(name)) continue;
     raw_param *rp = &R->params[R->nparams++];
-    rp->name = text(R, name, &rp->len);
+    rp->name = vxp_node__text(R->src->text, name, &rp->len);
     rp->is_mut_ref = vxp_node__is(type, R->S->reference_type) &&
                      !ts_node_is_null(vxp_node__field(type, R->F->mutable));
   }
@@ -588,7 +575,7 @@ static void check_function(raw_walk *R, TSNode fn) {
   top_statements(R, body, 0, note_statement, &L, &stop);
   if (ts_node_is_null(L.last) || !is_barrier_statement(R, L.last)) {
     uint32_t nl;
-    const char *nt = text(R, vxp_node__field(fn, R->F->name), &nl);
+    const char *nt = vxp_node__text(R->src->text, vxp_node__field(fn, R->F->name), &nl);
     report_when(R, VXP_RAW_SYNCHRONIZING, "E6021", vxp_node__field(fn, R->F->name),
                 "lowering `%.*s` writes its destination on the synchronizing edge "
                 "Memory::%.*s -> Memory::%.*s but does not end with raw::barrier(): without it "
@@ -615,9 +602,9 @@ static void find_edge(raw_walk *R, TSNode item) {
   f.end_byte = ts_node_end_byte(item);
   if (!ts_node_is_null(topo) && !ts_node_is_null(from) && !ts_node_is_null(to)) {
     R->has_edge = true;
-    R->topo_name = text(R, topo, &R->topo_len);
-    R->from_name = text(R, from, &R->from_len);
-    R->to_name = text(R, to, &R->to_len);
+    R->topo_name = vxp_node__text(R->src->text, topo, &R->topo_len);
+    R->from_name = vxp_node__text(R->src->text, from, &R->from_len);
+    R->to_name = vxp_node__text(R->src->text, to, &R->to_len);
     f.message = R->W->intern(R->W->arg, R->topo_name, R->topo_len);
     f.from = R->W->intern(R->W->arg, R->from_name, R->from_len);
     f.to = R->W->intern(R->W->arg, R->to_name, R->to_len);
@@ -637,7 +624,7 @@ static void outside(raw_walk *R, TSNode n, unsigned depth) {
     TSNode name = {{0}};
     if (primitive_of(R, n, &name) >= 0) {
       uint32_t nl;
-      const char *nt = text(R, name, &nl);
+      const char *nt = vxp_node__text(R->src->text, name, &nl);
       report(R, "E6017", n,
              "raw::%.*s is only legal inside a transfer lowering (`impl Transfer<Memory::A, "
              "Memory::B> for Topology::X { fn ... }`): anywhere else the primitives are "

@@ -30,25 +30,12 @@ typedef struct body_reader {
   vxp_count_builder out; /* the traffic's count program */
 } body_reader;
 
-static const char *text(const body_reader *B, TSNode n, uint32_t *len) {
-  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-  *len = b - a;
-  return B->src->text + a;
-}
-
-static bool text_is(const body_reader *B, TSNode n, const char *s, uint32_t slen) {
-  if (ts_node_is_null(n)) return false;
-  uint32_t len;
-  const char *t = text(B, n, &len);
-  return len == slen && memcmp(t, s, len) == 0;
-}
-
 /* An unsigned decimal integer literal (vxc reads a dimension or a bound only when it is
  * one); false otherwise or past 64 bits. */
 static bool literal_u64(const body_reader *B, TSNode n, uint64_t *out) {
   if (!vxp_node__is(n, B->S->number)) return false;
   uint32_t len;
-  const char *t = text(B, n, &len);
+  const char *t = vxp_node__text(B->src->text, n, &len);
   if (len == 0) return false;
   uint64_t v = 0;
   for (uint32_t i = 0; i < len; i++) {
@@ -63,10 +50,10 @@ static bool literal_u64(const body_reader *B, TSNode n, uint64_t *out) {
 static const char *raw_callee(const body_reader *B, TSNode call, uint32_t *len) {
   TSNode f = vxp_node__field(call, B->F->function);
   if (!vxp_node__is(f, B->S->scoped_identifier) ||
-      !text_is(B, vxp_node__field(f, B->F->path), "raw", 3))
+      !vxp_node__text_is(B->src->text, vxp_node__field(f, B->F->path), "raw"))
     return NULL;
   TSNode name = vxp_node__field(f, B->F->name);
-  return ts_node_is_null(name) ? NULL : text(B, name, len);
+  return ts_node_is_null(name) ? NULL : vxp_node__text(B->src->text, name, len);
 }
 
 static bool raw_is(const char *name, uint32_t len, const char *word) {
@@ -127,7 +114,7 @@ void vxp_lowering__read_tile(vxp_context *ctx, const vxp_source *src, TSNode typ
   TSNode elem = vxp_node__field(type, B->F->element);
   if (!ts_node_is_null(elem)) {
     uint32_t len;
-    const char *e = text(B, elem, &len);
+    const char *e = vxp_node__text(B->src->text, elem, &len);
     t->elem = (uint8_t)vxp_elem__from_name(e, len);
   }
   TSNode shape = vxp_node__field(type, B->F->dims);
@@ -210,7 +197,7 @@ static uint32_t open_node(body_reader *B, vxp_count_kind kind, uint32_t lo, uint
 static int side_of(const body_reader *B, TSNode arg) {
   if (!vxp_node__is(arg, B->S->identifier)) return -1;
   uint32_t len;
-  const char *t = text(B, arg, &len);
+  const char *t = vxp_node__text(B->src->text, arg, &len);
   if (B->src_name && len == B->src_len && memcmp(t, B->src_name, len) == 0) return 0;
   if (B->dst_name && len == B->dst_len && memcmp(t, B->dst_name, len) == 0) return 1;
   return -1;
@@ -289,15 +276,15 @@ static uint32_t record_expr(body_reader *B, TSNode n, unsigned depth) {
   }
   if (sym == S->boolean) {
     e.kind = VXP_COUNT_BOOL;
-    e.value = text_is(B, n, "true", 4);
+    e.value = vxp_node__text_is(B->src->text, n, "true");
     return vxp_count__expr(&B->out, e);
   }
   if (sym == S->identifier) {
-    const char *t = text(B, n, &len);
+    const char *t = vxp_node__text(B->src->text, n, &len);
     return bound_locally(B, t, len) ? unknown_expr(B) : vxp_count__name(&B->out, t, len);
   }
   if (sym == S->unary_expression) {
-    const char *op = text(B, vxp_node__field(n, B->F->operator), &len);
+    const char *op = vxp_node__text(B->src->text, vxp_node__field(n, B->F->operator), &len);
     if (len != 1 || (op[0] != '-' && op[0] != '!')) return unknown_expr(B);
     e.kind = VXP_COUNT_UNARY;
     e.op = op[0] == '-' ? VXP_OP_NEG : VXP_OP_NOT;
@@ -312,7 +299,7 @@ static uint32_t record_expr(body_reader *B, TSNode n, unsigned depth) {
                {"%", VXP_OP_REM}, {"==", VXP_OP_EQ}, {"!=", VXP_OP_NE}, {"<", VXP_OP_LT},
                {">", VXP_OP_GT},  {"<=", VXP_OP_LE}, {">=", VXP_OP_GE}, {"&&", VXP_OP_AND},
                {"||", VXP_OP_OR}};
-    const char *op = text(B, vxp_node__field(n, B->F->operator), &len);
+    const char *op = vxp_node__text(B->src->text, vxp_node__field(n, B->F->operator), &len);
     for (size_t i = 0; i < VXP__ARRAY_LEN(ops); i++) {
       if (strlen(ops[i].text) != len || memcmp(ops[i].text, op, len) != 0) continue;
       e.kind = VXP_COUNT_BINARY;
@@ -453,7 +440,8 @@ static void collect_locals(body_reader *B, TSNode fn) {
           if (B->local_count == VXP__ARRAY_LEN(B->locals)) {
             B->locals_overflow = true;
           } else {
-            B->locals[B->local_count].text = text(B, y, &B->locals[B->local_count].len);
+            B->locals[B->local_count].text =
+                vxp_node__text(B->src->text, y, &B->locals[B->local_count].len);
             B->local_count++;
           }
         }
@@ -505,7 +493,7 @@ int vxp_lowering__read_body(vxp_context *ctx, vxp_arena *arena, const vxp_source
   if (!ts_node_is_null(generic)) {
     TSNode name = vxp_node__field(generic, B.F->name);
     uint32_t len = 0;
-    const char *t = ts_node_is_null(name) ? "" : text(&B, name, &len);
+    const char *t = ts_node_is_null(name) ? "" : vxp_node__text(B.src->text, name, &len);
     l->generic_method = vxp_arena__alloc(ctx, arena, (size_t)len + 1); /* the machine's */
     if (!l->generic_method) return VXP_ENOMEM;
     memcpy(l->generic_method, t, len);
@@ -523,7 +511,7 @@ int vxp_lowering__read_body(vxp_context *ctx, vxp_arena *arena, const vxp_source
       TSNode name = vxp_node__field(p, B.F->name);
       const char **nm = l->params == 0 ? &B.src_name : &B.dst_name;
       uint32_t *nl = l->params == 0 ? &B.src_len : &B.dst_len;
-      if (!ts_node_is_null(name)) *nm = text(&B, name, nl);
+      if (!ts_node_is_null(name)) *nm = vxp_node__text(B.src->text, name, nl);
       vxp_lowering__read_tile(ctx, src, vxp_node__field(p, B.F->type), &l->tiles[l->params]);
     }
     l->params++;

@@ -53,23 +53,10 @@ typedef struct bounds_walk {
   bool has_extra_facts;  /* the function asserts or states invariants */
 } bounds_walk;
 
-static const char *text(const bounds_walk *B, TSNode n, uint32_t *len) {
-  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-  *len = b - a;
-  return B->src->text + a;
-}
-
-static bool text_is(const bounds_walk *B, TSNode n, const char *s) {
-  if (ts_node_is_null(n)) return false;
-  uint32_t len;
-  const char *t = text(B, n, &len);
-  return len == strlen(s) && memcmp(t, s, len) == 0;
-}
-
 static const binding *lookup(const bounds_walk *B, TSNode id) {
   if (!vxp_node__is(id, B->S->identifier)) return NULL;
   uint32_t len;
-  const char *t = text(B, id, &len);
+  const char *t = vxp_node__text(B->src->text, id, &len);
   for (size_t i = B->scope.len; i-- > 0;) {
     const binding *b = &B->scope.items[i];
     if (b->len == len && memcmp(b->name, t, len) == 0) return b;
@@ -96,10 +83,10 @@ static TSNode nth_arg(const bounds_walk *B, TSNode call, uint32_t k) {
 static const char *raw_callee(const bounds_walk *B, TSNode call, uint32_t *len) {
   TSNode f = vxp_node__field(call, B->F->function);
   if (!vxp_node__is(f, B->S->scoped_identifier) ||
-      !text_is(B, vxp_node__field(f, B->F->path), "raw"))
+      !vxp_node__text_is(B->src->text, vxp_node__field(f, B->F->path), "raw"))
     return NULL;
   TSNode name = vxp_node__field(f, B->F->name);
-  return ts_node_is_null(name) ? NULL : text(B, name, len);
+  return ts_node_is_null(name) ? NULL : vxp_node__text(B->src->text, name, len);
 }
 
 static bool word(const char *s, uint32_t len, const char *w) {
@@ -144,7 +131,7 @@ static ival eval_binary(bounds_walk *B, TSNode e, const char **used, uint32_t *u
   if (!a.known || !b.known) return UNKNOWN;
   uint32_t len = 0;
   TSNode op = vxp_node__field(e, B->F->operator);
-  const char *o = ts_node_is_null(op) ? "" : text(B, op, &len);
+  const char *o = ts_node_is_null(op) ? "" : vxp_node__text(B->src->text, op, &len);
   ival r = {true, a.exact && b.exact, 0, 0};
   if (word(o, len, "+")) {
     if (!add_ok(a.lo, b.lo, &r.lo) || !add_ok(a.hi, b.hi, &r.hi)) return UNKNOWN;
@@ -194,7 +181,7 @@ static ival eval(bounds_walk *B, TSNode e, const char **used, uint32_t *used_len
     return eval(B, vxp_node__field(e, B->F->value), used, used_len, n, repeated, depth + 1);
   if (vxp_node__is(e, S->number)) {
     uint32_t len;
-    const char *t = text(B, e, &len);
+    const char *t = vxp_node__text(B->src->text, e, &len);
     int64_t v = 0;
     uint32_t i = 0;
     for (; i < len && t[i] >= '0' && t[i] <= '9'; i++) {
@@ -207,7 +194,7 @@ static ival eval(bounds_walk *B, TSNode e, const char **used, uint32_t *used_len
   }
   if (vxp_node__is(e, S->unary_expression)) {
     TSNode op = vxp_node__field(e, B->F->operator);
-    if (text_is(B, op, "-")) {
+    if (vxp_node__text_is(B->src->text, op, "-")) {
       ival v = eval(B, vxp_node__field(e, B->F->operand), used, used_len, n, repeated, depth + 1);
       if (!v.known || v.lo == INT64_MIN) return UNKNOWN;
       return (ival){true, v.exact, -v.hi, -v.lo};
@@ -216,7 +203,7 @@ static ival eval(bounds_walk *B, TSNode e, const char **used, uint32_t *used_len
   }
   if (vxp_node__is(e, S->identifier)) {
     uint32_t len;
-    const char *t = text(B, e, &len);
+    const char *t = vxp_node__text(B->src->text, e, &len);
     for (unsigned i = 0; i < *n; i++)
       if (used_len[i] == len && memcmp(used[i], t, len) == 0) *repeated = true;
     if (*n < 16) {
@@ -352,7 +339,7 @@ static void check_call(bounds_walk *B, TSNode call) {
 
 static bool reassigns(const bounds_walk *B, TSNode body, TSNode name) {
   uint32_t nl;
-  const char *nt = text(B, name, &nl);
+  const char *nt = vxp_node__text(B->src->text, name, &nl);
   TSTreeCursor c = ts_tree_cursor_new(body);
   bool found = false;
   for (;;) {
@@ -364,7 +351,8 @@ static bool reassigns(const bounds_walk *B, TSNode body, TSNode name) {
              vxp_node__is(left, B->S->field_expression))
         left = ts_node_named_child(left, 0);
       uint32_t ll;
-      const char *lt = vxp_node__is(left, B->S->identifier) ? text(B, left, &ll) : NULL;
+      const char *lt =
+          vxp_node__is(left, B->S->identifier) ? vxp_node__text(B->src->text, left, &ll) : NULL;
       if (!lt || (ll == nl && memcmp(lt, nt, nl) == 0)) {
         found = true;
         break;
@@ -395,13 +383,13 @@ static void walk_let(bounds_walk *B, TSNode n, unsigned depth) {
   if (ts_node_is_null(name)) return; /* a tuple: its names are not indices vxc decides */
   binding b;
   memset(&b, 0, sizeof(b));
-  b.name = text(B, name, &b.len);
+  b.name = vxp_node__text(B->src->text, name, &b.len);
   b.let_start = UINT32_MAX;
   const binding *shadowed = lookup(B, name);
   const binding *alias = lookup(B, value);
   if (alias && alias->kind == BIND_TILE) {
     b = *alias; /* `let d2 = dst`: the same tile under another name */
-    b.name = text(B, name, &b.len);
+    b.name = vxp_node__text(B->src->text, name, &b.len);
     b.let_start = ts_node_start_byte(n);
   } else if (ts_node_is_null(vxp_node__field(n, B->F->mutable))) {
     bool exact;
@@ -430,7 +418,7 @@ static void walk_for(bounds_walk *B, TSNode n, unsigned depth) {
   b.kind = BIND_OTHER;
   b.let_start = UINT32_MAX;
   if (ts_node_is_null(var)) return;
-  b.name = text(B, var, &b.len);
+  b.name = vxp_node__text(B->src->text, var, &b.len);
   if (vxp_node__is(iter, B->S->range_expression) && !reassigns(B, body, var)) {
     bool ea, eb;
     ival a = eval_index(B, vxp_node__field(iter, B->F->start), &ea);
@@ -528,7 +516,7 @@ int vxp_lowering__check_bounds(vxp_context *ctx, const vxp_source *src, TSNode i
       vxp_lowering__read_tile(ctx, src, vxp_node__field(param, B.F->type), &B.tiles[k]);
       binding b;
       memset(&b, 0, sizeof(b));
-      b.name = text(&B, name, &b.len);
+      b.name = vxp_node__text(B.src->text, name, &b.len);
       b.kind = B.tiles[k].is_tensor ? BIND_TILE : BIND_OTHER;
       b.tile = &B.tiles[k];
       b.param = b.name;

@@ -201,6 +201,22 @@ static inline TSNode vxp_node__field(TSNode node, TSFieldId id) {
   return ts_node_is_null(node) ? node : ts_node_child_by_field_id(node, id);
 }
 
+/* The bytes of `node` in `text` (the text its tree was parsed from): a pointer into `text`,
+ * not NUL-terminated, and their count in `*len`. `node` must not be null. */
+static inline const char *vxp_node__text(const char *text, TSNode node, uint32_t *len) {
+  uint32_t start = ts_node_start_byte(node);
+  *len = ts_node_end_byte(node) - start;
+  return text + start;
+}
+
+/* Whether `node` is non-null and its bytes in `text` are exactly `word`. */
+static inline bool vxp_node__text_is(const char *text, TSNode node, const char *word) {
+  if (ts_node_is_null(node)) return false;
+  uint32_t len;
+  const char *t = vxp_node__text(text, node, &len);
+  return strlen(word) == len && memcmp(t, word, len) == 0;
+}
+
 /* The bundled Vx grammar. */
 const TSLanguage *tree_sitter_vx(void);
 
