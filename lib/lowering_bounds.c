@@ -472,9 +472,7 @@ static bool extra_facts(const bounds_walk *B, TSNode fn) {
   bool found = false;
   for (;;) {
     TSNode x = ts_tree_cursor_current_node(&c);
-    if (vxp_node__is(x, B->S->assert_statement) ||
-        (ts_node_is_named(x) && !ts_node_is_null(x) &&
-         strcmp(ts_node_type(x), "invariant_clause") == 0)) {
+    if (vxp_node__is(x, B->S->assert_statement) || vxp_node__is(x, B->S->invariant_clause)) {
       found = true;
       break;
     }

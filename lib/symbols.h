@@ -29,6 +29,7 @@
   X(legacy_transfer_constraint)                                                                    \
   X(where_clause)                                                                                  \
   X(assert_statement)                                                                              \
+  X(invariant_clause)                                                                              \
   X(impl_body)                                                                                     \
   X(trait_body)                                                                                    \
   X(trait_item)                                                                                    \

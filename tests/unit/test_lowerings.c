@@ -492,6 +492,13 @@ static void test_lowerings__bounds_vxpeak_cannot_decide_are_a_warning(void **sta
                             "    raw::store(dst, raw::lane(), 0.5);\n");
   expect_code(lane, "E6018", 0, NULL);
   expect_code(lane, "VXP0045", 1, "vxpeak cannot decide");
+  /* A loop invariant is a fact vxc's prover may use and this walk does not model: a loop
+   * that would otherwise be refuted is undecided. */
+  const char *invariant = BOUNDS("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
+                                 "    for i in 0..8 invariant(i < 4) {\n"
+                                 "      raw::store(dst, i, 1.0);\n    }\n");
+  expect_code(invariant, "E6018", 0, NULL);
+  expect_code(invariant, "VXP0045", 1, "vxpeak cannot decide");
   /* Under an `if`, vxc may hold the condition as a fact. */
   expect_code(BOUNDS("&Tensor<f32, [4]>", "&mut Tensor<f32, [4]>",
                      "    for i in 0..8 {\n      if i < 4 {\n        raw::store(dst, i, 1.0);\n"
