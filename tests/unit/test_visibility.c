@@ -11,10 +11,8 @@
 #include <cmocka.h>
 
 #include "support.h"
-#include "analysis.h"   /* white box: the analysis' machine view ... */
-#include "program.h"    /* ... the program's model ... */
-#include "visibility.h" /* ... and the checks themselves, called on them alone */
-#include <tree_sitter/api.h>
+
+#include "model_check.h" /* white box: the checks called alone on the model */
 
 /* `text` gets exactly `count` diagnostics with `code`, the first containing `part`. */
 static void expect(const char *text, const char *code, size_t count, const char *part) {
@@ -196,27 +194,7 @@ static void test_visibility__the_checks_read_the_model_not_the_tree(void **state
     assert_int_equal(test_count_diag(r.an, want[i]), 1);
   assert_true(r.prog->model.visibility.len >= 5);
 
-  ts_tree_delete(r.prog->tree);
-  r.prog->tree = NULL;
-  vxp_diag_list alone;
-  memset(&alone, 0, sizeof(alone));
-  assert_int_equal(
-      vxp_visibility__check(r.ctx, r.src, &r.prog->model, 0, &r.an->view, &alone, NULL, NULL),
-      VXP_OK);
-  size_t k = 0;
-  for (size_t i = 0; i < vxp_analysis_diagnostic_count(r.an); i++) {
-    const vxp_diagnostic *d = vxp_analysis_diagnostic(r.an, i);
-    if (!visibility_code(vxp_diagnostic_code(d))) continue;
-    assert_true(k < alone.len);
-    const vxp_diagnostic *e = &alone.items[k++];
-    assert_string_equal(vxp_diagnostic_code(e), vxp_diagnostic_code(d));
-    assert_string_equal(vxp_diagnostic_message(e), vxp_diagnostic_message(d));
-    assert_int_equal(e->range.start_byte, d->range.start_byte);
-    assert_int_equal(e->range.end_byte, d->range.end_byte);
-  }
-  assert_int_equal(k, alone.len);
-  assert_int_equal(k, 5);
-  vxp_diag__list_free(r.ctx, &alone);
+  assert_int_equal(test_check_without_tree(&r, vxp_visibility__check, visibility_code), 5);
 
   /* The record says `scaled` is called from NPU[0]: no E6001, the tree notwithstanding. */
   vxp_model *m = &r.prog->model;
@@ -229,9 +207,8 @@ static void test_visibility__the_checks_read_the_model_not_the_tree(void **state
     }
   }
   assert_true(changed);
-  memset(&alone, 0, sizeof(alone));
-  assert_int_equal(vxp_visibility__check(r.ctx, r.src, m, 0, &r.an->view, &alone, NULL, NULL),
-                   VXP_OK);
+  vxp_diag_list alone;
+  test_check_alone(&r, vxp_visibility__check, m, &alone);
   assert_int_equal(alone.len, 4);
   for (size_t i = 0; i < alone.len; i++)
     assert_string_not_equal(vxp_diagnostic_code(&alone.items[i]), "E6001");
