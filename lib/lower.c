@@ -1193,7 +1193,18 @@ static void shape_from_argument(lowerer *L, uint32_t type, TSNode args) {
   t->dims_count = count;
 }
 
-static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_target) {
+/* What lower_expr walks after lower_expr_inner has returned (see there). */
+typedef struct then_walk {
+  enum { THEN_NOTHING, THEN_CHILDREN, THEN_VALUE_FIELD, THEN_VALUE_ITSELF } what;
+  TSNode node;
+} then_walk;
+
+/* The forms with something of their own to record. A form whose value is only its
+ * sub-expressions' is left to the caller through `*then`: this function's frame is large (a
+ * clang ASan build gives it about 8 KB), and a chain of nested operators, fields or
+ * references as deep as VXP_MAX_NESTING allows must not hold one such frame per level. */
+__attribute__((noinline)) static value_info
+lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_target, then_walk *then) {
   const vxp_symbols *S = L->S;
   TSSymbol sym = ts_node_symbol(node);
   if (sym == S->identifier) {
@@ -1312,11 +1323,12 @@ static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_tar
     return v;
   }
   if (sym == S->field_expression) {
-    lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
+    *then = (then_walk){THEN_VALUE_FIELD, field(L, node, L->F->value)};
     return no_value;
   }
   if (sym == S->reference_expression) {
-    return lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
+    *then = (then_walk){THEN_VALUE_ITSELF, field(L, node, L->F->value)};
+    return no_value;
   }
   if (sym == S->scoped_identifier || sym == S->generic_name || sym == S->memory_path ||
       sym == S->topology_path || sym == S->string || sym == S->boolean) {
@@ -1330,7 +1342,7 @@ static value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_tar
   }
   /* Every other form (operators, index, cast, range, arrays, builtins): only its
    * sub-expressions matter. */
-  lower_children(L, node);
+  *then = (then_walk){THEN_CHILDREN, node};
   return no_value;
 }
 
@@ -1338,7 +1350,14 @@ static value_info lower_expr(lowerer *L, TSNode node, vxp_name binding_target) {
   if (ts_node_is_null(node) || failed(L)) return no_value;
   if (vxp_node__is_error(node) || ts_node_is_missing(node)) return no_value;
   if (!enter(L, node)) return no_value;
-  value_info v = lower_expr_inner(L, node, binding_target);
+  then_walk then = {THEN_NOTHING, node};
+  value_info v = lower_expr_inner(L, node, binding_target, &then);
+  if (then.what == THEN_CHILDREN)
+    lower_children(L, then.node);
+  else if (then.what == THEN_VALUE_FIELD)
+    lower_expr(L, then.node, VXP_NAME_NONE);
+  else if (then.what == THEN_VALUE_ITSELF)
+    v = lower_expr(L, then.node, VXP_NAME_NONE);
   leave(L);
   return v;
 }
