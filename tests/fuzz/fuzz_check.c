@@ -9,27 +9,7 @@
 
 #include "vxpeak.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
-/* The built-in machines are made once (immutable, so inputs on other contexts may read
- * them), so that each execution measures the input's own work. Each input gets a context
- * of its own: tree-sitter's parser keeps freed nodes for its next parse, so on a shared
- * context an input's mallocs and frees differ, and libFuzzer then runs it again under a
- * full LeakSanitizer scan (that was most of an execution's time); freeing the context
- * frees the parser with it. */
-static vxp_context *machines_ctx;
-static vxp_machine *device, *default_host;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  if (vxp_context_new(&machines_ctx, NULL) != VXP_OK ||
-      vxp_machine_builtin(&device, machines_ctx, "a100-40") != VXP_OK ||
-      vxp_machine_builtin(&default_host, machines_ctx, "host-default") != VXP_OK)
-    abort();
-  return 0;
-}
+#include "builtin_machines.h"
 
 static void touch_diagnostic(const vxp_diagnostic *d) {
   volatile size_t sink = 0;

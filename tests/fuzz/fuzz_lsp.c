@@ -11,24 +11,7 @@
 
 #include "lsp.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
-/* The built-in machines a server analyses with by default are made once and lent to each
- * input's server (immutable, so servers on other contexts may read them): loading them per
- * server parsed two models per input, 9% of an execution. */
-static vxp_context *machines_ctx;
-static vxp_machine *device, *default_host;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  if (vxp_context_new(&machines_ctx, NULL) != VXP_OK ||
-      vxp_machine_builtin(&device, machines_ctx, "a100-40") != VXP_OK ||
-      vxp_machine_builtin(&default_host, machines_ctx, "host-default") != VXP_OK)
-    abort();
-  return 0;
-}
+#include "builtin_machines.h"
 
 static void discard(void *ud, const char *data, size_t len) {
   volatile size_t *sink = ud;
