@@ -13,12 +13,10 @@ messages and their order, never on times."""
 import asyncio
 
 import pytest
-import pytest_lsp
 from lsprotocol import types as t
-from pytest_lsp import ClientServerConfig, LanguageClient
 
-from conftest import VXPEAK
-from test_cancel import BIG, open_doc, until_trace
+# `client` is test_cancel's fixture: a client that keeps every $/logTrace the server sends.
+from test_cancel import BIG, client, open_doc, until_trace  # noqa: F401
 
 # One more function, on a const of its own: a define of M makes only its tile too large, so
 # that the new configuration's diagnostics are few and easy to tell from the old (none).
@@ -39,20 +37,6 @@ GENERIC = """fn h<const K : i64>() -> i32 {
   return 0;
 }
 """ + "".join(f"fn c{i}() -> i32 {{\n  return h<{i + 1}>();\n}}\n" for i in range(4000)) + BIG
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[VXPEAK, "lsp", "--stdio"]))
-async def client(lsp_client: LanguageClient):
-    lsp_client.traces = []
-
-    @lsp_client.feature(t.LOG_TRACE)
-    def on_trace(params):
-        lsp_client.traces.append(params.message)
-
-    await lsp_client.initialize_session(
-        t.InitializeParams(capabilities=t.ClientCapabilities(), trace=t.TraceValue.Verbose))
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def analysed(client, uri, text):
