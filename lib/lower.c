@@ -1914,6 +1914,8 @@ void vxp_lower__marks_free(vxp_context *ctx, vxp_lower_marks *marks) {
   array_free(ctx, &marks->sig);
   array_free(ctx, &marks->body);
   array_free(ctx, &marks->signatures);
+  vxp_vis_index__free(ctx, &marks->vis);
+  marks->vis_kept = false;
 }
 
 int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp_model *model,
@@ -1934,6 +1936,10 @@ int vxp_lower__program(vxp_context *ctx, const vxp_source *src, TSNode root, vxp
   begin_vis(&L, NULL, 0, root);
   L.top_index = 0;
   lower_items(&L, root, false, marks ? (void *)&marks->body : NULL);
+  if (marks && !failed(&L)) { /* for the next splice */
+    vxp_lower_vis__keep(&L.vis, &marks->vis);
+    marks->vis_kept = true;
+  }
   lowerer_free(&L);
   return L.rc;
 }
@@ -2025,7 +2031,16 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top
   }
   /* The item pass: the touched functions lowered, the others copied and moved. */
   if (top_count != n) ok = 0;
-  if (ok == 1 && top_count) begin_vis(&L, top, top_count, top[0]);
+  if (ok == 1 && top_count) {
+    /* the earlier version's index of the functions, carried over when it was kept */
+    setup_vis(&L);
+    int carried =
+        old_marks->vis_kept ? vxp_lower_vis__carry(&L.vis, &old_marks->vis, R, top, top_count) : 0;
+    if (carried < 0)
+      L.rc = carried;
+    else if (carried == 0)
+      begin_vis(&L, top, top_count, top[0]);
+  }
   for (uint32_t k = 0; ok == 1 && !failed(&L) && k < n; k++) {
     if (vxp_ctx__interrupted(ctx)) {
       L.rc = VXP_ECANCELLED;
@@ -2056,6 +2071,10 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top
     if (L.names_differ || L.name_next != L.name_hi) ok = 0;
   }
   if (ok == 1) push_mark(&L, &marks->body);
+  if (ok == 1 && !failed(&L)) { /* for the next splice */
+    vxp_lower_vis__keep(&L.vis, &marks->vis);
+    marks->vis_kept = true;
+  }
   lowerer_free(&L);
   if (L.rc != VXP_OK) return L.rc;
   return ok;

@@ -6,6 +6,7 @@
 #include <tree_sitter/api.h>
 
 #include "diag.h"
+#include "lower_vis_index.h"
 #include "model.h"
 
 /* Lowering refuses to follow syntax nested deeper than this (the walk recurses), and says
@@ -35,6 +36,11 @@ typedef struct vxp_lower_signature {
 typedef struct vxp_lower_marks {
   Array(vxp_lower_mark) sig, body;
   Array(vxp_lower_signature) signatures; /* sorted by name, then order */
+  /* The visibility facts' index of the program's functions (lower_vis_index.h), read from
+   * this program's text; `vis_kept` when it is the whole program's (a splice carries it
+   * over instead of reading every function's signature from the tree again). */
+  vxp_vis_index vis;
+  bool vis_kept;
 } vxp_lower_marks;
 
 void vxp_lower__marks_free(vxp_context *ctx, vxp_lower_marks *marks);

@@ -22,18 +22,7 @@
 #include "source.h"
 #include "symbols.h"
 #include "lower_visibility.h"
-
-/* A name in the source or in the machine view: text and length, not NUL-terminated. */
-typedef struct vis_name {
-  const char *s;
-  uint32_t len;
-} vis_name;
-
-/* A topology as written: `NPU` and `0` of `Topology::NPU[0]`; an empty name is unknown. */
-typedef struct vis_topo {
-  vis_name name;
-  vis_name index;
-} vis_topo;
+#include "reuse.h"
 
 /* Where a value lives: a space by name or a topology's default space (the machine says
  * which: the analysis resolves it); known false: nothing is known. */
@@ -60,24 +49,6 @@ typedef struct vis_var {
   TSNode let;       /* the `let` that bound it; null for parameters and patterns */
   uint32_t region;  /* start byte of the innermost spawn region around it, or VXP_NONE */
 } vis_var;
-
-/* A function of the program by name: an item, or a signature in an `extern` block. */
-/* What a call needs of its callee, read from the callee's node when it is indexed (so that
- * a callee in another window of a windowed parse, whose tree is gone, is known): its `on`
- * topology and, per named child of its parameter list, what a pointer parameter wants. */
-typedef struct vis_param {
-  bool pointer;       /* a pointer type */
-  bool want_host;     /* a pointer without a space: into the host's memory */
-  vis_name want_name; /* the space a pointer names */
-} vis_param;
-
-typedef struct vis_fn {
-  vis_name name;
-  bool is_extern;
-  bool on_path;                      /* `on` is a topology path */
-  vis_topo on;                       /* what it denotes (with the callee's own generics) */
-  uint32_t param_first, param_count; /* in vxp_lower_vis.params */
-} vis_fn;
 
 typedef struct vis_walk {
   vxp_context *ctx;
@@ -349,15 +320,24 @@ static int name_cmp(vis_name a, vis_name b) {
   return c ? c : (a.len > b.len) - (a.len < b.len);
 }
 
+/* By name, then item, then where the name is written (all in one text): a total order, so
+ * that an index carried over by a splice and one read afresh are the same array even where
+ * several functions share a name (and qsort's stability does not matter). */
 static int fn_cmp(const void *a, const void *b) {
-  return name_cmp(((const vis_fn *)a)->name, ((const vis_fn *)b)->name);
+  const vis_fn *x = a, *y = b;
+  int c = name_cmp(x->name, y->name);
+  if (c) return c;
+  if (x->item != y->item) return x->item < y->item ? -1 : 1;
+  uintptr_t px = (uintptr_t)x->name.s, py = (uintptr_t)y->name.s;
+  return (px > py) - (px < py);
 }
 
-static void index_fn(vis_walk *W, TSNode node, bool is_extern) {
+static void index_fn(vis_walk *W, TSNode node, bool is_extern, uint32_t item) {
   vis_fn f;
   memset(&f, 0, sizeof(f));
   f.name = text_of(W, field(W, node, W->F->name));
   f.is_extern = is_extern;
+  f.item = item;
   if (!f.name.len || W->rc != VXP_OK) return;
   if (is_extern) { /* a C function: a call to it is not checked */
     if (!array_push(W->ctx, &W->fns, f)) W->rc = VXP_ENOMEM;
@@ -746,12 +726,34 @@ static void walk_init(vis_walk *W, vxp_lower_vis *V) {
   W->F = &V->ctx->fields;
   W->V = V;
   W->rc = VXP_OK;
-  W->fns.items = V->fns;
-  W->fns.len = V->fn_count;
-  W->fns.cap = V->fn_cap;
-  W->params.items = V->params;
-  W->params.len = V->param_count;
-  W->params.cap = V->param_cap;
+  W->fns.items = V->index.fns.items;
+  W->fns.len = V->index.fns.len;
+  W->fns.cap = V->index.fns.cap;
+  W->params.items = V->index.params.items;
+  W->params.len = V->index.params.len;
+  W->params.cap = V->index.params.cap;
+}
+
+/* Hand W's arrays (grown from V's) back to V. */
+static void walk_index_done(vis_walk *W, vxp_lower_vis *V) {
+  V->index.fns.items = W->fns.items;
+  V->index.fns.len = W->fns.len;
+  V->index.fns.cap = W->fns.cap;
+  V->index.params.items = W->params.items;
+  V->index.params.len = W->params.len;
+  V->index.params.cap = W->params.cap;
+}
+
+/* Index top-level node `item` (its position `at` among the root's children). */
+static void index_item(vis_walk *W, TSNode item, uint32_t at) {
+  if (vxp_node__is(item, W->S->function_item)) {
+    index_fn(W, item, false, at);
+  } else if (vxp_node__is(item, W->S->extern_block)) {
+    TSNode body = field(W, item, W->F->body);
+    uint32_t m = vxp_node__named_count(body);
+    for (uint32_t j = 0; j < m; j++)
+      index_fn(W, ts_node_named_child(body, j), true, at);
+  }
 }
 
 int vxp_lower_vis__index(vxp_lower_vis *V, const TSNode *top, size_t top_count, TSNode root) {
@@ -763,29 +765,139 @@ int vxp_lower_vis__index(vxp_lower_vis *V, const TSNode *top, size_t top_count, 
   bool more = top ? top_count > 0 : ts_tree_cursor_goto_first_child(&cursor);
   for (size_t i = 0; more && W.rc == VXP_OK; i++) {
     TSNode item = top ? top[i] : ts_tree_cursor_current_node(&cursor);
-    if (vxp_node__is(item, W.S->function_item)) {
-      index_fn(&W, item, false);
-    } else if (vxp_node__is(item, W.S->extern_block)) {
-      TSNode body = field(&W, item, W.F->body);
-      uint32_t m = vxp_node__named_count(body);
-      for (uint32_t j = 0; j < m; j++)
-        index_fn(&W, ts_node_named_child(body, j), true);
-    }
+    index_item(&W, item, V->items_indexed++);
     more = top ? i + 1 < top_count : ts_tree_cursor_goto_next_sibling(&cursor);
   }
   ts_tree_cursor_delete(&cursor);
-  V->fns = W.fns.items;
-  V->fn_count = W.fns.len;
-  V->fn_cap = W.fns.cap;
-  V->params = W.params.items;
-  V->param_count = W.params.len;
-  V->param_cap = W.params.cap;
+  walk_index_done(&W, V);
   if (W.rc != VXP_OK) vxp_lower_vis__end(V);
   return W.rc;
 }
 
 void vxp_lower_vis__index_done(vxp_lower_vis *V) {
-  if (V->fn_count > 1) qsort(V->fns, V->fn_count, sizeof(vis_fn), fn_cmp);
+  if (V->index.fns.len > 1) qsort(V->index.fns.items, V->index.fns.len, sizeof(vis_fn), fn_cmp);
+}
+
+/* Re-point non-empty name `n` of the earlier text at the new one, moved from `side`. */
+static bool carry_name(const vxp_reuse *R, uint8_t side, vis_name *n) {
+  if (n->len == 0) {
+    n->s = NULL;
+    return true;
+  }
+  uintptr_t base = (uintptr_t)R->old_src->text, at = (uintptr_t)n->s;
+  if (at < base || at - base > R->old_src->len || n->len > R->old_src->len - (at - base))
+    return false; /* not read from the earlier text */
+  uint32_t start, end;
+  if (!vxp_reuse__map(R, side, (uint32_t)(at - base), &start) ||
+      !vxp_reuse__map(R, side, (uint32_t)(at - base) + n->len, &end) || end - start != n->len)
+    return false;
+  n->s = R->new_src->text + start;
+  return true;
+}
+
+/* Append old's entry `e` (of an item on `side`) and its parameters to W, re-pointed. */
+static bool carry_fn(vis_walk *W, const vxp_vis_index *old, const vxp_reuse *R, uint8_t side,
+                     const vis_fn *e) {
+  vis_fn f = *e;
+  if ((size_t)e->param_first + e->param_count > old->params.len) return false;
+  if (!carry_name(R, side, &f.name) || !carry_name(R, side, &f.on.name) ||
+      !carry_name(R, side, &f.on.index))
+    return false;
+  f.param_first = (uint32_t)W->params.len;
+  for (uint32_t i = 0; i < e->param_count && W->rc == VXP_OK; i++) {
+    vis_param p = old->params.items[e->param_first + i];
+    if (!carry_name(R, side, &p.want_name)) return false;
+    if (!array_push(W->ctx, &W->params, p)) W->rc = VXP_ENOMEM;
+  }
+  if (W->rc == VXP_OK && !array_push(W->ctx, &W->fns, f)) W->rc = VXP_ENOMEM;
+  return true;
+}
+
+#if defined(VXP_ASSERTIONS)
+static bool same_name(vis_name a, vis_name b) {
+  return a.len == b.len && (a.len == 0 || a.s == b.s);
+}
+
+/* Whether V's index is the one vxp_lower_vis__begin reads from `top` (same entries, same
+ * order, names at the same places). */
+static bool index_is_fresh(vxp_lower_vis *V, const TSNode *top, uint32_t top_count) {
+  vxp_lower_vis F = *V;
+  memset(&F.index, 0, sizeof(F.index));
+  F.items_indexed = 0;
+  if (vxp_lower_vis__begin(&F, top, top_count, top[0]) != VXP_OK) return true; /* no memory */
+  bool same = F.index.fns.len == V->index.fns.len;
+  for (size_t i = 0; same && i < F.index.fns.len; i++) {
+    const vis_fn *a = &F.index.fns.items[i], *b = &V->index.fns.items[i];
+    same = same_name(a->name, b->name) && a->is_extern == b->is_extern &&
+           a->on_path == b->on_path && same_name(a->on.name, b->on.name) &&
+           same_name(a->on.index, b->on.index) && a->param_count == b->param_count &&
+           a->item == b->item;
+    for (uint32_t k = 0; same && k < a->param_count; k++) {
+      const vis_param *p = &F.index.params.items[a->param_first + k];
+      const vis_param *q = &V->index.params.items[b->param_first + k];
+      same = p->pointer == q->pointer && p->want_host == q->want_host &&
+             same_name(p->want_name, q->want_name);
+    }
+  }
+  vxp_lower_vis__end(&F);
+  return same;
+}
+#endif
+
+int vxp_lower_vis__carry(vxp_lower_vis *V, const vxp_vis_index *old, const vxp_reuse *R,
+                         const TSNode *top, uint32_t top_count) {
+  if (top_count != R->items || top_count == 0 || V->index.fns.len || V->index.params.len) return 0;
+  vis_walk W;
+  walk_init(&W, V);
+  /* the touched functions afresh (few), sorted, then the others' entries carried over in
+   * their order (still sorted: their names did not change, and the moves keep the order of
+   * where they are written), then both merged */
+  bool ok = true;
+  for (uint32_t k = 0; ok && k < top_count && W.rc == VXP_OK; k++) {
+    if (R->side[k] != VXP_REUSE_FRESH) continue;
+    ok = vxp_node__is(top[k], W.S->function_item);
+    if (ok) index_fn(&W, top[k], false, k);
+  }
+  size_t fresh = W.fns.len;
+  if (fresh > 1) qsort(W.fns.items, fresh, sizeof(vis_fn), fn_cmp);
+  for (size_t i = 0; ok && i < old->fns.len && W.rc == VXP_OK; i++) {
+    const vis_fn *e = &old->fns.items[i];
+    ok = e->item < R->items;
+    if (ok && R->side[e->item] != VXP_REUSE_FRESH) ok = carry_fn(&W, old, R, R->side[e->item], e);
+  }
+  vis_fn *merged = NULL;
+  if (ok && W.rc == VXP_OK && fresh && W.fns.len > fresh) {
+    merged = vxp_ctx__malloc(W.ctx, W.fns.len * sizeof(vis_fn));
+    if (!merged) W.rc = VXP_ENOMEM;
+  }
+  if (merged) {
+    size_t a = 0, b = fresh, out = 0;
+    while (a < fresh || b < W.fns.len) {
+      bool take_a = b == W.fns.len || (a < fresh && fn_cmp(&W.fns.items[a], &W.fns.items[b]) <= 0);
+      merged[out++] = W.fns.items[take_a ? a++ : b++];
+    }
+    vxp_ctx__free(W.ctx, W.fns.items);
+    W.fns.items = merged;
+    W.fns.cap = W.fns.len;
+  }
+  walk_index_done(&W, V);
+  if (!ok || W.rc != VXP_OK) {
+    vxp_lower_vis__end(V);
+    return ok ? W.rc : 0;
+  }
+  V->items_indexed = top_count;
+  VXP__ASSERT(index_is_fresh(V, top, top_count));
+  return 1;
+}
+
+void vxp_lower_vis__keep(vxp_lower_vis *V, vxp_vis_index *out) {
+  *out = V->index;
+  memset(&V->index, 0, sizeof(V->index));
+}
+
+void vxp_vis_index__free(vxp_context *ctx, vxp_vis_index *index) {
+  array_free(ctx, &index->fns);
+  array_free(ctx, &index->params);
 }
 
 int vxp_lower_vis__begin(vxp_lower_vis *V, const TSNode *top, size_t top_count, TSNode root) {
@@ -803,10 +915,6 @@ int vxp_lower_vis__item(vxp_lower_vis *V, TSNode item) {
 }
 
 void vxp_lower_vis__end(vxp_lower_vis *V) {
-  vxp_ctx__free(V->ctx, V->fns);
-  vxp_ctx__free(V->ctx, V->params);
-  V->fns = NULL;
-  V->fn_count = V->fn_cap = 0;
-  V->params = NULL;
-  V->param_count = V->param_cap = 0;
+  vxp_vis_index__free(V->ctx, &V->index);
+  V->items_indexed = 0;
 }

@@ -8,9 +8,10 @@
 #include <tree_sitter/api.h>
 
 #include "lower.h"
+#include "lower_vis_index.h"
 #include "source.h"
 
-struct vis_fn;
+struct vxp_reuse;
 
 /* One lowering's reader of the facts. The caller sets ctx, src, m (the model the facts are
  * appended to, as m->visibility) and intern (interns a name into m->names the way the
@@ -21,10 +22,8 @@ typedef struct vxp_lower_vis {
   vxp_model *m;
   vxp_name (*intern)(void *arg, const char *s, size_t len);
   void *arg;
-  struct vis_fn *fns; /* the program's functions by name (top level and extern) */
-  size_t fn_count, fn_cap;
-  struct vis_param *params; /* what their parameters want (read from the nodes) */
-  size_t param_count, param_cap;
+  vxp_vis_index index;    /* the program's functions by name (top level and extern) */
+  uint32_t items_indexed; /* top-level items indexed so far (windows add up) */
 } vxp_lower_vis;
 
 /* Index the program's functions (the top-level nodes `top`, or the children of `root`
@@ -37,6 +36,22 @@ int vxp_lower_vis__begin(vxp_lower_vis *V, const TSNode *top, size_t top_count, 
  * go), then sort the index once. Same returns as vxp_lower_vis__begin. */
 int vxp_lower_vis__index(vxp_lower_vis *V, const TSNode *top, size_t top_count, TSNode root);
 void vxp_lower_vis__index_done(vxp_lower_vis *V);
+
+/* vxp_lower_vis__begin for a splice (lower.h: vxp_lower__splice): the index of the earlier
+ * version, `old` (read from R->old_src's text), carried over for the items R's plan says are
+ * unchanged (their names re-pointed at the new text, moved past the edit), and the touched
+ * functions (R->side FRESH) indexed from the new top-level nodes `top`. Sound because an
+ * index entry is read from its item's signature alone, which the plan shows unchanged for
+ * every item (the text of an item outside the edit; everything before the body of a touched
+ * function). Returns 1 when done, 0 when it cannot be shown (then nothing is held and the
+ * caller indexes afresh), or VXP_ENOMEM. */
+int vxp_lower_vis__carry(vxp_lower_vis *V, const vxp_vis_index *old, const struct vxp_reuse *R,
+                         const TSNode *top, uint32_t top_count);
+
+/* Move V's index to `out` (empty), for the next splice; V holds none afterwards. */
+void vxp_lower_vis__keep(vxp_lower_vis *V, vxp_vis_index *out);
+
+void vxp_vis_index__free(vxp_context *ctx, vxp_vis_index *index);
 
 /* Append the facts of top-level node `item` (a function or an impl; anything else has none)
  * to m->visibility, in the order the checks meet them. Returns VXP_OK or VXP_ENOMEM. */

@@ -304,6 +304,8 @@ static void program_tables(vxp_program *prog, vxp_table_fn fn, void *data) {
   PROGRAM_TABLE(prog->marks.sig);
   PROGRAM_TABLE(prog->marks.body);
   PROGRAM_TABLE(prog->marks.signatures);
+  PROGRAM_TABLE(prog->marks.vis.fns);
+  PROGRAM_TABLE(prog->marks.vis.params);
   PROGRAM_TABLE(prog->top);
   PROGRAM_TABLE(prog->scan_marks);
   PROGRAM_TABLE(prog->changed);

@@ -1014,6 +1014,68 @@ static void test_incremental__a_callees_edit_moves_the_callers_peak(void **state
   session_close(&S);
 }
 
+/* The number of diagnostics of `code` in `an`. */
+static int code_count(const vxp_analysis *an, const char *code) {
+  int n = 0;
+  for (size_t i = 0; i < vxp_analysis_diagnostic_count(an); i++)
+    n += strcmp(vxp_diagnostic_code(vxp_analysis_diagnostic(an, i)), code) == 0;
+  return n;
+}
+
+/* A splice carries the index of the functions a call's visibility facts read (the callee's
+ * `on` topology, what its pointer parameters want) over from the earlier version, the
+ * callees' names moved past the edit, and reads a touched function's entry afresh: the
+ * calls of an edited body still meet their callees defined after them (E6001, E6029; a C
+ * function takes any pointer), as a fresh parse finds. The sanitizer builds also compare
+ * each carried index with one read from the tree (lower_visibility.c, index_is_fresh). */
+static void test_incremental__a_splice_carries_the_function_index_over(void **state) {
+  (void)state;
+  static const char text[] = "Memory CPU_DRAM {}\n"
+                             "Memory HBM {\n"
+                             "  within: Memory::CPU_DRAM, capacity: 40 GiB, managed: explicit\n"
+                             "}\n"
+                             "Topology Dev {\n"
+                             "  arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"
+                             "  transfer Memory::CPU_DRAM -> Memory::HBM : 31.5 GB/s\n"
+                             "}\n"
+                             "fn main() -> i32 {\n"
+                             "  let g = transfer(Tensor<f32, [4]>::new(), Memory::HBM);\n"
+                             "  let v : f32 = on_dev(1.5);\n"
+                             "  let r = reads_host(g.as_ptr());\n"
+                             "  return c_reads(g.as_ptr());\n"
+                             "}\n"
+                             "fn on_dev(x: f32) on Topology::Dev -> f32 {\n"
+                             "  return x * 2.5;\n"
+                             "}\n"
+                             "fn reads_host(p : *const f32) -> i32 {\n"
+                             "  return 0;\n"
+                             "}\n"
+                             "extern \"C\" {\n"
+                             "  fn c_reads(p : *const f32) -> i32;\n"
+                             "}\n";
+  session S;
+  session_open(&S, text);
+  assert_true(S.prog->marks.vis_kept);
+  assert_int_equal(code_count(S.an, "E6001"), 1);
+  assert_int_equal(code_count(S.an, "E6029"), 1);
+  session_edit(&S, "on_dev(1.5)", "on_dev(2.5)", NULL); /* main: the index carried over */
+  assert_true(S.prog->spliced);
+  assert_true(S.prog->marks.vis_kept);
+  assert_int_equal(code_count(S.an, "E6001"), 1);
+  assert_int_equal(code_count(S.an, "E6029"), 1);
+  session_edit(&S, "  return 0;", "  return 10;", NULL); /* reads_host: its entry afresh */
+  assert_true(S.prog->spliced);
+  assert_int_equal(code_count(S.an, "E6029"), 1);
+  session_edit(&S, "  let r = reads_host(g.as_ptr());\n",
+               "  let r = reads_host(g.as_ptr());\n  let x = reads_host(g.as_ptr());\n"
+               "  let p : f32 = on_dev(0.5);\n",
+               NULL); /* main grows (names the program has): the callees move two lines */
+  assert_true(S.prog->spliced);
+  assert_int_equal(code_count(S.an, "E6001"), 2);
+  assert_int_equal(code_count(S.an, "E6029"), 2);
+  session_close(&S);
+}
+
 /* A const item's edit changes what the unchanged functions that use it fold: nothing is
  * taken over (the reparse lends no item across it), and `main`'s tile of [N, 64] f32 and
  * `leaf`'s [N, N] move with N. */
@@ -1065,6 +1127,7 @@ int main(void) {
       cmocka_unit_test(test_incremental__a_body_edit_copies_the_other_items_model),
       cmocka_unit_test(test_incremental__a_role_comment_reaching_past_its_function_is_not_stale),
       cmocka_unit_test(test_incremental__a_callees_edit_moves_the_callers_peak),
+      cmocka_unit_test(test_incremental__a_splice_carries_the_function_index_over),
       cmocka_unit_test(test_incremental__a_const_edit_recomputes_its_unchanged_users),
       cmocka_unit_test(test_incremental__changed_overrides_between_edits_recompute_every_function),
   };
