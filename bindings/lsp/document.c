@@ -16,6 +16,7 @@ lsp_document *lsp_document_find(lsp_server *s, const char *uri) {
 }
 
 void lsp_document_free(lsp_document *d) {
+  lsp_index_free(d->index);
   vxp_analysis_free(d->an);
   vxp_program_free(d->prog);
   if (d->parsed_src != d->src) vxp_source_free(d->parsed_src);
@@ -164,6 +165,8 @@ bool lsp_document_analyse(lsp_server *s, lsp_document *d) {
     vxp_program_free(prog);
     return false;
   }
+  lsp_index_free(d->index);
+  d->index = NULL;
   vxp_analysis_free(d->an);
   vxp_program_free(d->prog);
   if (d->parsed_src && d->parsed_src != d->src) vxp_source_free(d->parsed_src);
@@ -176,6 +179,8 @@ bool lsp_document_analyse(lsp_server *s, lsp_document *d) {
 
 void lsp_documents_invalidate(lsp_server *s) {
   for (size_t i = 0; i < s->doc_count; i++) {
+    lsp_index_free(s->docs[i].index);
+    s->docs[i].index = NULL;
     vxp_analysis_free(s->docs[i].an);
     s->docs[i].an = NULL;
     s->docs[i].dirty = true;

@@ -2,7 +2,8 @@
 /* features.c - what the server shows about an analysed document: diagnostics (notes as
  * related information), hover on a placement, its binding or a function, inlay hints with
  * each placement's bytes, a code lens per function with its peak per space against the
- * capacity, and the document's symbols. Every figure is read from the analysis. */
+ * capacity, and the document's symbols. Every figure is read from the analysis, through its
+ * index (index.c) wherever an item needs others: a reply is one pass over its items. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -169,17 +170,6 @@ void lsp_publish_diagnostics(lsp_server *s, lsp_document *d) {
 
 /* ------------------------------------------------------------------ lookups */
 
-static const vxp_resident_set *resident_set(const vxp_analysis *an, const char *function,
-                                            const char *space) {
-  for (size_t i = 0; i < vxp_analysis_resident_set_count(an); i++) {
-    const vxp_resident_set *rs = vxp_analysis_resident_set(an, i);
-    if (strcmp(vxp_resident_set_function(rs), function) == 0 &&
-        strcmp(vxp_resident_set_space(rs), space) == 0)
-      return rs;
-  }
-  return NULL;
-}
-
 /* Whether analysed function `fn` is item `item` or one of its generic instances
  * (`item<...>`). */
 static bool is_function_of(const char *fn, const char *item) {
@@ -224,11 +214,11 @@ static size_t function_item_at(const vxp_program *prog, uint32_t at) {
 
 /* ------------------------------------------------------------------ hover */
 
-static void describe_record(text *t, const vxp_analysis *an, const vxp_record *rec) {
+static void describe_record(text *t, const lsp_index *ix, const vxp_record *rec) {
   char a[32], b[32], c[32], p[32];
   const char *fn = vxp_record_function(rec), *space = vxp_record_space(rec);
   uint64_t bytes = vxp_record_bytes(rec);
-  const vxp_resident_set *rs = resident_set(an, fn, space);
+  const vxp_resident_set *rs = lsp_index_resident_set(ix, fn, space);
   uint64_t capacity = rs ? vxp_resident_set_capacity_bytes(rs) : 0;
   add(t, "**%s** in `%s`, function `%s`\n\n",
       vxp_record_binding(rec) ? vxp_record_binding(rec) : "(unbound tile)", space, fn);
@@ -255,21 +245,24 @@ static void describe_record(text *t, const vxp_analysis *an, const vxp_record *r
 }
 
 /* Peaks of analysed function `fn` per space against capacity, one line each. */
-static void describe_function(text *t, const vxp_analysis *an, const char *fn) {
+static void describe_function(text *t, const vxp_analysis *an, const lsp_index *ix,
+                              const char *fn) {
   char a[32], b[32], c[32];
   bool any = false;
-  for (size_t i = 0; i < vxp_analysis_resident_set_count(an); i++) {
-    const vxp_resident_set *rs = vxp_analysis_resident_set(an, i);
-    if (strcmp(vxp_resident_set_function(rs), fn) != 0) continue;
+  size_t count;
+  const size_t *sets = lsp_index_sets_of(ix, fn, &count);
+  for (size_t k = 0; k < count; k++) {
+    const vxp_resident_set *rs = vxp_analysis_resident_set(an, sets[k]);
     uint64_t peak = vxp_resident_set_peak_bytes(rs), cap = vxp_resident_set_capacity_bytes(rs);
     add(t, "- `%s`: peak %s of %s (%s), %zu tile%s live at the peak\n", vxp_resident_set_space(rs),
         binary(peak, a), binary(cap, b), percent(peak, cap, c), vxp_resident_set_tile_count(rs),
         vxp_resident_set_tile_count(rs) == 1 ? "" : "s");
     any = true;
   }
-  for (size_t i = 0; i < vxp_analysis_call_tree_count(an); i++) {
-    const vxp_call_tree *ct = vxp_analysis_call_tree(an, i);
-    if (strcmp(vxp_call_tree_function(ct), fn) != 0 || !vxp_call_tree_callee(ct)) continue;
+  const size_t *trees = lsp_index_trees_of(ix, fn, &count);
+  for (size_t k = 0; k < count; k++) {
+    const vxp_call_tree *ct = vxp_analysis_call_tree(an, trees[k]);
+    if (!vxp_call_tree_callee(ct)) continue;
     uint64_t total = vxp_call_tree_total_bytes(ct), cap = vxp_call_tree_capacity_bytes(ct);
     add(t, "- `%s` over the call tree: %s%s of %s (%s), through `%s`\n", vxp_call_tree_space(ct),
         vxp_call_tree_bounded(ct) ? "" : "unbounded, at least ", binary(total, a), binary(cap, b),
@@ -293,6 +286,8 @@ json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
   const vxp_analysis *an = d->an;
   const vxp_program *prog = d->prog;
   const vxp_source *src = vxp_program_source(prog);
+  const lsp_index *ix = lsp_document_index(d);
+  if (!ix) return NULL;
   text t = {0};
   vxp_range shown = {{0, 0}, {0, 0}, 0, 0};
   /* A placement: the records whose range holds the position, innermost first (generic
@@ -314,7 +309,7 @@ json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
       vxp_range r = vxp_record_range(rec);
       if (r.start_byte != shown.start_byte || r.end_byte != shown.end_byte) continue;
       if (shown_count++) add(&t, "\n---\n\n");
-      describe_record(&t, an, rec);
+      describe_record(&t, ix, rec);
     }
   }
   uint32_t ws, we;
@@ -330,7 +325,7 @@ json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
         const char *fn = vxp_analysis_function(an, i);
         if (!is_function_of(fn, fname)) continue;
         add(&t, "%s**%s**\n\n", found ? "\n" : "", fn);
-        describe_function(&t, an, fn);
+        describe_function(&t, an, ix, fn);
         found = true;
       }
       if (!found) add(&t, "**%s**: generic, and no call instantiates it\n", fname);
@@ -345,6 +340,7 @@ json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
       const vxp_record *last = NULL;
       size_t wl = we - ws;
       const char *txt = vxp_source_text(src, NULL);
+      uint32_t word_line = lsp_point_of(src, ws).line;
       for (size_t i = 0; i < vxp_analysis_record_count(an); i++) {
         if (lsp_interrupted(s)) goto stopped;
         const vxp_record *rec = vxp_analysis_record(an, i);
@@ -354,12 +350,12 @@ json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t at) {
         if (rr.start_byte < r.start_byte || rr.end_byte > r.end_byte) continue;
         if (!is_function_of(vxp_record_function(rec), fname)) continue;
         /* the `let` line itself (the name precedes the initializer) or any later use */
-        if (rr.start_byte > ws && rr.start.line != lsp_point_of(src, ws).line) continue;
+        if (rr.start_byte > ws && rr.start.line != word_line) continue;
         if (!in_scope_at(rec, ws)) continue;
         if (!last || vxp_record_range(last).start_byte <= rr.start_byte) last = rec;
       }
       if (last) {
-        describe_record(&t, an, last);
+        describe_record(&t, ix, last);
         shown.start = lsp_point_of(src, ws);
         shown.end = lsp_point_of(src, we);
         shown.start_byte = ws;
@@ -384,35 +380,30 @@ stopped:
 json_t *lsp_inlay_hints(lsp_server *s, lsp_document *d, uint32_t from, uint32_t to) {
   const vxp_analysis *an = d->an;
   const vxp_source *src = vxp_program_source(d->prog);
+  const lsp_index *ix = lsp_document_index(d);
+  if (!ix) return NULL;
   json_t *hints = json_array();
   size_t n = vxp_analysis_record_count(an);
   for (size_t i = 0; i < n; i++) {
-    if (lsp_interrupted(s)) { /* per placement: each costs a pass over the records */
+    if (lsp_interrupted(s)) { /* per placement */
       json_decref(hints);
       return NULL;
     }
+    /* A placement written once may be a record of several generic instances (or of a
+     * closure and its function): one hint per text, at its first record, listing the
+     * distinct sizes. */
+    size_t count;
+    const size_t *same = lsp_index_same_range(ix, i, &count);
+    if (!same) continue;
     const vxp_record *rec = vxp_analysis_record(an, i);
     vxp_range r = vxp_record_range(rec);
     if (r.end_byte < from || r.start_byte > to) continue;
-    /* A placement written once may be a record of several generic instances (or of a
-     * closure and its function): one hint per text, listing the distinct sizes. */
-    bool seen = false;
-    for (size_t k = 0; k < i && !seen; k++) {
-      vxp_range q = vxp_record_range(vxp_analysis_record(an, k));
-      seen = q.start_byte == r.start_byte && q.end_byte == r.end_byte;
-    }
-    if (seen) continue;
     text t = {0};
     char a[32];
     add(&t, "%s in %s", binary(vxp_record_bytes(rec), a), vxp_record_space(rec));
-    size_t others = 0;
-    for (size_t k = i + 1; k < n; k++) {
-      const vxp_record *o = vxp_analysis_record(an, k);
-      vxp_range q = vxp_record_range(o);
-      if (q.start_byte != r.start_byte || q.end_byte != r.end_byte) continue;
-      if (others++ < 3) add(&t, " | %s", binary(vxp_record_bytes(o), a));
-    }
-    if (others > 3) add(&t, " | ...");
+    for (size_t k = 1; k < count && k <= 3; k++)
+      add(&t, " | %s", binary(vxp_record_bytes(vxp_analysis_record(an, same[k])), a));
+    if (count - 1 > 3) add(&t, " | ...");
     if (vxp_record_live_at_peak(rec)) add(&t, " (at peak)");
     json_array_append_new(hints,
                           json_pack("{s:o, s:o, s:i, s:b}", "position", lsp_position(src, r.end),
@@ -424,15 +415,15 @@ json_t *lsp_inlay_hints(lsp_server *s, lsp_document *d, uint32_t from, uint32_t 
 /* ------------------------------------------------------------------ code lenses */
 
 /* One line: each space's peak against its capacity for analysed function `fn`. */
-static void function_summary(text *t, const vxp_analysis *an, const char *fn) {
+static void function_summary(text *t, const vxp_analysis *an, const lsp_index *ix, const char *fn) {
   char a[32], b[32], c[32];
-  size_t count = 0;
-  for (size_t i = 0; i < vxp_analysis_resident_set_count(an); i++) {
-    const vxp_resident_set *rs = vxp_analysis_resident_set(an, i);
-    if (strcmp(vxp_resident_set_function(rs), fn) != 0) continue;
+  size_t count;
+  const size_t *sets = lsp_index_sets_of(ix, fn, &count);
+  for (size_t k = 0; k < count; k++) {
+    const vxp_resident_set *rs = vxp_analysis_resident_set(an, sets[k]);
     uint64_t peak = vxp_resident_set_peak_bytes(rs), cap = vxp_resident_set_capacity_bytes(rs);
-    add(t, "%s%s peak %s / %s (%s)", count++ ? " · " : "", vxp_resident_set_space(rs),
-        binary(peak, a), binary(cap, b), percent(peak, cap, c));
+    add(t, "%s%s peak %s / %s (%s)", k ? " · " : "", vxp_resident_set_space(rs), binary(peak, a),
+        binary(cap, b), percent(peak, cap, c));
   }
   if (!count) add(t, "no tiles in a space with a capacity");
 }
@@ -441,28 +432,24 @@ json_t *lsp_code_lenses(lsp_server *s, lsp_document *d) {
   const vxp_analysis *an = d->an;
   const vxp_program *prog = d->prog;
   const vxp_source *src = vxp_program_source(prog);
+  const lsp_index *ix = lsp_document_index(d);
+  if (!ix) return NULL;
   json_t *lenses = json_array();
   for (size_t i = 0; i < vxp_program_item_count(prog); i++) {
-    if (lsp_interrupted(s)) { /* per function: each costs a pass over the analysis */
+    if (lsp_interrupted(s)) { /* per function */
       json_decref(lenses);
       return NULL;
     }
     if (vxp_program_item_type(prog, i) != VXP_ITEM_TYPE_FUNCTION) continue;
     const char *name = vxp_program_item_name(prog, i);
     text t = {0};
-    size_t instances = 0;
-    for (size_t k = 0; k < vxp_analysis_function_count(an); k++) {
-      const char *fn = vxp_analysis_function(an, k);
-      if (strcmp(fn, name) == 0) {
-        function_summary(&t, an, fn);
-        instances = SIZE_MAX;
-        break;
-      }
-      if (is_function_of(fn, name)) instances++;
-    }
-    if (instances == 0) continue; /* generic and never instantiated */
-    if (instances != SIZE_MAX)
+    if (lsp_index_has_function(ix, name)) {
+      function_summary(&t, an, ix, name);
+    } else {
+      size_t instances = lsp_index_instance_count(ix, name);
+      if (instances == 0) continue; /* generic and never instantiated */
       add(&t, "generic: %zu instance%s (hover for each)", instances, instances == 1 ? "" : "s");
+    }
     vxp_range r = vxp_program_item_name_range(prog, i);
     json_array_append_new(lenses, json_pack("{s:o, s:{s:o, s:s}}", "range", lsp_range(src, r),
                                             "command", "title", take(&t), "command", ""));

@@ -103,6 +103,8 @@ bool lsp_interrupted(const lsp_server *s);
 
 /* ------------------------------------------------------------------ internals */
 
+typedef struct lsp_index lsp_index; /* index.c */
+
 /* An open document: its current text, and the program and analysis of the text last
  * analysed (they lag the text while edits wait for the next idle moment). */
 typedef struct lsp_document {
@@ -113,6 +115,7 @@ typedef struct lsp_document {
   vxp_program *prog;
   vxp_analysis *an;
   vxp_machine *machine; /* the machine this analysis used (borrowed from the server) */
+  lsp_index *index;     /* lookups into `an`, built on first use (NULL: not yet) */
   bool dirty;           /* src differs from what was analysed */
 } lsp_document;
 
@@ -215,6 +218,27 @@ json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t byte);
 json_t *lsp_inlay_hints(lsp_server *s, lsp_document *d, uint32_t from, uint32_t to);
 json_t *lsp_code_lenses(lsp_server *s, lsp_document *d);
 json_t *lsp_document_symbols(lsp_server *s, lsp_document *d);
+
+/* index.c: lookups into one analysis, sorted once, so that a reply's builder reads each item
+ * of the analysis a bounded number of times instead of scanning it per item. */
+lsp_index *lsp_index_new(const vxp_analysis *an); /* NULL when out of memory */
+void lsp_index_free(lsp_index *ix);
+/* The index of `d`'s analysis, built on first use and kept until the analysis is replaced
+ * (the document owns it); NULL without an analysis or when out of memory. */
+const lsp_index *lsp_document_index(lsp_document *d);
+/* The resident sets (indices, in the analysis' order) of analysed function `fn`. */
+const size_t *lsp_index_sets_of(const lsp_index *ix, const char *fn, size_t *count);
+/* Its call trees, likewise. */
+const size_t *lsp_index_trees_of(const lsp_index *ix, const char *fn, size_t *count);
+/* The first resident set of `fn` in `space`, or NULL. */
+const vxp_resident_set *lsp_index_resident_set(const lsp_index *ix, const char *fn,
+                                               const char *space);
+/* Whether `name` is an analysed function; how many `name<...>` (generic instances) are. */
+bool lsp_index_has_function(const lsp_index *ix, const char *name);
+size_t lsp_index_instance_count(const lsp_index *ix, const char *name);
+/* When `record` is the first (lowest index) of the records placing the same text (equal
+ * byte ranges): all of them, in the analysis' order, `record` first. NULL otherwise. */
+const size_t *lsp_index_same_range(const lsp_index *ix, size_t record, size_t *count);
 
 /* config.c */
 /* Read `settings` (an object; NULL or null: defaults) into the server's configuration and

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """lsp_latency.py VXPEAK - what a person typing feels: the time from sending a
 `textDocument/didChange` to receiving its `publishDiagnostics` (matched by version), over
-stdio through the real `vxpeak lsp` process, p50 and p99 over many one-line edits.
+stdio through the real `vxpeak lsp` process, p50 and p99 over many one-line edits; then,
+on the analysed 20,000-line program, the time of a `textDocument/codeLens` request and of a
+`textDocument/inlayHint` request over the whole file (the two an editor sends after every
+change), from sending each to its reply, median and max of LSP_BENCH_REQUESTS.
 
 Two documents: the 20,000-line program of bench_incremental.c (the loop bound of a
 pseudo-random function edited), and examples/llama2/prefill.vx (BATCH typed from 1 to 9
@@ -18,6 +21,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 EDITS = int(os.environ.get("LSP_BENCH_EDITS", "200"))
+REQUESTS = int(os.environ.get("LSP_BENCH_REQUESTS", "20"))
 
 
 def generate():
@@ -112,6 +116,27 @@ def run(server, name, uri, text, edit):
             raise SystemExit(f"lsp_latency: {name}: edit {i}: unexpected diagnostics {diags[:2]}")
     print(f"  {name:<34} open {open_ms:8.1f} ms   didChange -> publishDiagnostics: "
           f"p50 {percentile(times, 50):7.2f} ms   p99 {percentile(times, 99):7.2f} ms   ({EDITS} edits)")
+    return lines
+
+
+def whole_file_requests(server, name, uri, lines):
+    """Code lenses and inlay hints for the whole (analysed) document: only building the
+    reply, since nothing changed since the last publish. Each reply is checked to hold a
+    lens per function / a hint per placement, as counted by the caller's `expect`."""
+    doc = {"textDocument": {"uri": uri}}
+    whole = {"start": {"line": 0, "character": 0}, "end": {"line": len(lines), "character": 0}}
+    for method, params, what in (("textDocument/codeLens", doc, "lenses"),
+                                 ("textDocument/inlayHint", dict(doc, range=whole), "hints")):
+        times, count = [], None
+        for _ in range(REQUESTS):
+            t0 = time.perf_counter()
+            reply = server.request(method, params)
+            times.append((time.perf_counter() - t0) * 1e3)
+            if "result" not in reply or not reply["result"]:
+                raise SystemExit(f"lsp_latency: {name}: {method}: no result: {str(reply)[:200]}")
+            count = len(reply["result"])
+        print(f"  {name:<34} {method[13:]:<10} whole file: median {percentile(times, 50):8.2f} ms   "
+              f"max {max(times):8.2f} ms   ({count} {what}, {REQUESTS} requests)")
 
 
 def main():
@@ -134,7 +159,8 @@ def main():
         new = f"  for i in 0..{rnd.randint(1, 99)} {{"
         return line, 0, len(old), new, lambda d: codes(d) == codes(opened)
 
-    run(server, "20,000-line program (loop bound)", "file:///bench/big.vx", big, loop_bound)
+    lines = run(server, "20,000-line program (loop bound)", "file:///bench/big.vx", big, loop_bound)
+    whole_file_requests(server, "20,000-line program", "file:///bench/big.vx", lines)
 
     llama = (ROOT / "examples" / "llama2" / "prefill.vx").read_text()
     batch_line = next(n for n, l in enumerate(llama.split("\n")) if l.startswith("const BATCH"))

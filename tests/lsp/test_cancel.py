@@ -15,6 +15,7 @@ import pytest
 import pytest_lsp
 from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, default_converter, register_lsp_features
 
 from conftest import VXPEAK
 
@@ -31,7 +32,24 @@ FUNCTION = """fn f{i}() -> i32 {{
 BIG = "const N : i64 = 512;\n" + "".join(FUNCTION.format(i=i) for i in range(12000))
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[VXPEAK, "lsp", "--stdio"]))
+def recording_client():
+    """pytest-lsp's client that also keeps every publishDiagnostics it receives, in order
+    (`published`): its own keeps only each document's latest diagnostics, without the
+    version they are for."""
+    client = LanguageClient(converter_factory=default_converter)
+    client.published = []
+
+    def publish(client: LanguageClient, params: t.PublishDiagnosticsParams):
+        client.published.append(params)
+        client.diagnostics[params.uri] = params.diagnostics
+
+    register_lsp_features(
+        client, {**DEFAULT_CLIENT_FEATURES, t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish})
+    return client
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[VXPEAK, "lsp", "--stdio"],
+                                              client_factory=recording_client))
 async def client(lsp_client: LanguageClient):
     lsp_client.traces = []
 
