@@ -16,6 +16,13 @@ struct vxp_arena_block {
   alignas(max_align_t) unsigned char data[];
 };
 
+/* A table taken over by vxp_arena__adopt where it lay; the node itself is carved from the
+ * arena, so the adopted blocks are given back before the arena's own. */
+struct vxp_arena_adopted {
+  struct vxp_arena_adopted *next;
+  void *block;
+};
+
 static size_t round_up(size_t n) {
   size_t a = alignof(max_align_t);
   return (n + a - 1) / a * a;
@@ -65,6 +72,16 @@ bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t l
     return true;
   }
   if (elem && len > SIZE_MAX / 2 / elem) return false;
+  if (len * elem > VXP__ARENA_BLOCK / 4) {
+    struct vxp_arena_adopted *node = arena_alloc(ctx, arena, sizeof(*node), false);
+    if (!node) return false;
+    void *fit = vxp_ctx__realloc(ctx, *items, len * elem); /* shrinks: cannot fail for want */
+    if (fit) *items = fit;
+    node->block = *items;
+    node->next = arena->adopted;
+    arena->adopted = node;
+    return true;
+  }
   void *copy = arena_alloc(ctx, arena, len * elem, false); /* filled below */
   if (!copy) return false;
   memcpy(copy, *items, len * elem);
@@ -142,9 +159,19 @@ char *vxp_arena__strdup(vxp_context *ctx, vxp_arena *arena, const char *s) {
 }
 
 void vxp_arena__take(vxp_arena *to, vxp_arena *from) {
+  if (from->adopted) { /* only an arena with blocks holds nodes */
+    struct vxp_arena_adopted *tail = from->adopted;
+    while (tail->next)
+      tail = tail->next;
+    tail->next = to->adopted;
+    to->adopted = from->adopted;
+    from->adopted = NULL;
+  }
   if (!from->head) return;
   if (!to->head) {
+    struct vxp_arena_adopted *adopted = to->adopted; /* from's joined it above */
     *to = *from;
+    to->adopted = adopted;
   } else {
     struct vxp_arena_block *tail = from->head;
     while (tail->next)
@@ -156,6 +183,9 @@ void vxp_arena__take(vxp_arena *to, vxp_arena *from) {
 }
 
 void vxp_arena__free(vxp_context *ctx, vxp_arena *arena) {
+  for (struct vxp_arena_adopted *a = arena->adopted; a; a = a->next) /* nodes in the blocks */
+    vxp_ctx__free(ctx, a->block);
+  arena->adopted = NULL;
   for (struct vxp_arena_block *b = arena->head, *next; b; b = next) {
     next = b->next;
     vxp_ctx__free(ctx, b);
@@ -168,6 +198,8 @@ void vxp_arena__free(vxp_context *ctx, vxp_arena *arena) {
 size_t vxp_arena__blocks(const vxp_arena *arena) {
   size_t n = 0;
   for (const struct vxp_arena_block *b = arena->head; b; b = b->next)
+    n++;
+  for (const struct vxp_arena_adopted *a = arena->adopted; a; a = a->next)
     n++;
   return n;
 }

@@ -16,22 +16,27 @@
 #include "internal.h"
 
 struct vxp_arena_block;
+struct vxp_arena_adopted;
 
 /* A zeroed arena is empty and valid. Invariant: `used` <= the head block's size; every
- * block on the chain came from the owning context's allocator. */
+ * block on the chain, and every adopted block, came from the owning context's allocator. */
 typedef struct vxp_arena {
   struct vxp_arena_block *head; /* the shared block being filled; older blocks follow it */
   size_t used;                  /* bytes taken from head */
   void *last; /* the latest request carved from head, which may grow in place; or NULL */
+  struct vxp_arena_adopted *adopted; /* large tables taken over where they lie */
 } vxp_arena;
 
 /* `size` bytes aligned for any object, zeroed; NULL on allocation failure or overflow. */
 void *vxp_arena__alloc(vxp_context *ctx, vxp_arena *arena, size_t size);
 
 /* Move `len` elements of `elem` bytes at *items (storage from ctx's allocator) into the
- * arena: *items then points at the arena's copy and the old storage is freed. An empty
- * array ends NULL (storage reserved for it is freed). False on allocation failure, with
- * *items untouched. */
+ * arena. A small table is copied into a shared block and its old storage freed; a large one
+ * (over a quarter of a shared block, which would get a block of its own) is taken over where
+ * it lies, its spare capacity given back, so that sealing a large table neither copies it
+ * nor holds it twice at once. *items then points at the arena's table. An empty array ends
+ * NULL (storage reserved for it is freed). False on allocation failure, with *items
+ * untouched and still the caller's. */
 bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t len, size_t elem);
 
 /* Make room for `extra` more elements of `elem` bytes in a table whose storage is the arena's
@@ -71,7 +76,8 @@ void vxp_arena__take(vxp_arena *to, vxp_arena *from);
 /* Give every block back in one walk; the arena is empty afterwards. */
 void vxp_arena__free(vxp_context *ctx, vxp_arena *arena);
 
-/* How many blocks the arena holds (what vxp_arena__free gives back). */
+/* How many blocks the arena holds, adopted tables included (the free calls
+ * vxp_arena__free makes). */
 size_t vxp_arena__blocks(const vxp_arena *arena);
 
 #endif /* VXP_ARENA_H */

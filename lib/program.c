@@ -316,20 +316,49 @@ static void program_tables(vxp_program *prog, vxp_table_fn fn, void *data) {
   }
 }
 
+/* A walk over program_tables: sealing moves each table into the arena in turn and counts
+ * them (`done`), so that freeing a program whose sealing stopped part-way gives back only
+ * the tables it did not move (`at` counts the walk). */
+typedef struct table_walk {
+  vxp_context *ctx;
+  vxp_arena *arena;
+  size_t at, done;
+  bool failed;
+} table_walk;
+
+static void seal_table(void *data, void **items, size_t len, size_t elem, size_t *cap) {
+  table_walk *W = data;
+  if (W->failed) return;
+  if (!vxp_arena__adopt(W->ctx, W->arena, items, len, elem)) {
+    W->failed = true;
+    return;
+  }
+  if (cap) *cap = len; /* nothing sealed grows again */
+  W->done++;
+}
+
 static void free_table(void *data, void **items, size_t len, size_t elem, size_t *cap) {
   (void)len, (void)elem;
-  vxp_ctx__free(data, *items);
+  table_walk *W = data;
+  if (W->at++ >= W->done) vxp_ctx__free(W->ctx, *items);
   *items = NULL;
   if (cap) *cap = 0;
 }
 
-/* Move the finished program's diagnostics, and its declarations machine's, into its arena.
- * Its tables stay where they grew: moving them too (every table copied once into the arena)
- * was tried, and the program's and the analysis' peak memory grew by 14 MB (6%) on the
- * hostile functions-1e5 case, over its bound. VXP_OK or VXP_ENOMEM. */
+/* Move the finished program into its arena: every table (program_tables; vxp_arena__adopt
+ * copies a small one into a shared block at its length and takes a large one over where it
+ * lies, so no table is held twice and the peak memory stays that of the tables as they grew:
+ * copying every table in, the large ones included, once raised the hostile functions-1e5
+ * case's peak by 14 MB), the name table's pool, the diagnostics, and its declarations
+ * machine's. VXP_OK or VXP_ENOMEM. */
 static int seal(vxp_program *prog) {
   vxp_context *ctx = prog->ctx;
+  table_walk W = {ctx, &prog->arena, 0, 0, false};
+  program_tables(prog, seal_table, &W);
+  prog->tables_sealed = W.done;
+  if (W.failed) return VXP_ENOMEM;
   vxp_arena__take(&prog->arena, &prog->model.names.own); /* empty: the names use ours */
+  prog->sealed = true;
   vxp_diag_list diags = {0};
   if (!vxp_diag__list_to_arena(ctx, &prog->arena, &diags, &prog->diags)) return VXP_ENOMEM;
   vxp_diag__list_free(ctx, &prog->diags);
@@ -674,8 +703,11 @@ void vxp_program_free(vxp_program *prog) {
   if (!prog->diags_sealed) vxp_diag__list_free(ctx, &prog->diags);
   if (!prog->declarations_sealed) vxp_machine_free(prog->model.declarations);
   prog->model.declarations = NULL;
-  program_tables(prog, free_table, ctx);     /* each on its own */
-  vxp_strtab__free(ctx, &prog->model.names); /* its own pool, if it has one */
+  if (!prog->sealed) { /* a program that failed before it was sealed, or while */
+    table_walk W = {ctx, NULL, 0, prog->tables_sealed, false};
+    program_tables(prog, free_table, &W);
+    vxp_strtab__free(ctx, &prog->model.names); /* its own pool, if it has one */
+  }
   vxp_arena__free_handle(ctx, &prog->arena);
 }
 

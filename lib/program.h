@@ -60,11 +60,14 @@ struct vxp_program {
   const struct vxp_program *plan_base;
   uint64_t plan_base_src;
   /* The program lives in its own `arena` (VXP_ARENA_HANDLE) with its names' strings and its
-   * declarations machine, and, once built (`diags_sealed`), its diagnostics. Its tables (the
-   * model's, vxp_model__each_table, and the program's own, program_tables in program.c) keep
-   * their own storage and are freed one by one; tree-sitter's tree is tree-sitter's. */
+   * declarations machine, and, once built (`sealed`), its tables (the model's,
+   * vxp_model__each_table, and the program's own, program_tables in program.c) and its
+   * diagnostics. Before that its tables have storage of their own: `tables_sealed` counts
+   * those moved in, in program_tables' order, when sealing stopped for want of memory.
+   * tree-sitter's tree is tree-sitter's. */
   vxp_arena arena;
-  bool diags_sealed, declarations_sealed;
+  size_t tables_sealed;
+  bool sealed, diags_sealed, declarations_sealed;
 };
 
 /* Append the children of `root` to `out` (an Array(TSNode)), with one cursor pass.
