@@ -54,12 +54,11 @@ static const vxp_call_site *call_at(folder *F, uint32_t call) { return &F->an->c
 
 static const char *fn_name(folder *F, uint32_t fn) { return F->an->functions.items[fn].name; }
 
-/* A function as vxc spells it, for the texts vxc also writes (E6027's call path, E6028's
- * cycle): tools matching vxc's messages match these. Notes and records keep fn_name.
- * Returns buf. */
-static const char *vxc_name(folder *F, uint32_t fn, char *buf, size_t size) {
-  vxp_instance__vxc_spelling(F->an, fn, buf, size);
-  return buf;
+/* Append a function as vxc spells it to `t`, for the texts vxc also writes (E6027's call
+ * path, E6028's cycle): tools matching vxc's messages match these. Notes and records keep
+ * fn_name. */
+static void vxc_name(folder *F, uint32_t fn, vxp_sb *t) {
+  vxp_instance__vxc_spelling(F->an, fn, t);
 }
 
 static uint64_t saturate(u128 v) { return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v; }
@@ -215,26 +214,29 @@ static void report_overflow(folder *F, uint32_t fn, uint32_t s) {
   fs->reported = true;
   vxp_sb t = {0};
   char total[48], own[48];
-  char spelt[512];
-  vxp_sb__printf(F->ctx, &t, "the working set along call path '%s",
-                 vxc_name(F, fn, spelt, sizeof(spelt)));
+  vxp_sb__puts(F->ctx, &t, "the working set along call path '");
+  vxc_name(F, fn, &t);
   uint32_t last = fn;
   for (uint32_t c = fs->best_call; c != VXP_NONE; c = fs_at(F, last, s)->best_call) {
     last = call_at(F, c)->callee;
-    vxp_sb__printf(F->ctx, &t, " -> %s", vxc_name(F, last, spelt, sizeof(spelt)));
+    vxp_sb__puts(F->ctx, &t, " -> ");
+    vxc_name(F, last, &t);
   }
   vxp_sb__printf(F->ctx, &t,
                  "' in memory space '%s' peaks at %s bytes, over its %llu byte capacity: ",
                  sp->name, u128_str(fs->total, total), (unsigned long long)sp->capacity);
   for (uint32_t cur = fn, c = fs->best_call; c != VXP_NONE; c = fs_at(F, cur, s)->best_call) {
     uint64_t held = held_at(F, c, s);
-    if (held)
-      vxp_sb__printf(F->ctx, &t, "'%s' holds %llu bytes across its call, ",
-                     vxc_name(F, cur, spelt, sizeof(spelt)), (unsigned long long)held);
+    if (held) {
+      vxp_sb__putc(F->ctx, &t, '\'');
+      vxc_name(F, cur, &t);
+      vxp_sb__printf(F->ctx, &t, "' holds %llu bytes across its call, ", (unsigned long long)held);
+    }
     cur = call_at(F, c)->callee;
   }
-  vxp_sb__printf(F->ctx, &t, "'%s' itself peaks at %s bytes",
-                 vxc_name(F, last, spelt, sizeof(spelt)),
+  vxp_sb__putc(F->ctx, &t, '\'');
+  vxc_name(F, last, &t);
+  vxp_sb__printf(F->ctx, &t, "' itself peaks at %s bytes",
                  u128_str(fs_at(F, last, s)->self_peak, own));
   if (sp->overcommit)
     vxp_sb__printf(F->ctx, &t, "; allowed because '%s' is `overcommit`", sp->name);
@@ -271,18 +273,25 @@ static int compare_names(const void *a, const void *b) {
 static void report_cycle(folder *F, const uint32_t *members, size_t count, uint32_t s,
                          u128 per_activation) {
   const vxp_space *sp = space_of(F, s);
-  /* The members as vxc spells them, sorted as vxc sorts its names. */
-  enum { SPELT = 256 };
-  char *spelt = vxp_ctx__malloc(F->ctx, count * SPELT);
+  /* The members as vxc spells them (each whole, one after the other in `all`), sorted as vxc
+   * sorts its names. */
+  vxp_sb all = {0};
+  size_t *at = vxp_ctx__malloc(F->ctx, count * sizeof(size_t));
   const char **names = vxp_ctx__malloc(F->ctx, count * sizeof(char *));
-  if (!names || !spelt) {
+  for (size_t i = 0; at && i < count; i++) {
+    at[i] = all.len;
+    vxc_name(F, members[i], &all);
+    vxp_sb__putc(F->ctx, &all, '\0'); /* each name ends where the next begins */
+  }
+  if (!names || !at || all.failed) {
     vxp_ctx__free(F->ctx, names);
-    vxp_ctx__free(F->ctx, spelt);
+    vxp_ctx__free(F->ctx, at);
+    vxp_sb__free(F->ctx, &all);
     F->rc = VXP_ENOMEM;
     return;
   }
   for (size_t i = 0; i < count; i++)
-    names[i] = vxc_name(F, members[i], spelt + i * SPELT, SPELT);
+    names[i] = all.data + at[i];
   qsort(names, count, sizeof(char *), compare_names);
   vxp_sb t = {0};
   char bytes[48];
@@ -303,10 +312,11 @@ static void report_cycle(folder *F, const uint32_t *members, size_t count, uint3
   /* The diagnostic belongs to the member first in that order. */
   uint32_t first = members[0];
   for (size_t i = 0; i < count; i++) {
-    if (spelt + i * SPELT == names[0]) first = members[i];
+    if (all.data + at[i] == names[0]) first = members[i];
   }
   vxp_ctx__free(F->ctx, names);
-  vxp_ctx__free(F->ctx, spelt);
+  vxp_ctx__free(F->ctx, at);
+  vxp_sb__free(F->ctx, &all);
   if (t.failed) {
     vxp_sb__free(F->ctx, &t);
     F->rc = VXP_ENOMEM;

@@ -384,60 +384,48 @@ static char *instance_name(const vxp_resolver *R, const instance_key *k) {
   return name;
 }
 
-/* Append `s` to buf[*used..size), keeping it NUL-terminated and cutting at the end. */
-static void spell(char *buf, size_t size, size_t *used, const char *s) {
-  if (*used >= size) return;
-  int n = snprintf(buf + *used, size - *used, "%s", s);
-  if (n > 0) *used += (size_t)n < size - *used ? (size_t)n : size - *used - 1;
-}
-
-void vxp_instance__vxc_spelling(const vxp_analysis *an, uint32_t fn, char *buf, size_t size) {
-  if (!buf || size == 0) return;
-  buf[0] = '\0';
+void vxp_instance__vxc_spelling(const vxp_analysis *an, uint32_t fn, vxp_sb *out) {
   if (!an || fn >= an->functions.len) return;
+  vxp_context *ctx = an->ctx;
   const vxp_analysed_fn *af = &an->functions.items[fn];
   const vxp_model *m = &an->prog->model;
   const vxp_function *f =
       af->model_fn < m->functions.len ? &m->functions.items[af->model_fn] : NULL;
-  size_t used = 0;
   if (!f || f->is_closure) {
-    spell(buf, size, &used, af->name);
+    vxp_sb__puts(ctx, out, af->name);
     return;
   }
   /* `Type::method` is vxc's `Type$method`. */
   const char *name = vxp_strtab__str(&m->names, f->name);
   for (const char *p = name; *p; p++) {
     if (p[0] == ':' && p[1] == ':') {
-      spell(buf, size, &used, "$");
+      vxp_sb__putc(ctx, out, '$');
       p++;
     } else {
-      char one[2] = {*p, '\0'};
-      spell(buf, size, &used, one);
+      vxp_sb__putc(ctx, out, *p);
     }
   }
   if (!af->is_instance) return;
   uint32_t ci = 0, ti = 0;
   for (size_t i = 0; i < f->generics.len; i++) {
-    char arg[48];
     if (f->generics.items[i].is_const) {
       const vxp_const_binding *c =
           ci < af->const_count ? &an->const_binds.items[af->const_first + ci++] : NULL;
       if (!c || c->unknown)
-        snprintf(arg, sizeof(arg), "$const$?");
+        vxp_sb__puts(ctx, out, "$const$?");
       else
-        snprintf(arg, sizeof(arg), "$const$%s%llu", c->negative && c->value ? "-" : "",
-                 (unsigned long long)c->value);
-      spell(buf, size, &used, arg);
+        vxp_sb__printf(ctx, out, "$const$%s%llu", c->negative && c->value ? "-" : "",
+                       (unsigned long long)c->value);
     } else {
       const vxp_type_binding *b =
           ti < af->type_count ? &an->type_binds.items[af->type_first + ti++] : NULL;
-      spell(buf, size, &used, "$");
+      vxp_sb__putc(ctx, out, '$');
       if (b && b->elem != VXP_ELEM_UNKNOWN)
-        spell(buf, size, &used, vxp_elem__name((vxp_elem)b->elem));
+        vxp_sb__puts(ctx, out, vxp_elem__name((vxp_elem)b->elem));
       else if (b && b->nominal != VXP_NAME_NONE)
-        spell(buf, size, &used, vxp_strtab__str(&m->names, b->nominal));
+        vxp_sb__puts(ctx, out, vxp_strtab__str(&m->names, b->nominal));
       else
-        spell(buf, size, &used, "?");
+        vxp_sb__puts(ctx, out, "?");
     }
   }
 }

@@ -20,6 +20,7 @@
 #define VXP_INSTANCE_H
 
 #include "analysis.h"
+#include "strbuf.h"
 
 /* Limits on instantiation (each a guard with a diagnostic, never a silent cut). */
 #define VXP_MAX_INSTANCE_DEPTH 128
@@ -61,11 +62,11 @@ void vxp_resolver__free(vxp_resolver *R);
 int vxp_resolver__call(vxp_resolver *R, uint32_t caller, const vxp_call_event *call,
                        bool *recorded);
 
-/* Analysed function `fn` as vxc spells it in its messages (E6027's call path, E6028's
- * cycle), into buf (NUL-terminated, cut to size): a method `Type$method`, each generic
- * argument in declaration order appended as `$<type>` or `$const$<value>` (`stage$i32`,
- * `pick$const$3`). A closure has no such name vxpeak can know and keeps its own. */
-void vxp_instance__vxc_spelling(const vxp_analysis *an, uint32_t fn, char *buf, size_t size);
+/* Append analysed function `fn` as vxc spells it in its messages (E6027's call path, E6028's
+ * cycle) to `out`, whole: a method `Type$method`, each generic argument in declaration order
+ * appended as `$<type>` or `$const$<value>` (`stage$i32`, `pick$const$3`). A closure has no
+ * such name vxpeak can know and keeps its own. An allocation failure sets out->failed. */
+void vxp_instance__vxc_spelling(const vxp_analysis *an, uint32_t fn, vxp_sb *out);
 
 /* The element type a tensor type's element names in analysed function `fn`: its own, or
  * the instance's binding of a type parameter; VXP_ELEM_UNKNOWN when neither. */

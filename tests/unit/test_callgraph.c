@@ -260,6 +260,41 @@ static void test_callgraph__messages_spell_instances_as_vxc_does(void **state) {
   test_done(&r);
 }
 
+/* A long instance name is spelled whole: the path's names were cut at 511 bytes and a
+ * cycle's members at 255. */
+static void test_callgraph__long_instance_names_are_spelled_whole(void **state) {
+  (void)state;
+  char name[601], text[4096], want[1024];
+  memset(name, 'n', 600);
+  name[600] = '\0';
+  snprintf(text, sizeof(text),
+           "fn %s<T, const R: i64>(x: T) -> i32 {\n"
+           "  let t = transfer(Tensor<f32, [R, 1024]>::uninit(), Memory::W); print(t); return 1;\n"
+           "}\n"
+           "fn main() -> i32 { let a = " TILE3
+           "; let y = %s<f32, 512>(1.0); print(a); return y; }\n",
+           name, name);
+  test_run r = run(text);
+  const vxp_diagnostic *d = test_find_diag(r.an, "E6027");
+  assert_non_null(d);
+  snprintf(want, sizeof(want), "call path 'main -> %s$f32$const$512' in memory space 'W'", name);
+  assert_non_null(strstr(vxp_diagnostic_message(d), want));
+  snprintf(want, sizeof(want), "'%s$f32$const$512' itself peaks at 2097152 bytes", name);
+  assert_non_null(strstr(vxp_diagnostic_message(d), want));
+  test_done(&r);
+  name[300] = '\0';
+  snprintf(text, sizeof(text),
+           "fn %s(n: i32) -> i32 { let t = " TILE1 "; print(t); return %s(n - 1); }\n"
+           "fn main() -> i32 { return %s(3); }\n",
+           name, name, name);
+  r = run(text);
+  d = test_find_diag(r.an, "E6028");
+  assert_non_null(d);
+  snprintf(want, sizeof(want), "'%s' calls itself and places up to 1048576 bytes", name);
+  assert_non_null(strstr(vxp_diagnostic_message(d), want));
+  test_done(&r);
+}
+
 /* A chain of 20000 functions: no recursion in the fold (Tarjan is iterative), totals
  * exact, the path walked in linear time, and the JSON path cut at 16 hops. */
 static void test_callgraph__deep_chains_fold_without_recursion(void **state) {
@@ -337,6 +372,7 @@ int main(void) {
       cmocka_unit_test(test_callgraph__unresolved_calls_are_listed_and_add_nothing),
       cmocka_unit_test(test_callgraph__methods_and_closures_are_edges),
       cmocka_unit_test(test_callgraph__messages_spell_instances_as_vxc_does),
+      cmocka_unit_test(test_callgraph__long_instance_names_are_spelled_whole),
       cmocka_unit_test(test_callgraph__deep_chains_fold_without_recursion),
       cmocka_unit_test(test_callgraph__out_of_range_accessors_are_safe),
   };
