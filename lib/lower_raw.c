@@ -509,24 +509,14 @@ static void read_params(raw_walk *R, TSNode fn) {
 
 /* Whether the subtree calls a `raw::` primitive (vxc holds a body to the whole-body rules
  * only then). Iterative: bodies nest arbitrarily. */
+static bool is_raw_call(TSNode x, const void *data) {
+  const raw_walk *R = data;
+  TSNode name;
+  return vxp_node__is(x, R->S->call_expression) && primitive_of(R, x, &name) >= 0;
+}
+
 static bool calls_raw(const raw_walk *R, TSNode n) {
-  TSTreeCursor c = ts_tree_cursor_new(n);
-  bool found = false;
-  for (;;) {
-    TSNode x = ts_tree_cursor_current_node(&c);
-    TSNode name;
-    if (vxp_node__is(x, R->S->call_expression) && primitive_of(R, x, &name) >= 0) {
-      found = true;
-      break;
-    }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c)) goto done;
-    }
-  }
-done:
-  ts_tree_cursor_delete(&c);
-  return found;
+  return !ts_node_is_null(vxp_node__find(n, is_raw_call, R));
 }
 
 static bool note_final(raw_walk *R, TSNode s, void *data) {

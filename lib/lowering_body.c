@@ -73,24 +73,14 @@ static TSNode nth_arg(const body_reader *B, TSNode call, uint32_t k) {
 }
 
 /* Whether the subtree calls a `raw::` primitive. Iterative: bodies nest arbitrarily. */
+static bool is_raw_call(TSNode x, const void *data) {
+  const body_reader *B = data;
+  uint32_t len;
+  return vxp_node__is(x, B->S->call_expression) && raw_callee(B, x, &len);
+}
+
 static bool calls_raw(const body_reader *B, TSNode n) {
-  TSTreeCursor c = ts_tree_cursor_new(n);
-  bool found = false;
-  for (;;) {
-    TSNode x = ts_tree_cursor_current_node(&c);
-    uint32_t len;
-    if (vxp_node__is(x, B->S->call_expression) && raw_callee(B, x, &len)) {
-      found = true;
-      break;
-    }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c)) goto done;
-    }
-  }
-done:
-  ts_tree_cursor_delete(&c);
-  return found;
+  return !ts_node_is_null(vxp_node__find(n, is_raw_call, B));
 }
 
 /* ------------------------------------------------------------------ declared tiles */

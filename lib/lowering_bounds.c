@@ -337,35 +337,32 @@ static void check_call(bounds_walk *B, TSNode call) {
 
 /* ------------------------------------------------------------------ the walk */
 
+/* What reassigns() looks for: an assignment to the name (or to something it cannot name). */
+typedef struct assigned_name {
+  const bounds_walk *B;
+  const char *text;
+  uint32_t len;
+} assigned_name;
+
+static bool assigns(TSNode x, const void *data) {
+  const assigned_name *A = data;
+  const bounds_walk *B = A->B;
+  if (!vxp_node__is(x, B->S->assignment_statement) &&
+      !vxp_node__is(x, B->S->compound_assignment_statement))
+    return false;
+  TSNode left = vxp_node__field(x, B->F->left);
+  while (vxp_node__is(left, B->S->index_expression) || vxp_node__is(left, B->S->field_expression))
+    left = ts_node_named_child(left, 0);
+  uint32_t ll;
+  const char *lt =
+      vxp_node__is(left, B->S->identifier) ? vxp_node__text(B->src->text, left, &ll) : NULL;
+  return !lt || (ll == A->len && memcmp(lt, A->text, A->len) == 0);
+}
+
 static bool reassigns(const bounds_walk *B, TSNode body, TSNode name) {
-  uint32_t nl;
-  const char *nt = vxp_node__text(B->src->text, name, &nl);
-  TSTreeCursor c = ts_tree_cursor_new(body);
-  bool found = false;
-  for (;;) {
-    TSNode x = ts_tree_cursor_current_node(&c);
-    if (vxp_node__is(x, B->S->assignment_statement) ||
-        vxp_node__is(x, B->S->compound_assignment_statement)) {
-      TSNode left = vxp_node__field(x, B->F->left);
-      while (vxp_node__is(left, B->S->index_expression) ||
-             vxp_node__is(left, B->S->field_expression))
-        left = ts_node_named_child(left, 0);
-      uint32_t ll;
-      const char *lt =
-          vxp_node__is(left, B->S->identifier) ? vxp_node__text(B->src->text, left, &ll) : NULL;
-      if (!lt || (ll == nl && memcmp(lt, nt, nl) == 0)) {
-        found = true;
-        break;
-      }
-    }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c)) goto done;
-    }
-  }
-done:
-  ts_tree_cursor_delete(&c);
-  return found;
+  assigned_name A = {B, NULL, 0};
+  A.text = vxp_node__text(B->src->text, name, &A.len);
+  return !ts_node_is_null(vxp_node__find(body, assigns, &A));
 }
 
 static void walk(bounds_walk *B, TSNode n, unsigned depth);
@@ -467,23 +464,13 @@ static void walk(bounds_walk *B, TSNode n, unsigned depth) {
 }
 
 /* Whether the function states facts vxc's prover may use and this walk does not model. */
+static bool is_fact(TSNode x, const void *data) {
+  const bounds_walk *B = data;
+  return vxp_node__is(x, B->S->assert_statement) || vxp_node__is(x, B->S->invariant_clause);
+}
+
 static bool extra_facts(const bounds_walk *B, TSNode fn) {
-  TSTreeCursor c = ts_tree_cursor_new(fn);
-  bool found = false;
-  for (;;) {
-    TSNode x = ts_tree_cursor_current_node(&c);
-    if (vxp_node__is(x, B->S->assert_statement) || vxp_node__is(x, B->S->invariant_clause)) {
-      found = true;
-      break;
-    }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c)) goto done;
-    }
-  }
-done:
-  ts_tree_cursor_delete(&c);
-  return found;
+  return !ts_node_is_null(vxp_node__find(fn, is_fact, B));
 }
 
 int vxp_lowering__check_bounds(vxp_context *ctx, const vxp_source *src, TSNode item,

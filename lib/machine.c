@@ -43,9 +43,10 @@ static bool usable(TSNode node) {
 }
 
 static const char *node_text(reader *R, TSNode node, size_t *len) {
-  uint32_t start = ts_node_start_byte(node);
-  *len = ts_node_end_byte(node) - start;
-  return R->src->text + start;
+  uint32_t n;
+  const char *s = vxp_node__text(R->src->text, node, &n);
+  *len = n;
+  return s;
 }
 
 /* The node's text, in the machine's arena. */
@@ -62,9 +63,7 @@ static char *node_dup(reader *R, TSNode node) {
 }
 
 static bool text_is(reader *R, TSNode node, const char *word) {
-  size_t len;
-  const char *s = node_text(R, node, &len);
-  return strlen(word) == len && memcmp(s, word, len) == 0;
+  return vxp_node__text_is(R->src->text, node, word);
 }
 
 static void diag(reader *R, const char *code, TSNode node, const char *fmt, ...) VXP__PRINTF(4, 5);
@@ -496,27 +495,14 @@ static void read_topology(reader *R, TSNode item) {
 }
 
 /* Whether the subtree calls a `raw::` primitive. Iterative: bodies nest arbitrarily. */
+static bool is_raw_path(TSNode n, const void *data) {
+  const reader *R = data;
+  return vxp_node__is(n, R->S->scoped_identifier) &&
+         vxp_node__text_is(R->src->text, vxp_node__field(n, R->F->path), "raw");
+}
+
 static bool uses_raw(reader *R, TSNode body) {
-  if (ts_node_is_null(body)) return false;
-  TSTreeCursor c = ts_tree_cursor_new(body);
-  bool found = false;
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&c);
-    if (ts_node_symbol(n) == R->S->scoped_identifier) {
-      TSNode path = fld(R, n, R->F->path);
-      if (!ts_node_is_null(path) && text_is(R, path, "raw")) {
-        found = true;
-        break;
-      }
-    }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c)) goto done;
-    }
-  }
-done:
-  ts_tree_cursor_delete(&c);
-  return found;
+  return !ts_node_is_null(vxp_node__find(body, is_raw_path, R));
 }
 
 static void read_lowering(reader *R, TSNode item) {

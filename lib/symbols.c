@@ -97,3 +97,23 @@ const char *vxp_symbols__load(const TSLanguage *lang, vxp_symbols *syms, vxp_fie
     if (*slot_of(fields, &names[k]) == 0) return names[k].name;
   return NULL;
 }
+
+TSNode vxp_node__find(TSNode root, vxp_node_match match, const void *data) {
+  TSNode found = {{0}, 0, 0};
+  if (ts_node_is_null(root)) return found;
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  for (;;) {
+    TSNode x = ts_tree_cursor_current_node(&c);
+    if (match(x, data)) {
+      found = x;
+      break;
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) goto done;
+    }
+  }
+done:
+  ts_tree_cursor_delete(&c);
+  return found;
+}

@@ -218,6 +218,12 @@ static inline bool vxp_node__text_is(const char *text, TSNode node, const char *
   return strlen(word) == len && memcmp(t, word, len) == 0;
 }
 
+/* The first node of the subtree at `root` (`root` itself included, in document order) that
+ * `match` accepts, or the null node (also for a null `root`). Iterative, with one cursor:
+ * bodies nest arbitrarily. The walks that ask "does this body contain a ..." share it. */
+typedef bool (*vxp_node_match)(TSNode node, const void *data);
+TSNode vxp_node__find(TSNode root, vxp_node_match match, const void *data);
+
 /* The bundled Vx grammar. */
 const TSLanguage *tree_sitter_vx(void);
 
