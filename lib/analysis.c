@@ -1337,6 +1337,29 @@ static void walk_span_mark(const vxp_analysis *an, vxp_walk_span *s, int end, bo
   s->e6014[end] = e6014;
 }
 
+/* an->spawning_names, from the resolver's first function of each name. */
+static int index_spawning_names(vxp_analysis *an, const vxp_resolver *R) {
+  const vxp_model *m = R->m;
+  size_t bytes = (m->names.strings.len + 7) / 8;
+  if (bytes == 0) return VXP_OK;
+  if (!array_reserve(an->ctx, &an->spawning_names, bytes)) return VXP_ENOMEM;
+  memset(an->spawning_names.items, 0, bytes);
+  an->spawning_names.len = bytes;
+  for (size_t n = 0; n < m->names.strings.len; n++) {
+    uint32_t f = R->fn_by_name[n];
+    if (f == VXP_NONE) continue;
+    const vxp_function *fn = &m->functions.items[f];
+    for (size_t i = 0; i < fn->events.len; i++) {
+      if (fn->events.items[i].kind == VXP_EV_OPEN &&
+          fn->events.items[i].u.block.kind == VXP_BLOCK_SPAWN) {
+        an->spawning_names.items[n / 8] |= (uint8_t)(1u << (n % 8));
+        break;
+      }
+    }
+  }
+  return VXP_OK;
+}
+
 static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
   vxp_context *ctx = an->ctx;
   const vxp_program *prog = an->prog;
@@ -1452,6 +1475,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
   /* Functions needing no generic arguments are seeded in program order; generic ones are
    * analysed per instance, appended as calls find them and walked in turn. */
   if (W.rc == VXP_OK) W.rc = vxp_resolver__init(&W.resolver, an);
+  if (W.rc == VXP_OK) W.rc = index_spawning_names(an, &W.resolver);
   /* A verdict promises that something was checked: a program with no function to start
    * from (an empty file, a machine model checked as a program, only generic functions that
    * nothing instantiates) is not admitted. */
@@ -1645,7 +1669,7 @@ typedef struct table_ref {
   { (void **)&(a).items, (a).len, &(a).cap, sizeof(*(a).items) }
 #define INDEX(x)                                                                                   \
   { (void **)&(x).slots, (x).cap, &(x).cap, sizeof(*(x).slots) }
-#define ANALYSIS_TABLES 33
+#define ANALYSIS_TABLES 34
 
 static void analysis_tables(vxp_analysis *an, table_ref t[ANALYSIS_TABLES]) {
   const table_ref all[ANALYSIS_TABLES] = {TABLE(an->defines),
@@ -1672,6 +1696,7 @@ static void analysis_tables(vxp_analysis *an, table_ref t[ANALYSIS_TABLES]) {
                                           TABLE(an->vis_ends),
                                           TABLE(an->raw_ends),
                                           TABLE(an->walk_spans),
+                                          TABLE(an->spawning_names),
                                           TABLE(an->view.spaces),
                                           TABLE(an->view.topologies),
                                           TABLE(an->view.lowerings),

@@ -260,7 +260,10 @@ struct vxp_analysis {
   size_t resolve_first, resolve_count;   /* resolution's diagnostics: diags[first .. + count) */
   vxp_diag_list diags;
   Array(vxp_analysed_fn) functions;
-  vxp_name_index function_index;         /* name -> its last analysed function (vxp_roofline_new) */
+  vxp_name_index function_index; /* name -> its last analysed function (vxp_roofline_new) */
+  /* Bit n (byte n / 8, bit n % 8): the first model function named n has spawn regions of its
+   * own (the roofline's test of a callee, one lookup instead of a scan of the functions). */
+  Array(uint8_t) spawning_names;
   Array(vxp_const_binding) const_binds;  /* instances' const arguments */
   Array(vxp_type_binding) type_binds;    /* instances' type arguments */
   Array(vxp_call_site) calls;            /* by caller, each caller's in program order */

@@ -249,19 +249,13 @@ static size_t close_of(const vxp_function *fn, size_t open) {
   return fn->events.len;
 }
 
-static const vxp_function *callee(const rf_walk *w, const vxp_call_event *call) {
-  for (size_t i = 0; i < w->m->functions.len; i++)
-    if (call->callee != VXP_NAME_NONE && w->m->functions.items[i].name == call->callee)
-      return &w->m->functions.items[i];
-  return NULL;
-}
-
-static bool has_region(const vxp_function *fn) {
-  for (size_t i = 0; i < fn->events.len; i++)
-    if (fn->events.items[i].kind == VXP_EV_OPEN &&
-        fn->events.items[i].u.block.kind == VXP_BLOCK_SPAWN)
-      return true;
-  return false;
+/* Whether the function a call names (the first of that name) has spawn regions of its own:
+ * one bit of the analysis' index, so a roofline's work does not grow with the program's
+ * functions (it scanned them all, and the callee's events, per call). */
+static bool callee_spawns(const rf_walk *w, const vxp_call_event *call) {
+  vxp_name n = call->callee;
+  return n != VXP_NAME_NONE && n / 8 < w->an->spawning_names.len &&
+         (w->an->spawning_names.items[n / 8] >> (n % 8) & 1);
 }
 
 static void walk(rf_walk *w, size_t from, size_t to, u128 *out);
@@ -347,7 +341,6 @@ static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
     if (k == to || k >= fn->events.len) break;
     const vxp_event *ev = &fn->events.items[k];
     if (ev->kind == VXP_EV_CALL) {
-      const vxp_function *f = callee(w, &ev->u.call);
       const char *name = ev->u.call.callee   ? name_of(w, ev->u.call.callee)
                          : ev->u.call.method ? name_of(w, ev->u.call.method)
                                              : "?";
@@ -356,7 +349,7 @@ static void walk(rf_walk *w, size_t from, size_t to, u128 *out) {
                 "a call inside a spawn region ('%s'); vxpeak does not "
                 "count the accesses of a callee",
                 name);
-      else if (f && has_region(f))
+      else if (callee_spawns(w, &ev->u.call))
         unknown(w, ev->u.call.start_byte,
                 "a call to '%s', which has spawn regions of its own; "
                 "vxpeak counts the regions of one function",

@@ -2,6 +2,8 @@
 /* test_roofline.c - the bytes one call's spawn regions move and what they cost
  * (lib/roofline.c): the Llama decode step to the byte, loops, slices, alternatives, the
  * cases that make the count unknown, and streaming from the host. */
+#include <time.h>
+
 #include "context.h"
 #include "support.h"
 
@@ -132,6 +134,77 @@ static void test_roofline__one_function_reads_its_own_records_and_routes(void **
     }
     test_done(&r);
   }
+}
+
+/* `main` calls `last` `calls` times outside any region, then `fillers` functions, then `last`
+ * with a region of its own (or none). */
+static char *calling_last(size_t calls, size_t fillers, bool last_spawns) {
+  size_t cap = sizeof(MACHINE_BW) + 200 + calls * 24 + fillers * 48, len = 0;
+  char *text = malloc(cap);
+  assert_non_null(text);
+  len += (size_t)snprintf(text + len, cap - len, "%sfn main() -> i32 {\n", MACHINE_BW);
+  for (size_t i = 0; i < calls; i++)
+    len += (size_t)snprintf(text + len, cap - len, "  let x%zu = last();\n", i);
+  len += (size_t)snprintf(text + len, cap - len, "  return 0;\n}\n");
+  for (size_t i = 0; i < fillers; i++)
+    len += (size_t)snprintf(text + len, cap - len, "fn g%zu() -> i32 { return 0; }\n", i);
+  snprintf(text + len, cap - len,
+           "fn last() -> i32 {\n"
+           "  let w = transfer(Tensor<f32, [4]>::uninit(), Memory::W);\n"
+           "  %s\n"
+           "  return 0;\n"
+           "}\n",
+           last_spawns ? "spawn on(Topology::Dev) { let a = w[0]; }" : "let a = w[0];");
+  return text;
+}
+
+static double cpu_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* A call to a function with spawn regions of its own makes the traffic unknown (the roofline
+ * counts one function's regions); a call to one without does not. The test is one bit of the
+ * analysis' index: one roofline's work does not grow with the program's functions (it
+ * scanned every function per call: 2000 calls in a program of 20000 functions took tens of
+ * milliseconds of CPU, against well under one in a program of 50). */
+static void test_roofline__a_callee_with_regions_is_found_without_a_scan(void **state) {
+  (void)state;
+  for (int spawns = 0; spawns < 2; spawns++) {
+    char *text = calling_last(3, 2, spawns);
+    test_run r = test_analyse(text);
+    free(text);
+    vxp_roofline *rf = roofline(r.ctx, r.an, "main");
+    if (spawns) {
+      assert_int_equal(vxp_roofline_traffic(rf), VXP_CERTAINTY_UNKNOWN);
+      assert_non_null(
+          strstr(vxp_roofline_reason(rf), "a call to 'last', which has spawn regions of its own"));
+    } else {
+      assert_null(vxp_roofline_reason(rf));
+    }
+    vxp_roofline_free(rf);
+    test_done(&r);
+  }
+  double best[2];
+  for (size_t p = 0; p < 2; p++) {
+    char *text = calling_last(2000, p == 0 ? 50 : 20000, true);
+    test_run r = test_analyse(text);
+    free(text);
+    best[p] = 1e18;
+    for (int k = 0; k < 5; k++) {
+      double t0 = cpu_us();
+      vxp_roofline *rf = roofline(r.ctx, r.an, "main");
+      double t = cpu_us() - t0;
+      assert_int_equal(vxp_roofline_traffic(rf), VXP_CERTAINTY_UNKNOWN);
+      vxp_roofline_free(rf);
+      if (t < best[p]) best[p] = t;
+    }
+    test_done(&r);
+  }
+  if (best[1] > 4 * best[0] + 5000)
+    fail_msg("one roofline took %.0f us of CPU among 20000 functions, %.0f us among 50", best[1],
+             best[0]);
 }
 
 static void test_roofline__loops_multiply_slices_count_their_elements_writes_count(void **state) {
@@ -578,6 +651,7 @@ int main(void) {
       cmocka_unit_test(test_roofline__the_llama_decode_step_reads_13_48_gb_in_8_67_ms),
       cmocka_unit_test(test_roofline__loops_multiply_slices_count_their_elements_writes_count),
       cmocka_unit_test(test_roofline__one_function_reads_its_own_records_and_routes),
+      cmocka_unit_test(test_roofline__a_callee_with_regions_is_found_without_a_scan),
       cmocka_unit_test(test_roofline__alternatives_count_their_largest_arm_as_an_upper_bound),
       cmocka_unit_test(test_roofline__trip_counts_and_arms_are_the_analysis_decisions),
       cmocka_unit_test(test_roofline__what_cannot_be_counted_is_unknown_with_the_reason),
