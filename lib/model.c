@@ -41,6 +41,7 @@ const char *vxp_elem__name(vxp_elem e) { return e < VXP_ELEM_COUNT ? elem_table[
 void vxp_model__each_table(vxp_model *m, vxp_table_fn fn, void *data) {
   for (size_t i = 0; i < m->functions.len; i++) {
     vxp_function *f = &m->functions.items[i];
+    if (f->tables_in_arena) continue; /* the arena's: they go with it */
     TABLE(fn, data, f->generics);
     TABLE(fn, data, f->params);
     TABLE(fn, data, f->events);

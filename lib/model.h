@@ -407,6 +407,9 @@ typedef struct vxp_function {
   bool is_closure;            /* a closure body lowered as its own function */
   uint32_t parent;            /* a closure's enclosing function, VXP_NONE for an item */
   uint32_t item;              /* the top-level item it belongs to (model items) */
+  /* Its six tables were carved from the model's arena by a splice (model_copy.c), not each
+   * taken from the allocator: they go with the arena, never one by one, and do not grow. */
+  bool tables_in_arena;
 } vxp_function;
 
 /* A declared position holding a placed tensor type: a parameter, a return type or a
@@ -527,7 +530,8 @@ typedef void (*vxp_table_fn)(void *data, void **items, size_t len, size_t elem, 
 
 /* Call `fn` on every table of `m`, the name table's included: the one list vxp_model__free
  * gives back (make check-tables holds it to the struct's fields). A function's tables come
- * before the functions' table. */
+ * before the functions' table; those of a function whose tables are the arena's
+ * (`tables_in_arena`) are not tables of their own and are left out. */
 void vxp_model__each_table(vxp_model *m, vxp_table_fn fn, void *data);
 
 /* Point each Memory, Topology and lowering item of `m` at the declaration
