@@ -150,22 +150,26 @@ static json_t *diagnostic(const lsp_document *d, const vxp_diagnostic *g) {
   return out;
 }
 
-void lsp_publish_diagnostics(lsp_server *s, lsp_document *d) {
+json_t *lsp_diagnostics(lsp_server *s, lsp_document *d) {
   json_t *list = json_array();
-  if (d->an) {
-    for (size_t i = 0; i < vxp_analysis_diagnostic_count(d->an); i++) {
-      json_t *g = diagnostic(d, vxp_analysis_diagnostic(d->an, i));
-      if (g) json_array_append_new(list, g);
+  size_t n = d->an ? vxp_analysis_diagnostic_count(d->an) : 0;
+  for (size_t i = 0; i <= n; i++) {
+    /* per diagnostic, and once more at the end, so that an empty list stops too */
+    if (lsp_interrupted(s)) {
+      json_decref(list);
+      return NULL;
     }
+    if (i == n) break;
+    json_t *g = diagnostic(d, vxp_analysis_diagnostic(d->an, i));
+    if (g) json_array_append_new(list, g);
   }
   if (s->config_error) /* the configured machine could not be loaded: say so on the file */
     json_array_append_new(list, json_pack("{s:{s:{s:i,s:i},s:{s:i,s:i}}, s:i, s:s, s:o}", "range",
                                           "start", "line", 0, "character", 0, "end", "line", 0,
                                           "character", 0, "severity", 1, "source", "vxpeak",
                                           "message", lsp_text(s->config_error)));
-  lsp_notify(s, "textDocument/publishDiagnostics",
-             json_pack("{s:s, s:I, s:o}", "uri", d->uri, "version", (json_int_t)d->version,
-                       "diagnostics", list));
+  return json_pack("{s:s, s:I, s:o}", "uri", d->uri, "version", (json_int_t)d->version,
+                   "diagnostics", list);
 }
 
 /* ------------------------------------------------------------------ lookups */

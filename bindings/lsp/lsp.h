@@ -85,9 +85,10 @@ void lsp_server_enqueue_parsed(lsp_server *s, json_t *msg);
  * flag given to the context with vxp_context_set_cancel_flag (the library's one
  * cross-thread entry), because the running request was cancelled, its document changed or
  * the configuration changed. The server also brackets the building of a reply (hover,
- * inlay hints, code lens, symbols) and its builders poll the flag (lsp_interrupted) per
- * item, so a long reply stops too. begin gets the request's id as compact JSON text (NULL
- * for a diagnostics run) and the document's URI, both borrowed for the call; end returns
+ * inlay hints, code lens, symbols) and of a publishDiagnostics, and its builders poll the
+ * flag (lsp_interrupted) per item, so a long reply or list stops too. begin gets the
+ * request's id as compact JSON text (NULL for a diagnostics run or a publication) and the
+ * document's URI, both borrowed for the call; end returns
  * why the flag was raised (LSP_REQUEST_CANCELLED, LSP_CONTENT_MODIFIED,
  * LSP_CONFIGURATION_CHANGED) or 0, and the flag is lowered again. */
 typedef struct lsp_watch {
@@ -148,6 +149,7 @@ struct lsp_server {
   size_t doc_count, doc_cap;
   lsp_pending *queue;
   size_t queue_len, queue_cap;
+  size_t handling; /* the queued message being handled (lsp_server_drain) */
   lsp_watch watch; /* all NULL: nothing can interrupt an analysis (tests, the fuzzer) */
   bool trace;      /* the client asked for $/logTrace (trace "messages" or "verbose") */
 };
@@ -210,10 +212,10 @@ vxp_point lsp_point_of(const vxp_source *src, uint32_t byte);
 json_t *lsp_position(const vxp_source *src, vxp_point p);
 json_t *lsp_range(const vxp_source *src, vxp_range r);
 
-/* features.c: what the server tells about an analysed document. The request builders
- * (hover, inlay hints, code lenses, symbols) return NULL when lsp_interrupted says to stop
- * (they poll it per record or item) or when out of memory. */
-void lsp_publish_diagnostics(lsp_server *s, lsp_document *d);
+/* features.c: what the server tells about an analysed document. The builders return NULL
+ * when lsp_interrupted says to stop (they poll it per diagnostic, record or item) or when
+ * out of memory. lsp_diagnostics builds the params of d's publishDiagnostics. */
+json_t *lsp_diagnostics(lsp_server *s, lsp_document *d);
 json_t *lsp_hover(lsp_server *s, lsp_document *d, uint32_t byte);
 json_t *lsp_inlay_hints(lsp_server *s, lsp_document *d, uint32_t from, uint32_t to);
 json_t *lsp_code_lenses(lsp_server *s, lsp_document *d);

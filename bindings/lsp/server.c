@@ -146,6 +146,7 @@ void lsp_server_drain(lsp_server *s) {
   }
   /* Handling may not enqueue, so the queue is stable while it is walked. */
   for (size_t i = 0; i < s->queue_len && !s->exited; i++) {
+    s->handling = i;
     handle(s, s->queue[i].msg, s->queue[i].cancelled);
   }
   for (size_t i = 0; i < s->queue_len; i++)
@@ -158,6 +159,25 @@ void lsp_server_message(lsp_server *s, const char *body, size_t len) {
   lsp_server_drain(s);
 }
 
+/* Publish `d`'s diagnostics while the reader may interrupt: false when a didChange or
+ * didClose of `d`, or a new configuration, arrived before they were sent. Then nothing is
+ * published, even a list already built: it is known to be stale, and the loop applies
+ * what arrived before the next idle moment publishes the newer diagnostics. */
+static bool publish(lsp_server *s, lsp_document *d) {
+  if (s->watch.begin) s->watch.begin(s->watch.ud, NULL, d->uri);
+  json_t *params = lsp_diagnostics(s, d);
+  int why = s->watch.end ? s->watch.end(s->watch.ud) : 0;
+  if (why) {
+    /* "stopped": the builder saw the flag; "dropped": it had finished first. */
+    lsp_log_trace(s, "publication of %s (version %lld) %s: %s", d->uri, (long long)d->version,
+                  params ? "dropped" : "stopped", stopped_because(why));
+    json_decref(params);
+    return false;
+  }
+  if (params) lsp_notify(s, "textDocument/publishDiagnostics", params);
+  return true;
+}
+
 void lsp_server_idle(lsp_server *s) {
   for (size_t i = 0; i < s->doc_count && !s->exited; i++) {
     lsp_document *d = &s->docs[i];
@@ -167,8 +187,7 @@ void lsp_server_idle(lsp_server *s) {
     /* A change (or a new configuration) arrived meanwhile: publish nothing stale, and let
      * the loop apply it (the next idle moment analyses the newer text, or every document
      * under the new configuration). */
-    if (why) return;
-    if (ok) lsp_publish_diagnostics(s, d);
+    if (why || (ok && !publish(s, d))) return;
   }
 }
 
@@ -181,6 +200,27 @@ static json_t *capabilities(void) {
                    "resolveProvider", 0, "documentSymbolProvider", 1);
 }
 
+/* Whether a message queued after the one being handled replaces what document `uri` is or
+ * how it is analysed: a didChange, didClose or didOpen of it, or a new configuration. A
+ * request on it would then be answered from a version the client has already left behind
+ * (and analysing that version would publish stale diagnostics); one that arrives while the
+ * request is served is caught by the watch instead. */
+static bool changed_later(const lsp_server *s, const char *uri) {
+  for (size_t i = s->handling + 1; i < s->queue_len; i++) {
+    json_t *m = s->queue[i].msg;
+    const char *method = json_string_value(json_object_get(m, "method"));
+    if (!method || json_object_get(m, "id")) continue;
+    if (strcmp(method, "workspace/didChangeConfiguration") == 0) return true;
+    if (strcmp(method, "textDocument/didChange") != 0 &&
+        strcmp(method, "textDocument/didClose") != 0 && strcmp(method, "textDocument/didOpen") != 0)
+      continue;
+    const char *u = json_string_value(
+        json_object_get(json_object_get(json_object_get(m, "params"), "textDocument"), "uri"));
+    if (u && strcmp(u, uri) == 0) return true;
+  }
+  return false;
+}
+
 /* The document a textDocument request names, analysed; NULL with an error sent. */
 static lsp_document *document_of(lsp_server *s, json_t *id, json_t *params) {
   json_t *uri = json_object_get(json_object_get(params, "textDocument"), "uri");
@@ -191,6 +231,11 @@ static lsp_document *document_of(lsp_server *s, json_t *id, json_t *params) {
   lsp_document *d = lsp_document_find(s, json_string_value(uri));
   if (!d) {
     lsp_reply_error(s, id, LSP_INVALID_PARAMS, "the document is not open");
+    return NULL;
+  }
+  if (changed_later(s, d->uri)) {
+    lsp_reply_error(s, id, LSP_CONTENT_MODIFIED,
+                    "the document (or the configuration) changed after the request was sent");
     return NULL;
   }
   bool was_dirty = d->dirty || !d->an;
@@ -209,8 +254,7 @@ static lsp_document *document_of(lsp_server *s, json_t *id, json_t *params) {
   }
   /* A request may run the analysis the idle moment would have: publish as it would
    * (unless the text already changed again: the newer version's will follow). */
-  if (was_dirty && why != LSP_CONTENT_MODIFIED && why != LSP_CONFIGURATION_CHANGED)
-    lsp_publish_diagnostics(s, d);
+  if (was_dirty && why != LSP_CONTENT_MODIFIED && why != LSP_CONFIGURATION_CHANGED) publish(s, d);
   return d;
 }
 
@@ -366,7 +410,7 @@ static void notification(lsp_server *s, const char *method, json_t *params) {
     /* With includeText false the saved text is the synchronised one; a save re-publishes
      * (a client may have dropped diagnostics). */
     int why;
-    if (d && analyse_watched(s, d, NULL, &why) && !why) lsp_publish_diagnostics(s, d);
+    if (d && analyse_watched(s, d, NULL, &why) && !why) publish(s, d);
     return;
   }
   /* Other notifications ($/setTrace, initialized, ...) need nothing. */

@@ -5,8 +5,9 @@
 #      (plain pytest);
 #   2. tests/lsp/test_client.py: pytest-lsp's client end to end, and
 #      tests/lsp/test_cancel.py: a running analysis interrupted by $/cancelRequest and
-#      by a didChange; tests/lsp/test_reply_cancel.py: a reply being built interrupted the
-#      same way, and a running analysis by a new configuration;
+#      by a didChange, and requests on a document whose analysis a change stopped;
+#      tests/lsp/test_reply_cancel.py: a reply or a publication of diagnostics being built
+#      interrupted the same way, and a running analysis by a new configuration;
 #   3. tests/lsp/nvim.lua: Neovim, headless, with its built-in LSP client.
 # pytest-lsp is installed with pip into a virtual environment when the python3 in PATH
 # lacks it (tests/lsp/pydeps.sh, also run by `make deps`); Neovim comes from `make deps`

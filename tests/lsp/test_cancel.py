@@ -3,7 +3,10 @@
 client: a `$/cancelRequest` for the request being analysed is answered RequestCancelled
 (-32800) at once, and a `didChange` of the document being analysed for diagnostics stops
 that analysis, so that only the newer version's diagnostics are published; a request whose
-analysis such a change stops is answered ContentModified (-32801).
+analysis such a change stops is answered ContentModified (-32801). A request on a document
+whose analysis is running is answered for the version it was sent against: after a change,
+the new version; before a change the server reads with it, ContentModified at once (the
+version it names is already stale).
 
 The server's `$/logTrace` (the client asks for traces) says when an analysis starts and
 when it is stopped; the tests send the cancellation or the change only after the start
@@ -146,3 +149,62 @@ async def test_did_change_stops_a_request_analysing_the_old_text_as_content_modi
     published = await client.protocol.wait_for_notification_async(
         t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     assert (published.uri, published.version) == (target, 2)
+
+
+def f0_edit(client, uri, version):
+    """f0's tile becomes [1, 1024] (4.00 KiB; 2.00 MiB before): line 2 keeps its length."""
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[t.TextDocumentContentChangePartial(
+            range=t.Range(start=t.Position(line=2, character=32),
+                          end=t.Position(line=2, character=33)), text="1")]))
+
+
+def hover_f0(client, uri, msg_id):
+    """A hover on f0's placement (`transfer(` on line 2)."""
+    return client.protocol.send_request(
+        t.TEXT_DOCUMENT_HOVER,
+        t.HoverParams(text_document=t.TextDocumentIdentifier(uri=uri),
+                      position=t.Position(line=2, character=12)), msg_id=msg_id)
+
+
+def versions_published(client, uri):
+    return [p.version for p in client.published if p.uri == uri]
+
+
+@pytest.mark.asyncio
+async def test_a_request_after_a_change_during_the_analysis_is_answered_for_the_new_version(
+        client):
+    uri = "file:///typing-hover.vx"
+    open_doc(client, uri, BIG)
+    await until_trace(client, f"analysing {uri} (version 1) for diagnostics")
+    # The user types while version 1 is analysed, and the editor asks for a hover at a
+    # position of the new text.
+    f0_edit(client, uri, 2)
+    request = hover_f0(client, uri, 4444)
+    hover = await asyncio.wait_for(asyncio.wrap_future(request), 120)
+    # Answered from version 2's analysis, whose diagnostics were published before the
+    # reply; version 1's never were (its analysis was stopped).
+    assert "4.00 KiB" in hover.contents.value and "2.00 MiB" not in hover.contents.value, hover
+    assert versions_published(client, uri) == [2]
+    assert any(f"analysis of {uri} (version 1) stopped: the document changed" in m
+               for m in client.traces)
+
+
+@pytest.mark.asyncio
+async def test_a_request_before_a_change_during_the_analysis_is_content_modified(client):
+    uri = "file:///typing-hover2.vx"
+    open_doc(client, uri, BIG)
+    await until_trace(client, f"analysing {uri} (version 1) for diagnostics")
+    # A hover on version 1, then a change, both while version 1 is analysed: the change
+    # stops that analysis, and the server reads both at once. Answering the hover would
+    # take analysing version 1 again, for a result (and diagnostics) already stale.
+    request = hover_f0(client, uri, 4545)
+    f0_edit(client, uri, 2)
+    with pytest.raises(Exception) as err:
+        await asyncio.wait_for(asyncio.wrap_future(request), 120)
+    assert getattr(err.value, "code", None) == -32801, err.value
+    assert not any("for request 4545" in m for m in client.traces)
+    while 2 not in versions_published(client, uri):
+        await asyncio.wait_for(client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 120)
+    assert versions_published(client, uri) == [2]

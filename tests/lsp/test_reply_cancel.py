@@ -38,6 +38,14 @@ fn g() -> i32 {
 }
 """
 LAST_LINE = BIG.count("\n")
+# The long program and one function whose tile (64 GiB) is over the a100-40's HBM: an
+# error, with the tiles live at the peak as related information.
+BIG_WITH_ERROR = BIG + """fn g() -> i32 {
+  let t = transfer(Tensor<f32, [16777216, 1024]>::new(), Memory::HBM);
+  let u = t;
+  return 0;
+}
+"""
 async def analysed(client, uri, text):
     """Open `uri` and wait until its diagnostics are published: it is analysed, so that a
     request on it goes straight to building its reply."""
@@ -159,6 +167,31 @@ async def test_did_change_stops_building_document_symbols_as_content_modified(cl
     edit(client, uri, 2)
     await stopped_with(request, -32801)
     stopped_while_built(client, 5550, t.TEXT_DOCUMENT_DOCUMENT_SYMBOL, "the document changed")
+
+
+@pytest.mark.asyncio
+async def test_did_change_stops_publishing_stale_diagnostics(client):
+    uri = "file:///saved.vx"
+    other = uri + ".other.vx"
+    # A didSave publishes the diagnostics again; it waits behind another request's analysis,
+    # and the edit is sent during that analysis, so it has arrived before the save's
+    # publication is built: that publication is of version 1, already stale.
+    open_doc(client, uri, BIG_WITH_ERROR)
+    await until_trace(client, f"analysing {uri} (version 1) for diagnostics")
+    open_doc(client, other, BIG)
+    client.protocol.send_request(
+        t.TEXT_DOCUMENT_DOCUMENT_SYMBOL,
+        t.DocumentSymbolParams(text_document=t.TextDocumentIdentifier(uri=other)), msg_id=5651)
+    client.text_document_did_save(
+        t.DidSaveTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri)))
+    await until_trace(client, f"analysing {other} (version 1) for request 5651")
+    edit(client, uri, 2)
+    seen = await published(client, uri, 2)
+    # Version 1's when it was analysed, then version 2's: never version 1's again.
+    assert [version for version, _ in seen] == [1, 2], seen
+    assert all(any(d.code == "E6010" for d in diagnostics) for _, diagnostics in seen)
+    assert any(f"publication of {uri} (version 1) stopped: the document changed" in m
+               for m in client.traces)
 
 
 @pytest.mark.asyncio

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # tsan.sh CLI - part of `make tsan`: the language server built with -fsanitize=thread,
 # driven through tests/lsp/test_cancel.py (its reader thread raising the cancellation flag
-# of a running analysis), test_reply_cancel.py (the flag polled by the reply builders, and
+# of a running analysis), test_reply_cancel.py (the flag polled by the reply and diagnostics builders, and
 # raised by a new configuration) and test_protocol.py. ThreadSanitizer writes any report to a file
 # beside CLI (the server's stderr belongs to the client); a report fails the run. Address
 # randomisation is turned off for the run, as for test_threads (gcc 12's TSan rejects some
