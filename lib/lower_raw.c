@@ -48,6 +48,16 @@ typedef struct loop_exits {
   flow brk, cont;
 } loop_exits;
 
+/* One walk of a loop body: what it depends on (the body, the state entering it, and where
+ * the last copy into each tile was, since unwaited() reports there) and what it gives (the
+ * state at the end of an iteration, the state at its breaks, the copy_at it leaves). */
+typedef struct body_walk {
+  uint32_t body; /* the body's start byte */
+  uint64_t hash; /* of body, entry and the copy_at before */
+  flow entry, end, brk;
+  uint32_t copies; /* index into body_copies: 2 * nparams before, then 2 * nparams after */
+} body_walk;
+
 typedef struct raw_walk {
   vxp_context *ctx;
   const vxp_source *src;
@@ -67,6 +77,12 @@ typedef struct raw_walk {
   uint32_t topo_len, from_len, to_len;
   uint32_t copy_at[RAW_MAX_TILES][2]; /* the last raw::async_copy into each tile */
   Array(uint64_t) reported;           /* code and start byte of each report (loops walk twice) */
+  /* Loop bodies walked so far in this function (body_walk), found through `body_slots` (an
+   * open-addressing table of index + 1), with their tiles' copy_at before and after in
+   * `body_copies`. */
+  Array(body_walk) bodies;
+  Array(uint32_t) body_slots;
+  Array(uint32_t) body_copies;
 } raw_walk;
 
 static bool is_comment(const raw_walk *R, TSNode n) {
@@ -304,16 +320,106 @@ static void unwaited(raw_walk *R, flow f) {
   }
 }
 
+/* ------------------------------------------------------------------ loop bodies walked once
+ *
+ * A loop body is walked twice (below), so a nest of n loops would walk its innermost body
+ * 2^n times: 20 nested `for`s took seconds and 313 never ended. A body's walk is a function
+ * of the body, the state entering it and copy_at, and its reports are made once (seen()),
+ * so a walk from the same point is looked up instead: its end, breaks and copy_at after are
+ * those of the first. Each body is then walked once per distinct entering point, and the
+ * states are a few bits per tile. */
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t body_hash(const raw_walk *R, uint32_t body, flow entry) {
+  uint64_t h = mix(mix(mix(mix(0, body), entry.dst), entry.src), entry.live);
+  for (uint32_t t = 0; t < R->nparams; t++)
+    h = mix(mix(h, R->copy_at[t][0]), R->copy_at[t][1]);
+  return h;
+}
+
+static bool same_flow(flow a, flow b) {
+  return a.dst == b.dst && a.src == b.src && a.live == b.live;
+}
+
+static size_t copies_size(const raw_walk *R) { return 2 * (size_t)R->nparams * sizeof(uint32_t); }
+
+/* The walk of `body` from `entry` and the current copy_at, when one was made. */
+static const body_walk *body_walked(const raw_walk *R, uint32_t body, flow entry, uint64_t h) {
+  size_t cap = R->body_slots.len;
+  for (size_t i = cap ? h & (cap - 1) : 0; cap && R->body_slots.items[i]; i = (i + 1) & (cap - 1)) {
+    const body_walk *b = &R->bodies.items[R->body_slots.items[i] - 1];
+    if (b->hash == h && b->body == body && same_flow(b->entry, entry) &&
+        (R->nparams == 0 ||
+         memcmp(&R->body_copies.items[b->copies], R->copy_at, copies_size(R)) == 0))
+      return b;
+  }
+  return NULL;
+}
+
+static void slot_in(raw_walk *R, uint32_t index) {
+  size_t cap = R->body_slots.len, i = R->bodies.items[index].hash & (cap - 1);
+  while (R->body_slots.items[i])
+    i = (i + 1) & (cap - 1);
+  R->body_slots.items[i] = index + 1;
+}
+
+/* Keeps walk `b` (copies: copy_at before the walk; R->copy_at is the one after). */
+static void body_keep(raw_walk *R, body_walk b, const uint32_t *before) {
+  size_t words = 2 * (size_t)R->nparams;
+  b.copies = (uint32_t)R->body_copies.len;
+  if ((words && !array_reserve(R->ctx, &R->body_copies, 2 * words)) ||
+      !array_push(R->ctx, &R->bodies, b)) {
+    R->rc = VXP_ENOMEM;
+    return;
+  }
+  if (words) {
+    memcpy(&R->body_copies.items[R->body_copies.len], before, words * sizeof(uint32_t));
+    memcpy(&R->body_copies.items[R->body_copies.len + words], R->copy_at, words * sizeof(uint32_t));
+    R->body_copies.len += 2 * words;
+  }
+  if (2 * R->bodies.len > R->body_slots.len) { /* keep the table at most half full */
+    size_t cap = R->body_slots.len ? 2 * R->body_slots.len : 64;
+    R->body_slots.len = 0;
+    if (!array_reserve(R->ctx, &R->body_slots, cap)) {
+      R->rc = VXP_ENOMEM;
+      return;
+    }
+    memset(R->body_slots.items, 0, cap * sizeof(uint32_t));
+    R->body_slots.len = cap;
+    for (uint32_t i = 0; i < R->bodies.len; i++)
+      slot_in(R, i);
+  } else {
+    slot_in(R, (uint32_t)R->bodies.len - 1);
+  }
+}
+
 /* A loop body, walked twice so that what one iteration leaves in flight meets the next;
  * returns the state at the end of an iteration (continues joined in). */
 static flow loop_body(raw_walk *R, TSNode body, flow entry, loop_exits *exits, unsigned depth) {
+  uint32_t at = ts_node_start_byte(body);
+  uint64_t h = body_hash(R, at, entry);
+  const body_walk *done = body_walked(R, at, entry, h);
+  if (done) {
+    if (R->nparams)
+      memcpy(R->copy_at, &R->body_copies.items[done->copies + 2 * R->nparams], copies_size(R));
+    exits->brk = done->brk;
+    return done->end;
+  }
+  uint32_t before[2 * RAW_MAX_TILES];
+  memcpy(before, R->copy_at, copies_size(R));
   loop_exits first = {DEAD, DEAD};
   flow end1 = walk(R, body, entry, &first, depth + 1);
   end1 = join(end1, first.cont);
   loop_exits second = {DEAD, DEAD};
   flow end2 = walk(R, body, join(entry, end1), &second, depth + 1);
   exits->brk = join(first.brk, second.brk);
-  return join(join(end1, end2), second.cont);
+  flow end = join(join(end1, end2), second.cont);
+  if (R->rc == VXP_OK) body_keep(R, (body_walk){at, h, entry, end, exits->brk, 0}, before);
+  return end;
 }
 
 static void effect(raw_walk *R, TSNode call, int p, flow *f) {
@@ -547,6 +653,8 @@ static void check_function(raw_walk *R, TSNode fn) {
   read_params(R, fn);
   R->reported.len = 0;
   memset(R->copy_at, 0, sizeof(R->copy_at));
+  R->bodies.len = R->body_copies.len = 0;
+  if (R->body_slots.len) memset(R->body_slots.items, 0, R->body_slots.len * sizeof(uint32_t));
   bool publishes = false;
   check_uses(R, body, 0, false, 0, &publishes);
   flow end = walk(R, body, (flow){0, 0, true}, NULL, 0);
@@ -661,6 +769,9 @@ int vxp_lower_raw__item(vxp_lower_raw *W, TSNode item) {
   R.rc = VXP_OK;
   check_item(&R, item);
   array_free(R.ctx, &R.reported);
+  array_free(R.ctx, &R.bodies);
+  array_free(R.ctx, &R.body_slots);
+  array_free(R.ctx, &R.body_copies);
   vxp_sb__free(R.ctx, &R.message);
   return R.rc;
 }
