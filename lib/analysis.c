@@ -1595,7 +1595,9 @@ static int copy_defines(vxp_analysis *an, const vxp_const_override *ov, size_t c
 /* An empty analysis of `prog` with the options (checked by the caller). */
 static int new_analysis(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
                         const vxp_analyze_options *opts, bool machine_only) {
-  vxp_analysis *an = VXP_ARENA_HANDLE(ctx, vxp_analysis, arena);
+  /* Its first block: about what its program holds (the examples' analyses: one to two times). */
+  vxp_analysis *an =
+      VXP_ARENA_HANDLE_SIZED(ctx, vxp_analysis, arena, vxp_arena__held(&prog->arena));
   *out = an;
   if (!an) return VXP_ENOMEM;
   an->ctx = ctx;

@@ -5,8 +5,12 @@
 #include <stdalign.h>
 #include <stddef.h>
 
-/* The shared blocks' size: an analysis of a small program fits in one. A request over a
- * quarter of it gets a block of its own, so a shared block wastes at most a quarter. */
+/* The shared blocks' sizes: the first is small (a roofline, a sweep or a small machine
+ * needs a few KiB, and an editor holds one analysis and one program per version), each next
+ * one doubles, up to the largest, so an arena of n bytes takes about log2(n / first) blocks.
+ * A request over a quarter of the largest gets a block of its own; what a shared block
+ * leaves unused at its end is less than the request that did not fit. */
+#define VXP__ARENA_FIRST ((size_t)2 * 1024)
 #define VXP__ARENA_BLOCK ((size_t)64 * 1024)
 
 struct vxp_arena_block {
@@ -21,6 +25,7 @@ struct vxp_arena_block {
 struct vxp_arena_adopted {
   struct vxp_arena_adopted *next;
   void *block;
+  size_t size;
 };
 
 static size_t round_up(size_t n) {
@@ -41,12 +46,17 @@ static void *arena_alloc(vxp_context *ctx, vxp_arena *arena, size_t size, bool z
     if (zero) memset(p, 0, size);
     return p;
   }
-  size_t data = size > VXP__ARENA_BLOCK / 4 ? size : VXP__ARENA_BLOCK;
+  bool own = size > VXP__ARENA_BLOCK / 4;
+  size_t data = arena->next_block ? arena->next_block : VXP__ARENA_FIRST;
+  if (own) data = size;
+  while (data < size) /* a request larger than the next shared block starts a larger one */
+    data *= 2;
   struct vxp_arena_block *nb = vxp_ctx__malloc(ctx, offsetof(struct vxp_arena_block, data) + data);
   if (!nb) return NULL;
   nb->size = data;
-  nb->own = data == size && data != VXP__ARENA_BLOCK;
-  if (data == size && b) {
+  nb->own = own;
+  if (!own) arena->next_block = data < VXP__ARENA_BLOCK ? 2 * data : VXP__ARENA_BLOCK;
+  if (own && b) {
     /* A block of its own goes behind the shared one being filled, which stays the head. */
     nb->next = b->next;
     b->next = nb;
@@ -78,6 +88,7 @@ bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t l
     void *fit = vxp_ctx__realloc(ctx, *items, len * elem); /* shrinks: cannot fail for want */
     if (fit) *items = fit;
     node->block = *items;
+    node->size = len * elem;
     node->next = arena->adopted;
     arena->adopted = node;
     return true;
@@ -138,9 +149,11 @@ bool vxp_arena__reserve(vxp_context *ctx, vxp_arena *arena, void **items, size_t
   return true;
 }
 
-void *vxp_arena__handle(vxp_context *ctx, size_t size, size_t arena_at) {
+void *vxp_arena__handle(vxp_context *ctx, size_t size, size_t arena_at, size_t first) {
   VXP__ASSERT(arena_at + sizeof(vxp_arena) <= size);
   vxp_arena arena = {0};
+  if (first > VXP__ARENA_BLOCK) first = VXP__ARENA_BLOCK;
+  if (first > VXP__ARENA_FIRST) arena.next_block = round_up(first);
   unsigned char *h = vxp_arena__alloc(ctx, &arena, size);
   if (h) memcpy(h + arena_at, &arena, sizeof(arena));
   return h;
@@ -201,5 +214,14 @@ size_t vxp_arena__blocks(const vxp_arena *arena) {
     n++;
   for (const struct vxp_arena_adopted *a = arena->adopted; a; a = a->next)
     n++;
+  return n;
+}
+
+size_t vxp_arena__held(const vxp_arena *arena) {
+  size_t n = 0;
+  for (const struct vxp_arena_block *b = arena->head; b; b = b->next)
+    n += offsetof(struct vxp_arena_block, data) + b->size;
+  for (const struct vxp_arena_adopted *a = arena->adopted; a; a = a->next)
+    n += a->size;
   return n;
 }

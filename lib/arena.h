@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* arena.h - memory that lives exactly as long as the handle owning it, given back by one
- * vxp_arena__free: small requests are carved out of shared blocks, a large one gets a block
- * of its own (so that a handle's big tables cost no slack), and every block comes from the
+ * vxp_arena__free: small requests are carved out of shared blocks (the first 2 KiB, each next
+ * one twice the last, up to 64 KiB: a small handle holds a few KiB, not 64), a large one gets
+ * a block of its own (so that a handle's big tables cost no slack), and every block comes from the
  * owning context's allocator (a refused block is a NULL, never an abort). Nothing in an arena
  * is freed alone. A handle made with VXP_ARENA_HANDLE lives in its own arena together with
  * everything it owns: its tables grow there (arena_push), its texts are vxp_sb bound to it,
@@ -25,6 +26,7 @@ typedef struct vxp_arena {
   size_t used;                  /* bytes taken from head */
   void *last; /* the latest request carved from head, which may grow in place; or NULL */
   struct vxp_arena_adopted *adopted; /* large tables taken over where they lie */
+  size_t next_block; /* the next shared block's size (0: the first's): they double */
 } vxp_arena;
 
 /* `size` bytes aligned for any object, zeroed; NULL on allocation failure or overflow. */
@@ -57,10 +59,15 @@ bool vxp_arena__reserve(vxp_context *ctx, vxp_arena *arena, void **items, size_t
 
 /* A zeroed handle of `size` bytes allocated from its own arena, which it holds at byte
  * `arena_at` (the first request of that arena: a handle and its parts share the first
- * block). NULL on allocation failure. Give it back with vxp_arena__free_handle. */
-void *vxp_arena__handle(vxp_context *ctx, size_t size, size_t arena_at);
+ * block). The first block holds `first` bytes when the handle can tell what it will need
+ * (kept between the first shared block's size and the largest's; 0: the smallest), and the
+ * blocks after it double from there. NULL on allocation failure. Give it back with
+ * vxp_arena__free_handle. */
+void *vxp_arena__handle(vxp_context *ctx, size_t size, size_t arena_at, size_t first);
 #define VXP_ARENA_HANDLE(ctx, type, field)                                                         \
-  ((type *)vxp_arena__handle((ctx), sizeof(type), offsetof(type, field)))
+  ((type *)vxp_arena__handle((ctx), sizeof(type), offsetof(type, field), 0))
+#define VXP_ARENA_HANDLE_SIZED(ctx, type, field, first)                                            \
+  ((type *)vxp_arena__handle((ctx), sizeof(type), offsetof(type, field), (first)))
 
 /* Free a handle made by vxp_arena__handle, given its arena (`own`, inside the handle), and
  * everything allocated from that arena: one vxp_arena__free. */
@@ -79,5 +86,9 @@ void vxp_arena__free(vxp_context *ctx, vxp_arena *arena);
 /* How many blocks the arena holds, adopted tables included (the free calls
  * vxp_arena__free makes). */
 size_t vxp_arena__blocks(const vxp_arena *arena);
+
+/* The bytes the arena holds from its context's allocator: its blocks (headers included) and
+ * the tables it adopted. */
+size_t vxp_arena__held(const vxp_arena *arena);
 
 #endif /* VXP_ARENA_H */
