@@ -51,28 +51,104 @@ static void expect_refusal(const char *text, const char *needle, uint32_t line, 
   test_done(&r);
 }
 
-static void test_codegen__tile_bytes_are_the_records_granule_rounded(void **state) {
+/* Generated text, case by case: what it must contain and what it must not. */
+typedef struct text_case {
+  const char *what;
+  const char *program;
+  const char *contains[10];
+  const char *absent[2];
+} text_case;
+
+static const text_case text_cases[] = {
+    /* Tile sizes are the records': 400 bytes in W (no granule), rounded to 1024 in S; the copy
+     * moves the 400 bytes. */
+    {"tile bytes",
+     MACHINE "fn main() -> i32 {\n"
+             "  let h = Tensor<f32, [100]>::fill(1.0);\n"
+             "  let w = transfer(h, Memory::W);\n"
+             "  let s = transfer(w, Memory::S);\n"
+             "  spawn on(Topology::Dev) { s[0] = w[1]; }\n"
+             "  return 0;\n}\n",
+     {"vxp_tile_alloc(&fr, &vxb1, VXP_SPACE_W, 400ull)",
+      "vxp_tile_alloc(&fr, &vxb2, VXP_SPACE_S, 1024ull), v_w, 400ull, cudaMemcpyDeviceToDevice)",
+      "{VXP_FN_main, VXP_SPACE_S, 1024ull}", "__global__ void vxk_main_0(float *v_s, float *v_w)"},
+     {NULL}},
+    /* f16/bf16/f8 are stored as CUDA's types and computed in float: read as (float)x, written
+     * as (T)(float)(v), with the headers included only when used; 8 f16 elements are 16 bytes,
+     * 8 fp8 ones 8 bytes: the records' sizes. */
+    {"narrow floats",
+     MACHINE "fn main() -> i32 {\n"
+             "  let a = transfer(Tensor<f16, [8]>::fill(1.5), Memory::W);\n"
+             "  let b = transfer(Tensor<f8e4m3, [8]>::new(), Memory::W);\n"
+             "  spawn on(Topology::Dev) { b[1] += a[0] * 2.0; }\n"
+             "  return 0;\n}\n",
+     {"#include <cuda_fp16.h>\n#include <cuda_fp8.h>\n#endif",
+      "vxp_tile_alloc(&fr, &vxb1, VXP_SPACE_W, 16ull)",
+      "vxp_tile_alloc(&fr, &vxb3, VXP_SPACE_W, 8ull)",
+      "vxp_fill<__half>((__half *)vxp_host_alloc(&vxb0, 16ull, 0), 8ull, (__half)(float)(1.5f), 0)",
+      "__global__ void vxk_main_0(__nv_fp8_e4m3 *v_b, __half *v_a)",
+      "v_b[(int64_t)(1)] = (__nv_fp8_e4m3)((float)v_b[(int64_t)(1)] + "
+      "(float)((((float)v_a[(int64_t)(0)]) * 2.0f)));"},
+     {"cuda_bf16.h"}},
+    /* Each function's rule is decided from the analysis' events: straight-line is exact, a
+     * match arm placing a tile or an if without else placing one is "at most", with the
+     * reason. */
+    {"rules and reasons",
+     MACHINE "fn plain() -> i32 {\n"
+             "  let a = transfer(Tensor<f32, [4]>::new(), Memory::W);\n"
+             "  spawn on(Topology::Dev) { a[0] = 1.0; }\n"
+             "  return 0;\n}\n"
+             "fn arms(k: i32) -> i32 {\n"
+             "  match k {\n"
+             "    0 => { let b = transfer(Tensor<f32, [4]>::new(), Memory::W);\n"
+             "           spawn on(Topology::Dev) { b[0] = 1.0; } }\n"
+             "    _ => {}\n  }\n"
+             "  if k > 1 { plain(); }\n"
+             "  return 0;\n}\n"
+             "fn main() -> i32 { return arms(0); }\n",
+     {"static const char *const vxp_fn_reasons[VXP_FN_COUNT] = "
+      "{\"[]\", \"[\\\"match-arms\\\"]\", \"[]\"};",
+      "static const char *const vxp_run_reasons = "
+      "\"[\\\"match-arms\\\", \\\"call-not-taken\\\"]\";"},
+     {NULL}},
+    /* A generic function is generated once per instance the analysis made, under the
+     * analysis' name for it, with its const and type arguments folded into shapes and values
+     * (8 f32 and 16 f16 elements: 32 bytes each, N folded into the index). */
+    {"generic instances",
+     MACHINE "fn put<const N : i64, T>(v : f32) -> i32 {\n"
+             "  let d = transfer(Tensor<T, [N]>::fill(v), Memory::W);\n"
+             "  spawn on(Topology::Dev) { d[N - 1] = v; }\n"
+             "  return 0;\n}\n"
+             "fn unused<const K : i64>() -> i32 { return 0; }\n"
+             "fn main() -> i32 { return put<8, f32>(1.0) + put<16, f16>(2.0); }\n",
+     {"{\"put<8, f32>\", \"put<16, f16>\", \"main\"}", "static int32_t vx_put_8_f32(float v_v) {",
+      "static int32_t vx_put_16_f16(float v_v) {",
+      "vxp_fill<float>((float *)vxp_host_alloc(&vxb0, 32ull, 0), 8ull",
+      "vxp_fill<__half>((__half *)vxp_host_alloc(&vxb0, 32ull, 0), 16ull",
+      "v_d[(int64_t)(((8LL) - 1))] = v_v;", "v_d[(int64_t)(((16LL) - 1))] = (__half)(float)(v_v);",
+      "(vx_put_8_f32(1.0f) + vx_put_16_f16(2.0f))"},
+     {"vx_unused"}},
+};
+
+static void
+test_codegen__generated_text_has_the_analysis_sizes_types_rules_and_instances(void **state) {
   (void)state;
-  test_run r;
-  vxp_cuda *cu = generate(&r, MACHINE "fn main() -> i32 {\n"
-                                      "  let h = Tensor<f32, [100]>::fill(1.0);\n"
-                                      "  let w = transfer(h, Memory::W);\n"
-                                      "  let s = transfer(w, Memory::S);\n"
-                                      "  spawn on(Topology::Dev) { s[0] = w[1]; }\n"
-                                      "  return 0;\n}\n");
-  size_t len;
-  const char *text = vxp_cuda_text(cu, &len);
-  assert_non_null(text);
-  assert_int_equal(strlen(text), len);
-  /* 400 bytes in W (no granule), rounded to 1024 in S; the copy moves the 400 bytes. */
-  assert_non_null(strstr(text, "vxp_tile_alloc(&fr, &vxb1, VXP_SPACE_W, 400ull)"));
-  assert_non_null(strstr(text, "vxp_tile_alloc(&fr, &vxb2, VXP_SPACE_S, 1024ull), v_w, 400ull, "
-                               "cudaMemcpyDeviceToDevice)"));
-  assert_non_null(strstr(text, "{VXP_FN_main, VXP_SPACE_S, 1024ull}"));
-  assert_non_null(strstr(text, "__global__ void vxk_main_0(float *v_s, float *v_w)"));
-  assert_int_equal(vxp_cuda_diagnostic_count(cu), 0);
-  vxp_cuda_free(cu);
-  test_done(&r);
+  for (size_t c = 0; c < sizeof(text_cases) / sizeof(text_cases[0]); c++) {
+    const text_case *tc = &text_cases[c];
+    test_run r;
+    vxp_cuda *cu = generate(&r, tc->program);
+    size_t len;
+    const char *text = vxp_cuda_text(cu, &len);
+    if (!text) fail_msg("%s: refused", tc->what);
+    assert_int_equal(strlen(text), len);
+    assert_int_equal(vxp_cuda_diagnostic_count(cu), 0);
+    for (size_t i = 0; i < 10 && tc->contains[i]; i++)
+      if (!strstr(text, tc->contains[i])) fail_msg("%s: no '%s'", tc->what, tc->contains[i]);
+    for (size_t i = 0; i < 2 && tc->absent[i]; i++)
+      if (strstr(text, tc->absent[i])) fail_msg("%s: '%s' is there", tc->what, tc->absent[i]);
+    vxp_cuda_free(cu);
+    test_done(&r);
+  }
 }
 
 static void test_codegen__never_read_tile_is_freed_after_its_placement(void **state) {
@@ -132,58 +208,42 @@ static void test_codegen__releasing_block_frees_its_tiles_at_its_end_and_on_brea
   test_done(&r);
 }
 
+/* Refusals, each naming the construct and its place (line and column; 0: no place). */
+static const struct {
+  const char *program, *needle;
+  uint32_t line, column;
+} refusals[] = {
+    {MACHINE "struct P { a: i32 }\nfn main() -> i32 { return 0; }\n", "struct declaration", 7, 1},
+    {MACHINE "fn main() -> i32 {\n  let f = |a: i32| a;\n  return 0;\n}\n", "closure", 8, 11},
+    {MACHINE "fn main() -> i32 {\n  let h = Tensor<f32, [4]>::new();\n"
+             "  for x in h { print(1); }\n  return 0;\n}\n",
+     "`for` over `h`", 9, 12},
+    {MACHINE "fn make(d: Ref<Tensor<f32, [4]>, Memory::W>) -> Tensor<f32, [4]> {\n"
+             "  return Tensor<f32, [4]>::new();\n}\n"
+             "fn give(h: Tensor<f32, [4]>) -> Tensor<f32, [4]> { h }\n"
+             "fn main() -> i32 { return 0; }\n",
+     "returns one it made on the host", 10, 52},
+    {MACHINE "fn f() -> i32 { return 0; }\n", "no `fn main() -> i32`", 0, 0},
+    /* Two functions with one C name: the instance put<8> is spelled vx_put_8, as is the
+     * function put_8. */
+    {MACHINE "fn put<const N : i64>() -> i32 { return 0; }\n"
+             "fn put_8() -> i32 { return 1; }\n"
+             "fn main() -> i32 { return put<8>() + put_8(); }\n",
+     "a second function named 'put_8'", 8, 4},
+};
+
 static void test_codegen__refuses_constructs_outside_the_subset_where_they_are(void **state) {
   (void)state;
-  expect_refusal(MACHINE "struct P { a: i32 }\nfn main() -> i32 { return 0; }\n",
-                 "struct declaration", 7, 1);
-  expect_refusal(MACHINE "fn main() -> i32 {\n  let f = |a: i32| a;\n  return 0;\n}\n", "closure",
-                 8, 11);
-  expect_refusal(MACHINE "fn main() -> i32 {\n  let h = Tensor<f32, [4]>::new();\n"
-                         "  for x in h { print(1); }\n  return 0;\n}\n",
-                 "`for` over `h`", 9, 12);
-  {
-    /* A placed tensor read on the host is refused by the analysis first (E6003, the
-     * visibility check), so generation reports that error rather than its own. */
-    test_run r;
-    vxp_cuda *cu = generate(&r, MACHINE "fn main() -> i32 {\n  let h = Tensor<f32, [4]>::new();\n"
-                                        "  let d = transfer(h, Memory::W);\n  print(d[0]);\n"
-                                        "  return 0;\n}\n");
-    assert_null(vxp_cuda_text(cu, NULL));
-    assert_non_null(test_find_diag(r.an, "E6003"));
-    vxp_cuda_free(cu);
-    test_done(&r);
-  }
-  expect_refusal(MACHINE "fn make(d: Ref<Tensor<f32, [4]>, Memory::W>) -> Tensor<f32, [4]> {\n"
-                         "  return Tensor<f32, [4]>::new();\n}\n"
-                         "fn give(h: Tensor<f32, [4]>) -> Tensor<f32, [4]> { h }\n"
-                         "fn main() -> i32 { return 0; }\n",
-                 "returns one it made on the host", 10, 52);
-  expect_refusal(MACHINE "fn f() -> i32 { return 0; }\n", "no `fn main() -> i32`", 0, 0);
-}
-
-/* f16/bf16/f8 are stored as CUDA's types and computed in float: read as (float)x, written
- * as (T)(float)(v), with the headers included only when used. */
-static void test_codegen__narrow_floats_are_cuda_types_computed_in_float(void **state) {
-  (void)state;
+  for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++)
+    expect_refusal(refusals[i].program, refusals[i].needle, refusals[i].line, refusals[i].column);
+  /* A placed tensor read on the host is refused by the analysis first (E6003, the
+   * visibility check), so generation reports that error rather than its own. */
   test_run r;
-  vxp_cuda *cu =
-      generate(&r, MACHINE "fn main() -> i32 {\n"
-                           "  let a = transfer(Tensor<f16, [8]>::fill(1.5), Memory::W);\n"
-                           "  let b = transfer(Tensor<f8e4m3, [8]>::new(), Memory::W);\n"
-                           "  spawn on(Topology::Dev) { b[1] += a[0] * 2.0; }\n"
-                           "  return 0;\n}\n");
-  const char *text = vxp_cuda_text(cu, NULL);
-  assert_non_null(text);
-  assert_non_null(strstr(text, "#include <cuda_fp16.h>\n#include <cuda_fp8.h>\n#endif"));
-  assert_null(strstr(text, "cuda_bf16.h"));
-  /* 8 f16 elements are 16 bytes, 8 fp8 ones 8 bytes: the records' sizes. */
-  assert_non_null(strstr(text, "vxp_tile_alloc(&fr, &vxb1, VXP_SPACE_W, 16ull)"));
-  assert_non_null(strstr(text, "vxp_tile_alloc(&fr, &vxb3, VXP_SPACE_W, 8ull)"));
-  assert_non_null(strstr(text, "vxp_fill<__half>((__half *)vxp_host_alloc(&vxb0, 16ull, 0), 8ull, "
-                               "(__half)(float)(1.5f), 0)"));
-  assert_non_null(strstr(text, "__global__ void vxk_main_0(__nv_fp8_e4m3 *v_b, __half *v_a)"));
-  assert_non_null(strstr(text, "v_b[(int64_t)(1)] = (__nv_fp8_e4m3)((float)v_b[(int64_t)(1)] + "
-                               "(float)((((float)v_a[(int64_t)(0)]) * 2.0f)));"));
+  vxp_cuda *cu = generate(&r, MACHINE "fn main() -> i32 {\n  let h = Tensor<f32, [4]>::new();\n"
+                                      "  let d = transfer(h, Memory::W);\n  print(d[0]);\n"
+                                      "  return 0;\n}\n");
+  assert_null(vxp_cuda_text(cu, NULL));
+  assert_non_null(test_find_diag(r.an, "E6003"));
   vxp_cuda_free(cu);
   test_done(&r);
 }
@@ -219,72 +279,6 @@ static void test_codegen__kernel_writes_scalars_and_functions_return_host_tensor
   assert_true(freed < strstr(copy, "vxp_scalar_in"));
   vxp_cuda_free(cu);
   test_done(&r);
-}
-
-/* Each function's rule is decided from the analysis' events: straight-line is exact, a
- * match arm placing a tile or an if without else placing one is "at most", with the reason. */
-static void test_codegen__each_function_states_its_rule_and_reasons(void **state) {
-  (void)state;
-  test_run r;
-  vxp_cuda *cu =
-      generate(&r, MACHINE "fn plain() -> i32 {\n"
-                           "  let a = transfer(Tensor<f32, [4]>::new(), Memory::W);\n"
-                           "  spawn on(Topology::Dev) { a[0] = 1.0; }\n"
-                           "  return 0;\n}\n"
-                           "fn arms(k: i32) -> i32 {\n"
-                           "  match k {\n"
-                           "    0 => { let b = transfer(Tensor<f32, [4]>::new(), Memory::W);\n"
-                           "           spawn on(Topology::Dev) { b[0] = 1.0; } }\n"
-                           "    _ => {}\n  }\n"
-                           "  if k > 1 { plain(); }\n"
-                           "  return 0;\n}\n"
-                           "fn main() -> i32 { return arms(0); }\n");
-  const char *text = vxp_cuda_text(cu, NULL);
-  assert_non_null(text);
-  assert_non_null(strstr(text, "static const char *const vxp_fn_reasons[VXP_FN_COUNT] = "
-                               "{\"[]\", \"[\\\"match-arms\\\"]\", \"[]\"};"));
-  assert_non_null(strstr(text, "static const char *const vxp_run_reasons = "
-                               "\"[\\\"match-arms\\\", \\\"call-not-taken\\\"]\";"));
-  vxp_cuda_free(cu);
-  test_done(&r);
-}
-
-/* A generic function is generated once per instance the analysis made, under the analysis'
- * name for it, with its const and type arguments folded into shapes and values. */
-static void test_codegen__generic_instances_are_generated_as_the_analysis_made_them(void **state) {
-  (void)state;
-  test_run r;
-  vxp_cuda *cu =
-      generate(&r, MACHINE "fn put<const N : i64, T>(v : f32) -> i32 {\n"
-                           "  let d = transfer(Tensor<T, [N]>::fill(v), Memory::W);\n"
-                           "  spawn on(Topology::Dev) { d[N - 1] = v; }\n"
-                           "  return 0;\n}\n"
-                           "fn unused<const K : i64>() -> i32 { return 0; }\n"
-                           "fn main() -> i32 { return put<8, f32>(1.0) + put<16, f16>(2.0); }\n");
-  const char *text = vxp_cuda_text(cu, NULL);
-  assert_non_null(text);
-  assert_non_null(strstr(text, "{\"put<8, f32>\", \"put<16, f16>\", \"main\"}"));
-  assert_non_null(strstr(text, "static int32_t vx_put_8_f32(float v_v) {"));
-  assert_non_null(strstr(text, "static int32_t vx_put_16_f16(float v_v) {"));
-  /* 8 f32 and 16 f16 elements: 32 bytes each, N folded into the index. */
-  assert_non_null(strstr(text, "vxp_fill<float>((float *)vxp_host_alloc(&vxb0, 32ull, 0), 8ull"));
-  assert_non_null(
-      strstr(text, "vxp_fill<__half>((__half *)vxp_host_alloc(&vxb0, 32ull, 0), 16ull"));
-  assert_non_null(strstr(text, "v_d[(int64_t)(((8LL) - 1))] = v_v;"));
-  assert_non_null(strstr(text, "v_d[(int64_t)(((16LL) - 1))] = (__half)(float)(v_v);"));
-  assert_non_null(strstr(text, "(vx_put_8_f32(1.0f) + vx_put_16_f16(2.0f))"));
-  assert_null(strstr(text, "vx_unused"));
-  vxp_cuda_free(cu);
-  test_done(&r);
-}
-
-static void test_codegen__two_functions_with_one_c_name_are_refused(void **state) {
-  (void)state;
-  /* The instance put<8> is spelled vx_put_8, as is the function put_8. */
-  expect_refusal(MACHINE "fn put<const N : i64>() -> i32 { return 0; }\n"
-                         "fn put_8() -> i32 { return 1; }\n"
-                         "fn main() -> i32 { return put<8>() + put_8(); }\n",
-                 "a second function named 'put_8'", 8, 4);
 }
 
 static void test_codegen__calls_and_peaks_find_their_functions_among_many(void **state) {
@@ -442,110 +436,92 @@ static void test_codegen__allocation_failures_return_enomem_without_leaks(void *
   assert_true(succeeded);
 }
 
-/* Function names are spelled whole in C, however long: two 200-character names that share
- * their first 190 were cut to one 60-character C name and refused as "a second function";
- * a kernel's name (vxk_<function>_<k>) and a space's (VXP_SPACE_<name>) are whole too. */
-/* A variable's C name is "v_" and its name whole, then "_2", "_3" for a shadowing `let`: it
- * was cut to 61 characters first (then made unique), so two long names that share their
- * first 61 characters came out as v_<cut> and v_<cut>_2. */
-static void test_codegen__long_variable_names_are_spelled_whole(void **state) {
-  (void)state;
-  char prefix[201], program[2048];
-  memset(prefix, 'q', 200);
-  prefix[200] = '\0';
-  snprintf(program, sizeof(program),
-           MACHINE "fn main() -> i32 {\n"
-                   "  let %s_left = transfer(Tensor<f32, [4]>::fill(2.0), Memory::W);\n"
-                   "  let %s_right : i32 = 3;\n"
-                   "  let %s_right : i32 = %s_right + 1;\n"
-                   "  let mut n : f32 = 0.0;\n"
-                   "  spawn on(Topology::Dev) { n = n + %s_left[0]; }\n"
-                   "  return %s_right;\n"
-                   "}\n",
-           prefix, prefix, prefix, prefix, prefix, prefix);
-  test_run r;
-  vxp_cuda *cu = generate(&r, program);
-  const char *text = vxp_cuda_text(cu, NULL);
-  if (!text) fail_msg("refused: %s", vxp_diagnostic_message(vxp_cuda_diagnostic(cu, 0)));
-  char name[300];
-  snprintf(name, sizeof(name), "float *v_%s_left = ", prefix);
-  assert_non_null(strstr(text, name));
-  snprintf(name, sizeof(name), "int32_t v_%s_right = ", prefix);
-  assert_non_null(strstr(text, name));
-  snprintf(name, sizeof(name), "int32_t v_%s_right_2 = ", prefix);
-  assert_non_null(strstr(text, name));
-  snprintf(name, sizeof(name), "vxr = (int32_t)(v_%s_right_2);", prefix);
-  assert_non_null(strstr(text, name));
-  vxp_cuda_free(cu);
-  test_done(&r);
+/* Names are spelled whole in C, however long ('@' below is a 190- or 200-character prefix):
+ * - a variable's C name is "v_" and its name whole, then "_2", "_3" for a shadowing `let`: it
+ *   was cut to 61 characters first (then made unique), so two long names that share their
+ *   first 61 characters came out as v_<cut> and v_<cut>_2;
+ * - two 200-character function names that share their first 190 were cut to one 60-character
+ *   C name and refused as "a second function"; a kernel's name (vxk_<function>_<k>) is the
+ *   name whole, then the kernel's number;
+ * - a space's enumerator (VXP_SPACE_<name>) was cut at 60 characters, one for two spaces. */
+static const struct {
+  size_t prefix;
+  const char *program;
+  const char *contains[4];
+} long_names[] = {
+    {200,
+     MACHINE "fn main() -> i32 {\n"
+             "  let @_left = transfer(Tensor<f32, [4]>::fill(2.0), Memory::W);\n"
+             "  let @_right : i32 = 3;\n"
+             "  let @_right : i32 = @_right + 1;\n"
+             "  let mut n : f32 = 0.0;\n"
+             "  spawn on(Topology::Dev) { n = n + @_left[0]; }\n"
+             "  return @_right;\n"
+             "}\n",
+     {"float *v_@_left = ", "int32_t v_@_right = ", "int32_t v_@_right_2 = ",
+      "vxr = (int32_t)(v_@_right_2);"}},
+    {190,
+     MACHINE "fn @_first_one() -> i32 {\n"
+             "  let w = transfer(Tensor<f32, [4]>::fill(2.0), Memory::W);\n"
+             "  let mut n : f32 = 0.0;\n"
+             "  spawn on(Topology::Dev) { n = n + w[0]; }\n"
+             "  spawn on(Topology::Dev) { n = n + w[1]; }\n"
+             "  return 1;\n"
+             "}\n"
+             "fn @_other_one() -> i32 { return 2; }\n"
+             "fn main() -> i32 { return @_first_one() + @_other_one(); }\n",
+     {"vx_@_first_one(", "vx_@_other_one(", "__global__ void vxk_@_first_one_1("}},
+    {190,
+     "Memory CPU_DRAM {}\n"
+     "Memory @_A { within: Memory::CPU_DRAM, capacity: 1 MiB, managed: explicit }\n"
+     "Memory @_B { within: Memory::CPU_DRAM, capacity: 1 MiB, managed: explicit }\n"
+     "fn main() -> i32 {\n"
+     "  let a = transfer(Tensor<f32, [4]>::fill(1.0), Memory::@_A);\n"
+     "  let b = transfer(Tensor<f32, [4]>::fill(1.0), Memory::@_B);\n"
+     "  return 0;\n"
+     "}\n",
+     {"VXP_SPACE_@_A = ", "VXP_SPACE_@_B = "}},
+};
+
+/* `pattern` with each '@' replaced by `n` letters `c`, into out[cap]. */
+static void with_prefix(char *out, size_t cap, const char *pattern, size_t n, char c) {
+  size_t o = 0;
+  for (const char *p = pattern; *p; p++) {
+    size_t k = *p == '@' ? n : 1;
+    assert_true(o + k < cap);
+    memset(out + o, *p == '@' ? c : *p, k);
+    o += k;
+  }
+  out[o] = '\0';
 }
 
-static void test_codegen__long_function_names_are_spelled_whole(void **state) {
+static void test_codegen__long_names_are_spelled_whole(void **state) {
   (void)state;
-  char prefix[191], program[2048];
-  memset(prefix, 'a', 190);
-  prefix[190] = '\0';
-  snprintf(program, sizeof(program),
-           MACHINE "fn %s_first_one() -> i32 {\n"
-                   "  let w = transfer(Tensor<f32, [4]>::fill(2.0), Memory::W);\n"
-                   "  let mut n : f32 = 0.0;\n"
-                   "  spawn on(Topology::Dev) { n = n + w[0]; }\n"
-                   "  spawn on(Topology::Dev) { n = n + w[1]; }\n"
-                   "  return 1;\n"
-                   "}\n"
-                   "fn %s_other_one() -> i32 { return 2; }\n"
-                   "fn main() -> i32 { return %s_first_one() + %s_other_one(); }\n",
-           prefix, prefix, prefix, prefix);
-  test_run r;
-  vxp_cuda *cu = generate(&r, program);
-  const char *text = vxp_cuda_text(cu, NULL);
-  if (!text) fail_msg("refused: %s", vxp_diagnostic_message(vxp_cuda_diagnostic(cu, 0)));
-  char name[256];
-  snprintf(name, sizeof(name), "vx_%s_first_one(", prefix);
-  assert_non_null(strstr(text, name));
-  snprintf(name, sizeof(name), "vx_%s_other_one(", prefix);
-  assert_non_null(strstr(text, name));
-  /* Its kernels too: the name whole, then the kernel's number. */
-  snprintf(name, sizeof(name), "__global__ void vxk_%s_first_one_1(", prefix);
-  assert_non_null(strstr(text, name));
-  vxp_cuda_free(cu);
-  test_done(&r);
-
-  /* Spaces too: VXP_SPACE_<name> was cut at 60 characters, one enumerator for two spaces. */
-  snprintf(program, sizeof(program),
-           "Memory CPU_DRAM {}\n"
-           "Memory %s_A { within: Memory::CPU_DRAM, capacity: 1 MiB, managed: explicit }\n"
-           "Memory %s_B { within: Memory::CPU_DRAM, capacity: 1 MiB, managed: explicit }\n"
-           "fn main() -> i32 {\n"
-           "  let a = transfer(Tensor<f32, [4]>::fill(1.0), Memory::%s_A);\n"
-           "  let b = transfer(Tensor<f32, [4]>::fill(1.0), Memory::%s_B);\n"
-           "  return 0;\n"
-           "}\n",
-           prefix, prefix, prefix, prefix);
-  cu = generate(&r, program);
-  text = vxp_cuda_text(cu, NULL);
-  if (!text) fail_msg("refused: %s", vxp_diagnostic_message(vxp_cuda_diagnostic(cu, 0)));
-  snprintf(name, sizeof(name), "VXP_SPACE_%s_A = ", prefix);
-  assert_non_null(strstr(text, name));
-  snprintf(name, sizeof(name), "VXP_SPACE_%s_B = ", prefix);
-  assert_non_null(strstr(text, name));
-  vxp_cuda_free(cu);
-  test_done(&r);
+  for (size_t c = 0; c < sizeof(long_names) / sizeof(long_names[0]); c++) {
+    char letter = (char)('p' + c), program[4096], name[300];
+    with_prefix(program, sizeof(program), long_names[c].program, long_names[c].prefix, letter);
+    test_run r;
+    vxp_cuda *cu = generate(&r, program);
+    const char *text = vxp_cuda_text(cu, NULL);
+    if (!text) fail_msg("refused: %s", vxp_diagnostic_message(vxp_cuda_diagnostic(cu, 0)));
+    for (size_t i = 0; i < 4 && long_names[c].contains[i]; i++) {
+      with_prefix(name, sizeof(name), long_names[c].contains[i], long_names[c].prefix, letter);
+      if (!strstr(text, name)) fail_msg("case %zu: no '%s'", c, name);
+    }
+    vxp_cuda_free(cu);
+    test_done(&r);
+  }
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_codegen__tile_bytes_are_the_records_granule_rounded),
+      cmocka_unit_test(
+          test_codegen__generated_text_has_the_analysis_sizes_types_rules_and_instances),
       cmocka_unit_test(test_codegen__never_read_tile_is_freed_after_its_placement),
       cmocka_unit_test(test_codegen__releasing_block_frees_its_tiles_at_its_end_and_on_break),
       cmocka_unit_test(test_codegen__refuses_constructs_outside_the_subset_where_they_are),
-      cmocka_unit_test(test_codegen__narrow_floats_are_cuda_types_computed_in_float),
       cmocka_unit_test(test_codegen__kernel_writes_scalars_and_functions_return_host_tensors),
-      cmocka_unit_test(test_codegen__each_function_states_its_rule_and_reasons),
-      cmocka_unit_test(test_codegen__generic_instances_are_generated_as_the_analysis_made_them),
-      cmocka_unit_test(test_codegen__two_functions_with_one_c_name_are_refused),
-      cmocka_unit_test(test_codegen__long_function_names_are_spelled_whole),
-      cmocka_unit_test(test_codegen__long_variable_names_are_spelled_whole),
+      cmocka_unit_test(test_codegen__long_names_are_spelled_whole),
       cmocka_unit_test(test_codegen__calls_and_peaks_find_their_functions_among_many),
       cmocka_unit_test(test_codegen__syntax_errors_are_copied_not_generated),
       cmocka_unit_test(test_codegen__rejected_program_is_refused_unless_allowed),
