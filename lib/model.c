@@ -25,9 +25,13 @@ vxp_elem vxp_elem__from_name(const char *s, size_t len) {
   if (len == 4 && memcmp(s, "Bool", 4) == 0) return VXP_ELEM_BOOL;
   for (int e = 1; e < VXP_ELEM_COUNT; e++) {
     const char *name = elem_table[e].name;
-    /* the first byte first: resolution asks this of every name it meets */
-    if (len && name[0] == s[0] && strlen(name) == len && memcmp(name, s, len) == 0)
-      return (vxp_elem)e;
+    /* the first byte first: resolution asks this of every name it meets; the compare stops
+     * at the end of `name`, so name[len] is read only when name has len bytes */
+    if (!len || name[0] != s[0]) continue;
+    size_t n = 1;
+    while (n < len && name[n] && name[n] == s[n])
+      n++;
+    if (n == len && name[len] == '\0') return (vxp_elem)e;
   }
   return VXP_ELEM_UNKNOWN;
 }

@@ -428,16 +428,26 @@ static bool function_declared_at(const resolver *R, size_t i, const vxp_source *
 /* By name id: whether the program defines (or declares `extern`) a function of that name;
  * NULL when out of memory. One table, not a scan of every function per call (a chain of
  * 10^5 calls took minutes). */
-static bool *defined_functions(resolver *R) {
+/* What a call by bare name resolves to, per name id (resolve_calls). */
+enum { CALLEE_UNSEEN, CALLEE_DEFINED, CALLEE_KNOWN, CALLEE_NOT_FOUND };
+
+/* Per name id: CALLEE_DEFINED for the program's functions (extern ones included), the rest
+ * CALLEE_UNSEEN until a call asks (then CALLEE_KNOWN or CALLEE_NOT_FOUND). */
+static uint8_t *defined_functions(resolver *R) {
   const vxp_model *m = R->m;
-  bool *defined = vxp_ctx__calloc(R->ctx, m->names.strings.len + 1, sizeof(bool));
+  uint8_t *defined = vxp_ctx__calloc(R->ctx, m->names.strings.len + 1, sizeof(uint8_t));
   if (!defined) return NULL;
   for (size_t i = 0; i < m->functions.len; i++)
     if (m->functions.items[i].name < m->names.strings.len)
-      defined[m->functions.items[i].name] = true;
+      defined[m->functions.items[i].name] = CALLEE_DEFINED;
   for (size_t i = 0; i < m->externs.len; i++)
-    if (m->externs.items[i] < m->names.strings.len) defined[m->externs.items[i]] = true;
+    if (m->externs.items[i] < m->names.strings.len) defined[m->externs.items[i]] = CALLEE_DEFINED;
   return defined;
+}
+
+/* A path (`Tensor::new`) or a call of the language or its prelude. */
+static bool known_callee(const char *name) {
+  return strstr(name, "::") || vxp_builtin__known_call(name);
 }
 
 /* E2002 for a call by bare name to a function the program does not define. With an
@@ -446,7 +456,7 @@ static bool *defined_functions(resolver *R) {
 static void resolve_calls(resolver *R) {
   const vxp_model *m = R->m;
   if (m->imports > 0) return;
-  bool *defined = defined_functions(R);
+  uint8_t *defined = defined_functions(R);
   if (!defined) {
     R->rc = VXP_ENOMEM;
     return;
@@ -459,9 +469,13 @@ static void resolve_calls(resolver *R) {
       const vxp_call_event *c = &ev->u.call;
       if (c->callee == VXP_NAME_NONE || c->indirect || c->method != VXP_NAME_NONE) continue;
       const char *name = name_str(R, c->callee);
-      if (strstr(name, "::") || vxp_builtin__known_call(name) ||
-          (c->callee < m->names.strings.len && defined[c->callee]))
+      if (c->callee < m->names.strings.len) { /* each name looked at once per analysis */
+        uint8_t *d = &defined[c->callee];
+        if (*d == CALLEE_UNSEEN) *d = known_callee(name) ? CALLEE_KNOWN : CALLEE_NOT_FOUND;
+        if (*d != CALLEE_NOT_FOUND) continue;
+      } else if (known_callee(name)) {
         continue;
+      }
       if (seen(R, c->start_byte)) continue;
       site(R, c->start_byte, (uint32_t)f, (uint32_t)e, true);
       vxp_diagnostic *d =
