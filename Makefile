@@ -81,7 +81,7 @@ SONAME := libvxpeak.so.$(SOVERSION)
 STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
-.PHONY: hostile all fuzz fuzz-build fuzz-parallel fuzz-harnesses fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
+.PHONY: hostile deep all fuzz fuzz-build fuzz-parallel fuzz-harnesses fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check format-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
 	check-public check-needed check-tables check-manpage abi-lists check-abi-lists tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
 
@@ -343,8 +343,14 @@ lsp-test: $(CLI)
 fuzz-regressions: $(CLI)
 	@python3 tests/fuzz/regress.py $(CLI) $(if $(findstring sanitize,$(CFLAGS)),--sanitized)
 
+# Every nesting form at the depth where a limit stops it, and one level short of it, through
+# the walks that follow the tree (tests/fuzz/deep.py): under make asan and make asan-clang a
+# walk that takes too large a frame per level overflows the stack there.
+deep: $(CLI)
+	@python3 tests/fuzz/deep.py $(CLI) $(BUILD)/deep $(if $(findstring sanitize,$(CFLAGS)),--sanitized)
+
 test: unit check-tables golden wrong sarif plot examples codegen grammar-tests conformance-selftest \
-	lsp-test fuzz-regressions fuzz-harnesses
+	lsp-test fuzz-regressions deep fuzz-harnesses
 
 # Every table field of struct vxp_analysis is in analysis_tables (lib/analysis.c), which seals
 # it into the analysis' arena: one left off would never be freed.

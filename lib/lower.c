@@ -760,7 +760,7 @@ static void lower_children(lowerer *L, TSNode node) {
 }
 
 /* Identifiers inside a macro's token trees are reads (`print!("{}", x)`). */
-static void read_token_tree(lowerer *L, TSNode node) {
+static VXP__NOINLINE void read_token_tree(lowerer *L, TSNode node) {
   if (!enter(L, node)) return;
   uint32_t count = vxp_node__named_count(node);
   for (uint32_t i = 0; i < count && !failed(L); i++) {
@@ -853,7 +853,7 @@ static int compare_signatures(const void *a, const void *b) {
   return (x->order > y->order) - (x->order < y->order);
 }
 
-static value_info lower_call(lowerer *L, TSNode node) {
+static VXP__NOINLINE value_info lower_call(lowerer *L, TSNode node) {
   TSNode fn_node = field(L, node, L->F->function);
   if (ts_node_is_null(fn_node)) return no_value;
   vxp_event ev;
@@ -899,7 +899,7 @@ static value_info lower_call(lowerer *L, TSNode node) {
   return result;
 }
 
-static value_info lower_transfer(lowerer *L, TSNode node) {
+static VXP__NOINLINE value_info lower_transfer(lowerer *L, TSNode node) {
   /* What the operand places feeds this transfer: it has a reader whatever the binding. */
   vxp_name target = L->assign_target;
   L->assign_target = VXP_NAME_NONE;
@@ -926,7 +926,7 @@ static value_info lower_transfer(lowerer *L, TSNode node) {
   return result;
 }
 
-static value_info lower_if(lowerer *L, TSNode node) {
+static VXP__NOINLINE value_info lower_if(lowerer *L, TSNode node) {
   bool comptime = !ts_node_is_null(field(L, node, L->F->comptime));
   TSNode condition = field(L, node, L->F->condition);
   lower_expr(L, condition, VXP_NAME_NONE);
@@ -951,8 +951,8 @@ static value_info lower_if(lowerer *L, TSNode node) {
   return value;
 }
 
-static value_info lower_wrapped_block(lowerer *L, TSNode construct, TSNode block,
-                                      vxp_block_kind kind) {
+static VXP__NOINLINE value_info lower_wrapped_block(lowerer *L, TSNode construct, TSNode block,
+                                                    vxp_block_kind kind) {
   open_block(L, construct, kind, false, VXP_NONE, VXP_NONE, VXP_NONE);
   value_info value = lower_block_body(L, block);
   close_block(L);
@@ -975,7 +975,7 @@ static void bind_pattern(lowerer *L, TSNode pattern) {
   }
 }
 
-static void lower_match(lowerer *L, TSNode node) {
+static VXP__NOINLINE void lower_match(lowerer *L, TSNode node) {
   lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
   TSNode body = field(L, node, L->F->body);
   uint32_t count = vxp_node__named_count(body);
@@ -1002,7 +1002,9 @@ static void lower_match(lowerer *L, TSNode node) {
 
 /* A closure body is lowered as a function of its own (vxc calls its instance), named after
  * the binding it is assigned to or its position. */
-static value_info lower_closure(lowerer *L, TSNode node, vxp_name binding_target) {
+/* The closure's name (its buffers kept out of lower_closure's frame, which a chain of nested
+ * closures holds per level). */
+static VXP__NOINLINE vxp_name closure_name(lowerer *L, TSNode node, vxp_name binding_target) {
   char label[64];
   vxp_point at = vxp_source__point(L->src, ts_node_start_byte(node));
   const char *outer = vxp_strtab__str(&L->m->names, current_fn(L)->name);
@@ -1014,9 +1016,13 @@ static value_info lower_closure(lowerer *L, TSNode node, vxp_name binding_target
     snprintf(label, sizeof(label), "{closure@%u:%u}", at.line + 1, at.column + 1);
     snprintf(name, sizeof(name), "%s::%s", outer, label);
   }
+  return intern_text(L, name, strlen(name));
+}
+
+static VXP__NOINLINE value_info lower_closure(lowerer *L, TSNode node, vxp_name binding_target) {
   vxp_function fn;
   memset(&fn, 0, sizeof(fn));
-  fn.name = intern_text(L, name, strlen(name));
+  fn.name = closure_name(L, node, binding_target);
   fn.start_byte = fn.name_start = ts_node_start_byte(node);
   fn.end_byte = fn.name_end = ts_node_end_byte(node);
   fn.is_closure = true;
@@ -1092,7 +1098,8 @@ static value_info arith(lowerer *L, TSNode node, const value_info *a, const valu
  * other elements), the base variable is read, and the access itself is recorded for the
  * roofline as a read, a write, or both. A base that is not a plain name (a field, a call)
  * is recorded with no tensor, which the roofline reports as uncountable. */
-static value_info lower_element_access(lowerer *L, TSNode node, bool read, bool write) {
+static VXP__NOINLINE value_info lower_element_access(lowerer *L, TSNode node, bool read,
+                                                     bool write) {
   vxp_access a;
   memset(&a, 0, sizeof(a));
   a.type = VXP_NONE;
@@ -1195,51 +1202,144 @@ static void shape_from_argument(lowerer *L, uint32_t type, TSNode args) {
 
 /* What lower_expr walks after lower_expr_inner has returned (see there). */
 typedef struct then_walk {
-  enum { THEN_NOTHING, THEN_CHILDREN, THEN_VALUE_FIELD, THEN_VALUE_ITSELF } what;
+  enum { THEN_NOTHING, THEN_CHILDREN, THEN_VALUE_FIELD, THEN_VALUE_ITSELF, THEN_INNER } what;
   TSNode node;
 } then_walk;
 
-/* The forms with something of their own to record. A form whose value is only its
- * sub-expressions' is left to the caller through `*then`: this function's frame is large (a
- * clang ASan build gives it about 8 KB), and a chain of nested operators, fields or
- * references as deep as VXP_MAX_NESTING allows must not hold one such frame per level. */
-__attribute__((noinline)) static value_info
-lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_target, then_walk *then) {
+/* The forms with something of their own to record, each in a function of its own
+ * (VXP__NOINLINE): lower_expr_inner only dispatches, so the frames a chain of nested
+ * expressions holds per level are lower_expr's, the dispatcher's and the form's own, each
+ * small, whatever the other forms need (clang's ASan gave the one function that did
+ * everything about 8 KB a frame: 1000 levels of parentheses, calls, casts, operators or
+ * closures overflowed an 8 MB stack). */
+static VXP__NOINLINE value_info lower_identifier(lowerer *L, TSNode node) {
+  vxp_name name = intern_node(L, node);
+  add_read(L, name);
+  binding *b = lookup(L, name);
+  if (!b) return no_value;
+  /* A whole tensor as an operand is arithmetic on all its elements (a slice of rank 0). */
+  value_info v = b->value;
+  if (v.type != VXP_NONE && v.type < L->m->types.len && L->m->types.items[v.type].has_shape &&
+      L->m->types.items[v.type].dims_count > 0)
+    v.slice = true;
+  return v;
+}
+
+static VXP__NOINLINE value_info lower_number(lowerer *L, TSNode node) {
+  check_number(L, node);
+  value_info v = no_value;
+  vxp_elem e = literal_type(L, node);
+  v.elem = (uint8_t)(e == VXP_ELEM_BOOL ? VXP_ELEM_UNKNOWN : e);
+  return v;
+}
+
+static VXP__NOINLINE value_info lower_tensor_constructor(lowerer *L, TSNode node) {
+  TSNode args = field(L, node, L->F->arguments);
+  lower_children(L, args);
+  value_info v = no_value;
+  v.type = lower_type(L, field(L, node, L->F->type));
+  if (ts_node_is_null(field(L, node, L->F->method))) shape_from_argument(L, v.type, args);
+  v.loc = origin_of_type(L, v.type);
+  return v;
+}
+
+static VXP__NOINLINE value_info lower_spawn(lowerer *L, TSNode node) {
+  TSNode topology = field(L, node, L->F->topology);
+  size_t refs_before = L->m->refs.len;
+  lower_expr(L, topology, VXP_NAME_NONE);
+  /* The region's own topology: an unknown one is vxc's warning W1025, not an error. */
+  if (!failed(L) && L->m->refs.len > refs_before && vxp_node__is(topology, L->S->topology_path) &&
+      L->m->refs.items[refs_before].start_byte == ts_node_start_byte(topology))
+    L->m->refs.items[refs_before].spawn = true;
+  /* The topology a region runs on, for the peak rates its arithmetic counts at. */
+  vxp_name on = VXP_NAME_NONE;
+  if (vxp_node__is(topology, L->S->topology_path))
+    on = intern_node(L, field(L, topology, L->F->name));
+  else if (vxp_node__is(topology, L->S->identifier))
+    on = intern_node(L, topology);
+  size_t open_at = L->fn_stack.len ? current_fn(L)->events.len : 0;
+  L->spawn_depth++;
+  value_info v = lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_SPAWN);
+  L->spawn_depth--;
+  if (!failed(L) && L->fn_stack.len && open_at < current_fn(L)->events.len &&
+      current_fn(L)->events.items[open_at].kind == VXP_EV_OPEN)
+    current_fn(L)->events.items[open_at].u.block.topology = on;
+  return v;
+}
+
+static VXP__NOINLINE value_info lower_binary(lowerer *L, TSNode node) {
+  value_info a = lower_expr(L, field(L, node, L->F->left), VXP_NAME_NONE);
+  value_info b = lower_expr(L, field(L, node, L->F->right), VXP_NAME_NONE);
+  TSNode op = field(L, node, L->F->operator);
+  size_t len = 0;
+  const char *o = ts_node_is_null(op) ? "" : text_of(L, op, &len);
+  if (len == 1 && strchr("+-*/%", o[0])) return arith(L, node, &a, &b);
+  if (len == 1 && o[0] == '@' && L->spawn_depth > 0 && L->address_depth == 0)
+    record_arith(L, VXP_ARITH_MATMUL, VXP_ELEM_UNKNOWN, node);
+  return no_value;
+}
+
+static VXP__NOINLINE value_info lower_cast(lowerer *L, TSNode node) {
+  value_info v = lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
+  TSNode type = field(L, node, L->F->type);
+  size_t len = 0;
+  const char *t = ts_node_is_null(type) ? "" : text_of(L, type, &len);
+  vxp_elem e = vxp_elem__from_name(t, len);
+  value_info out = no_value;
+  out.elem = (uint8_t)(e ? e : v.elem);
+  out.elem_of_tensor = e ? false : v.elem_of_tensor;
+  out.slice = v.slice;
+  return out;
+}
+
+static VXP__NOINLINE void lower_macro_expression(lowerer *L, TSNode node) {
+  add_read(L, intern_node(L, field(L, node, L->F->macro)));
+  uint32_t count = vxp_node__named_count(node);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode child = ts_node_named_child(node, i);
+    if (vxp_node__is(child, L->S->token_tree)) read_token_tree(L, child);
+  }
+}
+
+static VXP__NOINLINE value_info lower_struct_expression(lowerer *L, TSNode node) {
+  TSNode body = field(L, node, L->F->body);
+  uint32_t count = vxp_node__named_count(body);
+  for (uint32_t i = 0; i < count && !failed(L); i++) {
+    TSNode init = ts_node_named_child(body, i);
+    TSNode value = field(L, init, L->F->value);
+    if (!ts_node_is_null(value)) lower_expr(L, value, VXP_NAME_NONE);
+  }
+  value_info v = no_value;
+  TSNode name = field(L, node, L->F->name);
+  v.nominal = vxp_node__is(name, L->S->generic_name) ? intern_node(L, field(L, name, L->F->name))
+                                                     : intern_node(L, name);
+  return v;
+}
+
+static VXP__NOINLINE void lower_path_expression(lowerer *L, TSNode node, TSSymbol sym) {
+  if (sym == L->S->topology_path) {
+    add_ref(L, VXP_REF_TOPOLOGY, field(L, node, L->F->name), node, true);
+    TSNode index = field(L, node, L->F->index);
+    if (!ts_node_is_null(index)) lower_expr(L, index, VXP_NAME_NONE);
+  }
+  if (sym == L->S->generic_name) ref_topology_arguments(L, field(L, node, L->F->arguments), true);
+}
+
+/* The dispatch. A form whose value is only its sub-expressions', a field's value, a
+ * reference's target or a parenthesised expression's is left to the caller through `*then`,
+ * so that no frame of this function stays on the stack for those levels at all. */
+static VXP__NOINLINE value_info lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_target,
+                                                 then_walk *then) {
   const vxp_symbols *S = L->S;
   TSSymbol sym = ts_node_symbol(node);
-  if (sym == S->identifier) {
-    vxp_name name = intern_node(L, node);
-    add_read(L, name);
-    binding *b = lookup(L, name);
-    if (!b) return no_value;
-    /* A whole tensor as an operand is arithmetic on all its elements (a slice of rank 0). */
-    value_info v = b->value;
-    if (v.type != VXP_NONE && v.type < L->m->types.len && L->m->types.items[v.type].has_shape &&
-        L->m->types.items[v.type].dims_count > 0)
-      v.slice = true;
-    return v;
-  }
-  if (sym == S->number) {
-    check_number(L, node);
-    value_info v = no_value;
-    vxp_elem e = literal_type(L, node);
-    v.elem = (uint8_t)(e == VXP_ELEM_BOOL ? VXP_ELEM_UNKNOWN : e);
-    return v;
-  }
+  if (sym == S->identifier) return lower_identifier(L, node);
+  if (sym == S->number) return lower_number(L, node);
   if (sym == S->transfer_expression) return lower_transfer(L, node);
-  if (sym == S->tensor_constructor) {
-    TSNode args = field(L, node, L->F->arguments);
-    lower_children(L, args);
-    value_info v = no_value;
-    v.type = lower_type(L, field(L, node, L->F->type));
-    if (ts_node_is_null(field(L, node, L->F->method))) shape_from_argument(L, v.type, args);
-    v.loc = origin_of_type(L, v.type);
-    return v;
-  }
+  if (sym == S->tensor_constructor) return lower_tensor_constructor(L, node);
   if (sym == S->call_expression) return lower_call(L, node);
   if (sym == S->parenthesized_expression) {
-    TSNode inner = ts_node_named_child(node, 0);
-    return ts_node_is_null(inner) ? no_value : lower_expr(L, inner, binding_target);
+    *then = (then_walk){THEN_INNER, ts_node_named_child(node, 0)};
+    return no_value;
   }
   if (sym == S->if_expression) return lower_if(L, node);
   if (sym == S->match_expression) {
@@ -1250,78 +1350,17 @@ lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_target, then_walk *th
     return lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_UNSAFE);
   if (sym == S->comptime_block)
     return lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_COMPTIME);
-  if (sym == S->spawn_expression) {
-    TSNode topology = field(L, node, L->F->topology);
-    size_t refs_before = L->m->refs.len;
-    lower_expr(L, topology, VXP_NAME_NONE);
-    /* The region's own topology: an unknown one is vxc's warning W1025, not an error. */
-    if (!failed(L) && L->m->refs.len > refs_before && vxp_node__is(topology, L->S->topology_path) &&
-        L->m->refs.items[refs_before].start_byte == ts_node_start_byte(topology))
-      L->m->refs.items[refs_before].spawn = true;
-    /* The topology a region runs on, for the peak rates its arithmetic counts at. */
-    vxp_name on = VXP_NAME_NONE;
-    if (vxp_node__is(topology, L->S->topology_path))
-      on = intern_node(L, field(L, topology, L->F->name));
-    else if (vxp_node__is(topology, L->S->identifier))
-      on = intern_node(L, topology);
-    size_t open_at = L->fn_stack.len ? current_fn(L)->events.len : 0;
-    L->spawn_depth++;
-    value_info v = lower_wrapped_block(L, node, field(L, node, L->F->body), VXP_BLOCK_SPAWN);
-    L->spawn_depth--;
-    if (!failed(L) && L->fn_stack.len && open_at < current_fn(L)->events.len &&
-        current_fn(L)->events.items[open_at].kind == VXP_EV_OPEN)
-      current_fn(L)->events.items[open_at].u.block.topology = on;
-    return v;
-  }
+  if (sym == S->spawn_expression) return lower_spawn(L, node);
   if (sym == S->index_expression && L->spawn_depth > 0)
     return lower_element_access(L, node, true, false);
-  if (sym == S->binary_expression) {
-    value_info a = lower_expr(L, field(L, node, L->F->left), VXP_NAME_NONE);
-    value_info b = lower_expr(L, field(L, node, L->F->right), VXP_NAME_NONE);
-    TSNode op = field(L, node, L->F->operator);
-    size_t len = 0;
-    const char *o = ts_node_is_null(op) ? "" : text_of(L, op, &len);
-    if (len == 1 && strchr("+-*/%", o[0])) return arith(L, node, &a, &b);
-    if (len == 1 && o[0] == '@' && L->spawn_depth > 0 && L->address_depth == 0)
-      record_arith(L, VXP_ARITH_MATMUL, VXP_ELEM_UNKNOWN, node);
-    return no_value;
-  }
-  if (sym == S->cast_expression) {
-    value_info v = lower_expr(L, field(L, node, L->F->value), VXP_NAME_NONE);
-    TSNode type = field(L, node, L->F->type);
-    size_t len = 0;
-    const char *t = ts_node_is_null(type) ? "" : text_of(L, type, &len);
-    vxp_elem e = vxp_elem__from_name(t, len);
-    value_info out = no_value;
-    out.elem = (uint8_t)(e ? e : v.elem);
-    out.elem_of_tensor = e ? false : v.elem_of_tensor;
-    out.slice = v.slice;
-    return out;
-  }
+  if (sym == S->binary_expression) return lower_binary(L, node);
+  if (sym == S->cast_expression) return lower_cast(L, node);
   if (sym == S->closure_expression) return lower_closure(L, node, binding_target);
   if (sym == S->macro_invocation) {
-    add_read(L, intern_node(L, field(L, node, L->F->macro)));
-    uint32_t count = vxp_node__named_count(node);
-    for (uint32_t i = 0; i < count; i++) {
-      TSNode child = ts_node_named_child(node, i);
-      if (vxp_node__is(child, S->token_tree)) read_token_tree(L, child);
-    }
+    lower_macro_expression(L, node);
     return no_value;
   }
-  if (sym == S->struct_expression) {
-    TSNode body = field(L, node, L->F->body);
-    uint32_t count = vxp_node__named_count(body);
-    for (uint32_t i = 0; i < count && !failed(L); i++) {
-      TSNode init = ts_node_named_child(body, i);
-      TSNode value = field(L, init, L->F->value);
-      if (!ts_node_is_null(value)) lower_expr(L, value, VXP_NAME_NONE);
-    }
-    value_info v = no_value;
-    TSNode name = field(L, node, L->F->name);
-    v.nominal = vxp_node__is(name, S->generic_name) ? intern_node(L, field(L, name, L->F->name))
-                                                    : intern_node(L, name);
-    return v;
-  }
+  if (sym == S->struct_expression) return lower_struct_expression(L, node);
   if (sym == S->field_expression) {
     *then = (then_walk){THEN_VALUE_FIELD, field(L, node, L->F->value)};
     return no_value;
@@ -1332,12 +1371,7 @@ lower_expr_inner(lowerer *L, TSNode node, vxp_name binding_target, then_walk *th
   }
   if (sym == S->scoped_identifier || sym == S->generic_name || sym == S->memory_path ||
       sym == S->topology_path || sym == S->string || sym == S->boolean) {
-    if (sym == S->topology_path) {
-      add_ref(L, VXP_REF_TOPOLOGY, field(L, node, L->F->name), node, true);
-      TSNode index = field(L, node, L->F->index);
-      if (!ts_node_is_null(index)) lower_expr(L, index, VXP_NAME_NONE);
-    }
-    if (sym == S->generic_name) ref_topology_arguments(L, field(L, node, L->F->arguments), true);
+    lower_path_expression(L, node, sym);
     return no_value;
   }
   /* Every other form (operators, index, cast, range, arrays, builtins): only its
@@ -1358,6 +1392,8 @@ static value_info lower_expr(lowerer *L, TSNode node, vxp_name binding_target) {
     lower_expr(L, then.node, VXP_NAME_NONE);
   else if (then.what == THEN_VALUE_ITSELF)
     v = lower_expr(L, then.node, VXP_NAME_NONE);
+  else if (then.what == THEN_INNER) /* parentheses: the value and the binding pass through */
+    v = lower_expr(L, then.node, binding_target);
   leave(L);
   return v;
 }
