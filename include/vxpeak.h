@@ -1805,6 +1805,14 @@ VXP_API VXP_WARN_UNUSED int vxp_report_roofline(vxp_report **out, vxp_context *c
                                                 const vxp_report_options *opts);
 
 /**
+ * A sink for text that a call streams instead of returning it whole (vxp_report_plot_write,
+ * vxp_program_write_sexp): called with consecutive pieces of the text in order, none empty,
+ * each borrowed for the duration of the call. Returns 0 to go on; anything else stops the
+ * call that is writing, which then returns VXP_EIO. `arg` is the caller's, passed through.
+ */
+typedef int (*vxp_write_fn)(void *arg, const char *bytes, size_t len);
+
+/**
  * The bytes live along program order as a standalone SVG picture (`vxpeak plot`): one
  * panel per resident set of `an` selected by `opts` (function, space), each with the
  * capacity as a dashed line, the live bytes as a step curve whose maximum is the resident
@@ -1821,6 +1829,21 @@ VXP_API VXP_WARN_UNUSED int vxp_report_roofline(vxp_report **out, vxp_context *c
  */
 VXP_API VXP_WARN_UNUSED int vxp_report_plot(vxp_report **out, vxp_context *ctx,
                                             const vxp_analysis *an, const vxp_report_options *opts);
+
+/**
+ * vxp_report_plot's picture written to `write` as it is drawn, byte for byte the same text,
+ * so that it is never held whole (a plot of 10^5 panels is hundreds of megabytes): the
+ * memory the call takes is one panel's curve and a buffer of 64 KiB, beside the analysis.
+ * Nothing is written when the selection is empty (VXP_ENOTFOUND) or the options are bad.
+ * A failure after the first write leaves what was written incomplete: the caller discards
+ * it.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also a NULL `write`), VXP_EVERSION, VXP_ENOTFOUND,
+ *         VXP_ECANCELLED, or VXP_EIO when `write` returned non-zero; failures are reported
+ *         on `ctx`
+ */
+VXP_API VXP_WARN_UNUSED int vxp_report_plot_write(vxp_context *ctx, const vxp_analysis *an,
+                                                  const vxp_report_options *opts,
+                                                  vxp_write_fn write, void *arg);
 
 /**
  * The report of a batch frontier (`vxpeak frontier`): per value, whether it fits, its peak,

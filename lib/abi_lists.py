@@ -13,7 +13,7 @@ per function in header order, under the header's section names).
 
 The ctypes types follow from the C types by rule: handles and other struct pointers are
 _H, `T **out` is _OUT, `size_t *` is _SIZE_OUT, `uint64_t *`/`uint32_t *` are POINTER()s,
-options structs and arrays are c_void_p, `const char *` is c_char_p except when the
+options structs, arrays, callbacks (`vxp_*_fn`) and `void *` are c_void_p, `const char *` is c_char_p except when the
 function also returns a length (then the text is read with its length: c_void_p).
 """
 
@@ -93,6 +93,8 @@ def scalar(t):
     """A value type: the table's, or an enum of the header (int-sized, as C makes them)."""
     if t in SCALARS:
         return SCALARS[t]
+    if t.startswith("vxp_") and t.endswith("_fn"):
+        return "c_void_p"  # a callback (vxp_write_fn): a ctypes CFUNCTYPE object passes as one
     if t.startswith("vxp_"):
         return "c_int"
     raise SystemExit("abi_lists.py: no ctypes rule for type %r" % t)
@@ -107,6 +109,8 @@ def param_ctype(decl):
         return "_OUT" if re.search(r"\*\s*\*\s*\w*out$", decl) else "c_void_p"
     if t == "char":
         return "c_char_p"
+    if t == "void":
+        return "c_void_p"  # a callback's argument, passed through
     if t == "size_t":
         # An output length or count; a `const size_t *` is an input (a flag the caller owns).
         return "POINTER(c_size_t)" if "const" in decl.split() else "_SIZE_OUT"

@@ -45,6 +45,18 @@ static bool reserve(vxp_context *ctx, vxp_sb *sb, size_t extra) {
   return true;
 }
 
+bool vxp_sb__drain(vxp_sb *sb, vxp_write_fn write, void *arg, bool *refused) {
+  if (sb->failed) return false;
+  if (sb->len && write(arg, sb->data, sb->len) != 0) {
+    sb->failed = true;
+    if (refused) *refused = true;
+    return false;
+  }
+  if (sb->data) sb->data[0] = '\0';
+  sb->len = 0;
+  return true;
+}
+
 vxp_sb vxp_sb__in_arena(struct vxp_arena *arena) {
   vxp_sb sb;
   memset(&sb, 0, sizeof(sb));

@@ -43,6 +43,12 @@ const char *vxp_sb__text(const vxp_sb *sb);
  * append failed (the partial text is freed) or the empty string cannot be allocated. */
 char *vxp_sb__detach(vxp_context *ctx, vxp_sb *sb, size_t *len);
 
+/* Hand the text to `write` (when there is any) and empty the buffer, keeping its storage,
+ * so that a streamed report holds one piece at a time. Returns false, with the buffer
+ * marked failed so that later appends do nothing, when an append had failed or `write`
+ * returned non-zero; `*refused` (may be NULL) is then set when it was `write`. */
+bool vxp_sb__drain(vxp_sb *sb, vxp_write_fn write, void *arg, bool *refused);
+
 /* Free the text and leave the buffer empty (and not failed; still bound to its arena). */
 void vxp_sb__free(vxp_context *ctx, vxp_sb *sb);
 

@@ -7,11 +7,45 @@
 
 #include "cli.h"
 
+/* The file the picture is streamed to, opened at the first piece (nothing is created when
+ * there is nothing to plot). */
+typedef struct plot_file {
+  const char *path;
+  FILE *f;
+  bool opened; /* the file was created (so a picture cut short is removed) */
+  int error;   /* errno of the failed open or write, or 0 */
+} plot_file;
+
+static int write_piece(void *arg, const char *bytes, size_t len) {
+  plot_file *pf = arg;
+  if (!pf->f) {
+    pf->f = strcmp(pf->path, "-") == 0 ? stdout : fopen(pf->path, "w");
+    if (!pf->f) {
+      pf->error = errno;
+      return 1;
+    }
+    pf->opened = pf->f != stdout;
+  }
+  if (fwrite(bytes, 1, len, pf->f) != len) {
+    pf->error = errno;
+    return 1;
+  }
+  return 0;
+}
+
+/* Close the file; false (with pf->error) when the last bytes could not be written. */
+static bool close_file(plot_file *pf) {
+  if (!pf->f) return true;
+  bool ok = pf->f == stdout ? fflush(pf->f) == 0 : fclose(pf->f) == 0;
+  if (!ok && !pf->error) pf->error = errno;
+  pf->f = NULL;
+  return ok;
+}
+
 int vxpeak_plot(const vxpeak_args *args) {
   vxpeak_session s;
   int exit_code = vxpeak_session_open(&s, args);
-  vxp_report *rep = NULL;
-  FILE *out = NULL;
+  plot_file pf = {args->output, NULL, false, 0};
   if (exit_code != VXPEAK_EXIT_OK) goto done;
   if (!vxpeak_check_selection(args, s.an)) {
     exit_code = VXPEAK_EXIT_USAGE;
@@ -22,36 +56,26 @@ int vxpeak_plot(const vxpeak_args *args) {
   ro.format = VXP_REPORT_SVG;
   ro.function = args->function;
   ro.space = args->space;
-  int rc = vxp_report_plot(&rep, s.program.ctx, s.an, &ro);
+  /* Streamed: a plot of 10^5 panels is hundreds of megabytes, never held whole. */
+  int rc = vxp_report_plot_write(s.program.ctx, s.an, &ro, write_piece, &pf);
+  bool closed = close_file(&pf);
   if (rc == VXP_ENOTFOUND) {
     fprintf(stderr, "vxpeak plot: %s\n", vxp_context_errmsg(s.program.ctx));
     exit_code = VXPEAK_EXIT_USAGE;
     goto done;
   }
-  if (rc != VXP_OK) {
+  if (rc == VXP_EIO || (rc == VXP_OK && !closed)) {
+    fprintf(stderr, "vxpeak plot: cannot write '%s': %s\n", args->output, strerror(pf.error));
+    exit_code = VXPEAK_EXIT_USAGE;
+  } else if (rc != VXP_OK) {
     exit_code = vxpeak_fail(s.program.ctx, rc, "plot");
-    goto done;
+  } else {
+    exit_code = vxp_analysis_admitted(s.an) ? VXPEAK_EXIT_OK : VXPEAK_EXIT_REJECTED;
   }
-  out = strcmp(args->output, "-") == 0 ? stdout : fopen(args->output, "w");
-  if (!out) {
-    fprintf(stderr, "vxpeak plot: cannot write '%s': %s\n", args->output, strerror(errno));
-    exit_code = VXPEAK_EXIT_USAGE;
-    goto done;
-  }
-  size_t len;
-  const char *text = vxp_report_text(rep, &len);
-  bool ok = fwrite(text, 1, len, out) == len;
-  ok = (out == stdout ? fflush(out) == 0 : fclose(out) == 0) && ok;
-  out = NULL;
-  if (!ok) {
-    fprintf(stderr, "vxpeak plot: cannot write '%s': %s\n", args->output, strerror(errno));
-    exit_code = VXPEAK_EXIT_USAGE;
-    goto done;
-  }
-  exit_code = vxp_analysis_admitted(s.an) ? VXPEAK_EXIT_OK : VXPEAK_EXIT_REJECTED;
+  /* A picture cut short is not left behind as if it were one. */
+  if (rc != VXP_OK && pf.opened) remove(args->output);
 done:
-  if (out && out != stdout) fclose(out);
-  vxp_report_free(rep);
+  close_file(&pf);
   vxpeak_session_close(&s);
   return exit_code;
 }

@@ -187,9 +187,24 @@ static bool peak_groups(vxp_context *ctx, const vxp_analysis *an, const vxp_resi
   return true;
 }
 
+/* Where the picture goes: into the report's buffer (write NULL), or to the caller's writer
+ * whenever the buffer holds SPILL bytes, so that the picture is never held whole. */
+typedef struct sink {
+  vxp_write_fn write;
+  void *arg;
+  bool refused; /* the writer returned non-zero */
+} sink;
+
+#define SPILL (64u << 10)
+
+/* Hand what the buffer holds to the writer once it holds SPILL bytes (at once with `all`). */
+static void spill(vxp_sb *sb, sink *to, bool all) {
+  if (to->write && (all || sb->len >= SPILL)) vxp_sb__drain(sb, to->write, to->arg, &to->refused);
+}
+
 /* One (function, space) panel at vertical offset `y0`; false on allocation failure. */
-static bool panel(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an, const vxp_resident_set *rs,
-                  double y0) {
+static bool panel(vxp_context *ctx, vxp_sb *sb, sink *to, const vxp_analysis *an,
+                  const vxp_resident_set *rs, double y0) {
   uint32_t last = 0;
   step *steps = live_curve(ctx, an, rs, &last);
   if (!steps) return false;
@@ -260,8 +275,10 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an, const vx
   for (int outline = 0; outline < 2; outline++) {
     vxp_sb__printf(ctx, sb, "<path class=\"%s\" d=\"M%.1f %.1f", outline ? "live" : "area", X(0),
                    Y(0));
-    for (uint32_t p = 1; p <= last && !sb->failed; p++)
+    for (uint32_t p = 1; p <= last && !sb->failed; p++) {
       vxp_sb__printf(ctx, sb, " H%.1f V%.1f", X(p), Y(steps[p].live));
+      spill(sb, to, false);
+    }
     vxp_sb__printf(ctx, sb, " H%.1f V%.1f%s\"/>\n", X(end), Y(0), outline ? "" : " Z");
   }
   /* Hover targets: one column per position, its source line in the title. */
@@ -286,6 +303,7 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an, const vx
     }
     vxp_sb__printf(ctx, sb, "; live: %s bytes (%s)</title></rect>\n",
                    vxp_num__grouped(steps[p].live, b1), vxp_num__binary(steps[p].live, b2));
+    spill(sb, to, false);
   }
   vxp_ctx__free(ctx, steps);
   /* The peak: a marker and its breakdown by role (or by binding without roles). */
@@ -332,6 +350,52 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an, const vx
   return ok;
 }
 
+/* The picture into `sb`, handed to `to`'s writer as it grows when there is one. */
+static int draw(vxp_context *ctx, const vxp_analysis *an, const vxp_report_options *o, vxp_sb *sb,
+                sink *to) {
+  size_t panels = 0;
+  for (size_t i = 0; i < an->resident_sets.len; i++)
+    if (selected(&an->resident_sets.items[i], o)) panels++;
+  if (panels == 0)
+    return vxp_ctx__error(ctx, VXP_ENOTFOUND,
+                          "no tile is placed in a space with a capacity%s%s%s%s: nothing to plot",
+                          o->function ? " by " : "", o->function ? o->function : "",
+                          o->space ? " in " : "", o->space ? o->space : "");
+  double height = 40 + PANEL_H * (double)panels;
+  vxp_sb__printf(
+      ctx, sb,
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+      "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+      W, height, W, height);
+  vxp_sb__puts(ctx, sb, style);
+  vxp_sb__puts(ctx, sb, "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
+  /* What was analysed: the program, the machine, and the constants set for this analysis. */
+  vxp_sb__printf(ctx, sb, "<text x=\"%.1f\" y=\"24\" class=\"sub\">", LEFT);
+  vxp_report__xml(ctx, sb, an->prog->src->label);
+  vxp_sb__puts(ctx, sb, " on ");
+  vxp_report__xml(ctx, sb, an->machine ? an->machine->label : "its own machine model");
+  for (size_t i = 0; i < an->defines.len; i++) {
+    vxp_sb__puts(ctx, sb, ", ");
+    vxp_report__xml(ctx, sb, an->defines.items[i].name);
+    vxp_sb__printf(ctx, sb, "=%llu", (unsigned long long)an->defines.items[i].value);
+  }
+  vxp_sb__puts(ctx, sb, "</text>\n");
+  double y0 = 30;
+  for (size_t i = 0; i < an->resident_sets.len && !sb->failed; i++) {
+    const vxp_resident_set *rs = &an->resident_sets.items[i];
+    if (!selected(rs, o)) continue;
+    if (vxp_ctx__interrupted(ctx)) return vxp_ctx__cancelled(ctx);
+    if (!panel(ctx, sb, to, an, rs, y0)) sb->failed = true;
+    spill(sb, to, false);
+    y0 += PANEL_H;
+  }
+  vxp_sb__puts(ctx, sb, "</svg>\n");
+  spill(sb, to, true);
+  if (to->refused) return vxp_ctx__error(ctx, VXP_EIO, "vxp_report_plot_write: the writer failed");
+  return sb->failed ? vxp_ctx__nomem(ctx) : VXP_OK;
+}
+
 int vxp_report_plot(vxp_report **out, vxp_context *ctx, const vxp_analysis *an,
                     const vxp_report_options *opts) {
   vxp_ctx__begin(ctx);
@@ -342,46 +406,28 @@ int vxp_report_plot(vxp_report **out, vxp_context *ctx, const vxp_analysis *an,
   vxp_report_options o;
   int rc = vxp_report__options(ctx, opts, &o, VXP_REPORT__FORMAT(VXP_REPORT_SVG));
   if (rc != VXP_OK) return rc;
-  size_t panels = 0;
-  for (size_t i = 0; i < an->resident_sets.len; i++)
-    if (selected(&an->resident_sets.items[i], &o)) panels++;
-  if (panels == 0)
-    return vxp_ctx__error(ctx, VXP_ENOTFOUND,
-                          "no tile is placed in a space with a capacity%s%s%s%s: nothing to plot",
-                          o.function ? " by " : "", o.function ? o.function : "",
-                          o.space ? " in " : "", o.space ? o.space : "");
   vxp_sb sb = {0};
-  double height = 40 + PANEL_H * (double)panels;
-  vxp_sb__printf(
-      ctx, &sb,
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-      "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
-      W, height, W, height);
-  vxp_sb__puts(ctx, &sb, style);
-  vxp_sb__puts(ctx, &sb, "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
-  /* What was analysed: the program, the machine, and the constants set for this analysis. */
-  vxp_sb__printf(ctx, &sb, "<text x=\"%.1f\" y=\"24\" class=\"sub\">", LEFT);
-  vxp_report__xml(ctx, &sb, an->prog->src->label);
-  vxp_sb__puts(ctx, &sb, " on ");
-  vxp_report__xml(ctx, &sb, an->machine ? an->machine->label : "its own machine model");
-  for (size_t i = 0; i < an->defines.len; i++) {
-    vxp_sb__puts(ctx, &sb, ", ");
-    vxp_report__xml(ctx, &sb, an->defines.items[i].name);
-    vxp_sb__printf(ctx, &sb, "=%llu", (unsigned long long)an->defines.items[i].value);
+  sink none = {NULL, NULL, false};
+  rc = draw(ctx, an, &o, &sb, &none);
+  if (rc != VXP_OK) {
+    vxp_sb__free(ctx, &sb);
+    return rc;
   }
-  vxp_sb__puts(ctx, &sb, "</text>\n");
-  double y0 = 30;
-  for (size_t i = 0; i < an->resident_sets.len && !sb.failed; i++) {
-    const vxp_resident_set *rs = &an->resident_sets.items[i];
-    if (!selected(rs, &o)) continue;
-    if (vxp_ctx__interrupted(ctx)) {
-      vxp_sb__free(ctx, &sb);
-      return vxp_ctx__cancelled(ctx);
-    }
-    if (!panel(ctx, &sb, an, rs, y0)) sb.failed = true;
-    y0 += PANEL_H;
-  }
-  vxp_sb__puts(ctx, &sb, "</svg>\n");
   return vxp_report__finish(out, ctx, &sb);
+}
+
+int vxp_report_plot_write(vxp_context *ctx, const vxp_analysis *an, const vxp_report_options *opts,
+                          vxp_write_fn write, void *arg) {
+  vxp_ctx__begin(ctx);
+  if (!ctx || !an || !write)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_plot_write")
+               : VXP_EINVAL;
+  vxp_report_options o;
+  int rc = vxp_report__options(ctx, opts, &o, VXP_REPORT__FORMAT(VXP_REPORT_SVG));
+  if (rc != VXP_OK) return rc;
+  vxp_sb sb = {0};
+  sink to = {write, arg, false};
+  rc = draw(ctx, an, &o, &sb, &to);
+  vxp_sb__free(ctx, &sb);
+  return rc;
 }

@@ -388,6 +388,64 @@ static void test_report__plot_refuses_other_forms_and_empty_selections(void **st
   test_done(&r);
 }
 
+/* A writer that collects the pieces it is given, and refuses the piece numbered `refuse`. */
+typedef struct pieces {
+  char *text;
+  size_t len, count, largest, refuse;
+} pieces;
+
+static int collect(void *arg, const char *bytes, size_t len) {
+  pieces *p = arg;
+  assert_true(len > 0); /* no empty piece */
+  if (++p->count == p->refuse) return 1;
+  p->text = realloc(p->text, p->len + len + 1);
+  assert_non_null(p->text);
+  memcpy(p->text + p->len, bytes, len);
+  p->len += len;
+  p->text[p->len] = '\0';
+  if (len > p->largest) p->largest = len;
+  return 0;
+}
+
+static void test_report__a_streamed_plot_is_the_plot_in_bounded_pieces(void **state) {
+  (void)state;
+  /* 900 tiles in one function, one position each: a picture of a few hundred KiB. */
+  char *text = many_tiles(900);
+  test_run r = test_analyse(text);
+  free(text);
+  vxp_report *rep = NULL;
+  assert_int_equal(vxp_report_plot(&rep, r.ctx, r.an, NULL), VXP_OK);
+  size_t len = 0;
+  const char *whole = vxp_report_text(rep, &len);
+  assert_true(len > (200u << 10));
+  pieces p = {NULL, 0, 0, 0, 0};
+  assert_int_equal(vxp_report_plot_write(r.ctx, r.an, NULL, collect, &p), VXP_OK);
+  assert_int_equal(p.len, len);
+  assert_memory_equal(p.text, whole, len); /* byte for byte */
+  assert_true(p.count > 3);
+  assert_true(p.largest < (80u << 10)); /* never held whole: pieces of about 64 KiB */
+  free(p.text);
+  /* A writer that fails stops the picture: VXP_EIO, and nothing after the refused piece. */
+  pieces q = {NULL, 0, 0, 0, 2};
+  assert_int_equal(vxp_report_plot_write(r.ctx, r.an, NULL, collect, &q), VXP_EIO);
+  assert_int_equal(vxp_context_errcode(r.ctx), VXP_EIO);
+  assert_int_equal(q.count, 2);
+  free(q.text);
+  /* Nothing to plot, a format it has not, or no writer: nothing is written. */
+  vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
+  ro.format = VXP_REPORT_SVG;
+  ro.function = "nope";
+  pieces none = {NULL, 0, 0, 0, 0};
+  assert_int_equal(vxp_report_plot_write(r.ctx, r.an, &ro, collect, &none), VXP_ENOTFOUND);
+  ro.function = NULL;
+  ro.format = VXP_REPORT_JSON;
+  assert_int_equal(vxp_report_plot_write(r.ctx, r.an, &ro, collect, &none), VXP_EINVAL);
+  assert_int_equal(vxp_report_plot_write(r.ctx, r.an, NULL, NULL, &none), VXP_EINVAL);
+  assert_int_equal(none.count, 0);
+  vxp_report_free(rep);
+  test_done(&r);
+}
+
 /* A one-value frontier of COLUMN at `column` with ROW set to `row`. */
 static vxp_frontier *grid_cell(test_run *r, uint64_t row, uint64_t column) {
   vxp_const_override o = {"ROW", row};
@@ -541,6 +599,7 @@ int main(void) {
       cmocka_unit_test(test_report__sweep_grid_reads_rows_and_columns_from_its_cells),
       cmocka_unit_test(test_report__plot_draws_the_peak_the_analysis_reports),
       cmocka_unit_test(test_report__plot_refuses_other_forms_and_empty_selections),
+      cmocka_unit_test(test_report__a_streamed_plot_is_the_plot_in_bounded_pieces),
       cmocka_unit_test(
           test_report__check_lists_each_sets_own_tiles_and_the_pairs_inside_the_margin),
   };

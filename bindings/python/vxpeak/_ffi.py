@@ -439,6 +439,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_report_sweep": (c_int, [_OUT, _H, c_void_p, c_void_p, c_size_t, c_void_p]),
     "vxp_report_roofline": (c_int, [_OUT, _H, _H, c_void_p]),
     "vxp_report_plot": (c_int, [_OUT, _H, _H, c_void_p]),
+    "vxp_report_plot_write": (c_int, [_H, _H, c_void_p, c_void_p, c_void_p]),
     "vxp_report_frontier": (c_int, [_OUT, _H, _H, c_void_p]),
     "vxp_report_sweep_grid": (c_int, [_OUT, _H, c_void_p, c_size_t, c_size_t, c_char_p, c_void_p]),
     "vxp_report_text": (c_void_p, [_H, _SIZE_OUT]),
