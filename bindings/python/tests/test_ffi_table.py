@@ -77,6 +77,7 @@ def c_kind(decl: str, named: bool) -> object:
         "vxp_cost_composition": ("int", 4, True),
         "vxp_point": "struct vxp_point",
         "vxp_range": "struct vxp_range",
+        "vxp_write_fn": "pointer",  # a function pointer (typedef int (*vxp_write_fn)(...))
     }
     assert ctype in table, "no ctypes kind known for C type %r (%r)" % (ctype, decl)
     return table[ctype]
