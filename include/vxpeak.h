@@ -439,14 +439,22 @@ VXP_API VXP_WARN_UNUSED int vxp_program_reparse(vxp_program **out, vxp_context *
  * than one window's tree takes memory at a time; the program is the one a whole parse
  * gives. A text with a syntax error in some window, or cut (VXP0003), or with no place to
  * start a window (no blank after an item), is parsed whole, and its tree freed once
- * lowered. Such a program has no S-expression (vxp_program_sexp returns NULL with
- * VXP_EINVAL on its context), no CUDA generation (vxp_cuda_generate refuses an analysis of
- * it with VXP_EINVAL), and a reparse of it parses afresh. */
+ * lowered. Such a program has no cached S-expression (vxp_program_sexp returns NULL with
+ * VXP_EINVAL on its context; vxp_program_write_sexp writes it when the text was parsed in
+ * windows), no CUDA generation (vxp_cuda_generate refuses an analysis of it with
+ * VXP_EINVAL), and a reparse of it parses afresh. */
 #define VXP_PROGRAM_NO_TREE 1u
+
+/** vxp_program_parse_flags, with VXP_PROGRAM_NO_TREE: a text that is parsed whole keeps its
+ * tree; only a text parsed in windows keeps none. A program is then either one or the other,
+ * so that vxp_program_write_sexp always writes it with at most one window's tree alive
+ * (`vxpeak parse`). Without VXP_PROGRAM_NO_TREE it changes nothing. */
+#define VXP_PROGRAM_KEEP_WHOLE_TREE 2u
 
 /**
  * vxp_program_parse with options: `flags` is 0 (the same as vxp_program_parse) or
- * VXP_PROGRAM_NO_TREE. Ownership as vxp_program_parse.
+ * VXP_PROGRAM_NO_TREE, with or without VXP_PROGRAM_KEEP_WHOLE_TREE. Ownership as
+ * vxp_program_parse.
  * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also for an unknown flag), VXP_ERROR (the parser
  *         produced no tree), VXP_ECANCELLED; failures are reported on `ctx`
  */
@@ -486,11 +494,34 @@ VXP_API size_t vxp_program_diagnostic_count(const vxp_program *prog);
 VXP_API const vxp_diagnostic *vxp_program_diagnostic(const vxp_program *prog, size_t i);
 
 /**
+ * A sink for text that a call streams instead of returning it whole (vxp_report_plot_write,
+ * vxp_program_write_sexp): called with consecutive pieces of the text in order, none empty,
+ * each borrowed for the duration of the call. Returns 0 to go on; anything else stops the
+ * call that is writing, which then returns VXP_EIO. `arg` is the caller's, passed through.
+ */
+typedef int (*vxp_write_fn)(void *arg, const char *bytes, size_t len);
+
+/**
  * The syntax tree as an S-expression (tree-sitter's node notation). Rendered on first
  * call and cached; borrowed from the program. NULL on allocation failure, or (VXP_EINVAL on
  * the program's context) when the program keeps no tree (VXP_PROGRAM_NO_TREE).
  */
 VXP_API const char *vxp_program_sexp(vxp_program *prog);
+
+/**
+ * The S-expression of vxp_program_sexp, byte for byte, written to `write` (vxp_write_fn) as
+ * the tree is walked, so that the text is never held whole: the memory it takes is a buffer
+ * of 64 KiB beside the tree. A program parsed with VXP_PROGRAM_NO_TREE keeps no tree, but
+ * when it was parsed in windows (a long text without syntax errors, VXP_PARSE_WINDOW) each
+ * window is parsed again, written and freed in turn, so that no more than one window's tree
+ * lives (`vxpeak parse` prints a long text so). Nothing is cached; the program is only read.
+ * A failure after the first write leaves what was written incomplete.
+ * @return VXP_OK, VXP_ENOMEM, VXP_ECANCELLED, VXP_EIO when `write` returned non-zero, or
+ *         VXP_EINVAL (a NULL argument, or a program that keeps no tree and was parsed whole);
+ *         failures are reported on the program's context
+ */
+VXP_API VXP_WARN_UNUSED int vxp_program_write_sexp(const vxp_program *prog, vxp_write_fn write,
+                                                   void *arg);
 
 /**
  * 1 when the program declares a machine model of its own: a Topology, or a Memory space
@@ -1803,14 +1834,6 @@ VXP_API VXP_WARN_UNUSED int vxp_report_sweep(vxp_report **out, vxp_context *ctx,
 VXP_API VXP_WARN_UNUSED int vxp_report_roofline(vxp_report **out, vxp_context *ctx,
                                                 const vxp_analysis *an,
                                                 const vxp_report_options *opts);
-
-/**
- * A sink for text that a call streams instead of returning it whole (vxp_report_plot_write,
- * vxp_program_write_sexp): called with consecutive pieces of the text in order, none empty,
- * each borrowed for the duration of the call. Returns 0 to go on; anything else stops the
- * call that is writing, which then returns VXP_EIO. `arg` is the caller's, passed through.
- */
-typedef int (*vxp_write_fn)(void *arg, const char *bytes, size_t len);
 
 /**
  * The bytes live along program order as a standalone SVG picture (`vxpeak plot`): one

@@ -512,6 +512,39 @@ static bool window_start(const vxp_source *src, const vxp_scan_mark *m) {
          (t[0] == '\r' && m->at + 1 < src->len && t[1] == '\n');
 }
 
+typedef Array(uint32_t) window_cuts;
+
+/* Where the windows of `src` begin, and its length last (at least three entries: two windows
+ * or more); returns 1, with nothing in `cuts`, when the text is not parsed in windows (short,
+ * cut, or no item boundary to start a window at). The same text on the same context gives
+ * the same windows, so vxp_program_write_sexp finds build_windowed's again. */
+static int find_window_cuts(vxp_context *ctx, const vxp_source *src, window_cuts *cuts) {
+  uint32_t window = ctx->parse_window ? ctx->parse_window : VXP_PARSE_WINDOW;
+  memset(cuts, 0, sizeof(*cuts));
+  if (src->len <= window) return 1;
+  vxp_scan_marks marks;
+  memset(&marks, 0, sizeof(marks));
+  uint32_t parsable;
+  vxp_syntax_cut why;
+  int rc = vxp_syntax__parsable_length_marked(ctx, src, NULL, NULL, &marks, &parsable, &why);
+  if (rc == VXP_OK && parsable == src->len) {
+    uint32_t last = 0;
+    if (!array_push(ctx, cuts, 0)) rc = VXP_ENOMEM;
+    for (size_t i = 0; rc == VXP_OK && i < marks.len; i++) {
+      if (marks.items[i].at - last < window || !window_start(src, &marks.items[i])) continue;
+      last = marks.items[i].at;
+      if (!array_push(ctx, cuts, last)) rc = VXP_ENOMEM;
+    }
+    if (rc == VXP_OK && !array_push(ctx, cuts, (uint32_t)src->len)) rc = VXP_ENOMEM;
+  }
+  array_free(ctx, &marks);
+  if (rc != VXP_OK || cuts->len < 3) {
+    array_free(ctx, cuts);
+    return rc == VXP_OK ? 1 : vxp_ctx__nomem(ctx);
+  }
+  return VXP_OK;
+}
+
 /* The program of `src` parsed in windows (VXP_PARSE_WINDOW): each window is parsed twice, once
  * for the signatures pass of lowering and once for the syntax checks, the items pass and the
  * declarations, and its tree is freed at once. Sets *out and returns VXP_OK; returns 1 when
@@ -519,30 +552,9 @@ static bool window_start(const vxp_source *src, const vxp_scan_mark *m) {
  * at, or a window with a syntax error: error recovery across a window's ends could differ
  * from the whole text's), with nothing made; or an error code. */
 static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source *src) {
-  uint32_t window = ctx->parse_window ? ctx->parse_window : VXP_PARSE_WINDOW;
-  if (src->len <= window) return 1;
-  vxp_scan_marks marks;
-  memset(&marks, 0, sizeof(marks));
-  uint32_t parsable;
-  vxp_syntax_cut why;
-  int rc = vxp_syntax__parsable_length_marked(ctx, src, NULL, NULL, &marks, &parsable, &why);
-  Array(uint32_t) cuts;
-  memset(&cuts, 0, sizeof(cuts));
-  if (rc == VXP_OK && parsable == src->len) {
-    uint32_t last = 0;
-    if (!array_push(ctx, &cuts, 0)) rc = VXP_ENOMEM;
-    for (size_t i = 0; rc == VXP_OK && i < marks.len; i++) {
-      if (marks.items[i].at - last < window || !window_start(src, &marks.items[i])) continue;
-      last = marks.items[i].at;
-      if (!array_push(ctx, &cuts, last)) rc = VXP_ENOMEM;
-    }
-    if (rc == VXP_OK && !array_push(ctx, &cuts, (uint32_t)src->len)) rc = VXP_ENOMEM;
-  }
-  array_free(ctx, &marks);
-  if (rc != VXP_OK || cuts.len < 3) {
-    array_free(ctx, &cuts);
-    return rc == VXP_OK ? 1 : vxp_ctx__nomem(ctx);
-  }
+  window_cuts cuts;
+  int rc = find_window_cuts(ctx, src, &cuts);
+  if (rc != VXP_OK) return rc;
   vxp_program *prog = VXP_ARENA_HANDLE_SIZED(ctx, vxp_program, arena, program_bytes(src));
   vxp_lower_run *W = NULL;
   vxp_machine_reader *reader = NULL;
@@ -640,7 +652,7 @@ int vxp_program_parse(vxp_program **out, vxp_context *ctx, const vxp_source *src
 int vxp_program_parse_flags(vxp_program **out, vxp_context *ctx, const vxp_source *src,
                             unsigned int flags) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
-  if (!out || !ctx || !src || (flags & ~VXP_PROGRAM_NO_TREE))
+  if (!out || !ctx || !src || (flags & ~(VXP_PROGRAM_NO_TREE | VXP_PROGRAM_KEEP_WHOLE_TREE)))
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_parse")
                : VXP_EINVAL;
   if (flags & VXP_PROGRAM_NO_TREE) {
@@ -648,7 +660,7 @@ int vxp_program_parse_flags(vxp_program **out, vxp_context *ctx, const vxp_sourc
     if (windowed != 1) return windowed;
   }
   int rc = build(out, ctx, src, NULL, NULL, NULL, 0);
-  if (rc == VXP_OK && (flags & VXP_PROGRAM_NO_TREE)) {
+  if (rc == VXP_OK && (flags & VXP_PROGRAM_NO_TREE) && !(flags & VXP_PROGRAM_KEEP_WHOLE_TREE)) {
     /* Nothing after lowering reads the tree but the S-expression, a reparse and CUDA
      * generation (docs/design.md, section 1): freeing it here means the tree and an
      * analysis never take memory at the same time. */
@@ -754,6 +766,50 @@ const char *vxp_program_sexp(vxp_program *prog) {
     if (!prog->sexp) vxp_ctx__nomem(prog->ctx);
   }
   return prog->sexp;
+}
+
+int vxp_program_write_sexp(const vxp_program *prog, vxp_write_fn write, void *arg) {
+  vxp_ctx__begin(prog ? prog->ctx : NULL);
+  if (!prog || !write)
+    return prog
+               ? vxp_ctx__error(prog->ctx, VXP_EINVAL, "invalid argument to vxp_program_write_sexp")
+               : VXP_EINVAL;
+  vxp_context *ctx = prog->ctx;
+  if (!prog->tree && !prog->windows)
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "the program keeps no syntax tree (parsed with VXP_PROGRAM_NO_TREE, "
+                          "and not in windows)");
+  vxp_sexp_out o;
+  vxp_sexp__out_init(&o, ctx, write, arg);
+  if (prog->tree) {
+    vxp_sexp__tree(&o, ts_tree_root_node(prog->tree), false);
+    return vxp_sexp__out_finish(&o);
+  }
+  /* Parsed in windows, each tree freed: each window is parsed again, written and freed, so
+   * that no more than one window's tree lives. The whole tree's text is the root's opening,
+   * every window's children in order, and its closing. */
+  window_cuts cuts;
+  int rc = find_window_cuts(ctx, prog->src, &cuts);
+  if (rc == 1 || (rc == VXP_OK && cuts.len - 1 != prog->windows))
+    rc = vxp_ctx__error(ctx, VXP_ERROR, "%s: the text's windows are not found again",
+                        prog->src->label);
+  for (size_t k = 0; rc == VXP_OK && k + 1 < cuts.len; k++) {
+    TSTree *tree = NULL;
+    rc = parse_window(ctx, prog->src, cuts.items[k], cuts.items[k + 1], &tree);
+    if (rc != VXP_OK) break;
+    TSNode root = ts_tree_root_node(tree);
+    if (k == 0) {
+      vxp_sexp__put(&o, "(");
+      vxp_sexp__put(&o, ts_node_type(root));
+    }
+    vxp_sexp__tree(&o, root, true);
+    ts_tree_delete(tree);
+    if (o.sb.failed) break;
+  }
+  if (rc == VXP_OK) vxp_sexp__put(&o, ")");
+  array_free(ctx, &cuts);
+  int written = vxp_sexp__out_finish(&o);
+  return rc != VXP_OK ? rc : written;
 }
 
 int vxp_program_declares_machine(const vxp_program *prog) {

@@ -8,6 +8,7 @@
 #include "diag.h"
 #include "lower.h"
 #include "model.h"
+#include "strbuf.h"
 
 /* The state of vxp_syntax__parsable_length's scan between two top-level items (at bracket
  * depth 0), and where the next item begins: what a later scan of an edited text resumes
@@ -173,5 +174,26 @@ extern void (*ts_current_free)(void *);
 /* The tree under `root` in tree-sitter's S-expression notation, written without recursion
  * whatever its depth. Owned by the caller (vxp_ctx__free); NULL when out of memory. */
 char *vxp_sexp__render(vxp_context *ctx, TSNode root);
+
+/* The same notation streamed (vxp_program_write_sexp): appended to a buffer that is handed
+ * to `write` whenever it holds 64 KiB, so that the text is never held whole. */
+typedef struct vxp_sexp_out {
+  vxp_context *ctx;
+  vxp_sb sb;
+  vxp_write_fn write;
+  void *arg;
+  bool refused; /* the writer returned non-zero */
+} vxp_sexp_out;
+
+void vxp_sexp__out_init(vxp_sexp_out *o, vxp_context *ctx, vxp_write_fn write, void *arg);
+/* Text as it is; false when out of memory or refused (then nothing more is written). */
+bool vxp_sexp__put(vxp_sexp_out *o, const char *text);
+/* The tree under `root`, or with `children_only` its children alone, each as it is written
+ * inside the root (" (kind ...)"): a text parsed in windows is its first root's
+ * "(source_file", every window's children, then ")". */
+bool vxp_sexp__tree(vxp_sexp_out *o, TSNode root, bool children_only);
+/* Hand over what is left and free the buffer: VXP_OK, VXP_ENOMEM, or VXP_EIO when the
+ * writer refused, recorded on the context. */
+int vxp_sexp__out_finish(vxp_sexp_out *o);
 
 #endif /* VXP_PROGRAM_H */

@@ -340,7 +340,7 @@ static void test_edit__a_program_without_its_tree_analyses_the_same(void **state
   vxp_source *src;
   vxp_program *p = NULL;
   assert_int_equal(vxp_source_new(&src, ctx, "e.vx", broken, strlen(broken)), VXP_OK);
-  assert_int_equal(vxp_program_parse_flags(&p, ctx, src, 2u), VXP_EINVAL);
+  assert_int_equal(vxp_program_parse_flags(&p, ctx, src, 4u), VXP_EINVAL);
   assert_null(p);
   vxp_source_free(src);
   vxp_context_free(ctx);

@@ -6,7 +6,8 @@
  * calls, pointer parameters, `on` topologies, types and declarations cross windows are
  * parsed both ways, with windows of one item, and must give the same diagnostics and the
  * same JSON report, byte for byte, against their own machine and against the built-in
- * a100-40. */
+ * a100-40; the S-expression written window by window (vxp_program_write_sexp) must be the
+ * whole tree's, byte for byte. */
 #include "support.h"
 
 #include <dirent.h>
@@ -28,6 +29,32 @@ static char *report(vxp_context *ctx, vxp_program *prog, vxp_machine *machine) {
   char *copy = strdup(json);
   vxp_analysis_free(an);
   return copy;
+}
+
+/* A writer that collects what it is given. */
+typedef struct collected {
+  char *text;
+  size_t len;
+} collected;
+
+static int collect(void *arg, const char *bytes, size_t len) {
+  collected *c = arg;
+  c->text = realloc(c->text, c->len + len + 1);
+  assert_non_null(c->text);
+  memcpy(c->text + c->len, bytes, len);
+  c->len += len;
+  c->text[c->len] = '\0';
+  return 0;
+}
+
+/* What vxp_program_write_sexp writes of `prog` (parsed with windows of `window` bytes). */
+static char *written_sexp(vxp_context *ctx, const vxp_program *prog, uint32_t window) {
+  collected c = {NULL, 0};
+  ctx->parse_window = window; /* the windows are found again as they were parsed */
+  int rc = vxp_program_write_sexp(prog, collect, &c);
+  ctx->parse_window = 0;
+  assert_int_equal(rc, VXP_OK);
+  return c.text ? c.text : strdup("");
 }
 
 /* Parse `src` whole and in windows of one item; compare. Returns the windows used (0: the
@@ -57,6 +84,30 @@ static uint32_t compare(vxp_context *ctx, vxp_machine *a100, vxp_source *src) {
     free(x);
     free(y);
   }
+  /* The S-expression written window by window is the whole tree's, byte for byte; a text
+   * parsed whole keeps its tree with VXP_PROGRAM_KEEP_WHOLE_TREE, and writes it so. */
+  const char *tree = vxp_program_sexp(whole);
+  assert_non_null(tree);
+  if (windowed->windows) {
+    char *w = written_sexp(ctx, windowed, 1);
+    if (strcmp(w, tree) != 0) fail_msg("%s: the windows' S-expression differs", src->label);
+    free(w);
+  } else {
+    collected none = {NULL, 0};
+    assert_int_equal(vxp_program_write_sexp(windowed, collect, &none), VXP_EINVAL);
+    assert_null(none.text);
+  }
+  vxp_program *kept;
+  ctx->parse_window = 1;
+  assert_int_equal(
+      vxp_program_parse_flags(&kept, ctx, src, VXP_PROGRAM_NO_TREE | VXP_PROGRAM_KEEP_WHOLE_TREE),
+      VXP_OK);
+  ctx->parse_window = 0;
+  assert_true(windowed->windows ? kept->tree == NULL : kept->tree != NULL);
+  char *k = written_sexp(ctx, kept, 1);
+  assert_string_equal(k, tree);
+  free(k);
+  vxp_program_free(kept);
   uint32_t windows = windowed->windows;
   vxp_program_free(windowed);
   vxp_program_free(whole);

@@ -214,6 +214,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_program_diagnostic_count": (c_size_t, [_H]),
     "vxp_program_diagnostic": (_H, [_H, c_size_t]),
     "vxp_program_sexp": (c_char_p, [_H]),
+    "vxp_program_write_sexp": (c_int, [_H, c_void_p, c_void_p]),
     "vxp_program_declares_machine": (c_int, [_H]),
     "vxp_program_item_count": (c_size_t, [_H]),
     "vxp_program_item_type": (c_int, [_H, c_size_t]),
