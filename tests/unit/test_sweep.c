@@ -425,6 +425,19 @@ static void test_sweep__an_error_outside_the_functions_call_tree_does_not_decide
   done(&f);
 }
 
+/* A program whose const `name` sizes one tile, with `extra` statements before its use. */
+static void long_name_program(char *text, size_t cap, const char *name, const char *extra) {
+  snprintf(text, cap,
+           TEST_MACHINE_4MIB "const %s : i64 = 1;\n"
+                             "fn main() -> i32 {\n"
+                             "  let t = transfer(Tensor<u8, [%s, 1024]>::uninit(), Memory::W);\n"
+                             "%s"
+                             "  print(t);\n"
+                             "  return 0;\n"
+                             "}\n",
+           name, name, extra);
+}
+
 /* The reason a sweep gives (bisection proven, or ruled out) names the constant whole: it was
  * written into a 512-byte buffer in the handle, which cut a long name (and everything after
  * it) short. */
@@ -435,15 +448,7 @@ static void test_sweep__a_long_constants_name_is_spelled_whole_in_the_reason(voi
   name[0] = 'N';
   name[600] = '\0';
   char text[4096];
-  snprintf(text, sizeof(text),
-           TEST_MACHINE_4MIB "const %s : i64 = 1;\n"
-                             "fn main() -> i32 {\n"
-                             "  let t = transfer(Tensor<u8, [%s, 1024]>::uninit(), Memory::W);\n"
-                             "%s"
-                             "  print(t);\n"
-                             "  return 0;\n"
-                             "}\n",
-           name, name, "");
+  long_name_program(text, sizeof(text), name, "");
   fixture f = load(text, NULL);
   vxp_sweep *sw = run(&f, name, 1, 8, 0);
   assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_BISECTION);
@@ -456,15 +461,7 @@ static void test_sweep__a_long_constants_name_is_spelled_whole_in_the_reason(voi
 
   char comptime[800];
   snprintf(comptime, sizeof(comptime), "  if comptime %s < 6 { print(1); }\n", name);
-  snprintf(text, sizeof(text),
-           TEST_MACHINE_4MIB "const %s : i64 = 1;\n"
-                             "fn main() -> i32 {\n"
-                             "  let t = transfer(Tensor<u8, [%s, 1024]>::uninit(), Memory::W);\n"
-                             "%s"
-                             "  print(t);\n"
-                             "  return 0;\n"
-                             "}\n",
-           name, name, comptime);
+  long_name_program(text, sizeof(text), name, comptime);
   f = load(text, NULL);
   sw = run(&f, name, 1, 8, 0);
   assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_SCAN);
