@@ -4,6 +4,7 @@
  * the file. */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -12,7 +13,7 @@
 typedef struct plot_file {
   const char *path;
   FILE *f;
-  bool opened; /* the file was created (so a picture cut short is removed) */
+  bool opened; /* a regular file was opened (so a picture cut short is removed) */
   int error;   /* errno of the failed open or write, or 0 */
 } plot_file;
 
@@ -24,7 +25,10 @@ static int write_piece(void *arg, const char *bytes, size_t len) {
       pf->error = errno;
       return 1;
     }
-    pf->opened = pf->f != stdout;
+    /* Only a regular file is removed when the picture is cut short: `-o /dev/full` or a
+     * FIFO is a place to write, not a file this command made. */
+    struct stat st;
+    pf->opened = pf->f != stdout && fstat(fileno(pf->f), &st) == 0 && S_ISREG(st.st_mode);
   }
   if (fwrite(bytes, 1, len, pf->f) != len) {
     pf->error = errno;
@@ -72,8 +76,9 @@ int vxpeak_plot(const vxpeak_args *args) {
   } else {
     exit_code = vxp_analysis_admitted(s.an) ? VXPEAK_EXIT_OK : VXPEAK_EXIT_REJECTED;
   }
-  /* A picture cut short is not left behind as if it were one. */
-  if (rc != VXP_OK && pf.opened) remove(args->output);
+  /* A picture cut short (refused, or its last bytes not written) is not left behind as if
+   * it were one. */
+  if ((rc != VXP_OK || !closed) && pf.opened) remove(args->output);
 done:
   close_file(&pf);
   vxpeak_session_close(&s);

@@ -31,6 +31,20 @@ echo "$cases" | while IFS='|' read -r name plot check; do
 done
 python3 tests/plot/check_plot.py "$out" llama-main llama-batch9 blog-loop blog-unrolled staged
 
+# A picture that cannot be written (a link to /dev/full) is refused with its reason, and only
+# a regular file cut short is removed: never what the path names otherwise (the link stays;
+# as root, removing the path would have deleted a device node named directly).
+if [ -w /dev/full ]; then
+  rm -f "$out/full.svg"
+  ln -s /dev/full "$out/full.svg"
+  rc=0
+  NO_COLOR=1 "$cli" plot examples/llama2/prefill.vx --function main -o "$out/full.svg" 2>"$out/full.err" || rc=$?
+  [ "$rc" = 2 ] || { echo "plot: writing to /dev/full exited $rc, expected 2"; exit 1; }
+  grep -q "cannot write '$out/full.svg'" "$out/full.err" || { echo "plot: no 'cannot write' reason:"; cat "$out/full.err"; exit 1; }
+  [ -L "$out/full.svg" ] || { echo "plot: a failed write removed the link it was given"; exit 1; }
+  rm -f "$out/full.svg"
+fi
+
 # The batch frontier's picture against its JSON report (tests/plot/check_frontier.py), on
 # two machines: the A100 (memory turns to compute past the capacity wall) and the H100.
 for m in a100-40 h100-sxm; do
