@@ -496,9 +496,13 @@ FUZZ_BINS := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%)
 DRIVER_BUILD := $(BUILD)/fuzz-driver
 DRIVER_BINS := $(FUZZ_HARNESSES:%=$(DRIVER_BUILD)/%)
 
+# fuzz_window sets the context's parse window, a field of the library's own headers.
+$(DRIVER_BUILD)/fuzz_window $(FUZZ_BUILD)/fuzz_window: HARNESS_INCLUDES := -Ilib
+
 $(DRIVER_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(STATIC)
 	@mkdir -p $(DRIVER_BUILD)
-	$(CC) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -Iinclude -o $@ $< tests/fuzz/driver.c $(STATIC) $(DEP_LIBS)
+	$(CC) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -Iinclude $(HARNESS_INCLUDES) -o $@ $< tests/fuzz/driver.c \
+	  $(STATIC) $(DEP_LIBS)
 
 $(DRIVER_BUILD)/fuzz_lsp: tests/fuzz/fuzz_lsp.c tests/fuzz/driver.c $(LSP_OBJS) $(STATIC)
 	@mkdir -p $(DRIVER_BUILD)
@@ -512,6 +516,7 @@ fuzz-harnesses: $(DRIVER_BINS)
 	@$(DRIVER_BUILD)/fuzz_machine tests/fuzz/regressions $(DRIVER_BUILD)/seeds/machine
 	@$(DRIVER_BUILD)/fuzz_edit tests/fuzz/regressions $(DRIVER_BUILD)/seeds/edit
 	@$(DRIVER_BUILD)/fuzz_lsp tests/fuzz/regressions $(DRIVER_BUILD)/seeds/lsp
+	@$(DRIVER_BUILD)/fuzz_window tests/fuzz/regressions $(DRIVER_BUILD)/seeds/program
 
 # The generated parser's lexer keeps its edge coverage but not its comparison tracing: it
 # compares each byte with character constants, which libFuzzer's table of recent comparisons
@@ -524,7 +529,7 @@ $(FUZZ_BUILD)/libvxpeak.a: FORCE
 	  PARSER_CFLAGS="$(FUZZ_PARSER_FLAGS)" $(FUZZ_BUILD)/libvxpeak.a
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libvxpeak.a
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(WARNINGS) -Iinclude -o $@ $< \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(WARNINGS) -Iinclude $(HARNESS_INCLUDES) -o $@ $< \
 	  $(FUZZ_BUILD)/libvxpeak.a $(DEP_LIBS)
 
 # The language server's harness is built with its sources (bindings/lsp/), instrumented too.
@@ -542,7 +547,7 @@ fuzz: fuzz-build
 # All harnesses at once, FUZZ_PROCS processes each (a machine with many cores): the run behind
 # README's fuzzing volume was FUZZ_PROCS="fuzz_check:4 fuzz_edit:3 fuzz_cuda:3 fuzz_lsp:2
 # fuzz_machine:3" FUZZ_SECONDS=290 on 16 cores.
-FUZZ_PROCS ?= fuzz_check:1 fuzz_cuda:1 fuzz_edit:1 fuzz_lsp:1 fuzz_machine:1
+FUZZ_PROCS ?= fuzz_check:1 fuzz_cuda:1 fuzz_edit:1 fuzz_lsp:1 fuzz_machine:1 fuzz_window:1
 fuzz-parallel: fuzz-build
 	@FUZZ_MAX_LEN=$(FUZZ_MAX_LEN) sh tests/fuzz/parallel.sh $(FUZZ_BUILD) $(BUILD)/fuzz-parallel \
 	  $(FUZZ_SECONDS) $(FUZZ_SEED) $(FUZZ_PROCS)
