@@ -474,10 +474,12 @@ VXP_API int vxp_program_reused_tree(const vxp_program *prog);
 
 /**
  * Number of changed ranges: the parts of the program's source that differ from the older
- * program it was reparsed from, in syntax (tree-sitter's ts_tree_get_changed_ranges) or in
- * text (the bytes the edits wrote, an empty range where text was only deleted), sorted and
- * disjoint. A program parsed from scratch has one: the whole text. An editor re-lowers,
- * re-highlights or re-diagnoses only the top-level items these ranges touch.
+ * program it was reparsed from, in syntax (the whole extent of every top-level node, an item
+ * or a comment between items, whose syntax tree is not the older one's: tree-sitter did not
+ * reuse it and a node-by-node comparison differs) or in text (the bytes the edits wrote, an
+ * empty range where text was only deleted), sorted and disjoint. A program parsed from
+ * scratch has one: the whole text. An editor re-lowers, re-highlights or re-diagnoses only
+ * the top-level items these ranges touch.
  */
 VXP_API size_t vxp_program_changed_range_count(const vxp_program *prog);
 

@@ -43,6 +43,11 @@ struct vxp_program {
   /* What differs from the older program, in this source's coordinates, sorted and
    * disjoint: the whole text unless `reused_tree`. */
   Array(vxp_range) changed;
+  /* A reparse's comparison of the two texts (vxp_reuse__diff: prefix, old_end, new_end),
+   * made once for the changed ranges and the reuse plan; `diff_src` is the id of the older
+   * program's source, 0 when none was made. */
+  uint32_t diff[3];
+  uint64_t diff_src;
   /* The first syntax_counts[0] + [1] + [2] diagnostics are the syntax checks' three groups
    * (vxp_syntax__diagnose_span), which a reparse reuses outside the items it changed. */
   size_t syntax_counts[3];

@@ -52,10 +52,10 @@ static int list_items(vxp_context *ctx, const vxp_program *prog, top_item **out,
   return VXP_OK;
 }
 
-/* Where the texts differ: prefix and the two ends of the middle. */
-static void diff_texts(vxp_reuse *R) {
-  const char *a = R->old_src->text, *b = R->new_src->text;
-  size_t la = R->old_src->len, lb = R->new_src->len, min = la < lb ? la : lb;
+void vxp_reuse__diff(const vxp_source *old_src, const vxp_source *new_src, uint32_t *prefix,
+                     uint32_t *old_end, uint32_t *new_end) {
+  const char *a = old_src->text, *b = new_src->text;
+  size_t la = old_src->len, lb = new_src->len, min = la < lb ? la : lb;
   size_t p = 0;
   while (p + 64 <= min && memcmp(a + p, b + p, 64) == 0)
     p += 64;
@@ -66,9 +66,9 @@ static void diff_texts(vxp_reuse *R) {
     s += 64;
   while (s < min - p && a[la - s - 1] == b[lb - s - 1])
     s++;
-  R->prefix = (uint32_t)p;
-  R->old_end = (uint32_t)(la - s);
-  R->new_end = (uint32_t)(lb - s);
+  *prefix = (uint32_t)p;
+  *old_end = (uint32_t)(la - s);
+  *new_end = (uint32_t)(lb - s);
 }
 
 /* Whether the last line of the item [start, end) of `text` starts with `}`: a `// role:`
@@ -92,7 +92,13 @@ int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
   R->old_src = old->src;
   R->new_src = prog->src;
   if (R->old_src->len > UINT32_MAX || R->new_src->len > UINT32_MAX) return 0;
-  diff_texts(R);
+  if (prog->diff_src && prog->diff_src == old->src->id) { /* the reparse compared them */
+    R->prefix = prog->diff[0];
+    R->old_end = prog->diff[1];
+    R->new_end = prog->diff[2];
+  } else {
+    vxp_reuse__diff(R->old_src, R->new_src, &R->prefix, &R->old_end, &R->new_end);
+  }
   top_item *old_items = NULL, *new_items = NULL;
   uint32_t old_n = 0, new_n = 0;
   int rc = list_items(ctx, old, &old_items, &old_n);

@@ -30,6 +30,13 @@ typedef struct vxp_reuse {
 int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
                     const vxp_program *prog);
 
+/* Where two texts (of at most UINT32_MAX bytes) differ: the first `prefix` bytes are the
+ * same, and the earlier text's [old_end, end) is the new one's [new_end, end); prefix <=
+ * old_end and prefix <= new_end. Compared from both ends, so the middle is one span even when
+ * several edits made the change. */
+void vxp_reuse__diff(const vxp_source *old_src, const vxp_source *new_src, uint32_t *prefix,
+                     uint32_t *old_end, uint32_t *new_end);
+
 /* Offset `at` of the earlier text in the new one, for an item on `side` of the changed
  * middle; false when it is not on that side (then the result cannot be moved). */
 static inline bool vxp_reuse__map(const vxp_reuse *R, uint8_t side, uint32_t at, uint32_t *out) {

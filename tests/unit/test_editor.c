@@ -157,6 +157,69 @@ static void test_editor__a_new_item_is_a_change_and_the_other_items_are_not(void
   editor_done(&r);
 }
 
+/* Five functions with comments between them, edited twice in a row (the second reparse's
+ * older program is itself a reparse, which keeps its top-level nodes) at `needle` (which
+ * must be in it once): the changed ranges of each reparse, checked to lie in [lo, hi) of
+ * the edited text, which must cover the edit. */
+static const char five[] = "fn f1() -> i32 {\n  return 1;\n}\n\n// between one and two\n"
+                           "fn f2() -> i32 {\n  return 2;\n}\n\n"
+                           "fn f3() -> i32 {\n  let x = 3;\n  return x;\n}\n\n"
+                           "/// the fourth\nfn f4() -> i32 {\n  return 4;\n}\n\n"
+                           "fn f5() -> i32 {\n  return 5;\n}\n";
+
+static void changes_lie_within(const vxp_program *p, const vxp_source *src, const char *lo,
+                               const char *hi, uint32_t edit_start, uint32_t edit_end) {
+  const char *text = vxp_source_text(src, NULL);
+  uint32_t from = (uint32_t)(strstr(text, lo) - text);
+  uint32_t to = (uint32_t)(strstr(text, hi) - text);
+  size_t n = vxp_program_changed_range_count(p);
+  assert_true(n >= 1);
+  int covered = 0;
+  for (size_t i = 0; i < n; i++) {
+    vxp_range c = vxp_program_changed_range(p, i);
+    assert_true(c.start_byte >= from);
+    assert_true(c.end_byte <= to);
+    if (c.start_byte <= edit_start && c.end_byte >= edit_end) covered = 1;
+  }
+  assert_true(covered);
+}
+
+static void test_editor__only_the_items_an_edit_reparsed_are_changed(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  vxp_source *v0, *v1, *v2, *v3;
+  vxp_program *p0, *p1, *p2, *p3;
+  assert_int_equal(vxp_source_new(&v0, ctx, "f.vx", five, strlen(five)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&p0, ctx, v0), VXP_OK);
+  /* in f3's body: only f3 changes, not the comments or the other functions */
+  uint32_t three = (uint32_t)(strstr(five, "let x = 3") - five) + 8;
+  assert_int_equal(vxp_source_edit(&v1, v0, three, three + 1, "33", 2), VXP_OK);
+  assert_int_equal(vxp_program_reparse(&p1, ctx, p0, v1), VXP_OK);
+  assert_int_equal(vxp_program_reused_tree(p1), 1);
+  changes_lie_within(p1, v1, "fn f3", "\n\n/// the fourth", three, three + 2);
+  /* again, from the reparse: the same */
+  assert_int_equal(vxp_source_edit(&v2, v1, three, three + 2, "333", 3), VXP_OK);
+  assert_int_equal(vxp_program_reparse(&p2, ctx, p1, v2), VXP_OK);
+  assert_int_equal(vxp_program_reused_tree(p2), 1);
+  changes_lie_within(p2, v2, "fn f3", "\n\n/// the fourth", three, three + 3);
+  /* inside the comment between f1 and f2: the comment, not the functions */
+  const char *t2 = vxp_source_text(v2, NULL);
+  uint32_t word = (uint32_t)(strstr(t2, "one and") - t2);
+  assert_int_equal(vxp_source_edit(&v3, v2, word, word + 3, "uno", 3), VXP_OK);
+  assert_int_equal(vxp_program_reparse(&p3, ctx, p2, v3), VXP_OK);
+  assert_int_equal(vxp_program_reused_tree(p3), 1);
+  changes_lie_within(p3, v3, "// between", "fn f2", word, word + 3);
+  vxp_program_free(p3);
+  vxp_program_free(p2);
+  vxp_program_free(p1);
+  vxp_program_free(p0);
+  vxp_source_free(v3);
+  vxp_source_free(v2);
+  vxp_source_free(v1);
+  vxp_source_free(v0);
+  vxp_context_free(ctx);
+}
+
 /* Two edits before one reparse: the first edit's text is carried through the second. */
 static void test_editor__changes_of_several_edits_are_carried_to_the_last_version(void **state) {
   (void)state;
@@ -194,6 +257,7 @@ int main(void) {
       cmocka_unit_test(test_editor__a_fresh_parse_changes_everything_and_reuses_nothing),
       cmocka_unit_test(test_editor__a_renamed_identifier_is_the_only_change),
       cmocka_unit_test(test_editor__a_new_item_is_a_change_and_the_other_items_are_not),
+      cmocka_unit_test(test_editor__only_the_items_an_edit_reparsed_are_changed),
       cmocka_unit_test(test_editor__changes_of_several_edits_are_carried_to_the_last_version),
   };
   return cmocka_run_group_tests_name("editor", tests, NULL, NULL);
