@@ -1186,9 +1186,10 @@ static int copy_diags(vxp_context *ctx, vxp_diag_list *to, const vxp_diag_list *
   return VXP_OK;
 }
 
-/* The resident set of (function, space) among `sets` sorted by that pair, or VXP_NONE. */
-static uint32_t find_set(const vxp_analysis *an, const uint32_t *sorted, size_t count,
-                         uint32_t function, uint32_t space) {
+/* The position among `sorted` (resident sets in (function, space) order) of the first set at
+ * or after (function, space); `count` when there is none. */
+static size_t set_position(const vxp_analysis *an, const uint32_t *sorted, size_t count,
+                           uint32_t function, uint32_t space) {
   size_t lo = 0, hi = count;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -1198,22 +1199,29 @@ static uint32_t find_set(const vxp_analysis *an, const uint32_t *sorted, size_t 
     else
       hi = mid;
   }
-  if (lo == count) return VXP_NONE;
-  const vxp_resident_set *rs = &an->resident_sets.items[sorted[lo]];
-  return rs->function == function && rs->space == space ? sorted[lo] : VXP_NONE;
+  return lo;
 }
 
-/* find_set for record `rec`, trying first the set `*last` found for the record before it
- * (a function's records come together, mostly in one space). */
+/* The resident set of record `rec` (its function and space) among `sorted`, or VXP_NONE.
+ * `*at` is the position the record before it found (count at first): a function's records
+ * come together, mostly in one space, and the next function's follow, so that position and
+ * the one after it are tried before a search. */
 static uint32_t find_record_set(const vxp_analysis *an, const uint32_t *sorted, size_t count,
-                                const vxp_record *rec, uint32_t *last) {
-  if (*last != VXP_NONE) {
-    const vxp_resident_set *rs = &an->resident_sets.items[*last];
-    if (rs->function == rec->function && rs->space == rec->space) return *last;
+                                const vxp_record *rec, size_t *at) {
+  size_t pos = *at;
+  for (int tries = 0; tries < 2 && pos < count; tries++, pos++) {
+    const vxp_resident_set *rs = &an->resident_sets.items[sorted[pos]];
+    if (rs->function == rec->function && rs->space == rec->space) {
+      *at = pos;
+      return sorted[pos];
+    }
   }
-  uint32_t set = find_set(an, sorted, count, rec->function, rec->space);
-  if (set != VXP_NONE) *last = set;
-  return set;
+  pos = set_position(an, sorted, count, rec->function, rec->space);
+  if (pos == count) return VXP_NONE;
+  const vxp_resident_set *rs = &an->resident_sets.items[sorted[pos]];
+  if (rs->function != rec->function || rs->space != rec->space) return VXP_NONE;
+  *at = pos;
+  return sorted[pos];
 }
 
 /* Links that make the structure navigable once the arrays no longer move: each record,
@@ -1248,7 +1256,7 @@ static int link_structure(vxp_analysis *an) {
     }
     sorted[k] = (uint32_t)i;
   }
-  uint32_t last = VXP_NONE;
+  size_t last = sets;
   for (size_t r = 0; r < an->records.len; r++) {
     const vxp_record *rec = &an->records.items[r];
     uint32_t set = find_record_set(an, sorted, sets, rec, &last);
@@ -1261,7 +1269,7 @@ static int link_structure(vxp_analysis *an) {
   }
   int rc = VXP_OK;
   if (total && !array_reserve(ctx, &an->set_records, total)) rc = VXP_ENOMEM;
-  last = VXP_NONE;
+  last = sets;
   for (size_t r = 0; rc == VXP_OK && r < an->records.len; r++) {
     const vxp_record *rec = &an->records.items[r];
     uint32_t set = find_record_set(an, sorted, sets, rec, &last);

@@ -16,7 +16,7 @@ typedef struct resolver {
   const vxp_model *m;
   const vxp_source *src;
   const vxp_const_env *env;
-  bool *defined;             /* by name id: a const item or a -D override */
+  bool *defined; /* by name id: a const item, a -D override, a struct or an enum (names_constant) */
   Array(const char *) cands; /* scratch: the candidates of one suggestion */
   /* Start bytes already reported, so that a type lowered twice (a signature and a declared
    * position) is reported once: an open-addressing set of start + 1 (0: empty), half full
@@ -151,11 +151,17 @@ static int mark_defined(resolver *R) {
     R->defined[R->m->structs.items[i]] = true;
   for (size_t i = 0; i < R->m->enums.len; i++)
     R->defined[R->m->enums.items[i]] = true;
-  for (size_t i = 1; i < names; i++) {
-    const char *s = vxp_strtab__str(&R->m->names, (vxp_name)i);
-    if (vxp_elem__from_name(s, strlen(s)) != VXP_ELEM_UNKNOWN) R->defined[i] = true;
-  }
   return VXP_OK;
+}
+
+/* Whether `name` resolves as a constant or a generic argument: marked by mark_defined, or an
+ * element type's name (asked here, of the few names looked up, rather than of every name of
+ * the program up front: a program of 2,000 functions has as many names, and an editor's
+ * every analysis paid for them). */
+static bool names_constant(const resolver *R, vxp_name name) {
+  if (R->defined[name]) return true;
+  const char *s = vxp_strtab__str(&R->m->names, name);
+  return vxp_elem__from_name(s, strlen(s)) != VXP_ELEM_UNKNOWN;
 }
 
 /* E2001 for every name lowering found nothing for in scope and that is no const item or
@@ -165,7 +171,7 @@ static void resolve_constant_names(resolver *R) {
   const vxp_model *m = R->m;
   for (size_t i = 0; i < m->cexprs.len && R->rc == VXP_OK; i++) {
     const vxp_cexpr *cx = &m->cexprs.items[i];
-    if (cx->kind != VXP_CX_NAME || cx->scope != VXP_NAMESCOPE_FREE || R->defined[cx->name])
+    if (cx->kind != VXP_CX_NAME || cx->scope != VXP_NAMESCOPE_FREE || names_constant(R, cx->name))
       continue;
     if (!array_push(R->ctx, &R->an->unresolved_cexprs, (uint32_t)i)) {
       R->rc = VXP_ENOMEM;
@@ -519,7 +525,7 @@ static bool names_trait(const resolver *R, vxp_name name) {
 static void unknown_type(resolver *R, const vxp_name_ref *r) {
   const vxp_model *m = R->m;
   const char *name = name_str(R, r->name);
-  if (m->imports > 0 || R->defined[r->name] || names_trait(R, r->name) ||
+  if (m->imports > 0 || names_constant(R, r->name) || names_trait(R, r->name) ||
       vxp_builtin__known_type(name) || seen(R, r->start_byte))
     return;
   vxp_diagnostic *d = error(R, "E3029", R->src, r->start_byte, r->end_byte,
