@@ -18,8 +18,16 @@
 bool vxp_array__reserve(vxp_context *ctx, void **items, size_t *cap, size_t len, size_t extra,
                         size_t elem_size);
 
+/* vxp_array__reserve with the common case, room enough already, decided inline: a splice and
+ * an incremental analysis append to reserved tables some hundred thousand times per edit. */
+static inline bool vxp_array__room(vxp_context *ctx, void **items, size_t *cap, size_t len,
+                                   size_t extra, size_t elem_size) {
+  if (extra <= *cap - len) return true; /* len <= cap: no wrap */
+  return vxp_array__reserve(ctx, items, cap, len, extra, elem_size);
+}
+
 #define array_reserve(ctx, a, extra)                                                               \
-  vxp_array__reserve((ctx), (void **)&(a)->items, &(a)->cap, (a)->len, (extra), sizeof(*(a)->items))
+  vxp_array__room((ctx), (void **)&(a)->items, &(a)->cap, (a)->len, (extra), sizeof(*(a)->items))
 
 /* Append one element (an expression of the element type); false on allocation failure. */
 #define array_push(ctx, a, value)                                                                  \
