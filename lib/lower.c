@@ -1833,6 +1833,59 @@ static void push_mark(lowerer *L, void *marks) {
   if (list && !failed(L) && !array_push(L->ctx, list, mark_now(L))) oom(L);
 }
 
+/* The marks of items [k, j), copied at once by a splice from the older program's `old`
+ * marks when the model stood at `base`: each is the mark that copying the items before it
+ * one by one would leave (what mark_now would read), every count moved by what the older
+ * items before it added; the name table is copied whole before, so `names` stays. */
+static void push_copied_marks(lowerer *L, void *marks, vxp_lower_mark base,
+                              const vxp_lower_mark *old, uint32_t k, uint32_t j) {
+  Array(vxp_lower_mark) *list = marks;
+  if (failed(L) || j <= k) return;
+  if (!array_reserve(L->ctx, list, j - k)) {
+    oom(L);
+    return;
+  }
+  const vxp_lower_mark *o = &old[k];
+  for (uint32_t m = k; m < j; m++) {
+    const vxp_lower_mark *x = &old[m];
+    vxp_lower_mark at = base;
+#define MOVED(field) at.field = base.field + (x->field - o->field)
+    MOVED(cexprs);
+    MOVED(dim_list);
+    MOVED(types);
+    MOVED(functions);
+    MOVED(declared);
+    MOVED(call_args);
+    MOVED(consts);
+    MOVED(structs);
+    MOVED(enums);
+    MOVED(externs);
+    MOVED(traits);
+    MOVED(topologies);
+    MOVED(refs);
+    MOVED(items);
+    MOVED(visibility);
+    MOVED(raw);
+    MOVED(imports);
+    MOVED(diags);
+#undef MOVED
+    list->items[list->len++] = at;
+  }
+}
+
+/* The end of the run of items from `k` that a splice copies at once: items on one side of
+ * the edit (in the signature pass a fresh item's unchanged signature counts as before it). */
+static uint32_t copy_run_end(const vxp_reuse *R, uint32_t k, uint32_t n, bool signatures) {
+  uint8_t side = R->side[k] == VXP_REUSE_FRESH && signatures ? VXP_REUSE_BEFORE : R->side[k];
+  uint32_t j = k + 1;
+  while (j < n) {
+    uint8_t next = R->side[j] == VXP_REUSE_FRESH && signatures ? VXP_REUSE_BEFORE : R->side[j];
+    if (next != side || next == VXP_REUSE_FRESH) break;
+    j++;
+  }
+  return j;
+}
+
 /* The visibility facts of a function or impl item (lower_visibility.h). */
 static void lower_vis(lowerer *L, TSNode item) {
   if (failed(L)) return;
@@ -2046,11 +2099,15 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top
   const vxp_lower_mark *sig = old_marks->sig.items, *body = old_marks->body.items;
   int ok = 1;
   /* The signature pass: every signature is unchanged, so its part is copied in place. */
-  for (uint32_t k = 0; ok == 1 && k < n; k++) {
+  /* Items are copied in runs (copy_run_end): one copy per run, not per item, since the
+   * per-copy work (some twenty tables reserved and appended) was most of a splice's. */
+  for (uint32_t k = 0, j; ok == 1 && k < n; k = j) {
+    j = copy_run_end(R, k, n, true);
     uint8_t side = R->side[k] == VXP_REUSE_FRESH ? VXP_REUSE_BEFORE : R->side[k];
-    push_mark(&L, &marks->sig);
-    ok = vxp_model__copy_part(ctx, R, side, old, old_diags, &sig[k], &sig[k + 1], &sig[k], model,
-                              diags);
+    push_copied_marks(&L, &marks->sig, mark_now(&L), sig, k, j);
+    ok = failed(&L) ? 1
+                    : vxp_model__copy_part(ctx, R, side, old, old_diags, &sig[k], &sig[j], &sig[k],
+                                           model, diags);
   }
   if (ok == 1) push_mark(&L, &marks->sig);
   if (ok == 1 && !failed(&L) && old_marks->signatures.len &&
@@ -2077,17 +2134,21 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top
     else if (carried == 0)
       begin_vis(&L, top, top_count, top[0]);
   }
-  for (uint32_t k = 0; ok == 1 && !failed(&L) && k < n; k++) {
+  for (uint32_t k = 0, j; ok == 1 && !failed(&L) && k < n; k = j) {
     if (vxp_ctx__interrupted(ctx)) {
       L.rc = VXP_ECANCELLED;
       break;
     }
-    push_mark(&L, &marks->body);
+    j = k + 1;
     if (R->side[k] != VXP_REUSE_FRESH) {
-      ok = vxp_model__copy_part(ctx, R, R->side[k], old, old_diags, &body[k], &body[k + 1], &sig[n],
-                                model, diags);
+      j = copy_run_end(R, k, n, false);
+      push_copied_marks(&L, &marks->body, mark_now(&L), body, k, j);
+      if (!failed(&L))
+        ok = vxp_model__copy_part(ctx, R, R->side[k], old, old_diags, &body[k], &body[j], &sig[n],
+                                  model, diags);
       continue;
     }
+    push_mark(&L, &marks->body);
     TSNode item = top[k];
     if (ts_node_symbol(item) != L.S->function_item) {
       ok = 0;

@@ -14,10 +14,11 @@
 
 /* Every array of the model and of a function is copied here: one added to either without
  * its copy would be dropped (or shared) by a splice, so the counts are checked. */
-_Static_assert(offsetof(vxp_model, imports) - offsetof(vxp_model, cexprs) ==
-                   16 * sizeof(((vxp_model *)0)->cexprs),
-               "a model array was added or removed: vxp_lower_mark, mark_now (lower.c) and "
-               "vxp_model__copy_part must follow");
+_Static_assert(
+    offsetof(vxp_model, imports) - offsetof(vxp_model, cexprs) ==
+        16 * sizeof(((vxp_model *)0)->cexprs),
+    "a model array was added or removed: vxp_lower_mark, mark_now, push_copied_marks (lower.c) and "
+    "vxp_model__copy_part must follow");
 _Static_assert(offsetof(vxp_function, is_closure) - offsetof(vxp_function, generics) ==
                    6 * sizeof(((vxp_function *)0)->generics),
                "a function array was added or removed: copy_function must follow");
