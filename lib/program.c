@@ -83,13 +83,17 @@ static bool same_syntax(TSNode n, TSNode o) {
  * depending on the column) is compared node by node (same_syntax). A leaf (a comment between
  * items) is a token: the same kind over the same text, the byte after it unchanged too (the
  * caller's margin: the lexer read it to end the token), is the same token. */
-static bool same_top_node(TSNode n, TSNode o) {
+static bool same_top_node(TSNode n, const void *n_key, TSNode o, const void *o_key) {
   if (ts_node_symbol(n) != ts_node_symbol(o) || ts_node_has_error(n) != ts_node_has_error(o) ||
       ts_node_end_byte(n) - ts_node_start_byte(n) != ts_node_end_byte(o) - ts_node_start_byte(o))
     return false;
-  uint32_t children = ts_node_child_count(n);
-  if (children != ts_node_child_count(o)) return false;
-  return children == 0 || ts_node_child(n, 0).id == ts_node_child(o, 0).id || same_syntax(n, o);
+  if ((n_key == NULL) != (o_key == NULL)) return false;
+  return n_key == NULL || n_key == o_key || same_syntax(n, o);
+}
+
+/* same_top_node's key of a top-level node: its first child's id, NULL for a leaf. */
+static const void *top_key(TSNode n) {
+  return ts_node_child_count(n) ? ts_node_child(n, 0).id : NULL;
 }
 
 /* The changed ranges of a reparse: the extent of every top-level node of the new tree that
@@ -121,18 +125,22 @@ static int collect_changes(vxp_program *prog, const vxp_program *old, const vxp_
     prog->diff[2] = kept_new;
     prog->diff_src = old->src->id;
   }
-  bool ok = true;
+  /* the older keys: kept by the older program when it was a reparse itself */
+  const void *const *before_keys = old->top_keys.len == before_n ? old->top_keys.items : NULL;
+  bool ok = !prog->top.len || array_reserve(ctx, &prog->top_keys, prog->top.len);
   size_t at = 0; /* the first older node not yet passed */
   for (size_t i = 0; ok && i < prog->top.len; i++) {
     TSNode n = prog->top.items[i];
+    const void *key = top_key(n);
+    prog->top_keys.items[prog->top_keys.len++] = key;
     uint32_t start = ts_node_start_byte(n), end = ts_node_end_byte(n), want;
     bool same = false;
     if (end < prefix || start >= kept_new) {
       want = end < prefix ? start : start - kept_new + kept_old;
       while (at < before_n && ts_node_start_byte(before[at]) < want)
         at++;
-      same =
-          at < before_n && ts_node_start_byte(before[at]) == want && same_top_node(n, before[at]);
+      same = at < before_n && ts_node_start_byte(before[at]) == want &&
+             same_top_node(n, key, before[at], before_keys ? before_keys[at] : top_key(before[at]));
     }
     if (!same) ok = push_range(ctx, src, &prog->changed, start, end);
   }
@@ -390,6 +398,7 @@ static void program_tables(vxp_program *prog, vxp_table_fn fn, void *data) {
   PROGRAM_TABLE(prog->marks.vis.fns);
   PROGRAM_TABLE(prog->marks.vis.params);
   PROGRAM_TABLE(prog->top);
+  PROGRAM_TABLE(prog->top_keys);
   PROGRAM_TABLE(prog->scan_marks);
   PROGRAM_TABLE(prog->changed);
 #undef PROGRAM_TABLE

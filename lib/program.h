@@ -35,6 +35,10 @@ struct vxp_program {
    * over the root's children is slow in this tree-sitter (each step descends the balanced
    * repetition tree), and a reparse and its analysis visit them many times. */
   Array(TSNode) top;
+  /* With `top` after a reparse: each node's identity for the next one's changed ranges (its
+   * first child's id, NULL for a leaf; program.c, same_top_node), the address of a slot of
+   * this program's tree, which holds it taken as long as the program lives. */
+  Array(const void *) top_keys;
   vxp_model model; /* with the program's own declarations (model.declarations) */
   vxp_diag_list diags;
   char *sexp;       /* cached S-expression, NULL until asked for */
