@@ -604,7 +604,7 @@ static bool window_start(const vxp_source *src, const vxp_scan_mark *m) {
          (t[0] == '\r' && m->at + 1 < src->len && t[1] == '\n');
 }
 
-typedef Array(uint32_t) window_cuts;
+typedef vxp_window_cuts window_cuts;
 
 /* Where the windows of `src` begin, and its length last (at least three entries: two windows
  * or more); returns 1, with nothing in `cuts`, when the text is not parsed in windows (short,
@@ -911,4 +911,13 @@ int vxp_program_declares_machine(const vxp_program *prog) {
   for (size_t i = 0; i < m->spaces.len; i++)
     if (m->spaces.items[i].has_capacity) return 1;
   return 0;
+}
+
+int vxp_program__window_cuts(vxp_context *ctx, const vxp_source *src, vxp_window_cuts *cuts) {
+  return find_window_cuts(ctx, src, cuts);
+}
+
+int vxp_program__parse_window(vxp_context *ctx, const vxp_source *src, uint32_t a, uint32_t b,
+                              TSTree **out) {
+  return parse_window(ctx, src, a, b, out);
 }

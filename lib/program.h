@@ -116,6 +116,18 @@ int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode ro
  * the whole text is parsed at once, as before. */
 #define VXP_PARSE_WINDOW (1u << 20)
 
+/* Where the windows of `src` begin, and its length last (two windows or more), as a
+ * program parsed with VXP_PROGRAM_NO_TREE on this context found them: VXP_OK, 1 (with
+ * nothing in `cuts`) when the text is not parsed in windows, or VXP_ENOMEM. The caller frees
+ * `cuts` (array_free). */
+typedef Array(uint32_t) vxp_window_cuts;
+int vxp_program__window_cuts(vxp_context *ctx, const vxp_source *src, vxp_window_cuts *cuts);
+
+/* Parse the window [a, b) of `src` alone into `*out` (the nodes keep their offsets in the
+ * whole text); the caller deletes the tree. VXP_OK, VXP_ECANCELLED or VXP_ERROR (reported). */
+int vxp_program__parse_window(vxp_context *ctx, const vxp_source *src, uint32_t a, uint32_t b,
+                              TSTree **out);
+
 /* Brackets ( [ { open at once beyond which a text is not parsed. tree-sitter 0.20's parser
  * corrupts its heap when tens of thousands of brackets are left open (found by fuzzing:
  * `if x {` 32,000 times aborts in free()), and no function nested this deep can be
