@@ -72,9 +72,27 @@ enum {
   CG_WHY_CALL_NOT_TAKEN = 16u
 };
 
+/* A parameter of a generated function as a call of it reads it (expr.c), taken from the
+ * function's item when it is collected: the callee's item may lie in a window of the text
+ * whose tree is freed (VXP_PROGRAM_NO_TREE) by the time the call is generated. */
+typedef struct cg_param {
+  bool tensor;           /* its type is a tensor type (under references and wrappers) */
+  bool device;           /* tensors: placed on a device (by the type or its wrapper) */
+  bool folded;           /* tensors: its shape folded with the callee's environment, into `t` */
+  cg_tensor t;           /* tensors: the shape, when `folded` */
+  const char *ctype;     /* scalars: the C type of an element type name (a literal), or NULL */
+  vxp_diag_list refusal; /* tensors not folded: what folding the shape refused (replayed at
+                            each call, as folding it there did) */
+} cg_param;
+
 /* A function of the generated program. */
 typedef struct cg_fn {
   TSNode node;
+  cg_param *params; /* its parameters in order (owned; freed with the generator) */
+  uint32_t param_count;
+  /* Its parameter list: how many named children, and where (for `main`'s refusal). */
+  uint32_t params_named, params_start, params_end;
+  bool params_located;
   uint32_t model_fn;
   uint32_t analysed; /* index into the analysis' functions, VXP_NONE if not analysed */
   const char *name;  /* the Vx name, borrowed from the model */
@@ -84,7 +102,7 @@ typedef struct cg_fn {
   bool returns_tensor; /* a host tensor the function made: the caller owns its buffer */
   unsigned why;        /* CG_WHY_* bits: why its run may stay below its static peak */
   unsigned why_run;    /* CG_WHY_CALL_NOT_TAKEN: why the call tree's total may not be reached */
-  cg_tensor return_t;
+  cg_tensor *return_t; /* returns_tensor: its type (owned; freed with the generator) */
   /* The C type it returns: a scalar's, or a returned tensor's element storage type (the
    * function then returns a pointer to it). A string literal. */
   const char *return_ctype;
@@ -209,11 +227,18 @@ typedef struct cg {
 /* Report a construct outside the subset (or a disagreement with the analysis) at `node`;
  * returns false so callers can `return refuse(...)`. */
 bool vxp_cg__refuse(cg *G, TSNode node, const char *fmt, ...) VXP__PRINTF(3, 4);
+/* The same at bytes [start, end) of the source (`located`), or at no place. */
+bool vxp_cg__refuse_at(cg *G, bool located, uint32_t start, uint32_t end, const char *fmt, ...)
+    VXP__PRINTF(5, 6);
 bool vxp_cg__ok(const cg *G);
 
 /* Free a scratch text buffer; an allocation that failed while it was written becomes
  * G->rc = VXP_ENOMEM (its text was cut short, so nothing built from it may be used). */
 void vxp_cg__sb_done(cg *G, vxp_sb *sb);
+/* The text of `sb` taken out of it in a block of its own size (a buffer starts at 256
+ * bytes, and a generator keeps two names per function); NULL when an append or the
+ * shrinking failed. */
+char *vxp_cg__sb_take(cg *G, vxp_sb *sb);
 bool vxp_cg__is(TSNode node, TSSymbol sym);
 TSNode vxp_cg__field(TSNode node, TSFieldId id);
 const char *vxp_cg__text(const cg *G, TSNode node, size_t *len);
@@ -286,6 +311,11 @@ bool vxp_cg__place(cg *G, TSNode site, const vxp_record *const *records, size_t 
 
 /* Wrap a fresh pointer `ptr` in its constructor's initialisation (`new`, `fill`). */
 bool vxp_cg__initialise(cg *G, TSNode ctor, const cg_tensor *t, const char *ptr, vxp_sb *sb);
+
+/* The parameters of `f` (its node live, G->fn any): f->params, f->param_count and the
+ * parameter list's place; false when out of memory (G->rc). */
+bool vxp_cg__read_params(cg *G, cg_fn *f);
+void vxp_cg__free_params(cg *G, cg_fn *f);
 
 /* Statements (stmt.c). */
 void vxp_cg__function(cg *G, cg_fn *fn);

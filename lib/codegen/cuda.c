@@ -75,8 +75,13 @@ static bool return_type(cg *G, cg_fn *f) {
       ts_node_is_null(vxp_cg__field(type, G->F->placement))) {
     /* An unplaced tensor lives on the host, where the analysis counts no tile: the
      * function hands its buffer to the caller (a checkpoint loader, say). */
-    if (!vxp_cg__tensor_type(G, type, &f->return_t)) return false;
-    f->return_ctype = vxp_cg__storage_ctype((vxp_elem)f->return_t.elem);
+    f->return_t = vxp_ctx__malloc(G->ctx, sizeof(*f->return_t));
+    if (!f->return_t) {
+      G->rc = VXP_ENOMEM;
+      return false;
+    }
+    if (!vxp_cg__tensor_type(G, type, f->return_t)) return false;
+    f->return_ctype = vxp_cg__storage_ctype((vxp_elem)f->return_t->elem);
     f->returns_tensor = true;
     return true;
   }
@@ -94,7 +99,7 @@ static bool return_type(cg *G, cg_fn *f) {
 /* The C name built in `sb`, taken out of it (NULL and G->rc VXP_ENOMEM when an append or
  * the hand-over failed). The function's record owns it from then on. */
 static char *take_cname(cg *G, vxp_sb *sb) {
-  char *cname = vxp_sb__detach(G->ctx, sb, NULL);
+  char *cname = vxp_cg__sb_take(G, sb);
   if (!cname) G->rc = VXP_ENOMEM;
   return cname;
 }
@@ -107,7 +112,7 @@ static bool add_fn(cg *G, cg_fn *f, TSNode name_node) {
                         f->cname + 3);
   } else {
     cg_fn *prev = vxp_cg__use_fn(G, f);
-    ok = return_type(G, f);
+    ok = return_type(G, f) && vxp_cg__read_params(G, f);
     vxp_cg__use_fn(G, prev);
   }
   /* The room was reserved (vxp_cg__index_build): the array does not move. */
@@ -116,6 +121,9 @@ static bool add_fn(cg *G, cg_fn *f, TSNode name_node) {
     ok = false;
   }
   if (!ok) {
+    vxp_cg__free_params(G, f);
+    vxp_ctx__free(G->ctx, f->return_t);
+    f->return_t = NULL;
     vxp_ctx__free(G->ctx, f->cname);
     f->cname = NULL;
     return false;
@@ -391,9 +399,9 @@ int vxp_cg__generate(cg *G, vxp_sb *o) {
     cg_fn *f = &G->fns.items[i];
     if (strcmp(f->name, "main") != 0) continue;
     has_main = true;
-    if (vxp_node__named_count(vxp_cg__field(f->node, G->F->parameters)) != 0)
-      vxp_cg__refuse(G, vxp_cg__field(f->node, G->F->parameters),
-                     "`main` takes no parameters in a generated program");
+    if (f->params_named != 0)
+      vxp_cg__refuse_at(G, f->params_located, f->params_start, f->params_end,
+                        "`main` takes no parameters in a generated program");
   }
   if (!has_main && vxp_cg__ok(G) && G->diags->len == 0)
     vxp_cg__refuse(G, (TSNode){{0}, NULL, NULL},
@@ -434,6 +442,8 @@ static void cg_free(cg *G) {
   for (size_t i = 0; i < G->fns.len; i++) {
     vxp_ctx__free(ctx, G->fns.items[i].signature);
     vxp_ctx__free(ctx, G->fns.items[i].cname);
+    vxp_cg__free_params(G, &G->fns.items[i]);
+    vxp_ctx__free(ctx, G->fns.items[i].return_t);
   }
   for (size_t i = 0; i < G->spaces.len; i++)
     vxp_ctx__free(ctx, G->spaces.items[i].cname);

@@ -441,11 +441,9 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
                           "call of '%.*s': not a function of this program (only "
                           "`print` and the program's own functions are generated)",
                           (int)len, name);
-  TSNode params = vxp_cg__field(callee->node, G->F->parameters);
-  uint32_t pcount = 0;
-  for (uint32_t i = 0; i < vxp_node__named_count(params); i++) {
-    if (vxp_cg__is(ts_node_named_child(params, i), G->S->parameter)) pcount++;
-  }
+  /* The callee's parameters as its item was read (cg_param): that item may lie in a
+   * window of the text whose tree is gone. */
+  uint32_t pcount = callee->param_count;
   if (pcount != argc)
     return vxp_cg__refuse(G, node, "'%.*s' takes %u arguments, not %u", (int)len, name, pcount,
                           argc);
@@ -453,35 +451,32 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
    * unless a `let` binds it); a narrow float result is read as float. */
   uint32_t adopted = 0;
   if (callee->returns_tensor) {
-    adopted = vxp_cg__add_buffer(G, false, VXP_NONE, callee->return_t.bytes);
+    adopted = vxp_cg__add_buffer(G, false, VXP_NONE, callee->return_t->bytes);
     vxp_sb__printf(G->ctx, sb, "(%s *)vxp_host_adopt(&vxb%u, ",
-                   vxp_cg__storage_ctype((vxp_elem)callee->return_t.elem), adopted);
+                   vxp_cg__storage_ctype((vxp_elem)callee->return_t->elem), adopted);
   } else if (vxp_cg__narrow_ctype(callee->return_ctype)) { /* a scalar's: a tensor's is above */
     vxp_sb__append(G->ctx, sb, "((float)", 8);
   }
   vxp_sb__printf(G->ctx, sb, "%s(", callee->cname);
-  uint32_t p = 0;
   for (uint32_t i = 0; i < argc; i++) {
     TSNode arg = ts_node_named_child(args, i);
-    TSNode param;
-    do
-      param = ts_node_named_child(params, p++);
-    while (!vxp_cg__is(param, G->S->parameter));
-    bool pdevice = false;
-    TSNode ptype = vxp_cg__tensor_of_type(G, vxp_cg__field(param, G->F->type), &pdevice);
+    const cg_param *param = &callee->params[i];
     if (vxp_cg__is(arg, G->S->reference_expression)) arg = vxp_cg__field(arg, G->F->value);
     if (i) vxp_sb__append(G->ctx, sb, ", ", 2);
     size_t arg_mark = sb->len;
     cg_value a;
     memset(&a, 0, sizeof(a));
     if (!vxp_cg__expr(G, arg, sb, &a)) return false;
-    if (!ts_node_is_null(ptype)) {
-      cg_tensor pt;
-      cg_fn *caller = vxp_cg__use_fn(G, callee); /* the parameter's shape is the callee's */
-      bool folded = vxp_cg__tensor_type(G, ptype, &pt);
-      vxp_cg__use_fn(G, caller);
-      if (!folded) return false;
-      pt.device = pdevice; /* `Ref<T, Memory::HBM>` places it, as the parameter does */
+    if (param->tensor) {
+      /* The parameter's shape is the callee's, folded with its environment; one that does
+       * not fold is refused here as folding it here would refuse it. */
+      if (!param->folded) {
+        for (size_t k = 0; k < param->refusal.len && vxp_cg__ok(G); k++)
+          if (!vxp_diag__copy(G->ctx, G->diags, &param->refusal.items[k])) G->rc = VXP_ENOMEM;
+        return false;
+      }
+      cg_tensor pt = param->t;
+      pt.device = param->device; /* `Ref<T, Memory::HBM>` places it, as the parameter does */
       if (a.kind != CG_TENSOR || a.t.elem != pt.elem || a.t.count != pt.count ||
           a.t.device != pt.device)
         return vxp_cg__refuse(G, arg,
@@ -492,14 +487,7 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
       return vxp_cg__refuse(G, arg, "a tensor passed where '%.*s' takes a scalar", (int)len, name);
     } else {
       /* A narrow float parameter: convert explicitly (fp8's constructors are explicit). */
-      size_t tl;
-      TSNode ptn = vxp_cg__field(param, G->F->type);
-      const char *tt = vxp_cg__text(G, ptn, &tl);
-      cg_fn *caller = vxp_cg__use_fn(G, callee);
-      const char *pct = vxp_cg__is(ptn, G->S->type_identifier)
-                            ? vxp_cg__scalar_ctype(vxp_cg__elem(G, tt, tl))
-                            : NULL;
-      vxp_cg__use_fn(G, caller);
+      const char *pct = param->ctype;
       if (vxp_cg__narrow_ctype(pct)) {
         vxp_sb tmp;
         memset(&tmp, 0, sizeof(tmp));
@@ -516,7 +504,7 @@ static bool call(cg *G, TSNode node, vxp_sb *sb, cg_value *v) {
   if (callee->returns_tensor) {
     vxp_sb__append(G->ctx, sb, ")", 1);
     v->kind = CG_TENSOR;
-    v->t = callee->return_t;
+    v->t = *callee->return_t;
     v->owner_depth = G->depth;
     v->buffer = (int32_t)adopted + 1;
     vxp_cg__pend(G, adopted);

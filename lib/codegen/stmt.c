@@ -464,7 +464,7 @@ static void return_value(cg *G, TSNode value, TSNode at) {
     return;
   }
   if (G->fn->returns_tensor) {
-    const cg_tensor *want = &G->fn->return_t;
+    const cg_tensor *want = G->fn->return_t;
     if (v.kind != CG_TENSOR || v.buffer == 0 || v.t.elem != want->elem ||
         v.t.count != want->count) {
       vxp_cg__refuse(G, value,
@@ -1021,6 +1021,9 @@ void vxp_cg__function(cg *G, cg_fn *fn) {
   vxp_sb__append(G->ctx, d, G->body.data ? G->body.data : "", G->body.len);
   vxp_sb__append(G->ctx, d, "}\n\n", 3);
   if (sig.failed || G->body.failed || d->failed) G->rc = VXP_ENOMEM;
-  /* Kept for the prototypes, which precede every definition. */
-  fn->signature = sig.data;
+  /* Kept for the prototypes, which precede every definition (the same text when the
+   * definitions are generated a second time). */
+  vxp_ctx__free(G->ctx, fn->signature);
+  fn->signature = vxp_cg__sb_take(G, &sig);
+  if (!fn->signature) G->rc = VXP_ENOMEM;
 }

@@ -14,6 +14,15 @@ void vxp_cg__sb_done(cg *G, vxp_sb *sb) {
   vxp_sb__free(G->ctx, sb);
 }
 
+char *vxp_cg__sb_take(cg *G, vxp_sb *sb) {
+  size_t len;
+  char *text = vxp_sb__detach(G->ctx, sb, &len);
+  if (!text) return NULL;
+  char *fit = vxp_ctx__realloc(G->ctx, text, len + 1);
+  if (!fit) vxp_ctx__free(G->ctx, text); /* a refused allocation is a failure, as any other */
+  return fit;
+}
+
 bool vxp_cg__is(TSNode node, TSSymbol sym) {
   return sym != 0 && !ts_node_is_null(node) && ts_node_symbol(node) == sym;
 }
@@ -32,16 +41,31 @@ const char *vxp_cg__text(const cg *G, TSNode node, size_t *len) {
   return G->src->text + start;
 }
 
-bool vxp_cg__refuse(cg *G, TSNode node, const char *fmt, ...) {
+static bool vrefuse(cg *G, bool located, uint32_t start, uint32_t end, const char *fmt,
+                    va_list ap) {
   if (G->rc != VXP_OK) return false;
+  vxp_diagnostic *d =
+      vxp_diag__vadd(G->ctx, G->diags, VXP_SEVERITY_ERROR, VXP_CG_REFUSED, located ? G->src : NULL,
+                     located ? start : 0, located ? end : 0, fmt, ap);
+  if (!d) G->rc = VXP_ENOMEM;
+  return false;
+}
+
+bool vxp_cg__refuse(cg *G, TSNode node, const char *fmt, ...) {
   bool located = !ts_node_is_null(node);
   va_list ap;
   va_start(ap, fmt);
-  vxp_diagnostic *d = vxp_diag__vadd(
-      G->ctx, G->diags, VXP_SEVERITY_ERROR, VXP_CG_REFUSED, located ? G->src : NULL,
-      located ? ts_node_start_byte(node) : 0, located ? ts_node_end_byte(node) : 0, fmt, ap);
+  vrefuse(G, located, located ? ts_node_start_byte(node) : 0, located ? ts_node_end_byte(node) : 0,
+          fmt, ap);
   va_end(ap);
-  if (!d) G->rc = VXP_ENOMEM;
+  return false;
+}
+
+bool vxp_cg__refuse_at(cg *G, bool located, uint32_t start, uint32_t end, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vrefuse(G, located, start, end, fmt, ap);
+  va_end(ap);
   return false;
 }
 
@@ -291,6 +315,63 @@ bool vxp_cg__place_is_host(cg *G, TSNode place) {
     return host;
   }
   return false;
+}
+
+/* ------------------------------------------------------------------ parameters */
+
+/* What a call reads of one parameter `p` of `f` (G->fn is `f`): whether it is a tensor and
+ * where, its shape folded with f's environment (or the refusal folding it made, kept in
+ * `out->refusal` instead of G->diags), or a scalar's C type. */
+static bool read_param(cg *G, TSNode p, cg_param *out) {
+  TSNode type = vxp_cg__field(p, G->F->type);
+  TSNode tensor = vxp_cg__tensor_of_type(G, type, &out->device);
+  if (!ts_node_is_null(tensor)) {
+    out->tensor = true;
+    vxp_diag_list *diags = G->diags;
+    G->diags = &out->refusal;
+    out->folded = vxp_cg__tensor_type(G, tensor, &out->t);
+    G->diags = diags;
+    return vxp_cg__ok(G);
+  }
+  size_t tl;
+  const char *tt = vxp_cg__text(G, type, &tl);
+  out->ctype = vxp_cg__is(type, G->S->type_identifier)
+                   ? vxp_cg__scalar_ctype(vxp_cg__elem(G, tt, tl))
+                   : NULL;
+  return vxp_cg__ok(G);
+}
+
+bool vxp_cg__read_params(cg *G, cg_fn *f) {
+  TSNode params = vxp_cg__field(f->node, G->F->parameters);
+  f->params_located = !ts_node_is_null(params);
+  f->params_start = f->params_located ? ts_node_start_byte(params) : 0;
+  f->params_end = f->params_located ? ts_node_end_byte(params) : 0;
+  uint32_t n = f->params_named = vxp_node__named_count(params), count = 0;
+  for (uint32_t i = 0; i < n; i++)
+    count += vxp_cg__is(ts_node_named_child(params, i), G->S->parameter);
+  f->params = NULL;
+  f->param_count = 0;
+  if (count == 0) return vxp_cg__ok(G);
+  f->params = vxp_ctx__calloc(G->ctx, count, sizeof(*f->params));
+  if (!f->params) {
+    G->rc = VXP_ENOMEM;
+    return false;
+  }
+  cg_fn *prev = vxp_cg__use_fn(G, f);
+  for (uint32_t i = 0; i < n && vxp_cg__ok(G); i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (vxp_cg__is(p, G->S->parameter)) read_param(G, p, &f->params[f->param_count++]);
+  }
+  vxp_cg__use_fn(G, prev);
+  return vxp_cg__ok(G);
+}
+
+void vxp_cg__free_params(cg *G, cg_fn *f) {
+  for (uint32_t i = 0; i < f->param_count; i++)
+    vxp_diag__list_free(G->ctx, &f->params[i].refusal);
+  vxp_ctx__free(G->ctx, f->params);
+  f->params = NULL;
+  f->param_count = 0;
 }
 
 /* ------------------------------------------------------------------ scopes */
