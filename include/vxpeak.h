@@ -267,8 +267,8 @@ VXP_API int vxp_context_errcode(const vxp_context *ctx);
  * function and each event of its body), vxp_sweep_run (whose analyses share one budget),
  * vxp_analysis_json and vxp_analysis_sarif (before each diagnostic), vxp_roofline_new
  * (before each event it walks and each record it prices for streaming) and
- * vxp_cuda_generate / vxp_cuda_generate_flags (before each item and each function it
- * generates). A stopped call returns
+ * vxp_cuda_generate / vxp_cuda_generate_flags / vxp_cuda_generate_write (before each item
+ * and each function it generates). A stopped call returns
  * VXP_ECANCELLED (or NULL, with that code on the context), leaves its `out` unset, frees
  * what it made and leaves the context usable; its message says whether the flag or the
  * budget stopped it. An editor cancels a stale analysis when the user types again, and a
@@ -441,8 +441,8 @@ VXP_API VXP_WARN_UNUSED int vxp_program_reparse(vxp_program **out, vxp_context *
  * start a window (no blank after an item), is parsed whole, and its tree freed once
  * lowered. Such a program has no cached S-expression (vxp_program_sexp returns NULL with
  * VXP_EINVAL on its context; vxp_program_write_sexp writes it when the text was parsed in
- * windows), no CUDA generation (vxp_cuda_generate refuses an analysis of it with
- * VXP_EINVAL), and a reparse of it parses afresh. */
+ * windows), its CUDA generated from its text parsed again (vxp_cuda_generate: window by
+ * window when it was parsed in windows), and a reparse of it parses afresh. */
 #define VXP_PROGRAM_NO_TREE 1u
 
 /** vxp_program_parse_flags, with VXP_PROGRAM_NO_TREE: a text that is parsed whole keeps its
@@ -1952,11 +1952,14 @@ VXP_API void vxp_report_free(vxp_report *rep);
  * @param[out] out the generated program, owned by the caller (vxp_cuda_free), allocated
  *             from `ctx`. It does not borrow `an`, but its diagnostics borrow the program's
  *             source, which must outlive it.
+ * The statements are printed from the syntax tree: the program's own, or, for a program
+ * parsed with VXP_PROGRAM_NO_TREE, its text parsed again (window by window when it was
+ * parsed in windows, each window's tree freed once its functions are generated). The text
+ * is held whole in `out`; vxp_cuda_generate_write writes it instead.
  * @return VXP_OK (also when the program is refused: then vxp_cuda_text is NULL and the
- *         diagnostics say why), VXP_ENOMEM, VXP_EINVAL (also for an analysis of a program
- *         parsed with VXP_PROGRAM_NO_TREE: the statements are printed from the tree),
- *         VXP_ECANCELLED (see
- *         Cancellation); failures are reported on `ctx`
+ *         diagnostics say why), VXP_ENOMEM, VXP_EINVAL, VXP_ECANCELLED (see Cancellation),
+ *         VXP_ERROR (the text parsed again did not give the program's items back: the
+ *         parser failed); failures are reported on `ctx`
  */
 VXP_API VXP_WARN_UNUSED int vxp_cuda_generate(vxp_cuda **out, vxp_context *ctx,
                                               const vxp_analysis *an);
@@ -1965,10 +1968,33 @@ VXP_API VXP_WARN_UNUSED int vxp_cuda_generate(vxp_cuda **out, vxp_context *ctx,
  * vxp_cuda_generate with options: `flags` is 0 (the same as vxp_cuda_generate) or
  * VXP_CUDA_ALLOW_REJECTED. Ownership, and the context failures are reported on, as
  * vxp_cuda_generate.
- * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also for an unknown flag), VXP_ECANCELLED
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also for an unknown flag), VXP_ECANCELLED,
+ *         VXP_ERROR
  */
 VXP_API VXP_WARN_UNUSED int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx,
                                                     const vxp_analysis *an, unsigned int flags);
+
+/**
+ * vxp_cuda_generate_flags' program written to `write` (vxp_write_fn), byte for byte the same
+ * text, so that it is never held whole: for a program parsed with VXP_PROGRAM_NO_TREE in
+ * windows, each window is parsed again and its functions generated twice (once to find the
+ * refusals and what the header and tables say, once to be written as they are generated),
+ * and the memory the call takes is one window's tree, the kernels' text, the functions'
+ * prototypes and a buffer of 64 KiB, beside the analysis. A program kept whole (its own tree,
+ * or a text parsed whole) is generated once and its text written from one buffer. Nothing
+ * is written when the program is refused: the refusal is known before the first write.
+ * @param[out] out the outcome, owned by the caller (vxp_cuda_free), allocated from `ctx`:
+ *             with no diagnostics when the program was written whole, else the refusal's
+ *             diagnostics (vxp_cuda_diagnostic), which borrow the program's source; its
+ *             vxp_cuda_text is NULL either way. Set only on VXP_OK.
+ * @return VXP_OK (written, or refused with nothing written), VXP_ENOMEM, VXP_EINVAL (also a
+ *         NULL `write` or an unknown flag), VXP_ECANCELLED, VXP_ERROR, or VXP_EIO when
+ *         `write` returned non-zero; a failure after the first write leaves what was written
+ *         incomplete (the caller discards it); failures are reported on `ctx`
+ */
+VXP_API VXP_WARN_UNUSED int vxp_cuda_generate_write(vxp_cuda **out, vxp_context *ctx,
+                                                    const vxp_analysis *an, unsigned int flags,
+                                                    vxp_write_fn write, void *arg);
 
 /** Free a generated program. NULL is accepted. */
 VXP_API void vxp_cuda_free(vxp_cuda *cu);

@@ -41,9 +41,11 @@ const vxpeak_command vxpeak_commands[] = {
      "of its bytes freed where the analysis releases it, each spawn region a kernel; the\n"
      "program prints its measured peaks as JSON at exit. The verdict comes first: a program\n"
      "the analysis rejects is refused with the analysis' errors (exit 1) unless\n"
-     "--allow-rejected is given, which generates it with a warning. Exit status 0 written,\n"
-     "1 refused (rejected by the analysis, or a construct outside the subset:\n"
-     "error[VXP0800]), 2 usage or input/output error.",
+     "--allow-rejected is given, which generates it with a warning. OUT.cu is written as the\n"
+     "program is generated (a long text window by window, never held whole): nothing is\n"
+     "written for a refused program, and a file cut short by a write error is removed.\n"
+     "Exit status 0 written, 1 refused (rejected by the analysis, or a construct outside\n"
+     "the subset: error[VXP0800]), 2 usage or input/output error.",
      vxpeak_emit_cuda, MACHINE_OPTS | O(OPT_OUTPUT) | O(OPT_ALLOW_REJECTED), NULL, true,
      "  $ vxpeak emit-cuda examples/blog/peak_not_sum.vx -o prog.cu && nvcc -o prog prog.cu\n"},
     {"explain",

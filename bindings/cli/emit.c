@@ -2,61 +2,97 @@
 /* emit.c - `vxpeak emit-cuda`: write the CUDA program whose memory matches the analysis. */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
+
+/* The file the program is streamed to, opened at the first piece (nothing is created when
+ * the program is refused: the library knows it before it writes). */
+typedef struct cuda_file {
+  const char *path;
+  const vxp_analysis *an;
+  const char *label; /* the input, for the --allow-rejected warning */
+  FILE *f;
+  bool opened; /* a regular file was opened (so a program cut short is removed) */
+  int error;   /* errno of the failed open or write, or 0 */
+} cuda_file;
+
+/* --allow-rejected: generated, but the analysis' errors are said, as warnings (before the
+ * program, as when it was written whole). */
+static void warn_rejected(const vxp_analysis *an, const char *file) {
+  bool color = vxpeak_use_color(stderr);
+  for (size_t i = 0; i < vxp_analysis_diagnostic_count(an); i++) {
+    const vxp_diagnostic *d = vxp_analysis_diagnostic(an, i);
+    if (vxp_diagnostic_severity(d) == VXP_SEVERITY_ERROR)
+      vxpeak_render_diagnostic(stderr, d, color);
+  }
+  fprintf(stderr,
+          "vxpeak emit-cuda: warning: %s: the analysis rejected this program (%zu "
+          "error%s); generated anyway because --allow-rejected was given\n",
+          file, vxp_analysis_error_count(an), vxp_analysis_error_count(an) == 1 ? "" : "s");
+}
+
+static int write_piece(void *arg, const char *bytes, size_t len) {
+  cuda_file *cf = arg;
+  if (!cf->f) {
+    if (vxp_analysis_error_count(cf->an) > 0) warn_rejected(cf->an, cf->label);
+    cf->f = strcmp(cf->path, "-") == 0 ? stdout : fopen(cf->path, "wb");
+    if (!cf->f) {
+      cf->error = errno;
+      return 1;
+    }
+    /* Only a regular file is removed when the program is cut short: `-o /dev/full` or a
+     * FIFO is a place to write, not a file this command made. */
+    struct stat st;
+    cf->opened = cf->f != stdout && fstat(fileno(cf->f), &st) == 0 && S_ISREG(st.st_mode);
+  }
+  if (fwrite(bytes, 1, len, cf->f) != len) {
+    cf->error = errno;
+    return 1;
+  }
+  return 0;
+}
+
+/* Close the file; false (with cf->error) when the last bytes could not be written. */
+static bool close_file(cuda_file *cf) {
+  if (!cf->f) return true;
+  bool ok = cf->f == stdout ? fflush(cf->f) == 0 : fclose(cf->f) == 0;
+  if (!ok && !cf->error) cf->error = errno;
+  cf->f = NULL;
+  return ok;
+}
 
 int vxpeak_emit_cuda(const vxpeak_args *args) {
   const char *file = args->file, *output = args->output;
   vxpeak_session s;
   int exit_code = vxpeak_session_open(&s, args);
+  cuda_file cf = {output, s.an, file, NULL, false, 0};
   vxp_cuda *cu = NULL;
   if (exit_code != VXPEAK_EXIT_OK) goto done;
-  int rc = vxp_cuda_generate_flags(&cu, s.program.ctx, s.an,
-                                   args->allow_rejected ? VXP_CUDA_ALLOW_REJECTED : 0);
-  if (rc != VXP_OK) {
+  /* Streamed: the program of a long text is generated window by window and never held
+   * whole (vxp_cuda_generate_write). */
+  int rc =
+      vxp_cuda_generate_write(&cu, s.program.ctx, s.an,
+                              args->allow_rejected ? VXP_CUDA_ALLOW_REJECTED : 0, write_piece, &cf);
+  bool closed = close_file(&cf);
+  if (rc == VXP_EIO || (rc == VXP_OK && !closed)) {
+    fprintf(stderr, "vxpeak emit-cuda: cannot write '%s': %s\n", output, strerror(cf.error));
+    exit_code = VXPEAK_EXIT_USAGE;
+  } else if (rc != VXP_OK) {
     exit_code = vxpeak_fail(s.program.ctx, rc, "code generation failed");
-    goto done;
-  }
-  size_t len;
-  const char *text = vxp_cuda_text(cu, &len);
-  if (!text) {
+  } else if (vxp_cuda_diagnostic_count(cu) > 0) {
     bool color = vxpeak_use_color(stderr);
     for (size_t i = 0; i < vxp_cuda_diagnostic_count(cu); i++)
       vxpeak_render_diagnostic(stderr, vxp_cuda_diagnostic(cu, i), color);
     fprintf(stderr, "vxpeak emit-cuda: %s: no CUDA written (%zu error%s)\n", file,
             vxp_cuda_diagnostic_count(cu), vxp_cuda_diagnostic_count(cu) == 1 ? "" : "s");
     exit_code = VXPEAK_EXIT_REJECTED;
-    goto done;
   }
-  if (vxp_analysis_error_count(s.an) > 0) {
-    /* --allow-rejected: generated, but the analysis' errors are said, as warnings. */
-    bool color = vxpeak_use_color(stderr);
-    for (size_t i = 0; i < vxp_analysis_diagnostic_count(s.an); i++) {
-      const vxp_diagnostic *d = vxp_analysis_diagnostic(s.an, i);
-      if (vxp_diagnostic_severity(d) == VXP_SEVERITY_ERROR)
-        vxpeak_render_diagnostic(stderr, d, color);
-    }
-    fprintf(stderr,
-            "vxpeak emit-cuda: warning: %s: the analysis rejected this program (%zu "
-            "error%s); generated anyway because --allow-rejected was given\n",
-            file, vxp_analysis_error_count(s.an), vxp_analysis_error_count(s.an) == 1 ? "" : "s");
-  }
-  FILE *out = strcmp(output, "-") == 0 ? stdout : fopen(output, "wb");
-  if (!out) {
-    fprintf(stderr, "vxpeak emit-cuda: cannot write '%s': %s\n", output, strerror(errno));
-    exit_code = VXPEAK_EXIT_USAGE;
-    goto done;
-  }
-  bool ok = fwrite(text, 1, len, out) == len;
-  if (out != stdout)
-    ok = (fclose(out) == 0) && ok;
-  else
-    ok = (fflush(out) == 0) && ok;
-  if (!ok) {
-    fprintf(stderr, "vxpeak emit-cuda: cannot write '%s': %s\n", output, strerror(errno));
-    exit_code = VXPEAK_EXIT_USAGE;
-  }
+  /* A program cut short (refused by the writer, or its last bytes not written) is not left
+   * behind as if it were one. */
+  if ((rc != VXP_OK || !closed) && cf.opened) remove(output);
 done:
+  close_file(&cf);
   vxp_cuda_free(cu);
   vxpeak_session_close(&s);
   return exit_code;

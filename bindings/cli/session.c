@@ -77,8 +77,10 @@ vxp_analyze_options vxpeak_target_options(const vxpeak_target *t, const vxpeak_a
 
 int vxpeak_session_open(vxpeak_session *s, const vxpeak_args *args) {
   memset(s, 0, sizeof(*s));
-  /* Only CUDA generation reads the syntax tree after lowering (it prints statements). */
-  unsigned int flags = strcmp(args->command, "emit-cuda") == 0 ? 0 : VXP_PROGRAM_NO_TREE;
+  /* Only CUDA generation reads the syntax tree after lowering (it prints statements): it
+   * keeps a text parsed whole with its tree, and parses a long text's windows again. */
+  unsigned int flags = VXP_PROGRAM_NO_TREE;
+  if (strcmp(args->command, "emit-cuda") == 0) flags |= VXP_PROGRAM_KEEP_WHOLE_TREE;
   int exit_code = vxpeak_program_open(&s->program, args->file, flags);
   if (exit_code != VXPEAK_EXIT_OK) return exit_code;
   exit_code = vxpeak_target_open(&s->target, &s->program,

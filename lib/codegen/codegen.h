@@ -87,8 +87,11 @@ typedef struct cg_param {
 
 /* A function of the generated program. */
 typedef struct cg_fn {
+  /* Its item: valid only while the tree of the window it lies in is walked (collecting the
+   * items, generating the function); null otherwise. */
   TSNode node;
-  cg_param *params; /* its parameters in order (owned; freed with the generator) */
+  uint32_t start_byte; /* where its item starts: the node is found again by it */
+  cg_param *params;    /* its parameters in order (owned; freed with the generator) */
   uint32_t param_count;
   /* Its parameter list: how many named children, and where (for `main`'s refusal). */
   uint32_t params_named, params_start, params_end;
@@ -200,7 +203,13 @@ typedef struct cg {
   Array(cg_fn) fns; /* reserved whole up front: it never moves (cg_index borrows names) */
   cg_index index;
   vxp_sb kernels; /* one __global__ function per spawn region */
-  vxp_sb defs;    /* function definitions */
+  vxp_sb defs;    /* function definitions (of the function being emitted only, when the
+                     definitions are generated twice: `regenerate`) */
+  /* A text parsed in windows is walked window by window, each window's tree parsed again
+   * and freed (cuda.c): the definitions are then generated once to find the refusals and
+   * what the header and tables need, and once more to be written, never held whole. */
+  bool regenerate;
+  unsigned narrow_defs; /* bit i: the definitions use narrow type i (header) */
   unsigned kernel_count;
   /* the function being emitted */
   cg_fn *fn;
@@ -340,8 +349,11 @@ bool vxp_cg__index_add_fn(cg *G, size_t at);
 cg_fn *vxp_cg__index_fn_named(cg *G, const char *name, size_t len);
 cg_fn *vxp_cg__index_fn_of(cg *G, uint32_t analysed);
 
-/* The generated program as a whole (cuda.c). */
-int vxp_cg__generate(cg *G, vxp_sb *out);
+/* The generated program as a whole (cuda.c), handed to `write` in pieces in order (none
+ * empty) once no refusal was found; nothing is written when one was (G->diags). G->rc:
+ * VXP_OK, VXP_ENOMEM, VXP_ECANCELLED, VXP_ERROR, or VXP_EIO when `write` returned
+ * non-zero. */
+int vxp_cg__generate(cg *G, vxp_write_fn write, void *arg);
 
 /* The analysis' decided fact of the `kind` block that the construct starting at
  * `start_byte` opens in the function being generated (its trip count, its `if comptime`

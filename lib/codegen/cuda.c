@@ -154,6 +154,7 @@ static void generic_instances(cg *G, TSNode item, const char *text, size_t len) 
     cg_fn f;
     memset(&f, 0, sizeof(f));
     f.node = item;
+    f.start_byte = ts_node_start_byte(item);
     f.model_fn = model_fn;
     f.analysed = (uint32_t)i;
     f.name = af->name;
@@ -209,6 +210,7 @@ static void collect_items(cg *G, TSNode root) {
     cg_fn f;
     memset(&f, 0, sizeof(f));
     f.node = item;
+    f.start_byte = ts_node_start_byte(item);
     find_model_fn(G, item, &f);
     if (f.model_fn == VXP_NONE || f.analysed == VXP_NONE) {
       vxp_cg__refuse(G, item, "function '%.*s' was not analysed", (int)len, text);
@@ -272,6 +274,20 @@ static void c_string(vxp_context *ctx, vxp_sb *sb, const char *s) {
   }
 }
 
+/* The narrow float types, each with the header that declares it. */
+static const struct {
+  const char *type, *header;
+} narrow[] = {
+    {"__half", "cuda_fp16.h"}, {"__nv_bfloat16", "cuda_bf16.h"}, {"__nv_fp8_", "cuda_fp8.h"}};
+
+/* Note the narrow types that one function's definition (`def`, NUL-terminated) uses. No
+ * type's name spans two definitions (each ends with "}\n\n"), so the definitions use a
+ * type exactly when one of them does. */
+static void note_narrow(cg *G, const char *def) {
+  for (size_t i = 0; def && i < VXP__ARRAY_LEN(narrow); i++)
+    if (strstr(def, narrow[i].type)) G->narrow_defs |= 1u << i;
+}
+
 static void header(cg *G, vxp_sb *o) {
   const char *label = vxp_source_label(G->src);
   const char *machine =
@@ -301,16 +317,11 @@ static void header(cg *G, vxp_sb *o) {
                  "#ifndef VXP_CUDA_EMULATED\n#include <cuda_runtime.h>\n");
   /* The narrow float types' headers, when the program uses them (the CPU emulation
    * defines stand-ins of the same sizes). */
-  static const struct {
-    const char *type, *header;
-  } narrow[] = {
-      {"__half", "cuda_fp16.h"}, {"__nv_bfloat16", "cuda_bf16.h"}, {"__nv_fp8_", "cuda_fp8.h"}};
   for (size_t i = 0; i < VXP__ARRAY_LEN(narrow); i++) {
-    bool used = false;
+    bool used = (G->narrow_defs >> i) & 1u;
     for (size_t f = 0; f < G->fns.len && !used; f++)
       used = G->fns.items[f].signature && strstr(G->fns.items[f].signature, narrow[i].type);
-    used = used || (G->defs.data && strstr(G->defs.data, narrow[i].type)) ||
-           (G->kernels.data && strstr(G->kernels.data, narrow[i].type));
+    used = used || (G->kernels.data && strstr(G->kernels.data, narrow[i].type));
     if (used) vxp_sb__printf(G->ctx, o, "#include <%s>\n", narrow[i].header);
   }
   vxp_sb__printf(G->ctx, o, "#endif\n\n");
@@ -389,11 +400,148 @@ static void tables(cg *G, vxp_sb *o) {
   vxp_sb__free(ctx, &peaks);
 }
 
-int vxp_cg__generate(cg *G, vxp_sb *o) {
-  TSNode root = ts_tree_root_node(G->prog->tree);
+/* ------------------------------------------------------------------ trees and output */
+
+/* The trees the generator walks: the program's own when it kept it; else the text parsed
+ * again, whole, or window by window as it was parsed (VXP_PROGRAM_NO_TREE), each window's
+ * tree deleted once walked, so that no more than one window's tree lives. */
+typedef struct cg_trees {
+  vxp_window_cuts cuts; /* the windows' starts and the text's end; empty: one tree */
+  size_t count;
+} cg_trees;
+
+static bool trees_begin(cg *G, cg_trees *T) {
+  memset(T, 0, sizeof(*T));
+  T->count = 1;
+  if (G->prog->tree || !G->prog->windows) return true;
+  int rc = vxp_program__window_cuts(G->ctx, G->src, &T->cuts);
+  if (rc == VXP_OK && T->cuts.len - 1 == G->prog->windows) {
+    T->count = T->cuts.len - 1;
+    return true;
+  }
+  array_free(G->ctx, &T->cuts);
+  G->rc = rc == VXP_ENOMEM ? VXP_ENOMEM : VXP_ERROR;
+  if (G->rc == VXP_ERROR)
+    vxp_ctx__error(G->ctx, VXP_ERROR, "%s: the text's windows are not found again", G->src->label);
+  return false;
+}
+
+/* Tree `k` of `T`; NULL (G->rc set, reported) when it cannot be parsed. */
+static TSTree *tree_get(cg *G, const cg_trees *T, size_t k) {
+  if (G->prog->tree) return G->prog->tree;
+  TSTree *tree = NULL;
+  int rc =
+      T->cuts.len
+          ? vxp_program__parse_window(G->ctx, G->src, T->cuts.items[k], T->cuts.items[k + 1], &tree)
+          : vxp_program__parse_tree(G->ctx, G->src, NULL, (uint32_t)G->src->len, &tree);
+  if (rc != VXP_OK) G->rc = rc;
+  return rc == VXP_OK ? tree : NULL;
+}
+
+static void tree_put(cg *G, TSTree *tree) {
+  if (tree != G->prog->tree) ts_tree_delete(tree);
+}
+
+/* Collect the items of every tree in turn (collect_items), in source order. */
+static void collect_all(cg *G, const cg_trees *T) {
+  for (size_t k = 0; k < T->count && vxp_cg__ok(G); k++) {
+    TSTree *tree = tree_get(G, T, k);
+    if (!tree) break;
+    size_t first = G->fns.len;
+    collect_items(G, ts_tree_root_node(tree));
+    for (size_t i = first; i < G->fns.len; i++) /* the tree goes: its nodes with it */
+      G->fns.items[i].node = (TSNode){{0}, NULL, NULL};
+    tree_put(G, tree);
+  }
+}
+
+/* Where the generated text goes: a buffer handed to the writer whenever it holds 64 KiB. */
+typedef struct cg_out {
+  vxp_sb sb;
+  vxp_write_fn write;
+  void *arg;
+  bool refused; /* the writer returned non-zero */
+} cg_out;
+
+#define CG_OUT_PIECE ((size_t)64 << 10)
+
+/* Hand `sb`'s text to the writer when it holds a piece (or, with `all`, whatever it holds);
+ * false (G->rc) when out of memory or refused. */
+static bool out_drain(cg *G, cg_out *o, vxp_sb *sb, bool all) {
+  if (sb->failed && !o->refused) G->rc = VXP_ENOMEM;
+  if (G->rc != VXP_OK) return false;
+  if ((all || sb->len >= CG_OUT_PIECE) && !vxp_sb__drain(sb, o->write, o->arg, &o->refused)) {
+    G->rc = o->refused ? VXP_EIO : VXP_ENOMEM;
+    return false;
+  }
+  return true;
+}
+
+/* A text held elsewhere (the kernels, the definitions) written after what `o` holds. */
+static bool out_text(cg *G, cg_out *o, const vxp_sb *text) {
+  if (text->failed) G->rc = VXP_ENOMEM;
+  if (!out_drain(G, o, &o->sb, true)) return false;
+  if (text->len && o->write(o->arg, text->data, text->len) != 0) {
+    o->refused = true;
+    G->rc = VXP_EIO;
+    return false;
+  }
+  return true;
+}
+
+/* Generate the functions of every tree in turn, in the order they were collected: each
+ * function's node is found again in its window's tree by its item's start. The first
+ * time (`first`) each function is classified too, and, with G->regenerate, its definition
+ * is dropped once its narrow types are noted; the second time its kernels are dropped (they
+ * were written) and its definition handed to `o` as it grows. */
+static void generate_all(cg *G, const cg_trees *T, bool first, cg_out *o) {
+  size_t next = 0;
+  G->fact_cursor = 0;
+  G->kernel_count = 0;
+  for (size_t k = 0; k < T->count && G->rc == VXP_OK && next < G->fns.len; k++) {
+    TSTree *tree = tree_get(G, T, k);
+    if (!tree) break;
+    TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
+    for (bool more = ts_tree_cursor_goto_first_child(&cursor);
+         more && G->rc == VXP_OK && next < G->fns.len;
+         more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+      TSNode item = ts_tree_cursor_current_node(&cursor);
+      uint32_t at = ts_node_start_byte(item);
+      for (; next < G->fns.len && G->fns.items[next].start_byte == at; next++) {
+        if (interrupted(G)) break;
+        cg_fn *f = &G->fns.items[next];
+        f->node = item;
+        vxp_cg__use_fn(G, f);
+        if (first) vxp_cg__classify(G, f);
+        size_t def_at = G->defs.len;
+        vxp_cg__function(G, f);
+        f->node = (TSNode){{0}, NULL, NULL};
+        if (G->rc != VXP_OK) break;
+        if (first) note_narrow(G, G->defs.data ? G->defs.data + def_at : NULL);
+        if (first && G->regenerate) vxp_sb__free(G->ctx, &G->defs);
+        if (!first) {
+          if (G->kernels.failed) G->rc = VXP_ENOMEM; /* dropped, but cut short all the same */
+          vxp_sb__free(G->ctx, &G->kernels);
+          out_drain(G, o, &G->defs, false);
+        }
+      }
+    }
+    ts_tree_cursor_delete(&cursor);
+    tree_put(G, tree);
+  }
+  if (G->rc == VXP_OK && next < G->fns.len) {
+    G->rc = VXP_ERROR;
+    vxp_ctx__error(G->ctx, VXP_ERROR, "%s: a function's item is not found again", G->src->label);
+  }
+}
+
+int vxp_cg__generate(cg *G, vxp_write_fn write, void *arg) {
   lookup_syms(G);
   if (!vxp_cg__index_build(G)) return G->rc = VXP_ENOMEM;
-  collect_items(G, root);
+  cg_trees T;
+  if (!trees_begin(G, &T)) return G->rc;
+  G->regenerate = T.count > 1;
+  collect_all(G, &T);
   bool has_main = false;
   for (size_t i = 0; i < G->fns.len; i++) {
     cg_fn *f = &G->fns.items[i];
@@ -407,31 +555,44 @@ int vxp_cg__generate(cg *G, vxp_sb *o) {
     vxp_cg__refuse(G, (TSNode){{0}, NULL, NULL},
                    "the program has no `fn main() -> i32`, where the generated program starts");
   if (G->rc == VXP_OK) collect_spaces(G);
-  for (size_t i = 0; i < G->fns.len && G->rc == VXP_OK && !interrupted(G); i++) {
-    vxp_cg__use_fn(G, &G->fns.items[i]);
-    vxp_cg__classify(G, &G->fns.items[i]);
-    vxp_cg__function(G, &G->fns.items[i]);
+  cg_out out;
+  memset(&out, 0, sizeof(out));
+  out.write = write;
+  out.arg = arg;
+  if (G->rc == VXP_OK && !interrupted(G)) generate_all(G, &T, true, NULL);
+  if (G->rc != VXP_OK || vxp_diag__count(G->diags, VXP_SEVERITY_ERROR) > 0) {
+    array_free(G->ctx, &T.cuts);
+    return G->rc;
   }
-  if (G->rc != VXP_OK || vxp_diag__count(G->diags, VXP_SEVERITY_ERROR) > 0) return G->rc;
 
+  vxp_sb *o = &out.sb;
   header(G, o);
   tables(G, o);
+  out_drain(G, &out, o, false);
   vxp_sb__append(G->ctx, o, vxp_cuda__prelude, strlen(vxp_cuda__prelude));
   vxp_sb__printf(G->ctx, o, "\n/* ==================== functions of %s */\n\n",
                  vxp_source_label(G->src));
-  for (size_t i = 0; i < G->fns.len; i++)
+  for (size_t i = 0; i < G->fns.len && out_drain(G, &out, o, false); i++)
     vxp_sb__printf(G->ctx, o, "%s;\n", G->fns.items[i].signature);
   vxp_sb__printf(G->ctx, o, "\n/* ==================== kernels: one per `spawn` region */\n\n");
-  vxp_sb__append(G->ctx, o, G->kernels.data ? G->kernels.data : "", G->kernels.len);
+  out_text(G, &out, &G->kernels);
   vxp_sb__printf(G->ctx, o, "/* ==================== function bodies */\n\n");
-  vxp_sb__append(G->ctx, o, G->defs.data ? G->defs.data : "", G->defs.len);
+  if (!G->regenerate) {
+    out_text(G, &out, &G->defs);
+  } else if (out_drain(G, &out, o, true)) { /* the definitions follow what was written */
+    vxp_sb__free(G->ctx, &G->kernels);
+    generate_all(G, &T, false, &out);
+    out_drain(G, &out, &G->defs, true);
+  }
   vxp_sb__printf(G->ctx, o,
                  "int main(void) {\n"
                  "  vxp_start();\n"
                  "  int status = (int)vx_main();\n"
                  "  return vxp_report() ? status : 4;\n"
                  "}\n");
-  if (o->failed || G->kernels.failed || G->defs.failed) G->rc = VXP_ENOMEM;
+  out_drain(G, &out, o, true);
+  vxp_sb__free(G->ctx, o);
+  array_free(G->ctx, &T.cuts);
   return G->rc;
 }
 
@@ -526,16 +687,23 @@ static int refuse_rejected(vxp_context *ctx, const vxp_analysis *an, vxp_cuda *c
   return VXP_OK;
 }
 
-int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis *an,
-                            unsigned int flags) {
-  vxp_ctx__begin(ctx); /* each call reports its own outcome */
-  if (!out || !ctx || !an || (flags & ~VXP_CUDA_ALLOW_REJECTED))
-    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_cuda_generate")
-               : VXP_EINVAL;
-  if (!an->prog->tree)
-    return vxp_ctx__error(ctx, VXP_EINVAL,
-                          "CUDA generation prints statements from the syntax tree, and the "
-                          "program keeps none (parsed with VXP_PROGRAM_NO_TREE)");
+/* The text of vxp_cuda_generate_flags, collected from the generator's pieces. */
+typedef struct cg_text {
+  vxp_context *ctx;
+  vxp_sb sb;
+} cg_text;
+
+static int append_piece(void *arg, const char *bytes, size_t len) {
+  cg_text *t = arg;
+  vxp_sb__append(t->ctx, &t->sb, bytes, len);
+  return t->sb.failed ? 1 : 0;
+}
+
+/* vxp_cuda_generate_flags (`text` set: the pieces are collected into it) and
+ * vxp_cuda_generate_write (the pieces go to `write`): *out holds the refusal's diagnostics,
+ * or none when the program was written. */
+static int generate(vxp_cuda **out, vxp_context *ctx, const vxp_analysis *an, unsigned int flags,
+                    vxp_write_fn write, void *arg, cg_text *text) {
   vxp_cuda *cu = vxp_ctx__calloc(ctx, 1, sizeof(*cu));
   if (!cu) return vxp_ctx__nomem(ctx);
   cu->ctx = ctx;
@@ -550,6 +718,7 @@ int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis
   bool syntax_errors = cu->diags.len != 0;
   if (rc == VXP_OK && !syntax_errors && an->error_count && !(flags & VXP_CUDA_ALLOW_REJECTED))
     rc = refuse_rejected(ctx, an, cu);
+  bool written = false;
   if (rc == VXP_OK && cu->diags.len == 0) {
     cg G;
     memset(&G, 0, sizeof(G));
@@ -566,14 +735,13 @@ int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis
     G.env.overrides = an->overrides.items;
     G.env.override_count = an->overrides.len;
     G.diags = &cu->diags;
-    vxp_sb text;
-    memset(&text, 0, sizeof(text));
-    rc = vxp_cg__generate(&G, &text);
-    if (rc == VXP_OK && cu->diags.len == 0) {
-      cu->text = text.data;
-      cu->len = text.len;
-    } else {
-      vxp_sb__free(ctx, &text);
+    rc = vxp_cg__generate(&G, write, arg);
+    if (rc == VXP_EIO && text && text->sb.failed) rc = VXP_ENOMEM; /* the text's own buffer */
+    written = rc == VXP_OK && cu->diags.len == 0;
+    if (written && text) {
+      cu->text = text->sb.data;
+      cu->len = text->sb.len;
+      memset(&text->sb, 0, sizeof(text->sb));
     }
     cg_free(&G);
   } else if (rc == VXP_OK && syntax_errors) {
@@ -581,16 +749,40 @@ int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis
                        "the program has syntax errors; no CUDA is generated for it"))
       rc = VXP_ENOMEM;
   }
+  if (text) vxp_sb__free(ctx, &text->sb);
   if (rc == VXP_OK && cu->text && !cu->diags.items && !move_into_text(&cu)) rc = VXP_ENOMEM;
-  if (rc == VXP_OK && !cu->text && !move_into_arena(&cu)) rc = VXP_ENOMEM;
+  if (rc == VXP_OK && !written && !move_into_arena(&cu)) rc = VXP_ENOMEM;
   if (rc != VXP_OK) {
     vxp_cuda_free(cu);
     if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
+    if (rc == VXP_EIO) return vxp_ctx__error(ctx, VXP_EIO, "the writer of the CUDA program failed");
+    if (rc == VXP_ERROR && vxp_context_errcode(ctx) == VXP_ERROR) return rc; /* reported */
     return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx)
                             : vxp_ctx__error(ctx, rc, "code generation failed");
   }
   *out = cu;
   return VXP_OK;
+}
+
+int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis *an,
+                            unsigned int flags) {
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
+  if (!out || !ctx || !an || (flags & ~VXP_CUDA_ALLOW_REJECTED))
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_cuda_generate")
+               : VXP_EINVAL;
+  cg_text text;
+  memset(&text, 0, sizeof(text));
+  text.ctx = ctx;
+  return generate(out, ctx, an, flags, append_piece, &text, &text);
+}
+
+int vxp_cuda_generate_write(vxp_cuda **out, vxp_context *ctx, const vxp_analysis *an,
+                            unsigned int flags, vxp_write_fn write, void *arg) {
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
+  if (!out || !ctx || !an || !write || (flags & ~VXP_CUDA_ALLOW_REJECTED))
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_cuda_generate_write")
+               : VXP_EINVAL;
+  return generate(out, ctx, an, flags, write, arg, NULL);
 }
 
 void vxp_cuda_free(vxp_cuda *cu) {

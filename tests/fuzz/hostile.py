@@ -182,19 +182,16 @@ def cases():
 # Known gaps, measured and kept visible rather than hidden, per case and command: the bound
 # is 96 MB plus the factor times the input's size (25 for everything not named here), each
 # factor about 10% over what was measured (`/usr/bin/time -v`, max resident set; the figure
-# in the comment is (RSS - 96 MB) / input size). What is left over 25: tree-sitter's syntax
-# tree, about 27 bytes per byte of dense source, kept whole by `emit-cuda` (which prints
-# statements from it, beside the analysis). The analysing commands parse a long text in
-# windows and free each window's tree (VXP_PROGRAM_NO_TREE, VXP_PARSE_WINDOW); `parse` too,
-# printing the S-expression window by window (vxp_program_write_sexp: 2.5 on tiles-1e5, 3.1
-# on calls-chain-1e5, 1.1 on the one line, under the base on functions-1e5); `plot` streams
-# its SVG (vxp_report_plot_write: 10.4, 12.0, 10.7).
-MEMORY_GAPS = {
-    "functions-1e5": {"emit-cuda": 68},  # 61.6 (check 8.6, plot 8.7, parse -3.4)
-    "tiles-1e5": {"emit-cuda": 57},  # 51.8 (check 12.9, parse 2.5)
-    "calls-chain-1e5": {"emit-cuda": 70},  # 63.6 (check 13.8, parse 3.1)
-    "one-line-10MB-of-functions": {"emit-cuda": 58},  # 53.0 (check 11.5, parse 1.1)
-}
+# in the comment is (RSS - 96 MB) / input size). None is left: tree-sitter's syntax tree,
+# about 27 bytes per byte of dense source, is never kept whole for a long text. The
+# analysing commands parse it in windows and free each window's tree (VXP_PROGRAM_NO_TREE,
+# VXP_PARSE_WINDOW); `parse` prints the S-expression window by window
+# (vxp_program_write_sexp: 2.5 on tiles-1e5, 3.1 on calls-chain-1e5, 1.1 on the one line,
+# under the base on functions-1e5); `plot` streams its SVG (vxp_report_plot_write: 10.4,
+# 12.0, 10.7); `emit-cuda` generates window by window and streams the program
+# (vxp_cuda_generate_write: 18.2 on functions-1e5, 13.1 on tiles-1e5, 15.2 on
+# calls-chain-1e5, 13.4 on the one line; 52-64 when it kept the whole tree).
+MEMORY_GAPS = {}
 
 # Commands run on a case besides its four (the largest pictures: 10^5 panels, whose SVG of
 # about 200 MB was once rendered whole, 29-31 times the input).

@@ -79,11 +79,11 @@ typedef struct session_input {
 typedef struct session {
   vxp_context *ctx;
   vxp_source *src, *file_src, *machine_src, *edited_src;
-  vxp_program *prog, *file_prog, *edited_prog, *lean_prog;
+  vxp_program *prog, *file_prog, *edited_prog, *lean_prog, *lean_file_prog;
   vxp_machine *machine, *host, *builtin;
   vxp_analysis *an, *edited_an;
-  vxp_analysis *file_an, *lean_an;
-  vxp_cuda *cuda, *file_cuda;
+  vxp_analysis *file_an, *lean_an, *lean_file_an;
+  vxp_cuda *cuda, *file_cuda, *lean_cuda, *lean_file_cuda;
   vxp_sweep *sweep;
   vxp_roofline *roofline;
   vxp_frontier *frontier;
@@ -103,8 +103,11 @@ static void session_free(session *s) {
   vxp_sweep_free(s->sweep);
   vxp_roofline_free(s->roofline);
   vxp_frontier_free(s->frontier);
+  vxp_cuda_free(s->lean_file_cuda);
+  vxp_cuda_free(s->lean_cuda);
   vxp_cuda_free(s->file_cuda);
   vxp_cuda_free(s->cuda);
+  vxp_analysis_free(s->lean_file_an);
   vxp_analysis_free(s->lean_an);
   vxp_analysis_free(s->file_an);
   vxp_analysis_free(s->edited_an);
@@ -112,6 +115,7 @@ static void session_free(session *s) {
   vxp_machine_free(s->builtin);
   vxp_machine_free(s->host);
   vxp_machine_free(s->machine);
+  vxp_program_free(s->lean_file_prog);
   vxp_program_free(s->lean_prog);
   vxp_program_free(s->edited_prog);
   vxp_program_free(s->file_prog);
@@ -121,6 +125,14 @@ static void session_free(session *s) {
   vxp_source_free(s->file_src);
   vxp_source_free(s->src);
   vxp_context_free(s->ctx);
+}
+
+/* A writer that takes every piece and keeps nothing. */
+static int discard(void *arg, const char *bytes, size_t len) {
+  (void)arg;
+  (void)bytes;
+  (void)len;
+  return 0;
 }
 
 /* A call returning NULL on failure (JSON, S-expression) reports its code on the context. */
@@ -273,6 +285,28 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       s->ctx->parse_window = 0;
       break;
     case 30: rc = vxp_analyze(&s->lean_an, s->ctx, s->lean_prog, NULL); break;
+    /* CUDA generation of those windows, each parsed again and generated twice (written the
+     * second time): of the input (generated even when rejected), and of the blog program,
+     * which is written to the end. */
+    case 31:
+      s->ctx->parse_window = 1;
+      rc = vxp_cuda_generate_write(&s->lean_cuda, s->ctx, s->lean_an, VXP_CUDA_ALLOW_REJECTED,
+                                   discard, NULL);
+      s->ctx->parse_window = 0;
+      break;
+    case 32:
+      s->ctx->parse_window = 1;
+      rc = vxp_program_parse_flags(&s->lean_file_prog, s->ctx, s->file_src, VXP_PROGRAM_NO_TREE);
+      s->ctx->parse_window = 0;
+      break;
+    case 33: rc = vxp_analyze(&s->lean_file_an, s->ctx, s->lean_file_prog, NULL); break;
+    case 34:
+      s->ctx->parse_window = 1;
+      rc = vxp_cuda_generate_write(&s->lean_file_cuda, s->ctx, s->lean_file_an, 0, discard, NULL);
+      s->ctx->parse_window = 0;
+      if (rc == VXP_OK && vxp_cuda_diagnostic_count(s->lean_file_cuda) > 0)
+        fail_msg("the blog program, in windows, was refused by the CUDA stage");
+      break;
     default: *failed_step = -1; return VXP_OK;
     }
     bool refused = c->failed != refused_before;

@@ -448,6 +448,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     # cuda code generation
     "vxp_cuda_generate": (c_int, [_OUT, _H, _H]),
     "vxp_cuda_generate_flags": (c_int, [_OUT, _H, _H, c_uint]),
+    "vxp_cuda_generate_write": (c_int, [_OUT, _H, _H, c_uint, c_void_p, c_void_p]),
     "vxp_cuda_free": (None, [_H]),
     "vxp_cuda_text": (c_void_p, [_H, _SIZE_OUT]),
     "vxp_cuda_diagnostic_count": (c_size_t, [_H]),
