@@ -189,7 +189,7 @@ def cases():
 # (vxp_program_write_sexp: 2.5 on tiles-1e5, 3.1 on calls-chain-1e5, 1.1 on the one line,
 # under the base on functions-1e5); `plot` streams its SVG (vxp_report_plot_write: 10.4,
 # 12.0, 10.7); `emit-cuda` generates window by window and streams the program
-# (vxp_cuda_generate_write: 18.2 on functions-1e5, 13.1 on tiles-1e5, 15.2 on
+# (vxp_cuda_generate_write: 18.2 on functions-1e5, 13.1 on tiles-1e5, 15.1 on
 # calls-chain-1e5, 13.4 on the one line; 52-64 when it kept the whole tree).
 MEMORY_GAPS = {}
 
