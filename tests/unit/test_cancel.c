@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_cancel.c - parse, reparse, analyse, sweep, the reports, the roofline, CUDA
- * generation and machine loading stop with VXP_ECANCELLED
- * when another thread raises the context's cancellation flag during the call, or when the
- * call's time budget runs out; a stopped call leaks nothing and the context stays usable.
+ * generation (also of a program parsed in windows) and machine loading stop with
+ * VXP_ECANCELLED when another thread raises the context's cancellation flag during the call, or
+ * when the call's time budget runs out; a stopped call leaks nothing and the context stays usable.
  *
  * To raise the flag from another thread at a chosen moment inside a call, the context's
  * allocator counts allocations: at the chosen one it starts a thread that raises the flag
@@ -10,6 +10,9 @@
 #include "support.h"
 
 #include <pthread.h>
+
+#include "context.h"
+#include "program.h"
 
 typedef struct canceller {
   size_t flag;
@@ -65,10 +68,25 @@ static char *make_program(int functions, size_t *len) {
   return text;
 }
 
-typedef enum stage { PARSE, REPARSE, ANALYSE, SWEEP, JSON, SARIF, ROOFLINE, CUDA, MACHINE } stage;
-#define LAST_STAGE MACHINE
-static const char *const stage_names[] = {"parse", "reparse",  "analyse", "sweep",  "json",
-                                          "sarif", "roofline", "cuda",    "machine"};
+typedef enum stage {
+  PARSE,
+  REPARSE,
+  ANALYSE,
+  SWEEP,
+  JSON,
+  SARIF,
+  ROOFLINE,
+  CUDA,
+  MACHINE,
+  CUDA_WINDOWS
+} stage;
+#define LAST_STAGE CUDA_WINDOWS
+static const char *const stage_names[] = {"parse",   "reparse",     "analyse",  "sweep",
+                                          "json",    "sarif",       "roofline", "cuda",
+                                          "machine", "cuda-windows"};
+
+/* The parse window of the session's windowed program (windows are found again with it). */
+#define WINDOW 512
 
 /* A machine model of many spaces, so that reading it has many items to check between. */
 static char *make_machine(int spaces, size_t *len) {
@@ -88,9 +106,17 @@ typedef struct session {
   vxp_context *ctx;
   vxp_source *src, *edited, *machine_src;
   char *machine_text;
-  vxp_program *prog;
-  vxp_analysis *an;
+  vxp_program *prog, *lean; /* lean: parsed in windows, keeping no tree */
+  vxp_analysis *an, *lean_an;
 } session;
+
+/* A writer that takes every piece and keeps nothing. */
+static int discard(void *arg, const char *bytes, size_t len) {
+  (void)arg;
+  (void)bytes;
+  (void)len;
+  return 0;
+}
 
 static void session_open(session *s, const char *text, size_t len) {
   memset(s, 0, sizeof(*s));
@@ -104,12 +130,19 @@ static void session_open(session *s, const char *text, size_t len) {
                    VXP_OK);
   assert_int_equal(vxp_program_parse(&s->prog, s->ctx, s->src), VXP_OK);
   assert_int_equal(vxp_analyze(&s->an, s->ctx, s->prog, NULL), VXP_OK);
+  s->ctx->parse_window = WINDOW;
+  assert_int_equal(vxp_program_parse_flags(&s->lean, s->ctx, s->src, VXP_PROGRAM_NO_TREE), VXP_OK);
+  s->ctx->parse_window = 0;
+  assert_true(s->lean->windows > 1);
+  assert_int_equal(vxp_analyze(&s->lean_an, s->ctx, s->lean, NULL), VXP_OK);
   size_t mlen;
   s->machine_text = make_machine(300, &mlen);
   assert_int_equal(vxp_source_new(&s->machine_src, s->ctx, "m.vx", s->machine_text, mlen), VXP_OK);
 }
 
 static void session_close(session *s) {
+  vxp_analysis_free(s->lean_an);
+  vxp_program_free(s->lean);
   vxp_analysis_free(s->an);
   vxp_program_free(s->prog);
   vxp_source_free(s->edited);
@@ -155,6 +188,11 @@ static int run_stage(session *s, stage st) {
   case ROOFLINE: rc = vxp_roofline_new(&rf, s->ctx, s->an, "f150"); break;
   case CUDA: rc = vxp_cuda_generate_flags(&cu, s->ctx, s->an, VXP_CUDA_ALLOW_REJECTED); break;
   case MACHINE: rc = vxp_machine_load(&m, s->ctx, s->machine_src); break;
+  case CUDA_WINDOWS: /* each window parsed again, the definitions generated twice */
+    s->ctx->parse_window = WINDOW;
+    rc = vxp_cuda_generate_write(&cu, s->ctx, s->lean_an, VXP_CUDA_ALLOW_REJECTED, discard, NULL);
+    s->ctx->parse_window = 0;
+    break;
   }
   if (rc != VXP_OK) {
     assert_null(prog);
