@@ -448,7 +448,8 @@ VXP_API VXP_WARN_UNUSED int vxp_program_reparse(vxp_program **out, vxp_context *
 /** vxp_program_parse_flags, with VXP_PROGRAM_NO_TREE: a text that is parsed whole keeps its
  * tree; only a text parsed in windows keeps none. A program is then either one or the other,
  * so that vxp_program_write_sexp always writes it with at most one window's tree alive
- * (`vxpeak parse`). Without VXP_PROGRAM_NO_TREE it changes nothing. */
+ * (`vxpeak parse`), and CUDA generation never parses a text parsed whole again (`vxpeak
+ * emit-cuda`). Without VXP_PROGRAM_NO_TREE it changes nothing. */
 #define VXP_PROGRAM_KEEP_WHOLE_TREE 2u
 
 /**
