@@ -24,6 +24,9 @@ typedef struct resolver {
   uint32_t *reported;
   size_t reported_len, reported_cap;
   size_t suggest_work; /* candidates gathered for "did you mean" so far */
+  /* The last name a `Memory::` place, and a `Topology::` one, was found to name (placements
+   * mostly name one space: each lookup hashes the name again). VXP_NAME_NONE at first. */
+  vxp_name known_memory, known_topology;
   int rc;
 } resolver;
 
@@ -298,9 +301,12 @@ static void topology_candidates(resolver *R) {
 static void resolve_place(resolver *R, const vxp_place *p, uint32_t function, uint32_t event) {
   if (R->rc != VXP_OK || p->kind == VXP_PLACE_NONE || p->variable || p->name == VXP_NAME_NONE)
     return;
+  vxp_name *known = p->kind == VXP_PLACE_MEMORY ? &R->known_memory : &R->known_topology;
+  if (p->name == *known) return; /* the view does not change while names are resolved */
   const char *name = name_str(R, p->name);
   if (p->kind == VXP_PLACE_MEMORY) {
-    if (space_known(R, name) || seen(R, p->start_byte)) return;
+    if (space_known(R, name)) *known = p->name;
+    if (*known == p->name || seen(R, p->start_byte)) return;
     vxp_diagnostic *d = error(R, "E6025", R->src, p->start_byte, p->end_byte,
                               "`Memory::%s` names no memory space: no input declares it and it "
                               "is not one of Vx's built-in spaces",
@@ -308,7 +314,8 @@ static void resolve_place(resolver *R, const vxp_place *p, uint32_t function, ui
     space_candidates(R);
     suggest(R, d, name, "Memory::", space_declared_at);
   } else {
-    if (topology_known(R, name) || space_known(R, name) || seen(R, p->start_byte)) return;
+    if (topology_known(R, name) || space_known(R, name)) *known = p->name;
+    if (*known == p->name || seen(R, p->start_byte)) return;
     vxp_diagnostic *d = error(R, "E6025", R->src, p->start_byte, p->end_byte,
                               "`Topology::%s` names no topology: no input declares it, it is "
                               "not one of Vx's built-in topologies, and no memory space has its "
