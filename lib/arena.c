@@ -74,6 +74,10 @@ void *vxp_arena__alloc(vxp_context *ctx, vxp_arena *arena, size_t size) {
   return arena_alloc(ctx, arena, size, true);
 }
 
+void *vxp_arena__alloc_uninit(vxp_context *ctx, vxp_arena *arena, size_t size) {
+  return arena_alloc(ctx, arena, size, false);
+}
+
 bool vxp_arena__adopt(vxp_context *ctx, vxp_arena *arena, void **items, size_t len, size_t elem) {
   if (!*items) return true;
   if (len == 0) { /* reserved but left empty: nothing to move, and nothing to keep */

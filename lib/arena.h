@@ -32,6 +32,9 @@ typedef struct vxp_arena {
 /* `size` bytes aligned for any object, zeroed; NULL on allocation failure or overflow. */
 void *vxp_arena__alloc(vxp_context *ctx, vxp_arena *arena, size_t size);
 
+/* vxp_arena__alloc not zeroed, for memory the caller fills at once (a splice's copies). */
+void *vxp_arena__alloc_uninit(vxp_context *ctx, vxp_arena *arena, size_t size);
+
 /* Move `len` elements of `elem` bytes at *items (storage from ctx's allocator) into the
  * arena. A small table is copied into a shared block and its old storage freed; a large one
  * (over a quarter of a shared block, which would get a block of its own) is taken over where
