@@ -1553,6 +1553,8 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
   if (W.rc == VXP_OK) W.rc = vxp_callgraph__fold(an);
   /* Functions by name, the last of a name first (the index keeps the first it is given),
    * so that finding one is not a scan of all (a roofline per function was quadratic). */
+  if (W.rc == VXP_OK && !vxp_name_index__reserve(ctx, &an->function_index, an->functions.len))
+    W.rc = VXP_ENOMEM;
   for (size_t i = an->functions.len; W.rc == VXP_OK && i-- > 0;) {
     if (!vxp_name_index__add(ctx, &an->function_index, an->functions.items[i].name, i))
       W.rc = VXP_ENOMEM;

@@ -878,20 +878,28 @@ static struct vxp_name_slot *index_slot(const vxp_name_index *idx, const char *n
   }
 }
 
+bool vxp_name_index__reserve(vxp_context *ctx, vxp_name_index *idx, size_t more) {
+  if (more > UINT32_MAX || idx->len > UINT32_MAX) return false;
+  size_t want = (idx->len + more) * 2, cap = idx->cap ? idx->cap : 16;
+  if (want <= idx->cap) return true;
+  while (cap < want)
+    cap *= 2;
+  vxp_name_index grown = {vxp_ctx__calloc(ctx, cap, sizeof(*grown.slots)), cap, 0};
+  if (!grown.slots) return false;
+  for (size_t i = 0; i < idx->cap; i++) {
+    if (!idx->slots[i].name) continue;
+    *index_slot(&grown, idx->slots[i].name) = idx->slots[i];
+    grown.len++;
+  }
+  vxp_ctx__free(ctx, idx->slots);
+  *idx = grown;
+  return true;
+}
+
 bool vxp_name_index__add(vxp_context *ctx, vxp_name_index *idx, const char *name, size_t pos) {
   if (pos > UINT32_MAX) return false;
-  if ((idx->len + 1) * 2 > idx->cap) {
-    size_t cap = idx->cap ? idx->cap * 2 : 16;
-    vxp_name_index grown = {vxp_ctx__calloc(ctx, cap, sizeof(*grown.slots)), cap, 0};
-    if (!grown.slots) return false;
-    for (size_t i = 0; i < idx->cap; i++) {
-      if (!idx->slots[i].name) continue;
-      *index_slot(&grown, idx->slots[i].name) = idx->slots[i];
-      grown.len++;
-    }
-    vxp_ctx__free(ctx, idx->slots);
-    *idx = grown;
-  }
+  if ((idx->len + 1) * 2 > idx->cap && !vxp_name_index__reserve(ctx, idx, idx->len ? idx->len : 8))
+    return false;
   struct vxp_name_slot *slot = index_slot(idx, name);
   if (slot->name) return true;
   slot->name = name;

@@ -193,6 +193,10 @@ typedef struct vxp_name_index {
  * False when out of memory. */
 bool vxp_name_index__add(vxp_context *ctx, vxp_name_index *idx, const char *name, size_t pos);
 
+/* Make room for `more` names beyond those added, so that adding them grows nothing (an
+ * analysis indexes every function at once). False when out of memory or too many. */
+bool vxp_name_index__reserve(vxp_context *ctx, vxp_name_index *idx, size_t more);
+
 /* The position of `name`, or -1 when it was never added. */
 long vxp_name_index__find(const vxp_name_index *idx, const char *name);
 /* The same for the `len` bytes at `name` (a name in the source text, not NUL-terminated). */
