@@ -437,12 +437,16 @@ VXP_API VXP_WARN_UNUSED int vxp_program_reparse(vxp_program **out, vxp_context *
  * of whole top-level items (about 1 MiB each, each parsed twice: once for the signatures,
  * once for the rest), each window's tree freed before the next is parsed, so that no more
  * than one window's tree takes memory at a time; the program is the one a whole parse
- * gives. A text with a syntax error in some window, or cut (VXP0003), or with no place to
- * start a window (no blank after an item), is parsed whole, and its tree freed once
- * lowered. Such a program has no cached S-expression (vxp_program_sexp returns NULL with
- * VXP_EINVAL on its context; vxp_program_write_sexp writes it when the text was parsed in
- * windows), its CUDA generated from its text parsed again (vxp_cuda_generate: window by
- * window when it was parsed in windows), and a reparse of it parses afresh. */
+ * gives. A window with a syntax error is parsed alone too: its error recovery stops at the
+ * window's ends, so its diagnostics (and the model of its items) may differ from a whole
+ * parse's, where recovery would read on into the next window; the verdict cannot: a text
+ * has a syntax error in some window exactly when its whole parse has one. A text cut
+ * (VXP0003), or with no place to start a window (no blank after an item), is parsed whole,
+ * and its tree freed once lowered. Such a program has no cached S-expression
+ * (vxp_program_sexp returns NULL with VXP_EINVAL on its context; vxp_program_write_sexp
+ * writes it when the text was parsed in windows), its CUDA generated from its text parsed
+ * again (vxp_cuda_generate: window by window when it was parsed in windows), and a reparse
+ * of it parses afresh. */
 #define VXP_PROGRAM_NO_TREE 1u
 
 /** vxp_program_parse_flags, with VXP_PROGRAM_NO_TREE: a text that is parsed whole keeps its
@@ -515,9 +519,13 @@ VXP_API const char *vxp_program_sexp(vxp_program *prog);
  * The S-expression of vxp_program_sexp, byte for byte, written to `write` (vxp_write_fn) as
  * the tree is walked, so that the text is never held whole: the memory it takes is a buffer
  * of 64 KiB beside the tree. A program parsed with VXP_PROGRAM_NO_TREE keeps no tree, but
- * when it was parsed in windows (a long text without syntax errors, VXP_PARSE_WINDOW) each
- * window is parsed again, written and freed in turn, so that no more than one window's tree
- * lives (`vxpeak parse` prints a long text so). Nothing is cached; the program is only read.
+ * when it was parsed in windows (a long text, VXP_PARSE_WINDOW) each window is parsed again,
+ * written and freed in turn, so that no more than one window's tree lives (`vxpeak parse`
+ * prints a long text so): "(source_file", the children of each window's root in order, and
+ * ")". A window with a syntax error is written as its tree parsed alone (its children, or
+ * its root when that is an ERROR node, as one child), which need not be what the whole
+ * tree holds there; without syntax errors the text is the whole tree's, byte for byte.
+ * Nothing is cached; the program is only read.
  * A failure after the first write leaves what was written incomplete.
  * @return VXP_OK, VXP_ENOMEM, VXP_ECANCELLED, VXP_EIO when `write` returned non-zero, or
  *         VXP_EINVAL (a NULL argument, or a program that keeps no tree and was parsed whole);

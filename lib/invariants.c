@@ -153,6 +153,11 @@ void vxp_check__model(const vxp_model *m) {
 
 void vxp_check__program(const vxp_program *prog) {
   check_diagnostics(&prog->diags);
+  /* A window with a syntax error is one of the windows, and its errors are reported. */
+  VXP__ASSERT(prog->error_windows <= prog->windows);
+  if (prog->error_windows)
+    VXP__ASSERT(prog->errors_from < prog->errors_to && prog->errors_to <= prog->src->len &&
+                prog->syntax_counts[2] > 0);
   vxp_check__model(&prog->model);
 }
 

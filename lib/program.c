@@ -639,10 +639,11 @@ static int find_window_cuts(vxp_context *ctx, const vxp_source *src, window_cuts
 
 /* The program of `src` parsed in windows (VXP_PARSE_WINDOW): each window is parsed twice, once
  * for the signatures pass of lowering and once for the syntax checks, the items pass and the
- * declarations, and its tree is freed at once. Sets *out and returns VXP_OK; returns 1 when
- * the text is not to be parsed in windows (short, cut, no item boundary to start a window
- * at, or a window with a syntax error: error recovery across a window's ends could differ
- * from the whole text's), with nothing made; or an error code. */
+ * declarations, and its tree is freed at once. A window whose tree has a syntax error is
+ * diagnosed and lowered from that tree as a whole tree with errors is (its error recovery
+ * stops at the window's ends); prog->error_windows counts them. Sets *out and returns
+ * VXP_OK; returns 1 when the text is not to be parsed in windows (short, cut, or no item
+ * boundary to start a window at), with nothing made; or an error code. */
 static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source *src) {
   window_cuts cuts;
   int rc = find_window_cuts(ctx, src, &cuts);
@@ -660,8 +661,7 @@ static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source 
     prog->model.arena = &prog->arena; /* the names' strings go with the program */
     rc = vxp_lower__begin(&W, ctx, src, &prog->model, &lowered);
   }
-  bool whole = false; /* a window has a syntax error: parse the whole text instead */
-  for (int pass = 0; pass < 2 && rc == VXP_OK && !whole; pass++) {
+  for (int pass = 0; pass < 2 && rc == VXP_OK; pass++) {
     if (pass == 1) {
       prog->model.declarations = vxp_machine__new_in(ctx, &prog->arena, src->label);
       if (prog->model.declarations) prog->model.declarations->src = src;
@@ -670,22 +670,24 @@ static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source 
                    : NULL;
       if (!reader) rc = VXP_ENOMEM;
     }
-    for (size_t k = 0; k + 1 < cuts.len && rc == VXP_OK && !whole; k++) {
+    for (size_t k = 0; k + 1 < cuts.len && rc == VXP_OK; k++) {
       TSTree *tree = NULL;
-      rc = parse_window(ctx, src, cuts.items[k], cuts.items[k + 1], &tree);
+      uint32_t a = cuts.items[k], b = cuts.items[k + 1];
+      rc = parse_window(ctx, src, a, b, &tree);
       if (rc != VXP_OK) break;
       TSNode root = ts_tree_root_node(tree);
-      if (ts_node_has_error(root)) {
-        whole = true;
-      } else if (pass == 0) {
+      if (pass == 0) {
         rc = vxp_lower__window_signatures(W, root);
       } else {
+        if (ts_node_has_error(root) || ts_node_is_missing(root)) {
+          if (prog->error_windows++ == 0) prog->errors_from = a;
+          prog->errors_to = b;
+        }
         vxp_diag_list found;
         memset(&found, 0, sizeof(found));
         size_t counts[3];
-        rc = vxp_syntax__diagnose_span(ctx, src, root, NULL, 0, cuts.items[k],
-                                       k + 2 == cuts.len ? UINT32_MAX : cuts.items[k + 1], &found,
-                                       counts);
+        rc = vxp_syntax__diagnose_span(ctx, src, root, NULL, 0, a,
+                                       k + 2 == cuts.len ? UINT32_MAX : b, &found, counts);
         /* the three groups, each kept in source order across the windows */
         for (size_t g = 0; rc == VXP_OK && g < 3; g++)
           if (counts[g] && !array_reserve(ctx, &groups[g], counts[g])) rc = VXP_ENOMEM;
@@ -710,19 +712,17 @@ static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source 
   if (rc == VXP_OK) rc = lowering;
   vxp_machine__reader_free(reader);
   array_free(ctx, &cuts);
-  for (int g = 0; g < 3 && rc == VXP_OK && !whole; g++) {
+  for (int g = 0; g < 3 && rc == VXP_OK; g++) {
     prog->syntax_counts[g] = groups[g].len;
     if (!move_diags(ctx, &prog->diags, &groups[g])) rc = VXP_ENOMEM;
   }
-  if (rc == VXP_OK && !whole && !move_diags(ctx, &prog->diags, &lowered)) rc = VXP_ENOMEM;
-  if (rc == VXP_OK && !whole && !push_range(ctx, src, &prog->changed, 0, (uint32_t)src->len))
-    rc = VXP_ENOMEM;
+  if (rc == VXP_OK && !move_diags(ctx, &prog->diags, &lowered)) rc = VXP_ENOMEM;
+  if (rc == VXP_OK && !push_range(ctx, src, &prog->changed, 0, (uint32_t)src->len)) rc = VXP_ENOMEM;
   for (int g = 0; g < 3; g++)
     vxp_diag__list_free(ctx, &groups[g]);
   vxp_diag__list_free(ctx, &lowered);
-  if (rc != VXP_OK || whole) {
+  if (rc != VXP_OK) {
     vxp_program_free(prog);
-    if (rc == VXP_OK) return 1;
     if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
     return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : rc;
   }
@@ -879,7 +879,9 @@ int vxp_program_write_sexp(const vxp_program *prog, vxp_write_fn write, void *ar
   }
   /* Parsed in windows, each tree freed: each window is parsed again, written and freed, so
    * that no more than one window's tree lives. The whole tree's text is the root's opening,
-   * every window's children in order, and its closing. */
+   * every window's children in order, and its closing. A window with a syntax error is its
+   * own tree as parsed alone: its root's children, or its root itself when that is an ERROR
+   * node (a text that error recovery could not make a source file of). */
   window_cuts cuts;
   int rc = find_window_cuts(ctx, prog->src, &cuts);
   if (rc == 1 || (rc == VXP_OK && cuts.len - 1 != prog->windows))
@@ -892,9 +894,14 @@ int vxp_program_write_sexp(const vxp_program *prog, vxp_write_fn write, void *ar
     TSNode root = ts_tree_root_node(tree);
     if (k == 0) {
       vxp_sexp__put(&o, "(");
-      vxp_sexp__put(&o, ts_node_type(root));
+      vxp_sexp__put(&o, ts_language_symbol_name(ctx->language, ctx->syms.source_file));
     }
-    vxp_sexp__tree(&o, root, true);
+    if (ts_node_symbol(root) == ctx->syms.source_file) {
+      vxp_sexp__tree(&o, root, true);
+    } else { /* an ERROR root: written as a child */
+      vxp_sexp__put(&o, " ");
+      vxp_sexp__tree(&o, root, false);
+    }
     ts_tree_delete(tree);
     if (o.sb.failed) break;
   }

@@ -26,7 +26,9 @@ typedef Array(vxp_scan_mark) vxp_scan_marks;
 
 /* Invariant: `tree` was parsed from `src->text` (NULL once lowered when the program was
  * parsed with VXP_PROGRAM_NO_TREE); `model` was lowered from that tree;
- * `diags` holds syntax errors first (in source order), then lowering problems. */
+ * `diags` holds syntax errors first (in source order), then lowering problems;
+ * `error_windows` <= `windows`, and a program with windows with errors has a syntax error
+ * among its diagnostics (syntax_counts[2] > 0). */
 struct vxp_program {
   vxp_context *ctx;
   const vxp_source *src;
@@ -44,6 +46,11 @@ struct vxp_program {
   char *sexp;       /* cached S-expression, NULL until asked for */
   bool reused_tree; /* reparsed from an older program's tree (vxp_program_reparse) */
   uint32_t windows; /* the windows it was parsed in (VXP_PARSE_WINDOW), 0 when parsed whole */
+  /* Of those, the windows whose tree has a syntax error (each parsed alone, its diagnostics
+   * and model its own tree's), and the text from the first one's start to the last one's
+   * end, [errors_from, errors_to): where the program may differ from a whole parse's, and
+   * beyond, where a whole parse's error recovery reads on past a window's end. */
+  uint32_t error_windows, errors_from, errors_to;
   /* What differs from the older program, in this source's coordinates, sorted and
    * disjoint: the whole text unless `reused_tree`. */
   Array(vxp_range) changed;
@@ -111,9 +118,10 @@ int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode ro
  * at most one window's tree takes memory at a time (issue 18's bound: a whole tree takes
  * about 27 bytes per byte of dense source). A window starts at an item boundary of the
  * parsable-length scan (a blank or line break after a complete top-level item, outside stray
- * text),
- * and the windowed result is kept only when no window's tree has a syntax error; otherwise
- * the whole text is parsed at once, as before. */
+ * text). A window whose tree has a syntax error is kept as it was parsed, alone: its error
+ * recovery stops at the window's ends, so its diagnostics and items may differ from a whole
+ * parse's, but a text has a syntax error in some window exactly when its whole parse has
+ * one. */
 #define VXP_PARSE_WINDOW (1u << 20)
 
 /* Where the windows of `src` begin, and its length last (two windows or more), as a

@@ -71,8 +71,9 @@ int vxpeak_parse(const vxpeak_args *args) {
     exit_code = vxpeak_fail(ctx, rc, "cannot read the program");
     goto done;
   }
-  /* A long text without syntax errors is parsed in windows and printed window by window
-   * (vxp_program_write_sexp), so its whole tree never lives; any other text keeps its tree. */
+  /* A long text is parsed in windows and printed window by window (vxp_program_write_sexp:
+   * a window with a syntax error as its tree parsed alone), so its whole tree never lives;
+   * any other text keeps its tree. */
   rc = vxp_program_parse_flags(&prog, ctx, src, VXP_PROGRAM_NO_TREE | VXP_PROGRAM_KEEP_WHOLE_TREE);
   if (rc != VXP_OK) {
     exit_code = vxpeak_fail(ctx, rc, "cannot parse the program");
