@@ -358,7 +358,7 @@ check-tables:
 	@python3 tests/arena/sealed_tables.py
 
 
-# The hostile-input catalogue: 73 generated cases through the command, each bounded in time
+# The hostile-input catalogue: 80 generated cases through the command, each bounded in time
 # and memory (tests/fuzz/hostile.py; the cases are written to $(BUILD)/hostile/ and removed).
 hostile: $(CLI)
 	@python3 tests/fuzz/hostile.py $(CLI) $(BUILD)/hostile

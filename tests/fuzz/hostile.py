@@ -7,7 +7,9 @@
 Each case is generated into OUTDIR (nothing large is committed): nesting of every bracket
 and expression form to 10^6, overflowing shapes and trip counts, 10 MB lines, invalid
 UTF-8, NUL bytes, CRLF, cyclic and self-referential machine models, recursion,
-instantiation explosions, 10^5 functions, tiles and spaces, /dev/zero; and --time-limit
+instantiation explosions, 10^5 functions, tiles and spaces, syntax errors in 10 MB of
+functions (one, one every window, one in each function, an item left open before the last),
+/dev/zero; and --time-limit
 stopping four commands on a 10 MB program. Every case runs
 through check, parse and emit-cuda, and one more command in turn (JSON, SARIF, explain,
 roofline, plot, the S-expression); each run must end with exit 0, 1 or 2 and a diagnostic,
@@ -177,31 +179,57 @@ def cases():
         b"(" * 250 + b"\nfn f%d() -> i32 { return 0; }\n" % i for i in range(20000)), None
     yield "stray-macro-before-each-item-2e4", b"".join(
         b"m!((\nfn f%d() -> i32 { return 0; }\n" % i for i in range(20000)), None
+    # syntax errors in a text parsed in windows (VXP_PROGRAM_NO_TREE): a window with an error
+    # is parsed alone, and the others stay windows (check 11.8-15.5 times the input, parse
+    # 1.1-5.0, emit-cuda 8.1-13.9; 28-43 when such a text was parsed whole)
+    def tile_fn(i, broken):
+        return b"fn f%d() -> i32 {\n%s%s  return 0;\n}\n" % (
+            i, place(i), b"  let x = ;\n" if broken else b"")
+    yield "functions-10MB-one-syntax-error", MACHINE + b"".join(
+        tile_fn(i, i == 50000) for i in range(10 ** 5)), None
+    yield "functions-10MB-syntax-error-every-window", MACHINE + b"".join(
+        tile_fn(i, i % 1000 == 500) for i in range(10 ** 5)), None  # every 100 KB
+    yield "syntax-error-in-every-function-1e5", MACHINE + b"".join(
+        tile_fn(i, True) for i in range(10 ** 5)), None
+    yield "unclosed-brace-before-the-last-item", MACHINE + b"".join(
+        tile_fn(i, False) for i in range(10 ** 5)) + b"fn g() -> i32 {\n" + place(0) \
+        + b"  return 0;\nfn last() -> i32 { return 0; }\n", None
+    yield "one-line-10MB-one-syntax-error", MACHINE + b"".join(
+        b"fn f%d() -> i32 { let t = transfer(Tensor<f32, [4]>::uninit(), Memory::HBM); "
+        b"%sreturn 0; } " % (i, b"let x = ; " if i == 50000 else b"") for i in range(10 ** 5)) \
+        + b"\n", None
 
 
 # Known gaps, measured and kept visible rather than hidden, per case and command: the bound
 # is 96 MB plus the factor times the input's size (25 for everything not named here), each
 # factor about 10% over what was measured (`/usr/bin/time -v`, max resident set; the figure
-# in the comment is (RSS - 96 MB) / input size). None is left: tree-sitter's syntax tree,
-# about 27 bytes per byte of dense source, is never kept whole for a long text. The
-# analysing commands parse it in windows and free each window's tree (VXP_PROGRAM_NO_TREE,
-# VXP_PARSE_WINDOW); `parse` prints the S-expression window by window
-# (vxp_program_write_sexp: 2.5 on tiles-1e5, 3.1 on calls-chain-1e5, 1.1 on the one line,
-# under the base on functions-1e5); `plot` streams its SVG (vxp_report_plot_write: 10.4,
-# 12.0, 10.7); `emit-cuda` generates window by window and streams the program
-# (vxp_cuda_generate_write: 18.2 on functions-1e5, 13.1 on tiles-1e5, 15.1 on
-# calls-chain-1e5, 13.4 on the one line; 52-64 when it kept the whole tree).
-MEMORY_GAPS = {}
+# in the comment is (RSS - 96 MB) / input size; a key is a command's first word, or a whole
+# command line). Left over 25: the JSON report of 10^5 diagnostics, built whole. The syntax
+# tree (tree-sitter's, about 27 bytes per byte of dense source) is never kept whole for a
+# long text. The analysing commands parse it in windows and free each window's tree
+# (VXP_PROGRAM_NO_TREE, VXP_PARSE_WINDOW), a window with a syntax error too; `parse` prints
+# the S-expression window by window (vxp_program_write_sexp: 2.5 on tiles-1e5, 3.1 on
+# calls-chain-1e5, 1.1 on the one line, under the base on functions-1e5); `plot` streams its
+# SVG (vxp_report_plot_write: 10.4, 12.0, 10.7); `emit-cuda` generates window by window and
+# streams the program (vxp_cuda_generate_write: 18.2 on functions-1e5, 13.1 on tiles-1e5,
+# 15.1 on calls-chain-1e5, 13.4 on the one line; 52-64 when it kept the whole tree).
+MEMORY_GAPS = {
+    # 25.7: the JSON report of its 100,000 diagnostics (147 MB) is built whole (check 15.5)
+    "syntax-error-in-every-function-1e5": {"check --format json": 29},
+}
 
 # Commands run on a case besides its four (the largest pictures: 10^5 panels, whose SVG of
 # about 200 MB was once rendered whole, 29-31 times the input).
 PLOT = ["plot", "-o", "{out}/out.svg"]
-ALSO = {"tiles-1e5": [PLOT], "calls-chain-1e5": [PLOT], "one-line-10MB-of-functions": [PLOT]}
+ALSO = {"tiles-1e5": [PLOT], "calls-chain-1e5": [PLOT], "one-line-10MB-of-functions": [PLOT],
+        "functions-10MB-one-syntax-error": [["explain"], ["roofline"], PLOT]}
 
 
 def memory_factor(name, command):
-    """The memory bound's factor for one command (its first word) on one case."""
-    return MEMORY_GAPS.get(name, {}).get(command[0], 25)
+    """The memory bound's factor for one command (the whole command line, else its first
+    word) on one case."""
+    gaps = MEMORY_GAPS.get(name, {})
+    return gaps.get(" ".join(command), gaps.get(command[0], 25))
 
 
 EXTRA = [["check", "--format", "json"], ["check", "--format", "sarif"], ["explain"],
