@@ -265,8 +265,8 @@ VXP_API int vxp_context_errcode(const vxp_context *ctx);
  * before each top-level item while lowering a program or reading a machine model),
  * vxp_analyze (also while reading the program's own Memory/Topology items, and before each
  * function and each event of its body), vxp_sweep_run (whose analyses share one budget),
- * vxp_analysis_json and vxp_analysis_sarif (before each diagnostic), vxp_roofline_new
- * (before each event it walks and each record it prices for streaming) and
+ * vxp_analysis_json, vxp_analysis_json_write and vxp_analysis_sarif (before each diagnostic),
+ * vxp_roofline_new (before each event it walks and each record it prices for streaming) and
  * vxp_cuda_generate / vxp_cuda_generate_flags / vxp_cuda_generate_write (before each item
  * and each function it generates). A stopped call returns
  * VXP_ECANCELLED (or NULL, with that code on the context), leaves its `out` unset, frees
@@ -502,7 +502,8 @@ VXP_API const vxp_diagnostic *vxp_program_diagnostic(const vxp_program *prog, si
 
 /**
  * A sink for text that a call streams instead of returning it whole (vxp_report_plot_write,
- * vxp_program_write_sexp): called with consecutive pieces of the text in order, none empty,
+ * vxp_program_write_sexp, vxp_analysis_json_write, vxp_cuda_generate_write): called with
+ * consecutive pieces of the text in order, none empty,
  * each borrowed for the duration of the call. Returns 0 to go on; anything else stops the
  * call that is writing, which then returns VXP_EIO. `arg` is the caller's, passed through.
  */
@@ -1208,6 +1209,19 @@ VXP_API vxp_range vxp_unresolved_call_range(const vxp_unresolved_call *u);
  * @return the text, or NULL on allocation failure (the context says why)
  */
 VXP_API const char *vxp_analysis_json(vxp_analysis *an, size_t *len);
+
+/**
+ * The report of vxp_analysis_json, byte for byte, handed to `write` (vxp_write_fn) in pieces
+ * of about 64 KiB as it is rendered, so that the text is never held whole (`vxpeak check
+ * --format json`: the report of 10^5 diagnostics is some 15 times its program's size). Nothing
+ * is cached; when vxp_analysis_json has rendered the report already, that text is written. A
+ * failure after the first write leaves what was written incomplete.
+ * @return VXP_OK, VXP_ENOMEM, VXP_ECANCELLED (the cancellation flag or the time budget),
+ *         VXP_EIO when `write` returned non-zero, or VXP_EINVAL (a NULL argument); failures
+ *         are reported on the analysis' context
+ */
+VXP_API VXP_WARN_UNUSED int vxp_analysis_json_write(const vxp_analysis *an, vxp_write_fn write,
+                                                    void *arg);
 
 /**
  * The analysis' diagnostics as a SARIF 2.1.0 log (the OASIS schema), for code scanning:

@@ -6,6 +6,12 @@
 
 #include "cli.h"
 
+/* vxp_write_fn to standard output: non-zero when it took fewer bytes than given. */
+static int write_stdout(void *arg, const char *bytes, size_t len) {
+  (void)arg;
+  return fwrite(bytes, 1, len, stdout) == len ? 0 : 1;
+}
+
 int vxpeak_check(const vxpeak_args *args) {
   vxpeak_session s;
   vxp_report *rep = NULL;
@@ -22,10 +28,23 @@ int vxpeak_check(const vxpeak_args *args) {
       goto done;
     }
     vxpeak_print_report(rep);
+  } else if (strcmp(args->format, "json") == 0) {
+    /* streamed: the report of a long program with many diagnostics is many times its size */
+    int rc = vxp_analysis_json_write(s.an, write_stdout, NULL);
+    if (rc == VXP_OK && fflush(stdout) != 0) { /* the last piece may sit in stdio's buffer */
+      fprintf(stderr, "vxpeak: cannot write the report to standard output\n");
+      exit_code = VXPEAK_EXIT_USAGE;
+      goto done;
+    }
+    if (rc != VXP_OK) {
+      exit_code = vxpeak_fail(s.program.ctx, rc,
+                              rc == VXP_EIO ? "cannot write the report to standard output"
+                                            : "cannot render the report");
+      goto done;
+    }
   } else {
     size_t len;
-    const char *text = strcmp(args->format, "json") == 0 ? vxp_analysis_json(s.an, &len)
-                                                         : vxp_analysis_sarif(s.an, &len);
+    const char *text = vxp_analysis_sarif(s.an, &len);
     if (!text) {
       /* The context says why: out of memory, or cancelled by --time-limit. */
       exit_code = vxpeak_fail(s.program.ctx, vxp_context_errcode(s.program.ctx),

@@ -204,7 +204,8 @@ def cases():
 # is 96 MB plus the factor times the input's size (25 for everything not named here), each
 # factor about 10% over what was measured (`/usr/bin/time -v`, max resident set; the figure
 # in the comment is (RSS - 96 MB) / input size; a key is a command's first word, or a whole
-# command line). Left over 25: the JSON report of 10^5 diagnostics, built whole. The syntax
+# command line). None is left over 25 (the JSON report of 10^5 diagnostics, 25.7 when it
+# was built whole, is streamed: 12.6, vxp_analysis_json_write). The syntax
 # tree (tree-sitter's, about 27 bytes per byte of dense source) is never kept whole for a
 # long text. The analysing commands parse it in windows and free each window's tree
 # (VXP_PROGRAM_NO_TREE, VXP_PARSE_WINDOW), a window with a syntax error too; `parse` prints
@@ -213,10 +214,7 @@ def cases():
 # SVG (vxp_report_plot_write: 10.4, 12.0, 10.7); `emit-cuda` generates window by window and
 # streams the program (vxp_cuda_generate_write: 18.2 on functions-1e5, 13.1 on tiles-1e5,
 # 15.1 on calls-chain-1e5, 13.4 on the one line; 52-64 when it kept the whole tree).
-MEMORY_GAPS = {
-    # 25.7: the JSON report of its 100,000 diagnostics (147 MB) is built whole (check 15.5)
-    "syntax-error-in-every-function-1e5": {"check --format json": 29},
-}
+MEMORY_GAPS = {}
 
 # Commands run on a case besides its four (the largest pictures: 10^5 panels, whose SVG of
 # about 200 MB was once rendered whole, 29-31 times the input).

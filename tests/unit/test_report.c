@@ -446,6 +446,57 @@ static void test_report__a_streamed_plot_is_the_plot_in_bounded_pieces(void **st
   test_done(&r);
 }
 
+static void test_report__a_streamed_json_report_is_the_report_in_bounded_pieces(void **state) {
+  (void)state;
+  /* 3000 tiles in spaces nobody declares, each an E6025 of its own: a report of several
+   * hundred KiB. */
+  size_t cap = 1024 + 3000 * 96, o = 0;
+  char *text = malloc(cap);
+  assert_non_null(text);
+  o += (size_t)snprintf(text + o, cap - o, "%s", MACHINE_TEXT);
+  for (size_t i = 0; i < 3000; i++) /* 30 functions of 100 (an item holds 61440 tokens) */
+    o += (size_t)snprintf(
+        text + o, cap - o,
+        "%s  let t%zu = transfer(Tensor<f32, [4]>::new(), Memory::Nowhere%zu);\n%s",
+        i % 100 ? "" : "fn main() -> i32 {\n", i, i, i % 100 == 99 ? "  return 0;\n}\n" : "");
+  assert_true(o < cap);
+  test_run r = test_analyse(text);
+  free(text);
+  /* streamed first, so that it is rendered, not the cached text written */
+  pieces p = {NULL, 0, 0, 0, 0};
+  assert_int_equal(vxp_analysis_json_write(r.an, collect, &p), VXP_OK);
+  assert_int_equal(vxp_context_errcode(r.ctx), VXP_OK);
+  size_t len = 0;
+  const char *whole = vxp_analysis_json(r.an, &len);
+  assert_non_null(whole);
+  assert_true(len > (200u << 10));
+  assert_int_equal(p.len, len);
+  assert_memory_equal(p.text, whole, len); /* byte for byte */
+  assert_true(p.count > 3);
+  assert_true(p.largest < (80u << 10)); /* never held whole: pieces of about 64 KiB */
+  free(p.text);
+  /* Once rendered, the cached text is what is written. */
+  pieces c = {NULL, 0, 0, 0, 0};
+  assert_int_equal(vxp_analysis_json_write(r.an, collect, &c), VXP_OK);
+  assert_int_equal(c.len, len);
+  assert_memory_equal(c.text, whole, len);
+  free(c.text);
+  /* A writer that fails stops the report: VXP_EIO, and nothing after the refused piece. */
+  vxp_analysis *again = NULL;
+  assert_int_equal(vxp_analyze(&again, r.ctx, r.prog, NULL), VXP_OK);
+  pieces q = {NULL, 0, 0, 0, 2};
+  assert_int_equal(vxp_analysis_json_write(again, collect, &q), VXP_EIO);
+  assert_int_equal(vxp_context_errcode(r.ctx), VXP_EIO);
+  assert_int_equal(q.count, 2);
+  free(q.text);
+  pieces none = {NULL, 0, 0, 0, 0};
+  assert_int_equal(vxp_analysis_json_write(again, NULL, &none), VXP_EINVAL);
+  assert_int_equal(vxp_analysis_json_write(NULL, collect, &none), VXP_EINVAL);
+  assert_int_equal(none.count, 0);
+  vxp_analysis_free(again);
+  test_done(&r);
+}
+
 /* A one-value frontier of COLUMN at `column` with ROW set to `row`. */
 static vxp_frontier *grid_cell(test_run *r, uint64_t row, uint64_t column) {
   vxp_const_override o = {"ROW", row};
@@ -599,6 +650,7 @@ int main(void) {
       cmocka_unit_test(test_report__sweep_grid_reads_rows_and_columns_from_its_cells),
       cmocka_unit_test(test_report__plot_draws_the_peak_the_analysis_reports),
       cmocka_unit_test(test_report__plot_refuses_other_forms_and_empty_selections),
+      cmocka_unit_test(test_report__a_streamed_json_report_is_the_report_in_bounded_pieces),
       cmocka_unit_test(test_report__a_streamed_plot_is_the_plot_in_bounded_pieces),
       cmocka_unit_test(
           test_report__check_lists_each_sets_own_tiles_and_the_pairs_inside_the_margin),

@@ -338,6 +338,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_unresolved_call_range": (Range, [_H]),
     # json
     "vxp_analysis_json": (c_void_p, [_H, _SIZE_OUT]),
+    "vxp_analysis_json_write": (c_int, [_H, c_void_p, c_void_p]),
     "vxp_analysis_sarif": (c_void_p, [_H, _SIZE_OUT]),
     # sweeps
     "vxp_search_name": (c_char_p, [c_int]),
