@@ -209,9 +209,7 @@ char *vxp_sexp__render(vxp_context *ctx, TSNode root);
 typedef struct vxp_sexp_out {
   vxp_context *ctx;
   vxp_sb sb;
-  vxp_write_fn write;
-  void *arg;
-  bool refused; /* the writer returned non-zero */
+  vxp_sb_sink to; /* no writer: the text stays in `sb` (vxp_program_sexp) */
 } vxp_sexp_out;
 
 void vxp_sexp__out_init(vxp_sexp_out *o, vxp_context *ctx, vxp_write_fn write, void *arg);

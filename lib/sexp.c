@@ -15,12 +15,9 @@
 
 typedef vxp_sexp_out out;
 
-#define SPILL (64u << 10)
-
 static bool put(out *o, const char *s, size_t n) {
   vxp_sb__append(o->ctx, &o->sb, s, n);
-  if (o->write && o->sb.len >= SPILL) vxp_sb__drain(&o->sb, o->write, o->arg, &o->refused);
-  return !o->sb.failed;
+  return vxp_sb__spill(&o->sb, &o->to, false);
 }
 
 static bool puts_(out *o, const char *s) { return put(o, s, strlen(s)); }
@@ -108,8 +105,8 @@ char *vxp_sexp__render(vxp_context *ctx, TSNode root) {
 void vxp_sexp__out_init(vxp_sexp_out *o, vxp_context *ctx, vxp_write_fn write, void *arg) {
   memset(o, 0, sizeof(*o));
   o->ctx = ctx;
-  o->write = write;
-  o->arg = arg;
+  o->to.write = write;
+  o->to.arg = arg;
 }
 
 bool vxp_sexp__put(vxp_sexp_out *o, const char *text) { return puts_(o, text); }
@@ -119,9 +116,10 @@ bool vxp_sexp__tree(vxp_sexp_out *o, TSNode root, bool children_only) {
 }
 
 int vxp_sexp__out_finish(vxp_sexp_out *o) {
-  if (!o->sb.failed) vxp_sb__drain(&o->sb, o->write, o->arg, &o->refused);
+  vxp_sb__spill(&o->sb, &o->to, true);
   bool failed = o->sb.failed;
   vxp_sb__free(o->ctx, &o->sb);
-  if (o->refused) return vxp_ctx__error(o->ctx, VXP_EIO, "the writer of the S-expression failed");
+  if (o->to.refused)
+    return vxp_ctx__error(o->ctx, VXP_EIO, "the writer of the S-expression failed");
   return failed ? vxp_ctx__nomem(o->ctx) : VXP_OK;
 }

@@ -49,6 +49,25 @@ char *vxp_sb__detach(vxp_context *ctx, vxp_sb *sb, size_t *len);
  * returned non-zero; `*refused` (may be NULL) is then set when it was `write`. */
 bool vxp_sb__drain(vxp_sb *sb, vxp_write_fn write, void *arg, bool *refused);
 
+/* Where a streamed text goes: the buffer it is built in, handed to `write` whenever it
+ * holds VXP__SB_SPILL bytes, so that the text is never held whole (the S-expression, the
+ * JSON report, the plot, the CUDA program). Without a writer the text stays in the buffer. */
+typedef struct vxp_sb_sink {
+  vxp_write_fn write;
+  void *arg;
+  bool refused; /* the writer returned non-zero */
+} vxp_sb_sink;
+
+#define VXP__SB_SPILL ((size_t)64 << 10)
+
+/* Hand `sb`'s text to the sink's writer once it holds VXP__SB_SPILL bytes (whatever it holds
+ * with `all`); nothing without a writer. false when an append had failed or the writer
+ * refused (vxp_sb__drain). */
+static inline bool vxp_sb__spill(vxp_sb *sb, vxp_sb_sink *to, bool all) {
+  if (!to->write || (!all && sb->len < VXP__SB_SPILL)) return !sb->failed;
+  return vxp_sb__drain(sb, to->write, to->arg, &to->refused);
+}
+
 /* Free the text and leave the buffer empty (and not failed; still bound to its arena). */
 void vxp_sb__free(vxp_context *ctx, vxp_sb *sb);
 

@@ -455,23 +455,20 @@ static void collect_all(cg *G, const cg_trees *T) {
   }
 }
 
-/* Where the generated text goes: a buffer handed to the writer whenever it holds 64 KiB. */
+/* Where the generated text goes: the header, tables and prototypes built in `sb`, the
+ * kernels and definitions in buffers of their own, each handed to the writer as it grows. */
 typedef struct cg_out {
   vxp_sb sb;
-  vxp_write_fn write;
-  void *arg;
-  bool refused; /* the writer returned non-zero */
+  vxp_sb_sink to;
 } cg_out;
-
-#define CG_OUT_PIECE ((size_t)64 << 10)
 
 /* Hand `sb`'s text to the writer when it holds a piece (or, with `all`, whatever it holds);
  * false (G->rc) when out of memory or refused. */
 static bool out_drain(cg *G, cg_out *o, vxp_sb *sb, bool all) {
-  if (sb->failed && !o->refused) G->rc = VXP_ENOMEM;
+  if (sb->failed && !o->to.refused) G->rc = VXP_ENOMEM;
   if (G->rc != VXP_OK) return false;
-  if ((all || sb->len >= CG_OUT_PIECE) && !vxp_sb__drain(sb, o->write, o->arg, &o->refused)) {
-    G->rc = o->refused ? VXP_EIO : VXP_ENOMEM;
+  if (!vxp_sb__spill(sb, &o->to, all)) {
+    G->rc = o->to.refused ? VXP_EIO : VXP_ENOMEM;
     return false;
   }
   return true;
@@ -481,8 +478,8 @@ static bool out_drain(cg *G, cg_out *o, vxp_sb *sb, bool all) {
 static bool out_text(cg *G, cg_out *o, const vxp_sb *text) {
   if (text->failed) G->rc = VXP_ENOMEM;
   if (!out_drain(G, o, &o->sb, true)) return false;
-  if (text->len && o->write(o->arg, text->data, text->len) != 0) {
-    o->refused = true;
+  if (text->len && o->to.write(o->to.arg, text->data, text->len) != 0) {
+    o->to.refused = true;
     G->rc = VXP_EIO;
     return false;
   }
@@ -557,8 +554,8 @@ int vxp_cg__generate(cg *G, vxp_write_fn write, void *arg) {
   if (G->rc == VXP_OK) collect_spaces(G);
   cg_out out;
   memset(&out, 0, sizeof(out));
-  out.write = write;
-  out.arg = arg;
+  out.to.write = write;
+  out.to.arg = arg;
   if (G->rc == VXP_OK && !interrupted(G)) generate_all(G, &T, true, NULL);
   if (G->rc != VXP_OK || vxp_diag__count(G->diags, VXP_SEVERITY_ERROR) > 0) {
     array_free(G->ctx, &T.cuts);

@@ -303,7 +303,7 @@ static void defines_json(vxp_jw *j, const vxp_analysis *an) {
 
 /* The report into `sb`, spilled to `to` as it grows; false when cancelled (the caller
  * reports it). `sb->failed` says an append or a write failed. */
-static bool render(const vxp_analysis *an, vxp_sb *sb, vxp_report_sink *to) {
+static bool render(const vxp_analysis *an, vxp_sb *sb, vxp_sb_sink *to) {
   vxp_context *ctx = an->ctx;
   vxp_jw j;
   vxp_jw__init(&j, ctx, sb, true);
@@ -326,45 +326,45 @@ static bool render(const vxp_analysis *an, vxp_sb *sb, vxp_report_sink *to) {
       break;
     }
     diagnostic_json(&j, &an->diags.items[i]);
-    vxp_report__spill(sb, to, false);
+    vxp_sb__spill(sb, to, false);
   }
   vxp_jw__close(&j, ']');
   vxp_jw__key(&j, "routes");
   vxp_jw__open(&j, '[');
   for (size_t i = 0; i < an->routes.len && !sb->failed; i++) {
     route_json(&j, &an->routes.items[i]);
-    vxp_report__spill(sb, to, false);
+    vxp_sb__spill(sb, to, false);
   }
   vxp_jw__close(&j, ']');
   vxp_jw__key(&j, "resident_sets");
   vxp_jw__open(&j, '[');
   for (size_t i = 0; i < an->resident_sets.len && !sb->failed; i++) {
     resident_set_json(&j, an, &an->resident_sets.items[i]);
-    vxp_report__spill(sb, to, false);
+    vxp_sb__spill(sb, to, false);
   }
   vxp_jw__close(&j, ']');
   vxp_jw__key(&j, "call_tree");
   vxp_jw__open(&j, '[');
   for (size_t i = 0; i < an->call_trees.len && !sb->failed; i++) {
     call_tree_json(&j, &an->call_trees.items[i]);
-    vxp_report__spill(sb, to, false);
+    vxp_sb__spill(sb, to, false);
   }
   vxp_jw__close(&j, ']');
   vxp_jw__key(&j, "unresolved_calls");
   vxp_jw__open(&j, '[');
   for (size_t i = 0; i < an->unresolved.len && !sb->failed; i++) {
     unresolved_json(&j, &an->unresolved.items[i]);
-    vxp_report__spill(sb, to, false);
+    vxp_sb__spill(sb, to, false);
   }
   vxp_jw__close(&j, ']');
   vxp_jw__close(&j, '}');
-  if (!cancelled) vxp_report__spill(sb, to, true);
+  if (!cancelled) vxp_sb__spill(sb, to, true);
   return !cancelled;
 }
 
 char *vxp_report__json(const vxp_analysis *an, size_t *len) {
   vxp_sb sb = {0};
-  vxp_report_sink none = {NULL, NULL, false};
+  vxp_sb_sink none = {NULL, NULL, false};
   if (!render(an, &sb, &none)) {
     vxp_sb__free(an->ctx, &sb);
     return NULL;
@@ -406,7 +406,7 @@ int vxp_analysis_json_write(const vxp_analysis *an, vxp_write_fn write, void *ar
                : VXP_OK;
   if (vxp_ctx__interrupted(ctx)) return vxp_ctx__cancelled(ctx);
   vxp_sb sb = {0};
-  vxp_report_sink to = {write, arg, false};
+  vxp_sb_sink to = {write, arg, false};
   bool done = render(an, &sb, &to);
   bool failed = sb.failed;
   vxp_sb__free(ctx, &sb);

@@ -188,7 +188,7 @@ static bool peak_groups(vxp_context *ctx, const vxp_analysis *an, const vxp_resi
 }
 
 /* One (function, space) panel at vertical offset `y0`; false on allocation failure. */
-static bool panel(vxp_context *ctx, vxp_sb *sb, vxp_report_sink *to, const vxp_analysis *an,
+static bool panel(vxp_context *ctx, vxp_sb *sb, vxp_sb_sink *to, const vxp_analysis *an,
                   const vxp_resident_set *rs, double y0) {
   uint32_t last = 0;
   step *steps = live_curve(ctx, an, rs, &last);
@@ -262,7 +262,7 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, vxp_report_sink *to, const vxp_a
                    Y(0));
     for (uint32_t p = 1; p <= last && !sb->failed; p++) {
       vxp_sb__printf(ctx, sb, " H%.1f V%.1f", X(p), Y(steps[p].live));
-      vxp_report__spill(sb, to, false);
+      vxp_sb__spill(sb, to, false);
     }
     vxp_sb__printf(ctx, sb, " H%.1f V%.1f%s\"/>\n", X(end), Y(0), outline ? "" : " Z");
   }
@@ -288,7 +288,7 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, vxp_report_sink *to, const vxp_a
     }
     vxp_sb__printf(ctx, sb, "; live: %s bytes (%s)</title></rect>\n",
                    vxp_num__grouped(steps[p].live, b1), vxp_num__binary(steps[p].live, b2));
-    vxp_report__spill(sb, to, false);
+    vxp_sb__spill(sb, to, false);
   }
   vxp_ctx__free(ctx, steps);
   /* The peak: a marker and its breakdown by role (or by binding without roles). */
@@ -337,7 +337,7 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, vxp_report_sink *to, const vxp_a
 
 /* The picture into `sb`, handed to `to`'s writer as it grows when there is one. */
 static int draw(vxp_context *ctx, const vxp_analysis *an, const vxp_report_options *o, vxp_sb *sb,
-                vxp_report_sink *to) {
+                vxp_sb_sink *to) {
   size_t panels = 0;
   for (size_t i = 0; i < an->resident_sets.len; i++)
     if (selected(&an->resident_sets.items[i], o)) panels++;
@@ -372,11 +372,11 @@ static int draw(vxp_context *ctx, const vxp_analysis *an, const vxp_report_optio
     if (!selected(rs, o)) continue;
     if (vxp_ctx__interrupted(ctx)) return vxp_ctx__cancelled(ctx);
     if (!panel(ctx, sb, to, an, rs, y0)) sb->failed = true;
-    vxp_report__spill(sb, to, false);
+    vxp_sb__spill(sb, to, false);
     y0 += PANEL_H;
   }
   vxp_sb__puts(ctx, sb, "</svg>\n");
-  vxp_report__spill(sb, to, true);
+  vxp_sb__spill(sb, to, true);
   if (to->refused) return vxp_ctx__error(ctx, VXP_EIO, "vxp_report_plot_write: the writer failed");
   return sb->failed ? vxp_ctx__nomem(ctx) : VXP_OK;
 }
@@ -392,7 +392,7 @@ int vxp_report_plot(vxp_report **out, vxp_context *ctx, const vxp_analysis *an,
   int rc = vxp_report__options(ctx, opts, &o, VXP_REPORT__FORMAT(VXP_REPORT_SVG));
   if (rc != VXP_OK) return rc;
   vxp_sb sb = {0};
-  vxp_report_sink none = {NULL, NULL, false};
+  vxp_sb_sink none = {NULL, NULL, false};
   rc = draw(ctx, an, &o, &sb, &none);
   if (rc != VXP_OK) {
     vxp_sb__free(ctx, &sb);
@@ -411,7 +411,7 @@ int vxp_report_plot_write(vxp_context *ctx, const vxp_analysis *an, const vxp_re
   int rc = vxp_report__options(ctx, opts, &o, VXP_REPORT__FORMAT(VXP_REPORT_SVG));
   if (rc != VXP_OK) return rc;
   vxp_sb sb = {0};
-  vxp_report_sink to = {write, arg, false};
+  vxp_sb_sink to = {write, arg, false};
   rc = draw(ctx, an, &o, &sb, &to);
   vxp_sb__free(ctx, &sb);
   return rc;

@@ -46,24 +46,6 @@ const char *vxp_report__machine_name(const vxp_analysis *an, const vxp_report_op
  * newline and tab dropped (NULL: nothing). */
 void vxp_report__xml(vxp_context *ctx, vxp_sb *sb, const char *s);
 
-/* Where a streamed report goes: into its buffer whole (write NULL), or to the caller's
- * writer whenever the buffer holds VXP__REPORT_SPILL bytes, so that the text is never held
- * whole (vxp_report_plot_write, vxp_analysis_json_write). */
-typedef struct vxp_report_sink {
-  vxp_write_fn write;
-  void *arg;
-  bool refused; /* the writer returned non-zero */
-} vxp_report_sink;
-
-#define VXP__REPORT_SPILL (64u << 10)
-
-/* Hand what the buffer holds to the writer once it holds VXP__REPORT_SPILL bytes (at once
- * with `all`); nothing without a writer. */
-static inline void vxp_report__spill(vxp_sb *sb, vxp_report_sink *to, bool all) {
-  if (to->write && (all || sb->len >= VXP__REPORT_SPILL))
-    vxp_sb__drain(sb, to->write, to->arg, &to->refused);
-}
-
 /* ------------------------------------------------------------------ the analysis' own */
 
 /* Render the JSON report (json.c). Returns a buffer from the context's allocator and its
