@@ -580,8 +580,8 @@ static bool move_diags(vxp_context *ctx, vxp_diag_list *to, vxp_diag_list *from)
 
 /* Parse the window [a, b) of `src` alone (tree-sitter's included ranges: the nodes keep
  * their offsets in the whole text). */
-static int parse_window(vxp_context *ctx, const vxp_source *src, uint32_t a, uint32_t b,
-                        TSTree **out) {
+int vxp_program__parse_window(vxp_context *ctx, const vxp_source *src, uint32_t a, uint32_t b,
+                              TSTree **out) {
   vxp_range r = vxp_source__range(src, a, b);
   TSRange range = {{r.start.line, r.start.column}, {r.end.line, r.end.column}, a, b};
   if (!ts_parser_set_included_ranges(ctx->parser, &range, 1))
@@ -604,13 +604,11 @@ static bool window_start(const vxp_source *src, const vxp_scan_mark *m) {
          (t[0] == '\r' && m->at + 1 < src->len && t[1] == '\n');
 }
 
-typedef vxp_window_cuts window_cuts;
-
 /* Where the windows of `src` begin, and its length last (at least three entries: two windows
  * or more); returns 1, with nothing in `cuts`, when the text is not parsed in windows (short,
  * cut, or no item boundary to start a window at). The same text on the same context gives
  * the same windows, so vxp_program_write_sexp finds build_windowed's again. */
-static int find_window_cuts(vxp_context *ctx, const vxp_source *src, window_cuts *cuts) {
+int vxp_program__window_cuts(vxp_context *ctx, const vxp_source *src, vxp_window_cuts *cuts) {
   uint32_t window = ctx->parse_window ? ctx->parse_window : VXP_PARSE_WINDOW;
   memset(cuts, 0, sizeof(*cuts));
   if (src->len <= window) return 1;
@@ -645,8 +643,8 @@ static int find_window_cuts(vxp_context *ctx, const vxp_source *src, window_cuts
  * VXP_OK; returns 1 when the text is not to be parsed in windows (short, cut, or no item
  * boundary to start a window at), with nothing made; or an error code. */
 static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source *src) {
-  window_cuts cuts;
-  int rc = find_window_cuts(ctx, src, &cuts);
+  vxp_window_cuts cuts;
+  int rc = vxp_program__window_cuts(ctx, src, &cuts);
   if (rc != VXP_OK) return rc;
   vxp_program *prog = VXP_ARENA_HANDLE_SIZED(ctx, vxp_program, arena, program_bytes(src));
   vxp_lower_run *W = NULL;
@@ -673,7 +671,7 @@ static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source 
     for (size_t k = 0; k + 1 < cuts.len && rc == VXP_OK; k++) {
       TSTree *tree = NULL;
       uint32_t a = cuts.items[k], b = cuts.items[k + 1];
-      rc = parse_window(ctx, src, a, b, &tree);
+      rc = vxp_program__parse_window(ctx, src, a, b, &tree);
       if (rc != VXP_OK) break;
       TSNode root = ts_tree_root_node(tree);
       if (pass == 0) {
@@ -882,14 +880,14 @@ int vxp_program_write_sexp(const vxp_program *prog, vxp_write_fn write, void *ar
    * every window's children in order, and its closing. A window with a syntax error is its
    * own tree as parsed alone: its root's children, or its root itself when that is an ERROR
    * node (a text that error recovery could not make a source file of). */
-  window_cuts cuts;
-  int rc = find_window_cuts(ctx, prog->src, &cuts);
+  vxp_window_cuts cuts;
+  int rc = vxp_program__window_cuts(ctx, prog->src, &cuts);
   if (rc == 1 || (rc == VXP_OK && cuts.len - 1 != prog->windows))
     rc = vxp_ctx__error(ctx, VXP_ERROR, "%s: the text's windows are not found again",
                         prog->src->label);
   for (size_t k = 0; rc == VXP_OK && k + 1 < cuts.len; k++) {
     TSTree *tree = NULL;
-    rc = parse_window(ctx, prog->src, cuts.items[k], cuts.items[k + 1], &tree);
+    rc = vxp_program__parse_window(ctx, prog->src, cuts.items[k], cuts.items[k + 1], &tree);
     if (rc != VXP_OK) break;
     TSNode root = ts_tree_root_node(tree);
     if (k == 0) {
@@ -918,13 +916,4 @@ int vxp_program_declares_machine(const vxp_program *prog) {
   for (size_t i = 0; i < m->spaces.len; i++)
     if (m->spaces.items[i].has_capacity) return 1;
   return 0;
-}
-
-int vxp_program__window_cuts(vxp_context *ctx, const vxp_source *src, vxp_window_cuts *cuts) {
-  return find_window_cuts(ctx, src, cuts);
-}
-
-int vxp_program__parse_window(vxp_context *ctx, const vxp_source *src, uint32_t a, uint32_t b,
-                              TSTree **out) {
-  return parse_window(ctx, src, a, b, out);
 }
