@@ -6,12 +6,6 @@
 
 #include "cli.h"
 
-/* vxp_write_fn to standard output: non-zero when it took fewer bytes than given. */
-static int write_stdout(void *arg, const char *bytes, size_t len) {
-  (void)arg;
-  return fwrite(bytes, 1, len, stdout) == len ? 0 : 1;
-}
-
 int vxpeak_check(const vxpeak_args *args) {
   vxpeak_session s;
   vxp_report *rep = NULL;
@@ -30,16 +24,18 @@ int vxpeak_check(const vxpeak_args *args) {
     vxpeak_print_report(rep);
   } else if (strcmp(args->format, "json") == 0) {
     /* streamed: the report of a long program with many diagnostics is many times its size */
-    int rc = vxp_analysis_json_write(s.an, write_stdout, NULL);
-    if (rc == VXP_OK && fflush(stdout) != 0) { /* the last piece may sit in stdio's buffer */
-      fprintf(stderr, "vxpeak: cannot write the report to standard output\n");
+    vxpeak_out_file out;
+    vxpeak_out_file_init(&out, "-");
+    int rc = vxp_analysis_json_write(s.an, vxpeak_out_file_write, &out);
+    bool closed = vxpeak_out_file_close(&out); /* the last piece may sit in stdio's buffer */
+    if (rc == VXP_EIO || (rc == VXP_OK && !closed)) {
+      fprintf(stderr, "vxpeak check: cannot write the report to standard output: %s\n",
+              strerror(out.error));
       exit_code = VXPEAK_EXIT_USAGE;
       goto done;
     }
     if (rc != VXP_OK) {
-      exit_code = vxpeak_fail(s.program.ctx, rc,
-                              rc == VXP_EIO ? "cannot write the report to standard output"
-                                            : "cannot render the report");
+      exit_code = vxpeak_fail(s.program.ctx, rc, "cannot render the report");
       goto done;
     }
   } else {

@@ -196,6 +196,29 @@ int vxpeak_load_machine(vxp_context *ctx, const char *arg, vxp_source **out_src,
  * one-line reason listing what does and returns false otherwise. */
 bool vxpeak_check_selection(const vxpeak_args *args, const vxp_analysis *an);
 
+/* ------------------------------------------------------------------ streamed output (outfile.c) */
+
+/* The file a command streams its output to (`-`: standard output), opened at the first
+ * piece, so that nothing is created when there is nothing to write. */
+typedef struct vxpeak_out_file {
+  const char *path;
+  FILE *f;
+  bool opened; /* a regular file was opened (so one cut short is removed) */
+  int error;   /* errno of the failed open or write, or 0 */
+} vxpeak_out_file;
+
+void vxpeak_out_file_init(vxpeak_out_file *of, const char *path);
+/* A vxp_write_fn (`arg` is the vxpeak_out_file): non-zero when the file cannot be opened or
+ * takes fewer bytes than given. */
+int vxpeak_out_file_write(void *arg, const char *bytes, size_t len);
+/* Close the file (flush standard output); false, with `error`, when the last bytes could
+ * not be written. Closing twice is harmless. */
+bool vxpeak_out_file_close(vxpeak_out_file *of);
+/* Remove what was written when it is a regular file this command opened: an output cut
+ * short is not left behind as if it were whole (`-o /dev/full` or a FIFO is a place to
+ * write, not a file the command made). */
+void vxpeak_out_file_discard(const vxpeak_out_file *of);
+
 /* ------------------------------------------------------------------ diagnostics (render.c) */
 
 /* Render one diagnostic in compiler form: `file:line:col: error[CODE]: message`, the

@@ -2,19 +2,15 @@
 /* emit.c - `vxpeak emit-cuda`: write the CUDA program whose memory matches the analysis. */
 #include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
-/* The file the program is streamed to, opened at the first piece (nothing is created when
- * the program is refused: the library knows it before it writes). */
+/* The file the program is streamed to (nothing is created when the program is refused: the
+ * library knows it before it writes), and what the first piece says first. */
 typedef struct cuda_file {
-  const char *path;
+  vxpeak_out_file out;
   const vxp_analysis *an;
   const char *label; /* the input, for the --allow-rejected warning */
-  FILE *f;
-  bool opened; /* a regular file was opened (so a program cut short is removed) */
-  int error;   /* errno of the failed open or write, or 0 */
 } cuda_file;
 
 /* --allow-rejected: generated, but the analysis' errors are said, as warnings (before the
@@ -34,39 +30,16 @@ static void warn_rejected(const vxp_analysis *an, const char *file) {
 
 static int write_piece(void *arg, const char *bytes, size_t len) {
   cuda_file *cf = arg;
-  if (!cf->f) {
-    if (vxp_analysis_error_count(cf->an) > 0) warn_rejected(cf->an, cf->label);
-    cf->f = strcmp(cf->path, "-") == 0 ? stdout : fopen(cf->path, "wb");
-    if (!cf->f) {
-      cf->error = errno;
-      return 1;
-    }
-    /* Only a regular file is removed when the program is cut short: `-o /dev/full` or a
-     * FIFO is a place to write, not a file this command made. */
-    struct stat st;
-    cf->opened = cf->f != stdout && fstat(fileno(cf->f), &st) == 0 && S_ISREG(st.st_mode);
-  }
-  if (fwrite(bytes, 1, len, cf->f) != len) {
-    cf->error = errno;
-    return 1;
-  }
-  return 0;
-}
-
-/* Close the file; false (with cf->error) when the last bytes could not be written. */
-static bool close_file(cuda_file *cf) {
-  if (!cf->f) return true;
-  bool ok = cf->f == stdout ? fflush(cf->f) == 0 : fclose(cf->f) == 0;
-  if (!ok && !cf->error) cf->error = errno;
-  cf->f = NULL;
-  return ok;
+  if (!cf->out.f && vxp_analysis_error_count(cf->an) > 0) warn_rejected(cf->an, cf->label);
+  return vxpeak_out_file_write(&cf->out, bytes, len);
 }
 
 int vxpeak_emit_cuda(const vxpeak_args *args) {
   const char *file = args->file, *output = args->output;
   vxpeak_session s;
   int exit_code = vxpeak_session_open(&s, args);
-  cuda_file cf = {output, s.an, file, NULL, false, 0};
+  cuda_file cf = {{0}, s.an, file};
+  vxpeak_out_file_init(&cf.out, output);
   vxp_cuda *cu = NULL;
   if (exit_code != VXPEAK_EXIT_OK) goto done;
   /* Streamed: the program of a long text is generated window by window and never held
@@ -74,9 +47,9 @@ int vxpeak_emit_cuda(const vxpeak_args *args) {
   int rc =
       vxp_cuda_generate_write(&cu, s.program.ctx, s.an,
                               args->allow_rejected ? VXP_CUDA_ALLOW_REJECTED : 0, write_piece, &cf);
-  bool closed = close_file(&cf);
+  bool closed = vxpeak_out_file_close(&cf.out);
   if (rc == VXP_EIO || (rc == VXP_OK && !closed)) {
-    fprintf(stderr, "vxpeak emit-cuda: cannot write '%s': %s\n", output, strerror(cf.error));
+    fprintf(stderr, "vxpeak emit-cuda: cannot write '%s': %s\n", output, strerror(cf.out.error));
     exit_code = VXPEAK_EXIT_USAGE;
   } else if (rc != VXP_OK) {
     exit_code = vxpeak_fail(s.program.ctx, rc, "code generation failed");
@@ -90,9 +63,9 @@ int vxpeak_emit_cuda(const vxpeak_args *args) {
   }
   /* A program cut short (refused by the writer, or its last bytes not written) is not left
    * behind as if it were one. */
-  if ((rc != VXP_OK || !closed) && cf.opened) remove(output);
+  if (rc != VXP_OK || !closed) vxpeak_out_file_discard(&cf.out);
 done:
-  close_file(&cf);
+  vxpeak_out_file_close(&cf.out);
   vxp_cuda_free(cu);
   vxpeak_session_close(&s);
   return exit_code;
