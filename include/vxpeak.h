@@ -404,15 +404,21 @@ VXP_API VXP_WARN_UNUSED int vxp_program_parse(vxp_program **out, vxp_context *ct
                                               const vxp_source *src);
 
 /**
- * Parse a new version of a program's source incrementally: the syntax tree of `prog` is
- * copied, adjusted by the edits that lead from `prog`'s source to `src` (see
- * vxp_source_edit) and handed to the parser, which re-reads only what the edits touched;
- * the new tree is then lowered as vxp_program_parse does, except that the top-level items the
- * edits did not touch keep their lowered model (copied, moved past the edits) when the
- * touched ones are functions whose signatures did not change. The result is the same program
- * vxp_program_parse(out, ctx, src) would give. When `src` is not an edited version of
- * `prog`'s source (or is more than 64 edits away), it is parsed from scratch; so is a text
- * whose new tree has syntax errors (ERROR or MISSING nodes), because the parser's error
+ * Parse a new version of a program's source incrementally. When `prog` parsed cleanly and the
+ * edits that lead from its source to `src` (see vxp_source_edit) touched only function bodies,
+ * only the window of whole top-level items around the changed text is parsed (alone: a text's
+ * whole parse is the parses of such windows one after the other), the touched functions are
+ * lowered from it, and every other item keeps its lowered model and syntax findings (copied,
+ * moved past the edits); the declarations are read again from the windows that hold them. The
+ * new program then keeps that window's tree, not a whole one (vxp_program_sexp and CUDA
+ * generation parse its text again). Otherwise the whole syntax tree of `prog` (or of the
+ * version it was made from, edited to its text) is copied, adjusted by the edits and handed to
+ * the parser, which re-reads only what they touched; the new tree is then lowered as
+ * vxp_program_parse does, again copying the model of the items the edits did not touch when
+ * the touched ones are functions whose signatures did not change. Either way the result is the
+ * same program vxp_program_parse(out, ctx, src) would give. When `src` is not an edited
+ * version of `prog`'s source (or is more than 64 edits away), it is parsed from scratch; so is
+ * a text whose new tree has syntax errors (ERROR or MISSING nodes), because the parser's error
  * recovery over reused subtrees can end in another tree than a fresh parse's.
  *
  * `prog` is only read: it and its analyses stay valid, and may be freed (with their
@@ -456,12 +462,22 @@ VXP_API VXP_WARN_UNUSED int vxp_program_reparse(vxp_program **out, vxp_context *
  * emit-cuda`). Without VXP_PROGRAM_NO_TREE it changes nothing. */
 #define VXP_PROGRAM_KEEP_WHOLE_TREE 2u
 
+/** vxp_program_parse_flags: keep what a later vxp_program_reparse reuses (the top-level
+ * items' records, their lowering marks, the parsable-length scan's states), as a program a
+ * reparse made keeps them, so that an editor's first edit after opening a file is reparsed
+ * (and analysed, by vxp_analyze_incremental from the analysis of this program) as cheaply as
+ * the later ones; without it that first reparse lowers and analyses the whole program. The
+ * program is the same; it takes a little more memory (tens of bytes per top-level item). Not
+ * with VXP_PROGRAM_NO_TREE. */
+#define VXP_PROGRAM_FOR_EDITING 4u
+
 /**
- * vxp_program_parse with options: `flags` is 0 (the same as vxp_program_parse) or
- * VXP_PROGRAM_NO_TREE, with or without VXP_PROGRAM_KEEP_WHOLE_TREE. Ownership as
- * vxp_program_parse.
- * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also for an unknown flag), VXP_ERROR (the parser
- *         produced no tree), VXP_ECANCELLED; failures are reported on `ctx`
+ * vxp_program_parse with options: `flags` is 0 (the same as vxp_program_parse),
+ * VXP_PROGRAM_NO_TREE, with or without VXP_PROGRAM_KEEP_WHOLE_TREE, or
+ * VXP_PROGRAM_FOR_EDITING. Ownership as vxp_program_parse.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also for an unknown flag, or VXP_PROGRAM_FOR_EDITING
+ *         with VXP_PROGRAM_NO_TREE), VXP_ERROR (the parser produced no tree), VXP_ECANCELLED;
+ *         failures are reported on `ctx`
  */
 VXP_API VXP_WARN_UNUSED int vxp_program_parse_flags(vxp_program **out, vxp_context *ctx,
                                                     const vxp_source *src, unsigned int flags);
@@ -470,10 +486,11 @@ VXP_API VXP_WARN_UNUSED int vxp_program_parse_flags(vxp_program **out, vxp_conte
 VXP_API void vxp_program_free(vxp_program *prog);
 
 /**
- * 1 when the program was made by vxp_program_reparse from the syntax tree of an older
- * program (incrementally), 0 when it was parsed from scratch (vxp_program_parse, or a
- * source that is not one of the 64 latest edits of the older program's source, or a text
- * whose brackets nest too deep to be parsed whole).
+ * 1 when the program was made by vxp_program_reparse incrementally from an older program
+ * (its syntax tree re-read where the edits touched it, or only the window around them
+ * parsed), 0 when it was parsed from scratch (vxp_program_parse, or a source that is not one
+ * of the 64 latest edits of the older program's source, or a text whose brackets nest too
+ * deep to be parsed whole).
  */
 VXP_API int vxp_program_reused_tree(const vxp_program *prog);
 
@@ -511,8 +528,11 @@ typedef int (*vxp_write_fn)(void *arg, const char *bytes, size_t len);
 
 /**
  * The syntax tree as an S-expression (tree-sitter's node notation). Rendered on first
- * call and cached; borrowed from the program. NULL on allocation failure, or (VXP_EINVAL on
- * the program's context) when the program keeps no tree (VXP_PROGRAM_NO_TREE).
+ * call and cached; borrowed from the program. A program a reparse made from the window
+ * around an edit (see vxp_program_reparse) keeps no whole tree: its text is parsed again for
+ * it (the same tree). NULL on allocation failure, VXP_ECANCELLED when that parse is stopped
+ * (see Cancellation), or (VXP_EINVAL on the program's context) when the program keeps no tree
+ * (VXP_PROGRAM_NO_TREE).
  */
 VXP_API const char *vxp_program_sexp(vxp_program *prog);
 
@@ -525,7 +545,8 @@ VXP_API const char *vxp_program_sexp(vxp_program *prog);
  * prints a long text so): "(source_file", the children of each window's root in order, and
  * ")". A window with a syntax error is written as its tree parsed alone (its children, or
  * its root when that is an ERROR node, as one child), which need not be what the whole
- * tree holds there; without syntax errors the text is the whole tree's, byte for byte.
+ * tree holds there; without syntax errors the text is the whole tree's, byte for byte. A
+ * program a reparse made from the window around an edit has its text parsed again, whole.
  * Nothing is cached; the program is only read.
  * A failure after the first write leaves what was written incomplete.
  * @return VXP_OK, VXP_ENOMEM, VXP_ECANCELLED, VXP_EIO when `write` returned non-zero, or

@@ -1394,11 +1394,11 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
   /* The visibility checks (of the facts lowering recorded) go item by item: an earlier
    * analysis of an earlier version lends the diagnostics of the items the edit did not
    * touch. */
-  /* The program's top-level nodes: a reparse read them (an editor's program); otherwise the
-   * checks below walk the root's children themselves and keep nothing for a later analysis,
-   * so that a program analysed once (the command line) pays no memory for reuse. */
-  const TSNode *top = prog->top.items;
-  size_t top_count = prog->top.len;
+  /* The program's top-level nodes: a reparse recorded them (an editor's program); otherwise
+   * the checks below go by the model's items and keep nothing for a later analysis, so that
+   * a program analysed once (the command line) pays no memory for reuse. */
+  size_t top_count = prog->items.len;
+  bool per_item = top_count > 0;
   const vxp_reuse *plan = NULL; /* the reparse's, when `prev` is of the program it came from */
   if (rc == VXP_OK) {
     vxp_reuse R;
@@ -1424,7 +1424,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
       rc = planned;
     else
       rc = vxp_visibility__check(ctx, prog->src, &prog->model, top_count, &an->view, &an->diags,
-                                 planned ? &lend : NULL, top ? &an->vis_ends : NULL);
+                                 planned ? &lend : NULL, per_item ? &an->vis_ends : NULL);
     an->items_taken = R.taken;
     an->items_walked = R.walked;
     if (rc == VXP_OK)
@@ -1433,7 +1433,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
     an->raw_start = an->diags.len;
     if (rc == VXP_OK)
       rc = vxp_raw__check(ctx, prog->src, &prog->model, top_count, &an->view, &an->diags,
-                          planned > 0 ? &lend_raw : NULL, top ? &an->raw_ends : NULL);
+                          planned > 0 ? &lend_raw : NULL, per_item ? &an->raw_ends : NULL);
     if (!planned_by_reparse) vxp_reuse__free(ctx, &R);
   }
 
@@ -1509,7 +1509,7 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
   /* An edited program's tables end up about the size of the earlier version's: reserved at
    * once, they are not grown (and copied) again and again while the functions are added. */
   if (W.rc == VXP_OK && prev && prev->ctx == ctx && !reserve_like(an, prev)) W.rc = VXP_ENOMEM;
-  bool keep_spans = top != NULL;
+  bool keep_spans = per_item;
   for (size_t f = 0; W.rc == VXP_OK && f < an->functions.len; f++) {
     if (vxp_ctx__interrupted(ctx)) {
       W.rc = VXP_ECANCELLED;

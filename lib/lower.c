@@ -2084,10 +2084,10 @@ int vxp_lower__end(vxp_lower_run *W) {
   return rc;
 }
 
-int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top,
-                      uint32_t top_count, const vxp_reuse *R, const vxp_model *old,
-                      const vxp_lower_marks *old_marks, const vxp_diag_list *old_diags,
-                      vxp_model *model, vxp_diag_list *diags, vxp_lower_marks *marks) {
+int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nodes *top,
+                      const vxp_reuse *R, const vxp_model *old, const vxp_lower_marks *old_marks,
+                      const vxp_diag_list *old_diags, vxp_model *model, vxp_diag_list *diags,
+                      vxp_lower_marks *marks) {
   uint32_t n = R->items;
   if (old_marks->sig.len != (size_t)n + 1 || old_marks->body.len != (size_t)n + 1) return 0;
   if (vxp_strtab__copy(ctx, &model->names, &old->names, model->arena) != VXP_OK) return VXP_ENOMEM;
@@ -2123,16 +2123,18 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top
     L.signatures.len = marks->signatures.len = old_marks->signatures.len;
   }
   /* The item pass: the touched functions lowered, the others copied and moved. */
-  if (top_count != n) ok = 0;
-  if (ok == 1 && top_count) {
-    /* the earlier version's index of the functions, carried over when it was kept */
+  if (ok == 1 && n) {
+    /* the earlier version's index of the functions, carried over when it was kept; else
+     * read afresh, which needs every item's node */
     setup_vis(&L);
     int carried =
-        old_marks->vis_kept ? vxp_lower_vis__carry(&L.vis, &old_marks->vis, R, top, top_count) : 0;
+        old_marks->vis_kept ? vxp_lower_vis__carry(&L.vis, &old_marks->vis, R, top, n) : 0;
     if (carried < 0)
       L.rc = carried;
+    else if (carried == 0 && top->first == 0 && top->count == n)
+      begin_vis(&L, top->nodes, n, top->nodes[0]);
     else if (carried == 0)
-      begin_vis(&L, top, top_count, top[0]);
+      ok = 0;
   }
   for (uint32_t k = 0, j; ok == 1 && !failed(&L) && k < n; k = j) {
     if (vxp_ctx__interrupted(ctx)) {
@@ -2149,8 +2151,8 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top
       continue;
     }
     push_mark(&L, &marks->body);
-    TSNode item = top[k];
-    if (ts_node_symbol(item) != L.S->function_item) {
+    TSNode item;
+    if (!vxp_top_nodes__get(top, k, &item) || ts_node_symbol(item) != L.S->function_item) {
       ok = 0;
       break;
     }

@@ -45,6 +45,20 @@ typedef struct vxp_lower_marks {
 
 void vxp_lower__marks_free(vxp_context *ctx, vxp_lower_marks *marks);
 
+/* The syntax nodes of some of a program's top-level nodes: those of items [first, first +
+ * count), in order (all of them, from 0, when the program keeps its whole tree). */
+typedef struct vxp_top_nodes {
+  const TSNode *nodes;
+  uint32_t first, count;
+} vxp_top_nodes;
+
+/* Node `k` of `v` into *out; false when `v` does not hold it. */
+static inline bool vxp_top_nodes__get(const vxp_top_nodes *v, uint32_t k, TSNode *out) {
+  if (k < v->first || k - v->first >= v->count) return false;
+  *out = v->nodes[k - v->first];
+  return true;
+}
+
 /* Build `model` (zero-initialised by the caller) from `root`; lowering problems (malformed
  * literals, nesting too deep) are appended to `diags`. `marks`, when not NULL (empty), gets
  * the item boundaries. Returns VXP_OK, VXP_ENOMEM or VXP_ECANCELLED. */
@@ -70,13 +84,14 @@ struct vxp_reuse;
 /* vxp_lower__program for a new version of a program whose earlier version was lowered into
  * `old` (with `old_marks`, its lowering diagnostics in `old_diags`): the items reuse.c found
  * unchanged are copied, moved past the edit, and the touched ones (functions whose
- * signatures did not change) are lowered from the new tree's top-level nodes `top`. Returns 1 when
- * the model is the one vxp_lower__program would build, name ids included; 0 when that cannot be
- * shown (an item that names a name no other item introduced, a position inside the edit): then
+ * signatures did not change) are lowered from their nodes in `top` (which must hold them; the
+ * others' nodes are read only when the earlier version kept no index of its functions). Returns 1
+ * when the model is the one vxp_lower__program would build, name ids included; 0 when that cannot
+ * be shown (an item that names a name no other item introduced, a position inside the edit): then
  * `model`, `marks` and what was appended to `diags` are to be discarded by the caller; or a
  * negative error code. */
-int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const TSNode *top,
-                      uint32_t top_count, const struct vxp_reuse *R, const vxp_model *old,
+int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nodes *top,
+                      const struct vxp_reuse *R, const vxp_model *old,
                       const vxp_lower_marks *old_marks, const vxp_diag_list *old_diags,
                       vxp_model *model, vxp_diag_list *diags, vxp_lower_marks *marks);
 

@@ -818,34 +818,59 @@ static bool same_name(vis_name a, vis_name b) {
   return a.len == b.len && (a.len == 0 || a.s == b.s);
 }
 
-/* Whether V's index is the one vxp_lower_vis__begin reads from `top` (same entries, same
- * order, names at the same places). */
-static bool index_is_fresh(vxp_lower_vis *V, const TSNode *top, uint32_t top_count) {
+/* Whether V's index is the one vxp_lower_vis__begin reads from the top-level nodes `top`
+ * (or the children of `root` when `top` is NULL): same entries, same order, names at the same
+ * places. The fresh read allocates from a context of its own: an allocation the caller's
+ * allocator refuses must fail the call being checked, not vanish into this check
+ * (test_alloc refuses each in turn and wants VXP_ENOMEM). */
+static bool index_is_fresh(vxp_lower_vis *V, const TSNode *top, uint32_t top_count, TSNode root) {
+  vxp_context *own;
+  if (vxp_context_new(&own, NULL) != VXP_OK) return true; /* nothing to compare with */
   vxp_lower_vis F = *V;
+  F.ctx = own;
   memset(&F.index, 0, sizeof(F.index));
   F.items_indexed = 0;
-  if (vxp_lower_vis__begin(&F, top, top_count, top[0]) != VXP_OK) return true; /* no memory */
-  bool same = F.index.fns.len == V->index.fns.len;
-  for (size_t i = 0; same && i < F.index.fns.len; i++) {
-    const vis_fn *a = &F.index.fns.items[i], *b = &V->index.fns.items[i];
-    same = same_name(a->name, b->name) && a->is_extern == b->is_extern &&
-           a->on_path == b->on_path && same_name(a->on.name, b->on.name) &&
-           same_name(a->on.index, b->on.index) && a->param_count == b->param_count &&
-           a->item == b->item;
-    for (uint32_t k = 0; same && k < a->param_count; k++) {
-      const vis_param *p = &F.index.params.items[a->param_first + k];
-      const vis_param *q = &V->index.params.items[b->param_first + k];
-      same = p->pointer == q->pointer && p->want_host == q->want_host &&
-             same_name(p->want_name, q->want_name);
+  bool same = true;
+  if (vxp_lower_vis__begin(&F, top, top_count, root) == VXP_OK) {
+    same = F.index.fns.len == V->index.fns.len;
+    for (size_t i = 0; same && i < F.index.fns.len; i++) {
+      const vis_fn *a = &F.index.fns.items[i], *b = &V->index.fns.items[i];
+      same = same_name(a->name, b->name) && a->is_extern == b->is_extern &&
+             a->on_path == b->on_path && same_name(a->on.name, b->on.name) &&
+             same_name(a->on.index, b->on.index) && a->param_count == b->param_count &&
+             a->item == b->item;
+      for (uint32_t k = 0; same && k < a->param_count; k++) {
+        const vis_param *p = &F.index.params.items[a->param_first + k];
+        const vis_param *q = &V->index.params.items[b->param_first + k];
+        same = p->pointer == q->pointer && p->want_host == q->want_host &&
+               same_name(p->want_name, q->want_name);
+      }
     }
+    vxp_lower_vis__end(&F);
   }
-  vxp_lower_vis__end(&F);
+  vxp_context_free(own);
+  return same;
+}
+
+/* index_is_fresh over all `top_count` top-level nodes: those of `top` when it holds them all,
+ * else those of the text parsed again, whole (a reparse that parsed only a window). */
+static bool index_is_fresh_for(vxp_lower_vis *V, const vxp_top_nodes *top, uint32_t top_count) {
+  if (top->first == 0 && top->count == top_count)
+    return index_is_fresh(V, top->nodes, top_count, top->nodes[0]);
+  TSTree *tree = ts_parser_parse_string(V->ctx->parser, NULL, V->src->text, (uint32_t)V->src->len);
+  if (!tree) { /* stopped by the caller's flag or budget: nothing to compare with */
+    ts_parser_reset(V->ctx->parser);
+    return true;
+  }
+  TSNode root = ts_tree_root_node(tree);
+  bool same = ts_node_child_count(root) == top_count && index_is_fresh(V, NULL, top_count, root);
+  ts_tree_delete(tree);
   return same;
 }
 #endif
 
 int vxp_lower_vis__carry(vxp_lower_vis *V, const vxp_vis_index *old, const vxp_reuse *R,
-                         const TSNode *top, uint32_t top_count) {
+                         const vxp_top_nodes *top, uint32_t top_count) {
   if (top_count != R->items || top_count == 0 || V->index.fns.len || V->index.params.len) return 0;
   vis_walk W;
   walk_init(&W, V);
@@ -855,8 +880,9 @@ int vxp_lower_vis__carry(vxp_lower_vis *V, const vxp_vis_index *old, const vxp_r
   bool ok = true;
   for (uint32_t k = 0; ok && k < top_count && W.rc == VXP_OK; k++) {
     if (R->side[k] != VXP_REUSE_FRESH) continue;
-    ok = vxp_node__is(top[k], W.S->function_item);
-    if (ok) index_fn(&W, top[k], false, k);
+    TSNode item;
+    ok = vxp_top_nodes__get(top, k, &item) && vxp_node__is(item, W.S->function_item);
+    if (ok) index_fn(&W, item, false, k);
   }
   size_t fresh = W.fns.len;
   if (fresh > 1) qsort(W.fns.items, fresh, sizeof(vis_fn), fn_cmp);
@@ -886,7 +912,7 @@ int vxp_lower_vis__carry(vxp_lower_vis *V, const vxp_vis_index *old, const vxp_r
     return ok ? W.rc : 0;
   }
   V->items_indexed = top_count;
-  VXP__ASSERT(index_is_fresh(V, top, top_count));
+  VXP__ASSERT(index_is_fresh_for(V, top, top_count));
   return 1;
 }
 

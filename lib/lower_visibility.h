@@ -40,13 +40,14 @@ void vxp_lower_vis__index_done(vxp_lower_vis *V);
 /* vxp_lower_vis__begin for a splice (lower.h: vxp_lower__splice): the index of the earlier
  * version, `old` (read from R->old_src's text), carried over for the items R's plan says are
  * unchanged (their names re-pointed at the new text, moved past the edit), and the touched
- * functions (R->side FRESH) indexed from the new top-level nodes `top`. Sound because an
+ * functions (R->side FRESH) indexed from their nodes in `top` (of the `top_count` top-level
+ * nodes of the new tree, `top` need hold only those). Sound because an
  * index entry is read from its item's signature alone, which the plan shows unchanged for
  * every item (the text of an item outside the edit; everything before the body of a touched
  * function). Returns 1 when done, 0 when it cannot be shown (then nothing is held and the
  * caller indexes afresh), or VXP_ENOMEM. */
 int vxp_lower_vis__carry(vxp_lower_vis *V, const vxp_vis_index *old, const struct vxp_reuse *R,
-                         const TSNode *top, uint32_t top_count);
+                         const vxp_top_nodes *top, uint32_t top_count);
 
 /* Move V's index to `out` (empty), for the next splice; V holds none afterwards. */
 void vxp_lower_vis__keep(vxp_lower_vis *V, vxp_vis_index *out);

@@ -28,8 +28,8 @@ int vxp_program__parse_tree(vxp_context *ctx, const vxp_source *src, const TSTre
 }
 
 /* Append byte range [start, end) of `src` to `list`, with its points. */
-static bool push_range(vxp_context *ctx, const vxp_source *src, void *list, uint32_t start,
-                       uint32_t end) {
+bool vxp_program__push_range(vxp_context *ctx, const vxp_source *src, void *list, uint32_t start,
+                             uint32_t end) {
   Array(vxp_range) *ranges = list;
   return array_push(ctx, ranges, vxp_source__range(src, start, end));
 }
@@ -44,7 +44,7 @@ static int compare_ranges(const void *a, const void *b) {
  * the same extents (`o`'s moved by the difference of their starts), node for node. Together
  * with the same text this is the same parse. Walked with two cursors in step, so no depth
  * limits it. */
-static bool same_syntax(TSNode n, TSNode o) {
+bool vxp_program__same_syntax(TSNode n, TSNode o) {
   int64_t shift = (int64_t)ts_node_start_byte(o) - (int64_t)ts_node_start_byte(n);
   TSTreeCursor a = ts_tree_cursor_new(n), b = ts_tree_cursor_new(o);
   bool same = true, walking = true;
@@ -88,7 +88,7 @@ static bool same_top_node(TSNode n, const void *n_key, TSNode o, const void *o_k
       ts_node_end_byte(n) - ts_node_start_byte(n) != ts_node_end_byte(o) - ts_node_start_byte(o))
     return false;
   if ((n_key == NULL) != (o_key == NULL)) return false;
-  return n_key == NULL || n_key == o_key || same_syntax(n, o);
+  return n_key == NULL || n_key == o_key || vxp_program__same_syntax(n, o);
 }
 
 /* same_top_node's key of a top-level node: its first child's id, NULL for a leaf. */
@@ -96,26 +96,51 @@ static const void *top_key(TSNode n) {
   return ts_node_child_count(n) ? ts_node_child(n, 0).id : NULL;
 }
 
+/* The older program's top-level nodes, in its coordinates, for the changed ranges: its own
+ * when it kept all of them, else read from its whole tree into `read`, or from the whole tree
+ * of an earlier version edited to its text (`edited_tree`, after a reparse that parsed only a
+ * window: an item of that tree the edits did not touch is the older program's item, one they
+ * touched compares as changed), or none. Sets *keys to the older keys when it kept them. */
+static int older_top(const vxp_program *old, void *read, const TSNode **nodes, size_t *count,
+                     const void *const **keys) {
+  Array(TSNode) *list = read;
+  *nodes = NULL;
+  *count = 0;
+  *keys = NULL;
+  if (old->tree && old->top_first == 0 && old->top.len && old->top.len == old->items.len) {
+    *nodes = old->top.items;
+    *count = old->top.len;
+    if (old->top_keys.len == old->top.len) *keys = old->top_keys.items;
+    return VXP_OK;
+  }
+  const TSTree *whole = old->tree ? old->tree : old->edited_tree;
+  if (!whole) return VXP_OK;
+  int rc = vxp_program__top_nodes(old->ctx, ts_tree_root_node(whole), list);
+  *nodes = list->items;
+  *count = list->len;
+  return rc;
+}
+
 /* The changed ranges of a reparse: the extent of every top-level node of the new tree that
  * is not an unchanged node of the older tree (same_top_node, looked up where the unchanged
  * text puts it: the texts are compared from both ends, vxp_reuse__diff), together with the
- * text the edits wrote, each edit's new bytes carried through the edits after it; sorted and
- * merged. tree-sitter's own ts_tree_get_changed_ranges compared the two trees node by node
- * and took 7.7 M of the 50 M instructions of bench_incremental's edit: the root's repetition
- * is rebuilt on every reparse (its nodes are fragile, so only the items are reused), and it
- * walked all of it. prog->top must be read. */
+ * text the edits wrote (vxp_program__finish_changes). tree-sitter's own
+ * ts_tree_get_changed_ranges compared the two trees node by node and took 7.7 M of the 50 M
+ * instructions of bench_incremental's edit: the root's repetition is rebuilt on every
+ * reparse (its nodes are fragile, so only the items are reused), and it walked all of it.
+ * prog->top must be read. */
 static int collect_changes(vxp_program *prog, const vxp_program *old, const vxp_source_step *steps,
                            size_t step_count) {
   vxp_context *ctx = prog->ctx;
   const vxp_source *src = prog->src;
   Array(TSNode) read = {0};
-  const TSNode *before = old->top.items;
-  size_t before_n = old->top.len;
-  if (!before_n && old->tree) { /* the first reparse after a parse: read the older tree's */
-    int rc = vxp_program__top_nodes(ctx, ts_tree_root_node(old->tree), &read);
-    if (rc != VXP_OK) return rc;
-    before = read.items;
-    before_n = read.len;
+  const TSNode *before;
+  size_t before_n;
+  const void *const *before_keys;
+  int rc = older_top(old, &read, &before, &before_n, &before_keys);
+  if (rc != VXP_OK) {
+    array_free(ctx, &read);
+    return rc;
   }
   uint32_t prefix = 0, kept_old = 0, kept_new = 0; /* the unchanged text's ends */
   if (old->src->len <= UINT32_MAX && src->len <= UINT32_MAX) {
@@ -125,8 +150,6 @@ static int collect_changes(vxp_program *prog, const vxp_program *old, const vxp_
     prog->diff[2] = kept_new;
     prog->diff_src = old->src->id;
   }
-  /* the older keys: kept by the older program when it was a reparse itself */
-  const void *const *before_keys = old->top_keys.len == before_n ? old->top_keys.items : NULL;
   bool ok = !prog->top.len || array_reserve(ctx, &prog->top_keys, prog->top.len);
   size_t at = 0; /* the first older node not yet passed */
   for (size_t i = 0; ok && i < prog->top.len; i++) {
@@ -142,9 +165,18 @@ static int collect_changes(vxp_program *prog, const vxp_program *old, const vxp_
       same = at < before_n && ts_node_start_byte(before[at]) == want &&
              same_top_node(n, key, before[at], before_keys ? before_keys[at] : top_key(before[at]));
     }
-    if (!same) ok = push_range(ctx, src, &prog->changed, start, end);
+    if (!same) ok = vxp_program__push_range(ctx, src, &prog->changed, start, end);
   }
   array_free(ctx, &read);
+  if (!ok) return VXP_ENOMEM;
+  return vxp_program__finish_changes(prog, steps, step_count);
+}
+
+int vxp_program__finish_changes(vxp_program *prog, const vxp_source_step *steps,
+                                size_t step_count) {
+  vxp_context *ctx = prog->ctx;
+  const vxp_source *src = prog->src;
+  bool ok = true;
   for (size_t i = 0; ok && i < step_count; i++) {
     uint64_t start = steps[i].start_byte, end = steps[i].new_end_byte;
     for (size_t k = i + 1; k < step_count; k++) { /* carry through the later edits */
@@ -163,7 +195,7 @@ static int collect_changes(vxp_program *prog, const vxp_program *old, const vxp_
     }
     if (end > src->len) end = src->len;
     if (start > end) start = end;
-    ok = push_range(ctx, src, &prog->changed, (uint32_t)start, (uint32_t)end);
+    ok = vxp_program__push_range(ctx, src, &prog->changed, (uint32_t)start, (uint32_t)end);
   }
   if (!ok) return VXP_ENOMEM;
   vxp_range *r = prog->changed.items;
@@ -196,8 +228,8 @@ static bool splits_word(const vxp_source *src, uint32_t at) {
 }
 
 /* Copy `d` (of the older program) for `src`, its ranges moved by `shift` bytes. */
-static bool copy_shifted(vxp_context *ctx, const vxp_source *src, vxp_diag_list *list,
-                         const vxp_diagnostic *d, int64_t shift) {
+bool vxp_program__copy_shifted(vxp_context *ctx, const vxp_source *src, vxp_diag_list *list,
+                               const vxp_diagnostic *d, int64_t shift) {
   if (!vxp_diag__copy(ctx, list, d)) return false;
   vxp_diagnostic *c = array_last(list);
   if (c->has_range) {
@@ -302,14 +334,15 @@ static int diagnose_items(vxp_program *prog, const vxp_program *old, TSNode root
     for (; k < old->syntax_counts[g] && rc == VXP_OK; k++) { /* before the span */
       const vxp_diagnostic *d = &old->diags.items[old_at + k];
       if (d->range.start_byte >= from) break;
-      if (!copy_shifted(ctx, src, &prog->diags, d, 0)) rc = VXP_ENOMEM;
+      if (!vxp_program__copy_shifted(ctx, src, &prog->diags, d, 0)) rc = VXP_ENOMEM;
     }
     for (size_t j = 0; j < counts[g] && rc == VXP_OK; j++) /* the span, afresh */
-      if (!copy_shifted(ctx, src, &prog->diags, &fresh.items[fresh_at + j], 0)) rc = VXP_ENOMEM;
+      if (!vxp_program__copy_shifted(ctx, src, &prog->diags, &fresh.items[fresh_at + j], 0))
+        rc = VXP_ENOMEM;
     for (; k < old->syntax_counts[g] && rc == VXP_OK; k++) { /* after it, moved */
       const vxp_diagnostic *d = &old->diags.items[old_at + k];
       if ((int64_t)d->range.start_byte < old_to) continue;
-      if (!copy_shifted(ctx, src, &prog->diags, d, shift)) rc = VXP_ENOMEM;
+      if (!vxp_program__copy_shifted(ctx, src, &prog->diags, d, shift)) rc = VXP_ENOMEM;
     }
     old_at += old->syntax_counts[g];
     fresh_at += counts[g];
@@ -333,9 +366,31 @@ static int diagnose_items(vxp_program *prog, const vxp_program *old, TSNode root
   return i == prog->diags.len ? 1 : VXP_ERROR;
 }
 
-/* prog->top: the root's children, with one cursor pass. */
+/* prog->top: the root's children, with one cursor pass, and prog->items: what the next
+ * reparse reads of them. */
 static int read_top(vxp_program *prog, TSNode root) {
-  return vxp_program__top_nodes(prog->ctx, root, &prog->top);
+  int rc = vxp_program__top_nodes(prog->ctx, root, &prog->top);
+  if (rc == VXP_OK)
+    rc = vxp_program__top_items(prog->ctx, prog->top.items, prog->top.len, &prog->items);
+  return rc;
+}
+
+int vxp_program__top_items(vxp_context *ctx, const TSNode *nodes, size_t count,
+                           vxp_top_items *items) {
+  if (count && !array_reserve(ctx, items, count)) return VXP_ENOMEM;
+  for (size_t i = 0; i < count; i++) {
+    vxp_top_item *it = &items->items[items->len++];
+    it->start = ts_node_start_byte(nodes[i]);
+    it->end = ts_node_end_byte(nodes[i]);
+    it->sym = ts_node_symbol(nodes[i]);
+    it->has_error = ts_node_has_error(nodes[i]);
+    it->body = 0;
+    if (it->sym == ctx->syms.function_item) {
+      TSNode body = ts_node_child_by_field_id(nodes[i], ctx->fields.body);
+      if (!ts_node_is_null(body)) it->body = ts_node_start_byte(body);
+    }
+  }
+  return VXP_OK;
 }
 
 int vxp_program__top_nodes(vxp_context *ctx, TSNode root, void *out) {
@@ -367,9 +422,9 @@ static int lower(vxp_program *prog, const vxp_program *old, TSNode root, bool ke
       prog->plan_base = old;
       prog->plan_base_src = old->src->id;
       size_t before = prog->diags.len;
-      int done = vxp_lower__splice(ctx, prog->src, prog->top.items, (uint32_t)prog->top.len, R,
-                                   &old->model, &old->marks, &old->diags, &prog->model,
-                                   &prog->diags, &prog->marks);
+      vxp_top_nodes nodes = vxp_program__nodes(prog);
+      int done = vxp_lower__splice(ctx, prog->src, &nodes, R, &old->model, &old->marks, &old->diags,
+                                   &prog->model, &prog->diags, &prog->marks);
       if (done == 1) {
         prog->spliced = true;
         return VXP_OK;
@@ -398,6 +453,7 @@ static void program_tables(vxp_program *prog, vxp_table_fn fn, void *data) {
   PROGRAM_TABLE(prog->marks.vis.fns);
   PROGRAM_TABLE(prog->marks.vis.params);
   PROGRAM_TABLE(prog->top);
+  PROGRAM_TABLE(prog->items);
   PROGRAM_TABLE(prog->top_keys);
   PROGRAM_TABLE(prog->scan_marks);
   PROGRAM_TABLE(prog->changed);
@@ -443,7 +499,7 @@ static void free_table(void *data, void **items, size_t len, size_t elem, size_t
  * copying every table in, the large ones included, once raised the hostile functions-1e5
  * case's peak by 14 MB), the name table's pool, the diagnostics, and its declarations
  * machine's. VXP_OK or VXP_ENOMEM. */
-static int seal(vxp_program *prog) {
+int vxp_program__seal(vxp_program *prog) {
   vxp_context *ctx = prog->ctx;
   table_walk W = {ctx, &prog->arena, 0, 0, false};
   program_tables(prog, seal_table, &W);
@@ -476,10 +532,21 @@ static size_t program_bytes(const vxp_source *src) {
   return src->len < SIZE_MAX / 6 ? (size_t)src->len * 6 : SIZE_MAX;
 }
 
+vxp_program *vxp_program__new(vxp_context *ctx, const vxp_source *src) {
+  vxp_program *prog = VXP_ARENA_HANDLE_SIZED(ctx, vxp_program, arena, program_bytes(src));
+  if (!prog) return NULL;
+  prog->ctx = ctx;
+  prog->src = src;
+  return prog;
+}
+
 /* Parse `src` (reusing `old_tree`, already edited by `steps` to match it, when not NULL),
- * then diagnose and lower. Takes ownership of `old_tree`. */
+ * then diagnose and lower. Takes ownership of `old_tree`. A reparse (`old` not NULL), or a
+ * program made for editing, keeps what a later reparse reuses. */
 static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TSTree *old_tree,
-                 const vxp_program *old, const vxp_source_step *steps, size_t step_count) {
+                 const vxp_program *old, const vxp_source_step *steps, size_t step_count,
+                 bool for_editing) {
+  bool keep = old != NULL || for_editing;
   vxp_program *prog = VXP_ARENA_HANDLE_SIZED(ctx, vxp_program, arena, program_bytes(src));
   if (!prog) {
     if (old_tree) ts_tree_delete(old_tree);
@@ -489,9 +556,10 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   prog->src = src;
   vxp_syntax_cut why;
   uint32_t parsable;
-  if (old) { /* a reparse: keep the scan's states for the next one, resume from the last's */
-    int scanned = vxp_syntax__parsable_length_marked(ctx, src, old->scan_whole ? old->src : NULL,
-                                                     old->scan_whole ? &old->scan_marks : NULL,
+  if (keep) { /* keep the scan's states for the next reparse, resume from the older's */
+    bool resume = old && old->scan_whole;
+    int scanned = vxp_syntax__parsable_length_marked(ctx, src, resume ? old->src : NULL,
+                                                     resume ? &old->scan_marks : NULL,
                                                      &prog->scan_marks, &parsable, &why);
     if (scanned != VXP_OK) {
       if (old_tree) ts_tree_delete(old_tree);
@@ -524,15 +592,16 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     return rc;
   }
   TSNode root = ts_tree_root_node(prog->tree);
-  /* Only a reparse keeps what a later reparse reuses (the top-level nodes, the lowering's
-   * item marks): a program parsed once (the command line) does not pay their memory, and an
-   * editor's first reparse after the open lowers in full. */
-  if (old) rc = read_top(prog, root);
+  /* Only a reparse, or a program parsed for editing (VXP_PROGRAM_FOR_EDITING), keeps what a
+   * later reparse reuses (the top-level nodes and their records, the lowering's item marks):
+   * a program parsed once (the command line) does not pay their memory. */
+  if (keep) rc = read_top(prog, root);
   if (old_tree) {
     prog->reused_tree = true;
     if (rc == VXP_OK) rc = collect_changes(prog, old, steps, step_count);
     ts_tree_delete(old_tree);
-  } else if (rc == VXP_OK && !push_range(ctx, src, &prog->changed, 0, (uint32_t)src->len)) {
+  } else if (rc == VXP_OK &&
+             !vxp_program__push_range(ctx, src, &prog->changed, 0, (uint32_t)src->len)) {
     rc = VXP_ENOMEM;
   }
   int reused = 0;
@@ -546,7 +615,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   if (rc == VXP_OK && parsable < src->len)
     rc = vxp_syntax__report_cut(ctx, src, parsable, why, &prog->diags);
   if (rc == VXP_OK)
-    rc = lower(prog, prog->reused_tree && parsable == src->len ? old : NULL, root, old != NULL);
+    rc = lower(prog, prog->reused_tree && parsable == src->len ? old : NULL, root, keep);
   if (rc == VXP_OK) {
     prog->model.declarations = vxp_machine__new_in(ctx, &prog->arena, src->label);
     if (!prog->model.declarations) rc = VXP_ENOMEM;
@@ -557,7 +626,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
                                  prog->top.len ? prog->top.items : NULL, prog->top.len);
   }
   if (rc == VXP_OK) vxp_model__link_declarations(&prog->model);
-  if (rc == VXP_OK) rc = seal(prog);
+  if (rc == VXP_OK) rc = vxp_program__seal(prog);
   if (rc != VXP_OK) {
     vxp_program_free(prog);
     if (rc == VXP_ECANCELLED) return vxp_ctx__cancelled(ctx);
@@ -595,7 +664,7 @@ int vxp_program__parse_window(vxp_context *ctx, const vxp_source *src, uint32_t 
  * any stray text, and a blank or a line break follows (so no token spans the boundary; at a
  * line break the grammar's scanner starts the next item with an _item_start, as it does in
  * the whole text). */
-static bool window_start(const vxp_source *src, const vxp_scan_mark *m) {
+bool vxp_program__window_start(const vxp_source *src, const vxp_scan_mark *m) {
   if (m->at == 0 || m->at >= src->len || m->tainted || m->stray || m->stray_run || m->recovered ||
       m->macro || m->pending)
     return false;
@@ -621,7 +690,8 @@ int vxp_program__window_cuts(vxp_context *ctx, const vxp_source *src, vxp_window
     uint32_t last = 0;
     if (!array_push(ctx, cuts, 0)) rc = VXP_ENOMEM;
     for (size_t i = 0; rc == VXP_OK && i < marks.len; i++) {
-      if (marks.items[i].at - last < window || !window_start(src, &marks.items[i])) continue;
+      if (marks.items[i].at - last < window || !vxp_program__window_start(src, &marks.items[i]))
+        continue;
       last = marks.items[i].at;
       if (!array_push(ctx, cuts, last)) rc = VXP_ENOMEM;
     }
@@ -715,7 +785,8 @@ static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source 
     if (!move_diags(ctx, &prog->diags, &groups[g])) rc = VXP_ENOMEM;
   }
   if (rc == VXP_OK && !move_diags(ctx, &prog->diags, &lowered)) rc = VXP_ENOMEM;
-  if (rc == VXP_OK && !push_range(ctx, src, &prog->changed, 0, (uint32_t)src->len)) rc = VXP_ENOMEM;
+  if (rc == VXP_OK && !vxp_program__push_range(ctx, src, &prog->changed, 0, (uint32_t)src->len))
+    rc = VXP_ENOMEM;
   for (int g = 0; g < 3; g++)
     vxp_diag__list_free(ctx, &groups[g]);
   vxp_diag__list_free(ctx, &lowered);
@@ -726,7 +797,7 @@ static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source 
   }
   prog->windows = (uint32_t)(cuts_count - 1);
   vxp_model__link_declarations(&prog->model);
-  if (seal(prog) != VXP_OK) {
+  if (vxp_program__seal(prog) != VXP_OK) {
     vxp_program_free(prog);
     return vxp_ctx__nomem(ctx);
   }
@@ -742,14 +813,16 @@ int vxp_program_parse(vxp_program **out, vxp_context *ctx, const vxp_source *src
 int vxp_program_parse_flags(vxp_program **out, vxp_context *ctx, const vxp_source *src,
                             unsigned int flags) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
-  if (!out || !ctx || !src || (flags & ~(VXP_PROGRAM_NO_TREE | VXP_PROGRAM_KEEP_WHOLE_TREE)))
+  unsigned int known = VXP_PROGRAM_NO_TREE | VXP_PROGRAM_KEEP_WHOLE_TREE | VXP_PROGRAM_FOR_EDITING;
+  if (!out || !ctx || !src || (flags & ~known) ||
+      ((flags & VXP_PROGRAM_FOR_EDITING) && (flags & VXP_PROGRAM_NO_TREE)))
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_parse")
                : VXP_EINVAL;
   if (flags & VXP_PROGRAM_NO_TREE) {
     int windowed = build_windowed(out, ctx, src);
     if (windowed != 1) return windowed;
   }
-  int rc = build(out, ctx, src, NULL, NULL, NULL, 0);
+  int rc = build(out, ctx, src, NULL, NULL, NULL, 0, (flags & VXP_PROGRAM_FOR_EDITING) != 0);
   if (rc == VXP_OK && (flags & VXP_PROGRAM_NO_TREE) && !(flags & VXP_PROGRAM_KEEP_WHOLE_TREE)) {
     /* Nothing after lowering reads the tree but the S-expression, a reparse and CUDA
      * generation (docs/design.md, section 1): freeing it here means the tree and an
@@ -772,19 +845,13 @@ static long edits_between(const vxp_source *from, const vxp_source *to) {
   return -1;
 }
 
-int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *prog,
-                        const vxp_source *src) {
-  vxp_ctx__begin(ctx); /* each call reports its own outcome */
-  if (!out || !ctx || !prog || !src)
-    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_reparse")
-               : VXP_EINVAL;
-  long first = edits_between(prog->src, src);
-  if (first < 0 || !prog->tree) return build(out, ctx, src, NULL, NULL, NULL, 0);
-  /* The old tree is shared, not modified: edit a copy (tree-sitter copies are cheap,
-   * reference-counted), so that `prog` stays valid and usable from other threads. */
-  TSTree *tree = ts_tree_copy(prog->tree);
-  for (size_t i = (size_t)first; i < src->history.len; i++) {
-    const vxp_source_step *st = &src->history.items[i];
+TSTree *vxp_program__edited_tree(const TSTree *whole, const vxp_source_step *steps, size_t count) {
+  /* The tree is shared, not modified: edit a copy (tree-sitter copies are cheap,
+   * reference-counted, and an edit clones only the nodes on its path), so that the program
+   * holding it stays valid and usable from other threads. */
+  TSTree *tree = ts_tree_copy(whole);
+  for (size_t i = 0; i < count; i++) {
+    const vxp_source_step *st = &steps[i];
     TSInputEdit edit;
     edit.start_byte = st->start_byte;
     edit.old_end_byte = st->old_end_byte;
@@ -797,16 +864,37 @@ int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *
     edit.new_end_point.column = st->new_end_point.column;
     ts_tree_edit(tree, &edit);
   }
+  return tree;
+}
+
+int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *prog,
+                        const vxp_source *src) {
+  vxp_ctx__begin(ctx); /* each call reports its own outcome */
+  if (!out || !ctx || !prog || !src)
+    return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_reparse")
+               : VXP_EINVAL;
+  long first = edits_between(prog->src, src);
+  const TSTree *whole = prog->tree ? prog->tree : prog->edited_tree;
+  /* (a program made by a reparse is an editor's: it keeps what the next one reuses) */
+  if (first < 0 || !whole) return build(out, ctx, src, NULL, NULL, NULL, 0, true);
   /* No pointer arithmetic on a NULL history (a reparse of the same source): clang's UBSan
    * reports NULL + 0. */
-  size_t steps = src->history.len - (size_t)first;
-  return build(out, ctx, src, tree, prog, steps ? src->history.items + first : NULL, steps);
+  size_t count = src->history.len - (size_t)first;
+  const vxp_source_step *steps = count ? src->history.items + first : NULL;
+  /* Only the window of whole items around the edit, when the edit allows it (docs/design.md,
+   * section 9); else the whole tree, re-read where the edits touched it. */
+  int windowed = vxp_program__reparse_window(out, ctx, prog, src, steps, count);
+  if (windowed != 1) return windowed;
+  return build(out, ctx, src, vxp_program__edited_tree(whole, steps, count), prog, steps, count,
+               true);
 }
 
 void vxp_program_free(vxp_program *prog) {
   if (!prog) return;
   vxp_context *ctx = prog->ctx;
-  if (prog->tree) ts_tree_delete(prog->tree); /* tree-sitter's own allocation */
+  if (prog->tree) ts_tree_delete(prog->tree); /* tree-sitter's own allocations */
+  if (prog->window_tree) ts_tree_delete(prog->window_tree);
+  if (prog->edited_tree) ts_tree_delete(prog->edited_tree);
   vxp_ctx__free(ctx, prog->sexp);
   if (!prog->diags_sealed) vxp_diag__list_free(ctx, &prog->diags);
   if (!prog->declarations_sealed) vxp_machine_free(prog->model.declarations);
@@ -839,6 +927,12 @@ const vxp_diagnostic *vxp_program_diagnostic(const vxp_program *prog, size_t i) 
   return (prog && i < prog->diags.len) ? &prog->diags.items[i] : NULL;
 }
 
+/* The whole tree of a program a reparse made from the window around an edit (it keeps only
+ * that window's tree): its text parsed again, whole, owned by the caller. */
+static int parse_again(const vxp_program *prog, TSTree **out) {
+  return vxp_program__parse_tree(prog->ctx, prog->src, NULL, (uint32_t)prog->src->len, out);
+}
+
 const char *vxp_program_sexp(vxp_program *prog) {
   /* Each call reports its own outcome; a cached tree is only read (see vxp_analysis_json). */
   if (prog && prog->sexp)
@@ -846,13 +940,16 @@ const char *vxp_program_sexp(vxp_program *prog) {
   else
     vxp_ctx__begin(prog ? prog->ctx : NULL);
   if (!prog) return NULL;
-  if (!prog->sexp && !prog->tree) {
+  if (!prog->sexp && !prog->tree && !prog->window_tree) {
     vxp_ctx__error(prog->ctx, VXP_EINVAL,
                    "the program keeps no syntax tree (parsed with VXP_PROGRAM_NO_TREE)");
     return NULL;
   }
   if (!prog->sexp) {
-    prog->sexp = vxp_sexp__render(prog->ctx, ts_tree_root_node(prog->tree));
+    TSTree *again = NULL;
+    if (!prog->tree && parse_again(prog, &again) != VXP_OK) return NULL;
+    prog->sexp = vxp_sexp__render(prog->ctx, ts_tree_root_node(again ? again : prog->tree));
+    if (again) ts_tree_delete(again);
     if (!prog->sexp) vxp_ctx__nomem(prog->ctx);
   }
   return prog->sexp;
@@ -865,15 +962,19 @@ int vxp_program_write_sexp(const vxp_program *prog, vxp_write_fn write, void *ar
                ? vxp_ctx__error(prog->ctx, VXP_EINVAL, "invalid argument to vxp_program_write_sexp")
                : VXP_EINVAL;
   vxp_context *ctx = prog->ctx;
-  if (!prog->tree && !prog->windows)
+  if (!prog->tree && !prog->windows && !prog->window_tree)
     return vxp_ctx__error(ctx, VXP_EINVAL,
                           "the program keeps no syntax tree (parsed with VXP_PROGRAM_NO_TREE, "
                           "and not in windows)");
   vxp_sexp_out o;
   vxp_sexp__out_init(&o, ctx, write, arg);
-  if (prog->tree) {
-    vxp_sexp__tree(&o, ts_tree_root_node(prog->tree), false);
-    return vxp_sexp__out_finish(&o);
+  if (prog->tree || prog->window_tree) {
+    TSTree *again = NULL;
+    int parsed = prog->tree ? VXP_OK : parse_again(prog, &again);
+    if (parsed == VXP_OK) vxp_sexp__tree(&o, ts_tree_root_node(again ? again : prog->tree), false);
+    if (again) ts_tree_delete(again);
+    int written = vxp_sexp__out_finish(&o);
+    return parsed != VXP_OK ? parsed : written;
   }
   /* Parsed in windows, each tree freed: each window is parsed again, written and freed, so
    * that no more than one window's tree lives. The whole tree's text is the root's opening,

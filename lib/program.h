@@ -8,6 +8,7 @@
 #include "diag.h"
 #include "lower.h"
 #include "model.h"
+#include "source.h"
 #include "strbuf.h"
 
 /* The state of vxp_syntax__parsable_length's scan between two top-level items (at bracket
@@ -24,8 +25,22 @@ typedef struct vxp_scan_mark {
 
 typedef Array(vxp_scan_mark) vxp_scan_marks;
 
+/* A top-level node of a reparsed program (an item, or a comment between items) as the next
+ * reparse and the reuse plan read it: its kind, its extent, where a function's body starts
+ * (0 when it is no function or has no body) and whether it holds an error. Kept for every
+ * node, so that a reparse that parses only the window around an edit still knows the whole
+ * program's items. */
+typedef struct vxp_top_item {
+  uint32_t start, end, body;
+  TSSymbol sym;
+  bool has_error;
+} vxp_top_item;
+
+typedef Array(vxp_top_item) vxp_top_items;
+
 /* Invariant: `tree` was parsed from `src->text` (NULL once lowered when the program was
- * parsed with VXP_PROGRAM_NO_TREE); `model` was lowered from that tree;
+ * parsed with VXP_PROGRAM_NO_TREE, and when a reparse parsed only the window around an edit:
+ * then `window_tree` holds that window); `model` is the one a whole tree's lowering gives;
  * `diags` holds syntax errors first (in source order), then lowering problems;
  * `error_windows` <= `windows`, and a program with windows with errors has a syntax error
  * among its diagnostics (syntax_counts[2] > 0). */
@@ -33,10 +48,22 @@ struct vxp_program {
   vxp_context *ctx;
   const vxp_source *src;
   TSTree *tree;
-  /* The tree's top-level nodes in order, read once by a reparse (empty otherwise): a cursor
-   * over the root's children is slow in this tree-sitter (each step descends the balanced
-   * repetition tree), and a reparse and its analysis visit them many times. */
+  /* A reparse that parsed only the window of whole items around the edit (reparse_window.c)
+   * keeps no whole tree: `window_tree` is that window's tree, and `edited_tree` the last
+   * whole tree of an earlier version, edited (ts_tree_edit) to match this text but never
+   * parsed again, which a later reparse that needs a whole tree hands to the parser so that
+   * it still re-reads only what changed. Both NULL otherwise. */
+  TSTree *window_tree, *edited_tree;
+  /* Top-level nodes in order, read once by a reparse (empty otherwise): a cursor over the
+   * root's children is slow in this tree-sitter (each step descends the balanced repetition
+   * tree), and a reparse and its analysis visit them many times. They are those of items
+   * [top_first, top_first + top.len): all of them (from 0) with a whole tree, those of
+   * `window_tree` without. */
   Array(TSNode) top;
+  uint32_t top_first;
+  /* Every top-level node's kind and extent, kept by a reparse (empty otherwise): what the
+   * next reparse and the reuse plan read of the items whose nodes it does not hold. */
+  vxp_top_items items;
   /* With `top` after a reparse: each node's identity for the next one's changed ranges (its
    * first child's id, NULL for a leaf; program.c, same_top_node), the address of a slot of
    * this program's tree, which holds it taken as long as the program lives. */
@@ -90,6 +117,59 @@ struct vxp_program {
 /* Append the children of `root` to `out` (an Array(TSNode)), with one cursor pass.
  * VXP_OK or VXP_ENOMEM. */
 int vxp_program__top_nodes(vxp_context *ctx, TSNode root, void *out);
+
+/* The record (vxp_top_item) of each of `count` top-level nodes, appended to `items`.
+ * VXP_OK or VXP_ENOMEM. */
+int vxp_program__top_items(vxp_context *ctx, const TSNode *nodes, size_t count,
+                           vxp_top_items *items);
+
+/* The top-level nodes `prog` holds (its `top`, from `top_first`). */
+static inline vxp_top_nodes vxp_program__nodes(const vxp_program *prog) {
+  vxp_top_nodes v = {prog->top.items, prog->top_first, (uint32_t)prog->top.len};
+  return v;
+}
+
+/* An empty program of `src` in its own arena; NULL when out of memory. */
+vxp_program *vxp_program__new(vxp_context *ctx, const vxp_source *src);
+
+/* Move the finished program's tables and diagnostics into its arena (program.c).
+ * VXP_OK or VXP_ENOMEM. */
+int vxp_program__seal(vxp_program *prog);
+
+/* Whether the subtrees at `n` and `o` (of two trees, or one) are the same syntax: the same
+ * kinds and fields over the same extents, `o`'s moved by the difference of their starts. */
+bool vxp_program__same_syntax(TSNode n, TSNode o);
+
+/* Append the range [start, end) of `src` to `list` (an Array(vxp_range)); false when out of
+ * memory. */
+bool vxp_program__push_range(vxp_context *ctx, const vxp_source *src, void *list, uint32_t start,
+                             uint32_t end);
+
+/* Add the text each of the `count` edits `steps` wrote (carried through the later ones) to
+ * prog->changed, then sort and merge its ranges. VXP_OK or VXP_ENOMEM. */
+int vxp_program__finish_changes(vxp_program *prog, const vxp_source_step *steps, size_t count);
+
+/* Append a copy of `d` (of an older program) to `list`, its ranges (and its notes') moved by
+ * `shift` bytes into `src`. false when out of memory. */
+bool vxp_program__copy_shifted(vxp_context *ctx, const vxp_source *src, vxp_diag_list *list,
+                               const vxp_diagnostic *d, int64_t shift);
+
+/* Whether a window of whole top-level items may start (or end) at scan mark `m` of `src`:
+ * a complete item ended there, outside any stray text, and a blank or a line break follows,
+ * so that no token spans the boundary. The text's whole parse is then the parses of the
+ * windows between such marks, each parsed alone, one after the other. */
+bool vxp_program__window_start(const vxp_source *src, const vxp_scan_mark *m);
+
+/* A copy of `whole` (a whole tree) edited by the `count` edits `steps`: what the parser is
+ * handed to re-read only what they touched. Owned by the caller (ts_tree_delete). */
+TSTree *vxp_program__edited_tree(const TSTree *whole, const vxp_source_step *steps, size_t count);
+
+/* vxp_program_reparse of `old` for `src` (`steps` its edits since old->src) that parses only
+ * the window of whole top-level items around the changed text, when the change allows it
+ * (reparse_window.c): sets *out and returns VXP_OK; returns 1 when it does not apply (nothing
+ * was made, nothing reported), or an error code. */
+int vxp_program__reparse_window(vxp_program **out, vxp_context *ctx, const vxp_program *old,
+                                const vxp_source *src, const vxp_source_step *steps, size_t count);
 
 /* Parse the first `len` bytes of `src` into `*out` with the context's parser, reusing
  * `old_tree` (edited to match) when not NULL, under the call's cancellation flag and time
@@ -190,6 +270,14 @@ uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why)
 int vxp_syntax__parsable_length_marked(vxp_context *ctx, const vxp_source *src,
                                        const vxp_source *old_src, const vxp_scan_marks *old,
                                        vxp_scan_marks *marks, uint32_t *out, vxp_syntax_cut *why);
+
+/* vxp_syntax__parsable_length_marked when the caller knows where the texts differ: `src`'s
+ * [prefix, new_end) replaced `old_src`'s [prefix, old_end), the rest of both is the same
+ * text (a span that holds more than the change is fine: the scan resumes earlier). */
+int vxp_syntax__parsable_length_resumed(vxp_context *ctx, const vxp_source *src,
+                                        const vxp_source *old_src, const vxp_scan_marks *old,
+                                        uint32_t prefix, uint32_t old_end, uint32_t new_end,
+                                        vxp_scan_marks *marks, uint32_t *out, vxp_syntax_cut *why);
 
 /* VXP0003 at byte `cut` of `src`: the text from there on was not parsed, for `why`. */
 int vxp_syntax__report_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut,

@@ -17,41 +17,6 @@
 #include "source.h"
 #include "symbols.h"
 
-/* The top-level items of a tree: kind, extent, error flag. Where a function's body starts
- * is read only for the items the edit touched (body_start): ts_node_child_by_field_id on
- * every function of a large file cost more than the rest of the plan. */
-typedef struct top_item {
-  TSSymbol sym;
-  bool has_error;
-  uint32_t start, end;
-} top_item;
-
-/* Where the body of top-level node `k` starts when it is a function with one; 0 otherwise. */
-static uint32_t body_start(const vxp_context *ctx, TSNode k) {
-  if (ts_node_symbol(k) != ctx->syms.function_item) return 0;
-  TSNode body = ts_node_child_by_field_id(k, ctx->fields.body);
-  return ts_node_is_null(body) ? 0 : ts_node_start_byte(body);
-}
-
-static int list_items(vxp_context *ctx, const vxp_program *prog, top_item **out, uint32_t *count) {
-  uint32_t n = (uint32_t)prog->top.len;
-  *out = NULL;
-  *count = 0;
-  if (n == 0) return VXP_OK;
-  top_item *items = vxp_ctx__calloc(ctx, n, sizeof(*items));
-  if (!items) return VXP_ENOMEM;
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode k = prog->top.items[i];
-    items[i].sym = ts_node_symbol(k);
-    items[i].has_error = ts_node_has_error(k);
-    items[i].start = ts_node_start_byte(k);
-    items[i].end = ts_node_end_byte(k);
-  }
-  *out = items;
-  *count = n;
-  return VXP_OK;
-}
-
 void vxp_reuse__diff(const vxp_source *old_src, const vxp_source *new_src, uint32_t *prefix,
                      uint32_t *old_end, uint32_t *new_end) {
   const char *a = old_src->text, *b = new_src->text;
@@ -88,7 +53,7 @@ static bool closes_on_its_own_line(const char *text, uint32_t start, uint32_t en
 int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
                     const vxp_program *prog) {
   memset(R, 0, sizeof(*R));
-  if (!old || !old->tree || !prog->tree || old->ctx != ctx) return 0;
+  if (!old || old->ctx != ctx) return 0;
   R->old_src = old->src;
   R->new_src = prog->src;
   if (R->old_src->len > UINT32_MAX || R->new_src->len > UINT32_MAX) return 0;
@@ -99,11 +64,10 @@ int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
   } else {
     vxp_reuse__diff(R->old_src, R->new_src, &R->prefix, &R->old_end, &R->new_end);
   }
-  top_item *old_items = NULL, *new_items = NULL;
-  uint32_t old_n = 0, new_n = 0;
-  int rc = list_items(ctx, old, &old_items, &old_n);
-  if (rc == VXP_OK) rc = list_items(ctx, prog, &new_items, &new_n);
-  bool ok = rc == VXP_OK && old_n == new_n && new_n > 0;
+  const vxp_top_item *old_items = old->items.items, *new_items = prog->items.items;
+  uint32_t new_n = (uint32_t)prog->items.len;
+  bool ok = old->items.len == prog->items.len && new_n > 0;
+  int rc = VXP_OK;
   if (ok) {
     R->items = new_n;
     R->side = vxp_ctx__calloc(ctx, new_n, sizeof(uint8_t));
@@ -111,7 +75,7 @@ int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
   }
   uint32_t shift_from = R->new_end;
   for (uint32_t i = 0; ok && rc == VXP_OK && i < new_n; i++) {
-    const top_item *o = &old_items[i], *n = &new_items[i];
+    const vxp_top_item *o = &old_items[i], *n = &new_items[i];
     if (o->sym != n->sym) {
       ok = false;
     } else if (n->end <= R->prefix || n->start >= shift_from) {
@@ -123,8 +87,7 @@ int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
       R->side[i] = side;
     } else {
       /* touched: a function whose signature (everything before its body) is unchanged */
-      uint32_t o_body = body_start(ctx, old->top.items[i]);
-      uint32_t n_body = body_start(ctx, prog->top.items[i]);
+      uint32_t o_body = o->body, n_body = n->body;
       uint32_t sig = n_body - n->start;
       ok = n->sym == ctx->syms.function_item && o_body && n_body && o_body - o->start == sig &&
            memcmp(R->old_src->text + o->start, R->new_src->text + n->start, sig) == 0 &&
@@ -133,8 +96,6 @@ int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
       R->side[i] = VXP_REUSE_FRESH;
     }
   }
-  vxp_ctx__free(ctx, old_items);
-  vxp_ctx__free(ctx, new_items);
   if (rc != VXP_OK || !ok) {
     vxp_reuse__free(ctx, R);
     return rc == VXP_OK ? 0 : rc;

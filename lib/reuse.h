@@ -25,7 +25,8 @@ typedef struct vxp_reuse {
 } vxp_reuse;
 
 /* Plan what the results of `prog` can take from those of `old`, an earlier version of the
- * same program (R->prev is left NULL: an analysis sets it). Returns 1 when something can be
+ * same program, from their top-level item records (vxp_program.items: a program a reparse
+ * made; R->prev is left NULL: an analysis sets it). Returns 1 when something can be
  * taken, 0 when not (then `R` holds nothing to free), or VXP_ENOMEM. */
 int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
                     const vxp_program *prog);

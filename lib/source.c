@@ -238,6 +238,25 @@ int vxp_source_edit(vxp_source **out, const vxp_source *src, uint32_t start_byte
   return VXP_OK;
 }
 
+void vxp_source__steps_span(const vxp_source_step *steps, size_t count, uint32_t *prefix,
+                            uint32_t *old_end, uint32_t *new_end) {
+  /* [p, ne) in the current version and [p, oe) in the first hold every change so far. */
+  uint64_t p = steps[0].start_byte, oe = steps[0].old_end_byte, ne = steps[0].new_end_byte;
+  for (size_t i = 1; i < count; i++) {
+    const vxp_source_step *st = &steps[i];
+    /* The union of the span and what this edit replaces, in the version it edits; its end
+     * then moves with the edit, and past the span the version is the first one, moved. */
+    uint64_t from = st->start_byte < p ? st->start_byte : p;
+    uint64_t to = st->old_end_byte > ne ? st->old_end_byte : ne;
+    oe += to - ne;
+    ne = to - st->old_end_byte + st->new_end_byte;
+    p = from;
+  }
+  *prefix = (uint32_t)p;
+  *old_end = (uint32_t)oe;
+  *new_end = (uint32_t)ne;
+}
+
 const char *vxp_source_label(const vxp_source *src) { return src ? src->label : NULL; }
 
 const char *vxp_source_text(const vxp_source *src, size_t *len) {

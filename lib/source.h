@@ -40,6 +40,14 @@ struct vxp_source {
 const vxp_source *vxp_source__new_in(vxp_context *ctx, struct vxp_arena *arena, const char *label,
                                      const char *text, size_t len);
 
+/* Where the `count` edits `steps` (count > 0, in order, each in the coordinates of the version
+ * it edits) changed the text: the first version's [*prefix, *old_end) became the last's
+ * [*prefix, *new_end), and the rest of both is the same text. The span holds every byte an
+ * edit wrote, so it may hold unchanged bytes too (an edit that wrote what was there); found
+ * from the edits alone, without reading either text. */
+void vxp_source__steps_span(const vxp_source_step *steps, size_t count, uint32_t *prefix,
+                            uint32_t *old_end, uint32_t *new_end);
+
 /* The 0-based point of byte `offset` (clamped to the text). */
 vxp_point vxp_source__point(const vxp_source *src, uint32_t offset);
 

@@ -858,11 +858,11 @@ uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why)
 int vxp_syntax__parsable_length_marked(vxp_context *ctx, const vxp_source *src,
                                        const vxp_source *old_src, const vxp_scan_marks *old,
                                        vxp_scan_marks *marks, uint32_t *out, vxp_syntax_cut *why) {
-  vxp_scan_mark initial;
-  memset(&initial, 0, sizeof(initial));
-  size_t stopped;
-  int rc;
   if (!old_src || !old || old_src->len > UINT32_MAX) {
+    vxp_scan_mark initial;
+    memset(&initial, 0, sizeof(initial));
+    size_t stopped;
+    int rc;
     *out = scan(ctx, src->text, src->len, 0, &initial, why, marks, NULL, 0, 0, &stopped, &rc);
     return rc;
   }
@@ -877,6 +877,23 @@ int vxp_syntax__parsable_length_marked(vxp_context *ctx, const vxp_source *src,
     tail += 64;
   while (tail < min - p && a[la - tail - 1] == b[lb - tail - 1])
     tail++;
+  return vxp_syntax__parsable_length_resumed(ctx, src, old_src, old, (uint32_t)p,
+                                             (uint32_t)(la - tail), (uint32_t)(lb - tail), marks,
+                                             out, why);
+}
+
+int vxp_syntax__parsable_length_resumed(vxp_context *ctx, const vxp_source *src,
+                                        const vxp_source *old_src, const vxp_scan_marks *old,
+                                        uint32_t prefix, uint32_t old_end, uint32_t new_end,
+                                        vxp_scan_marks *marks, uint32_t *out, vxp_syntax_cut *why) {
+  vxp_scan_mark initial;
+  memset(&initial, 0, sizeof(initial));
+  size_t stopped;
+  int rc;
+  const char *b = src->text;
+  size_t la = old_src->len, lb = src->len, p = prefix, tail = lb - new_end;
+  (void)old_end; /* it is la - tail */
+  VXP__ASSERT(old_end == la - tail);
   /* Resume at the last state the earlier scan had at or before the first change: the text
    * before it is the same. */
   size_t lo = 0, hi = old->len;

@@ -142,8 +142,10 @@ bool lsp_document_change(lsp_server *s, lsp_document *d, json_t *change, const c
 bool lsp_document_analyse(lsp_server *s, lsp_document *d) {
   if (!d->dirty && d->an) return true;
   vxp_program *prog = NULL;
+  /* Parsed for editing: the first edit after the open is then reparsed from the window
+   * around it, as every later one is. */
   int rc = d->prog ? vxp_program_reparse(&prog, s->ctx, d->prog, d->src)
-                   : vxp_program_parse(&prog, s->ctx, d->src);
+                   : vxp_program_parse_flags(&prog, s->ctx, d->src, VXP_PROGRAM_FOR_EDITING);
   /* A cancelled call is no failure to show: the server answers for it. */
   if (rc == VXP_ECANCELLED) return false;
   if (rc != VXP_OK) {

@@ -8,7 +8,8 @@ OUTDIR/program/   every Vx program of the checkout: examples/, tests/corpus/, th
                   the grammar's test corpus (grammar/test/corpus/*.txt), the regression
                   corpus (tests/fuzz/regressions/*.vx) - the seeds of fuzz_check and fuzz_cuda
 OUTDIR/machine/   fleet/*.vx and the machine regressions - the seeds of fuzz_machine
-OUTDIR/edit/      each program prefixed by a small edit script (see fuzz_edit.c)
+OUTDIR/edit/      each program prefixed by a small edit script (see fuzz_edit.c), and again
+                  parsed for editing with three blanks put at line starts (body_edits)
 OUTDIR/lsp/       a framed language-server session per program: initialize, didOpen, a
                   didChange, hover, inlay hints, shutdown, exit (see fuzz_lsp.c)
 OUTDIR/vx.dict    every keyword and punctuation token of the grammar (grammar/src/grammar.json)
@@ -20,6 +21,18 @@ import json
 import os
 import re
 import sys
+
+
+def body_edits(program):
+    """fuzz_edit's script for `program` parsed for editing (bit 3), then three edits that
+    each put a blank into a line at a third, a half and two thirds of the text (mostly inside
+    a function's body, so that the reparse may parse only the window around it)."""
+    n = len(program) + 1
+    script = bytes([8 | 3])
+    for at in (n // 3, n // 2, 2 * n // 3):
+        at = program.rfind(b"\n", 0, max(at, 1)) + 1  # the start of that line
+        script += bytes([at & 0xFF, (at >> 8) & 0xFF, 0, 1]) + b" "
+    return script + program
 
 
 def corpus_inputs(path):
@@ -88,7 +101,8 @@ def main():
     machines += [open(f, "rb").read() for f in
                  sorted(glob.glob(os.path.join(root, "tests/fuzz/regressions/machine/*.vx")))]
     for sub, items in (("program", programs), ("machine", machines),
-                       ("edit", [bytes([3, 10, 0, 2, 3]) + b"}{ " + p for p in programs]),
+                       ("edit", [bytes([3, 10, 0, 2, 3]) + b"}{ " + p for p in programs] +
+                        [body_edits(p) for p in programs]),
                        ("lsp", [lsp_session(p) for p in programs if len(p) <= 2048])):
         d = os.path.join(out, sub)
         os.makedirs(d, exist_ok=True)

@@ -78,10 +78,10 @@ typedef struct session_input {
 /* Everything a session made, freed in reverse order at the end. */
 typedef struct session {
   vxp_context *ctx;
-  vxp_source *src, *file_src, *machine_src, *edited_src;
-  vxp_program *prog, *file_prog, *edited_prog, *lean_prog, *lean_file_prog;
+  vxp_source *src, *file_src, *machine_src, *edited_src, *edited2_src;
+  vxp_program *prog, *file_prog, *edited_prog, *edited2_prog, *lean_prog, *lean_file_prog;
   vxp_machine *machine, *host, *builtin;
-  vxp_analysis *an, *edited_an;
+  vxp_analysis *an, *edited_an, *edited2_an;
   vxp_analysis *file_an, *lean_an, *lean_file_an;
   vxp_cuda *cuda, *file_cuda, *lean_cuda, *lean_file_cuda;
   vxp_sweep *sweep;
@@ -110,6 +110,7 @@ static void session_free(session *s) {
   vxp_analysis_free(s->lean_file_an);
   vxp_analysis_free(s->lean_an);
   vxp_analysis_free(s->file_an);
+  vxp_analysis_free(s->edited2_an);
   vxp_analysis_free(s->edited_an);
   vxp_analysis_free(s->an);
   vxp_machine_free(s->builtin);
@@ -117,9 +118,11 @@ static void session_free(session *s) {
   vxp_machine_free(s->machine);
   vxp_program_free(s->lean_file_prog);
   vxp_program_free(s->lean_prog);
+  vxp_program_free(s->edited2_prog);
   vxp_program_free(s->edited_prog);
   vxp_program_free(s->file_prog);
   vxp_program_free(s->prog);
+  vxp_source_free(s->edited2_src);
   vxp_source_free(s->edited_src);
   vxp_source_free(s->machine_src);
   vxp_source_free(s->file_src);
@@ -306,6 +309,26 @@ static int run_session(const session_input *in, chaos *c, session *s, int *faile
       s->ctx->parse_window = 0;
       if (rc == VXP_OK && vxp_cuda_diagnostic_count(s->lean_file_cuda) > 0)
         fail_msg("the blog program, in windows, was refused by the CUDA stage");
+      break;
+    /* An editor's second reparse, the edit undone: from a program a reparse made, which may
+     * parse only the window around the edit (lib/reparse_window.c), then its analysis from
+     * the first one's. */
+    case 35:
+      if (in->edit_old) {
+        const char *text = vxp_source_text(s->edited_src, NULL);
+        const char *at = strstr(text, in->edit_new);
+        assert_non_null(at);
+        uint32_t start = (uint32_t)(at - text);
+        rc = vxp_source_edit(&s->edited2_src, s->edited_src, start,
+                             start + (uint32_t)strlen(in->edit_new), in->edit_old,
+                             strlen(in->edit_old));
+      }
+      break;
+    case 36:
+      if (in->edit_old)
+        rc = vxp_program_reparse(&s->edited2_prog, s->ctx, s->edited_prog, s->edited2_src);
+      if (rc == VXP_OK && in->edit_old)
+        rc = vxp_analyze_incremental(&s->edited2_an, s->ctx, s->edited2_prog, s->edited_an, &aopts);
       break;
     default: *failed_step = -1; return VXP_OK;
     }

@@ -7,6 +7,7 @@
 #include <tree_sitter/api.h>
 
 #include "program.h"
+#include "source.h" /* white box: the span of a run of edits */
 
 /* A deterministic generator, so a failure reproduces. */
 static uint32_t next_random(uint32_t *state) {
@@ -348,7 +349,11 @@ static void test_edit__a_program_without_its_tree_analyses_the_same(void **state
   vxp_source *src;
   vxp_program *p = NULL;
   assert_int_equal(vxp_source_new(&src, ctx, "e.vx", broken, strlen(broken)), VXP_OK);
-  assert_int_equal(vxp_program_parse_flags(&p, ctx, src, 4u), VXP_EINVAL);
+  assert_int_equal(vxp_program_parse_flags(&p, ctx, src, 8u), VXP_EINVAL); /* unknown */
+  assert_null(p);
+  assert_int_equal(
+      vxp_program_parse_flags(&p, ctx, src, VXP_PROGRAM_FOR_EDITING | VXP_PROGRAM_NO_TREE),
+      VXP_EINVAL);
   assert_null(p);
   vxp_source_free(src);
   vxp_context_free(ctx);
@@ -371,11 +376,57 @@ static void test_edit__reparse_rejects_null_arguments(void **state) {
   vxp_context_free(ctx);
 }
 
+/* The span a run of edits changed, found from the edits alone (vxp_source__steps_span, what a
+ * window reparse reads instead of comparing the texts): outside it both texts are the same,
+ * and it holds every byte that differs. Random runs of one to six edits, each in the
+ * coordinates of the version it edits. */
+static void test_edit__the_span_of_a_run_of_edits_holds_every_change(void **state) {
+  (void)state;
+  vxp_context *ctx = test_context();
+  uint32_t rnd = 7;
+  static const char alphabet[] = "ab\n{} ";
+  for (int run = 0; run < 400; run++) {
+    char text[96];
+    size_t len = 20 + next_random(&rnd) % 60;
+    for (size_t i = 0; i < len; i++)
+      text[i] = alphabet[next_random(&rnd) % (sizeof(alphabet) - 1)];
+    vxp_source *first, *cur;
+    assert_int_equal(vxp_source_new(&first, ctx, "s.vx", text, len), VXP_OK);
+    cur = first;
+    int edits = 1 + (int)(next_random(&rnd) % 6);
+    for (int e = 0; e < edits; e++) {
+      size_t now = vxp_source_text(cur, NULL) ? strlen(vxp_source_text(cur, NULL)) : 0;
+      uint32_t start = next_random(&rnd) % (uint32_t)(now + 1);
+      uint32_t end = start + next_random(&rnd) % (uint32_t)(now - start + 1);
+      char ins[4];
+      size_t n = next_random(&rnd) % 4;
+      for (size_t i = 0; i < n; i++)
+        ins[i] = alphabet[next_random(&rnd) % (sizeof(alphabet) - 1)];
+      vxp_source *next;
+      assert_int_equal(vxp_source_edit(&next, cur, start, end, ins, n), VXP_OK);
+      if (cur != first) vxp_source_free(cur);
+      cur = next;
+    }
+    uint32_t p, oe, ne;
+    vxp_source__steps_span(cur->history.items, cur->history.len, &p, &oe, &ne);
+    size_t old_len, new_len;
+    const char *a = vxp_source_text(first, &old_len), *b = vxp_source_text(cur, &new_len);
+    assert_true(p <= oe && p <= ne && oe <= old_len && ne <= new_len);
+    assert_int_equal(old_len - oe, new_len - ne);
+    assert_memory_equal(a, b, p);
+    assert_memory_equal(a + oe, b + ne, old_len - oe);
+    vxp_source_free(cur);
+    vxp_source_free(first);
+  }
+  vxp_context_free(ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_edit__line_index_matches_a_source_made_from_the_text),
       cmocka_unit_test(test_edit__reparse_with_the_same_source_gives_the_same_tree),
       cmocka_unit_test(test_edit__bad_ranges_are_einval),
+      cmocka_unit_test(test_edit__the_span_of_a_run_of_edits_holds_every_change),
       cmocka_unit_test(test_edit__reparse_gives_what_a_fresh_parse_gives),
       cmocka_unit_test(test_edit__several_edits_before_one_reparse),
       cmocka_unit_test(test_edit__unrelated_or_distant_sources_are_parsed_afresh),

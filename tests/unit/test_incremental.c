@@ -377,12 +377,16 @@ static void run_sequence_defines(const char *initial, uint32_t seed, int steps, 
   vxp_source *src;
   vxp_program *prog;
   assert_int_equal(vxp_source_new(&src, ctx, "prop.vx", b.s, b.len), VXP_OK);
-  assert_int_equal(vxp_program_parse(&prog, ctx, src), VXP_OK);
+  /* odd seeds as an editor opens a file (VXP_PROGRAM_FOR_EDITING: the first edit may parse
+   * only its window), even ones as a plain parse (the first reparse lowers in full) */
+  assert_int_equal(vxp_program_parse_flags(&prog, ctx, src, seed & 1 ? VXP_PROGRAM_FOR_EDITING : 0),
+                   VXP_OK);
   vxp_analysis *an;
   assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
   uint32_t rnd = seed;
   static char scratch[8192];
   size_t reused = 0, lent = 0, taken = 0, spliced = 0, fns_taken = 0, fns_walked = 0;
+  size_t windowed = 0; /* reparses that parsed only the window around the edit */
   size_t defines = 0;
   for (int step = 0; step < steps; step++) {
     /* Usually one edit per reparse, sometimes a burst of up to four (typing faster than
@@ -408,6 +412,7 @@ static void run_sequence_defines(const char *initial, uint32_t seed, int steps, 
     assert_int_equal(vxp_program_reparse(&inc, ctx, prog, cur), VXP_OK);
     reused += (size_t)vxp_program_reused_tree(inc);
     spliced += inc->spliced;
+    windowed += inc->window_tree != NULL;
     vxp_source *fresh_src;
     vxp_program *fresh;
     assert_int_equal(vxp_source_new(&fresh_src, ctx, "prop.vx", b.s, b.len), VXP_OK);
@@ -443,11 +448,13 @@ static void run_sequence_defines(const char *initial, uint32_t seed, int steps, 
   }
   /* The sequence really exercised the incremental paths. */
   fprintf(stderr,
-          "seed %u: %d reparses, %zu on the old tree, %zu with the unchanged items' model "
-          "copied; %zu analyses took %zu items over; functions taken over %zu, walked %zu\n",
-          seed, steps, reused, spliced, lent, taken, fns_taken, fns_walked);
+          "seed %u: %d reparses, %zu on the old tree (%zu of them parsing only the edit's "
+          "window), %zu with the unchanged items' model copied; %zu analyses took %zu items "
+          "over; functions taken over %zu, walked %zu\n",
+          seed, steps, reused, windowed, spliced, lent, taken, fns_taken, fns_walked);
   assert_true(lent > (size_t)steps / (bodies ? 6 : 12));
   if (bodies) assert_true(spliced > (size_t)steps / 10);
+  if (bodies) assert_true(windowed > (size_t)steps / 10);
   if (bodies) assert_true(fns_taken > (size_t)steps / 2);
   vxp_analysis_free(an);
   vxp_program_free(prog);
@@ -1014,6 +1021,22 @@ static void test_incremental__a_callees_edit_moves_the_callers_peak(void **state
   session_close(&S);
 }
 
+/* A blank typed before a function's `fn`, at the start of its line, moves the columns of
+ * everything on that line: the function's text is unchanged (it lies after the edit), so its
+ * walk is taken over, and the ranges on its first line (its body's scope) must be found again
+ * in the new text, not kept with their older columns (found by fuzz_edit). */
+static void test_incremental__a_blank_before_a_functions_line_moves_its_columns(void **state) {
+  (void)state;
+  session S;
+  session_open(&S, base_program);
+  session_edit(&S, "  return x;", "  return x + 0;", NULL); /* the spans are kept now */
+  session_edit(&S, "fn middle", " fn middle", NULL);
+  assert_true(S.an->functions_taken > 0);
+  session_edit(&S, " fn middle", "fn middle", NULL);
+  session_edit(&S, "fn main", "\nfn main", NULL); /* a line break: the columns stay */
+  session_close(&S);
+}
+
 /* The number of diagnostics of `code` in `an`. */
 static int code_count(const vxp_analysis *an, const char *code) {
   int n = 0;
@@ -1127,6 +1150,7 @@ int main(void) {
       cmocka_unit_test(test_incremental__a_body_edit_copies_the_other_items_model),
       cmocka_unit_test(test_incremental__a_role_comment_reaching_past_its_function_is_not_stale),
       cmocka_unit_test(test_incremental__a_callees_edit_moves_the_callers_peak),
+      cmocka_unit_test(test_incremental__a_blank_before_a_functions_line_moves_its_columns),
       cmocka_unit_test(test_incremental__a_splice_carries_the_function_index_over),
       cmocka_unit_test(test_incremental__a_const_edit_recomputes_its_unchanged_users),
       cmocka_unit_test(test_incremental__changed_overrides_between_edits_recompute_every_function),
