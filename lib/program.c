@@ -547,13 +547,11 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
                  const vxp_program *old, const vxp_source_step *steps, size_t step_count,
                  bool for_editing) {
   bool keep = old != NULL || for_editing;
-  vxp_program *prog = VXP_ARENA_HANDLE_SIZED(ctx, vxp_program, arena, program_bytes(src));
+  vxp_program *prog = vxp_program__new(ctx, src);
   if (!prog) {
     if (old_tree) ts_tree_delete(old_tree);
     return vxp_ctx__nomem(ctx);
   }
-  prog->ctx = ctx;
-  prog->src = src;
   vxp_syntax_cut why;
   uint32_t parsable;
   if (keep) { /* keep the scan's states for the next reparse, resume from the older's */
@@ -716,7 +714,7 @@ static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source 
   vxp_window_cuts cuts;
   int rc = vxp_program__window_cuts(ctx, src, &cuts);
   if (rc != VXP_OK) return rc;
-  vxp_program *prog = VXP_ARENA_HANDLE_SIZED(ctx, vxp_program, arena, program_bytes(src));
+  vxp_program *prog = vxp_program__new(ctx, src);
   vxp_lower_run *W = NULL;
   vxp_machine_reader *reader = NULL;
   vxp_diag_list groups[3], lowered;
@@ -724,8 +722,6 @@ static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source 
   memset(&lowered, 0, sizeof(lowered));
   if (!prog) rc = VXP_ENOMEM;
   if (rc == VXP_OK) {
-    prog->ctx = ctx;
-    prog->src = src;
     prog->model.arena = &prog->arena; /* the names' strings go with the program */
     rc = vxp_lower__begin(&W, ctx, src, &prog->model, &lowered);
   }

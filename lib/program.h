@@ -25,6 +25,13 @@ typedef struct vxp_scan_mark {
 
 typedef Array(vxp_scan_mark) vxp_scan_marks;
 
+/* The first mark of `marks` (sorted by offset) at or after offset `at`; marks->len when none. */
+size_t vxp_scan_marks__first_at(const vxp_scan_marks *marks, uint64_t at);
+
+/* The first of the `count` top-level nodes `top` (in order) that starts at or after `at`;
+ * `count` when none. */
+size_t vxp_syntax__first_node_at(const TSNode *top, size_t count, uint32_t at);
+
 /* A top-level node of a reparsed program (an item, or a comment between items) as the next
  * reparse and the reuse plan read it: its kind, its extent, where a function's body starts
  * (0 when it is no function or has no body) and whether it holds an error. Kept for every

@@ -27,9 +27,9 @@
 #include "reuse.h"
 #include "source.h"
 
-/* A window parsed alone: its extent, tree and top-level nodes. */
+/* A window parsed alone: where it ends, its tree and top-level nodes. */
 typedef struct window {
-  uint32_t from, to;
+  uint32_t to;
   TSTree *tree;
   Array(TSNode) top;
 } window;
@@ -46,7 +46,6 @@ static void window_free(vxp_context *ctx, window *w) {
 static int window_parse(vxp_context *ctx, const vxp_source *src, uint32_t from, uint32_t to,
                         window *w) {
   memset(w, 0, sizeof(*w));
-  w->from = from;
   w->to = to;
   int rc = vxp_program__parse_window(ctx, src, from, to, &w->tree);
   if (rc != VXP_OK) return rc;
@@ -63,7 +62,7 @@ typedef struct reparse {
   const vxp_program *old;
   const vxp_source *src;
   vxp_program *prog;
-  uint32_t prefix, old_end, new_end; /* the texts' changed middle (vxp_reuse__diff) */
+  uint32_t prefix, old_end, new_end; /* what the edits changed (vxp_source__steps_span) */
   uint32_t a, b, b_old;              /* the window: [a, b) of the new text, [a, b_old) of the old */
   uint32_t first, count;             /* the window's items: [first, first + count) in both */
   uint32_t limit;                    /* the most bytes parsed for the edit's window */
@@ -76,19 +75,6 @@ typedef struct reparse {
 static uint32_t window_limit(size_t len) {
   size_t sixteenth = len / 16;
   return sixteenth > (64u << 10) ? (uint32_t)sixteenth : 64u << 10;
-}
-
-/* The first mark of `marks` at or after offset `at` (marks.len when none). */
-static size_t mark_at_or_after(const vxp_scan_marks *marks, uint32_t at) {
-  size_t lo = 0, hi = marks->len;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (marks->items[mid].at < at)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
 }
 
 /* The first item of `items` starting at or after `at` (len when none). */
@@ -113,7 +99,7 @@ static bool find_window(reparse *R) {
   const vxp_scan_marks *marks = &R->prog->scan_marks, *old_marks = &R->old->scan_marks;
   const vxp_source *old_src = R->old->src;
   R->a = 0;
-  for (size_t i = mark_at_or_after(marks, R->prefix + 1); i-- > 0;) {
+  for (size_t i = vxp_scan_marks__first_at(marks, (uint64_t)R->prefix + 1); i-- > 0;) {
     const vxp_scan_mark *m = &marks->items[i];
     if (R->prefix - m->at > R->limit) return false;
     if (vxp_program__window_start(R->src, m) && vxp_program__window_start(old_src, m)) {
@@ -124,12 +110,12 @@ static bool find_window(reparse *R) {
   uint32_t from = R->new_end > R->a ? R->new_end : R->a + 1;
   R->b = (uint32_t)R->src->len;
   R->b_old = (uint32_t)old_src->len;
-  for (size_t i = mark_at_or_after(marks, from); i < marks->len; i++) {
+  for (size_t i = vxp_scan_marks__first_at(marks, from); i < marks->len; i++) {
     const vxp_scan_mark *m = &marks->items[i];
     if (m->at - R->a > R->limit) return false;
     if (!vxp_program__window_start(R->src, m)) continue;
     uint32_t at_old = m->at - R->new_end + R->old_end;
-    size_t k = mark_at_or_after(old_marks, at_old);
+    size_t k = vxp_scan_marks__first_at(old_marks, at_old);
     if (k == old_marks->len || old_marks->items[k].at != at_old ||
         !vxp_program__window_start(old_src, &old_marks->items[k]))
       continue;
@@ -239,18 +225,30 @@ static bool is_declaration(const vxp_context *ctx, TSSymbol sym) {
          sym == ctx->syms.transfer_impl_item;
 }
 
+/* Whether the declarations of `old` (the new program's too: only function bodies may change
+ * here) could be read again within R->limit bytes of windows: when they alone are larger,
+ * the window path would parse and splice only to give up at read_declarations. */
+static bool declarations_fit(const reparse *R) {
+  uint64_t bytes = 0;
+  for (size_t k = 0; k < R->old->items.len; k++) {
+    const vxp_top_item *it = &R->old->items.items[k];
+    if (is_declaration(R->ctx, it->sym)) bytes += it->end - it->start;
+  }
+  return bytes <= R->limit;
+}
+
 /* The last place at or before `at` where a window of the new text may start (0 when none),
  * and the first at or after `at` (the text's end when none). */
 static uint32_t cut_before(const reparse *R, uint32_t at) {
   const vxp_scan_marks *marks = &R->prog->scan_marks;
-  for (size_t i = mark_at_or_after(marks, at + 1); i-- > 0;)
+  for (size_t i = vxp_scan_marks__first_at(marks, (uint64_t)at + 1); i-- > 0;)
     if (vxp_program__window_start(R->src, &marks->items[i])) return marks->items[i].at;
   return 0;
 }
 
 static uint32_t cut_after(const reparse *R, uint32_t at) {
   const vxp_scan_marks *marks = &R->prog->scan_marks;
-  for (size_t i = mark_at_or_after(marks, at); i < marks->len; i++)
+  for (size_t i = vxp_scan_marks__first_at(marks, at); i < marks->len; i++)
     if (vxp_program__window_start(R->src, &marks->items[i])) return marks->items[i].at;
   return (uint32_t)R->src->len;
 }
@@ -258,16 +256,9 @@ static uint32_t cut_after(const reparse *R, uint32_t at) {
 /* The node of item `k` (at R->prog->items[k]) among the top-level nodes of window `w`. */
 static bool node_in(const reparse *R, const window *w, size_t k, TSNode *out) {
   const vxp_top_item *it = &R->prog->items.items[k];
-  size_t lo = 0, hi = w->top.len;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (ts_node_start_byte(w->top.items[mid]) < it->start)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo == w->top.len) return false;
-  *out = w->top.items[lo];
+  size_t at = vxp_syntax__first_node_at(w->top.items, w->top.len, it->start);
+  if (at == w->top.len) return false;
+  *out = w->top.items[at];
   return ts_node_start_byte(*out) == it->start && ts_node_end_byte(*out) == it->end &&
          ts_node_symbol(*out) == it->sym;
 }
@@ -442,6 +433,7 @@ int vxp_program__reparse_window(vxp_program **out, vxp_context *ctx, const vxp_p
   R.old = old;
   R.src = src;
   R.limit = window_limit(src->len);
+  if (!declarations_fit(&R)) return 1;
   R.prog = vxp_program__new(ctx, src);
   if (!R.prog) return vxp_ctx__nomem(ctx);
   /* Where the texts differ, from the edits (comparing the texts would read both whole) */

@@ -333,8 +333,7 @@ static size_t first_ending_after(const TSNode *top, size_t count, uint32_t at) {
   return lo;
 }
 
-/* The first of the `count` top-level nodes `top` that starts at or after `at`. */
-static size_t first_starting_at(const TSNode *top, size_t count, uint32_t at) {
+size_t vxp_syntax__first_node_at(const TSNode *top, size_t count, uint32_t at) {
   size_t lo = 0, hi = count;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -442,7 +441,7 @@ static bool obsolete_in(vxp_context *ctx, const vxp_source *src, TSNode item,
 static int check_obsolete(vxp_context *ctx, const vxp_source *src, TSNode root, const TSNode *top,
                           size_t top_count, uint32_t from, uint32_t to, vxp_diag_list *diags) {
   if (top) {
-    for (size_t i = first_starting_at(top, top_count, from);
+    for (size_t i = vxp_syntax__first_node_at(top, top_count, from);
          i < top_count && ts_node_start_byte(top[i]) < to; i++)
       if (!obsolete_in(ctx, src, top[i], diags)) return VXP_ENOMEM;
     return VXP_OK;
@@ -553,7 +552,7 @@ int vxp_syntax__diagnose_span(vxp_context *ctx, const vxp_source *src, TSNode ro
     if (!report(ctx, src, diags, root, ts_node_parent(root))) rc = VXP_ENOMEM;
   } else if (rc == VXP_OK && top) {
     bool errors = ts_node_has_error(root);
-    for (size_t i = first_starting_at(top, top_count, from);
+    for (size_t i = vxp_syntax__first_node_at(top, top_count, from);
          rc == VXP_OK && i < top_count && ts_node_start_byte(top[i]) < to; i++)
       rc = diagnose_top(ctx, src, root, top[i], errors, diags);
   } else if (rc == VXP_OK) {
@@ -635,8 +634,7 @@ static bool same_state(const vxp_scan_mark *a, const vxp_scan_mark *b) {
          a->recovered == b->recovered && a->macro == b->macro;
 }
 
-/* The index of the mark at offset `at` in `marks` (sorted by offset), SIZE_MAX if none. */
-static size_t find_mark(const vxp_scan_marks *marks, uint64_t at) {
+size_t vxp_scan_marks__first_at(const vxp_scan_marks *marks, uint64_t at) {
   size_t lo = 0, hi = marks->len;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -645,7 +643,13 @@ static size_t find_mark(const vxp_scan_marks *marks, uint64_t at) {
     else
       hi = mid;
   }
-  return lo < marks->len && marks->items[lo].at == at ? lo : SIZE_MAX;
+  return lo;
+}
+
+/* The index of the mark at offset `at` in `marks` (sorted by offset), SIZE_MAX if none. */
+static size_t find_mark(const vxp_scan_marks *marks, uint64_t at) {
+  size_t k = vxp_scan_marks__first_at(marks, at);
+  return k < marks->len && marks->items[k].at == at ? k : SIZE_MAX;
 }
 
 /* The scan of vxp_syntax__parsable_length from byte `begin` of `t` (`len` bytes) in state
@@ -896,14 +900,7 @@ int vxp_syntax__parsable_length_resumed(vxp_context *ctx, const vxp_source *src,
   VXP__ASSERT(old_end == la - tail);
   /* Resume at the last state the earlier scan had at or before the first change: the text
    * before it is the same. */
-  size_t lo = 0, hi = old->len;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (old->items[mid].at <= p)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
+  size_t lo = vxp_scan_marks__first_at(old, (uint64_t)p + 1); /* the marks at or before p */
   const vxp_scan_mark *from = lo ? &old->items[lo - 1] : &initial;
   if (lo && !array_reserve(ctx, marks, lo)) return VXP_ENOMEM;
   if (lo) memcpy(marks->items, old->items, lo * sizeof(*old->items));

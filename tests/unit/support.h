@@ -7,6 +7,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +40,30 @@ static inline vxp_context *test_context(void) {
   vxp_context *ctx = NULL;
   assert_int_equal(vxp_context_new(&ctx, &opts), VXP_OK);
   return ctx;
+}
+
+/* A vxp_write_fn's sink (test_sink_write): the text it was handed (NUL-terminated, NULL when
+ * none), how many pieces and the largest, whether a piece was empty, and it refuses the piece
+ * numbered `refuse_at` (from 1; 0: none), counted but not kept. The caller frees `text` with
+ * free(). */
+typedef struct test_sink {
+  char *text;
+  size_t len, pieces, largest, refuse_at;
+  bool empty_piece;
+} test_sink;
+
+static inline int test_sink_write(void *arg, const char *bytes, size_t len) {
+  test_sink *t = arg;
+  t->pieces++;
+  if (len == 0) t->empty_piece = true;
+  if (t->refuse_at && t->pieces == t->refuse_at) return 1;
+  t->text = realloc(t->text, t->len + len + 1); /* libc's: the caller frees it */
+  assert_non_null(t->text);
+  memcpy(t->text + t->len, bytes, len);
+  t->len += len;
+  t->text[t->len] = '\0';
+  if (len > t->largest) t->largest = len;
+  return 0;
 }
 
 /* Everything one analysis owns, freed together by test_done. */

@@ -18,28 +18,6 @@
 #include "program.h"
 #include "source.h"
 
-/* A writer that collects what it is given; it refuses the piece numbered `refuse_at`
- * (from 1; 0: none). */
-typedef struct collected {
-  char *text;
-  size_t len, pieces;
-  size_t refuse_at;
-  bool empty_piece; /* a piece of no bytes was handed over */
-} collected;
-
-static int collect(void *arg, const char *bytes, size_t len) {
-  collected *c = arg;
-  c->pieces++;
-  if (len == 0) c->empty_piece = true;
-  if (c->refuse_at && c->pieces == c->refuse_at) return 1;
-  c->text = realloc(c->text, c->len + len + 1);
-  assert_non_null(c->text);
-  memcpy(c->text + c->len, bytes, len);
-  c->len += len;
-  c->text[c->len] = '\0';
-  return 0;
-}
-
 /* The outcome of one generation: the text (NULL when refused) and the diagnostics, as one
  * string (code, range, message per line). */
 typedef struct outcome {
@@ -83,8 +61,8 @@ static outcome generate_text(vxp_context *ctx, const vxp_analysis *an, unsigned 
 
 static outcome generate_written(vxp_context *ctx, const vxp_analysis *an, unsigned flags) {
   vxp_cuda *cu = NULL;
-  collected c = {NULL, 0, 0, 0, false};
-  assert_int_equal(vxp_cuda_generate_write(&cu, ctx, an, flags, collect, &c), VXP_OK);
+  test_sink c = {0};
+  assert_int_equal(vxp_cuda_generate_write(&cu, ctx, an, flags, test_sink_write, &c), VXP_OK);
   assert_null(vxp_cuda_text(cu, NULL));
   assert_false(c.empty_piece);
   outcome o;
@@ -350,9 +328,9 @@ static void test_codegen_window__a_refusing_writer_gives_eio(void **state) {
     assert_true(windowed ? prog->windows > 10 : prog->tree != NULL);
     vxp_analysis *an;
     assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
-    collected all = {NULL, 0, 0, 0, false};
+    test_sink all = {0};
     vxp_cuda *cu = NULL;
-    assert_int_equal(vxp_cuda_generate_write(&cu, ctx, an, 0, collect, &all), VXP_OK);
+    assert_int_equal(vxp_cuda_generate_write(&cu, ctx, an, 0, test_sink_write, &all), VXP_OK);
     assert_int_equal(vxp_cuda_diagnostic_count(cu), 0);
     vxp_cuda_free(cu);
     /* the text is handed over in pieces: the header's, the kernels', the definitions' (as
@@ -361,9 +339,10 @@ static void test_codegen_window__a_refusing_writer_gives_eio(void **state) {
     assert_true(all.pieces > (windowed ? 10u : 3u));
     size_t at[] = {1, 2, all.pieces};
     for (size_t k = 0; k < VXP__ARRAY_LEN(at); k++) {
-      collected c = {NULL, 0, 0, at[k], false};
+      test_sink c = {0};
+      c.refuse_at = at[k];
       cu = NULL;
-      assert_int_equal(vxp_cuda_generate_write(&cu, ctx, an, 0, collect, &c), VXP_EIO);
+      assert_int_equal(vxp_cuda_generate_write(&cu, ctx, an, 0, test_sink_write, &c), VXP_EIO);
       assert_null(cu);
       assert_int_equal(vxp_context_errcode(ctx), VXP_EIO);
       assert_int_equal(c.pieces, at[k]); /* nothing more was handed over */
@@ -374,7 +353,7 @@ static void test_codegen_window__a_refusing_writer_gives_eio(void **state) {
     cu = NULL;
     assert_int_equal(vxp_cuda_generate_write(&cu, ctx, an, 0, NULL, NULL), VXP_EINVAL);
     assert_null(cu);
-    assert_int_equal(vxp_cuda_generate_write(&cu, ctx, an, 2u, collect, &all), VXP_EINVAL);
+    assert_int_equal(vxp_cuda_generate_write(&cu, ctx, an, 2u, test_sink_write, &all), VXP_EINVAL);
     assert_null(cu);
     free(all.text);
     vxp_analysis_free(an);

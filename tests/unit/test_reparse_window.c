@@ -344,22 +344,6 @@ static void test_reparse_window__parsing_for_editing_needs_a_tree(void **state) 
   vxp_context_free(ctx);
 }
 
-/* A vxp_write_fn that gathers what it is given. */
-typedef struct text_sink {
-  char *text;
-  size_t len;
-} text_sink;
-
-static int collect(void *arg, const char *bytes, size_t len) {
-  text_sink *t = arg;
-  char *grown = realloc(t->text, t->len + len);
-  if (!grown) return 1;
-  memcpy(grown + t->len, bytes, len);
-  t->text = grown;
-  t->len += len;
-  return 0;
-}
-
 /* A program a window reparse made keeps no whole tree: its S-expression (compared in
  * assert_as_fresh), streamed S-expression and CUDA are the text's parsed again. */
 static void test_reparse_window__sexp_and_cuda_of_a_windowed_program_are_the_texts(void **state) {
@@ -371,8 +355,8 @@ static void test_reparse_window__sexp_and_cuda_of_a_windowed_program_are_the_tex
   const char *sexp = vxp_program_sexp(s.prog);
   assert_non_null(sexp);
   assert_int_equal(strncmp(sexp, "(source_file", 12), 0);
-  text_sink streamed = {NULL, 0};
-  assert_int_equal(vxp_program_write_sexp(s.prog, collect, &streamed), VXP_OK);
+  test_sink streamed = {0};
+  assert_int_equal(vxp_program_write_sexp(s.prog, test_sink_write, &streamed), VXP_OK);
   assert_int_equal(streamed.len, strlen(sexp));
   assert_memory_equal(streamed.text, sexp, streamed.len);
   free(streamed.text);

@@ -388,25 +388,6 @@ static void test_report__plot_refuses_other_forms_and_empty_selections(void **st
   test_done(&r);
 }
 
-/* A writer that collects the pieces it is given, and refuses the piece numbered `refuse`. */
-typedef struct pieces {
-  char *text;
-  size_t len, count, largest, refuse;
-} pieces;
-
-static int collect(void *arg, const char *bytes, size_t len) {
-  pieces *p = arg;
-  assert_true(len > 0); /* no empty piece */
-  if (++p->count == p->refuse) return 1;
-  p->text = realloc(p->text, p->len + len + 1);
-  assert_non_null(p->text);
-  memcpy(p->text + p->len, bytes, len);
-  p->len += len;
-  p->text[p->len] = '\0';
-  if (len > p->largest) p->largest = len;
-  return 0;
-}
-
 static void test_report__a_streamed_plot_is_the_plot_in_bounded_pieces(void **state) {
   (void)state;
   /* 900 tiles in one function, one position each: a picture of a few hundred KiB. */
@@ -418,30 +399,33 @@ static void test_report__a_streamed_plot_is_the_plot_in_bounded_pieces(void **st
   size_t len = 0;
   const char *whole = vxp_report_text(rep, &len);
   assert_true(len > (200u << 10));
-  pieces p = {NULL, 0, 0, 0, 0};
-  assert_int_equal(vxp_report_plot_write(r.ctx, r.an, NULL, collect, &p), VXP_OK);
+  test_sink p = {0};
+  assert_int_equal(vxp_report_plot_write(r.ctx, r.an, NULL, test_sink_write, &p), VXP_OK);
   assert_int_equal(p.len, len);
   assert_memory_equal(p.text, whole, len); /* byte for byte */
-  assert_true(p.count > 3);
+  assert_true(p.pieces > 3);
+  assert_false(p.empty_piece);
   assert_true(p.largest < (80u << 10)); /* never held whole: pieces of about 64 KiB */
   free(p.text);
   /* A writer that fails stops the picture: VXP_EIO, and nothing after the refused piece. */
-  pieces q = {NULL, 0, 0, 0, 2};
-  assert_int_equal(vxp_report_plot_write(r.ctx, r.an, NULL, collect, &q), VXP_EIO);
+  test_sink q = {0};
+  q.refuse_at = 2;
+  assert_int_equal(vxp_report_plot_write(r.ctx, r.an, NULL, test_sink_write, &q), VXP_EIO);
   assert_int_equal(vxp_context_errcode(r.ctx), VXP_EIO);
-  assert_int_equal(q.count, 2);
+  assert_int_equal(q.pieces, 2);
+  assert_false(q.empty_piece);
   free(q.text);
   /* Nothing to plot, a format it has not, or no writer: nothing is written. */
   vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
   ro.format = VXP_REPORT_SVG;
   ro.function = "nope";
-  pieces none = {NULL, 0, 0, 0, 0};
-  assert_int_equal(vxp_report_plot_write(r.ctx, r.an, &ro, collect, &none), VXP_ENOTFOUND);
+  test_sink none = {0};
+  assert_int_equal(vxp_report_plot_write(r.ctx, r.an, &ro, test_sink_write, &none), VXP_ENOTFOUND);
   ro.function = NULL;
   ro.format = VXP_REPORT_JSON;
-  assert_int_equal(vxp_report_plot_write(r.ctx, r.an, &ro, collect, &none), VXP_EINVAL);
+  assert_int_equal(vxp_report_plot_write(r.ctx, r.an, &ro, test_sink_write, &none), VXP_EINVAL);
   assert_int_equal(vxp_report_plot_write(r.ctx, r.an, NULL, NULL, &none), VXP_EINVAL);
-  assert_int_equal(none.count, 0);
+  assert_int_equal(none.pieces, 0);
   vxp_report_free(rep);
   test_done(&r);
 }
@@ -463,8 +447,8 @@ static void test_report__a_streamed_json_report_is_the_report_in_bounded_pieces(
   test_run r = test_analyse(text);
   free(text);
   /* streamed first, so that it is rendered, not the cached text written */
-  pieces p = {NULL, 0, 0, 0, 0};
-  assert_int_equal(vxp_analysis_json_write(r.an, collect, &p), VXP_OK);
+  test_sink p = {0};
+  assert_int_equal(vxp_analysis_json_write(r.an, test_sink_write, &p), VXP_OK);
   assert_int_equal(vxp_context_errcode(r.ctx), VXP_OK);
   size_t len = 0;
   const char *whole = vxp_analysis_json(r.an, &len);
@@ -472,27 +456,31 @@ static void test_report__a_streamed_json_report_is_the_report_in_bounded_pieces(
   assert_true(len > (200u << 10));
   assert_int_equal(p.len, len);
   assert_memory_equal(p.text, whole, len); /* byte for byte */
-  assert_true(p.count > 3);
+  assert_true(p.pieces > 3);
+  assert_false(p.empty_piece);
   assert_true(p.largest < (80u << 10)); /* never held whole: pieces of about 64 KiB */
   free(p.text);
   /* Once rendered, the cached text is what is written. */
-  pieces c = {NULL, 0, 0, 0, 0};
-  assert_int_equal(vxp_analysis_json_write(r.an, collect, &c), VXP_OK);
+  test_sink c = {0};
+  assert_int_equal(vxp_analysis_json_write(r.an, test_sink_write, &c), VXP_OK);
   assert_int_equal(c.len, len);
   assert_memory_equal(c.text, whole, len);
+  assert_false(c.empty_piece);
   free(c.text);
   /* A writer that fails stops the report: VXP_EIO, and nothing after the refused piece. */
   vxp_analysis *again = NULL;
   assert_int_equal(vxp_analyze(&again, r.ctx, r.prog, NULL), VXP_OK);
-  pieces q = {NULL, 0, 0, 0, 2};
-  assert_int_equal(vxp_analysis_json_write(again, collect, &q), VXP_EIO);
+  test_sink q = {0};
+  q.refuse_at = 2;
+  assert_int_equal(vxp_analysis_json_write(again, test_sink_write, &q), VXP_EIO);
   assert_int_equal(vxp_context_errcode(r.ctx), VXP_EIO);
-  assert_int_equal(q.count, 2);
+  assert_int_equal(q.pieces, 2);
+  assert_false(q.empty_piece);
   free(q.text);
-  pieces none = {NULL, 0, 0, 0, 0};
+  test_sink none = {0};
   assert_int_equal(vxp_analysis_json_write(again, NULL, &none), VXP_EINVAL);
-  assert_int_equal(vxp_analysis_json_write(NULL, collect, &none), VXP_EINVAL);
-  assert_int_equal(none.count, 0);
+  assert_int_equal(vxp_analysis_json_write(NULL, test_sink_write, &none), VXP_EINVAL);
+  assert_int_equal(none.pieces, 0);
   vxp_analysis_free(again);
   test_done(&r);
 }

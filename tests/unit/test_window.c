@@ -34,27 +34,11 @@ static char *report(vxp_context *ctx, vxp_program *prog, vxp_machine *machine) {
   return copy;
 }
 
-/* A writer that collects what it is given. */
-typedef struct collected {
-  char *text;
-  size_t len;
-} collected;
-
-static int collect(void *arg, const char *bytes, size_t len) {
-  collected *c = arg;
-  c->text = realloc(c->text, c->len + len + 1);
-  assert_non_null(c->text);
-  memcpy(c->text + c->len, bytes, len);
-  c->len += len;
-  c->text[c->len] = '\0';
-  return 0;
-}
-
 /* What vxp_program_write_sexp writes of `prog` (parsed with windows of `window` bytes). */
 static char *written_sexp(vxp_context *ctx, const vxp_program *prog, uint32_t window) {
-  collected c = {NULL, 0};
+  test_sink c = {0};
   ctx->parse_window = window; /* the windows are found again as they were parsed */
-  int rc = vxp_program_write_sexp(prog, collect, &c);
+  int rc = vxp_program_write_sexp(prog, test_sink_write, &c);
   ctx->parse_window = 0;
   assert_int_equal(rc, VXP_OK);
   return c.text ? c.text : strdup("");
@@ -188,8 +172,8 @@ static uint32_t compare(vxp_context *ctx, vxp_machine *a100, vxp_source *src, ta
       written = written_sexp(ctx, windowed, 1);
       if (strcmp(written, tree) != 0) fail_msg("%s: the windows' S-expression differs", src->label);
     } else {
-      collected none = {NULL, 0};
-      assert_int_equal(vxp_program_write_sexp(windowed, collect, &none), VXP_EINVAL);
+      test_sink none = {0};
+      assert_int_equal(vxp_program_write_sexp(windowed, test_sink_write, &none), VXP_EINVAL);
       assert_null(none.text);
     }
   }
