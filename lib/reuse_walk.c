@@ -70,6 +70,12 @@ void vxp_walk_reuse__free(vxp_context *ctx, vxp_walk_reuse *F) {
 
 /* ------------------------------------------------------------------ moving one function */
 
+/* The types one part of an item (its signature's or its body's) made: [lo, hi) in the
+ * earlier model, from `to` in the new one; empty (lo == hi) when the part's count changed. */
+typedef struct type_part {
+  uint32_t lo, hi, to;
+} type_part;
+
 typedef struct mover {
   const vxp_walk_reuse *F;
   const vxp_program *prog;
@@ -77,21 +83,34 @@ typedef struct mover {
   uint32_t top; /* the item's position among the root's children */
   uint32_t line_hint;
   bool ok;
+  type_part sig, body; /* read once per function: every record names a type */
 } mover;
+
+static type_part part_types(const vxp_lower_mark *old, const vxp_lower_mark *now) {
+  type_part p = {old[0].types, old[1].types, now[0].types};
+  if (now[1].types - now[0].types != old[1].types - old[0].types) p.hi = p.lo;
+  return p;
+}
+
+static mover mover_for(const vxp_walk_reuse *F, const vxp_program *prog, uint8_t side,
+                       uint32_t top) {
+  const vxp_lower_marks *o = &F->old->marks, *n = &prog->marks;
+  mover M = {F,
+             prog,
+             side,
+             top,
+             0,
+             true,
+             part_types(&o->sig.items[top], &n->sig.items[top]),
+             part_types(&o->body.items[top], &n->body.items[top])};
+  return M;
+}
 
 /* An index into the model's types made by the item (its signature's or its body's). */
 static uint32_t move_type(mover *M, uint32_t v) {
   if (v == VXP_NONE) return v;
-  const vxp_lower_marks *o = &M->F->old->marks, *n = &M->prog->marks;
-  uint32_t t = M->top;
-  if (v >= o->sig.items[t].types && v < o->sig.items[t + 1].types &&
-      n->sig.items[t + 1].types - n->sig.items[t].types ==
-          o->sig.items[t + 1].types - o->sig.items[t].types)
-    return v - o->sig.items[t].types + n->sig.items[t].types;
-  if (v >= o->body.items[t].types && v < o->body.items[t + 1].types &&
-      n->body.items[t + 1].types - n->body.items[t].types ==
-          o->body.items[t + 1].types - o->body.items[t].types)
-    return v - o->body.items[t].types + n->body.items[t].types;
+  if (v >= M->sig.lo && v < M->sig.hi) return v - M->sig.lo + M->sig.to;
+  if (v >= M->body.lo && v < M->body.hi) return v - M->body.lo + M->body.to;
   M->ok = false;
   return VXP_NONE;
 }
@@ -315,7 +334,7 @@ int vxp_walk_reuse__take(vxp_walk_reuse *F, vxp_analysis *an, vxp_resolver *reso
   if (of == VXP_NONE || om->functions.items[old_fn].events.len != mf->events.len ||
       om->functions.items[old_fn].accesses.len != mf->accesses.len)
     return 0;
-  mover M = {F, an->prog, side, it->top, 0, true};
+  mover M = mover_for(F, an->prog, side, it->top);
   if (!takeable(F, an, &M, of, *e6014)) return 0;
   int rc = replay_calls(F, an, resolver, fn, of, &M);
   if (rc == VXP_OK) rc = copy_results(F, an, fn, of, &M);

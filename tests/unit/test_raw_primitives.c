@@ -58,6 +58,26 @@ static void test_raw__primitives_live_only_in_lowering_bodies(void **state) {
          "E6017", 0, NULL);
 }
 
+/* An item is walked for primitives only when its text spells `raw` (lower_raw.c,
+ * mentions_raw): one written last before the item's closing brace, in a method, or beside
+ * words that contain the letters is still found; items without them are not reported. */
+static void
+test_raw__a_primitive_outside_a_lowering_is_found_wherever_the_item_spells_it(void **state) {
+  (void)state;
+  expect(MACHINE("") "fn main() -> i32 {\n  return raw::lanes();\n}\n", "E6017", 1,
+         "raw::lanes is only legal");
+  expect(MACHINE("") "struct P { x: i32 }\nimpl P {\n  fn m() -> i32 { raw::lane() }\n}\n"
+                     "fn main() -> i32 {\n  return 0;\n}\n",
+         "E6017", 1, "raw::lane is only legal");
+  expect(
+      MACHINE("") "fn draw(r: i32) -> i32 {\n  return r;\n}\n"
+                  "fn main() -> i32 {\n  let straw = draw(1);\n  return raw::lanes() + straw;\n}\n",
+      "E6017", 1, NULL);
+  expect(MACHINE("") "fn draw(r: i32) -> i32 {\n  return r;\n}\n"
+                     "fn main() -> i32 {\n  return draw(2);\n}\n",
+         "E6017", 0, NULL);
+}
+
 static void test_raw__a_tile_is_a_parameter_and_a_written_one_is_held_by_mut(void **state) {
   (void)state;
   expect(MACHINE("") LOWERING("    let other = a;\n    let x = raw::extent(other);\n"), "E6017", 1,
@@ -224,6 +244,8 @@ static void test_raw__the_checks_read_the_model_not_the_tree(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_raw__primitives_live_only_in_lowering_bodies),
+      cmocka_unit_test(
+          test_raw__a_primitive_outside_a_lowering_is_found_wherever_the_item_spells_it),
       cmocka_unit_test(test_raw__a_tile_is_a_parameter_and_a_written_one_is_held_by_mut),
       cmocka_unit_test(test_raw__a_barrier_is_reached_by_every_lane),
       cmocka_unit_test(test_raw__an_async_copy_needs_its_topologys_copy_engine),
