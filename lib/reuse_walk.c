@@ -95,14 +95,13 @@ static type_part part_types(const vxp_lower_mark *old, const vxp_lower_mark *now
 static mover mover_for(const vxp_walk_reuse *F, const vxp_program *prog, uint8_t side,
                        uint32_t top) {
   const vxp_lower_marks *o = &F->old->marks, *n = &prog->marks;
-  mover M = {F,
-             prog,
-             side,
-             top,
-             0,
-             true,
-             part_types(&o->sig.items[top], &n->sig.items[top]),
-             part_types(&o->body.items[top], &n->body.items[top])};
+  mover M = {.F = F,
+             .prog = prog,
+             .side = side,
+             .top = top,
+             .ok = true,
+             .sig = part_types(&o->sig.items[top], &n->sig.items[top]),
+             .body = part_types(&o->body.items[top], &n->body.items[top])};
   return M;
 }
 

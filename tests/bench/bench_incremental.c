@@ -113,6 +113,35 @@ static void fingerprint(const vxp_analysis *an, char *buf, size_t size) {
            vxp_analysis_record_count(an), (unsigned long long)total);
 }
 
+/* A fresh parse and analysis of `src`'s text, timed (*parse_us: the source and the parse;
+ * *total_us: with the analysis), held to what `an` (the incremental result) says. Returns true
+ * when they agree; otherwise says so on stderr, naming `what` (the edit). */
+static bool agrees_with_fresh(vxp_context *ctx, const vxp_source *src, const vxp_analysis *an,
+                              double *parse_us, double *total_us, const char *what) {
+  size_t len;
+  const char *text = vxp_source_text(src, &len);
+  vxp_source *fresh;
+  vxp_program *prog;
+  vxp_analysis *an_full;
+  double t0 = now_us();
+  check(vxp_source_new(&fresh, ctx, "bench.vx", text, len), ctx, "vxp_source_new");
+  check(vxp_program_parse(&prog, ctx, fresh), ctx, "vxp_program_parse");
+  double t1 = now_us();
+  check(vxp_analyze(&an_full, ctx, prog, NULL), ctx, "vxp_analyze");
+  double t2 = now_us();
+  *parse_us = t1 - t0;
+  *total_us = t2 - t0;
+  char a[160], b[160];
+  fingerprint(an, a, sizeof(a));
+  fingerprint(an_full, b, sizeof(b));
+  vxp_analysis_free(an_full);
+  vxp_program_free(prog);
+  vxp_source_free(fresh);
+  if (strcmp(a, b) == 0) return true;
+  fprintf(stderr, "bench_incremental: %s: incremental (%s) and full (%s) differ\n", what, a, b);
+  return false;
+}
+
 /* For instruction counts (valgrind --tool=callgrind --toggle-collect=bench_count_edit or
  * =bench_count_fresh, with --count): one edit's reparse and analysis, and one fresh parse
  * and analysis, each in a function of its own. */
@@ -219,7 +248,8 @@ static int signature_edits(vxp_context *ctx, vxp_source **src, vxp_program **pro
     const char *cur = vxp_source_text(*src, NULL);
     size_t at = line_offset(cur, (size_t)(HEADER_LINES + k * LINES_PER_FN));
     size_t line_end = (size_t)(strchr(cur + at, '\n') - cur);
-    bool wide = strstr(cur + at, "x: i64") && strstr(cur + at, "x: i64") < cur + line_end;
+    /* the line is `fn fNNNNN(x: T) -> i32 {` (generate): T starts after `fn fNNNNN(x: ` */
+    bool wide = strncmp(cur + at + strlen("fn f00000(x: "), "i64", 3) == 0;
     char line[64];
     int n = snprintf(line, sizeof(line), "fn f%05d(x: %s) -> i32 {", k, wide ? "i32" : "i64");
 
@@ -234,37 +264,18 @@ static int signature_edits(vxp_context *ctx, vxp_source **src, vxp_program **pro
           "vxp_analyze_incremental");
     double t1 = now_us();
     windowed += next_prog->window_tree != NULL;
-
-    size_t next_len;
-    const char *next_text = vxp_source_text(next, &next_len);
-    vxp_source *fresh;
-    vxp_program *fresh_prog;
-    vxp_analysis *an_full;
-    double t2 = now_us();
-    check(vxp_source_new(&fresh, ctx, "bench.vx", next_text, next_len), ctx, "vxp_source_new");
-    check(vxp_program_parse(&fresh_prog, ctx, fresh), ctx, "vxp_program_parse");
-    check(vxp_analyze(&an_full, ctx, fresh_prog, NULL), ctx, "vxp_analyze");
-    double t3 = now_us();
     inc[e] = t1 - t0;
-    full[e] = t3 - t2;
-    char a[160], b[160];
-    fingerprint(next_an, a, sizeof(a));
-    fingerprint(an_full, b, sizeof(b));
-    vxp_analysis_free(an_full);
-    vxp_program_free(fresh_prog);
-    vxp_source_free(fresh);
+    double parse_us;
+    char what[32];
+    snprintf(what, sizeof(what), "signature edit %d", e);
+    bool agree = agrees_with_fresh(ctx, next, next_an, &parse_us, &full[e], what);
     vxp_analysis_free(*an);
     vxp_program_free(*prog);
     vxp_source_free(*src);
     *src = next;
     *prog = next_prog;
     *an = next_an;
-    if (strcmp(a, b) != 0) {
-      fprintf(stderr,
-              "bench_incremental: signature edit %d: incremental (%s) and full (%s) differ\n", e, a,
-              b);
-      return 1;
-    }
+    if (!agree) return 1;
   }
   if (windowed) {
     fprintf(stderr, "bench_incremental: %d signature edits were reparsed from a window\n",
@@ -335,17 +346,11 @@ int main(int argc, char **argv) {
           "vxp_analyze_incremental");
     double t2 = now_us();
 
+    char what[32];
+    snprintf(what, sizeof(what), "edit %d", e);
+    if (!agrees_with_fresh(ctx, next, an_inc, &full_parse[e], &full[e], what)) return 1;
     size_t next_len;
     const char *next_text = vxp_source_text(next, &next_len);
-    vxp_source *fresh;
-    vxp_program *fresh_prog;
-    vxp_analysis *an_full;
-    double t3 = now_us();
-    check(vxp_source_new(&fresh, ctx, "bench.vx", next_text, next_len), ctx, "vxp_source_new");
-    check(vxp_program_parse(&fresh_prog, ctx, fresh), ctx, "vxp_program_parse");
-    double t4 = now_us();
-    check(vxp_analyze(&an_full, ctx, fresh_prog, NULL), ctx, "vxp_analyze");
-    double t5 = now_us();
 
     /* Tree-sitter alone, on the same edit: the old tree adjusted and reparsed, then the
      * whole text parsed without a tree. */
@@ -386,20 +391,6 @@ int main(int argc, char **argv) {
     fns_walked += an_inc->functions_walked;
     inc[e] = t2 - t0;
     inc_parse[e] = t1 - t0;
-    full[e] = t5 - t3;
-    full_parse[e] = t4 - t3;
-
-    char a[160], b[160];
-    fingerprint(an_inc, a, sizeof(a));
-    fingerprint(an_full, b, sizeof(b));
-    if (strcmp(a, b) != 0) {
-      fprintf(stderr, "bench_incremental: edit %d: incremental (%s) and full (%s) differ\n", e, a,
-              b);
-      return 1;
-    }
-    vxp_analysis_free(an_full);
-    vxp_program_free(fresh_prog);
-    vxp_source_free(fresh);
     vxp_analysis_free(prev_an);
     prev_an = an_inc;
     vxp_program_free(prog);
