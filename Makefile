@@ -273,6 +273,7 @@ unit: $(UNIT_BINS)
 	done; exit $$status
 
 golden: $(CLI)
+	@sh tests/golden/verdict_change_test.sh
 	@sh tests/golden/run.sh $(CLI)
 
 # The wrong-answer corpus: mistaken programs, each with the diagnostics it must get, none
@@ -303,8 +304,14 @@ $(BUILD)/examples/%.o: examples/c/%.c
 $(BUILD)/examples/%: $(BUILD)/examples/%.o $(SHARED)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -L$(BUILD) -lvxpeak -Wl,-rpath,'$(abspath $(BUILD))'
 
-examples: $(EXAMPLE_BINS)
+# Then every Vx example's own expectations: its `// RUN:` commands and the `// CHECK:` lines
+# that must appear in their output (tests/examples/filecheck.py; the checker checks itself
+# first, and a copy of decode.vx with one figure altered must fail).
+examples: $(EXAMPLE_BINS) $(CLI)
 	@sh tests/examples/run.sh $(BUILD)/examples
+	@python3 tests/examples/filecheck.py --self-test
+	@sh tests/examples/mutant.sh $(CLI)
+	@python3 tests/examples/filecheck.py $(CLI)
 
 # CUDA code generation without a GPU: golden .cu files, and the generated programs built
 # against a CPU emulation of the CUDA runtime, whose measured peaks must equal the

@@ -37,6 +37,17 @@ for case_dir in tests/golden/*/; do
     fi;;
   esac
   if [ "${UPDATE:-0}" = 1 ]; then
+    # A case that runs an example may not change its verdict quietly: a new exit status or
+    # a new error line is refused unless GOLDEN_ACCEPT_VERDICT=1 says it is meant (and the
+    # example's own CHECK lines say the same: CONTRIBUTING.md, "Golden files").
+    if [ "${GOLDEN_ACCEPT_VERDICT:-0}" != 1 ] && grep -q 'examples/' "$case_dir/args" &&
+      verdict_change=$(sh tests/golden/verdict_change.sh "$case_dir" "$tmp"); then
+      echo "REFUSED golden/$name: $verdict_change; the expected files are left as they were"
+      echo "  (the example is wrong, or the tool is: fix that; if the new verdict is right, change the"
+      echo "  example's CHECK lines in the same commit and re-record with GOLDEN_ACCEPT_VERDICT=1)"
+      fail=$((fail + 1))
+      continue
+    fi
     for f in stdout stderr status; do cp "$tmp/$f" "$case_dir/expected.$f"; done
     pass=$((pass + 1))
     continue
