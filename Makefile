@@ -81,7 +81,7 @@ SONAME := libvxpeak.so.$(SOVERSION)
 STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
-.PHONY: hostile deep all fuzz fuzz-build fuzz-parallel fuzz-harnesses fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
+.PHONY: hostile hostile-smoke test-quick docs-check fulltest deep all fuzz fuzz-build fuzz-parallel fuzz-harnesses fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check format-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
 	check-public check-needed check-tables check-manpage abi-lists check-abi-lists tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
 
@@ -89,7 +89,9 @@ all: shared static cli
 
 help:
 	@echo "make demo            build everything and analyse the Llama-2-7B example"
-	@echo "make check           build and run every test (codegen's nvcc check included)"
+	@echo "make check           build and run the quick tests (about 4 minutes on 2 cores)"
+	@echo "make fulltest        make check, then the long battery: hostile, sanitizers, fuzz, nvcc, install (CI)"
+	@echo "make docs-check      run every transcript of the README, docs/ and --help (in check)"
 	@echo "make asan            run every test under AddressSanitizer + UBSan"
 	@echo "make asan-clang      the same built with clang"
 	@echo "make fuzz            run the libFuzzer harnesses for FUZZ_SECONDS each (clang)"
@@ -356,8 +358,20 @@ fuzz-regressions: $(CLI)
 deep: $(CLI)
 	@python3 tests/fuzz/deep.py $(CLI) $(BUILD)/deep $(if $(findstring sanitize,$(CFLAGS)),--sanitized)
 
-test: unit check-tables golden wrong sarif plot examples codegen grammar-tests conformance-selftest \
-	lsp-test fuzz-regressions deep fuzz-harnesses
+# The test tiers. test-quick is make check's battery (about 4 minutes on 2 cores after the
+# build); test adds the runs that take longer or need a browser (the rendered plots, every
+# nesting form at its limit): it is what make asan and make asan-clang run under the
+# sanitizers. make fulltest (CI) is check plus everything else.
+test-quick: unit check-tables golden wrong sarif examples docs-check codegen grammar-tests \
+	conformance-selftest lsp-test fuzz-regressions fuzz-harnesses
+test: test-quick plot deep
+
+# The documentation is a test: every `$ vxpeak` transcript of the README, docs/ and the man
+# page, every example of --help and every C program of the docs run as shown
+# (tests/docs/transcripts.py), and docs/codes.md is what lib/codes.def generates.
+docs-check: $(CLI) $(SHARED)
+	@python3 tests/docs/codes.py check
+	@CC="$(CC)" DOCS_CFLAGS="$(CFLAGS) $(LDFLAGS)" python3 tests/docs/transcripts.py $(CLI)
 
 # Every table field of struct vxp_analysis is in analysis_tables (lib/analysis.c), which seals
 # it into the analysis' arena: one left off would never be freed.
@@ -370,10 +384,24 @@ check-tables:
 hostile: $(CLI)
 	@python3 tests/fuzz/hostile.py $(CLI) $(BUILD)/hostile
 
+# A few hostile cases of each kind, seconds in all (the whole catalogue is make hostile).
+hostile-smoke: $(CLI)
+	@python3 tests/fuzz/hostile.py $(CLI) $(BUILD)/hostile --smoke
+
 check: deps all
-	@$(MAKE) --no-print-directory format-check test abi python-test hostile
-	@$(MAKE) --no-print-directory codegen-nvcc
+	@$(MAKE) --no-print-directory format-check test-quick abi python-test hostile-smoke
 	@echo "make check: all tests passed"
+
+# Everything: make check, then the long battery (CI runs this: .ci/run).
+fulltest: check
+	@$(MAKE) --no-print-directory plot deep hostile codegen-nvcc
+	@$(MAKE) --no-print-directory asan
+	@$(MAKE) --no-print-directory asan-clang
+	@$(MAKE) --no-print-directory fuzz-smoke FUZZ_SMOKE_SECONDS=10
+	@$(MAKE) --no-print-directory tsan
+	@$(MAKE) --no-print-directory install-test
+	@$(MAKE) --no-print-directory python-wheel-test
+	@echo "make fulltest: all tests passed"
 
 # The Python package: mypy --strict and the pytest suite against $(SHARED) from the
 # checkout. The tools come from the virtual environment of bindings/python/dev-venv.sh (pip,

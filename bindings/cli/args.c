@@ -21,7 +21,7 @@ static const option_spec specs[OPT_COUNT] = {
      "the device model: a file (fleet/h100-sxm.vx) or a fleet name (h100-sxm).\n"
      "Default: the program's own Memory/Topology declarations, or the built-in\n"
      "a100-40 when it declares none. sweep takes several (repeat it, or a,b,c).",
-     "vxpeak %s examples/llama2/prefill.vx --machine a100-80"},
+     "vxpeak %s examples/llama2/prefill.vx --machine a100-80 --host default"},
     {OPT_HOST, "--host", NULL, "H",
      "the host model: a file, or 'default' for CPU_DRAM without a capacity.\n"
      "Implied as 'default' with the built-in machine.",
@@ -29,11 +29,11 @@ static const option_spec specs[OPT_COUNT] = {
     {OPT_MACHINE_ONLY, "--machine-only", NULL, NULL,
      "check against --machine's model alone, ignoring the program's own\n"
      "Memory/Topology declarations (which would otherwise be added to it)",
-     "vxpeak %s examples/blog/peak_not_sum.vx --machine h100-sxm --machine-only --host default"},
+     "vxpeak %s examples/llama2/prefill.vx --machine h100-sxm --machine-only --host default"},
     {OPT_DEFINE, "-D", NULL, "NAME=VALUE",
      "fold NAME as VALUE (a non-negative integer) in place of the program's\n"
      "`const NAME`; repeatable",
-     "vxpeak %s examples/llama2/prefill.vx -D BATCH=9"},
+     "vxpeak %s examples/llama2/prefill.vx -D BATCH=8"},
     {OPT_FORMAT, "--format", NULL, "F", NULL, /* help generated from the command's formats */
      "vxpeak %s examples/llama2/prefill.vx --format json"},
     {OPT_FUNCTION, "--function", NULL, "F",
@@ -48,7 +48,7 @@ static const option_spec specs[OPT_COUNT] = {
      "vxpeak %s examples/llama2/prefill.vx --const BATCH=1..64"},
     {OPT_MARGIN, "--margin", NULL, "P%",
      "the share of each capacity that must stay free (0 to 99.9999%; default 0%)",
-     "vxpeak %s examples/llama2/prefill.vx --const BATCH=1..64 --margin 10%%"},
+     "vxpeak %s examples/llama2/prefill.vx --margin 10%%"},
     {OPT_OUTPUT, "--output", "-o", "FILE", NULL, /* help depends on the command */
      "vxpeak %s examples/llama2/prefill.vx -o out"},
     {OPT_SEXP, "--sexp", NULL, NULL, "print the tree as an S-expression",
@@ -455,26 +455,31 @@ static void option_help(FILE *out, const vxpeak_command *cmd, const option_spec 
     fprintf(out, "  %s\n", head);
     print_indented(out, help, 20);
   }
-  char example[256];
+  /* Every example is a whole command that runs as shown (make docs-check runs each one):
+   * the option's own words, then what the command cannot run without (the varied constant
+   * of sweep and frontier, the output file of emit-cuda and plot). */
+  char example[320];
   const char *name = cmd->name;
-  bool sweep = strcmp(name, "sweep") == 0;
   if (s->id == OPT_OUTPUT)
     snprintf(example, sizeof(example), "vxpeak %s %s", name,
              strcmp(name, "plot") == 0 ? "examples/llama2/prefill.vx -o timeline.svg"
-                                       : "examples/blog/peak_not_sum.vx -o prog.cu");
+             : strcmp(name, "frontier") == 0
+                 ? "examples/llama2/prefill.vx --format svg -o frontier.svg"
+                 : "examples/blog/peak_not_sum.vx -o prog.cu");
   else if (s->id == OPT_FORMAT)
-    snprintf(example, sizeof(example), "vxpeak %s examples/llama2/prefill.vx %s--format %s", name,
-             sweep ? "--const BATCH=1..64 " : "",
+    snprintf(example, sizeof(example), "vxpeak %s examples/llama2/prefill.vx --format %s", name,
              cmd->formats[1] ? cmd->formats[cmd->formats[2] ? 2 : 1] : cmd->formats[0]);
-  else if (sweep && s->id == OPT_DEFINE)
-    snprintf(example, sizeof(example),
-             "vxpeak sweep examples/llama2/prefill.vx --const BATCH=1..64 -D TOKENS=2048");
-  else if (sweep && s->id != OPT_CONST && s->id != OPT_MARGIN && s->id != OPT_HELP) {
-    char base[200];
-    snprintf(base, sizeof(base), s->example, name);
-    snprintf(example, sizeof(example), "%s --const BATCH=1..64", base);
-  } else {
+  else if (accepts(cmd, OPT_CONST) && s->id == OPT_DEFINE)
+    snprintf(example, sizeof(example), "vxpeak %s examples/llama2/prefill.vx -D TOKENS=2048", name);
+  else
     snprintf(example, sizeof(example), s->example, name);
+  if (s->id != OPT_HELP) {
+    size_t used = strlen(example);
+    if (accepts(cmd, OPT_CONST) && s->id != OPT_CONST && !strstr(example, "--const "))
+      used += (size_t)snprintf(example + used, sizeof(example) - used, " --const BATCH=1..64");
+    if (cmd->needs_output && !strstr(example, " -o "))
+      snprintf(example + used, sizeof(example) - used, " -o %s",
+               strcmp(name, "plot") == 0 ? "timeline.svg" : "prog.cu");
   }
   fprintf(out, "%20se.g. %s\n", "", example);
 }

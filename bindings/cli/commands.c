@@ -47,7 +47,7 @@ const vxpeak_command vxpeak_commands[] = {
      "Exit status 0 written, 1 refused (rejected by the analysis, or a construct outside\n"
      "the subset: error[VXP0800]), 2 usage or input/output error.",
      vxpeak_emit_cuda, MACHINE_OPTS | O(OPT_OUTPUT) | O(OPT_ALLOW_REJECTED), NULL, true,
-     "  $ vxpeak emit-cuda examples/blog/peak_not_sum.vx -o prog.cu && nvcc -o prog prog.cu\n"},
+     "  $ vxpeak emit-cuda examples/blog/peak_not_sum.vx -o prog.cu\n"},
     {"explain",
      "FILE.vx [--function F] [--space S] [--machine M] [-D NAME=VALUE]... "
      "[--format text|json]",
