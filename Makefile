@@ -370,6 +370,7 @@ test: test-quick plot deep
 # page, every example of --help and every C program of the docs run as shown
 # (tests/docs/transcripts.py), and docs/codes.md is what lib/codes.def generates.
 docs-check: $(CLI) $(SHARED)
+	@python3 tests/docs/transcripts.py --self-test
 	@python3 tests/docs/codes.py check
 	@CC="$(CC)" DOCS_CFLAGS="$(CFLAGS) $(LDFLAGS)" python3 tests/docs/transcripts.py $(CLI)
 

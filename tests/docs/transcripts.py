@@ -284,7 +284,39 @@ def check_c_program(where, source, build, root):
     return None
 
 
+def self_test():
+    """The matcher on made-up outputs: each case must hold or fail as stated."""
+    out = "a\nb 1\nc\nd\n"
+    cases = [
+        (["a", "b 1", "c", "d"], True),
+        (["a", "b 2", "c", "d"], False),          # a changed figure
+        (["a", "b 1"], False),                    # more printed after the last line shown
+        (["a", "b 1", "..."], True),
+        (["b 1", "c", "d"], False),               # without '...' the first line is the first printed
+        (["...", "c", "d"], True),
+        (["a", "c", "d"], False),                 # contiguous unless elided
+        (["a", "...", "d"], True),
+        (["a", "...", "c", "b 1", "..."], False),  # order
+        (["a", "b ...", "..."], True),            # a trailing '...' on a line is a prefix
+        (["a", "x ...", "..."], False),
+    ]
+    bad = 0
+    for shown, holds in cases:
+        if (match(shown, out) is None) != holds:
+            print("transcripts self-test: %r should %s" % (shown, "hold" if holds else "fail"))
+            bad += 1
+    t = markdown_transcripts("x.md", "```\n$ vxpeak check a \\\n    --host default\nout\n\n```\n")
+    if len(t) != 1 or t[0].command != "vxpeak check a --host default" or t[0].shown != ["out"]:
+        print("transcripts self-test: a continued command was read wrongly")
+        bad += 1
+    return bad
+
+
 def main(argv):
+    if len(argv) == 2 and argv[1] == "--self-test":
+        bad = self_test()
+        print("transcripts self-test: %s" % ("ok" if not bad else "%d failed" % bad))
+        return 1 if bad else 0
     if len(argv) != 2:
         print("usage: transcripts.py CLI", file=sys.stderr)
         return 2
