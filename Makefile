@@ -581,7 +581,7 @@ fuzz: fuzz-build
 	  $(FUZZ_SEED) $(FUZZ_HARNESSES)
 
 # All harnesses at once, FUZZ_PROCS processes each (a machine with many cores): the run behind
-# README's fuzzing volume was FUZZ_PROCS="fuzz_check:4 fuzz_edit:3 fuzz_cuda:3 fuzz_lsp:2
+# fuzzing volume in docs/limits.md was FUZZ_PROCS="fuzz_check:4 fuzz_edit:3 fuzz_cuda:3 fuzz_lsp:2
 # fuzz_machine:3" FUZZ_SECONDS=290 on 16 cores.
 FUZZ_PROCS ?= fuzz_check:1 fuzz_cuda:1 fuzz_edit:1 fuzz_lsp:1 fuzz_machine:1 fuzz_window:1
 fuzz-parallel: fuzz-build

@@ -11,7 +11,7 @@
  * timed apart; every run's peak (main's own, or its call-tree total) is checked against
  * the value the program is built to have, so a fast wrong answer fails the benchmark.
  * Built with -DVXP_BENCH_NO_CALL_TREES it runs against a library that predates call
- * trees (the before-and-after comparison in README's Speed section). */
+ * trees (the before-and-after comparison in docs/speed.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 # PROCS processes each (e.g. fuzz_check:4), for SECONDS, with the flags and corpora of run.sh:
 # the processes of one harness share its corpus OUT/corpus/NAME/ (libFuzzer reloads it) and
 # each has its own seed; the input size limits are run.sh's (FUZZ_MAX_LEN overrides them).
-# This is how the volume in README's "Hostile input" was run on a 16-core machine. Prints each process's executions, rate, coverage and findings, then the
+# This is how the volume in docs/limits.md (Fuzzing) was run on a 16-core machine. Prints each process's executions, rate, coverage and findings, then the
 # total; fails when any process found something (kept in OUT/findings/).
 set -u
 build=$1 out=$2 seconds=$3 seed=$4
