@@ -21,9 +21,11 @@ An example states what the tool answers about it, in comments, the way vxc's own
   next CHECK's match (or the end of the output).
 
 With no FILE, every .vx file under examples/ is run, and a file without a RUN line fails: every
-example states what it answers. Exits 0 when every expectation holds; prints each failure with
+example states what it answers. A notebook (.ipynb) under examples/ must keep no stored
+outputs, which nothing would check. Exits 0 when every expectation holds; prints each failure with
 the example's file and line. `--self-test` checks the checker itself on made-up outputs.
 """
+import json
 import os
 import re
 import shlex
@@ -173,6 +175,26 @@ def run_file(cli, path, require_runs):
     return failures, len(runs)
 
 
+def notebook_failures(path):
+    """A notebook under examples/ keeps no stored outputs: nothing checks a figure saved in one
+    (the notebook's test runs it and checks the outputs it makes then), so a stale one would
+    be an unchecked claim. Clear them before committing (Jupyter: Clear All Outputs)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            nb = json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        return ["%s: cannot read the notebook: %s" % (path, e)]
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    if not isinstance(cells, list):
+        return ["%s: not a notebook (no list of cells)" % path]
+    stored = [i + 1 for i, c in enumerate(cells)
+              if isinstance(c, dict) and (c.get("outputs") or c.get("execution_count") is not None)]
+    if stored:
+        return ["%s: cell(s) %s keep stored outputs, which nothing checks: clear them" % (
+            path, ", ".join(str(i) for i in stored))]
+    return []
+
+
 def excerpt(output, limit=40):
     lines = output.rstrip("\n").split("\n")
     shown = lines[:limit] + (["  ... (%d more lines)" % (len(lines) - limit)] if len(lines) > limit else [])
@@ -212,6 +234,25 @@ def self_test():
         if not parse("x.vx", text)[1]:
             print("filecheck self-test: %r should be refused" % text)
             bad += 1
+    with tempfile.TemporaryDirectory() as tmp:
+        # An example without a RUN line fails when every example must have one, and only then.
+        plain = os.path.join(tmp, "plain.vx")
+        with open(plain, "w", encoding="utf-8") as f:
+            f.write("fn main() -> i32 { return 0; }\n")
+        if not run_file("vxpeak", plain, True)[0] or run_file("vxpeak", plain, False)[0]:
+            print("filecheck self-test: an example without RUN lines must fail only when required")
+            bad += 1
+        # A notebook with a stored output (or an execution count) fails; a cleared one passes.
+        cell = {"cell_type": "code", "source": "1 + 1", "metadata": {}}
+        for outputs, count, fails in (([], None, False), ([{"output_type": "stream", "text": "2"}], None, True),
+                                      ([], 3, True)):
+            book = os.path.join(tmp, "book.ipynb")
+            with open(book, "w", encoding="utf-8") as f:
+                json.dump({"cells": [dict(cell, outputs=outputs, execution_count=count)]}, f)
+            if bool(notebook_failures(book)) != fails:
+                print("filecheck self-test: a notebook with outputs %r, count %r should %s" % (
+                    outputs, count, "fail" if fails else "pass"))
+                bad += 1
     return bad
 
 
@@ -227,11 +268,24 @@ def main(argv):
     root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     os.chdir(root)
     files = argv[2:]
-    # Every example must carry RUN lines once all of them do (see the next commit).
-    require_runs = False
+    # Run over the whole tree, every example must state what it answers; a file named on the
+    # command line (a scratch copy, a test of the runner) need not.
+    require_runs = not files
+    notebooks = []
     if not files:
-        files = sorted(os.path.join(d, f) for d, _, fs in os.walk("examples") for f in fs if f.endswith(".vx"))
+        found = [os.path.join(d, f) for d, _, fs in os.walk("examples") for f in fs]
+        files = sorted(f for f in found if f.endswith(".vx"))
+        notebooks = sorted(f for f in found if f.endswith(".ipynb"))
     passed = failed = 0
+    for path in notebooks:
+        failures = notebook_failures(path)
+        for f in failures:
+            print("FAIL " + f)
+        if failures:
+            failed += 1
+        else:
+            passed += 1
+            print("ok   %s (no stored outputs)" % path)
     for path in files:
         failures, count = run_file(cli, path, require_runs)
         for f in failures:

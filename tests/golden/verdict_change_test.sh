@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # verdict_change_test.sh - the re-recording guard itself: verdict_change.sh must see a new
-# exit status and a new error line, and nothing else.
+# exit status and a new error line, and nothing else (not an old error whose line moved).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
@@ -28,5 +28,12 @@ expect 0 "a new error line is a verdict change"
 printf 'f.vx:1:1: error[E6010]: old\n' >"$tmp/new/stderr"
 printf '   1  no: error E6003\n' >"$tmp/new/stdout"
 expect 0 "a new 'no: error' row is a verdict change"
+printf 'admitted: 0 errors\n' >"$tmp/new/stdout"
+printf 'f.vx:14:7: error[E6010]: old\n' >"$tmp/new/stderr"
+expect 1 "the same error at a moved line and column is no verdict change"
+printf 'f.vx:14: error[E6010]: old\n' >"$tmp/new/stderr"
+expect 1 "the same error at a moved line (no column) is no verdict change"
+printf 'f.vx:14:7: error[E6010]: new\n' >"$tmp/new/stderr"
+expect 0 "another error at a moved line is a verdict change"
 [ $fail = 0 ] && echo "golden: the verdict guard sees a new status and a new error line"
 exit $fail
