@@ -81,7 +81,7 @@ SONAME := libvxpeak.so.$(SOVERSION)
 STATIC := $(BUILD)/libvxpeak.a
 CLI := $(BUILD)/vxpeak
 
-.PHONY: hostile hostile-smoke test-quick docs-check fulltest deep all fuzz fuzz-build fuzz-parallel fuzz-harnesses fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
+.PHONY: layers hostile hostile-smoke test-quick docs-check fulltest deep all fuzz fuzz-build fuzz-parallel fuzz-harnesses fuzz-smoke fuzz-mutate fuzz-regressions asan-clang shared static cli deps demo check test unit golden wrong sarif plot codegen codegen-nvcc asan \
 	grammar grammar-check format-check bench conformance conformance-selftest grammar-tests clean format help abi headertest check-exports \
 	check-public check-needed check-tables check-manpage abi-lists check-abi-lists tsan examples install uninstall install-test python-test python-wheel-test lsp-test FORCE
 
@@ -102,6 +102,7 @@ help:
 	@echo "make uninstall       remove what make install installed"
 	@echo "make install-test    install into a temporary prefix and build the examples there"
 	@echo "make bench           run the benchmarks (medians and ratios)"
+	@echo "make layers          lib/'s includes against the layers of tests/layers/layers.txt (in check)"
 	@echo "make abi             headertest, check-abi-lists, check-exports, check-needed, check-public, check-manpage (in check)"
 	@echo "make abi-lists       regenerate exports.txt, vxpeak.map and the ctypes table from vxpeak.h"
 	@echo "make format          format every C file with .clang-format (make check runs format-check)"
@@ -362,7 +363,7 @@ deep: $(CLI)
 # build); test adds the runs that take longer or need a browser (the rendered plots, every
 # nesting form at its limit): it is what make asan and make asan-clang run under the
 # sanitizers. make fulltest (CI) is check plus everything else.
-test-quick: unit check-tables golden wrong sarif examples docs-check codegen grammar-tests \
+test-quick: layers unit check-tables golden wrong sarif examples docs-check codegen grammar-tests \
 	conformance-selftest lsp-test fuzz-regressions fuzz-harnesses
 test: test-quick plot deep
 
@@ -373,6 +374,13 @@ docs-check: $(CLI) $(SHARED)
 	@python3 tests/docs/transcripts.py --self-test
 	@python3 tests/docs/codes.py check
 	@CC="$(CC)" DOCS_CFLAGS="$(CFLAGS) $(LDFLAGS)" python3 tests/docs/transcripts.py $(CLI)
+
+# lib/'s include graph against the layers of tests/layers/layers.txt (docs/design.md, "Layers"):
+# an include that reaches up a layer, or a module no layer declares, fails and is named. The
+# checker first shows that it fails on a back edge planted in a copy of lib/.
+layers:
+	@sh tests/layers/test_check_layers.sh
+	@python3 tests/layers/check_layers.py
 
 # Every table field of struct vxp_analysis is in analysis_tables (lib/analysis.c), which seals
 # it into the analysis' arena: one left off would never be freed.

@@ -42,4 +42,9 @@ static inline bool vxp_array__room(vxp_context *ctx, void **items, size_t *cap, 
 
 #define array_last(a) (&(a)->items[(a)->len - 1])
 
+/* The array's invariant, as an assertion (VXP__ASSERT: the assertion builds only): len <= cap,
+ * and storage exactly when there is capacity. */
+#define VXP__CHECK_ARRAY(a)                                                                        \
+  VXP__ASSERT((a)->len <= (a)->cap && ((a)->cap == 0) == ((a)->items == NULL))
+
 #endif /* VXP_ARRAY_H */

@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis.h"
+#include "callgraph.h"
 #include "context.h"
 #include "instance.h"
 #include "program.h"

@@ -213,3 +213,20 @@ const vxp_diagnostic *vxp_diagnostic_note(const vxp_diagnostic *d, size_t i) {
 }
 
 int vxp_diagnostic_is_help(const vxp_diagnostic *d) { return d && d->is_help; }
+
+#if defined(VXP_ASSERTIONS)
+void vxp_diag__check_list(const vxp_diag_list *list) {
+  VXP__CHECK_ARRAY(list);
+  for (size_t i = 0; i < list->len; i++) {
+    const vxp_diagnostic *d = &list->items[i];
+    VXP__ASSERT(d->message != NULL);
+    VXP__ASSERT((d->source != NULL) == d->has_range);
+    for (size_t k = 0; k < d->notes.len; k++) {
+      const vxp_diagnostic *n = &d->notes.items[k];
+      VXP__ASSERT(n->message != NULL && n->severity == VXP_SEVERITY_NOTE);
+      VXP__ASSERT((n->source != NULL) == n->has_range);
+      VXP__ASSERT(n->notes.len == 0);
+    }
+  }
+}
+#endif

@@ -84,4 +84,10 @@ bool vxp_diag__list_to_arena(vxp_context *ctx, struct vxp_arena *arena, vxp_diag
 /* Count the diagnostics of `severity` in `list`. */
 size_t vxp_diag__count(const vxp_diag_list *list, vxp_severity severity);
 
+/* The invariants of a diagnostics list and of each entry and note, as assertions (the
+ * assertion builds only: VXP__CHECK). */
+#if defined(VXP_ASSERTIONS)
+void vxp_diag__check_list(const vxp_diag_list *list);
+#endif
+
 #endif /* VXP_DIAG_H */

@@ -14,7 +14,7 @@
  * those that fit. */
 #include <stdio.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "context.h"
 #include "frontier.h"
 #include "program.h"

@@ -19,7 +19,7 @@
 #ifndef VXP_INSTANCE_H
 #define VXP_INSTANCE_H
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "strbuf.h"
 
 /* Limits on instantiation (each a guard with a diagnostic, never a silent cut). */

@@ -48,6 +48,16 @@ void vxp__assert_failed(const char *cond, const char *file, int line);
 #define VXP__ASSERT(cond) ((void)0)
 #endif
 
+/* VXP__CHECK(call) runs the check of a structure's "Invariant:" comments that its constructor
+ * built (each module states its own: source.c, diag.c, program.c, machine_load.c,
+ * analysis.c), under the same condition: compiled to nothing unless VXP_ASSERTIONS is
+ * defined, so a release build pays nothing. */
+#if defined(VXP_ASSERTIONS)
+#define VXP__CHECK(call) call
+#else
+#define VXP__CHECK(call) ((void)0)
+#endif
+
 /* Every allocation goes through the context's allocator so that a failing allocator
  * yields VXP_ENOMEM and the test allocator sees every byte. */
 void *vxp_ctx__malloc(vxp_context *ctx, size_t size);

@@ -8,10 +8,7 @@
 #include "diag.h"
 #include "lower_vis_index.h"
 #include "model.h"
-
-/* Lowering refuses to follow syntax nested deeper than this (the walk recurses), and says
- * so with an error diagnostic: a function it cannot read is never admitted. */
-#define VXP_MAX_NESTING 1000
+#include "syntax.h"
 
 /* Where one top-level item's part of a model begins in each of the model's arrays, in the
  * diagnostics list and in the name table (the next name id), as lowering makes it. */
@@ -44,20 +41,6 @@ typedef struct vxp_lower_marks {
 } vxp_lower_marks;
 
 void vxp_lower__marks_free(vxp_context *ctx, vxp_lower_marks *marks);
-
-/* The syntax nodes of some of a program's top-level nodes: those of items [first, first +
- * count), in order (all of them, from 0, when the program keeps its whole tree). */
-typedef struct vxp_top_nodes {
-  const TSNode *nodes;
-  uint32_t first, count;
-} vxp_top_nodes;
-
-/* Node `k` of `v` into *out; false when `v` does not hold it. */
-static inline bool vxp_top_nodes__get(const vxp_top_nodes *v, uint32_t k, TSNode *out) {
-  if (k < v->first || k - v->first >= v->count) return false;
-  *out = v->nodes[k - v->first];
-  return true;
-}
 
 /* Build `model` (zero-initialised by the caller) from `root`; lowering problems (malformed
  * literals, nesting too deep) are appended to `diags`. `marks`, when not NULL (empty), gets

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "context.h"
-#include "lower.h"
+#include "syntax.h"
 #include "source.h"
 #include "strbuf.h"
 #include "symbols.h"

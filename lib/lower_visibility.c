@@ -18,7 +18,6 @@
 
 #include "array.h"
 #include "context.h"
-#include "lower.h"
 #include "source.h"
 #include "symbols.h"
 #include "lower_visibility.h"

@@ -7,9 +7,10 @@
 
 #include <tree_sitter/api.h>
 
-#include "lower.h"
 #include "lower_vis_index.h"
+#include "model.h"
 #include "source.h"
+#include "syntax.h"
 
 struct vxp_reuse;
 

@@ -7,7 +7,7 @@
 
 #include "context.h"
 #include "internal.h"
-#include "lower.h"
+#include "syntax.h"
 #include "lowering_count.h"
 #include "source.h"
 #include "symbols.h"

@@ -9,7 +9,7 @@
 
 #include "context.h"
 #include "internal.h"
-#include "lower.h"
+#include "syntax.h"
 #include "source.h"
 #include "symbols.h"
 

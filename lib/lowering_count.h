@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* lowering_count.h - a transfer lowering's traffic as a small program: recorded from the
  * body when the declarations are read (lowering_body.c), run by each analysis with its own
- * constants.
+ * constants (lowering_run.h).
  *
  * Why a program and not a number: vxc folds a `for` bound that names a `const` item and
  * keeps only the arm an `if comptime` condition selects, and `-D NAME=VALUE` changes a
@@ -11,7 +11,7 @@
 #define VXP_LOWERING_COUNT_H
 
 #include "array.h"
-#include "consteval.h"
+#include "model.h"
 
 /* The four counters a lowering's traffic is kept in, in elements of the tile. */
 enum { VXP_COUNT_FROM_READ, VXP_COUNT_FROM_WRITTEN, VXP_COUNT_TO_READ, VXP_COUNT_TO_WRITTEN };
@@ -81,13 +81,5 @@ uint32_t vxp_count__name(vxp_count_builder *b, const char *s, uint32_t len);
  * builder; NULL on allocation failure or when the builder failed. */
 vxp_count_program *vxp_count__finish(vxp_count_builder *b, struct vxp_arena *arena);
 void vxp_count__discard(vxp_count_builder *b);
-
-/* Run `p` with the constants of `env` (its const items and -D overrides; an instance's
- * bindings are not seen: a lowering is not generic). On success returns NULL and fills
- * out[4] (elements per counter) and *exact (false when run-time branches whose arms move
- * different amounts were counted by their largest); otherwise returns the reason the
- * count cannot be given (static text). */
-const char *vxp_count__run(const vxp_count_program *p, const vxp_const_env *env, uint64_t out[4],
-                           bool *exact);
 
 #endif /* VXP_LOWERING_COUNT_H */

@@ -2,8 +2,6 @@
 /* model.c - element types and the program model's life cycle. */
 #include "model.h"
 
-#include "machine.h"
-
 static const struct {
   const char *name;
   unsigned bits;
@@ -84,34 +82,6 @@ static void free_table(void *data, void **items, size_t len, size_t elem, size_t
 void vxp_model__free(vxp_context *ctx, vxp_model *m) {
   vxp_model__each_table(m, free_table, ctx);
   vxp_strtab__free(ctx, &m->names); /* its pool; its tables went above */
-  vxp_machine_free(m->declarations);
-  m->declarations = NULL;
-}
-
-/* The first of `count` declarations (their start bytes `at(i)`, ascending) from `*next` on
- * that starts inside [start, end), or VXP_NONE; `*next` moves past what it passed. */
-#define LINK(list, next, it)                                                                       \
-  do {                                                                                             \
-    while ((next) < (list).len && (list).items[(next)].start_byte < (it)->start_byte)              \
-      (next)++;                                                                                    \
-    if ((next) < (list).len && (list).items[(next)].start_byte < (it)->end_byte)                   \
-      (it)->declaration = (uint32_t)(next)++;                                                      \
-  } while (0)
-
-void vxp_model__link_declarations(vxp_model *m) {
-  const vxp_machine *d = m->declarations;
-  size_t space = 0, topology = 0, lowering = 0;
-  for (size_t i = 0; i < m->items.len; i++) {
-    vxp_model_item *it = &m->items.items[i];
-    it->declaration = VXP_NONE;
-    if (!d) continue;
-    if (it->kind == VXP_ITEM_MEMORY)
-      LINK(d->spaces, space, it);
-    else if (it->kind == VXP_ITEM_TOPOLOGY)
-      LINK(d->topologies, topology, it);
-    else if (it->kind == VXP_ITEM_LOWERING)
-      LINK(d->lowerings, lowering, it);
-  }
 }
 
 bool vxp_function__reads(const vxp_function *fn, vxp_name name) {

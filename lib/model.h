@@ -515,8 +515,9 @@ typedef struct vxp_model {
   vxp_raw_facts raw;              /* `raw::` facts, item by item, in walk order */
   uint32_t imports; /* `import` items: calls to names not defined here may be theirs */
   /* The program's own Memory/Topology declarations and transfer lowerings (machine.h), read
-   * once from the tree when the program is built; their items point into them. Owned (freed
-   * with the model); NULL until read. Every analysis borrows them; their problems (units,
+   * once from the tree when the program is built; their items point into them. Owned by the
+   * program that holds the model (program.c frees them: the model knows no machine); NULL until
+   * read. Every analysis borrows them; their problems (units,
    * fields) are in declarations->diags, which an analysis reports. */
   struct vxp_machine *declarations;
   vxp_arena *arena; /* where the names' strings go (the program's arena), or NULL: their own */
@@ -533,10 +534,6 @@ typedef void (*vxp_table_fn)(void *data, void **items, size_t len, size_t elem, 
  * before the functions' table; those of a function whose tables are the arena's
  * (`tables_in_arena`) are not tables of their own and are left out. */
 void vxp_model__each_table(vxp_model *m, vxp_table_fn fn, void *data);
-
-/* Point each Memory, Topology and lowering item of `m` at the declaration
- * `m->declarations` holds of it (both are in source order), VXP_NONE where there is none. */
-void vxp_model__link_declarations(vxp_model *m);
 
 /* The id of the top-level item whose range holds byte `offset` (an item's syntax node, or
  * any node inside it), or VXP_NONE between items. Binary search. */

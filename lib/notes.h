@@ -5,7 +5,7 @@
 #ifndef VXP_NOTES_H
 #define VXP_NOTES_H
 
-#include "analysis.h"
+#include "analysis_data.h"
 
 /* Notes for E6010/W1028 on resident set `rs_index` of `an` (its live_at_peak flags set):
  * the tiles live at the peak grouped by role or site, the excess, and help lines (place

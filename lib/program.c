@@ -5,27 +5,10 @@
 #include <stdlib.h>
 
 #include "context.h"
-#include "invariants.h"
 #include "lower.h"
 #include "machine.h"
 #include "reuse.h"
 #include "source.h"
-
-int vxp_program__parse_tree(vxp_context *ctx, const vxp_source *src, const TSTree *old_tree,
-                            uint32_t len, TSTree **out) {
-  if (vxp_ctx__interrupted(ctx)) return vxp_ctx__cancelled(ctx);
-  vxp_ctx__arm_parser(ctx);
-  TSTree *tree = ts_parser_parse_string(ctx->parser, old_tree, src->text, len);
-  if (!tree) {
-    /* A parse stopped by the flag or the timeout would resume on the next call; start
-     * afresh instead. */
-    ts_parser_reset(ctx->parser);
-    if (vxp_ctx__interrupted(ctx) || ctx->deadline_ns) return vxp_ctx__cancelled(ctx);
-    return vxp_ctx__error(ctx, VXP_ERROR, "%s: the parser returned no tree", src->label);
-  }
-  *out = tree;
-  return VXP_OK;
-}
 
 /* Append byte range [start, end) of `src` to `list`, with its points. */
 bool vxp_program__push_range(vxp_context *ctx, const vxp_source *src, void *list, uint32_t start,
@@ -414,7 +397,7 @@ static int lower(vxp_program *prog, const vxp_program *old, TSNode root, bool ke
   if (old && old->marks.body.len) {
     vxp_reuse *R = vxp_ctx__calloc(ctx, 1, sizeof(*R));
     if (!R) return VXP_ENOMEM;
-    int planned = vxp_reuse__plan(R, ctx, old, prog);
+    int planned = vxp_program__plan_reuse(R, ctx, old, prog);
     if (planned <= 0) vxp_ctx__free(ctx, R);
     if (planned < 0) return planned;
     if (planned) {
@@ -430,6 +413,7 @@ static int lower(vxp_program *prog, const vxp_program *old, TSNode root, bool ke
         return VXP_OK;
       }
       vxp_model__free(ctx, &prog->model);
+      vxp_machine_free(prog->model.declarations);
       memset(&prog->model, 0, sizeof(prog->model));
       prog->model.arena = &prog->arena;
       vxp_lower__marks_free(ctx, &prog->marks);
@@ -572,7 +556,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     ts_tree_delete(old_tree);
     old_tree = NULL;
   }
-  int rc = vxp_program__parse_tree(ctx, src, old_tree, parsable, &prog->tree);
+  int rc = vxp_syntax__parse_tree(ctx, src, old_tree, parsable, &prog->tree);
   if (rc == VXP_OK && old_tree && ts_node_has_error(ts_tree_root_node(prog->tree))) {
     /* Error recovery over reused subtrees can end in another tree than a fresh parse's
      * (found by test_incremental: a text whose incremental tree split a broken Memory
@@ -582,7 +566,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     prog->tree = NULL;
     ts_tree_delete(old_tree);
     old_tree = NULL;
-    rc = vxp_program__parse_tree(ctx, src, NULL, parsable, &prog->tree);
+    rc = vxp_syntax__parse_tree(ctx, src, NULL, parsable, &prog->tree);
   }
   if (rc != VXP_OK) {
     if (old_tree) ts_tree_delete(old_tree);
@@ -623,7 +607,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     rc = vxp_machine__read_items(ctx, prog->model.declarations, src, root,
                                  prog->top.len ? prog->top.items : NULL, prog->top.len);
   }
-  if (rc == VXP_OK) vxp_model__link_declarations(&prog->model);
+  if (rc == VXP_OK) vxp_machine__link_declarations(&prog->model);
   if (rc == VXP_OK) rc = vxp_program__seal(prog);
   if (rc != VXP_OK) {
     vxp_program_free(prog);
@@ -653,7 +637,7 @@ int vxp_program__parse_window(vxp_context *ctx, const vxp_source *src, uint32_t 
   TSRange range = {{r.start.line, r.start.column}, {r.end.line, r.end.column}, a, b};
   if (!ts_parser_set_included_ranges(ctx->parser, &range, 1))
     return vxp_ctx__error(ctx, VXP_ERROR, "%s: cannot parse a window of the text", src->label);
-  int rc = vxp_program__parse_tree(ctx, src, NULL, b, out);
+  int rc = vxp_syntax__parse_tree(ctx, src, NULL, b, out);
   ts_parser_set_included_ranges(ctx->parser, NULL, 0); /* the whole text again */
   return rc;
 }
@@ -792,7 +776,7 @@ static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source 
     return rc == VXP_ENOMEM ? vxp_ctx__nomem(ctx) : rc;
   }
   prog->windows = (uint32_t)(cuts_count - 1);
-  vxp_model__link_declarations(&prog->model);
+  vxp_machine__link_declarations(&prog->model);
   if (vxp_program__seal(prog) != VXP_OK) {
     vxp_program_free(prog);
     return vxp_ctx__nomem(ctx);
@@ -926,7 +910,7 @@ const vxp_diagnostic *vxp_program_diagnostic(const vxp_program *prog, size_t i) 
 /* The whole tree of a program a reparse made from the window around an edit (it keeps only
  * that window's tree): its text parsed again, whole, owned by the caller. */
 static int parse_again(const vxp_program *prog, TSTree **out) {
-  return vxp_program__parse_tree(prog->ctx, prog->src, NULL, (uint32_t)prog->src->len, out);
+  return vxp_syntax__parse_tree(prog->ctx, prog->src, NULL, (uint32_t)prog->src->len, out);
 }
 
 const char *vxp_program_sexp(vxp_program *prog) {
@@ -1014,3 +998,195 @@ int vxp_program_declares_machine(const vxp_program *prog) {
     if (m->spaces.items[i].has_capacity) return 1;
   return 0;
 }
+
+/* ------------------------------------------------------------------ reuse plan */
+
+/* Whether the last line of the item [start, end) of `text` starts with `}`: a `// role:`
+ * comment inside the item then cannot name the role of a placement below it (roles.h: a
+ * line that closes a block ends the comment's paragraph), so the item's text decides
+ * nothing outside it. */
+static bool closes_on_its_own_line(const char *text, uint32_t start, uint32_t end) {
+  if (end <= start) return false;
+  uint32_t at = end - 1;
+  while (at > start && text[at - 1] != '\n')
+    at--;
+  while (at < end && (text[at] == ' ' || text[at] == '\t'))
+    at++;
+  return at < end && text[at] == '}';
+}
+
+int vxp_program__plan_reuse(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
+                            const vxp_program *prog) {
+  memset(R, 0, sizeof(*R));
+  if (!old || old->ctx != ctx) return 0;
+  R->old_src = old->src;
+  R->new_src = prog->src;
+  if (R->old_src->len > UINT32_MAX || R->new_src->len > UINT32_MAX) return 0;
+  if (prog->diff_src && prog->diff_src == old->src->id) { /* the reparse compared them */
+    R->prefix = prog->diff[0];
+    R->old_end = prog->diff[1];
+    R->new_end = prog->diff[2];
+  } else {
+    vxp_reuse__diff(R->old_src, R->new_src, &R->prefix, &R->old_end, &R->new_end);
+  }
+  const vxp_top_item *old_items = old->items.items, *new_items = prog->items.items;
+  uint32_t new_n = (uint32_t)prog->items.len;
+  bool ok = old->items.len == prog->items.len && new_n > 0;
+  int rc = VXP_OK;
+  if (ok) {
+    R->items = new_n;
+    R->side = vxp_ctx__calloc(ctx, new_n, sizeof(uint8_t));
+    if (!R->side) rc = VXP_ENOMEM;
+  }
+  uint32_t shift_from = R->new_end;
+  for (uint32_t i = 0; ok && rc == VXP_OK && i < new_n; i++) {
+    const vxp_top_item *o = &old_items[i], *n = &new_items[i];
+    if (o->sym != n->sym) {
+      ok = false;
+    } else if (n->end <= R->prefix || n->start >= shift_from) {
+      /* outside the middle: the same text, at the matching place */
+      uint8_t side = n->end <= R->prefix ? VXP_REUSE_BEFORE : VXP_REUSE_AFTER;
+      uint32_t s, e;
+      ok = vxp_reuse__map(R, side, o->start, &s) && vxp_reuse__map(R, side, o->end, &e) &&
+           s == n->start && e == n->end && o->has_error == n->has_error;
+      R->side[i] = side;
+    } else {
+      /* touched: a function whose signature (everything before its body) is unchanged */
+      uint32_t o_body = o->body, n_body = n->body;
+      uint32_t sig = n_body - n->start;
+      ok = n->sym == ctx->syms.function_item && o_body && n_body && o_body - o->start == sig &&
+           memcmp(R->old_src->text + o->start, R->new_src->text + n->start, sig) == 0 &&
+           closes_on_its_own_line(R->old_src->text, o->start, o->end) &&
+           closes_on_its_own_line(R->new_src->text, n->start, n->end);
+      R->side[i] = VXP_REUSE_FRESH;
+    }
+  }
+  if (rc != VXP_OK || !ok) {
+    vxp_reuse__free(ctx, R);
+    return rc == VXP_OK ? 0 : rc;
+  }
+  return 1;
+}
+
+/* ------------------------------------------------------------------ invariants */
+
+#if defined(VXP_ASSERTIONS)
+static void check_cexpr_ref(const vxp_model *m, uint32_t ref, size_t before) {
+  VXP__ASSERT(ref == VXP_NONE || ref < before);
+  VXP__ASSERT(ref == VXP_NONE || ref < m->cexprs.len);
+}
+
+/* model.h's invariants, as checks; here and not in model.c because a model's items point into
+ * its declarations, which the model layer does not read (machine.h). */
+static void check_model(const vxp_model *m) {
+  /* strtab.h: name 0 is "", the slot table is a power of two at most half full. */
+  VXP__ASSERT(m->names.strings.len >= 1 && m->names.strings.items[0][0] == '\0');
+  VXP__ASSERT((m->names.slot_count & (m->names.slot_count - 1)) == 0);
+  VXP__ASSERT(m->names.strings.len <= m->names.slot_count / 2 + 1);
+  /* model.h: cexprs form a DAG through earlier entries. */
+  for (size_t i = 0; i < m->cexprs.len; i++) {
+    const vxp_cexpr *e = &m->cexprs.items[i];
+    check_cexpr_ref(m, e->lhs, i);
+    check_cexpr_ref(m, e->rhs, i);
+    check_cexpr_ref(m, e->alt, i);
+  }
+  for (size_t i = 0; i < m->dim_list.len; i++)
+    VXP__ASSERT(m->dim_list.items[i] < m->cexprs.len);
+  for (size_t i = 0; i < m->types.len; i++) {
+    const vxp_tensor_type *t = &m->types.items[i];
+    if (t->has_shape) VXP__ASSERT((size_t)t->dims_first + t->dims_count <= m->dim_list.len);
+  }
+  for (size_t f = 0; f < m->functions.len; f++) {
+    const vxp_function *fn = &m->functions.items[f];
+    /* Events are well nested: every OPEN has its CLOSE. */
+    size_t depth = 0;
+    for (size_t i = 0; i < fn->events.len; i++) {
+      const vxp_event *ev = &fn->events.items[i];
+      if (ev->kind == VXP_EV_OPEN)
+        depth++;
+      else if (ev->kind == VXP_EV_CLOSE) {
+        VXP__ASSERT(depth > 0);
+        depth--;
+      } else if (ev->kind == VXP_EV_PLACE && ev->u.place.type_known) {
+        VXP__ASSERT(ev->u.place.type < m->types.len);
+      }
+    }
+    VXP__ASSERT(depth == 0);
+    /* `reads` is sorted (binary search, vxp_function__reads). */
+    for (size_t i = 1; i < fn->reads.len; i++)
+      VXP__ASSERT(fn->reads.items[i - 1] <= fn->reads.items[i]);
+    /* Accesses are in program order, each after the events before it. */
+    for (size_t i = 0; i < fn->accesses.len; i++) {
+      VXP__ASSERT(fn->accesses.items[i].event <= fn->events.len);
+      if (i) VXP__ASSERT(fn->accesses.items[i - 1].event <= fn->accesses.items[i].event);
+    }
+    VXP__ASSERT(fn->parent == VXP_NONE || fn->parent < m->functions.len);
+    /* Its item holds it (a model lowered from a tree has items). */
+    if (m->items.len) {
+      VXP__ASSERT(fn->item < m->items.len);
+      const vxp_model_item *it = &m->items.items[fn->item];
+      VXP__ASSERT(it->start_byte <= fn->start_byte && fn->end_byte <= it->end_byte);
+      VXP__ASSERT(it->first_function <= f && f < it->first_function + it->function_count);
+    }
+  }
+  /* Items are in source order and do not overlap; a declaration item's declaration is
+   * written inside it. */
+  for (size_t i = 1; i < m->items.len; i++)
+    VXP__ASSERT(m->items.items[i - 1].end_byte <= m->items.items[i].start_byte);
+  for (size_t i = 0; i < m->items.len && m->declarations; i++) {
+    const vxp_model_item *it = &m->items.items[i];
+    uint32_t d = it->declaration, at = 0;
+    if (d == VXP_NONE) continue;
+    if (it->kind == VXP_ITEM_MEMORY) {
+      VXP__ASSERT(d < m->declarations->spaces.len);
+      at = m->declarations->spaces.items[d].start_byte;
+    } else if (it->kind == VXP_ITEM_TOPOLOGY) {
+      VXP__ASSERT(d < m->declarations->topologies.len);
+      at = m->declarations->topologies.items[d].start_byte;
+    } else {
+      VXP__ASSERT(it->kind == VXP_ITEM_LOWERING && d < m->declarations->lowerings.len);
+      at = m->declarations->lowerings.items[d].start_byte;
+    }
+    VXP__ASSERT(it->start_byte <= at && at < it->end_byte);
+  }
+  /* The visibility facts are the items' own, item after item, each written inside its item;
+   * the items' positions among the root's children rise with them. */
+  uint32_t next_fact = 0;
+  for (size_t i = 0; i < m->items.len; i++) {
+    const vxp_model_item *it = &m->items.items[i];
+    if (i) VXP__ASSERT(m->items.items[i - 1].top < it->top);
+    if (it->vis_count == 0) continue;
+    VXP__ASSERT(it->vis_first == next_fact && it->vis_count <= m->visibility.len - next_fact);
+    for (uint32_t k = it->vis_first; k < it->vis_first + it->vis_count; k++) {
+      const vxp_vis_fact *f = &m->visibility.items[k];
+      VXP__ASSERT(it->start_byte <= f->start_byte && f->end_byte <= it->end_byte);
+    }
+    next_fact = it->vis_first + it->vis_count;
+  }
+  VXP__ASSERT(next_fact == m->visibility.len);
+  /* So are the raw:: facts; each points inside its item (an EDGE at the item itself). */
+  uint32_t next_raw = 0;
+  for (size_t i = 0; i < m->items.len; i++) {
+    const vxp_model_item *it = &m->items.items[i];
+    if (it->raw_count == 0) continue;
+    VXP__ASSERT(it->raw_first == next_raw && it->raw_count <= m->raw.len - next_raw);
+    for (uint32_t k = it->raw_first; k < it->raw_first + it->raw_count; k++) {
+      const vxp_raw_fact *f = &m->raw.items[k];
+      VXP__ASSERT(f->kind <= VXP_RAW_SYNCHRONIZING);
+      VXP__ASSERT(it->start_byte <= f->start_byte && f->end_byte <= it->end_byte);
+    }
+    next_raw = it->raw_first + it->raw_count;
+  }
+  VXP__ASSERT(next_raw == m->raw.len);
+}
+
+void vxp_check__program(const vxp_program *prog) {
+  vxp_diag__check_list(&prog->diags);
+  /* A window with a syntax error is one of the windows, and its errors are reported. */
+  VXP__ASSERT(prog->error_windows <= prog->windows);
+  if (prog->error_windows)
+    VXP__ASSERT(prog->errors_from < prog->errors_to && prog->errors_to <= prog->src->len &&
+                prog->syntax_counts[2] > 0);
+  check_model(&prog->model);
+}
+#endif

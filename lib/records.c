@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* records.c - what a record says beyond its size and place: its role, when it is
  * released, how often it runs; and the list of analysed functions. */
-#include "analysis.h"
+#include "analysis_data.h"
 
 const char *vxp_record_role(const vxp_record *rec) { return rec ? rec->role : NULL; }
 

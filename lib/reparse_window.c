@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "context.h"
-#include "invariants.h"
 #include "lower.h"
 #include "machine.h"
 #include "program.h"
@@ -364,7 +363,7 @@ static int build(reparse *R, const vxp_source_step *steps, size_t step_count) {
   prog->diff[2] = R->new_end;
   prog->diff_src = old->src->id;
   vxp_reuse *plan = vxp_ctx__calloc(ctx, 1, sizeof(*plan));
-  rc = plan ? vxp_reuse__plan(plan, ctx, old, prog) : VXP_ENOMEM;
+  rc = plan ? vxp_program__plan_reuse(plan, ctx, old, prog) : VXP_ENOMEM;
   if (rc != 1) {
     vxp_ctx__free(ctx, plan);
     return rc == 0 ? 1 : rc;
@@ -400,7 +399,7 @@ static int build(reparse *R, const vxp_source_step *steps, size_t step_count) {
   prog->spliced = true;
   rc = read_declarations(R);
   if (rc != VXP_OK) return rc;
-  vxp_model__link_declarations(&prog->model);
+  vxp_machine__link_declarations(&prog->model);
   /* the whole tree of an earlier version, edited to this text, for a later reparse that
    * needs one */
   prog->edited_tree =

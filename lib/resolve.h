@@ -30,7 +30,7 @@
 #ifndef VXP_RESOLVE_H
 #define VXP_RESOLVE_H
 
-#include "analysis.h"
+#include "analysis_data.h"
 
 /* Report the unresolved names of `an->prog` against `an->view`, `env` (const items and
  * overrides), into `an->diags`, and record the unresolved name expressions in

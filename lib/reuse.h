@@ -3,11 +3,17 @@
  * the same program (vxp_analyze_incremental): the results of the top-level items whose text
  * and inputs have not changed, their positions moved past the edit. Anything this cannot
  * prove unchanged is computed afresh, so the result is always the one a from-scratch
- * analysis gives. */
+ * analysis gives.
+ *
+ * This module is the texts' part, below the model: where two versions differ and how a
+ * position moves. The plan over two programs' items is the program's
+ * (vxp_program__plan_reuse), the taking over of an earlier analysis' diagnostics the
+ * analysis' (reuse_walk.h). */
 #ifndef VXP_REUSE_H
 #define VXP_REUSE_H
 
-#include "analysis.h"
+#include "diag.h"
+#include "source.h"
 
 /* Invariant (when planned): the earlier text's [prefix, old_end) became the new text's
  * [prefix, new_end), the rest is the same; both trees have `items` top-level items, pairwise
@@ -23,13 +29,6 @@ typedef struct vxp_reuse {
   uint8_t *side;
   size_t taken, walked; /* items taken over and items recomputed (for the tests) */
 } vxp_reuse;
-
-/* Plan what the results of `prog` can take from those of `old`, an earlier version of the
- * same program, from their top-level item records (vxp_program.items: a program a reparse
- * made; R->prev is left NULL: an analysis sets it). Returns 1 when something can be
- * taken, 0 when not (then `R` holds nothing to free), or VXP_ENOMEM. */
-int vxp_reuse__plan(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
-                    const vxp_program *prog);
 
 /* Where two texts (of at most UINT32_MAX bytes) differ: the first `prefix` bytes are the
  * same, and the earlier text's [old_end, end) is the new one's [new_end, end); prefix <=
@@ -67,10 +66,5 @@ bool vxp_reuse__mappable(const vxp_reuse *R, uint8_t side, const vxp_diagnostic 
 void vxp_reuse__move_positions(const vxp_reuse *R, uint8_t side, vxp_diagnostic *d);
 
 void vxp_reuse__free(vxp_context *ctx, vxp_reuse *R);
-
-/* vxp_visibility_reuse's `take` over a planned vxp_reuse: the visibility checks' and the
- * raw:: checks' diagnostics of an unchanged item (R->taken and R->walked count the first). */
-int vxp_reuse__take_visibility(void *arg, uint32_t item, vxp_diag_list *diags);
-int vxp_reuse__take_raw(void *arg, uint32_t item, vxp_diag_list *diags);
 
 #endif /* VXP_REUSE_H */

@@ -341,3 +341,40 @@ int vxp_walk_reuse__take(vxp_walk_reuse *F, vxp_analysis *an, vxp_resolver *reso
   *e6014 = F->prev->walk_spans.items[of].e6014[1];
   return 1;
 }
+
+/* ---------------------------------------------------------- unchanged items' diagnostics */
+
+/* Item `item`'s diagnostics among prev->diags[start ..] with per-item `ends`, copied. */
+static int take(vxp_reuse *R, size_t start, const vxp_item_ends *ends, uint32_t item,
+                vxp_diag_list *diags, bool count) {
+  const vxp_analysis *prev = R->prev;
+  uint8_t side = item < R->items ? R->side[item] : VXP_REUSE_FRESH;
+  if (!prev || ends->len != R->items || side == VXP_REUSE_FRESH) {
+    R->walked += count;
+    return 0;
+  }
+  size_t from = item ? ends->items[item - 1] : start;
+  size_t to = ends->items[item];
+  for (size_t i = from; i < to; i++) {
+    if (!vxp_reuse__mappable(R, side, &prev->diags.items[i], false)) {
+      R->walked += count;
+      return 0;
+    }
+  }
+  for (size_t i = from; i < to; i++) {
+    if (!vxp_diag__copy(R->new_src->ctx, diags, &prev->diags.items[i])) return VXP_ENOMEM;
+    vxp_reuse__move_positions(R, side, array_last(diags));
+  }
+  R->taken += count;
+  return 1;
+}
+
+int vxp_reuse__take_visibility(void *arg, uint32_t item, vxp_diag_list *diags) {
+  vxp_reuse *R = arg;
+  return R->prev ? take(R, R->prev->vis_start, &R->prev->vis_ends, item, diags, true) : 0;
+}
+
+int vxp_reuse__take_raw(void *arg, uint32_t item, vxp_diag_list *diags) {
+  vxp_reuse *R = arg;
+  return R->prev ? take(R, R->prev->raw_start, &R->prev->raw_ends, item, diags, false) : 0;
+}

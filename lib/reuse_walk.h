@@ -22,7 +22,7 @@
 #ifndef VXP_REUSE_WALK_H
 #define VXP_REUSE_WALK_H
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "instance.h"
 #include "reuse.h"
 
@@ -53,5 +53,10 @@ void vxp_walk_reuse__free(vxp_context *ctx, vxp_walk_reuse *F);
  * changed), VXP__REDO (see above), or VXP_ENOMEM. */
 int vxp_walk_reuse__take(vxp_walk_reuse *F, vxp_analysis *an, vxp_resolver *resolver, uint32_t fn,
                          bool *e6014);
+
+/* vxp_visibility_reuse's `take` over a planned vxp_reuse: the visibility checks' and the
+ * raw:: checks' diagnostics of an unchanged item (R->taken and R->walked count the first). */
+int vxp_reuse__take_visibility(void *arg, uint32_t item, vxp_diag_list *diags);
+int vxp_reuse__take_raw(void *arg, uint32_t item, vxp_diag_list *diags);
 
 #endif /* VXP_REUSE_WALK_H */

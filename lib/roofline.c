@@ -35,7 +35,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "context.h"
 #include "arena.h"
 #include "program.h"
@@ -708,7 +708,7 @@ static int collect(rf_walk *w, const u128 *total) {
 }
 
 /* The first record, and the first route, of analysed functions `fn` and after: both tables
- * are grouped by function in analysis order (analysis.h), so a function's part is found by
+ * are grouped by function in analysis order (analysis_data.h), so a function's part is found by
  * binary search, where a scan of every record and every route per function made the
  * roofline of each function quadratic. */
 static size_t first_record_from(const vxp_analysis *an, uint32_t fn) {

@@ -7,7 +7,23 @@
 
 #include "arena.h"
 #include "context.h"
-#include "invariants.h"
+
+#if defined(VXP_ASSERTIONS)
+/* source.h's invariant, as a check (VXP__CHECK: the assertion builds only). */
+static void check_source(const vxp_source *src) {
+  VXP__ASSERT(src->text[src->len] == '\0');
+  VXP__CHECK_ARRAY(&src->line_starts);
+  VXP__ASSERT(src->line_starts.len >= 1 && src->line_starts.items[0] == 0);
+  for (size_t i = 1; i < src->line_starts.len; i++) {
+    uint32_t at = src->line_starts.items[i];
+    VXP__ASSERT(at > src->line_starts.items[i - 1] && at <= src->len);
+    VXP__ASSERT(src->text[at - 1] == '\n');
+  }
+  for (size_t i = 1; i < src->history.len; i++)
+    VXP__ASSERT(src->history.items[i].from_id > src->history.items[i - 1].from_id);
+  VXP__ASSERT(src->history.len == 0 || src->history.items[src->history.len - 1].from_id < src->id);
+}
+#endif
 
 /* Offsets are uint32_t (as in tree-sitter), so a source is limited to 4 GiB - 1. */
 #define VXP__MAX_SOURCE_BYTES ((size_t)UINT32_MAX - 1)
@@ -84,7 +100,7 @@ const vxp_source *vxp_source__new_in(vxp_context *ctx, vxp_arena *arena, const c
                                      const char *text, size_t len) {
   VXP__ASSERT(len <= VXP__MAX_SOURCE_BYTES);
   vxp_source *src = source_new(ctx, arena, label, text, len);
-  if (src) VXP__CHECK(vxp_check__source(src));
+  if (src) VXP__CHECK(check_source(src));
   return src;
 }
 
@@ -98,7 +114,7 @@ int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const 
                           label ? label : "<input>", len);
   vxp_source *src = source_new(ctx, NULL, label ? label : "<input>", text, len);
   if (!src) return vxp_ctx__nomem(ctx);
-  VXP__CHECK(vxp_check__source(src));
+  VXP__CHECK(check_source(src));
   *out = src;
   return VXP_OK;
 }
@@ -233,7 +249,7 @@ int vxp_source_edit(vxp_source **out, const vxp_source *src, uint32_t start_byte
   step.new_end_point = tree_point(to, step.new_end_byte);
   to->history.items[keep_steps] = step;
   to->history.len = keep_steps + 1;
-  VXP__CHECK(vxp_check__source(to));
+  VXP__CHECK(check_source(to));
   *out = to;
   return VXP_OK;
 }

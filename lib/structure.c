@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* structure.c - navigating an analysis: a record's chain of enclosing scopes, a resident
  * set's records and a route's record (the links analysis.c's link_structure makes). */
-#include "analysis.h"
+#include "analysis_data.h"
 
 const vxp_scope *vxp_record_scope(const vxp_record *rec) {
   if (!rec || !rec->owner || rec->scope >= rec->owner->scopes.len) return NULL;

@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "context.h"
 #include "program.h"
 #include "source.h"

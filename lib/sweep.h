@@ -5,7 +5,7 @@
 #ifndef VXP_SWEEP_H
 #define VXP_SWEEP_H
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "arena.h"
 
 struct vxp_sweep_point {

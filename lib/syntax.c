@@ -4,11 +4,28 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "syntax.h"
+
 #include "array.h"
-#include "program.h"
-#include "source.h"
 #include "context.h"
+#include "source.h"
 #include "symbols.h"
+
+int vxp_syntax__parse_tree(vxp_context *ctx, const vxp_source *src, const TSTree *old_tree,
+                           uint32_t len, TSTree **out) {
+  if (vxp_ctx__interrupted(ctx)) return vxp_ctx__cancelled(ctx);
+  vxp_ctx__arm_parser(ctx);
+  TSTree *tree = ts_parser_parse_string(ctx->parser, old_tree, src->text, len);
+  if (!tree) {
+    /* A parse stopped by the flag or the timeout would resume on the next call; start
+     * afresh instead. */
+    ts_parser_reset(ctx->parser);
+    if (vxp_ctx__interrupted(ctx) || ctx->deadline_ns) return vxp_ctx__cancelled(ctx);
+    return vxp_ctx__error(ctx, VXP_ERROR, "%s: the parser returned no tree", src->label);
+  }
+  *out = tree;
+  return VXP_OK;
+}
 
 /* Human names for the constructs an error can sit in, and what that construct expects next
  * (vxc's own wording where it has one). The error path only: string compares are fine. */

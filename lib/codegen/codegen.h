@@ -12,7 +12,7 @@
 
 #include <tree_sitter/api.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "arena.h"
 #include "consteval.h"
 #include "context.h"

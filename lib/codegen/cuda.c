@@ -430,10 +430,9 @@ static bool trees_begin(cg *G, cg_trees *T) {
 static TSTree *tree_get(cg *G, const cg_trees *T, size_t k) {
   if (G->prog->tree) return G->prog->tree;
   TSTree *tree = NULL;
-  int rc =
-      T->cuts.len
-          ? vxp_program__parse_window(G->ctx, G->src, T->cuts.items[k], T->cuts.items[k + 1], &tree)
-          : vxp_program__parse_tree(G->ctx, G->src, NULL, (uint32_t)G->src->len, &tree);
+  int rc = T->cuts.len ? vxp_program__parse_window(G->ctx, G->src, T->cuts.items[k],
+                                                   T->cuts.items[k + 1], &tree)
+                       : vxp_syntax__parse_tree(G->ctx, G->src, NULL, (uint32_t)G->src->len, &tree);
   if (rc != VXP_OK) G->rc = rc;
   return rc == VXP_OK ? tree : NULL;
 }

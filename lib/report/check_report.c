@@ -5,7 +5,7 @@
  * verdict line. Its figures are numbers.h's, like every other text report. */
 #include <stdio.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "report.h"
 
 /* At most this many hops of a path are printed (a chain of n functions would print n^2). */

@@ -6,7 +6,7 @@
  * grow with the program (there is no row limit). */
 #include <stdio.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "array.h"
 #include "report.h"
 

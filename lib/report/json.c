@@ -11,7 +11,7 @@
  * streamed. Key order is fixed. */
 #include <math.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "context.h"
 #include "machine.h"
 #include "program.h"

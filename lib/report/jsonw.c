@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "jsontext.h"
 #include "machine.h"
 #include "program.h"

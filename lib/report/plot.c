@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "context.h"
 #include "numbers.h"
 #include "program.h"

@@ -5,7 +5,7 @@
 #include <stdalign.h>
 #include <stddef.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "context.h"
 #include "machine.h"
 

@@ -7,7 +7,7 @@
  * (vxpeak-roofline-v1). It reads the roofline through its public accessors only. */
 #include <stdio.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "context.h"
 #include "program.h"
 #include "report.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "codes.h"
 #include "context.h"
 #include "jsontext.h"

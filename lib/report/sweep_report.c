@@ -4,7 +4,7 @@
  * and why, as a table or JSON (vxpeak-sweep-v1). */
 #include <stdio.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "context.h"
 #include "report.h"
 #include "sweep.h"

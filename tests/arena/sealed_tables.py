@@ -6,7 +6,7 @@ An analysis builds its tables as growable arrays and `vxp_analysis__seal` moves 
 listed in `analysis_tables` (lib/analysis.c) into its arena, which `vxp_analysis_free` gives
 back in one call; `vxp_model__free` frees the tables `vxp_model__each_table` (lib/model.c)
 lists. A table left off a list would never be freed.
-This reads the fields of `struct vxp_analysis` (lib/analysis.h) and of the two structs it
+This reads the fields of `struct vxp_analysis` (lib/analysis_data.h) and of the two structs it
 embeds, the machine view and the routing graph, and of `vxp_model` and `vxp_function`
 (lib/model.h), and fails unless every growable array (`Array(T)` or a typedef of one) and
 every name index among them is listed, or is one of the named exceptions.
@@ -65,7 +65,7 @@ def tables(fields: str, arrays: set[str]) -> list[str]:
 def main() -> int:
     headers = strip_comments("".join(p.read_text() for p in sorted(LIB.glob("*.h"))))
     arrays = array_typedefs(headers)
-    analysis_h = strip_comments((LIB / "analysis.h").read_text())
+    analysis_h = strip_comments((LIB / "analysis_data.h").read_text())
     fields = body(analysis_h, "struct vxp_analysis {")
     expected = set(tables(fields, arrays))
     for embedded, typedef_name in (("view", "vxp_machine_view"), ("graph", "vxp_graph")):
@@ -73,14 +73,14 @@ def main() -> int:
             sys.exit(f"sealed_tables: struct vxp_analysis has no '{typedef_name} {embedded}'")
         inner = body(headers, f"typedef struct {typedef_name} {{")
         expected |= {f"{embedded}.{n}" for n in tables(inner, arrays)}
-    analysis_c = strip_comments((LIB / "analysis.c").read_text())
+    analysis_c = strip_comments((LIB / "analysis_data.c").read_text())
     listed_in = body(analysis_c, "static void analysis_tables(")
     listed = set(re.findall(r"\b(?:TABLE|INDEX)\(an->([\w.]+)\)", listed_in))
     missing = sorted(expected - listed - set(EXCEPTIONS))
     stale = sorted(listed - expected)
     for name in missing:
         print(f"sealed_tables: an->{name} is a table of the analysis but is not in "
-              "analysis_tables (lib/analysis.c): it would never be freed")
+              "analysis_tables (lib/analysis_data.c): it would never be freed")
     for name in stale:
         print(f"sealed_tables: analysis_tables lists an->{name}, which is not a table field")
     model_h = strip_comments((LIB / "model.h").read_text())

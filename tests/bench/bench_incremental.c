@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "arena.h"
 #include "context.h"
 #include "lower.h"

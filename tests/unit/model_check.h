@@ -9,9 +9,9 @@
 
 #include <tree_sitter/api.h>
 
-#include "analysis.h"   /* the analysis' machine view ... */
-#include "program.h"    /* ... the program's model and tree ... */
-#include "visibility.h" /* ... and the checks' common signature */
+#include "analysis_data.h" /* the analysis' machine view ... */
+#include "program.h"       /* ... the program's model and tree ... */
+#include "visibility.h"    /* ... and the checks' common signature */
 
 /* A check of a program's model against a machine view (vxp_raw__check, vxp_visibility__check). */
 typedef int (*test_model_check)(vxp_context *ctx, const vxp_source *src, const vxp_model *m,

@@ -4,7 +4,7 @@
  * the generator knows, including bounds and conditions that go negative (`for i in
  * (K - 3)..4`, `if comptime K - 3`), where a second, unsigned fold once disagreed:
  *
- *   - the analysis' decided facts (lib/analysis.h): trip counts;
+ *   - the analysis' decided facts (lib/analysis_data.h): trip counts;
  *   - check's records (bytes and runs per tile) and allocated_bytes;
  *   - explain (vxp_report_explain, JSON): allocated bytes, the sum over the run, tile sizes;
  *   - the roofline: the bytes the spawn region writes, which multiplies its trip counts;
@@ -16,7 +16,7 @@
 
 #include "support.h"
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "program.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;

@@ -15,7 +15,7 @@
 #include "array.h"
 #include "context.h"
 #include "machine.h"
-#include "analysis.h"
+#include "analysis_data.h"
 #include "program.h"
 #include "strbuf.h"
 

@@ -8,9 +8,9 @@
  * program parsed and analysed afresh from the same text, byte for byte. */
 #include "support.h"
 
-#include "analysis.h" /* white box: how many items an analysis took over ... */
-#include "program.h"  /* ... and whether a reparse copied the unchanged items' model */
-#include "source.h"   /* ... and where a range ends */
+#include "analysis_data.h" /* white box: how many items an analysis took over ... */
+#include "program.h"       /* ... and whether a reparse copied the unchanged items' model */
+#include "source.h"        /* ... and where a range ends */
 
 #include <stdbool.h>
 

@@ -4,7 +4,7 @@
  * E6008, E6011 and E6016, and the built-in machines. */
 #include "support.h"
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "machine.h"
 
 /* Diagnostic `code` must exist once, with `message` exactly, at 1-based line:col. */

@@ -4,7 +4,7 @@
  * Topology declarations read once, when the program is built, for every analysis. */
 #include "support.h"
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "machine.h"
 #include "program.h"
 

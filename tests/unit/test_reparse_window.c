@@ -6,8 +6,8 @@
  * same over long random edit sequences; these are the cases it must be seen to take. */
 #include "support.h"
 
-#include "analysis.h" /* white box: what an analysis took over ... */
-#include "program.h"  /* ... which path a reparse took, and what it kept */
+#include "analysis_data.h" /* white box: what an analysis took over ... */
+#include "program.h"       /* ... which path a reparse took, and what it kept */
 
 /* Declarations before and after the functions (a Memory, a transfer lowering), one function
  * in each window, blank lines between items. */

@@ -3,7 +3,7 @@
  * (lib/roofline.c): the Llama decode step to the byte, loops, slices, alternatives, the
  * cases that make the count unknown, and streaming from the host. */
 
-#include "analysis.h"
+#include "analysis_data.h"
 #include "context.h"
 #include "program.h"
 #include "strtab.h"

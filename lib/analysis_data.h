@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* analysis.h - the result of analysing a program against a machine model. */
-#ifndef VXP_ANALYSIS_H
-#define VXP_ANALYSIS_H
+/* analysis_data.h - the result of analysing a program against a machine model, as data: what
+ * the walk (analysis.c) decides and records, and the lookups of it. Every module of the
+ * analysis layer reads it; only analysis.c makes one. */
+#ifndef VXP_ANALYSIS_DATA_H
+#define VXP_ANALYSIS_DATA_H
 
 #include "arena.h"
 #include "consteval.h"
@@ -298,14 +300,14 @@ struct vxp_analysis {
   size_t sarif_len;
   /* The tables above (the Array fields but the diagnostics), final once the analysis is
    * made, are moved into the arena then (vxp_analysis__seal), so that freeing the analysis
-   * gives them back in one call; bit i of `sealed` says table i (analysis.c's list) is
+   * gives them back in one call; bit i of `sealed` says table i (analysis_data.c's list) is
    * there. Invariant: no sealed table grows again. */
   vxp_arena arena;
   uint64_t sealed;
   bool diags_sealed; /* `diags` is a deep copy in the arena (vxp_diag__list_to_arena) */
 };
 
-/* Move the analysis' final tables into its arena (analysis.c): VXP_OK or VXP_ENOMEM (the
+/* Move the analysis' final tables into its arena (analysis_data.c): VXP_OK or VXP_ENOMEM (the
  * tables not moved yet stay the analysis' own; vxp_analysis_free frees either). */
 int vxp_analysis__seal(vxp_analysis *an);
 
@@ -323,13 +325,9 @@ const vxp_access_fact *vxp_analysis__access_fact(const vxp_analysis *an, uint32_
 /* The analysed function named `name` (a function, closure or instance name), or VXP_NONE. */
 uint32_t vxp_analysis__function_index(const vxp_analysis *an, const char *name);
 
-/* The call-tree fold (callgraph.c): totals, paths, E6027/E6028/W1028, and the call_trees
- * and unresolved lists. Runs once every function has been walked. */
-int vxp_callgraph__fold(vxp_analysis *an);
-
 /* The space a route's hop copies from (`to` false) or into (`to` true): the transfer's own
  * end, which is where the builtin copy reads and writes (vxc's traffic), falling back to the
  * path's end. Borrowed from the analysis. */
 const char *vxp_analysis__route_end(const vxp_route *r, bool to);
 
-#endif /* VXP_ANALYSIS_H */
+#endif /* VXP_ANALYSIS_DATA_H */
