@@ -102,7 +102,7 @@ help:
 	@echo "make uninstall       remove what make install installed"
 	@echo "make install-test    install into a temporary prefix and build the examples there"
 	@echo "make bench           run the benchmarks (medians and ratios)"
-	@echo "make layers          lib/'s includes against the layers of tests/layers/layers.txt (in check)"
+	@echo "make layers          lib/'s includes against tests/layers/layers.txt, vxpeak.h against its contents (in check)"
 	@echo "make abi             headertest, check-abi-lists, check-exports, check-needed, check-public, check-manpage (in check)"
 	@echo "make abi-lists       regenerate exports.txt, vxpeak.map and the ctypes table from vxpeak.h"
 	@echo "make format          format every C file with .clang-format (make check runs format-check)"
@@ -376,11 +376,14 @@ docs-check: $(CLI) $(SHARED)
 	@CC="$(CC)" DOCS_CFLAGS="$(CFLAGS) $(LDFLAGS)" python3 tests/docs/transcripts.py $(CLI)
 
 # lib/'s include graph against the layers of tests/layers/layers.txt (docs/design.md, "Layers"):
-# an include that reaches up a layer, or a module no layer declares, fails and is named. The
-# checker first shows that it fails on a back edge planted in a copy of lib/.
+# an include that reaches up a layer, or a module no layer declares, fails and is named; and
+# include/vxpeak.h against its Contents list: every function in a listed section, with a doc
+# comment that opens with what it is for. The checkers first show that they fail on faults
+# planted in copies of lib/ and of the header.
 layers:
 	@sh tests/layers/test_check_layers.sh
 	@python3 tests/layers/check_layers.py
+	@python3 tests/layers/check_header.py
 
 # Every table field of struct vxp_analysis is in analysis_tables (lib/analysis.c), which seals
 # it into the analysis' arena: one left off would never be freed.

@@ -9,6 +9,26 @@
  * This is the only public header. It is C89-clean and includes only <stddef.h> and
  * <stdint.h>; no tree-sitter or jansson type appears here.
  *
+ * Contents
+ * --------
+ * The declarations are in sections by task, in this order, each opened by a line of `=`
+ * that ends with its name (and divided by lines of `-`); every function is in one of them,
+ * after a comment whose first sentence says what it is for (`make layers` checks both):
+ *
+ *   Contexts and errors    versions, return codes, positions, the allocator, contexts,
+ *                          cancellation
+ *   Sources and programs   a program's text and line index, parsing it, its items and tree
+ *   Machines               machine models: files and the built-in fleet
+ *   Analyses and verdicts  analysing a program against machines: admitted or not, and why
+ *   Records and scopes     what fills a peak: resident sets, records (tiles), scopes,
+ *                          routes, call trees, the calls the analysis could not follow
+ *   Answers                the largest value that fits (sweeps), how fast a call runs
+ *                          (rooflines), the batch sizes worth running (frontiers)
+ *   Reports                the analysis' JSON and SARIF, and the reports the command
+ *                          prints (after the answers, whose results they render)
+ *   Editing                an editor's loop: an edit, a reparse, an incremental analysis
+ *   Codegen                CUDA whose device memory follows the analysis
+ *
  * Object life cycle
  * -----------------
  * Ten owning handles, each made by a constructor and released by its `_free` (which
@@ -75,7 +95,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ======================================================================== Versioning */
+/* The version macros and the declaration attributes every section uses. */
 
 #define VXP_VERSION_MAJOR 0
 #define VXP_VERSION_MINOR 1
@@ -114,6 +134,10 @@
 
 VXP_BEGIN_DECL
 
+/* ================================================================== Contexts and errors */
+
+/* ----------------------------------------------------------------------------- Versions */
+
 /**
  * The library's version number (VXP_VERSION_NUMBER it was built with). Compare with the
  * header's VXP_VERSION_NUMBER to detect a header/library mismatch.
@@ -126,7 +150,7 @@ VXP_API const char *vxp_version_string(void);
 /** The tree-sitter language ABI version the bundled Vx grammar was generated for. */
 VXP_API unsigned int vxp_grammar_abi(void);
 
-/* ======================================================================== Types */
+/* ----------------------------------------------------- Return codes, positions, handles */
 
 /** Return codes. Values are ABI and never reused. */
 typedef enum vxp_error {
@@ -183,7 +207,7 @@ typedef struct vxp_cuda vxp_cuda;
  */
 VXP_API const char *vxp_strerror(int code);
 
-/* ======================================================================== Allocator */
+/* ---------------------------------------------------------------------------- Allocator */
 
 /**
  * A custom allocator for everything libvxpeak allocates itself. `realloc` must accept a
@@ -208,7 +232,7 @@ typedef struct vxp_allocator {
   void *ud;
 } vxp_allocator;
 
-/* ======================================================================== Context */
+/* ----------------------------------------------------------------------------- Contexts */
 
 #define VXP_CONTEXT_OPTIONS_VERSION 1
 
@@ -293,7 +317,9 @@ VXP_API void vxp_context_set_cancel_flag(vxp_context *ctx, const size_t *flag);
  */
 VXP_API void vxp_context_set_time_budget(vxp_context *ctx, uint64_t microseconds);
 
-/* ======================================================================== Source */
+/* ================================================================= Sources and programs */
+
+/* ------------------------------------------------------------------------------ Sources */
 
 /**
  * Create a source from bytes. The text is copied, so the caller's buffer may be freed at
@@ -315,27 +341,6 @@ VXP_API VXP_WARN_UNUSED int vxp_source_new(vxp_source **out, vxp_context *ctx, c
  */
 VXP_API VXP_WARN_UNUSED int vxp_source_load_file(vxp_source **out, vxp_context *ctx,
                                                  const char *path);
-
-/**
- * Make the next version of a source, as an editor applies a change: the bytes
- * [start_byte, old_end_byte) of `src` replaced by the `len` bytes of `text` (copied; the
- * caller's buffer may be freed at once). `src` itself is not modified, so programs parsed
- * from it stay valid. The new source has `src`'s label and context, and remembers the edit
- * (and up to 63 before it) so that vxp_program_reparse can reuse the syntax tree of a
- * program parsed from `src` or from an earlier version. Only the edited text is scanned for
- * line breaks; the rest of the line index is shifted.
- *
- * Several edits may be applied one after the other before reparsing; each offset refers to
- * the version it is applied to (LSP's incremental didChange semantics, after converting
- * positions to byte offsets).
- * @param[out] out the new version, owned by the caller (vxp_source_free). It does not
- *             borrow `src`, which may be freed once no program or machine needs it.
- * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (NULL argument, a range that is reversed or ends
- *         past the text, or a result over 4 GiB). Errors are reported on `src`'s context.
- */
-VXP_API VXP_WARN_UNUSED int vxp_source_edit(vxp_source **out, const vxp_source *src,
-                                            uint32_t start_byte, uint32_t old_end_byte,
-                                            const char *text, size_t len);
 
 /** Free a source. NULL is accepted. Free the programs and machines made from it first. */
 VXP_API void vxp_source_free(vxp_source *src);
@@ -390,7 +395,7 @@ VXP_API vxp_point vxp_source_point(const vxp_source *src, uint32_t offset);
  */
 VXP_API const uint32_t *vxp_source_line_starts(const vxp_source *src, size_t *count);
 
-/* ======================================================================== Program */
+/* ----------------------------------------------------------------------------- Programs */
 
 /**
  * Parse and lower a source into a program. A program with syntax errors is still a
@@ -402,39 +407,6 @@ VXP_API const uint32_t *vxp_source_line_starts(const vxp_source *src, size_t *co
  */
 VXP_API VXP_WARN_UNUSED int vxp_program_parse(vxp_program **out, vxp_context *ctx,
                                               const vxp_source *src);
-
-/**
- * Parse a new version of a program's source incrementally. When `prog` parsed cleanly and the
- * edits that lead from its source to `src` (see vxp_source_edit) touched only function bodies,
- * only the window of whole top-level items around the changed text is parsed (alone: a text's
- * whole parse is the parses of such windows one after the other), the touched functions are
- * lowered from it, and every other item keeps its lowered model and syntax findings (copied,
- * moved past the edits); the declarations are read again from the windows that hold them. The
- * new program then keeps that window's tree, not a whole one (vxp_program_sexp and CUDA
- * generation parse its text again). Otherwise the whole syntax tree of `prog` (or of the
- * version it was made from, edited to its text) is copied, adjusted by the edits and handed to
- * the parser, which re-reads only what they touched; the new tree is then lowered as
- * vxp_program_parse does, again copying the model of the items the edits did not touch when
- * the touched ones are functions whose signatures did not change. Either way the result is the
- * same program vxp_program_parse(out, ctx, src) would give. When `src` is not an edited
- * version of `prog`'s source (or is more than 64 edits away), it is parsed from scratch; so is
- * a text whose new tree has syntax errors (ERROR or MISSING nodes), because the parser's error
- * recovery over reused subtrees can end in another tree than a fresh parse's.
- *
- * `prog` is only read: it and its analyses stay valid, and may be freed (with their
- * source) as soon as this returns. A typical editor loop, one version to the next:
- *
- *     vxp_source_edit(&src2, src1, start, old_end, text, len);
- *     vxp_program_reparse(&prog2, ctx, prog1, src2);
- *     vxp_analyze(&an2, ctx, prog2, &opts);
- *     vxp_analysis_free(an1); vxp_program_free(prog1); vxp_source_free(src1);
- *
- * @param[out] out the new program, owned by the caller (vxp_program_free). It borrows
- *             `src` (not `prog`), which must outlive it.
- * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_ERROR (the parser produced no tree)
- */
-VXP_API VXP_WARN_UNUSED int vxp_program_reparse(vxp_program **out, vxp_context *ctx,
-                                                const vxp_program *prog, const vxp_source *src);
 
 /** vxp_program_parse_flags: keep no syntax tree once the program is lowered. The tree is
  * the larger part of a parsed program (about 30 bytes per byte of dense source, more than
@@ -472,9 +444,9 @@ VXP_API VXP_WARN_UNUSED int vxp_program_reparse(vxp_program **out, vxp_context *
 #define VXP_PROGRAM_FOR_EDITING 4u
 
 /**
- * vxp_program_parse with options: `flags` is 0 (the same as vxp_program_parse),
- * VXP_PROGRAM_NO_TREE, with or without VXP_PROGRAM_KEEP_WHOLE_TREE, or
- * VXP_PROGRAM_FOR_EDITING. Ownership as vxp_program_parse.
+ * Parse and lower a source into a program, choosing what the program keeps: `flags` is 0
+ * (the same as vxp_program_parse), VXP_PROGRAM_NO_TREE, with or without
+ * VXP_PROGRAM_KEEP_WHOLE_TREE, or VXP_PROGRAM_FOR_EDITING. Ownership as vxp_program_parse.
  * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also for an unknown flag, or VXP_PROGRAM_FOR_EDITING
  *         with VXP_PROGRAM_NO_TREE), VXP_ERROR (the parser produced no tree), VXP_ECANCELLED;
  *         failures are reported on `ctx`
@@ -484,29 +456,6 @@ VXP_API VXP_WARN_UNUSED int vxp_program_parse_flags(vxp_program **out, vxp_conte
 
 /** Free a program. NULL is accepted. Free analyses of it first. */
 VXP_API void vxp_program_free(vxp_program *prog);
-
-/**
- * 1 when the program was made by vxp_program_reparse incrementally from an older program
- * (its syntax tree re-read where the edits touched it, or only the window around them
- * parsed), 0 when it was parsed from scratch (vxp_program_parse, or a source that is not one
- * of the 64 latest edits of the older program's source, or a text whose brackets nest too
- * deep to be parsed whole).
- */
-VXP_API int vxp_program_reused_tree(const vxp_program *prog);
-
-/**
- * Number of changed ranges: the parts of the program's source that differ from the older
- * program it was reparsed from, in syntax (the whole extent of every top-level node, an item
- * or a comment between items, whose syntax tree is not the older one's: tree-sitter did not
- * reuse it and a node-by-node comparison differs) or in text (the bytes the edits wrote, an
- * empty range where text was only deleted), sorted and disjoint. A program parsed from
- * scratch has one: the whole text. An editor re-lowers, re-highlights or re-diagnoses only
- * the top-level items these ranges touch.
- */
-VXP_API size_t vxp_program_changed_range_count(const vxp_program *prog);
-
-/** Changed range `i`, in the program's source (all zero when out of range). */
-VXP_API vxp_range vxp_program_changed_range(const vxp_program *prog, size_t i);
 
 /** The source the program was parsed from. Borrowed. */
 VXP_API const vxp_source *vxp_program_source(const vxp_program *prog);
@@ -557,9 +506,9 @@ VXP_API VXP_WARN_UNUSED int vxp_program_write_sexp(const vxp_program *prog, vxp_
                                                    void *arg);
 
 /**
- * 1 when the program declares a machine model of its own: a Topology, or a Memory space
- * with a `capacity`. Tools use this to decide whether to supply a default machine (the
- * `vxpeak` command uses the built-in `a100-40` only for programs that declare none).
+ * Whether the program declares a machine model of its own (a Topology, or a Memory space
+ * with a `capacity`): 1 when it does, else 0. Tools use this to decide whether to supply a default
+ * machine (the `vxpeak` command uses the built-in `a100-40` only for programs that declare none).
  */
 VXP_API int vxp_program_declares_machine(const vxp_program *prog);
 
@@ -583,12 +532,13 @@ typedef enum vxp_item_type {
 /** Item `i`'s type; VXP_ITEM_TYPE_NONE when out of range. */
 VXP_API vxp_item_type vxp_program_item_type(const vxp_program *prog, size_t i);
 
-/** "function", "closure" or "const"; NULL for VXP_ITEM_TYPE_NONE or a value not in
- * vxp_item_type. Static storage. */
+/** The word for an item type: "function", "closure" or "const"; NULL for
+ * VXP_ITEM_TYPE_NONE or a value not in vxp_item_type. Static storage. */
 VXP_API const char *vxp_item_type_name(vxp_item_type type);
 
-/** vxp_item_type_name(vxp_program_item_type(prog, i)): "function", "closure" or "const" for
- * item `i`; NULL when out of range. Static storage. */
+/** Item `i`'s type as a word, the older spelling of
+ * vxp_item_type_name(vxp_program_item_type(prog, i)): "function", "closure" or "const"; NULL
+ * when out of range. Static storage. */
 VXP_API const char *vxp_program_item_kind(const vxp_program *prog, size_t i);
 
 /**
@@ -606,7 +556,7 @@ VXP_API vxp_range vxp_program_item_range(const vxp_program *prog, size_t i);
  */
 VXP_API vxp_range vxp_program_item_name_range(const vxp_program *prog, size_t i);
 
-/* ======================================================================== Machine */
+/* ============================================================================= Machines */
 
 /**
  * Read the Memory and Topology declarations of a machine file (a fleet model such as
@@ -663,7 +613,9 @@ VXP_API size_t vxp_machine_diagnostic_count(const vxp_machine *machine);
 /** Diagnostic `i` of the machine, or NULL when out of range. Borrowed from the machine. */
 VXP_API const vxp_diagnostic *vxp_machine_diagnostic(const vxp_machine *machine, size_t i);
 
-/* ======================================================================== Analysis */
+/* ================================================================ Analyses and verdicts */
+
+/* ---------------------------------------------------------------------------- Analysing */
 
 #define VXP_ANALYZE_OPTIONS_VERSION 2
 
@@ -726,42 +678,11 @@ VXP_API int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int ver
 VXP_API VXP_WARN_UNUSED int vxp_analyze(vxp_analysis **out, vxp_context *ctx,
                                         const vxp_program *prog, const vxp_analyze_options *opts);
 
-/**
- * vxp_analyze for an editor: take over what `previous`, an analysis of an earlier version
- * of the same program (typically the one before vxp_program_reparse), found in the
- * top-level items whose text did not change, and recompute the rest. The result is the one
- * vxp_analyze(out, ctx, prog, opts) gives, diagnostic for diagnostic and byte for byte in
- * its reports; only the time differs.
- *
- * What is taken over today: the visibility checks (E6001, E6003, E6029, E6030, E8002) and
- * the raw:: checks (E6017, E6019, E6020, E6021) of unchanged items; the walk of every
- * function, name resolution and the call-tree fold still run over the whole program. `previous`
- * lends nothing (and this is vxp_analyze) unless it was made in the same context with the same
- * `machine`, `host` and `machine_only`, and the two texts differ only inside functions whose
- * signatures (everything before the body) are unchanged, with the same top-level items in the same
- * order; anything else is analysed afresh.
- *
- * `previous` (and its program and source) is only read, and may be freed as soon as this
- * returns; NULL is accepted. The editor loop of vxp_program_reparse becomes:
- *
- *     vxp_program_reparse(&prog2, ctx, prog1, src2);
- *     vxp_analyze_incremental(&an2, ctx, prog2, an1, &opts);
- *     vxp_analysis_free(an1); vxp_program_free(prog1); vxp_source_free(src1);
- *
- * @param[out] out the new analysis, owned by the caller (vxp_analysis_free). It borrows
- *             `prog` and the machines (not `previous`), which must outlive it.
- * @return as vxp_analyze
- */
-VXP_API VXP_WARN_UNUSED int vxp_analyze_incremental(vxp_analysis **out, vxp_context *ctx,
-                                                    const vxp_program *prog,
-                                                    const vxp_analysis *previous,
-                                                    const vxp_analyze_options *opts);
-
 /** Free an analysis. NULL is accepted. */
 VXP_API void vxp_analysis_free(vxp_analysis *an);
 
 /**
- * 1 when the program is admitted (no error diagnostic), 0 when rejected.
+ * The verdict: 1 when the program is admitted (no error diagnostic), 0 when rejected.
  *
  * What admitted guarantees: at least one function was analysed (VXP0040 otherwise); every
  * machine input was a machine model (VXP0041, VXP0042 otherwise); every name the analysis
@@ -849,9 +770,9 @@ VXP_API size_t vxp_analysis_unresolved_call_count(const vxp_analysis *an);
 /** Unresolved call `i`, or NULL when out of range. Borrowed from the analysis. */
 VXP_API const vxp_unresolved_call *vxp_analysis_unresolved_call(const vxp_analysis *an, size_t i);
 
-/* ======================================================================== Diagnostics */
+/* -------------------------------------------------------------------------- Diagnostics */
 
-/** Severity of a diagnostic. */
+/** How serious a diagnostic is: an error rejects, a warning does not, a note explains. */
 VXP_API vxp_severity vxp_diagnostic_severity(const vxp_diagnostic *d);
 
 /**
@@ -860,7 +781,7 @@ VXP_API vxp_severity vxp_diagnostic_severity(const vxp_diagnostic *d);
  */
 VXP_API const char *vxp_diagnostic_code(const vxp_diagnostic *d);
 
-/** The message, UTF-8. Borrowed from the diagnostic's owner. */
+/** What the diagnostic says, in UTF-8. Borrowed from the diagnostic's owner. */
 VXP_API const char *vxp_diagnostic_message(const vxp_diagnostic *d);
 
 /**
@@ -870,7 +791,8 @@ VXP_API const char *vxp_diagnostic_message(const vxp_diagnostic *d);
  */
 VXP_API const char *vxp_diagnostic_function(const vxp_diagnostic *d);
 
-/** 1 when the diagnostic has a source range, 0 when it does not (e.g. a whole-program fact). */
+/** Whether the diagnostic points into a source: 1 when it has a range, 0 when it does not
+ * (e.g. a whole-program fact). */
 VXP_API int vxp_diagnostic_has_range(const vxp_diagnostic *d);
 
 /** The source the range refers to, or NULL when there is no range. Borrowed. */
@@ -885,7 +807,8 @@ VXP_API size_t vxp_diagnostic_note_count(const vxp_diagnostic *d);
 /** Note `i` (a diagnostic of severity NOTE), or NULL. Borrowed from the owner. */
 VXP_API const vxp_diagnostic *vxp_diagnostic_note(const vxp_diagnostic *d, size_t i);
 
-/** 1 when a note suggests a fix (rendered `help:`), 0 for a plain note or a diagnostic. */
+/** Whether a note suggests a fix (rendered `help:`): 1 when it does, 0 for a plain note or
+ * a diagnostic. */
 VXP_API int vxp_diagnostic_is_help(const vxp_diagnostic *d);
 
 /** vxp_diagnostic_render flag: colour with ANSI escape sequences (for a terminal). */
@@ -914,7 +837,20 @@ VXP_API int vxp_diagnostic_is_help(const vxp_diagnostic *d);
 VXP_API size_t vxp_diagnostic_render(const vxp_diagnostic *d, unsigned int flags, char *buf,
                                      size_t size);
 
-/* ======================================================================== Resident sets */
+/* ---------------------------------------------------------------- Constants as analysed */
+
+/**
+ * The value of the program's `const NAME` as analysis `an` folds it (a -D override of it
+ * first, when given).
+ * @return VXP_OK and `*out` set; VXP_ENOTFOUND (no such const item, or it does not fold to a
+ *         non-negative integer: the reason is on the analysis' context); VXP_EINVAL
+ */
+VXP_API VXP_WARN_UNUSED int vxp_analysis_const_value(const vxp_analysis *an, const char *name,
+                                                     uint64_t *out);
+
+/* =================================================================== Records and scopes */
+
+/* ------------------------------------------------------------------------ Resident sets */
 
 /** The function the resident set belongs to. Borrowed from the analysis. */
 VXP_API const char *vxp_resident_set_function(const vxp_resident_set *rs);
@@ -931,7 +867,8 @@ VXP_API uint64_t vxp_resident_set_capacity_bytes(const vxp_resident_set *rs);
 /** Number of tiles live at the peak (at least 1). */
 VXP_API size_t vxp_resident_set_tile_count(const vxp_resident_set *rs);
 
-/** 1 when the space is declared `overcommit`. */
+/** Whether the space is declared `overcommit` (its excess is W1028, not an error): 1 when
+ * it is, else 0. */
 VXP_API int vxp_resident_set_overcommit(const vxp_resident_set *rs);
 
 /** Number of records (tiles) the function places in the space, live at the peak or not. */
@@ -946,7 +883,7 @@ VXP_API const vxp_record *vxp_resident_set_record(const vxp_resident_set *rs, si
  */
 VXP_API int vxp_resident_set_allocated_bytes(const vxp_resident_set *rs, uint64_t *out);
 
-/* ======================================================================== Records */
+/* ------------------------------------------------------------------------------ Records */
 
 /** The function that placed the tile. Borrowed from the analysis. */
 VXP_API const char *vxp_record_function(const vxp_record *rec);
@@ -976,7 +913,8 @@ VXP_API uint32_t vxp_record_order(const vxp_record *rec);
 /** Where the placement is written. */
 VXP_API vxp_range vxp_record_range(const vxp_record *rec);
 
-/** 1 when the tile is live at its space's peak in its function. */
+/** Whether the tile is among those that make its space's peak in its function: 1 when it
+ * is live at the peak, else 0. */
 VXP_API int vxp_record_live_at_peak(const vxp_record *rec);
 
 /**
@@ -1004,7 +942,7 @@ VXP_API int vxp_record_release_order(const vxp_record *rec, uint32_t *out);
  */
 VXP_API int vxp_record_runs(const vxp_record *rec, uint64_t *out);
 
-/* ======================================================================== Scopes */
+/* ------------------------------------------------------------------------------- Scopes */
 
 /*
  * The blocks of the analysed functions as the analysis walked them (a generic function's
@@ -1034,12 +972,13 @@ typedef enum vxp_scope_type {
 /** The scope's type; VXP_SCOPE_NONE for NULL. */
 VXP_API vxp_scope_type vxp_scope_type_of(const vxp_scope *sc);
 
-/** "function", "if", "else", "for", "loop", "spawn", "match_arm", "unsafe", "comptime" or
- * "block" (the JSON report's words); NULL for VXP_SCOPE_NONE or a value not in
- * vxp_scope_type. Static storage. */
+/** The word for a scope type, as the JSON report writes it: "function", "if", "else",
+ * "for", "loop", "spawn", "match_arm", "unsafe", "comptime" or "block"; NULL for
+ * VXP_SCOPE_NONE or a value not in vxp_scope_type. Static storage. */
 VXP_API const char *vxp_scope_type_name(vxp_scope_type type);
 
-/** vxp_scope_type_name(vxp_scope_type_of(sc)). Static storage. */
+/** The scope's type as a word, the older spelling of
+ * vxp_scope_type_name(vxp_scope_type_of(sc)). Static storage. */
 VXP_API const char *vxp_scope_kind(const vxp_scope *sc);
 
 /** The scope's number, unique within its analysis (equal ids: the same scope). */
@@ -1048,13 +987,14 @@ VXP_API uint32_t vxp_scope_id(const vxp_scope *sc);
 /** Where the scope is written: the construct that opens the block, or the whole function. */
 VXP_API vxp_range vxp_scope_range(const vxp_scope *sc);
 
-/** 1 when the scope releases its tiles at its end (if, else, for, loop), else 0. */
+/** Whether the scope gives its tiles back at its end: 1 for a releasing block (if, else,
+ * for, loop), else 0. */
 VXP_API int vxp_scope_releases(const vxp_scope *sc);
 
 /** The analysed function (or instance) the scope belongs to. Borrowed from the analysis. */
 VXP_API const char *vxp_scope_function(const vxp_scope *sc);
 
-/* ======================================================================== Routes */
+/* ------------------------------------------------------------------------------- Routes */
 
 /** The function whose transfer the route belongs to. Borrowed from the analysis. */
 VXP_API const char *vxp_route_function(const vxp_route *route);
@@ -1074,11 +1014,11 @@ VXP_API int vxp_route_edge_cost(const vxp_route *route, size_t i, uint64_t *out)
 /** The route's total routing weight (unitless; an edge without an integer weight counts 1). */
 VXP_API uint64_t vxp_route_total_cost(const vxp_route *route);
 
-/** 1 and `*out` set to the bytes the hop moves when the tile's size is static; 0 otherwise. */
+/** The bytes the hop moves: 1 and `*out` set when the tile's size is static; 0 otherwise. */
 VXP_API int vxp_route_bytes(const vxp_route *route, uint64_t *out);
 
 /**
- * 1 and `*out` set to the hop's derived cost, in vxp_route_derived_unit's unit, when one is
+ * The hop's derived cost, in vxp_route_derived_unit's unit: 1 and `*out` set when one is
  * derivable; 0 otherwise (no rate on the edge and no bandwidths along the spaces).
  */
 VXP_API int vxp_route_derived_cost(const vxp_route *route, uint64_t *out);
@@ -1113,26 +1053,32 @@ VXP_API vxp_cost_basis vxp_route_cost_basis(const vxp_route *route);
 /** How the derived cost combines its legs; VXP_COST_COMPOSITION_NONE for a link rate. */
 VXP_API vxp_cost_composition vxp_route_cost_composition(const vxp_route *route);
 
-/** "ps" or "cyc"; NULL for VXP_COST_UNIT_NONE or a value not in the set. Static storage. */
+/** The word for a cost unit: "ps" or "cyc"; NULL for VXP_COST_UNIT_NONE or a value not in
+ * the set. Static storage. */
 VXP_API const char *vxp_cost_unit_name(vxp_cost_unit unit);
 
-/** "link_rate" or "containment"; NULL for NONE or a value not in the set. Static storage. */
+/** The word for a cost basis: "link_rate" or "containment"; NULL for NONE or a value not in
+ * the set. Static storage. */
 VXP_API const char *vxp_cost_basis_name(vxp_cost_basis basis);
 
-/** "sum" or "bottleneck"; NULL for NONE or a value not in the set. Static storage. */
+/** The word for a cost composition: "sum" or "bottleneck"; NULL for NONE or a value not in
+ * the set. Static storage. */
 VXP_API const char *vxp_cost_composition_name(vxp_cost_composition composition);
 
-/** vxp_cost_unit_name(vxp_route_cost_unit(route)): "ps" (picoseconds, for rates per
- * second) or "cyc" (cycles), or NULL. Static storage. */
+/** The unit of the hop's derived cost as a word, the older spelling of
+ * vxp_cost_unit_name(vxp_route_cost_unit(route)): "ps" (picoseconds, for rates per second)
+ * or "cyc" (cycles), or NULL. Static storage. */
 VXP_API const char *vxp_route_derived_unit(const vxp_route *route);
 
 /**
+ * Where the hop's derived cost comes from, as a word, the older spelling of
  * vxp_cost_basis_name(vxp_route_cost_basis(route)): "link_rate" (the edge declares a rate)
  * or "containment" (the spaces' bandwidths along the within: tree), or NULL. Static storage.
  */
 VXP_API const char *vxp_route_cost_source(const vxp_route *route);
 
 /**
+ * How the hop's derived cost combines its legs, as a word, the older spelling of
  * vxp_cost_composition_name(vxp_route_cost_composition(route)): "sum" or "bottleneck" (the
  * destination is `crossing: streamed`); NULL for a link rate or no cost. Static storage.
  */
@@ -1148,7 +1094,7 @@ VXP_API vxp_range vxp_route_range(const vxp_route *route);
  */
 VXP_API const vxp_record *vxp_route_record(const vxp_route *route);
 
-/* ======================================================================== Call trees */
+/* --------------------------------------------------------------------------- Call trees */
 
 /*
  * The working set over the call tree (vxc's cross-call rule): a function's total in a space
@@ -1158,10 +1104,10 @@ VXP_API const vxp_record *vxp_route_record(const vxp_route *route);
  * held, callee) from the function to the one whose own peak ends it.
  */
 
-/** The function (or generic instance). Borrowed from the analysis. */
+/** The function (or generic instance) whose call tree this is. Borrowed from the analysis. */
 VXP_API const char *vxp_call_tree_function(const vxp_call_tree *ct);
 
-/** The memory space's name. Borrowed from the analysis. */
+/** The memory space the call tree is summed in. Borrowed from the analysis. */
 VXP_API const char *vxp_call_tree_space(const vxp_call_tree *ct);
 
 /** The function's own peak in the space (vxp_resident_set_peak_bytes; 0 if it places none). */
@@ -1177,7 +1123,8 @@ VXP_API uint64_t vxp_call_tree_total_bytes(const vxp_call_tree *ct);
 /** The space's capacity in bytes. */
 VXP_API uint64_t vxp_call_tree_capacity_bytes(const vxp_call_tree *ct);
 
-/** 1 when the total is a bound; 0 when a recursion placing tiles in the space is reachable. */
+/** Whether the total bounds the call tree: 1 when it does; 0 when a recursion placing tiles
+ * in the space is reachable. */
 VXP_API int vxp_call_tree_bounded(const vxp_call_tree *ct);
 
 /** Number of calls on the path realising the total (0: the function's own peak is it). */
@@ -1204,7 +1151,7 @@ VXP_API vxp_range vxp_call_tree_call_range(const vxp_call_tree *ct);
 /** The callee's call tree in the same space (the rest of the path), or NULL. Borrowed. */
 VXP_API const vxp_call_tree *vxp_call_tree_next(const vxp_call_tree *ct);
 
-/* ======================================================================== Unresolved calls */
+/* --------------------------------------------------------------------- Unresolved calls */
 
 /** The function making the call. Borrowed from the analysis. */
 VXP_API const char *vxp_unresolved_call_function(const vxp_unresolved_call *u);
@@ -1221,43 +1168,9 @@ VXP_API const char *vxp_unresolved_call_reason(const vxp_unresolved_call *u);
 /** Where the call is written. */
 VXP_API vxp_range vxp_unresolved_call_range(const vxp_unresolved_call *u);
 
-/* ======================================================================== JSON */
+/* ============================================================================== Answers */
 
-/**
- * The analysis as JSON (schema "vxpeak-report-v1": vxc's `vx-diagnostics-v1` record shapes
- * extended with per-function facts). Rendered on first call and cached; the text is owned
- * by the analysis and valid until it is freed. `len` may be NULL.
- * @return the text, or NULL on allocation failure (the context says why)
- */
-VXP_API const char *vxp_analysis_json(vxp_analysis *an, size_t *len);
-
-/**
- * The report of vxp_analysis_json, byte for byte, handed to `write` (vxp_write_fn) in pieces
- * of about 64 KiB as it is rendered, so that the text is never held whole (`vxpeak check
- * --format json`: the report of 10^5 diagnostics is some 15 times its program's size). Nothing
- * is cached; when vxp_analysis_json has rendered the report already, that text is written. A
- * failure after the first write leaves what was written incomplete.
- * @return VXP_OK, VXP_ENOMEM, VXP_ECANCELLED (the cancellation flag or the time budget),
- *         VXP_EIO when `write` returned non-zero, or VXP_EINVAL (a NULL argument); failures
- *         are reported on the analysis' context
- */
-VXP_API VXP_WARN_UNUSED int vxp_analysis_json_write(const vxp_analysis *an, vxp_write_fn write,
-                                                    void *arg);
-
-/**
- * The analysis' diagnostics as a SARIF 2.1.0 log (the OASIS schema), for code scanning:
- * one rule per diagnostic code with its description and remedy, one result per
- * diagnostic with its region (1-based lines, UTF-16 columns, byte offset and length, the
- * source line), its notes and help lines in the message and, when located, as related
- * locations, and a fingerprint (`partialFingerprints."vxpeakDiagnostic/v1"`) made from the
- * code, the file and the flagged text, so that it survives edits elsewhere in the file.
- * Rendered on first call and cached, as vxp_analysis_json is (the same threading caveat).
- * The text is owned by the analysis and valid until it is freed. `len` may be NULL.
- * @return the text, or NULL on allocation failure (the context says why)
- */
-VXP_API const char *vxp_analysis_sarif(vxp_analysis *an, size_t *len);
-
-/* ======================================================================== Sweeps */
+/* ------------------------------------------------------------------------------- Sweeps */
 
 /*
  * A sweep answers "what is the largest value of this constant that fits?": the program is
@@ -1299,13 +1212,14 @@ typedef enum vxp_misfit {
   VXP_MISFIT_ERROR = 4          /**< another error diagnostic */
 } vxp_misfit;
 
-/** "bisection" or "scan"; NULL for a value not in vxp_search. Static storage. */
+/** The word for a search method: "bisection" or "scan"; NULL for a value not in
+ * vxp_search. Static storage. */
 VXP_API const char *vxp_search_name(vxp_search search);
 
 /**
- * "over_capacity", "within_margin", "size_unknown" or "error" (the words of the sweep's and
- * the frontier's JSON reports); NULL for VXP_MISFIT_NONE or a value not in vxp_misfit. Static
- * storage.
+ * The word for why a value does not fit, as the sweep's and the frontier's JSON reports
+ * write it: "over_capacity", "within_margin", "size_unknown" or "error"; NULL for
+ * VXP_MISFIT_NONE or a value not in vxp_misfit. Static storage.
  */
 VXP_API const char *vxp_misfit_name(vxp_misfit misfit);
 
@@ -1378,24 +1292,27 @@ VXP_API const vxp_sweep_point *vxp_sweep_first_rejected(const vxp_sweep *sw);
 /** The constant's value at this point. */
 VXP_API uint64_t vxp_sweep_point_value(const vxp_sweep_point *p);
 
-/** 1 when the program fits at this value, 0 when not. */
+/** Whether the program fits at this value: 1 when it does, 0 when not. */
 VXP_API int vxp_sweep_point_fits(const vxp_sweep_point *p);
 
 /**
- * At this value, the call-tree total (the function's own peak, or what it holds across a
- * call plus the callee's total, whichever is larger) of the selected (function, space)
- * closest to (or furthest over) its capacity; 0 when no tile is placed in a space with a
- * capacity. Margins are checked against this figure.
+ * The peak that decides whether this value fits: the call-tree total (the function's own peak, or
+ * what it holds across a call plus the callee's total, whichever is larger) of the selected
+ * (function, space) closest to (or furthest over) its capacity; 0 when no tile is placed in a space
+ * with a capacity. Margins are checked against this figure.
  */
 VXP_API uint64_t vxp_sweep_point_peak_bytes(const vxp_sweep_point *p);
 
-/** The capacity of that (function, space)'s space (0 when there is none). */
+/** The capacity of the space of the (function, space) vxp_sweep_point_peak_bytes measures
+ * (0 when there is none). */
 VXP_API uint64_t vxp_sweep_point_capacity_bytes(const vxp_sweep_point *p);
 
-/** That (function, space)'s function, or NULL. Borrowed from the sweep. */
+/** The function of the (function, space) vxp_sweep_point_peak_bytes measures, or NULL.
+ * Borrowed from the sweep. */
 VXP_API const char *vxp_sweep_point_function(const vxp_sweep_point *p);
 
-/** That resident set's space, or NULL. Borrowed from the sweep. */
+/** The space of the (function, space) vxp_sweep_point_peak_bytes measures, or NULL.
+ * Borrowed from the sweep. */
 VXP_API const char *vxp_sweep_point_space(const vxp_sweep_point *p);
 
 /**
@@ -1421,7 +1338,7 @@ VXP_API const char *vxp_sweep_point_code(const vxp_sweep_point *p);
  */
 VXP_API const char *vxp_sweep_point_cause_function(const vxp_sweep_point *p);
 
-/* ======================================================================== Rooflines */
+/* ---------------------------------------------------------------------------- Rooflines */
 
 /*
  * How fast one call of a function can run when memory bandwidth is the bound. The
@@ -1459,11 +1376,12 @@ typedef enum vxp_bound {
   VXP_BOUND_COMPUTE = 2 /**< the compute time is the larger */
 } vxp_bound;
 
-/** "exact", "upper_bound" or "unknown" (the JSON reports' words); NULL for a value not in
- * vxp_certainty. Static storage. */
+/** The word for how far a figure is known, as the JSON reports write it: "exact",
+ * "upper_bound" or "unknown"; NULL for a value not in vxp_certainty. Static storage. */
 VXP_API const char *vxp_certainty_name(vxp_certainty certainty);
 
-/** "memory" or "compute"; NULL for VXP_BOUND_NONE or a value not in vxp_bound. Static. */
+/** The word for what binds a call: "memory" or "compute"; NULL for VXP_BOUND_NONE or a
+ * value not in vxp_bound. Static storage. */
 VXP_API const char *vxp_bound_name(vxp_bound bound);
 
 /**
@@ -1480,7 +1398,7 @@ VXP_API VXP_WARN_UNUSED int vxp_roofline_new(vxp_roofline **out, vxp_context *ct
 /** Free a roofline. NULL is accepted. */
 VXP_API void vxp_roofline_free(vxp_roofline *rf);
 
-/** The function. Borrowed from the analysis. */
+/** The function the roofline prices. Borrowed from the analysis. */
 VXP_API const char *vxp_roofline_function(const vxp_roofline *rf);
 
 /** Number of `spawn` regions in the function (each counted once, wherever it is). */
@@ -1507,16 +1425,17 @@ VXP_API uint64_t vxp_roofline_space_read_bytes(const vxp_roofline *rf, size_t i)
 /** Bytes the regions write to space `i` in one call (0 when out of range). */
 VXP_API uint64_t vxp_roofline_space_written_bytes(const vxp_roofline *rf, size_t i);
 
-/** 1 and `*out` set to space `i`'s device-wide bandwidth in bytes per second; 0 when it
+/** Space `i`'s device-wide bandwidth in bytes per second: 1 and `*out` set; 0 when it
  * declares none (or it cannot be converted: a per-cycle rate without a clock). */
 VXP_API int vxp_roofline_space_bandwidth(const vxp_roofline *rf, size_t i, uint64_t *out);
 
-/** 1 and `*out` set to the picoseconds space `i`'s traffic takes at its bandwidth
+/** The time space `i`'s traffic takes at its bandwidth: 1 and `*out` set to the picoseconds
  * (ceil(bytes x 10^12 / rate)); 0 when not derivable or the traffic is unknown. */
 VXP_API int vxp_roofline_space_time_ps(const vxp_roofline *rf, size_t i, uint64_t *out);
 
-/** 1 and `*out` set to one call's time: the slowest space's; 0 when there is none (no
- * traffic, unknown traffic, or a space with traffic and no bandwidth). */
+/** One call's time at the traffic the space figures above count (no reuse), the slowest
+ * space's: 1 and `*out` set to the picoseconds; 0 when there is none (no traffic, unknown
+ * traffic, or a space with traffic and no bandwidth). */
 VXP_API int vxp_roofline_time_ps(const vxp_roofline *rf, uint64_t *out);
 
 /** The space that sets the time, or NULL. Borrowed. */
@@ -1543,15 +1462,15 @@ VXP_API size_t vxp_roofline_streamed_count(const vxp_roofline *rf);
 /** Streamed tile `i` (a record of the analysis), or NULL. Borrowed from the analysis. */
 VXP_API const vxp_record *vxp_roofline_streamed_record(const vxp_roofline *rf, size_t i);
 
-/** 1 and `*out` set to the picoseconds moving streamed tile `i` over its route takes; 0
- * when a hop has no cost in picoseconds. */
+/** The time moving streamed tile `i` over its route takes: 1 and `*out` set to the
+ * picoseconds; 0 when a hop has no cost in picoseconds. */
 VXP_API int vxp_roofline_streamed_cost_ps(const vxp_roofline *rf, size_t i, uint64_t *out);
 
 /** Bytes the streamed tiles hold together (their transfers' bytes). */
 VXP_API uint64_t vxp_roofline_stream_bytes(const vxp_roofline *rf);
 
-/** 1 and `*out` set to the picoseconds streaming every such tile once takes (one step
- * without them resident); 0 when there are none or one is not priced. */
+/** The time streaming every such tile once takes (one step without them resident): 1 and
+ * `*out` set to the picoseconds; 0 when there are none or one is not priced. */
 VXP_API int vxp_roofline_stream_time_ps(const vxp_roofline *rf, uint64_t *out);
 
 /*
@@ -1575,12 +1494,13 @@ VXP_API uint64_t vxp_roofline_space_bytes(const vxp_roofline *rf, size_t i, vxp_
 VXP_API uint64_t vxp_roofline_buffer_bytes(const vxp_roofline *rf, size_t i,
                                            vxp_traffic_model model, uint64_t *written);
 
-/** 1 and `*out` set to buffer `i`'s whole tile in bytes, as the analysis sized the placement
- * that bound its name in the function; 0 for a parameter (the caller placed it) or a size not
+/** Buffer `i`'s whole tile, as the analysis sized the placement that bound its name in the
+ * function: 1 and `*out` set to its bytes; 0 for a parameter (the caller placed it) or a size not
  * known (its compulsory traffic is then its no-reuse traffic). */
 VXP_API int vxp_roofline_buffer_tile_bytes(const vxp_roofline *rf, size_t i, uint64_t *out);
 
-/** 1 and `*out` set to the slowest space's time under `model`; 0 when there is none. */
+/** One call's memory time under `model`, the slowest space's: 1 and `*out` set to the
+ * picoseconds; 0 when there is none. */
 VXP_API int vxp_roofline_memory_time_ps(const vxp_roofline *rf, vxp_traffic_model model,
                                         uint64_t *out);
 
@@ -1614,16 +1534,16 @@ VXP_API const char *vxp_roofline_op_type(const vxp_roofline *rf, size_t i);
 /** Operations of element type `i` in one call. */
 VXP_API uint64_t vxp_roofline_op_count(const vxp_roofline *rf, size_t i);
 
-/** 1 and `*ops_per_s` set to the peak rate the regions' topology declares for type `i`
- * (its `// compute:` lines, fleet/README.md); 0 when it declares none. */
+/** The peak rate the regions' topology declares for element type `i` (its `// compute:`
+ * lines, fleet/README.md): 1 and `*ops_per_s` set; 0 when it declares none. */
 VXP_API int vxp_roofline_op_peak(const vxp_roofline *rf, size_t i, uint64_t *ops_per_s);
 
 /** All operations of one call (saturating at UINT64_MAX). */
 VXP_API uint64_t vxp_roofline_total_ops(const vxp_roofline *rf);
 
-/** 1 and `*out` set to the operations' time: each type's count at its peak rate, summed
- * (ceil(ops x 10^12 / rate) ps); 0 when the operations are unknown or a type with
- * operations has no declared rate. */
+/** One call's compute time, each type's operations at its peak rate, summed: 1 and `*out`
+ * set to the picoseconds (ceil(ops x 10^12 / rate) each); 0 when the operations are unknown or a
+ * type with operations has no declared rate. */
 VXP_API int vxp_roofline_compute_time_ps(const vxp_roofline *rf, uint64_t *out);
 
 /** Why there is no compute time (no `// compute:` lines, no rate for a type, unknown
@@ -1634,21 +1554,12 @@ VXP_API const char *vxp_roofline_compute_reason(const vxp_roofline *rf);
  * VXP_BOUND_NONE when either is missing: the bound cannot be named. */
 VXP_API vxp_bound vxp_roofline_bound(const vxp_roofline *rf, vxp_traffic_model model);
 
-/** 1 and `*out` set to one call's time under `model`, max(memory time, compute time); 0
- * when either is missing. */
+/** One call's time under `model`, max(memory time, compute time): 1 and `*out` set to the
+ * picoseconds; 0 when either is missing. */
 VXP_API int vxp_roofline_call_time_ps(const vxp_roofline *rf, vxp_traffic_model model,
                                       uint64_t *out);
 
-/**
- * The value of the program's `const NAME` as analysis `an` folds it (a -D override of it
- * first, when given).
- * @return VXP_OK and `*out` set; VXP_ENOTFOUND (no such const item, or it does not fold to a
- *         non-negative integer: the reason is on the analysis' context); VXP_EINVAL
- */
-VXP_API VXP_WARN_UNUSED int vxp_analysis_const_value(const vxp_analysis *an, const char *name,
-                                                     uint64_t *out);
-
-/* ======================================================================== batch frontier */
+/* ---------------------------------------------------------------------- Batch frontiers */
 
 /*
  * The deployment decision for one constant (a batch size, a concurrency): for every value
@@ -1721,14 +1632,17 @@ VXP_API const vxp_frontier_point *vxp_frontier_best_fit(const vxp_frontier *f);
 /** The point's value of the constant. */
 VXP_API uint64_t vxp_frontier_point_value(const vxp_frontier_point *p);
 
-/** 1 when the program fits at this value with the margin. */
+/** Whether the program fits at this value with the margin: 1 when it does, else 0. */
 VXP_API int vxp_frontier_point_fits(const vxp_frontier_point *p);
 
-/** The tightest (function, space)'s call-tree peak, and that space's capacity, in bytes. */
+/** The tightest (function, space)'s call-tree peak at this value, in bytes. */
 VXP_API uint64_t vxp_frontier_point_peak_bytes(const vxp_frontier_point *p);
+
+/** The capacity of the tightest (function, space)'s space, in bytes. */
 VXP_API uint64_t vxp_frontier_point_capacity_bytes(const vxp_frontier_point *p);
 
-/** That space, or NULL when nothing with a capacity is placed. Borrowed. */
+/** The tightest (function, space)'s space, or NULL when nothing with a capacity is placed.
+ * Borrowed. */
 VXP_API const char *vxp_frontier_point_space(const vxp_frontier_point *p);
 
 /** Why the value does not fit (vxp_misfit_name spells it); VXP_MISFIT_NONE when it fits. */
@@ -1740,14 +1654,22 @@ VXP_API const char *vxp_frontier_point_code(const vxp_frontier_point *p);
 /** Tokens one call produces at this point. */
 VXP_API uint64_t vxp_frontier_point_tokens(const vxp_frontier_point *p);
 
-/** 1 and `*out` set to one call's memory time, compute time, or call time (the larger); 0
- * when not known. */
+/** One call's memory time at this value: 1 and `*out` set to the picoseconds; 0 when not
+ * known. */
 VXP_API int vxp_frontier_point_memory_time_ps(const vxp_frontier_point *p, uint64_t *out);
+
+/** One call's compute time at this value: 1 and `*out` set to the picoseconds; 0 when not
+ * known. */
 VXP_API int vxp_frontier_point_compute_time_ps(const vxp_frontier_point *p, uint64_t *out);
+
+/** One call's time at this value, the larger of its memory and compute times: 1 and `*out`
+ * set to the picoseconds; 0 when not known. */
 VXP_API int vxp_frontier_point_call_time_ps(const vxp_frontier_point *p, uint64_t *out);
 
-/** Bytes one call moves in the space that sets the memory time, and its operations. */
+/** The bytes one call moves in the space that sets the memory time at this value. */
 VXP_API uint64_t vxp_frontier_point_memory_bytes(const vxp_frontier_point *p);
+
+/** The operations one call performs at this value. */
 VXP_API uint64_t vxp_frontier_point_ops(const vxp_frontier_point *p);
 
 /** What binds the call (vxp_bound_name spells it); VXP_BOUND_NONE when it cannot be named. */
@@ -1759,7 +1681,45 @@ VXP_API const char *vxp_frontier_point_bound_space(const vxp_frontier_point *p);
 /** Why the bound cannot be named (no compute rates, unknown operations), or NULL. Borrowed. */
 VXP_API const char *vxp_frontier_point_unbound_reason(const vxp_frontier_point *p);
 
-/* ======================================================================== Reports */
+/* ============================================================================== Reports */
+
+/* --------------------------------------------------------- The analysis' JSON and SARIF */
+
+/**
+ * The analysis as JSON (schema "vxpeak-report-v1": vxc's `vx-diagnostics-v1` record shapes
+ * extended with per-function facts). Rendered on first call and cached; the text is owned
+ * by the analysis and valid until it is freed. `len` may be NULL.
+ * @return the text, or NULL on allocation failure (the context says why)
+ */
+VXP_API const char *vxp_analysis_json(vxp_analysis *an, size_t *len);
+
+/**
+ * The report of vxp_analysis_json, byte for byte, handed to `write` (vxp_write_fn) in pieces
+ * of about 64 KiB as it is rendered, so that the text is never held whole (`vxpeak check
+ * --format json`: the report of 10^5 diagnostics is some 15 times its program's size). Nothing
+ * is cached; when vxp_analysis_json has rendered the report already, that text is written. A
+ * failure after the first write leaves what was written incomplete.
+ * @return VXP_OK, VXP_ENOMEM, VXP_ECANCELLED (the cancellation flag or the time budget),
+ *         VXP_EIO when `write` returned non-zero, or VXP_EINVAL (a NULL argument); failures
+ *         are reported on the analysis' context
+ */
+VXP_API VXP_WARN_UNUSED int vxp_analysis_json_write(const vxp_analysis *an, vxp_write_fn write,
+                                                    void *arg);
+
+/**
+ * The analysis' diagnostics as a SARIF 2.1.0 log (the OASIS schema), for code scanning:
+ * one rule per diagnostic code with its description and remedy, one result per
+ * diagnostic with its region (1-based lines, UTF-16 columns, byte offset and length, the
+ * source line), its notes and help lines in the message and, when located, as related
+ * locations, and a fingerprint (`partialFingerprints."vxpeakDiagnostic/v1"`) made from the
+ * code, the file and the flagged text, so that it survives edits elsewhere in the file.
+ * Rendered on first call and cached, as vxp_analysis_json is (the same threading caveat).
+ * The text is owned by the analysis and valid until it is freed. `len` may be NULL.
+ * @return the text, or NULL on allocation failure (the context says why)
+ */
+VXP_API const char *vxp_analysis_sarif(vxp_analysis *an, size_t *len);
+
+/* --------------------------------------------------------------------- Rendered reports */
 
 /*
  * The reports the vxpeak command prints, rendered by the library so that C, Python and the
@@ -1900,8 +1860,8 @@ VXP_API VXP_WARN_UNUSED int vxp_report_plot(vxp_report **out, vxp_context *ctx,
                                             const vxp_analysis *an, const vxp_report_options *opts);
 
 /**
- * vxp_report_plot's picture written to `write` as it is drawn, byte for byte the same text,
- * so that it is never held whole (a plot of 10^5 panels is hundreds of megabytes): the
+ * Stream the plot to `write` as it is drawn: vxp_report_plot's picture, byte for byte the
+ * same text, never held whole (a plot of 10^5 panels is hundreds of megabytes): the
  * memory the call takes is one panel's curve and a buffer of 64 KiB, beside the analysis.
  * Nothing is written when the selection is empty (VXP_ENOTFOUND) or the options are bad.
  * A failure after the first write leaves what was written incomplete: the caller discards
@@ -1956,7 +1916,126 @@ VXP_API const char *vxp_report_text(const vxp_report *rep, size_t *len);
 /** Free a report. NULL is accepted. */
 VXP_API void vxp_report_free(vxp_report *rep);
 
-/* ======================================================================== CUDA code generation */
+/* ============================================================================== Editing */
+
+/*
+ * An editor keeps one source, program and analysis per document and, after each change,
+ * makes the next version of each from the last: vxp_source_edit, vxp_program_reparse (what
+ * it reused: vxp_program_reused_tree and the changed ranges) and vxp_analyze_incremental.
+ * Each result is the one a fresh parse and analysis of the new text gives; only the time
+ * differs.
+ */
+
+/**
+ * Make the next version of a source, as an editor applies a change: the bytes
+ * [start_byte, old_end_byte) of `src` replaced by the `len` bytes of `text` (copied; the
+ * caller's buffer may be freed at once). `src` itself is not modified, so programs parsed
+ * from it stay valid. The new source has `src`'s label and context, and remembers the edit
+ * (and up to 63 before it) so that vxp_program_reparse can reuse the syntax tree of a
+ * program parsed from `src` or from an earlier version. Only the edited text is scanned for
+ * line breaks; the rest of the line index is shifted.
+ *
+ * Several edits may be applied one after the other before reparsing; each offset refers to
+ * the version it is applied to (LSP's incremental didChange semantics, after converting
+ * positions to byte offsets).
+ * @param[out] out the new version, owned by the caller (vxp_source_free). It does not
+ *             borrow `src`, which may be freed once no program or machine needs it.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (NULL argument, a range that is reversed or ends
+ *         past the text, or a result over 4 GiB). Errors are reported on `src`'s context.
+ */
+VXP_API VXP_WARN_UNUSED int vxp_source_edit(vxp_source **out, const vxp_source *src,
+                                            uint32_t start_byte, uint32_t old_end_byte,
+                                            const char *text, size_t len);
+
+/**
+ * Parse a new version of a program's source incrementally. When `prog` parsed cleanly and the
+ * edits that lead from its source to `src` (see vxp_source_edit) touched only function bodies,
+ * only the window of whole top-level items around the changed text is parsed (alone: a text's
+ * whole parse is the parses of such windows one after the other), the touched functions are
+ * lowered from it, and every other item keeps its lowered model and syntax findings (copied,
+ * moved past the edits); the declarations are read again from the windows that hold them. The
+ * new program then keeps that window's tree, not a whole one (vxp_program_sexp and CUDA
+ * generation parse its text again). Otherwise the whole syntax tree of `prog` (or of the
+ * version it was made from, edited to its text) is copied, adjusted by the edits and handed to
+ * the parser, which re-reads only what they touched; the new tree is then lowered as
+ * vxp_program_parse does, again copying the model of the items the edits did not touch when
+ * the touched ones are functions whose signatures did not change. Either way the result is the
+ * same program vxp_program_parse(out, ctx, src) would give. When `src` is not an edited
+ * version of `prog`'s source (or is more than 64 edits away), it is parsed from scratch; so is
+ * a text whose new tree has syntax errors (ERROR or MISSING nodes), because the parser's error
+ * recovery over reused subtrees can end in another tree than a fresh parse's.
+ *
+ * `prog` is only read: it and its analyses stay valid, and may be freed (with their
+ * source) as soon as this returns. A typical editor loop, one version to the next:
+ *
+ *     vxp_source_edit(&src2, src1, start, old_end, text, len);
+ *     vxp_program_reparse(&prog2, ctx, prog1, src2);
+ *     vxp_analyze(&an2, ctx, prog2, &opts);
+ *     vxp_analysis_free(an1); vxp_program_free(prog1); vxp_source_free(src1);
+ *
+ * @param[out] out the new program, owned by the caller (vxp_program_free). It borrows
+ *             `src` (not `prog`), which must outlive it.
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL, VXP_ERROR (the parser produced no tree)
+ */
+VXP_API VXP_WARN_UNUSED int vxp_program_reparse(vxp_program **out, vxp_context *ctx,
+                                                const vxp_program *prog, const vxp_source *src);
+
+/**
+ * Whether a reparse reused the older program: 1 when the program was made by
+ * vxp_program_reparse incrementally from an older program (its syntax tree re-read where
+ * the edits touched it, or only the window around them parsed), 0 when it was parsed from scratch
+ * (vxp_program_parse, or a source that is not one of the 64 latest edits of the older program's
+ * source, or a text whose brackets nest too deep to be parsed whole).
+ */
+VXP_API int vxp_program_reused_tree(const vxp_program *prog);
+
+/**
+ * Number of changed ranges: the parts of the program's source that differ from the older
+ * program it was reparsed from, in syntax (the whole extent of every top-level node, an item
+ * or a comment between items, whose syntax tree is not the older one's: tree-sitter did not
+ * reuse it and a node-by-node comparison differs) or in text (the bytes the edits wrote, an
+ * empty range where text was only deleted), sorted and disjoint. A program parsed from
+ * scratch has one: the whole text. An editor re-lowers, re-highlights or re-diagnoses only
+ * the top-level items these ranges touch.
+ */
+VXP_API size_t vxp_program_changed_range_count(const vxp_program *prog);
+
+/** Changed range `i`, in the program's source (all zero when out of range). */
+VXP_API vxp_range vxp_program_changed_range(const vxp_program *prog, size_t i);
+
+/**
+ * Analyse the next version of a program, as an editor does after each change: take over
+ * what `previous`, an analysis of an earlier version
+ * of the same program (typically the one before vxp_program_reparse), found in the
+ * top-level items whose text did not change, and recompute the rest. The result is the one
+ * vxp_analyze(out, ctx, prog, opts) gives, diagnostic for diagnostic and byte for byte in
+ * its reports; only the time differs.
+ *
+ * What is taken over today: the visibility checks (E6001, E6003, E6029, E6030, E8002) and
+ * the raw:: checks (E6017, E6019, E6020, E6021) of unchanged items; the walk of every
+ * function, name resolution and the call-tree fold still run over the whole program. `previous`
+ * lends nothing (and this is vxp_analyze) unless it was made in the same context with the same
+ * `machine`, `host` and `machine_only`, and the two texts differ only inside functions whose
+ * signatures (everything before the body) are unchanged, with the same top-level items in the same
+ * order; anything else is analysed afresh.
+ *
+ * `previous` (and its program and source) is only read, and may be freed as soon as this
+ * returns; NULL is accepted. The editor loop of vxp_program_reparse becomes:
+ *
+ *     vxp_program_reparse(&prog2, ctx, prog1, src2);
+ *     vxp_analyze_incremental(&an2, ctx, prog2, an1, &opts);
+ *     vxp_analysis_free(an1); vxp_program_free(prog1); vxp_source_free(src1);
+ *
+ * @param[out] out the new analysis, owned by the caller (vxp_analysis_free). It borrows
+ *             `prog` and the machines (not `previous`), which must outlive it.
+ * @return as vxp_analyze
+ */
+VXP_API VXP_WARN_UNUSED int vxp_analyze_incremental(vxp_analysis **out, vxp_context *ctx,
+                                                    const vxp_program *prog,
+                                                    const vxp_analysis *previous,
+                                                    const vxp_analyze_options *opts);
+
+/* ============================================================================== Codegen */
 
 /*
  * An optional stage: a CUDA C++ program generated from an analysed program, whose device
@@ -2009,9 +2088,9 @@ VXP_API VXP_WARN_UNUSED int vxp_cuda_generate(vxp_cuda **out, vxp_context *ctx,
                                               const vxp_analysis *an);
 
 /**
- * vxp_cuda_generate with options: `flags` is 0 (the same as vxp_cuda_generate) or
- * VXP_CUDA_ALLOW_REJECTED. Ownership, and the context failures are reported on, as
- * vxp_cuda_generate.
+ * Generate CUDA for an analysed program, choosing whether a rejected one is generated:
+ * `flags` is 0 (the same as vxp_cuda_generate) or VXP_CUDA_ALLOW_REJECTED. Ownership, and the
+ * context failures are reported on, as vxp_cuda_generate.
  * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also for an unknown flag), VXP_ECANCELLED,
  *         VXP_ERROR
  */
@@ -2019,11 +2098,11 @@ VXP_API VXP_WARN_UNUSED int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context 
                                                     const vxp_analysis *an, unsigned int flags);
 
 /**
- * vxp_cuda_generate_flags' program written to `write` (vxp_write_fn), byte for byte the same
- * text, so that it is never held whole: for a program parsed with VXP_PROGRAM_NO_TREE in
- * windows, each window is parsed again and its functions generated twice (once to find the
- * refusals and what the header and tables say, once to be written as they are generated),
- * and the memory the call takes is one window's tree, the kernels' text, the functions'
+ * Generate CUDA for an analysed program straight to `write` (vxp_write_fn): the program of
+ * vxp_cuda_generate_flags, byte for byte the same text, never held whole: for a program parsed with
+ * VXP_PROGRAM_NO_TREE in windows, each window is parsed again and its functions generated twice
+ * (once to find the refusals and what the header and tables say, once to be written as they are
+ * generated), and the memory the call takes is one window's tree, the kernels' text, the functions'
  * prototypes and a buffer of 64 KiB, beside the analysis. A program kept whole (its own tree,
  * or a text parsed whole) is generated once and its text written from one buffer. Nothing
  * is written when the program is refused: the refusal is known before the first write.
