@@ -77,7 +77,12 @@ struct vxp_route {
   uint32_t function;
   const char *function_name; /* borrowed from the model */
   uint32_t path_first;       /* the route's graph nodes: route_nodes[first .. first + len) */
-  uint32_t path_len;
+  uint32_t path_len;         /* at least 2: the hop's source first, its destination last */
+  bool climbs;               /* the path's first edge is a step up the `within:` tree from the
+                                source to the ancestor the routed edges start at */
+  bool descends;             /* its last edge, a step down from the ancestor they end at to the
+                                destination (vxc routes a space without edges of its own
+                                through its ancestors, at no weight) */
   uint64_t total_cost;               /* the routing weight, not a prediction */
   bool bytes_known;                  /* the tile's size folds */
   uint64_t bytes;                    /* raw tensor bytes (no granule) */
