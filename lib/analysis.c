@@ -724,6 +724,9 @@ static void place_transfer(walker *W, const vxp_place_event *pl, const tile_size
           const char *next = g->nodes.items[W->path.items[i]];
           route_hop(W, pl, ts, at, next, i - 1, hops);
           place_in(W, pl, ts, space_index(W, next), VXP_NAME_NONE);
+          /* A hop into a space without a capacity places no tile: its route has none,
+           * rather than the next hop's (the header's "NULL when the hop places no tile"). */
+          W->route_mark = W->an->routes.len;
           at = next;
         }
         route_hop(W, pl, ts, at, to, hops - 1, hops);

@@ -211,6 +211,42 @@ static void test_route_ends__the_json_path_runs_between_the_traffics_ends(void *
   test_done(&r);
 }
 
+static void test_route_ends__a_staged_hop_into_a_space_without_a_capacity_has_no_tile(
+    void **state) {
+  (void)state;
+  /* CPU_DRAM -> HBM -> L2 -> SMEM with an L2 that declares no capacity: the HBM -> L2 hop
+   * places no tile the analysis records, and its route once named the SMEM tile of the
+   * hop after it (found by the fuzz harnesses' promise that a hop's tile is in its
+   * destination). */
+  const char *machine =
+      "Memory HBM { capacity: 1 MiB, bandwidth: 1 TB/s, managed: explicit, scope: device }\n"
+      "Memory L2 { within: Memory::HBM, managed: cached, scope: device }\n"
+      "Memory SMEM { within: Memory::L2, capacity: 64 KiB, managed: explicit, scope: sm }\n"
+      "Topology Device { memory: Memory::HBM, visible: [Memory::HBM, Memory::L2, Memory::SMEM],\n"
+      "  transfer Memory::CPU_DRAM -> Memory::HBM : 8 GB/s\n"
+      "  transfer Memory::HBM -> Memory::L2\n"
+      "  transfer Memory::L2 -> Memory::SMEM }\n";
+  test_run r = test_analyse_with("fn main() -> i32 {\n"
+                                 "  let s = transfer(Tensor<u8, [4000]>::uninit(), Memory::SMEM);\n"
+                                 "  print!(s);\n"
+                                 "  return 0;\n"
+                                 "}\n",
+                                 machine, 1);
+  assert_int_equal(vxp_analysis_error_count(r.an), 0);
+  assert_int_equal(vxp_analysis_route_count(r.an), 3);
+  char buf[64];
+  assert_string_equal(path_of(r.an, 1, buf, sizeof(buf)), "HBM->L2");
+  assert_null(vxp_route_record(vxp_analysis_route(r.an, 1)));
+  const vxp_record *hbm = vxp_route_record(vxp_analysis_route(r.an, 0));
+  const vxp_record *smem = vxp_route_record(vxp_analysis_route(r.an, 2));
+  assert_non_null(hbm);
+  assert_non_null(smem);
+  assert_string_equal(vxp_record_space(hbm), "HBM");
+  assert_string_equal(vxp_record_space(smem), "SMEM");
+  assert_string_equal(vxp_record_binding(smem), "s");
+  test_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_route_ends__a_transfer_up_to_an_ancestor_runs_from_the_source),
@@ -219,6 +255,8 @@ int main(void) {
       cmocka_unit_test(test_route_ends__siblings_route_through_their_common_parent),
       cmocka_unit_test(test_route_ends__a_built_in_edge_reports_its_weight),
       cmocka_unit_test(test_route_ends__the_json_path_runs_between_the_traffics_ends),
+      cmocka_unit_test(
+          test_route_ends__a_staged_hop_into_a_space_without_a_capacity_has_no_tile),
   };
   return cmocka_run_group_tests_name("route_ends", tests, NULL, NULL);
 }
