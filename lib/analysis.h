@@ -83,10 +83,10 @@ struct vxp_route {
   bool descends;             /* its last edge, a step down from the ancestor they end at to the
                                 destination (vxc routes a space without edges of its own
                                 through its ancestors, at no weight) */
-  uint64_t total_cost;               /* the routing weight, not a prediction */
-  bool bytes_known;                  /* the tile's size folds */
-  uint64_t bytes;                    /* raw tensor bytes (no granule) */
-  vxp_hop_cost cost;                 /* derived cost (source NONE: not derivable) */
+  uint64_t total_cost;       /* the routing weight, not a prediction */
+  bool bytes_known;          /* the tile's size folds */
+  uint64_t bytes;            /* raw tensor bytes (no granule) */
+  vxp_hop_cost cost;         /* derived cost (source NONE: not derivable) */
   const char *traffic_absent_reason; /* static text; NULL when the traffic is counted */
   bool lowered;                      /* a lowering's body moves the hop (vxc's `traffic_source:
                                         lowering_body`): the counts below are its traffic */

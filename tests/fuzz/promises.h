@@ -319,7 +319,8 @@ static inline void promise_roofline(const vxp_roofline *rf, const char *function
     PROMISE(written == vxp_roofline_space_written_bytes(rf, i));
   }
   PROMISE(vxp_roofline_space_name(rf, n) == NULL);
-  PROMISE(vxp_roofline_space_read_bytes(rf, n) == 0 && vxp_roofline_space_written_bytes(rf, n) == 0);
+  PROMISE(vxp_roofline_space_read_bytes(rf, n) == 0 &&
+          vxp_roofline_space_written_bytes(rf, n) == 0);
   size_t nb = vxp_roofline_buffer_count(rf);
   for (size_t i = 0; i < nb; i++) {
     PROMISE_TEXT(vxp_roofline_buffer_name(rf, i));

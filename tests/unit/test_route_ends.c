@@ -89,7 +89,8 @@ static void test_route_ends__a_transfer_up_to_an_ancestor_runs_from_the_source(v
   test_done(&r);
 }
 
-static void test_route_ends__a_transfer_down_from_an_ancestor_ends_at_the_destination(void **state) {
+static void
+test_route_ends__a_transfer_down_from_an_ancestor_ends_at_the_destination(void **state) {
   (void)state;
   /* HBM within the host memory and no edge between them: vxc routes CPU_DRAM to CPU_DRAM. */
   test_run r = test_analyse("Memory CPU_DRAM { bandwidth: 100 GB/s }\n"
@@ -113,8 +114,8 @@ static void test_route_ends__a_transfer_down_from_an_ancestor_ends_at_the_destin
   test_done(&r);
 }
 
-static void test_route_ends__a_sub_space_starts_with_a_step_up_to_where_its_edges_leave(
-    void **state) {
+static void
+test_route_ends__a_sub_space_starts_with_a_step_up_to_where_its_edges_leave(void **state) {
   (void)state;
   test_run r = test_analyse("Memory CPU_DRAM {}\n"
                             "Memory PINNED { within: Memory::CPU_DRAM }\n"
@@ -211,8 +212,8 @@ static void test_route_ends__the_json_path_runs_between_the_traffics_ends(void *
   test_done(&r);
 }
 
-static void test_route_ends__a_staged_hop_into_a_space_without_a_capacity_has_no_tile(
-    void **state) {
+static void
+test_route_ends__a_staged_hop_into_a_space_without_a_capacity_has_no_tile(void **state) {
   (void)state;
   /* CPU_DRAM -> HBM -> L2 -> SMEM with an L2 that declares no capacity: the HBM -> L2 hop
    * places no tile the analysis records, and its route once named the SMEM tile of the
@@ -255,8 +256,7 @@ int main(void) {
       cmocka_unit_test(test_route_ends__siblings_route_through_their_common_parent),
       cmocka_unit_test(test_route_ends__a_built_in_edge_reports_its_weight),
       cmocka_unit_test(test_route_ends__the_json_path_runs_between_the_traffics_ends),
-      cmocka_unit_test(
-          test_route_ends__a_staged_hop_into_a_space_without_a_capacity_has_no_tile),
+      cmocka_unit_test(test_route_ends__a_staged_hop_into_a_space_without_a_capacity_has_no_tile),
   };
   return cmocka_run_group_tests_name("route_ends", tests, NULL, NULL);
 }
