@@ -69,7 +69,9 @@ struct vxp_resident_set {
 };
 
 /* One hop of a transfer as routed: a transfer with a direct edge is one route, a staged
- * transfer one route per hop (vxc records each hop of the rewritten chain). */
+ * transfer one route per hop (vxc records each hop of the rewritten chain).
+ * Invariant: path_len >= 2, the path's first node is from_node and its last to_node, and
+ * `record`, when set, is a tile in the destination, placed by the route's function. */
 struct vxp_route {
   const struct vxp_analysis *owner; /* for the node names of `path` */
   uint32_t record;                  /* the tile the hop places (the next record of its placement

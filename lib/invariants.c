@@ -199,5 +199,17 @@ void vxp_check__analysis(const vxp_analysis *an) {
   VXP__ASSERT(an->held.len == an->calls.len * an->view.spaces.len);
   for (size_t i = 1; i < an->calls.len; i++)
     VXP__ASSERT(an->calls.items[i - 1].caller <= an->calls.items[i].caller);
+  /* A route runs from the hop's source to its destination, and its tile is there. */
+  for (size_t i = 0; i < an->routes.len; i++) {
+    const vxp_route *r = &an->routes.items[i];
+    VXP__ASSERT(r->path_len >= 2 && (size_t)r->path_first + r->path_len <= an->route_nodes.len);
+    VXP__ASSERT(an->route_nodes.items[r->path_first] == r->from_node);
+    VXP__ASSERT(an->route_nodes.items[r->path_first + r->path_len - 1] == r->to_node);
+    if (r->record == VXP_NONE) continue;
+    VXP__ASSERT(r->record < an->records.len);
+    VXP__ASSERT(an->records.items[r->record].function == r->function);
+    VXP__ASSERT(
+        strcmp(an->records.items[r->record].space_name, an->graph.nodes.items[r->to_node]) == 0);
+  }
 }
 #endif
