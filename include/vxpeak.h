@@ -999,19 +999,31 @@ VXP_API const char *vxp_scope_function(const vxp_scope *sc);
 /** The function whose transfer the route belongs to. Borrowed from the analysis. */
 VXP_API const char *vxp_route_function(const vxp_route *route);
 
-/** Number of memory spaces on the route, source first (at least 2). */
+/**
+ * Number of memory spaces on the route (at least 2): the hop's source first, its destination
+ * last. A space without edges of its own is routed through its `within:` ancestors (vxc's
+ * rule): its route then starts with a step up the tree from the source to the ancestor the
+ * edges leave from, or ends with a step down to the destination, or is that one step alone
+ * (a transfer from SMEM up to its ancestor HBM routes SMEM -> HBM).
+ */
 VXP_API size_t vxp_route_path_length(const vxp_route *route);
 
 /** Space `i` of the route, or NULL when out of range. Borrowed from the analysis. */
 VXP_API const char *vxp_route_path_space(const vxp_route *route, size_t i);
 
 /**
- * The cost declared on edge `i` (from space i to space i + 1): 1 and `*out` set when the
- * edge declares an integer routing weight; 0 when it declares none (a rate, or nothing).
+ * The routing weight of edge `i` (from space i to space i + 1): 1 and `*out` set when it is
+ * an integer: the one the edge declares (`: 5`; the least when several topologies declare the
+ * edge), Vx's built-in weight for one of its built-in edges (CPU_DRAM -> GPU_HBM weighs 50),
+ * or 0 for a step along the `within:` tree, which routing does not charge; 0 when the edge
+ * has none (it declares a rate, or nothing), and then it weighs 1.
  */
 VXP_API int vxp_route_edge_cost(const vxp_route *route, size_t i, uint64_t *out);
 
-/** The route's total routing weight (unitless; an edge without an integer weight counts 1). */
+/**
+ * The route's total routing weight (unitless): the sum of its edges' weights, an edge
+ * without an integer weight counting 1. Not a prediction: vxp_route_derived_cost is.
+ */
 VXP_API uint64_t vxp_route_total_cost(const vxp_route *route);
 
 /** The bytes the hop moves: 1 and `*out` set when the tile's size is static; 0 otherwise. */

@@ -618,7 +618,12 @@ static void lowered_traffic(walker *W, const vxp_place_event *pl, const vxp_lowe
 }
 
 /* Record one hop `from -> to` of the transfer `pl`, routed over `path` (its nodes) with
- * routing weight `total`. */
+ * routing weight `total`. A route vxc runs from or to an ancestor of an end (its rule for a
+ * space without edges of its own) is recorded from the hop's own source to its own
+ * destination, with a step along the `within:` tree at each end it does not reach: the
+ * header promises a route of at least two spaces, source first, and the derived cost and
+ * the traffic are the ends' (a transfer from SMEM up to its ancestor HBM was once the route
+ * "HBM" of no edges, priced as SMEM -> HBM). */
 static void record_route(walker *W, const vxp_place_event *pl, const tile_size *ts,
                          const char *from, const char *to, const vxp_node_path *path,
                          uint64_t total, uint32_t hop, uint32_t hops) {
@@ -629,12 +634,17 @@ static void record_route(walker *W, const vxp_place_event *pl, const tile_size *
   r.function = W->fn_index;
   r.function_name = an->functions.items[W->fn_index].name;
   r.path_first = (uint32_t)an->route_nodes.len;
-  r.path_len = (uint32_t)path->len;
   r.total_cost = total;
   r.hop = hop;
   r.hops = hops;
   r.from_node = vxp_transfer__node(&an->graph, from);
   r.to_node = vxp_transfer__node(&an->graph, to);
+  /* A found route has nodes, and ends at graph nodes: the ends or their ancestors (only a
+   * declared space has ancestors, and every declared space is a node). */
+  VXP__ASSERT(path->len >= 1 && r.from_node != VXP_NONE && r.to_node != VXP_NONE);
+  r.climbs = r.from_node != VXP_NONE && path->items[0] != r.from_node;
+  r.descends = r.to_node != VXP_NONE && path->items[path->len - 1] != r.to_node;
+  r.path_len = (uint32_t)path->len + r.climbs + r.descends;
   r.bytes_known = ts->status == SIZE_OK;
   r.bytes = r.bytes_known ? (uint64_t)ts->raw : 0;
   if (r.bytes_known) {
@@ -656,12 +666,14 @@ static void record_route(walker *W, const vxp_place_event *pl, const tile_size *
   r.end_byte = pl->end_byte;
   r.range = vxp_source__range_near(W->src, pl->start_byte, pl->end_byte, &W->line_hint);
   r.record = VXP_NONE;
-  for (size_t i = 0; i < path->len; i++) {
-    if (!array_push(W->ctx, &an->route_nodes, path->items[i])) {
-      W->rc = VXP_ENOMEM;
-      return;
-    }
+  if (!array_reserve(W->ctx, &an->route_nodes, r.path_len)) {
+    W->rc = VXP_ENOMEM;
+    return;
   }
+  if (r.climbs) an->route_nodes.items[an->route_nodes.len++] = r.from_node;
+  for (size_t i = 0; i < path->len; i++)
+    an->route_nodes.items[an->route_nodes.len++] = path->items[i];
+  if (r.descends) an->route_nodes.items[an->route_nodes.len++] = r.to_node;
   if (!array_push(W->ctx, &an->routes, r)) W->rc = VXP_ENOMEM;
 }
 
@@ -712,6 +724,9 @@ static void place_transfer(walker *W, const vxp_place_event *pl, const tile_size
           const char *next = g->nodes.items[W->path.items[i]];
           route_hop(W, pl, ts, at, next, i - 1, hops);
           place_in(W, pl, ts, space_index(W, next), VXP_NAME_NONE);
+          /* A hop into a space without a capacity places no tile: its route has none,
+           * rather than the next hop's (the header's "NULL when the hop places no tile"). */
+          W->route_mark = W->an->routes.len;
           at = next;
         }
         route_hop(W, pl, ts, at, to, hops - 1, hops);
@@ -1652,6 +1667,18 @@ static void check_analysis(const vxp_analysis *an) {
   VXP__ASSERT(an->held.len == an->calls.len * an->view.spaces.len);
   for (size_t i = 1; i < an->calls.len; i++)
     VXP__ASSERT(an->calls.items[i - 1].caller <= an->calls.items[i].caller);
+  /* A route runs from the hop's source to its destination, and its tile is there. */
+  for (size_t i = 0; i < an->routes.len; i++) {
+    const vxp_route *r = &an->routes.items[i];
+    VXP__ASSERT(r->path_len >= 2 && (size_t)r->path_first + r->path_len <= an->route_nodes.len);
+    VXP__ASSERT(an->route_nodes.items[r->path_first] == r->from_node);
+    VXP__ASSERT(an->route_nodes.items[r->path_first + r->path_len - 1] == r->to_node);
+    if (r->record == VXP_NONE) continue;
+    VXP__ASSERT(r->record < an->records.len);
+    VXP__ASSERT(an->records.items[r->record].function == r->function);
+    VXP__ASSERT(
+        strcmp(an->records.items[r->record].space_name, an->graph.nodes.items[r->to_node]) == 0);
+  }
 }
 #endif
 

@@ -223,11 +223,16 @@ const char *vxp_route_path_space(const vxp_route *r, size_t i) {
 
 int vxp_route_edge_cost(const vxp_route *r, size_t i, uint64_t *out) {
   if (!r || i + 1 >= r->path_len) return 0;
+  /* A step along the `within:` tree is no edge of the graph: routing charges it nothing. */
+  if ((i == 0 && r->climbs) || (i + 2 == r->path_len && r->descends)) {
+    if (out) *out = 0;
+    return 1;
+  }
   const vxp_analysis *an = r->owner;
   const vxp_graph_edge *e = vxp_transfer__edge(&an->graph, an->route_nodes.items[r->path_first + i],
                                                an->route_nodes.items[r->path_first + i + 1]);
-  if (!e || !e->declared_cost) return 0;
-  if (out) *out = e->cost;
+  if (!e || !e->weighted) return 0;
+  if (out) *out = e->weight;
   return 1;
 }
 

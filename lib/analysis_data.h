@@ -71,7 +71,9 @@ struct vxp_resident_set {
 };
 
 /* One hop of a transfer as routed: a transfer with a direct edge is one route, a staged
- * transfer one route per hop (vxc records each hop of the rewritten chain). */
+ * transfer one route per hop (vxc records each hop of the rewritten chain).
+ * Invariant: path_len >= 2, the path's first node is from_node and its last to_node, and
+ * `record`, when set, is a tile in the destination, placed by the route's function. */
 struct vxp_route {
   const struct vxp_analysis *owner; /* for the node names of `path` */
   uint32_t record;                  /* the tile the hop places (the next record of its placement
@@ -79,11 +81,16 @@ struct vxp_route {
   uint32_t function;
   const char *function_name; /* borrowed from the model */
   uint32_t path_first;       /* the route's graph nodes: route_nodes[first .. first + len) */
-  uint32_t path_len;
-  uint64_t total_cost;               /* the routing weight, not a prediction */
-  bool bytes_known;                  /* the tile's size folds */
-  uint64_t bytes;                    /* raw tensor bytes (no granule) */
-  vxp_hop_cost cost;                 /* derived cost (source NONE: not derivable) */
+  uint32_t path_len;         /* at least 2: the hop's source first, its destination last */
+  bool climbs;               /* the path's first edge is a step up the `within:` tree from the
+                                source to the ancestor the routed edges start at */
+  bool descends;             /* its last edge, a step down from the ancestor they end at to the
+                                destination (vxc routes a space without edges of its own
+                                through its ancestors, at no weight) */
+  uint64_t total_cost;       /* the routing weight, not a prediction */
+  bool bytes_known;          /* the tile's size folds */
+  uint64_t bytes;            /* raw tensor bytes (no granule) */
+  vxp_hop_cost cost;         /* derived cost (source NONE: not derivable) */
   const char *traffic_absent_reason; /* static text; NULL when the traffic is counted */
   bool lowered;                      /* a lowering's body moves the hop (vxc's `traffic_source:
                                         lowering_body`): the counts below are its traffic */

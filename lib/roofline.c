@@ -810,7 +810,9 @@ static int streaming(rf_walk *w, uint32_t fn_index) {
       const vxp_route *route = &an->routes.items[routes[k].index];
       VXP__ASSERT(route->function == fn_index);
       if (route->hop == 0) {
-        from_host = strcmp(vxp_route_path_space(route, 0), "CPU_DRAM") == 0;
+        /* Where the routed edges start: a space within host memory without edges of its
+         * own routes from CPU_DRAM, after the path's first step up the tree. */
+        from_host = strcmp(vxp_route_path_space(route, route->climbs), "CPU_DRAM") == 0;
         bytes = route->bytes;
       }
       if (route->cost.source == VXP_COST_SOURCE_NONE || route->cost.per_cycle ||

@@ -50,7 +50,8 @@ static int add_edge(vxp_context *ctx, vxp_graph *g, const char *from, const char
                     const vxp_edge *decl, uint64_t builtin_weight) {
   uint32_t a, b;
   if (add_node(ctx, g, from, &a) != VXP_OK || add_node(ctx, g, to, &b) != VXP_OK) return VXP_ENOMEM;
-  uint64_t weight = decl ? (decl->cost_kind == VXP_COST_WEIGHT ? decl->weight : 1) : builtin_weight;
+  bool weighted = !decl || decl->cost_kind == VXP_COST_WEIGHT;
+  uint64_t weight = decl ? (weighted ? decl->weight : 1) : builtin_weight;
   vxp_graph_edge *e = (vxp_graph_edge *)vxp_transfer__edge(g, a, b);
   if (!e) {
     vxp_graph_edge fresh;
@@ -58,14 +59,15 @@ static int add_edge(vxp_context *ctx, vxp_graph *g, const char *from, const char
     fresh.from = a;
     fresh.to = b;
     fresh.weight = weight;
+    fresh.weighted = weighted;
     if (!array_push(ctx, &g->edges, fresh)) return VXP_ENOMEM;
     e = array_last(&g->edges);
   } else if (weight < e->weight) {
     e->weight = weight;
-  }
-  if (decl && decl->cost_kind == VXP_COST_WEIGHT && (!e->declared_cost || decl->weight < e->cost)) {
-    e->declared_cost = true;
-    e->cost = decl->weight;
+    e->weighted = weighted;
+  } else if (weight == e->weight) {
+    /* The same figure either way; an integer someone wrote is the one to report. */
+    e->weighted = e->weighted || weighted;
   }
   if (decl && decl->cost_kind == VXP_COST_RATE && !e->has_rate) {
     e->has_rate = true;

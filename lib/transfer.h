@@ -29,14 +29,15 @@ typedef struct vxp_hop_cost {
   uint64_t value;
 } vxp_hop_cost;
 
-/* One edge of the routing graph. Declarations of the same edge by several topologies are
- * merged: the smallest weight routes, the first declared rate prices. */
+/* One edge of the routing graph. Declarations of the same edge by several topologies (and
+ * Vx's built-in table) are merged: the smallest weight routes, the first declared rate
+ * prices. */
 typedef struct vxp_graph_edge {
-  uint32_t from, to;  /* node indices */
-  uint64_t weight;    /* routing weight: the declared integer, else 1 */
-  bool declared_cost; /* some declaration wrote an integer cost (`cost`) */
-  uint64_t cost;
-  bool has_rate; /* some declaration wrote a rate */
+  uint32_t from, to; /* node indices */
+  uint64_t weight;   /* routing weight: the declared or built-in integer, else 1 */
+  bool weighted;     /* `weight` is an integer a declaration (`: 5`) or the built-in table
+                        gives, not the 1 of an edge that declares none: a route reports it */
+  bool has_rate;     /* some declaration wrote a rate */
   uint64_t rate;
   bool rate_per_cycle;
 } vxp_graph_edge;

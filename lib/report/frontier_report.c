@@ -7,6 +7,7 @@
  * the frontier through its public accessors and the question it kept (frontier.h). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "context.h"
 #include "frontier.h"
@@ -252,10 +253,18 @@ static double tps(uint64_t tokens, int has, uint64_t ps) {
   return has && ps ? 1e12 / (double)ps * (double)tokens : 0.0;
 }
 
+/* A generous width for `n` bytes of 12px sans-serif text: 0.6 em a character, wider than
+ * DejaVu Sans' or Liberation Sans' average, so that a label placed by it has room as drawn
+ * (tests/plot/text_boxes.py measures the real boxes in Chromium). */
+static double label_width(size_t n) { return 7.2 * (double)n; }
+
 static void print_svg(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, const char *machine) {
   const vxp_question *q = vxp_frontier__question(f);
   bool no_reuse = vxp_frontier__traffic(f) == VXP_TRAFFIC_NO_REUSE;
-  const double W = 960, H = 480, L = 90, R = 30, T = 50, B = 60;
+  /* The top margin holds three rows of text, clear of the plot's lines and dots: the title
+   * (baseline 24), the legend (baseline T - 34) and the capacity label at the wall's top
+   * (baseline T - 8), each row's labels apart from each other. */
+  const double W = 960, H = 480, L = 90, R = 30, T = 80, B = 60;
   size_t n = vxp_frontier_point_count(f);
   double ymin = INFINITY, ymax = 0;
   for (size_t i = 0; i < n; i++) {
@@ -344,13 +353,21 @@ static void print_svg(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, const
   const vxp_frontier_point *largest = vxp_frontier_largest_fit(f);
   if (largest && vxp_frontier_point_value(largest) < q->hi) {
     double x = PX((double)vxp_frontier_point_value(largest) + 0.5);
+    unsigned long long fit = (unsigned long long)vxp_frontier_point_value(largest);
+    /* The label goes above the plot at the wall's top, right of it, or left of it when it
+     * would leave the canvas there (a wall near the right edge once pushed it off). */
+    size_t nd = 1;
+    for (unsigned long long v = fit; v >= 10; v /= 10)
+      nd++;
+    double width = label_width(strlen("capacity:  =  fits") + strlen(q->name) + nd);
+    bool right = x + 4 + width <= W - R;
     vxp_sb__printf(
         ctx, sb,
-        "<line class=\"capacity-wall\" data-largest-fit=\"%llu\" x1=\"%.1f\" x2=\"%.1f\" "
-        "y1=\"%.1f\" y2=\"%.1f\" stroke=\"#555\" stroke-width=\"2\"/>"
-        "<text x=\"%.1f\" y=\"%.1f\">capacity: %s = %llu fits</text>\n",
-        (unsigned long long)vxp_frontier_point_value(largest), x, x, T, H - B, x + 4, T + 12,
-        q->name, (unsigned long long)vxp_frontier_point_value(largest));
+        "<line class=\"capacity-wall\" data-largest-fit=\"%llu\" x1=\"%.1f\" "
+        "x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#555\" stroke-width=\"2\"/>"
+        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">capacity: %s = %llu fits</text>\n",
+        fit, x, x, T - 20, H - B, right ? x + 4 : x - 4, T - 8, right ? "start" : "end", q->name,
+        fit);
   }
   /* The points. */
   for (size_t i = 0; i < n; i++) {
@@ -372,10 +389,16 @@ static void print_svg(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, const
         (unsigned long long)vxp_frontier_point_value(p), vxp_num__per_second(y, b1),
         fits ? "fits" : "does not fit", bound ? bound : "bound not named");
   }
-  vxp_sb__printf(ctx, sb,
-                 "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">- - bandwidth ceiling</text>"
-                 "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">- - compute ceiling</text>\n",
-                 W - R - 260, T + 12, colors[0], W - R - 130, T + 12, colors[1]);
+  /* The legend: a row of its own in the top margin, right-aligned, so that nothing drawn
+   * in the plot (the capacity label above all) can land on it. */
+  const char *legend[2] = {"- - bandwidth ceiling", "- - compute ceiling"};
+  double lx = W - R;
+  for (int k = 1; k >= 0; k--) {
+    vxp_sb__printf(ctx, sb,
+                   "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\" text-anchor=\"end\">%s</text>\n", lx,
+                   T - 34, colors[k], legend[k]);
+    lx -= label_width(strlen(legend[k])) + 24;
+  }
   vxp_sb__printf(ctx, sb, "</svg>\n");
 #undef PX
 #undef PY

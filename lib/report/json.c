@@ -195,8 +195,7 @@ static void route_json(vxp_jw *j, const vxp_route *r) {
   key_string(j, "cost_source", vxp_route_cost_source(r));
   key_string(j, "composition", vxp_route_composition(r));
   /* Traffic of the builtin copy: it reads the tile from where it is and writes it where
-   * it goes, once, exactly: the hop's own ends, which are not the path's when the route
-   * starts or ends at an ancestor of a space without edges of its own. */
+   * it goes, once, exactly: the hop's own ends, the path's first and last spaces. */
   if (!r->traffic_absent_reason) {
     /* A hop a lowering moves counts what its body's raw:: calls move (vxc's
      * lowering_body), per end of the lowered edge. */

@@ -25,7 +25,7 @@
 #define PANEL_H 380.0
 #define LEFT 86.0
 #define RIGHT 250.0 /* room for the peak's breakdown */
-#define TOP 58.0
+#define TOP 76.0    /* the title and two rows of figures above the plot */
 #define PLOT_H 250.0
 #define LEGEND_ROWS 10
 
@@ -223,12 +223,15 @@ static bool panel(vxp_context *ctx, vxp_sb *sb, vxp_sb_sink *to, const vxp_analy
                  "<text x=\"%.1f\" y=\"%.1f\" class=\"sub\">peak %s (%s bytes) of %s, %.1f%%", LEFT,
                  y0 + 44, vxp_num__binary(peak, b1), vxp_num__grouped(peak, b2),
                  vxp_num__binary(cap, b3), cap ? 100.0 * (double)peak / (double)cap : 0.0);
-  if (rs->allocated_known)
-    vxp_sb__printf(ctx, sb, "; the sum over the run would say %s",
-                   vxp_num__binary(rs->allocated_bytes, b1));
   if (peak > cap)
     vxp_sb__printf(ctx, sb, " \xe2\x80\x94 over capacity by %s", vxp_num__binary(peak - cap, b1));
   vxp_sb__puts(ctx, sb, "</text>\n");
+  /* A row of its own: on one line with an over-capacity peak it ran off the canvas. */
+  if (rs->allocated_known)
+    vxp_sb__printf(ctx, sb,
+                   "<text x=\"%.1f\" y=\"%.1f\" class=\"sub\">the sum over the run would say %s, "
+                   "counting every placement as if none were freed</text>\n",
+                   LEFT, y0 + 62, vxp_num__binary(rs->allocated_bytes, b1));
   /* Axes and ticks. */
   vxp_sb__printf(ctx, sb,
                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n", LEFT,

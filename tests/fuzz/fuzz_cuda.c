@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz_cuda.c - libFuzzer harness: the input is a Vx program, analysed against the
  * built-in a100-40 and turned into CUDA (what `vxpeak emit-cuda` does), whether or not it
- * was admitted. */
+ * was admitted; the text and its diagnostics are held to include/vxpeak.h's promises. */
 #include <stdint.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "vxpeak.h"
 
 #include "builtin_machines.h"
+#include "promises.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   vxp_context *ctx = NULL;
@@ -27,10 +28,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (vxp_analyze(&an, ctx, prog, &opts) != VXP_OK) goto done;
   if (vxp_cuda_generate(&cu, ctx, an) == VXP_OK) {
-    size_t len;
-    (void)vxp_cuda_text(cu, &len);
-    for (size_t i = 0; i < vxp_cuda_diagnostic_count(cu); i++)
-      (void)vxp_diagnostic_message(vxp_cuda_diagnostic(cu, i));
+    size_t len = 0;
+    const char *text = vxp_cuda_text(cu, &len);
+    if (text) PROMISE(text[len] == '\0'); /* NUL-terminated (a string literal may hold one) */
+    size_t n = vxp_cuda_diagnostic_count(cu);
+    for (size_t i = 0; i < n; i++)
+      promise_diagnostic(vxp_cuda_diagnostic(cu, i));
+    PROMISE(vxp_cuda_diagnostic(cu, n) == NULL);
+    PROMISE((text == NULL) == (n > 0)); /* refused, and the diagnostics say why */
   }
 done:
   vxp_cuda_free(cu);

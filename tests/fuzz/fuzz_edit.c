@@ -12,7 +12,8 @@
  * only the window around the edit) and analysed incrementally from the previous analysis.
  * The incremental result must equal a parse and analysis from scratch: the same
  * S-expression (for a text without syntax errors), the same diagnostics (code, message,
- * range) and the same JSON report; a difference is a finding, reported by aborting. */
+ * range) and the same JSON report; a difference is a finding, reported by aborting, as is a
+ * broken promise of include/vxpeak.h about the incremental program or analysis (promises.h). */
 #include <stdint.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "vxpeak.h"
 
 #include "builtin_machines.h"
+#include "promises.h"
 
 typedef struct edit {
   uint32_t start, removed;
@@ -93,6 +95,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     src = next;
     prog = reparsed;
     if (analysed != VXP_OK) break;
+    (void)vxp_source_text(src, &len);
+    promise_program(prog);
+    promise_analysis(an, len);
     if (vxp_program_parse(&fresh, ctx, src) == VXP_OK) {
       if (!same_diagnostics(prog, fresh)) abort(); /* a reparse unlike a fresh parse */
       vxp_analysis *fresh_an = NULL;

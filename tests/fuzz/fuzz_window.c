@@ -8,7 +8,8 @@
  * (vxp_program_parse, and vxp_program_parse_flags with VXP_PROGRAM_NO_TREE in a context with the
  * small window), analyses both against the same machine, and aborts when their diagnostics or JSON
  * reports differ. A windowed parse that falls back to a whole one must agree too. The other
- * harnesses never reach the windowed path: their inputs are too short. */
+ * harnesses never reach the windowed path: their inputs are too short. Both outcomes are held
+ * to include/vxpeak.h's promises (promises.h). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "vxpeak.h"
 
 #include "builtin_machines.h"
+#include "promises.h"
 #include "context.h"
 #include "program.h"
 
@@ -86,8 +88,10 @@ static outcome run(const char *text, size_t size, uint32_t window) {
     opts.machine = device;
     opts.host = default_host;
   }
+  promise_program(prog);
   o.analysed = vxp_analyze(&an, ctx, prog, &opts);
   if (o.analysed != VXP_OK) goto done;
+  promise_analysis(an, size);
   o.admitted = vxp_analysis_admitted(an);
   size_t len = 0;
   const char *json = vxp_analysis_json(an, &len);

@@ -7,7 +7,9 @@
 # of `vxpeak check` on the same program, and the largest data-live-bytes of its steps must
 # be the peak (check_plot.py). Then the Llama timeline is rendered once by headless
 # Chromium (Debian's `chromium`) into BUILD_DIR/plot/llama-main.png, which must show the
-# capacity line's red and the curve's blue. Chromium is installed with apt-get when it is
+# capacity line's red and the curve's blue, and every picture's labels are measured as
+# Chromium lays them out (text_boxes.py): no two may overlap, none may leave the canvas.
+# Chromium is installed with apt-get when it is
 # missing and this runs as root (or with sudo -n under CI); when it cannot be installed the
 # render is skipped with a message saying so, and the rest still runs.
 set -eu
@@ -54,6 +56,9 @@ for m in a100-40 h100-sxm; do
     --machine $m --host default --format json >"$out/frontier-$m.json" || [ $? = 1 ]
   python3 tests/plot/check_frontier.py "$out/frontier-$m.svg" "$out/frontier-$m.json"
 done
+# The sweep of issue 30, whose capacity label once lay on the legend and off the canvas.
+NO_COLOR=1 "$cli" frontier examples/llama2/decode.vx --const BATCH=1..40 --tokens-per-call BATCH \
+  --machine h100-sxm --host default --format svg -o "$out/frontier-h100-sxm-40.svg" || [ $? = 1 ]
 
 chromium=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chromium" ]; then
@@ -77,3 +82,18 @@ timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-backgrou
   --window-size=960,420 --screenshot="$out/llama-main.png" "file://$(cd "$out" && pwd)/llama-main.svg" \
   >"$out/chromium.log" 2>&1 || true
 python3 tests/plot/check_png.py "$out/llama-main.png"
+python3 tests/plot/text_boxes.py "$chromium" "$out" "$out/llama-main.svg" "$out/llama-batch9.svg" \
+  "$out/blog-loop.svg" "$out/blog-unrolled.svg" "$out/staged.svg" "$out/frontier-a100-40.svg" \
+  "$out/frontier-h100-sxm.svg" "$out/frontier-h100-sxm-40.svg"
+# The measurement can fail: two labels on top of each other and one past the right edge.
+cat >"$out/overlap-selftest.svg" <<'EOF2'
+<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" font-size="12">
+<text x="20" y="40">bandwidth ceiling</text><text x="40" y="42">compute ceiling</text>
+<text x="150" y="80">capacity: BATCH = 30 fits</text></svg>
+EOF2
+if python3 tests/plot/text_boxes.py "$chromium" "$out" "$out/overlap-selftest.svg" >"$out/selftest.log"; then
+  echo "plot: text_boxes.py passed a picture with overlapping labels"; cat "$out/selftest.log"; exit 1
+fi
+grep -q "overlap by" "$out/selftest.log" && grep -q "leaves the 200x100 canvas" "$out/selftest.log" ||
+  { echo "plot: text_boxes.py missed a fault:"; cat "$out/selftest.log"; exit 1; }
+echo "plot: text_boxes.py sees overlapping labels and a label off the canvas"

@@ -292,9 +292,11 @@ class Record:
 
 @dataclass(frozen=True)
 class Route:
-    """One hop of a transfer: the spaces it goes through (``path``, source first), the
-    integer routing weight each edge declares (None: a rate, or nothing), the total
-    weight, the bytes moved and the derived cost (None when not static or not derivable),
+    """One hop of a transfer: the spaces it goes through (``path``, at least two, source
+    first and destination last), each edge's integer routing weight (declared, Vx's
+    built-in one, or 0 for a step along the ``within:`` tree; None: a rate, or nothing,
+    which weighs 1), the total weight (their sum), the bytes moved and the derived cost
+    (None when not static or not derivable),
     in ``derived_unit`` (a CostUnit: "ps" or "cyc"), from ``cost_source`` (a CostBasis:
     "link_rate" or "containment", combined by ``composition``, a CostComposition: "sum" or
     "bottleneck"). The enums' members equal their words."""
