@@ -632,6 +632,20 @@ VXP_API VXP_WARN_UNUSED int vxp_machine_load(vxp_machine **out, vxp_context *ctx
 VXP_API VXP_WARN_UNUSED int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx,
                                                 const char *name);
 
+/**
+ * The name of the built-in device a program that declares no machine model is analysed on
+ * ("a100-40"): vxp_analyze, vxp_sweep_run and vxp_frontier_run use it when their options
+ * give no machine and the program declares none (vxp_program_declares_machine), as the
+ * `vxpeak` command does. Static storage.
+ */
+VXP_API const char *vxp_default_machine(void);
+
+/**
+ * The name of the built-in host used with vxp_default_machine when the options give no host
+ * ("host-default": `Memory CPU_DRAM { managed: explicit }`). Static storage.
+ */
+VXP_API const char *vxp_default_host(void);
+
 /** Number of built-in machine models (they are listed sorted by name). */
 VXP_API size_t vxp_machine_builtin_count(void);
 
@@ -715,7 +729,10 @@ VXP_API int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int ver
 
 /**
  * Analyse a program against the machine model made of the program's own declarations
- * (unless `opts->machine_only`), `opts->machine` and `opts->host`. The verdict, peaks and
+ * (unless `opts->machine_only`), `opts->machine` and `opts->host`. A program that declares
+ * no machine model (vxp_program_declares_machine) and is given no `opts->machine` is
+ * analysed on the built-in vxp_default_machine() with `opts->host` or, without one, the
+ * built-in vxp_default_host(), which the analysis owns: the peaks `vxpeak check` gives. The verdict, peaks and
  * diagnostics are on the result. `prog` and the machines are only read, and may belong to other
  * contexts (one machine model shared by the contexts of several threads, for instance).
  * @param[out] out the new analysis, owned by the caller (vxp_analysis_free). It borrows

@@ -1403,8 +1403,9 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
   if (rc == VXP_OK) {
     vxp_reuse R;
     memset(&R, 0, sizeof(R));
-    bool same_inputs = prev && prev->ctx == ctx && prev->machine == an->machine &&
-                       prev->host == an->host && prev->machine_only == an->machine_only;
+    bool same_inputs = prev && prev->ctx == ctx && prev->asked_machine == an->asked_machine &&
+                       prev->asked_host == an->asked_host &&
+                       prev->machine_only == an->machine_only;
     /* The reparse compared the texts already when `prev` is of the program it came from. */
     bool planned_by_reparse = same_inputs && prog->plan && prog->plan_base == prev->prog &&
                               prog->plan_base_src == prev->prog->src->id;
@@ -1602,6 +1603,19 @@ static int copy_defines(vxp_analysis *an, const vxp_const_override *ov, size_t c
   return VXP_OK;
 }
 
+/* A program that declares no machine and is given none is analysed as `vxpeak check`
+ * analyses it, on the default device and host (vxp_default_machine), rather than against
+ * spaces without capacities, where every host read of device memory is an E6003. */
+static int lend_defaults(vxp_analysis *an) {
+  if (an->machine || vxp_program_declares_machine(an->prog)) return VXP_OK;
+  int rc = vxp_machine_builtin(&an->default_machine, an->ctx, vxp_default_machine());
+  if (rc == VXP_OK && !an->host)
+    rc = vxp_machine_builtin(&an->default_host, an->ctx, vxp_default_host());
+  an->machine = an->default_machine;
+  if (an->default_host) an->host = an->default_host;
+  return rc;
+}
+
 /* An empty analysis of `prog` with the options (checked by the caller). */
 static int new_analysis(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
                         const vxp_analyze_options *opts, bool machine_only) {
@@ -1612,9 +1626,11 @@ static int new_analysis(vxp_analysis **out, vxp_context *ctx, const vxp_program 
   if (!an) return VXP_ENOMEM;
   an->ctx = ctx;
   an->prog = prog;
-  an->machine = opts ? opts->machine : NULL;
-  an->host = opts ? opts->host : NULL;
+  an->machine = an->asked_machine = opts ? opts->machine : NULL;
+  an->host = an->asked_host = opts ? opts->host : NULL;
   an->machine_only = machine_only;
+  int rc = lend_defaults(an);
+  if (rc != VXP_OK) return rc;
   return opts ? copy_defines(an, opts->overrides, opts->override_count) : VXP_OK;
 }
 
@@ -1755,6 +1771,8 @@ void vxp_analysis_free(vxp_analysis *an) {
   vxp_machine__view_free(ctx, &an->view);
   vxp_name_index__free(ctx, &an->function_index);
   vxp_machine_free(an->own);
+  vxp_machine_free(an->default_machine);
+  vxp_machine_free(an->default_host);
   if (!an->diags_sealed) vxp_diag__list_free(ctx, &an->diags);
   vxp_ctx__free(ctx, an->json);
   vxp_ctx__free(ctx, an->sarif);

@@ -251,6 +251,11 @@ struct vxp_analysis {
                         under machine_only, else NULL (the view borrows the
                         program's own, read once: program.h) */
   bool machine_only; /* `own` left empty: `machine` replaces them */
+  /* What the caller passed (opts->machine, opts->host): `machine` and `host` are these or,
+   * for a program declaring no machine, the built-in defaults below (vxp_default_machine),
+   * which the analysis owns. Incremental reuse compares what was asked for, not the copies. */
+  const vxp_machine *asked_machine, *asked_host;
+  vxp_machine *default_machine, *default_host;
   vxp_machine_view view;
   Array(vxp_define) defines;             /* constant overrides, in the order first given */
   Array(vxp_const_binding) overrides;    /* the defines the program names, for folding */

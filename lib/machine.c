@@ -789,6 +789,12 @@ int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx, const char *name) {
   return load_from_source(out, ctx, src, m);
 }
 
+/* The one place the defaults are named: vxp_analyze, the command and the language server
+ * all read them from here. */
+const char *vxp_default_machine(void) { return "a100-40"; }
+
+const char *vxp_default_host(void) { return "host-default"; }
+
 void vxp_machine_free(vxp_machine *m) {
   if (!m) return;
   if (!m->diags_sealed) vxp_diag__list_free(m->ctx, &m->diags);

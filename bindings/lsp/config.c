@@ -100,7 +100,7 @@ void lsp_configure(lsp_server *s, json_t *settings) {
   }
   if (s->config.host && !s->config_error) {
     if (strcmp(s->config.host, "default") == 0)
-      rc = vxp_machine_builtin(&s->host, s->ctx, "host-default");
+      rc = vxp_machine_builtin(&s->host, s->ctx, vxp_default_host());
     else
       rc = load_machine(s, s->config.host, &s->host_src, &s->host);
     if (rc != VXP_OK) {
@@ -121,9 +121,9 @@ void lsp_machines_for(lsp_server *s, const vxp_program *prog, const vxp_machine 
     if (!s->host) *host = s->lent_host;
     return;
   }
-  if (!s->default_machine && vxp_machine_builtin(&s->default_machine, s->ctx, "a100-40") != VXP_OK)
+  if (!s->default_machine && vxp_machine_builtin(&s->default_machine, s->ctx, vxp_default_machine()) != VXP_OK)
     return;
-  if (!s->default_host && vxp_machine_builtin(&s->default_host, s->ctx, "host-default") != VXP_OK)
+  if (!s->default_host && vxp_machine_builtin(&s->default_host, s->ctx, vxp_default_host()) != VXP_OK)
     return;
   *machine = s->default_machine;
   if (!s->host) *host = s->default_host;
