@@ -368,9 +368,13 @@ test: test-quick plot deep
 
 # The documentation is a test: every `$ vxpeak` transcript of the README, docs/ and the man
 # page, every example of --help and every C program of the docs run as shown
-# (tests/docs/transcripts.py), and docs/codes.md is what lib/codes.def generates.
+# (tests/docs/transcripts.py), every ```pycon session (bindings/python/README.md) runs as
+# shown against $(SHARED) (tests/docs/pycon.py), and docs/codes.md is what lib/codes.def
+# generates.
 docs-check: $(CLI) $(SHARED)
 	@python3 tests/docs/transcripts.py --self-test
+	@python3 tests/docs/pycon.py --self-test
+	@python3 tests/docs/pycon.py $(SHARED)
 	@python3 tests/docs/codes.py check
 	@CC="$(CC)" DOCS_CFLAGS="$(CFLAGS) $(LDFLAGS)" python3 tests/docs/transcripts.py $(CLI)
 

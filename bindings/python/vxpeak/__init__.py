@@ -6,8 +6,8 @@ A thin, typed layer over libvxpeak's C API (through ctypes)::
     import vxpeak
 
     with vxpeak.Context() as ctx:
-        program = ctx.parse(ctx.load("examples/blog/peak_not_sum.vx"))
-        analysis = ctx.analyze(program, machine=ctx.builtin_machine("a100-40"))
+        program = ctx.parse(ctx.load("examples/admit/admit.vx"))
+        analysis = ctx.analyze(program)  # no machine of its own: the built-in a100-40
         for rs in analysis.resident_sets:
             print(rs.function, rs.space, rs.peak_bytes, rs.capacity_bytes)
         report = analysis.to_dict()          # the JSON report, as Python objects
@@ -16,7 +16,9 @@ Objects mirror the C handles: a :class:`Context` makes :class:`Source`,
 :class:`Program`, :class:`Machine` and :class:`Analysis` objects. Each keeps the objects
 it borrows alive, and closing one (``close()``, a ``with`` block, or garbage collection)
 first closes the objects made from it, so no C object is ever freed while another still
-borrows it. Results (:class:`Diagnostic`, :class:`ResidentSet`, :class:`Record`) are
+borrows it; using a closed one raises :class:`Misuse`. Every argument is checked before
+it reaches C (a wrong kind of object or type is a TypeError, an integer outside its C type a
+ValueError or an OverflowError). Results (:class:`Diagnostic`, :class:`ResidentSet`, :class:`Record`) are
 plain immutable values copied out of the library, valid after everything is closed.
 
 A failing call raises the :mod:`vxpeak.errors` class of its return code with libvxpeak's
