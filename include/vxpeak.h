@@ -732,9 +732,10 @@ VXP_API int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int ver
  * (unless `opts->machine_only`), `opts->machine` and `opts->host`. A program that declares
  * no machine model (vxp_program_declares_machine) and is given no `opts->machine` is
  * analysed on the built-in vxp_default_machine() with `opts->host` or, without one, the
- * built-in vxp_default_host(), which the analysis owns: the peaks `vxpeak check` gives. The verdict, peaks and
- * diagnostics are on the result. `prog` and the machines are only read, and may belong to other
- * contexts (one machine model shared by the contexts of several threads, for instance).
+ * built-in vxp_default_host(), which the analysis owns: the peaks `vxpeak check` gives.
+ * The verdict, peaks and diagnostics are on the result. `prog` and the machines are only
+ * read, and may belong to other contexts (one machine model shared by the contexts of
+ * several threads, for instance).
  * @param[out] out the new analysis, owned by the caller (vxp_analysis_free). It borrows
  *             `prog` and the machines, which must outlive it.
  * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also: an override without a name, or a count
