@@ -137,10 +137,33 @@ typedef enum vxp_error {
   VXP_EIO = -4,        /**< a file could not be read */
   VXP_ECANCELLED = -5, /**< the cancellation flag was raised or the time budget ran out */
   VXP_EVERSION = -6,   /**< grammar ABI or options struct version not supported */
-  VXP_ENOTFOUND = -7   /**< a named thing (machine, function, space) does not exist */
+  VXP_ENOTFOUND = -7,  /**< a named thing (machine, function, space) does not exist */
+  VXP_EMISUSE = -8     /**< a handle of the wrong kind, or one already freed (Handle checks) */
   /* -31 was VXP_ITEROVER, for iterators the API never had (collections are count/index
    * pairs); it is not reused. */
 } vxp_error;
+
+/*
+ * Handle checks. Every handle the caller frees (vxp_context, vxp_source, vxp_program,
+ * vxp_machine, vxp_analysis, vxp_sweep, vxp_roofline, vxp_frontier, vxp_report, vxp_cuda)
+ * starts with a tag naming its kind, cleared when it is freed, and every function taking one
+ * checks the tag before anything else (also the machines of vxp_analyze_options and the
+ * arrays of vxp_report_sweep and vxp_report_sweep_grid). A handle of another kind, or one
+ * already freed whose memory still holds the cleared tag, is refused: a function that
+ * returns a code returns VXP_EMISUSE (with the message on `ctx` when it takes a live context),
+ * an accessor returns its "nothing" value (0, NULL, an empty range), and a free does nothing.
+ * NULL keeps its own documented meaning.
+ *
+ * What the check cannot catch: a pointer that is not a handle at all (it reads the first four
+ * bytes of whatever the pointer points at, which may crash or, once in four billion, match);
+ * a freed handle whose memory the allocator has reused or given back to the system (reading it
+ * is undefined behaviour, and AddressSanitizer reports it); and the borrowed views that are
+ * not freed by the caller (vxp_diagnostic, vxp_resident_set, vxp_record, vxp_scope,
+ * vxp_route, vxp_call_tree, vxp_unresolved_call, vxp_sweep_point, vxp_frontier_point),
+ * which carry no tag. It is a guard against mistakes that a binding's types could not stop,
+ * not a security boundary; its cost is one load and compare per call (`make bench`,
+ * bench_handle_tags). Built with -DVXP_NO_HANDLE_TAGS the checks are compiled out.
+ */
 
 /** A position: 0-based line, 0-based column counted in bytes (like TSPoint). Frozen. */
 typedef struct vxp_point {

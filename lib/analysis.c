@@ -1623,6 +1623,7 @@ static int new_analysis(vxp_analysis **out, vxp_context *ctx, const vxp_program 
       VXP_ARENA_HANDLE_SIZED(ctx, vxp_analysis, arena, vxp_arena__held(&prog->arena));
   *out = an;
   if (!an) return VXP_ENOMEM;
+  an->tag = VXP_TAG_ANALYSIS;
   an->ctx = ctx;
   an->prog = prog;
   an->machine = an->asked_machine = opts ? opts->machine : NULL;
@@ -1635,11 +1636,20 @@ static int new_analysis(vxp_analysis **out, vxp_context *ctx, const vxp_program 
 
 int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
                 const vxp_analyze_options *opts) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, prog, VXP_TAG_PROGRAM);
+
   return vxp_analyze_incremental(out, ctx, prog, NULL, opts);
 }
 
 int vxp_analyze_incremental(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
                             const vxp_analysis *previous, const vxp_analyze_options *opts) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, prog, VXP_TAG_PROGRAM);
+  VXP__TAG_RC(ctx, previous, VXP_TAG_ANALYSIS);
+  if (opts) VXP__TAG_RC(ctx, opts->machine, VXP_TAG_MACHINE);
+  if (opts) VXP__TAG_RC(ctx, opts->host, VXP_TAG_MACHINE);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_analyze") : VXP_EINVAL;
@@ -1754,7 +1764,10 @@ int vxp_analysis__seal(vxp_analysis *an) {
 }
 
 void vxp_analysis_free(vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, );
+
   if (!an) return;
+  an->tag = VXP_TAG_FREED;
   vxp_context *ctx = an->ctx;
   /* The handle, the const table, the graph's shortest-path trees, the defines' and the
    * instances' names are the arena's, given back last in one call. A sealed table is the arena's
@@ -1809,29 +1822,52 @@ uint32_t vxp_analysis__function_index(const vxp_analysis *an, const char *name) 
 
 /* ------------------------------------------------------------------ public accessors */
 
-int vxp_analysis_admitted(const vxp_analysis *an) { return an && an->error_count == 0; }
+int vxp_analysis_admitted(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an && an->error_count == 0;
+}
 
-size_t vxp_analysis_error_count(const vxp_analysis *an) { return an ? an->error_count : 0; }
+size_t vxp_analysis_error_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an ? an->error_count : 0;
+}
 
-size_t vxp_analysis_warning_count(const vxp_analysis *an) { return an ? an->warning_count : 0; }
+size_t vxp_analysis_warning_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an ? an->warning_count : 0;
+}
 
-size_t vxp_analysis_diagnostic_count(const vxp_analysis *an) { return an ? an->diags.len : 0; }
+size_t vxp_analysis_diagnostic_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an ? an->diags.len : 0;
+}
 
 const vxp_diagnostic *vxp_analysis_diagnostic(const vxp_analysis *an, size_t i) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, NULL);
+
   return (an && i < an->diags.len) ? &an->diags.items[i] : NULL;
 }
 
 size_t vxp_analysis_resident_set_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+
   return an ? an->resident_sets.len : 0;
 }
 
 const vxp_resident_set *vxp_analysis_resident_set(const vxp_analysis *an, size_t i) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, NULL);
+
   return (an && i < an->resident_sets.len) ? &an->resident_sets.items[i] : NULL;
 }
 
-size_t vxp_analysis_record_count(const vxp_analysis *an) { return an ? an->records.len : 0; }
+size_t vxp_analysis_record_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an ? an->records.len : 0;
+}
 
 const vxp_record *vxp_analysis_record(const vxp_analysis *an, size_t i) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, NULL);
+
   return (an && i < an->records.len) ? &an->records.items[i] : NULL;
 }
 
@@ -1870,9 +1906,14 @@ int vxp_record_live_at_peak(const vxp_record *rec) { return rec && rec->live_at_
 
 /* ------------------------------------------------------------------ routes */
 
-size_t vxp_analysis_route_count(const vxp_analysis *an) { return an ? an->routes.len : 0; }
+size_t vxp_analysis_route_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an ? an->routes.len : 0;
+}
 
 const vxp_route *vxp_analysis_route(const vxp_analysis *an, size_t i) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, NULL);
+
   return (an && i < an->routes.len) ? &an->routes.items[i] : NULL;
 }
 

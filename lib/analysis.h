@@ -243,6 +243,7 @@ typedef struct vxp_walk_span {
  * resident sets are by function, then by space name. Functions are in analysis order:
  * those needing no generic arguments in program order, then instances as found. */
 struct vxp_analysis {
+  uint32_t tag; /* VXP_TAG_ANALYSIS, first: checked on entry (tag.h) */
   vxp_context *ctx;
   const vxp_program *prog;
   const vxp_machine *machine;

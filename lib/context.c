@@ -44,6 +44,7 @@ int vxp_context_new(vxp_context **out, const vxp_context_options *opts) {
   vxp_context *ctx = alloc->malloc(sizeof(*ctx), alloc->ud);
   if (!ctx) return VXP_ENOMEM;
   memset(ctx, 0, sizeof(*ctx));
+  ctx->tag = VXP_TAG_CONTEXT;
   ctx->alloc = *alloc;
   ctx->language = language;
   if (vxp_symbols__load(language, &ctx->syms, &ctx->fields) != NULL) {
@@ -62,14 +63,23 @@ int vxp_context_new(vxp_context **out, const vxp_context_options *opts) {
 }
 
 void vxp_context_free(vxp_context *ctx) {
+  VXP__TAG(ctx, VXP_TAG_CONTEXT, );
+
   if (!ctx) return;
   ts_parser_delete(ctx->parser);
+  ctx->tag = VXP_TAG_FREED; /* a second free, or a later use, is refused while it is mapped */
   ctx->alloc.free(ctx, ctx->alloc.ud);
 }
 
-const char *vxp_context_errmsg(const vxp_context *ctx) { return ctx ? ctx->errmsg : ""; }
+const char *vxp_context_errmsg(const vxp_context *ctx) {
+  VXP__TAG(ctx, VXP_TAG_CONTEXT, vxp_strerror(VXP_EMISUSE));
+  return ctx ? ctx->errmsg : "";
+}
 
-int vxp_context_errcode(const vxp_context *ctx) { return ctx ? ctx->errcode : VXP_EINVAL; }
+int vxp_context_errcode(const vxp_context *ctx) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  return ctx ? ctx->errcode : VXP_EINVAL;
+}
 
 void *vxp_ctx__malloc(vxp_context *ctx, size_t size) {
   return ctx->alloc.malloc(size ? size : 1, ctx->alloc.ud);
@@ -134,10 +144,14 @@ static uint64_t monotonic_ns(void) {
 }
 
 void vxp_context_set_cancel_flag(vxp_context *ctx, const size_t *flag) {
+  VXP__TAG(ctx, VXP_TAG_CONTEXT, );
+
   if (ctx) ctx->cancel_flag = flag;
 }
 
 void vxp_context_set_time_budget(vxp_context *ctx, uint64_t microseconds) {
+  VXP__TAG(ctx, VXP_TAG_CONTEXT, );
+
   if (ctx) ctx->budget_us = microseconds;
 }
 

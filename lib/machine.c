@@ -608,6 +608,7 @@ int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, T
 vxp_machine *vxp_machine__new(vxp_context *ctx, const char *label) {
   vxp_machine *m = VXP_ARENA_HANDLE(ctx, vxp_machine, own);
   if (!m) return NULL;
+  m->tag = VXP_TAG_MACHINE;
   m->ctx = ctx;
   m->arena = &m->own;
   m->label = vxp_arena__strdup(ctx, m->arena, label);
@@ -759,6 +760,9 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
 }
 
 int vxp_machine_load(vxp_machine **out, vxp_context *ctx, const vxp_source *src) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, src, VXP_TAG_SOURCE);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !src)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_machine_load")
@@ -769,6 +773,8 @@ int vxp_machine_load(vxp_machine **out, vxp_context *ctx, const vxp_source *src)
 }
 
 int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx, const char *name) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !name)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_machine_builtin")
@@ -796,17 +802,28 @@ const char *vxp_default_machine(void) { return "a100-40"; }
 const char *vxp_default_host(void) { return "host-default"; }
 
 void vxp_machine_free(vxp_machine *m) {
+  VXP__TAG(m, VXP_TAG_MACHINE, );
+
   if (!m) return;
+  m->tag = VXP_TAG_FREED;
   if (!m->diags_sealed) vxp_diag__list_free(m->ctx, &m->diags);
   /* Everything else is the arena's: the machine's own, or the program's that holds it. */
   if (m->arena == &m->own) vxp_arena__free_handle(m->ctx, &m->own);
 }
 
-const char *vxp_machine_label(const vxp_machine *m) { return m ? m->label : NULL; }
+const char *vxp_machine_label(const vxp_machine *m) {
+  VXP__TAG(m, VXP_TAG_MACHINE, NULL);
+  return m ? m->label : NULL;
+}
 
-size_t vxp_machine_diagnostic_count(const vxp_machine *m) { return m ? m->diags.len : 0; }
+size_t vxp_machine_diagnostic_count(const vxp_machine *m) {
+  VXP__TAG(m, VXP_TAG_MACHINE, 0);
+  return m ? m->diags.len : 0;
+}
 
 const vxp_diagnostic *vxp_machine_diagnostic(const vxp_machine *m, size_t i) {
+  VXP__TAG(m, VXP_TAG_MACHINE, NULL);
+
   return (m && i < m->diags.len) ? &m->diags.items[i] : NULL;
 }
 
