@@ -13,7 +13,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 build=$(cd "$build" && pwd)
 work="$build/bench/notags"
-make --no-print-directory -s BUILD="$work" CFLAGS="-O2 -g -DVXP_NO_HANDLE_TAGS" static >/dev/null
+make --no-print-directory -s -j2 BUILD="$work" CFLAGS="-O2 -g -DVXP_NO_HANDLE_TAGS" static >/dev/null
 cc=${CC:-cc}
 libs=$(pkg-config --libs tree-sitter jansson 2>/dev/null || echo -ltree-sitter -ljansson)
 # shellcheck disable=SC2086
