@@ -22,18 +22,27 @@ $cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude tests/bench/handle_tags_loo
 # shellcheck disable=SC2086
 $cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude tests/bench/handle_tags_loop.c \
   "$work/libvxpeak.a" $libs -lm -o "$work/loop_unchecked"
-: > "$work/checked.txt"
-: > "$work/unchecked.txt"
-i=0
-while [ "$i" -lt "$runs" ]; do
-  "$work/loop_checked" "$calls" >> "$work/checked.txt"
-  "$work/loop_unchecked" "$calls" >> "$work/unchecked.txt"
-  i=$((i + 1))
-done
+# measure MODE ARG UNIT: both binaries RUNS times, alternating; the medians and their ratio.
+measure() {
+  : > "$work/checked.txt"
+  : > "$work/unchecked.txt"
+  i=0
+  while [ "$i" -lt "$runs" ]; do
+    # shellcheck disable=SC2086
+    "$work/loop_checked" $1 >> "$work/checked.txt"
+    # shellcheck disable=SC2086
+    "$work/loop_unchecked" $1 >> "$work/unchecked.txt"
+    i=$((i + 1))
+  done
+  on=$(median "$work/checked.txt")
+  off=$(median "$work/unchecked.txt")
+  echo "  checks on : median $on $2 (runs: $(tr '\n' ' ' < "$work/checked.txt"))"
+  echo "  checks off: median $off $2 (runs: $(tr '\n' ' ' < "$work/unchecked.txt"))"
+  awk -v a="$on" -v b="$off" -v u="$2" 'BEGIN { printf "  ratio on/off: %.3f (%+.3f %s)\n", a / b, a - b, u }'
+}
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-on=$(median "$work/checked.txt")
-off=$(median "$work/unchecked.txt")
-echo "handle checks: $calls accessor calls a run, $runs runs each, alternating"
-echo "  checks on : median $on ns/call (runs: $(tr '\n' ' ' < "$work/checked.txt"))"
-echo "  checks off: median $off ns/call (runs: $(tr '\n' ' ' < "$work/unchecked.txt"))"
-awk -v a="$on" -v b="$off" 'BEGIN { printf "  ratio on/off: %.3f (%+.2f ns a call)\n", a / b, a - b }'
+echo "handle checks, worst case: $calls calls of the cheapest accessors a run, $runs runs each"
+measure "$calls" "ns/call"
+analyses=${ANALYSES:-2000}
+echo "handle checks in a whole call: $analyses vxp_analyze + vxp_analysis_free a run, $runs runs each"
+measure "--analyze $analyses" "us/analysis"
