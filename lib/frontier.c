@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "defaults.h"
 #include "context.h"
 #include "frontier.h"
 #include "program.h"
@@ -104,11 +105,8 @@ static double per_second(const vxp_frontier_point *p) {
   return p->has_call && p->call_ps ? 1e12 / (double)p->call_ps * (double)p->tokens : 0.0;
 }
 
-int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *prog,
-                     const vxp_analyze_options *analyze, const vxp_frontier_options *fo) {
-  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
-  VXP__TAG_RC(ctx, prog, VXP_TAG_PROGRAM);
-
+static int frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *prog,
+                        const vxp_analyze_options *analyze, const vxp_frontier_options *fo) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome, and starts its time budget */
   if (!out || !ctx || !prog || !fo)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_frontier_run")
@@ -211,6 +209,20 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
   }
   *out = f;
   return VXP_OK;
+}
+
+int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *prog,
+                     const vxp_analyze_options *analyze, const vxp_frontier_options *fo) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, prog, VXP_TAG_PROGRAM);
+  if (analyze) VXP__TAG_RC(ctx, analyze->machine, VXP_TAG_MACHINE);
+  if (analyze) VXP__TAG_RC(ctx, analyze->host, VXP_TAG_MACHINE);
+  vxp_defaults d;
+  const vxp_analyze_options *use;
+  int rc = vxp_defaults__lend(ctx, prog, analyze, &d, &use);
+  if (rc == VXP_OK) rc = frontier_run(out, ctx, prog, use, fo);
+  vxp_defaults__release(&d); /* the frontier keeps copies of what it reports */
+  return rc;
 }
 
 /* ------------------------------------------------------------------ accessors */

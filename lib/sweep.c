@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "defaults.h"
 #include "context.h"
 #include "program.h"
 #include "source.h"
@@ -550,11 +551,8 @@ int vxp_question__check(vxp_context *ctx, const char *call, const char *varied, 
   return VXP_OK;
 }
 
-int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
-                  const vxp_analyze_options *analyze, const vxp_sweep_options *so) {
-  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
-  VXP__TAG_RC(ctx, prog, VXP_TAG_PROGRAM);
-
+static int run_sweep(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
+                     const vxp_analyze_options *analyze, const vxp_sweep_options *so) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog || !so)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_sweep_run") : VXP_EINVAL;
@@ -682,6 +680,20 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   }
   *out = sw;
   return VXP_OK;
+}
+
+int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
+                  const vxp_analyze_options *analyze, const vxp_sweep_options *so) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, prog, VXP_TAG_PROGRAM);
+  if (analyze) VXP__TAG_RC(ctx, analyze->machine, VXP_TAG_MACHINE);
+  if (analyze) VXP__TAG_RC(ctx, analyze->host, VXP_TAG_MACHINE);
+  vxp_defaults d;
+  const vxp_analyze_options *use;
+  int rc = vxp_defaults__lend(ctx, prog, analyze, &d, &use);
+  if (rc == VXP_OK) rc = run_sweep(out, ctx, prog, use, so);
+  vxp_defaults__release(&d); /* the sweep keeps copies of what it reports */
+  return rc;
 }
 
 void vxp_sweep_free(vxp_sweep *sw) {

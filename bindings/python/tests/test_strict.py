@@ -210,6 +210,10 @@ def test_a_program_without_a_machine_gets_the_commands_default(ctx: vxpeak.Conte
     assert (vxpeak.default_machine(), vxpeak.default_host()) == ("a100-40", "host-default")
     sweep = ctx.sweep(ctx.parse(ctx.source(BATCHED)), "BATCH", 1, 4)
     assert sweep.largest is not None and sweep.largest.value == 4
+    assert sweep.largest.capacity_bytes == 40 * 2**30
+    assert sweep.report is not None and "a100-40 (built-in)" in sweep.report.text
+    frontier = ctx.frontier(ctx.parse(ctx.source(BATCHED)), "BATCH", 1, 2)
+    assert "a100-40 (built-in)" in frontier.text and "program's own" not in frontier.text
     # A host of the caller's own is kept; a program with its own machine gets none added.
     an2 = ctx.analyze(ctx.parse(ctx.load(PLAIN)), host=ctx.builtin_machine("host-default"))
     assert an2.admitted
