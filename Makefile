@@ -369,9 +369,13 @@ test: test-quick plot deep
 
 # The documentation is a test: every `$ vxpeak` transcript of the README, docs/ and the man
 # page, every example of --help and every C program of the docs run as shown
-# (tests/docs/transcripts.py), and docs/codes.md is what lib/codes.def generates.
+# (tests/docs/transcripts.py), every ```pycon session (bindings/python/README.md) runs as
+# shown against $(SHARED) (tests/docs/pycon.py), and docs/codes.md is what lib/codes.def
+# generates.
 docs-check: $(CLI) $(SHARED)
 	@python3 tests/docs/transcripts.py --self-test
+	@python3 tests/docs/pycon.py --self-test
+	@python3 tests/docs/pycon.py $(SHARED)
 	@python3 tests/docs/codes.py check
 	@CC="$(CC)" DOCS_CFLAGS="$(CFLAGS) $(LDFLAGS)" python3 tests/docs/transcripts.py $(CLI)
 
@@ -564,6 +568,7 @@ fuzz-harnesses: $(DRIVER_BINS)
 	@$(DRIVER_BUILD)/fuzz_edit tests/fuzz/regressions $(DRIVER_BUILD)/seeds/edit
 	@$(DRIVER_BUILD)/fuzz_lsp tests/fuzz/regressions $(DRIVER_BUILD)/seeds/lsp
 	@$(DRIVER_BUILD)/fuzz_window tests/fuzz/regressions $(DRIVER_BUILD)/seeds/program
+	@$(DRIVER_BUILD)/fuzz_misuse tests/fuzz/regressions $(DRIVER_BUILD)/seeds/program
 
 # The generated parser's lexer keeps its edge coverage but not its comparison tracing: it
 # compares each byte with character constants, which libFuzzer's table of recent comparisons
@@ -594,7 +599,8 @@ fuzz: fuzz-build
 # All harnesses at once, FUZZ_PROCS processes each (a machine with many cores): the run behind
 # fuzzing volume in docs/limits.md was FUZZ_PROCS="fuzz_check:4 fuzz_edit:3 fuzz_cuda:3 fuzz_lsp:2
 # fuzz_machine:3" FUZZ_SECONDS=290 on 16 cores.
-FUZZ_PROCS ?= fuzz_check:1 fuzz_cuda:1 fuzz_edit:1 fuzz_lsp:1 fuzz_machine:1 fuzz_window:1
+FUZZ_PROCS ?= fuzz_check:1 fuzz_cuda:1 fuzz_edit:1 fuzz_lsp:1 fuzz_machine:1 fuzz_window:1 \
+	fuzz_misuse:1
 fuzz-parallel: fuzz-build
 	@FUZZ_MAX_LEN=$(FUZZ_MAX_LEN) sh tests/fuzz/parallel.sh $(FUZZ_BUILD) $(BUILD)/fuzz-parallel \
 	  $(FUZZ_SECONDS) $(FUZZ_SEED) $(FUZZ_PROCS)

@@ -161,10 +161,33 @@ typedef enum vxp_error {
   VXP_EIO = -4,        /**< a file could not be read */
   VXP_ECANCELLED = -5, /**< the cancellation flag was raised or the time budget ran out */
   VXP_EVERSION = -6,   /**< grammar ABI or options struct version not supported */
-  VXP_ENOTFOUND = -7   /**< a named thing (machine, function, space) does not exist */
+  VXP_ENOTFOUND = -7,  /**< a named thing (machine, function, space) does not exist */
+  VXP_EMISUSE = -8     /**< a handle of the wrong kind, or one already freed (Handle checks) */
   /* -31 was VXP_ITEROVER, for iterators the API never had (collections are count/index
    * pairs); it is not reused. */
 } vxp_error;
+
+/*
+ * Handle checks. Every handle the caller frees (vxp_context, vxp_source, vxp_program,
+ * vxp_machine, vxp_analysis, vxp_sweep, vxp_roofline, vxp_frontier, vxp_report, vxp_cuda)
+ * starts with a tag naming its kind, cleared when it is freed, and every function taking one
+ * checks the tag before anything else (also the machines of vxp_analyze_options and the
+ * arrays of vxp_report_sweep and vxp_report_sweep_grid). A handle of another kind, or one
+ * already freed whose memory still holds the cleared tag, is refused: a function that
+ * returns a code returns VXP_EMISUSE (with the message on `ctx` when it takes a live context),
+ * an accessor returns its "nothing" value (0, NULL, an empty range), and a free does nothing.
+ * NULL keeps its own documented meaning.
+ *
+ * What the check cannot catch: a pointer that is not a handle at all (it reads the first four
+ * bytes of whatever the pointer points at, which may crash or, once in four billion, match);
+ * a freed handle whose memory the allocator has reused or given back to the system (reading it
+ * is undefined behaviour, and AddressSanitizer reports it); and the borrowed views that are
+ * not freed by the caller (vxp_diagnostic, vxp_resident_set, vxp_record, vxp_scope,
+ * vxp_route, vxp_call_tree, vxp_unresolved_call, vxp_sweep_point, vxp_frontier_point),
+ * which carry no tag. It is a guard against mistakes that a binding's types could not stop,
+ * not a security boundary; its cost is one load and compare per call (`make bench`,
+ * bench_handle_tags). Built with -DVXP_NO_HANDLE_TAGS the checks are compiled out.
+ */
 
 /** A position: 0-based line, 0-based column counted in bytes (like TSPoint). Frozen. */
 typedef struct vxp_point {
@@ -582,6 +605,20 @@ VXP_API VXP_WARN_UNUSED int vxp_machine_load(vxp_machine **out, vxp_context *ctx
 VXP_API VXP_WARN_UNUSED int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx,
                                                 const char *name);
 
+/**
+ * The name of the built-in device a program that declares no machine model is analysed on
+ * ("a100-40"): vxp_analyze, vxp_sweep_run and vxp_frontier_run use it when their options
+ * give no machine and the program declares none (vxp_program_declares_machine), as the
+ * `vxpeak` command does. Static storage.
+ */
+VXP_API const char *vxp_default_machine(void);
+
+/**
+ * The name of the built-in host used with vxp_default_machine when the options give no host
+ * ("host-default": `Memory CPU_DRAM { managed: explicit }`). Static storage.
+ */
+VXP_API const char *vxp_default_host(void);
+
 /** Number of built-in machine models (they are listed sorted by name). */
 VXP_API size_t vxp_machine_builtin_count(void);
 
@@ -667,9 +704,13 @@ VXP_API int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int ver
 
 /**
  * Analyse a program against the machine model made of the program's own declarations
- * (unless `opts->machine_only`), `opts->machine` and `opts->host`. The verdict, peaks and
- * diagnostics are on the result. `prog` and the machines are only read, and may belong to other
- * contexts (one machine model shared by the contexts of several threads, for instance).
+ * (unless `opts->machine_only`), `opts->machine` and `opts->host`. A program that declares
+ * no machine model (vxp_program_declares_machine) and is given no `opts->machine` is
+ * analysed on the built-in vxp_default_machine() with `opts->host` or, without one, the
+ * built-in vxp_default_host(), which the analysis owns: the peaks `vxpeak check` gives.
+ * The verdict, peaks and diagnostics are on the result. `prog` and the machines are only
+ * read, and may belong to other contexts (one machine model shared by the contexts of
+ * several threads, for instance).
  * @param[out] out the new analysis, owned by the caller (vxp_analysis_free). It borrows
  *             `prog` and the machines, which must outlive it.
  * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (also: an override without a name, or a count

@@ -11,8 +11,9 @@ per function in header order, under the header's section names).
     python3 lib/abi_lists.py write   # regenerate the three after editing the header
     python3 lib/abi_lists.py check   # exit 1 with a diff when one is stale (make check-abi-lists)
 
-The ctypes types follow from the C types by rule: handles and other struct pointers are
-_H, `T **out` is _OUT, `size_t *` is _SIZE_OUT, `uint64_t *`/`uint32_t *` are POINTER()s,
+The ctypes types follow from the C types by rule: a pointer to a handle `vxp_K` is its own
+opaque type H.K (so ctypes refuses a handle of another kind before the call), `vxp_K **out` is
+OUT.K, `size_t *` is _SIZE_OUT, `uint64_t *`/`uint32_t *` are POINTER()s,
 options structs, arrays, callbacks (`vxp_*_fn`) and `void *` are c_void_p, `const char *` is c_char_p except when the
 function also returns a length (then the text is read with its length: c_void_p).
 """
@@ -100,13 +101,23 @@ def scalar(t):
     raise SystemExit("abi_lists.py: no ctypes rule for type %r" % t)
 
 
+def handle_kind(t):
+    """The kind of handle type `vxp_K` (K), which _ffi.py's H and OUT name."""
+    kind = t[len("vxp_"):]
+    if not re.fullmatch(r"[a-z_]+", kind):
+        raise SystemExit("abi_lists.py: %r is not a handle type" % t)
+    return kind
+
+
 def param_ctype(decl):
     t, stars = base_type(decl, True)
     if stars == 0:
         return scalar(t)
     if stars == 2:
         # `T **out` is a constructor's result; other double pointers are arrays.
-        return "_OUT" if re.search(r"\*\s*\*\s*\w*out$", decl) else "c_void_p"
+        if re.search(r"\*\s*\*\s*\w*out$", decl):
+            return "OUT.%s" % handle_kind(t)
+        return "c_void_p"
     if t == "char":
         return "c_char_p"
     if t == "void":
@@ -119,7 +130,7 @@ def param_ctype(decl):
     if t.endswith("_options"):
         return "c_void_p"
     if t.startswith("vxp_"):
-        return "_H"
+        return "H.%s" % handle_kind(t)
     raise SystemExit("abi_lists.py: no ctypes rule for parameter %r" % decl)
 
 
@@ -131,7 +142,7 @@ def result_ctype(result, params):
     if t == "char":
         return "c_void_p" if returns_length else "c_char_p"
     if t.startswith("vxp_"):
-        return "_H"
+        return "H.%s" % handle_kind(t)
     return "c_void_p"
 
 

@@ -1418,8 +1418,8 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
   if (rc == VXP_OK) {
     vxp_reuse R;
     memset(&R, 0, sizeof(R));
-    bool same_inputs = prev && prev->ctx == ctx && prev->machine == an->machine &&
-                       prev->host == an->host && prev->machine_only == an->machine_only;
+    bool same_inputs = prev && prev->ctx == ctx && prev->asked_machine == an->asked_machine &&
+                       prev->asked_host == an->asked_host && prev->machine_only == an->machine_only;
     /* The reparse compared the texts already when `prev` is of the program it came from. */
     bool planned_by_reparse = same_inputs && prog->plan && prog->plan_base == prev->prog &&
                               prog->plan_base_src == prev->prog->src->id;
@@ -1617,6 +1617,19 @@ static int copy_defines(vxp_analysis *an, const vxp_const_override *ov, size_t c
   return VXP_OK;
 }
 
+/* A program that declares no machine and is given none is analysed as `vxpeak check`
+ * analyses it, on the default device and host (vxp_default_machine), rather than against
+ * spaces without capacities, where every host read of device memory is an E6003. */
+static int lend_defaults(vxp_analysis *an) {
+  if (an->machine || vxp_program_declares_machine(an->prog)) return VXP_OK;
+  int rc = vxp_machine_builtin(&an->default_machine, an->ctx, vxp_default_machine());
+  if (rc == VXP_OK && !an->host)
+    rc = vxp_machine_builtin(&an->default_host, an->ctx, vxp_default_host());
+  an->machine = an->default_machine;
+  if (an->default_host) an->host = an->default_host;
+  return rc;
+}
+
 /* An empty analysis of `prog` with the options (checked by the caller). */
 static int new_analysis(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
                         const vxp_analyze_options *opts, bool machine_only) {
@@ -1625,16 +1638,22 @@ static int new_analysis(vxp_analysis **out, vxp_context *ctx, const vxp_program 
       VXP_ARENA_HANDLE_SIZED(ctx, vxp_analysis, arena, vxp_arena__held(&prog->arena));
   *out = an;
   if (!an) return VXP_ENOMEM;
+  an->tag = VXP_TAG_ANALYSIS;
   an->ctx = ctx;
   an->prog = prog;
-  an->machine = opts ? opts->machine : NULL;
-  an->host = opts ? opts->host : NULL;
+  an->machine = an->asked_machine = opts ? opts->machine : NULL;
+  an->host = an->asked_host = opts ? opts->host : NULL;
   an->machine_only = machine_only;
+  int rc = lend_defaults(an);
+  if (rc != VXP_OK) return rc;
   return opts ? copy_defines(an, opts->overrides, opts->override_count) : VXP_OK;
 }
 
 int vxp_analyze(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
                 const vxp_analyze_options *opts) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, prog, VXP_TAG_PROGRAM);
+
   return vxp_analyze_incremental(out, ctx, prog, NULL, opts);
 }
 
@@ -1684,6 +1703,12 @@ static void check_analysis(const vxp_analysis *an) {
 
 int vxp_analyze_incremental(vxp_analysis **out, vxp_context *ctx, const vxp_program *prog,
                             const vxp_analysis *previous, const vxp_analyze_options *opts) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, prog, VXP_TAG_PROGRAM);
+  VXP__TAG_RC(ctx, previous, VXP_TAG_ANALYSIS);
+  if (opts) VXP__TAG_RC(ctx, opts->machine, VXP_TAG_MACHINE);
+  if (opts) VXP__TAG_RC(ctx, opts->host, VXP_TAG_MACHINE);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_analyze") : VXP_EINVAL;

@@ -81,7 +81,10 @@ int vxp_analysis__seal(vxp_analysis *an) {
 }
 
 void vxp_analysis_free(vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, );
+
   if (!an) return;
+  an->tag = VXP_TAG_FREED;
   vxp_context *ctx = an->ctx;
   /* The handle, the const table, the graph's shortest-path trees, the defines' and the
    * instances' names are the arena's, given back last in one call. A sealed table is the arena's
@@ -97,6 +100,8 @@ void vxp_analysis_free(vxp_analysis *an) {
   vxp_machine__view_free(ctx, &an->view);
   vxp_name_index__free(ctx, &an->function_index);
   vxp_machine_free(an->own);
+  vxp_machine_free(an->default_machine);
+  vxp_machine_free(an->default_host);
   if (!an->diags_sealed) vxp_diag__list_free(ctx, &an->diags);
   vxp_ctx__free(ctx, an->json);
   vxp_ctx__free(ctx, an->sarif);
@@ -134,29 +139,52 @@ uint32_t vxp_analysis__function_index(const vxp_analysis *an, const char *name) 
 
 /* ------------------------------------------------------------------ public accessors */
 
-int vxp_analysis_admitted(const vxp_analysis *an) { return an && an->error_count == 0; }
+int vxp_analysis_admitted(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an && an->error_count == 0;
+}
 
-size_t vxp_analysis_error_count(const vxp_analysis *an) { return an ? an->error_count : 0; }
+size_t vxp_analysis_error_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an ? an->error_count : 0;
+}
 
-size_t vxp_analysis_warning_count(const vxp_analysis *an) { return an ? an->warning_count : 0; }
+size_t vxp_analysis_warning_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an ? an->warning_count : 0;
+}
 
-size_t vxp_analysis_diagnostic_count(const vxp_analysis *an) { return an ? an->diags.len : 0; }
+size_t vxp_analysis_diagnostic_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an ? an->diags.len : 0;
+}
 
 const vxp_diagnostic *vxp_analysis_diagnostic(const vxp_analysis *an, size_t i) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, NULL);
+
   return (an && i < an->diags.len) ? &an->diags.items[i] : NULL;
 }
 
 size_t vxp_analysis_resident_set_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+
   return an ? an->resident_sets.len : 0;
 }
 
 const vxp_resident_set *vxp_analysis_resident_set(const vxp_analysis *an, size_t i) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, NULL);
+
   return (an && i < an->resident_sets.len) ? &an->resident_sets.items[i] : NULL;
 }
 
-size_t vxp_analysis_record_count(const vxp_analysis *an) { return an ? an->records.len : 0; }
+size_t vxp_analysis_record_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an ? an->records.len : 0;
+}
 
 const vxp_record *vxp_analysis_record(const vxp_analysis *an, size_t i) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, NULL);
+
   return (an && i < an->records.len) ? &an->records.items[i] : NULL;
 }
 
@@ -195,9 +223,14 @@ int vxp_record_live_at_peak(const vxp_record *rec) { return rec && rec->live_at_
 
 /* ------------------------------------------------------------------ routes */
 
-size_t vxp_analysis_route_count(const vxp_analysis *an) { return an ? an->routes.len : 0; }
+size_t vxp_analysis_route_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an ? an->routes.len : 0;
+}
 
 const vxp_route *vxp_analysis_route(const vxp_analysis *an, size_t i) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, NULL);
+
   return (an && i < an->routes.len) ? &an->routes.items[i] : NULL;
 }
 

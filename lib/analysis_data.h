@@ -252,6 +252,7 @@ typedef struct vxp_walk_span {
  * resident sets are by function, then by space name. Functions are in analysis order:
  * those needing no generic arguments in program order, then instances as found. */
 struct vxp_analysis {
+  uint32_t tag; /* VXP_TAG_ANALYSIS, first: checked on entry (tag.h) */
   vxp_context *ctx;
   const vxp_program *prog;
   const vxp_machine *machine;
@@ -260,6 +261,11 @@ struct vxp_analysis {
                         under machine_only, else NULL (the view borrows the
                         program's own, read once: program.h) */
   bool machine_only; /* `own` left empty: `machine` replaces them */
+  /* What the caller passed (opts->machine, opts->host): `machine` and `host` are these or,
+   * for a program declaring no machine, the built-in defaults below (vxp_default_machine),
+   * which the analysis owns. Incremental reuse compares what was asked for, not the copies. */
+  const vxp_machine *asked_machine, *asked_host;
+  vxp_machine *default_machine, *default_host;
   vxp_machine_view view;
   Array(vxp_define) defines;             /* constant overrides, in the order first given */
   Array(vxp_const_binding) overrides;    /* the defines the program names, for folding */

@@ -580,9 +580,14 @@ int vxp_callgraph__fold(vxp_analysis *an) {
 
 /* ------------------------------------------------------------------ public accessors */
 
-size_t vxp_analysis_call_tree_count(const vxp_analysis *an) { return an ? an->call_trees.len : 0; }
+size_t vxp_analysis_call_tree_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an ? an->call_trees.len : 0;
+}
 
 const vxp_call_tree *vxp_analysis_call_tree(const vxp_analysis *an, size_t i) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, NULL);
+
   return (an && i < an->call_trees.len) ? &an->call_trees.items[i] : NULL;
 }
 
@@ -651,10 +656,14 @@ const vxp_call_tree *vxp_call_tree_next(const vxp_call_tree *ct) {
 }
 
 size_t vxp_analysis_unresolved_call_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+
   return an ? an->unresolved.len : 0;
 }
 
 const vxp_unresolved_call *vxp_analysis_unresolved_call(const vxp_analysis *an, size_t i) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, NULL);
+
   return (an && i < an->unresolved.len) ? &an->unresolved.items[i] : NULL;
 }
 

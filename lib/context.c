@@ -44,6 +44,7 @@ int vxp_context_new(vxp_context **out, const vxp_context_options *opts) {
   vxp_context *ctx = alloc->malloc(sizeof(*ctx), alloc->ud);
   if (!ctx) return VXP_ENOMEM;
   memset(ctx, 0, sizeof(*ctx));
+  ctx->tag = VXP_TAG_CONTEXT;
   ctx->alloc = *alloc;
   ctx->language = language;
   if (vxp_symbols__load(language, &ctx->syms, &ctx->fields) != NULL) {
@@ -62,14 +63,23 @@ int vxp_context_new(vxp_context **out, const vxp_context_options *opts) {
 }
 
 void vxp_context_free(vxp_context *ctx) {
+  VXP__TAG(ctx, VXP_TAG_CONTEXT, );
+
   if (!ctx) return;
   ts_parser_delete(ctx->parser);
+  ctx->tag = VXP_TAG_FREED; /* a second free, or a later use, is refused while it is mapped */
   ctx->alloc.free(ctx, ctx->alloc.ud);
 }
 
-const char *vxp_context_errmsg(const vxp_context *ctx) { return ctx ? ctx->errmsg : ""; }
+const char *vxp_context_errmsg(const vxp_context *ctx) {
+  VXP__TAG(ctx, VXP_TAG_CONTEXT, vxp_strerror(VXP_EMISUSE));
+  return ctx ? ctx->errmsg : "";
+}
 
-int vxp_context_errcode(const vxp_context *ctx) { return ctx ? ctx->errcode : VXP_EINVAL; }
+int vxp_context_errcode(const vxp_context *ctx) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  return ctx ? ctx->errcode : VXP_EINVAL;
+}
 
 void *vxp_ctx__malloc(vxp_context *ctx, size_t size) {
   return ctx->alloc.malloc(size ? size : 1, ctx->alloc.ud);
@@ -134,10 +144,14 @@ static uint64_t monotonic_ns(void) {
 }
 
 void vxp_context_set_cancel_flag(vxp_context *ctx, const size_t *flag) {
+  VXP__TAG(ctx, VXP_TAG_CONTEXT, );
+
   if (ctx) ctx->cancel_flag = flag;
 }
 
 void vxp_context_set_time_budget(vxp_context *ctx, uint64_t microseconds) {
+  VXP__TAG(ctx, VXP_TAG_CONTEXT, );
+
   if (ctx) ctx->budget_us = microseconds;
 }
 
@@ -186,4 +200,33 @@ int vxp_ctx__cancelled(vxp_context *ctx) {
   return vxp_ctx__error(ctx, VXP_ECANCELLED,
                         "cancelled: the call's time budget of %llu microseconds ran out",
                         (unsigned long long)ctx->budget_us);
+}
+
+/* ------------------------------------------------------------------ handle tags */
+
+/* Here and not in tag.h's own file: the message goes on the context, which the tags sit
+ * below (tag.h is included by internal.h, under everything). */
+static const char *tag_kind(uint32_t tag) {
+  switch (tag) {
+  case VXP_TAG_CONTEXT: return "vxp_context";
+  case VXP_TAG_SOURCE: return "vxp_source";
+  case VXP_TAG_PROGRAM: return "vxp_program";
+  case VXP_TAG_MACHINE: return "vxp_machine";
+  case VXP_TAG_ANALYSIS: return "vxp_analysis";
+  case VXP_TAG_SWEEP: return "vxp_sweep";
+  case VXP_TAG_ROOFLINE: return "vxp_roofline";
+  case VXP_TAG_FRONTIER: return "vxp_frontier";
+  case VXP_TAG_REPORT: return "vxp_report";
+  case VXP_TAG_CUDA: return "vxp_cuda";
+  default: return "handle";
+  }
+}
+
+int vxp_tag__misuse(vxp_context *ctx, uint32_t tag) {
+  /* The context itself may be the bad handle: write to it only when it is a live one. */
+  if (!ctx || ctx->tag != VXP_TAG_CONTEXT) return VXP_EMISUSE;
+  return vxp_ctx__error(ctx, VXP_EMISUSE,
+                        "misuse: the argument passed as a %s is not one (a handle of another "
+                        "kind, or one already freed)",
+                        tag_kind(tag));
 }

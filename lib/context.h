@@ -13,6 +13,7 @@
 /* Invariant: `parser` has `language` set; `syms`/`fields` were resolved from `language`.
  * `errcode` is VXP_OK when `errmsg` is empty. */
 struct vxp_context {
+  uint32_t tag; /* VXP_TAG_CONTEXT, first: checked on entry (tag.h) */
   vxp_allocator alloc;
   int errcode;
   char errmsg[VXP__ERRMSG_SIZE];

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "analysis_data.h"
+#include "defaults.h"
 #include "context.h"
 #include "frontier.h"
 #include "program.h"
@@ -35,6 +36,7 @@ struct vxp_frontier_point {
  * it owns: the points table (grown there) and every string (the points', the question's, the
  * function, the tokens). Freeing it is one vxp_arena__free_handle. */
 struct vxp_frontier {
+  uint32_t tag; /* VXP_TAG_FRONTIER, first: checked on entry (tag.h) */
   vxp_context *ctx;
   vxp_arena arena;
   char *function; /* the priced function (in the arena), NULL when none has regions */
@@ -54,7 +56,11 @@ int vxp_frontier_options_init(vxp_frontier_options *opts, unsigned int version) 
 }
 
 void vxp_frontier_free(vxp_frontier *f) {
-  if (f) vxp_arena__free_handle(f->ctx, &f->arena);
+  VXP__TAG(f, VXP_TAG_FRONTIER, );
+
+  if (!f) return;
+  f->tag = VXP_TAG_FREED;
+  vxp_arena__free_handle(f->ctx, &f->arena);
 }
 
 /* The priced function: the one asked for, or the first analysed function with regions. */
@@ -99,8 +105,8 @@ static double per_second(const vxp_frontier_point *p) {
   return p->has_call && p->call_ps ? 1e12 / (double)p->call_ps * (double)p->tokens : 0.0;
 }
 
-int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *prog,
-                     const vxp_analyze_options *analyze, const vxp_frontier_options *fo) {
+static int frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *prog,
+                        const vxp_analyze_options *analyze, const vxp_frontier_options *fo) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome, and starts its time budget */
   if (!out || !ctx || !prog || !fo)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_frontier_run")
@@ -121,7 +127,7 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
   size_t extra = analyze ? analyze->override_count : 0;
 
   vxp_frontier *f = VXP_ARENA_HANDLE(ctx, vxp_frontier, arena);
-  if (f) f->ctx = ctx;
+  if (f) f->tag = VXP_TAG_FRONTIER, f->ctx = ctx;
   vxp_const_override *overrides = vxp_ctx__calloc(ctx, extra + 1, sizeof(*overrides));
   if (!f || !overrides) {
     vxp_frontier_free(f);
@@ -205,16 +211,38 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
   return VXP_OK;
 }
 
+int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *prog,
+                     const vxp_analyze_options *analyze, const vxp_frontier_options *fo) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, prog, VXP_TAG_PROGRAM);
+  if (analyze) VXP__TAG_RC(ctx, analyze->machine, VXP_TAG_MACHINE);
+  if (analyze) VXP__TAG_RC(ctx, analyze->host, VXP_TAG_MACHINE);
+  vxp_defaults d;
+  const vxp_analyze_options *use;
+  int rc = vxp_defaults__lend(ctx, prog, analyze, &d, &use);
+  if (rc == VXP_OK) rc = frontier_run(out, ctx, prog, use, fo);
+  vxp_defaults__release(&d); /* the frontier keeps copies of what it reports */
+  return rc;
+}
+
 /* ------------------------------------------------------------------ accessors */
 
 const vxp_question *vxp_frontier__question(const vxp_frontier *f) { return &f->q; }
 vxp_traffic_model vxp_frontier__traffic(const vxp_frontier *f) { return f->traffic; }
 const char *vxp_frontier__tokens(const vxp_frontier *f) { return f->tokens; }
 
-const char *vxp_frontier_function(const vxp_frontier *f) { return f ? f->function : NULL; }
-size_t vxp_frontier_point_count(const vxp_frontier *f) { return f ? f->points.len : 0; }
+const char *vxp_frontier_function(const vxp_frontier *f) {
+  VXP__TAG(f, VXP_TAG_FRONTIER, NULL);
+  return f ? f->function : NULL;
+}
+size_t vxp_frontier_point_count(const vxp_frontier *f) {
+  VXP__TAG(f, VXP_TAG_FRONTIER, 0);
+  return f ? f->points.len : 0;
+}
 
 const vxp_frontier_point *vxp_frontier_point_at(const vxp_frontier *f, size_t i) {
+  VXP__TAG(f, VXP_TAG_FRONTIER, NULL);
+
   return (f && i < f->points.len) ? &f->points.items[i] : NULL;
 }
 
@@ -223,14 +251,20 @@ static const vxp_frontier_point *at_or_null(const vxp_frontier *f, size_t i) {
 }
 
 const vxp_frontier_point *vxp_frontier_largest_fit(const vxp_frontier *f) {
+  VXP__TAG(f, VXP_TAG_FRONTIER, NULL);
+
   return at_or_null(f, f ? f->largest_fit : SIZE_MAX);
 }
 
 const vxp_frontier_point *vxp_frontier_first_compute_bound(const vxp_frontier *f) {
+  VXP__TAG(f, VXP_TAG_FRONTIER, NULL);
+
   return at_or_null(f, f ? f->first_compute : SIZE_MAX);
 }
 
 const vxp_frontier_point *vxp_frontier_best_fit(const vxp_frontier *f) {
+  VXP__TAG(f, VXP_TAG_FRONTIER, NULL);
+
   return at_or_null(f, f ? f->best : SIZE_MAX);
 }
 

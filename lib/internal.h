@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tag.h"
 #include "vxpeak.h"
 
 /* printf-style checking of a function's format string (argument `fmt_index`) against its

@@ -16,10 +16,14 @@ static const vxp_const_item *item_const(const vxp_program *prog, size_t i) {
 }
 
 size_t vxp_program_item_count(const vxp_program *prog) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, 0);
+
   return prog ? prog->model.functions.len + prog->model.consts.len : 0;
 }
 
 vxp_item_type vxp_program_item_type(const vxp_program *prog, size_t i) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, VXP_ITEM_TYPE_NONE);
+
   if (!prog) return VXP_ITEM_TYPE_NONE;
   const vxp_function *fn = item_function(prog, i);
   if (fn) return fn->is_closure ? VXP_ITEM_TYPE_CLOSURE : VXP_ITEM_TYPE_FUNCTION;
@@ -36,10 +40,14 @@ const char *vxp_item_type_name(vxp_item_type type) {
 }
 
 const char *vxp_program_item_kind(const vxp_program *prog, size_t i) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, NULL);
+
   return vxp_item_type_name(vxp_program_item_type(prog, i));
 }
 
 const char *vxp_program_item_name(const vxp_program *prog, size_t i) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, NULL);
+
   if (!prog) return NULL;
   const vxp_function *fn = item_function(prog, i);
   if (fn) return vxp_strtab__str(&prog->model.names, fn->name);
@@ -48,6 +56,8 @@ const char *vxp_program_item_name(const vxp_program *prog, size_t i) {
 }
 
 vxp_range vxp_program_item_range(const vxp_program *prog, size_t i) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, (vxp_range){0});
+
   vxp_range none = {{0, 0}, {0, 0}, 0, 0};
   if (!prog) return none;
   const vxp_function *fn = item_function(prog, i);
@@ -57,6 +67,8 @@ vxp_range vxp_program_item_range(const vxp_program *prog, size_t i) {
 }
 
 vxp_range vxp_program_item_name_range(const vxp_program *prog, size_t i) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, (vxp_range){0});
+
   vxp_range none = {{0, 0}, {0, 0}, 0, 0};
   if (!prog) return none;
   const vxp_function *fn = item_function(prog, i);

@@ -605,6 +605,7 @@ int vxp_machine__read(vxp_context *ctx, vxp_machine *m, const vxp_source *src, T
 vxp_machine *vxp_machine__new(vxp_context *ctx, const char *label) {
   vxp_machine *m = VXP_ARENA_HANDLE(ctx, vxp_machine, own);
   if (!m) return NULL;
+  m->tag = VXP_TAG_MACHINE;
   m->ctx = ctx;
   m->arena = &m->own;
   m->label = vxp_arena__strdup(ctx, m->arena, label);
@@ -625,17 +626,28 @@ vxp_machine *vxp_machine__new_in(vxp_context *ctx, vxp_arena *arena, const char 
 }
 
 void vxp_machine_free(vxp_machine *m) {
+  VXP__TAG(m, VXP_TAG_MACHINE, );
+
   if (!m) return;
+  m->tag = VXP_TAG_FREED;
   if (!m->diags_sealed) vxp_diag__list_free(m->ctx, &m->diags);
   /* Everything else is the arena's: the machine's own, or the program's that holds it. */
   if (m->arena == &m->own) vxp_arena__free_handle(m->ctx, &m->own);
 }
 
-const char *vxp_machine_label(const vxp_machine *m) { return m ? m->label : NULL; }
+const char *vxp_machine_label(const vxp_machine *m) {
+  VXP__TAG(m, VXP_TAG_MACHINE, NULL);
+  return m ? m->label : NULL;
+}
 
-size_t vxp_machine_diagnostic_count(const vxp_machine *m) { return m ? m->diags.len : 0; }
+size_t vxp_machine_diagnostic_count(const vxp_machine *m) {
+  VXP__TAG(m, VXP_TAG_MACHINE, 0);
+  return m ? m->diags.len : 0;
+}
 
 const vxp_diagnostic *vxp_machine_diagnostic(const vxp_machine *m, size_t i) {
+  VXP__TAG(m, VXP_TAG_MACHINE, NULL);
+
   return (m && i < m->diags.len) ? &m->diags.items[i] : NULL;
 }
 

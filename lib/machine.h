@@ -102,6 +102,7 @@ typedef struct vxp_topology {
  * arena is its `own` (VXP_ARENA_HANDLE: freeing it is one vxp_arena__free_handle), or the
  * program's whose declarations it holds (vxp_machine__new_in: it goes with the program). */
 struct vxp_machine {
+  uint32_t tag; /* VXP_TAG_MACHINE, first: checked on entry (tag.h) */
   vxp_context *ctx;
   char *label;
   const vxp_source *src;

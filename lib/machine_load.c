@@ -161,6 +161,9 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
 }
 
 int vxp_machine_load(vxp_machine **out, vxp_context *ctx, const vxp_source *src) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, src, VXP_TAG_SOURCE);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !src)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_machine_load")
@@ -171,6 +174,8 @@ int vxp_machine_load(vxp_machine **out, vxp_context *ctx, const vxp_source *src)
 }
 
 int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx, const char *name) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !name)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_machine_builtin")
@@ -190,3 +195,9 @@ int vxp_machine_builtin(vxp_machine **out, vxp_context *ctx, const char *name) {
   }
   return load_from_source(out, ctx, src, m);
 }
+
+/* The one place the defaults are named: vxp_analyze, the command and the language server
+ * all read them from here. */
+const char *vxp_default_machine(void) { return "a100-40"; }
+
+const char *vxp_default_host(void) { return "host-default"; }

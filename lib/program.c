@@ -519,6 +519,7 @@ static size_t program_bytes(const vxp_source *src) {
 vxp_program *vxp_program__new(vxp_context *ctx, const vxp_source *src) {
   vxp_program *prog = VXP_ARENA_HANDLE_SIZED(ctx, vxp_program, arena, program_bytes(src));
   if (!prog) return NULL;
+  prog->tag = VXP_TAG_PROGRAM;
   prog->ctx = ctx;
   prog->src = src;
   return prog;
@@ -787,11 +788,17 @@ static int build_windowed(vxp_program **out, vxp_context *ctx, const vxp_source 
 }
 
 int vxp_program_parse(vxp_program **out, vxp_context *ctx, const vxp_source *src) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, src, VXP_TAG_SOURCE);
+
   return vxp_program_parse_flags(out, ctx, src, 0);
 }
 
 int vxp_program_parse_flags(vxp_program **out, vxp_context *ctx, const vxp_source *src,
                             unsigned int flags) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, src, VXP_TAG_SOURCE);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   unsigned int known = VXP_PROGRAM_NO_TREE | VXP_PROGRAM_KEEP_WHOLE_TREE | VXP_PROGRAM_FOR_EDITING;
   if (!out || !ctx || !src || (flags & ~known) ||
@@ -849,6 +856,10 @@ TSTree *vxp_program__edited_tree(const TSTree *whole, const vxp_source_step *ste
 
 int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *prog,
                         const vxp_source *src) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, prog, VXP_TAG_PROGRAM);
+  VXP__TAG_RC(ctx, src, VXP_TAG_SOURCE);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog || !src)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_program_reparse")
@@ -870,7 +881,10 @@ int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *
 }
 
 void vxp_program_free(vxp_program *prog) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, );
+
   if (!prog) return;
+  prog->tag = VXP_TAG_FREED;
   vxp_context *ctx = prog->ctx;
   if (prog->tree) ts_tree_delete(prog->tree); /* tree-sitter's own allocations */
   if (prog->window_tree) ts_tree_delete(prog->window_tree);
@@ -887,23 +901,38 @@ void vxp_program_free(vxp_program *prog) {
   vxp_arena__free_handle(ctx, &prog->arena);
 }
 
-int vxp_program_reused_tree(const vxp_program *prog) { return prog ? prog->reused_tree : 0; }
+int vxp_program_reused_tree(const vxp_program *prog) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, 0);
+  return prog ? prog->reused_tree : 0;
+}
 
 size_t vxp_program_changed_range_count(const vxp_program *prog) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, 0);
+
   return prog ? prog->changed.len : 0;
 }
 
 vxp_range vxp_program_changed_range(const vxp_program *prog, size_t i) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, (vxp_range){0});
+
   vxp_range none;
   memset(&none, 0, sizeof(none));
   return (prog && i < prog->changed.len) ? prog->changed.items[i] : none;
 }
 
-const vxp_source *vxp_program_source(const vxp_program *prog) { return prog ? prog->src : NULL; }
+const vxp_source *vxp_program_source(const vxp_program *prog) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, NULL);
+  return prog ? prog->src : NULL;
+}
 
-size_t vxp_program_diagnostic_count(const vxp_program *prog) { return prog ? prog->diags.len : 0; }
+size_t vxp_program_diagnostic_count(const vxp_program *prog) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, 0);
+  return prog ? prog->diags.len : 0;
+}
 
 const vxp_diagnostic *vxp_program_diagnostic(const vxp_program *prog, size_t i) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, NULL);
+
   return (prog && i < prog->diags.len) ? &prog->diags.items[i] : NULL;
 }
 
@@ -914,6 +943,8 @@ static int parse_again(const vxp_program *prog, TSTree **out) {
 }
 
 const char *vxp_program_sexp(vxp_program *prog) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, NULL);
+
   /* Each call reports its own outcome; a cached tree is only read (see vxp_analysis_json). */
   if (prog && prog->sexp)
     vxp_ctx__begin_read(prog->ctx);
@@ -936,6 +967,8 @@ const char *vxp_program_sexp(vxp_program *prog) {
 }
 
 int vxp_program_write_sexp(const vxp_program *prog, vxp_write_fn write, void *arg) {
+  VXP__TAG_RC(NULL, prog, VXP_TAG_PROGRAM);
+
   vxp_ctx__begin(prog ? prog->ctx : NULL);
   if (!prog || !write)
     return prog
@@ -991,6 +1024,8 @@ int vxp_program_write_sexp(const vxp_program *prog, vxp_write_fn write, void *ar
 }
 
 int vxp_program_declares_machine(const vxp_program *prog) {
+  VXP__TAG(prog, VXP_TAG_PROGRAM, 0);
+
   if (!prog || !prog->model.declarations) return 0;
   const vxp_machine *m = prog->model.declarations;
   if (m->topologies.len) return 1;

@@ -33,6 +33,7 @@ typedef Array(vxp_top_item) vxp_top_items;
  * `error_windows` <= `windows`, and a program with windows with errors has a syntax error
  * among its diagnostics (syntax_counts[2] > 0). */
 struct vxp_program {
+  uint32_t tag; /* VXP_TAG_PROGRAM, first: checked on entry (tag.h) */
   vxp_context *ctx;
   const vxp_source *src;
   TSTree *tree;

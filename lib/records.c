@@ -17,8 +17,13 @@ int vxp_record_runs(const vxp_record *rec, uint64_t *out) {
   return 1;
 }
 
-size_t vxp_analysis_function_count(const vxp_analysis *an) { return an ? an->functions.len : 0; }
+size_t vxp_analysis_function_count(const vxp_analysis *an) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+  return an ? an->functions.len : 0;
+}
 
 const char *vxp_analysis_function(const vxp_analysis *an, size_t i) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, NULL);
+
   return (an && i < an->functions.len) ? an->functions.items[i].name : NULL;
 }

@@ -73,6 +73,7 @@ typedef struct rf_buffer {
  * it owns: its tables grow there (arena_push) and its reasons are vxp_sb bound to it, so
  * freeing it is one vxp_arena__free_handle, with no list of parts to keep. */
 struct vxp_roofline {
+  uint32_t tag; /* VXP_TAG_ROOFLINE, first: checked on entry (tag.h) */
   vxp_context *ctx;
   vxp_arena arena;
   const char *function;
@@ -837,6 +838,9 @@ static int streaming(rf_walk *w, uint32_t fn_index) {
 
 int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx, const vxp_analysis *an,
                      const char *function) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, an, VXP_TAG_ANALYSIS);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !an || !function)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_roofline_new")
@@ -853,6 +857,7 @@ int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx, const vxp_analysis *a
     return vxp_ctx__error(ctx, VXP_ENOTFOUND, "no analysed function '%s'", function);
   vxp_roofline *rf = VXP_ARENA_HANDLE(ctx, vxp_roofline, arena);
   if (!rf) return vxp_ctx__nomem(ctx);
+  rf->tag = VXP_TAG_ROOFLINE;
   rf->ctx = ctx;
   rf->reason = vxp_sb__in_arena(&rf->arena);
   rf->ops_reason = vxp_sb__in_arena(&rf->arena);
@@ -900,14 +905,26 @@ int vxp_roofline_new(vxp_roofline **out, vxp_context *ctx, const vxp_analysis *a
 }
 
 void vxp_roofline_free(vxp_roofline *rf) {
-  if (rf) vxp_arena__free_handle(rf->ctx, &rf->arena);
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, );
+
+  if (!rf) return;
+  rf->tag = VXP_TAG_FREED;
+  vxp_arena__free_handle(rf->ctx, &rf->arena);
 }
 
 /* ------------------------------------------------------------------ accessors */
 
-const char *vxp_roofline_function(const vxp_roofline *rf) { return rf ? rf->function : NULL; }
-size_t vxp_roofline_region_count(const vxp_roofline *rf) { return rf ? rf->regions : 0; }
+const char *vxp_roofline_function(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, NULL);
+  return rf ? rf->function : NULL;
+}
+size_t vxp_roofline_region_count(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+  return rf ? rf->regions : 0;
+}
 vxp_certainty vxp_roofline_traffic(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, (vxp_certainty)0);
+
   return rf ? rf->traffic : (vxp_certainty)0;
 }
 
@@ -930,31 +947,44 @@ const char *vxp_bound_name(vxp_bound bound) {
 }
 
 const char *vxp_roofline_reason(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, NULL);
+
   return (rf && rf->reason.len) ? vxp_sb__text(&rf->reason) : NULL;
 }
 
-size_t vxp_roofline_space_count(const vxp_roofline *rf) { return rf ? rf->spaces.len : 0; }
+size_t vxp_roofline_space_count(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+  return rf ? rf->spaces.len : 0;
+}
 
 static const rf_space *space_at(const vxp_roofline *rf, size_t i) {
   return (rf && i < rf->spaces.len) ? &rf->spaces.items[i] : NULL;
 }
 
 const char *vxp_roofline_space_name(const vxp_roofline *rf, size_t i) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, NULL);
+
   const rf_space *s = space_at(rf, i);
   return s ? s->name : NULL;
 }
 
 uint64_t vxp_roofline_space_read_bytes(const vxp_roofline *rf, size_t i) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   const rf_space *s = space_at(rf, i);
   return s ? s->read_bytes : 0;
 }
 
 uint64_t vxp_roofline_space_written_bytes(const vxp_roofline *rf, size_t i) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   const rf_space *s = space_at(rf, i);
   return s ? s->written_bytes : 0;
 }
 
 int vxp_roofline_space_bandwidth(const vxp_roofline *rf, size_t i, uint64_t *out) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   const rf_space *s = space_at(rf, i);
   if (!s || !s->has_bandwidth) return 0;
   if (out) *out = s->bandwidth;
@@ -962,6 +992,8 @@ int vxp_roofline_space_bandwidth(const vxp_roofline *rf, size_t i, uint64_t *out
 }
 
 int vxp_roofline_space_time_ps(const vxp_roofline *rf, size_t i, uint64_t *out) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   const rf_space *s = space_at(rf, i);
   if (!s || !s->has_time || rf->traffic == VXP_CERTAINTY_UNKNOWN) return 0;
   if (out) *out = s->time_ps;
@@ -969,48 +1001,75 @@ int vxp_roofline_space_time_ps(const vxp_roofline *rf, size_t i, uint64_t *out) 
 }
 
 int vxp_roofline_time_ps(const vxp_roofline *rf, uint64_t *out) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   if (!rf || !rf->has_time) return 0;
   if (out) *out = rf->time_ps;
   return 1;
 }
 
 const char *vxp_roofline_bound_space(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, NULL);
+
   return (rf && rf->has_time) ? rf->bound : NULL;
 }
 
-size_t vxp_roofline_buffer_count(const vxp_roofline *rf) { return rf ? rf->buffers.len : 0; }
+size_t vxp_roofline_buffer_count(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+  return rf ? rf->buffers.len : 0;
+}
 
 const char *vxp_roofline_buffer_name(const vxp_roofline *rf, size_t i) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, NULL);
+
   return (rf && i < rf->buffers.len) ? rf->buffers.items[i].name : NULL;
 }
 
 const char *vxp_roofline_buffer_space(const vxp_roofline *rf, size_t i) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, NULL);
+
   return (rf && i < rf->buffers.len) ? rf->buffers.items[i].space : NULL;
 }
 
 uint64_t vxp_roofline_buffer_read_bytes(const vxp_roofline *rf, size_t i) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   return (rf && i < rf->buffers.len) ? rf->buffers.items[i].read_bytes : 0;
 }
 
 uint64_t vxp_roofline_buffer_written_bytes(const vxp_roofline *rf, size_t i) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   return (rf && i < rf->buffers.len) ? rf->buffers.items[i].written_bytes : 0;
 }
 
-size_t vxp_roofline_streamed_count(const vxp_roofline *rf) { return rf ? rf->streamed.len : 0; }
+size_t vxp_roofline_streamed_count(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+  return rf ? rf->streamed.len : 0;
+}
 
 const vxp_record *vxp_roofline_streamed_record(const vxp_roofline *rf, size_t i) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, NULL);
+
   return (rf && i < rf->streamed.len) ? rf->streamed.items[i] : NULL;
 }
 
 int vxp_roofline_streamed_cost_ps(const vxp_roofline *rf, size_t i, uint64_t *out) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   if (!rf || i >= rf->streamed.len || rf->streamed_cost.items[i] == UINT64_MAX) return 0;
   if (out) *out = rf->streamed_cost.items[i];
   return 1;
 }
 
-uint64_t vxp_roofline_stream_bytes(const vxp_roofline *rf) { return rf ? rf->stream_bytes : 0; }
+uint64_t vxp_roofline_stream_bytes(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+  return rf ? rf->stream_bytes : 0;
+}
 
 int vxp_roofline_stream_time_ps(const vxp_roofline *rf, uint64_t *out) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   if (!rf || !rf->has_stream_time) return 0;
   if (out) *out = rf->stream_time_ps;
   return 1;
@@ -1022,6 +1081,8 @@ static int model_index(vxp_traffic_model model) { return model == VXP_TRAFFIC_NO
 
 uint64_t vxp_roofline_space_bytes(const vxp_roofline *rf, size_t i, vxp_traffic_model model,
                                   uint64_t *written) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   const rf_space *s = space_at(rf, i);
   if (!s) {
     if (written) *written = 0;
@@ -1034,6 +1095,8 @@ uint64_t vxp_roofline_space_bytes(const vxp_roofline *rf, size_t i, vxp_traffic_
 
 uint64_t vxp_roofline_buffer_bytes(const vxp_roofline *rf, size_t i, vxp_traffic_model model,
                                    uint64_t *written) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   const rf_buffer *b = (rf && i < rf->buffers.len) ? &rf->buffers.items[i] : NULL;
   if (!b) {
     if (written) *written = 0;
@@ -1045,52 +1108,75 @@ uint64_t vxp_roofline_buffer_bytes(const vxp_roofline *rf, size_t i, vxp_traffic
 }
 
 int vxp_roofline_buffer_tile_bytes(const vxp_roofline *rf, size_t i, uint64_t *out) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   if (!rf || i >= rf->buffers.len || !rf->buffers.items[i].has_tile) return 0;
   if (out) *out = rf->buffers.items[i].tile_bytes;
   return 1;
 }
 
 int vxp_roofline_memory_time_ps(const vxp_roofline *rf, vxp_traffic_model model, uint64_t *out) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   if (!rf || !rf->has_mtime[model_index(model)]) return 0;
   if (out) *out = rf->mtime_ps[model_index(model)];
   return 1;
 }
 
 const char *vxp_roofline_memory_bound_space(const vxp_roofline *rf, vxp_traffic_model model) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, NULL);
+
   return (rf && rf->has_mtime[model_index(model)]) ? rf->mbound[model_index(model)] : NULL;
 }
 
 vxp_certainty vxp_roofline_ops_status(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, (vxp_certainty)0);
+
   return rf ? rf->ops_status : (vxp_certainty)0;
 }
 
 const char *vxp_roofline_ops_reason(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, NULL);
+
   return (rf && rf->ops_reason.len) ? vxp_sb__text(&rf->ops_reason) : NULL;
 }
 
-const char *vxp_roofline_topology(const vxp_roofline *rf) { return rf ? rf->topology : NULL; }
+const char *vxp_roofline_topology(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, NULL);
+  return rf ? rf->topology : NULL;
+}
 
 size_t vxp_roofline_op_type_count(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   (void)rf;
   return VXP_ELEM_COUNT - 1;
 }
 
 const char *vxp_roofline_op_type(const vxp_roofline *rf, size_t i) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, NULL);
+
   (void)rf;
   return i + 1 < VXP_ELEM_COUNT ? vxp_elem__name((vxp_elem)(i + 1)) : NULL;
 }
 
 uint64_t vxp_roofline_op_count(const vxp_roofline *rf, size_t i) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   return (rf && i + 1 < VXP_ELEM_COUNT) ? rf->ops[i + 1] : 0;
 }
 
 int vxp_roofline_op_peak(const vxp_roofline *rf, size_t i, uint64_t *ops_per_s) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   if (!rf || i + 1 >= VXP_ELEM_COUNT || !rf->peak[i + 1]) return 0;
   if (ops_per_s) *ops_per_s = rf->peak[i + 1];
   return 1;
 }
 
 uint64_t vxp_roofline_total_ops(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   if (!rf) return 0;
   uint64_t n = 0;
   for (size_t e = 0; e < VXP_ELEM_COUNT; e++)
@@ -1099,23 +1185,31 @@ uint64_t vxp_roofline_total_ops(const vxp_roofline *rf) {
 }
 
 int vxp_roofline_compute_time_ps(const vxp_roofline *rf, uint64_t *out) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   if (!rf || !rf->has_compute_time) return 0;
   if (out) *out = rf->compute_time_ps;
   return 1;
 }
 
 const char *vxp_roofline_compute_reason(const vxp_roofline *rf) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, NULL);
+
   return (rf && !rf->has_compute_time && rf->compute_reason.len) ? vxp_sb__text(&rf->compute_reason)
                                                                  : NULL;
 }
 
 vxp_bound vxp_roofline_bound(const vxp_roofline *rf, vxp_traffic_model model) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, VXP_BOUND_NONE);
+
   if (!rf || !rf->has_compute_time || !rf->has_mtime[model_index(model)]) return VXP_BOUND_NONE;
   return rf->compute_time_ps > rf->mtime_ps[model_index(model)] ? VXP_BOUND_COMPUTE
                                                                 : VXP_BOUND_MEMORY;
 }
 
 int vxp_roofline_call_time_ps(const vxp_roofline *rf, vxp_traffic_model model, uint64_t *out) {
+  VXP__TAG(rf, VXP_TAG_ROOFLINE, 0);
+
   if (!rf || !rf->has_mtime[model_index(model)]) return 0;
   uint64_t t = rf->mtime_ps[model_index(model)];
   /* Without a compute time the call is at least its memory time, but not known to be it. */
@@ -1126,6 +1220,8 @@ int vxp_roofline_call_time_ps(const vxp_roofline *rf, vxp_traffic_model model, u
 }
 
 int vxp_analysis_const_value(const vxp_analysis *an, const char *name, uint64_t *out) {
+  VXP__TAG_RC(NULL, an, VXP_TAG_ANALYSIS);
+
   vxp_ctx__clear_error(an ? an->ctx : NULL); /* each call reports its own outcome */
   if (!an || !name || !out)
     return an ? vxp_ctx__error(an->ctx, VXP_EINVAL, "invalid argument to vxp_analysis_const_value")

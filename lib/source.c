@@ -68,6 +68,7 @@ static vxp_source *source_block(vxp_context *ctx, vxp_arena *arena, const char *
   if (!block) return NULL;
   vxp_source *src = (vxp_source *)(void *)block;
   memset(src, 0, sizeof(*src));
+  src->tag = VXP_TAG_SOURCE;
   src->ctx = ctx;
   src->id = ++ctx->next_source_id;
   src->history.items = steps ? (vxp_source_step *)(void *)(block + at_steps) : NULL;
@@ -106,6 +107,8 @@ const vxp_source *vxp_source__new_in(vxp_context *ctx, vxp_arena *arena, const c
 
 int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const char *text,
                    size_t len) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || (!text && len))
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_new") : VXP_EINVAL;
@@ -120,6 +123,8 @@ int vxp_source_new(vxp_source **out, vxp_context *ctx, const char *label, const 
 }
 
 int vxp_source_load_file(vxp_source **out, vxp_context *ctx, const char *path) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !path)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_source_load_file")
@@ -162,7 +167,11 @@ int vxp_source_load_file(vxp_source **out, vxp_context *ctx, const char *path) {
 }
 
 void vxp_source_free(vxp_source *src) {
-  if (src) vxp_ctx__free(src->ctx, src); /* one block (source_block) */
+  VXP__TAG(src, VXP_TAG_SOURCE, );
+
+  if (!src) return;
+  src->tag = VXP_TAG_FREED;
+  vxp_ctx__free(src->ctx, src); /* one block (source_block) */
 }
 
 /* ------------------------------------------------------------------ edits */
@@ -212,6 +221,8 @@ static vxp_point tree_point(const vxp_source *src, uint32_t offset) {
 
 int vxp_source_edit(vxp_source **out, const vxp_source *src, uint32_t start_byte,
                     uint32_t old_end_byte, const char *text, size_t len) {
+  VXP__TAG_RC(NULL, src, VXP_TAG_SOURCE);
+
   vxp_ctx__begin(src ? src->ctx : NULL); /* each call reports its own outcome */
   if (!src) return VXP_EINVAL;
   vxp_context *ctx = src->ctx;
@@ -273,19 +284,28 @@ void vxp_source__steps_span(const vxp_source_step *steps, size_t count, uint32_t
   *new_end = (uint32_t)ne;
 }
 
-const char *vxp_source_label(const vxp_source *src) { return src ? src->label : NULL; }
+const char *vxp_source_label(const vxp_source *src) {
+  VXP__TAG(src, VXP_TAG_SOURCE, NULL);
+  return src ? src->label : NULL;
+}
 
 const char *vxp_source_text(const vxp_source *src, size_t *len) {
+  VXP__TAG(src, VXP_TAG_SOURCE, NULL);
+
   if (!src) return NULL;
   if (len) *len = src->len;
   return src->text;
 }
 
 uint32_t vxp_source_line_count(const vxp_source *src) {
+  VXP__TAG(src, VXP_TAG_SOURCE, 0);
+
   return src ? (uint32_t)src->line_starts.len : 0;
 }
 
 const char *vxp_source_line(const vxp_source *src, uint32_t line, size_t *len) {
+  VXP__TAG(src, VXP_TAG_SOURCE, NULL);
+
   if (!src || line >= src->line_starts.len) return NULL;
   size_t start = src->line_starts.items[line];
   size_t end = line + 1 < src->line_starts.len ? src->line_starts.items[line + 1] : src->len;
@@ -393,6 +413,8 @@ static size_t utf8_sequence_length(const unsigned char *s, size_t avail, uint32_
 }
 
 uint32_t vxp_source_utf16_column(const vxp_source *src, vxp_point point) {
+  VXP__TAG(src, VXP_TAG_SOURCE, 0);
+
   size_t len;
   const char *line = vxp_source_line(src, point.line, &len);
   if (!line) return 0;
@@ -409,12 +431,16 @@ uint32_t vxp_source_utf16_column(const vxp_source *src, vxp_point point) {
 }
 
 const uint32_t *vxp_source_line_starts(const vxp_source *src, size_t *count) {
+  VXP__TAG(src, VXP_TAG_SOURCE, NULL);
+
   if (!src) return NULL;
   if (count) *count = src->line_starts.len;
   return src->line_starts.items;
 }
 
 vxp_point vxp_source_point(const vxp_source *src, uint32_t offset) {
+  VXP__TAG(src, VXP_TAG_SOURCE, (vxp_point){0});
+
   if (!src) {
     vxp_point none = {0, 0};
     return none;
@@ -426,6 +452,8 @@ vxp_point vxp_source_point(const vxp_source *src, uint32_t offset) {
  * last one is the end of the text, a column past the end of its line is the line's end
  * (before its terminator), and a column inside a surrogate pair is the character's start. */
 uint32_t vxp_source_utf16_offset(const vxp_source *src, uint32_t line, uint32_t utf16_column) {
+  VXP__TAG(src, VXP_TAG_SOURCE, 0);
+
   if (!src) return 0;
   size_t len;
   const char *text = vxp_source_line(src, line, &len);

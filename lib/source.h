@@ -26,6 +26,7 @@ typedef struct vxp_source_step {
  * unique among the sources of `ctx`; `history` holds the edits that led from earlier
  * versions to this one, oldest first, its last step's `from_id` the direct parent. */
 struct vxp_source {
+  uint32_t tag; /* VXP_TAG_SOURCE, first: checked on entry (tag.h) */
   vxp_context *ctx;
   uint64_t id;
   char *label;

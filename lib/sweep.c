@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "analysis_data.h"
+#include "defaults.h"
 #include "context.h"
 #include "program.h"
 #include "source.h"
@@ -550,8 +551,8 @@ int vxp_question__check(vxp_context *ctx, const char *call, const char *varied, 
   return VXP_OK;
 }
 
-int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
-                  const vxp_analyze_options *analyze, const vxp_sweep_options *so) {
+static int run_sweep(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
+                     const vxp_analyze_options *analyze, const vxp_sweep_options *so) {
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !prog || !so)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_sweep_run") : VXP_EINVAL;
@@ -567,6 +568,7 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
 
   vxp_sweep *sw = VXP_ARENA_HANDLE(ctx, vxp_sweep, arena);
   if (sw) {
+    sw->tag = VXP_TAG_SWEEP;
     sw->ctx = ctx;
     sw->reason = vxp_sb__in_arena(&sw->arena);
   }
@@ -680,13 +682,34 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   return VXP_OK;
 }
 
+int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
+                  const vxp_analyze_options *analyze, const vxp_sweep_options *so) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, prog, VXP_TAG_PROGRAM);
+  if (analyze) VXP__TAG_RC(ctx, analyze->machine, VXP_TAG_MACHINE);
+  if (analyze) VXP__TAG_RC(ctx, analyze->host, VXP_TAG_MACHINE);
+  vxp_defaults d;
+  const vxp_analyze_options *use;
+  int rc = vxp_defaults__lend(ctx, prog, analyze, &d, &use);
+  if (rc == VXP_OK) rc = run_sweep(out, ctx, prog, use, so);
+  vxp_defaults__release(&d); /* the sweep keeps copies of what it reports */
+  return rc;
+}
+
 void vxp_sweep_free(vxp_sweep *sw) {
-  if (sw) vxp_arena__free_handle(sw->ctx, &sw->arena);
+  VXP__TAG(sw, VXP_TAG_SWEEP, );
+
+  if (!sw) return;
+  sw->tag = VXP_TAG_FREED;
+  vxp_arena__free_handle(sw->ctx, &sw->arena);
 }
 
 /* ------------------------------------------------------------------ accessors */
 
-vxp_search vxp_sweep_method(const vxp_sweep *sw) { return sw ? sw->method : (vxp_search)0; }
+vxp_search vxp_sweep_method(const vxp_sweep *sw) {
+  VXP__TAG(sw, VXP_TAG_SWEEP, (vxp_search)0);
+  return sw ? sw->method : (vxp_search)0;
+}
 
 const char *vxp_search_name(vxp_search search) {
   switch (search) {
@@ -706,19 +729,34 @@ const char *vxp_misfit_name(vxp_misfit misfit) {
   }
   return NULL;
 }
-const char *vxp_sweep_reason(const vxp_sweep *sw) { return sw ? vxp_sb__text(&sw->reason) : NULL; }
-size_t vxp_sweep_evaluation_count(const vxp_sweep *sw) { return sw ? sw->evaluations : 0; }
-size_t vxp_sweep_point_count(const vxp_sweep *sw) { return sw ? sw->points.len : 0; }
+const char *vxp_sweep_reason(const vxp_sweep *sw) {
+  VXP__TAG(sw, VXP_TAG_SWEEP, NULL);
+  return sw ? vxp_sb__text(&sw->reason) : NULL;
+}
+size_t vxp_sweep_evaluation_count(const vxp_sweep *sw) {
+  VXP__TAG(sw, VXP_TAG_SWEEP, 0);
+  return sw ? sw->evaluations : 0;
+}
+size_t vxp_sweep_point_count(const vxp_sweep *sw) {
+  VXP__TAG(sw, VXP_TAG_SWEEP, 0);
+  return sw ? sw->points.len : 0;
+}
 
 const vxp_sweep_point *vxp_sweep_point_at(const vxp_sweep *sw, size_t i) {
+  VXP__TAG(sw, VXP_TAG_SWEEP, NULL);
+
   return (sw && i < sw->points.len) ? &sw->points.items[i] : NULL;
 }
 
 const vxp_sweep_point *vxp_sweep_largest(const vxp_sweep *sw) {
+  VXP__TAG(sw, VXP_TAG_SWEEP, NULL);
+
   return (sw && sw->largest != SIZE_MAX) ? &sw->points.items[sw->largest] : NULL;
 }
 
 const vxp_sweep_point *vxp_sweep_first_rejected(const vxp_sweep *sw) {
+  VXP__TAG(sw, VXP_TAG_SWEEP, NULL);
+
   return (sw && sw->rejected != SIZE_MAX) ? &sw->points.items[sw->rejected] : NULL;
 }
 

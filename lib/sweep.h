@@ -66,6 +66,7 @@ int vxp_question__check(vxp_context *ctx, const char *call, const char *varied, 
  * it owns: the points table (grown there), the reason (a vxp_sb bound to it), the points'
  * and the question's strings. Freeing it is one vxp_arena__free_handle. */
 struct vxp_sweep {
+  uint32_t tag; /* VXP_TAG_SWEEP, first: checked on entry (tag.h) */
   vxp_context *ctx;
   vxp_arena arena;
   vxp_search method;

@@ -18,6 +18,7 @@ const char *vxp_strerror(int code) {
   case VXP_ECANCELLED: return "cancelled";
   case VXP_EVERSION: return "version not supported";
   case VXP_ENOTFOUND: return "not found";
+  case VXP_EMISUSE: return "misuse: a handle of the wrong kind, or one already freed";
   default: return "unknown error code";
   }
 }

@@ -40,14 +40,14 @@ int vxpeak_target_open(vxpeak_target *t, const vxpeak_program *p, const char *ma
     /* A program without a machine model of its own runs on the default device compiled
      * into the library (the same from any directory), with the default host for its
      * transfers from CPU_DRAM. */
-    if ((rc = vxp_machine_builtin(&t->machine, p->ctx, "a100-40")) != VXP_OK)
+    if ((rc = vxp_machine_builtin(&t->machine, p->ctx, vxp_default_machine())) != VXP_OK)
       return vxpeak_fail(p->ctx, rc, "cannot load the built-in machine");
-    t->label = "a100-40";
+    t->label = vxp_default_machine();
     if (!host_arg) host_arg = "default";
   }
   if (host_arg) {
     if (strcmp(host_arg, "default") == 0)
-      rc = vxp_machine_builtin(&t->host, p->ctx, "host-default");
+      rc = vxp_machine_builtin(&t->host, p->ctx, vxp_default_host());
     else if ((rc = vxp_source_load_file(&t->host_src, p->ctx, host_arg)) == VXP_OK)
       rc = vxp_machine_load(&t->host, p->ctx, t->host_src);
     if (rc != VXP_OK) return vxpeak_fail(p->ctx, rc, "cannot load the host model");

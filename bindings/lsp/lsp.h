@@ -246,6 +246,13 @@ const size_t *lsp_index_same_range(const lsp_index *ix, size_t record, size_t *c
 /* Read `settings` (an object; NULL or null: defaults) into the server's configuration and
  * load its machines; the documents are re-analysed on the next idle moment. */
 void lsp_configure(lsp_server *s, json_t *settings);
+
+/* bigint.c: a message parsed as jansson parses it, except that an integer literal that does
+ * not fit in json_int_t is kept as a string: LSP_BIG_INTEGER followed by the literal.
+ * lsp_big_integer gives the literal of such a string, else NULL. */
+#define LSP_BIG_INTEGER "\x01"
+json_t *lsp_json_parse(const char *body, size_t len);
+const char *lsp_big_integer(const json_t *value);
 void lsp_config_free(lsp_server *s);
 /* The machine and host a document's program is analysed against. */
 void lsp_machines_for(lsp_server *s, const vxp_program *prog, const vxp_machine **machine,

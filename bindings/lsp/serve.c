@@ -184,8 +184,7 @@ static void *reader(void *arg) {
       if (st == LSP_FRAME_BAD) {
         ok = put(in, NULL, body);
       } else {
-        json_error_t err;
-        ok = put(in, json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err), NULL);
+        ok = put(in, lsp_json_parse(body, len), NULL);
       }
     }
     if (!ok) break;

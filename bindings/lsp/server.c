@@ -52,10 +52,8 @@ void lsp_server_frame_error(lsp_server *s, const char *why) {
 /* ------------------------------------------------------------------ the queue */
 
 void lsp_server_enqueue(lsp_server *s, const char *body, size_t len) {
-  json_error_t err;
   /* A body that does not parse is kept as NULL and answered in order. */
-  lsp_server_enqueue_parsed(s,
-                            json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err));
+  lsp_server_enqueue_parsed(s, lsp_json_parse(body, len));
 }
 
 void lsp_server_enqueue_parsed(lsp_server *s, json_t *msg) {

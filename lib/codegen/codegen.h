@@ -32,6 +32,7 @@ extern const char vxp_cuda__prelude[];
 /* Invariant: when `in_text`, the handle lives at the end of its text's block (and has no
  * diagnostics), so freeing it is one call. */
 struct vxp_cuda {
+  uint32_t tag; /* VXP_TAG_CUDA, first: checked on entry (tag.h) */
   vxp_context *ctx;
   char *text; /* NULL when the program was refused */
   size_t len;

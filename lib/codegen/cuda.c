@@ -663,6 +663,9 @@ static bool move_into_arena(vxp_cuda **cu) {
 }
 
 int vxp_cuda_generate(vxp_cuda **out, vxp_context *ctx, const vxp_analysis *an) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, an, VXP_TAG_ANALYSIS);
+
   return vxp_cuda_generate_flags(out, ctx, an, 0);
 }
 
@@ -701,6 +704,7 @@ static int append_piece(void *arg, const char *bytes, size_t len) {
 static int generate(vxp_cuda **out, vxp_context *ctx, const vxp_analysis *an, unsigned int flags,
                     vxp_write_fn write, void *arg, cg_text *text) {
   vxp_cuda *cu = vxp_ctx__calloc(ctx, 1, sizeof(*cu));
+  if (cu) cu->tag = VXP_TAG_CUDA; /* copied with the rest when it moves (move_into_*) */
   if (!cu) return vxp_ctx__nomem(ctx);
   cu->ctx = ctx;
   int rc = VXP_OK;
@@ -762,6 +766,9 @@ static int generate(vxp_cuda **out, vxp_context *ctx, const vxp_analysis *an, un
 
 int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis *an,
                             unsigned int flags) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, an, VXP_TAG_ANALYSIS);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !an || (flags & ~VXP_CUDA_ALLOW_REJECTED))
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_cuda_generate")
@@ -774,6 +781,9 @@ int vxp_cuda_generate_flags(vxp_cuda **out, vxp_context *ctx, const vxp_analysis
 
 int vxp_cuda_generate_write(vxp_cuda **out, vxp_context *ctx, const vxp_analysis *an,
                             unsigned int flags, vxp_write_fn write, void *arg) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, an, VXP_TAG_ANALYSIS);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !an || !write || (flags & ~VXP_CUDA_ALLOW_REJECTED))
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_cuda_generate_write")
@@ -782,7 +792,10 @@ int vxp_cuda_generate_write(vxp_cuda **out, vxp_context *ctx, const vxp_analysis
 }
 
 void vxp_cuda_free(vxp_cuda *cu) {
+  VXP__TAG(cu, VXP_TAG_CUDA, );
+
   if (!cu) return;
+  cu->tag = VXP_TAG_FREED;
   vxp_context *ctx = cu->ctx;
   if (cu->in_text) { /* the handle is in the text's block */
     vxp_ctx__free(ctx, cu->text);
@@ -798,6 +811,8 @@ void vxp_cuda_free(vxp_cuda *cu) {
 }
 
 const char *vxp_cuda_text(const vxp_cuda *cu, size_t *len) {
+  VXP__TAG(cu, VXP_TAG_CUDA, NULL);
+
   if (!cu || !cu->text) {
     if (len) *len = 0;
     return NULL;
@@ -806,8 +821,13 @@ const char *vxp_cuda_text(const vxp_cuda *cu, size_t *len) {
   return cu->text;
 }
 
-size_t vxp_cuda_diagnostic_count(const vxp_cuda *cu) { return cu ? cu->diags.len : 0; }
+size_t vxp_cuda_diagnostic_count(const vxp_cuda *cu) {
+  VXP__TAG(cu, VXP_TAG_CUDA, 0);
+  return cu ? cu->diags.len : 0;
+}
 
 const vxp_diagnostic *vxp_cuda_diagnostic(const vxp_cuda *cu, size_t i) {
+  VXP__TAG(cu, VXP_TAG_CUDA, NULL);
+
   return (cu && i < cu->diags.len) ? &cu->diags.items[i] : NULL;
 }

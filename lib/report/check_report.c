@@ -252,6 +252,8 @@ static bool inside_margin(const vxp_call_tree *ct, uint32_t margin_ppm, uint64_t
 }
 
 size_t vxp_analysis_inside_margin(const vxp_analysis *an, uint32_t margin_ppm) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, 0);
+
   size_t count = 0, n = vxp_analysis_call_tree_count(an);
   for (size_t i = 0; i < n; i++)
     count += inside_margin(vxp_analysis_call_tree(an, i), margin_ppm, NULL);
@@ -280,6 +282,9 @@ static size_t margin_lines(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an,
 
 int vxp_report_check(vxp_report **out, vxp_context *ctx, const vxp_analysis *an,
                      const vxp_report_options *opts) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, an, VXP_TAG_ANALYSIS);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (out) *out = NULL;
   if (!out || !ctx || !an)

@@ -333,6 +333,9 @@ static void json_set(vxp_jw *j, const explained *e) {
 
 int vxp_report_explain(vxp_report **out, vxp_context *ctx, const vxp_analysis *an,
                        const vxp_report_options *opts) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, an, VXP_TAG_ANALYSIS);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !an)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_explain")

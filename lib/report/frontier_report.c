@@ -406,6 +406,9 @@ static void print_svg(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, const
 
 int vxp_report_frontier(vxp_report **out, vxp_context *ctx, const vxp_frontier *f,
                         const vxp_report_options *opts) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, f, VXP_TAG_FRONTIER);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !f)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_frontier")

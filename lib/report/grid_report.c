@@ -138,11 +138,14 @@ static void text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *const *cells,
 int vxp_report_sweep_grid(vxp_report **out, vxp_context *ctx, const vxp_frontier *const *cells,
                           size_t rows, size_t columns, const char *row_name,
                           const vxp_report_options *opts) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !cells || !rows || !columns || !row_name || rows > SIZE_MAX / columns)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_sweep_grid")
                : VXP_EINVAL;
   for (size_t i = 0; i < rows * columns; i++) {
+    VXP__TAG_RC(ctx, cells[i], VXP_TAG_FRONTIER);
     if (!cells[i] || vxp_frontier_point_count(cells[i]) != 1)
       return vxp_ctx__error(ctx, VXP_EINVAL,
                             "vxp_report_sweep_grid: cell %zu is not a frontier "

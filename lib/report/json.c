@@ -372,6 +372,8 @@ char *vxp_report__json(const vxp_analysis *an, size_t *len) {
 }
 
 const char *vxp_analysis_json(vxp_analysis *an, size_t *len) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, NULL);
+
   /* Each call reports its own outcome; a cached report is only read (vxp_ctx__begin_read),
    * so a shared analysis' report may be read from several threads (make tsan). */
   if (an && an->json)
@@ -394,6 +396,8 @@ const char *vxp_analysis_json(vxp_analysis *an, size_t *len) {
 }
 
 int vxp_analysis_json_write(const vxp_analysis *an, vxp_write_fn write, void *arg) {
+  VXP__TAG_RC(NULL, an, VXP_TAG_ANALYSIS);
+
   vxp_ctx__begin(an ? an->ctx : NULL);
   if (!an || !write)
     return an ? vxp_ctx__error(an->ctx, VXP_EINVAL, "invalid argument to vxp_analysis_json_write")

@@ -386,6 +386,9 @@ static int draw(vxp_context *ctx, const vxp_analysis *an, const vxp_report_optio
 
 int vxp_report_plot(vxp_report **out, vxp_context *ctx, const vxp_analysis *an,
                     const vxp_report_options *opts) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, an, VXP_TAG_ANALYSIS);
+
   vxp_ctx__begin(ctx);
   if (!out || !ctx || !an)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_plot")
@@ -406,6 +409,9 @@ int vxp_report_plot(vxp_report **out, vxp_context *ctx, const vxp_analysis *an,
 
 int vxp_report_plot_write(vxp_context *ctx, const vxp_analysis *an, const vxp_report_options *opts,
                           vxp_write_fn write, void *arg) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+  VXP__TAG_RC(ctx, an, VXP_TAG_ANALYSIS);
+
   vxp_ctx__begin(ctx);
   if (!ctx || !an || !write)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_plot_write")

@@ -80,6 +80,7 @@ int vxp_report__finish(vxp_report **out, vxp_context *ctx, vxp_sb *sb) {
     return vxp_ctx__nomem(ctx);
   }
   vxp_report *rep = (vxp_report *)(void *)(block + at);
+  rep->tag = VXP_TAG_REPORT;
   rep->ctx = ctx;
   rep->text = block;
   rep->len = len;
@@ -88,11 +89,16 @@ int vxp_report__finish(vxp_report **out, vxp_context *ctx, vxp_sb *sb) {
 }
 
 const char *vxp_report_text(const vxp_report *rep, size_t *len) {
+  VXP__TAG(rep, VXP_TAG_REPORT, NULL);
+
   if (len) *len = rep ? rep->len : 0;
   return rep ? rep->text : NULL;
 }
 
 void vxp_report_free(vxp_report *rep) {
+  VXP__TAG(rep, VXP_TAG_REPORT, );
+
   if (!rep) return;
+  rep->tag = VXP_TAG_FREED;
   vxp_ctx__free(rep->ctx, rep->text); /* the handle is in the same block */
 }

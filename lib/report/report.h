@@ -17,6 +17,7 @@
  * the text's own block (from `ctx`'s allocator), so freeing the report is one call and the
  * text is never copied to make it. */
 struct vxp_report {
+  uint32_t tag; /* VXP_TAG_REPORT, first: checked on entry (tag.h) */
   vxp_context *ctx;
   char *text;
   size_t len;

@@ -501,6 +501,8 @@ char *vxp_sarif__render(const vxp_analysis *an, size_t *len) {
 }
 
 const char *vxp_analysis_sarif(vxp_analysis *an, size_t *len) {
+  VXP__TAG(an, VXP_TAG_ANALYSIS, NULL);
+
   /* Each call reports its own outcome; a cached log is only read (see vxp_analysis_json). */
   if (an && an->sarif)
     vxp_ctx__begin_read(an->ctx);

@@ -217,11 +217,14 @@ static bool same_question(const vxp_sweep *a, const vxp_sweep *b) {
 
 int vxp_report_sweep(vxp_report **out, vxp_context *ctx, const vxp_sweep *const *sweeps,
                      const char *const *machines, size_t count, const vxp_report_options *opts) {
+  VXP__TAG_RC(NULL, ctx, VXP_TAG_CONTEXT);
+
   vxp_ctx__begin(ctx); /* each call reports its own outcome */
   if (!out || !ctx || !sweeps || count == 0)
     return ctx ? vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_report_sweep")
                : VXP_EINVAL;
   for (size_t i = 0; i < count; i++) {
+    VXP__TAG_RC(ctx, sweeps[i], VXP_TAG_SWEEP);
     if (!sweeps[i])
       return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_report_sweep: sweep %zu is NULL", i);
     if (!same_question(sweeps[0], sweeps[i]))

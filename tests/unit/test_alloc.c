@@ -484,8 +484,24 @@ static void test_alloc__every_failure_with_garbage_input(void **state) {
   sweep(&in);
 }
 
+/* A program that declares no machine, given none: vxp_analyze, the sweep and the frontier
+ * load the built-in default machine and host themselves (vxp_default_machine), and give
+ * them back on every failure. */
+static void test_alloc__every_failure_on_the_default_machine(void **state) {
+  (void)state;
+  session_input in = {"const N: u64 = 4;\n"
+                      "fn main() -> i32 {\n"
+                      "  let t = transfer(Tensor<f32, [N, 16]>::uninit(), Memory::HBM);\n"
+                      "  spawn on(Topology::Device) { t[0][0] = t[1][0]; }\n"
+                      "  return 0;\n"
+                      "}\n",
+                      NULL, NULL, NULL};
+  sweep(&in);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_alloc__every_failure_on_the_default_machine),
       cmocka_unit_test(test_alloc__every_failure_in_a_rich_session_is_enomem),
       cmocka_unit_test(test_alloc__every_failure_in_a_program_with_its_own_machine),
       cmocka_unit_test(test_alloc__every_failure_with_garbage_input),

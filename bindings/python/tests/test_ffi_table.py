@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 from typing import Dict, List, Tuple
 
+import pytest
+
 from vxpeak import _ffi
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -87,7 +89,8 @@ def py_kind(t: object) -> object:
     if t is None:
         return None
     if t in (ctypes.c_void_p, ctypes.c_char_p) or (
-        isinstance(t, type) and issubclass(t, ctypes._Pointer)  # type: ignore[attr-defined]
+        isinstance(t, type)
+        and issubclass(t, (ctypes._Pointer, ctypes.c_void_p))  # type: ignore[attr-defined]
     ):
         return "pointer"
     if t is _ffi.Point:
@@ -126,6 +129,48 @@ def test_every_function_has_the_header_arity_and_types() -> None:
             if c_kind(param, named=True) != py_kind(argtype):
                 problems.append("%s: argument %d is '%s' in C, %r in _ffi" % (name, i, param, argtype))
     assert problems == []
+
+
+def handle_kind(decl: str, named: bool) -> object:
+    """K of a `vxp_K *` (or `vxp_K **out`) declaration naming a handle type, else None."""
+    words = [w for w in re.findall(r"\w+", decl) if w != "const"]
+    ctype = " ".join(words[:-1] if named else words)
+    if "*" not in decl or not ctype.startswith("vxp_") or ctype.endswith(("_options", "_fn")):
+        return None
+    return (ctype[len("vxp_"):], decl.count("*"))
+
+
+def test_each_handle_is_its_own_ctypes_type() -> None:
+    # A `vxp_program *` argument is declared as the program's type, so ctypes refuses a
+    # Source (or an int) before C reads it as a program.
+    problems = []
+    for name, (result, params) in sorted(header_functions().items()):
+        restype, argtypes = _ffi.PROTOTYPES[name]
+        pairs = [(result, restype, False)] + [(p, a, True) for p, a in zip(params, argtypes)]
+        for decl, have, named in pairs:
+            kind = handle_kind(decl, named)
+            if kind is None:
+                continue
+            k, stars = kind
+            want = _ffi.HANDLE_TYPES[k] if stars == 1 else ctypes.POINTER(_ffi.HANDLE_TYPES[k])
+            if stars == 2 and not re.search(r"\*\s*\*\s*\w*out$", decl):
+                continue  # an array of handles, passed as c_void_p
+            if have is not want:
+                problems.append("%s: %s is %r, not %r" % (name, decl, have, want))
+    assert problems == []
+
+
+def test_a_handle_of_another_kind_is_refused_before_the_call() -> None:
+    lib = _ffi.lib()
+    # ctypes reports a from_param TypeError as an ArgumentError naming the argument.
+    with pytest.raises(ctypes.ArgumentError, match="expected a vxp_program handle, got vxp_source"):
+        lib.vxp_program_free(_ffi.H.source())
+    with pytest.raises(ctypes.ArgumentError, match="expected a vxp_analysis handle, got int"):
+        lib.vxp_analysis_admitted(1234)
+    out = _ffi.H.source()
+    with pytest.raises(ctypes.ArgumentError):
+        lib.vxp_program_parse(ctypes.byref(out), None, None)  # a Source where a Program goes
+    lib.vxp_program_free(None)  # NULL is still NULL
 
 
 def test_the_structs_have_the_c_layout() -> None:

@@ -6,8 +6,8 @@ A thin, typed layer over libvxpeak's C API (through ctypes)::
     import vxpeak
 
     with vxpeak.Context() as ctx:
-        program = ctx.parse(ctx.load("examples/blog/peak_not_sum.vx"))
-        analysis = ctx.analyze(program, machine=ctx.builtin_machine("a100-40"))
+        program = ctx.parse(ctx.load("examples/admit/admit.vx"))
+        analysis = ctx.analyze(program)  # no machine of its own: the built-in a100-40
         for rs in analysis.resident_sets:
             print(rs.function, rs.space, rs.peak_bytes, rs.capacity_bytes)
         report = analysis.to_dict()          # the JSON report, as Python objects
@@ -16,7 +16,9 @@ Objects mirror the C handles: a :class:`Context` makes :class:`Source`,
 :class:`Program`, :class:`Machine` and :class:`Analysis` objects. Each keeps the objects
 it borrows alive, and closing one (``close()``, a ``with`` block, or garbage collection)
 first closes the objects made from it, so no C object is ever freed while another still
-borrows it. Results (:class:`Diagnostic`, :class:`ResidentSet`, :class:`Record`) are
+borrows it; using a closed one raises :class:`Misuse`. Every argument is checked before
+it reaches C (a wrong kind of object or type is a TypeError, an integer outside its C type a
+ValueError or an OverflowError). Results (:class:`Diagnostic`, :class:`ResidentSet`, :class:`Record`) are
 plain immutable values copied out of the library, valid after everything is closed.
 
 A failing call raises the :mod:`vxpeak.errors` class of its return code with libvxpeak's
@@ -29,12 +31,11 @@ import ctypes
 import dataclasses
 import enum
 import json
-import weakref
 from dataclasses import dataclass, field
 from os import PathLike, fspath
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
-from . import _ffi, notebook
+from . import _check, _ffi, notebook
 from .reports import (
     ExplainedSet,
     Explanation,
@@ -54,6 +55,7 @@ from .errors import (
     Cancelled,
     InputOutputError,
     InvalidArgument,
+    Misuse,
     NotFound,
     OutOfMemory,
     VersionError,
@@ -83,6 +85,7 @@ __all__ = [
     "InvalidArgument",
     "LibraryNotFound",
     "Machine",
+    "Misuse",
     "NotFound",
     "OutOfMemory",
     "Plot",
@@ -106,6 +109,8 @@ __all__ = [
     "VersionError",
     "VxpeakError",
     "check",
+    "default_host",
+    "default_machine",
     "grammar_abi",
     "library_path",
     "version",
@@ -129,6 +134,17 @@ def version() -> str:
 def grammar_abi() -> int:
     """The tree-sitter language ABI of the grammar compiled into the library."""
     return int(_ffi.lib().vxp_grammar_abi())
+
+
+def default_machine() -> str:
+    """The built-in machine a program declaring none is analysed on ("a100-40"), as the
+    library names it (vxp_default_machine): the command's default too."""
+    return _text(_ffi.lib().vxp_default_machine()) or ""
+
+
+def default_host() -> str:
+    """The built-in host used with :func:`default_machine` ("host-default")."""
+    return _text(_ffi.lib().vxp_default_host()) or ""
 
 
 def library_path() -> str:
@@ -519,7 +535,7 @@ class Plot:
 _SEVERITY = {1: "note", 2: "warning", 3: "error"}
 
 
-def _sweep_point(ptr: Optional[int]) -> Optional[SweepPoint]:
+def _sweep_point(ptr: Any) -> Optional[SweepPoint]:
     if not ptr:
         return None
     lib = _ffi.lib()
@@ -540,45 +556,67 @@ def _sweep_point(ptr: Optional[int]) -> Optional[SweepPoint]:
 
 
 _HandleT = TypeVar("_HandleT", bound="_Handle")
+_T = TypeVar("_T")
+
+
+class _Node:
+    """The C object of a handle: its pointer (None once freed), its free function, and the
+    nodes of the objects made from it, held strongly. Closing a node closes its children
+    first. The tree is kept apart from the Python objects so that no order of garbage
+    collection can free a parent before its children: in a reference cycle the collector
+    clears weak references before it runs finalizers, so a parent that found its children
+    through weak references would free itself under a child still open, and the child's
+    finalizer would then free memory its parent's arena already gave back."""
+
+    __slots__ = ("ptr", "free_name", "children")
+
+    def __init__(self, ptr: Any, free_name: str):
+        self.ptr: Any = ptr
+        self.free_name = free_name
+        self.children: List["_Node"] = []
+
+    def adopt(self, child: "_Node") -> None:
+        self.children = [c for c in self.children if c.ptr is not None]
+        self.children.append(child)
+
+    def close(self) -> None:
+        if self.ptr is None:
+            return
+        for child in reversed(self.children):
+            child.close()
+        self.children = []
+        ptr, self.ptr = self.ptr, None
+        getattr(_ffi.lib(), self.free_name)(ptr)
 
 
 class _Handle:
-    """A C object: its pointer, the Python objects it borrows (kept alive), and the ones
-    made from it (closed first when it is closed, newest first)."""
+    """A C object: its node (pointer and children), and the Python objects it borrows (kept
+    alive). Closing one (``close()``, a ``with`` block, or garbage collection) first closes
+    the objects made from it, newest first; using a closed one raises Misuse."""
 
     _free_name = ""
 
-    def __init__(self, ptr: int, parents: Tuple["_Handle", ...]):
-        self._ptr: Optional[int] = ptr
+    def __init__(self, ptr: Any, parents: Tuple["_Handle", ...]):
+        if not ptr:
+            raise VxpeakError("libvxpeak returned no %s" % type(self).__name__)
+        self._node = _Node(ptr, self._free_name)
         self._parents = parents
-        self._children: List["weakref.ReferenceType[_Handle]"] = []
         for parent in parents:
-            parent._adopt(self)
-
-    def _adopt(self, child: "_Handle") -> None:
-        self._children = [r for r in self._children if r() is not None]
-        self._children.append(weakref.ref(child))
+            parent._node.adopt(self._node)
 
     @property
     def closed(self) -> bool:
-        return self._ptr is None
+        return self._node.ptr is None
 
     def close(self) -> None:
         """Free the C object, after closing every object made from it. Idempotent."""
-        if self._ptr is None:
-            return
-        for ref in reversed(self._children):
-            child = ref()
-            if child is not None:
-                child.close()
-        self._children = []
-        ptr, self._ptr = self._ptr, None
-        getattr(_ffi.lib(), self._free_name)(ptr)
+        self._node.close()
 
-    def _handle(self) -> int:
-        if self._ptr is None:
-            raise InvalidArgument("%s is closed" % type(self).__name__)
-        return self._ptr
+    def _handle(self) -> Any:
+        ptr = self._node.ptr
+        if ptr is None:
+            raise Misuse("%s is closed (or what it was made from is)" % type(self).__name__)
+        return ptr
 
     def __enter__(self: _HandleT) -> _HandleT:
         return self
@@ -588,9 +626,24 @@ class _Handle:
 
     def __del__(self) -> None:
         try:
-            self.close()
+            node = self.__dict__.get("_node")
+            if node is not None:
+                node.close()
         except Exception:  # interpreter shutdown: the library may be gone already
             pass
+
+
+def _h(value: object, cls: "type[_HandleT]", what: str) -> Any:
+    """The C handle of ``value``, a ``cls`` that is not closed: TypeError naming what was
+    expected for anything else, Misuse for a closed one."""
+    obj = _check.instance(value, cls, what)
+    assert obj is not None
+    return obj._handle()
+
+
+def _h_opt(value: object, cls: "type[_HandleT]", what: str) -> Any:
+    """As _h, with None allowed (returned as None)."""
+    return None if value is None else _h(value, cls, what)
 
 
 class Context(_Handle):
@@ -600,11 +653,11 @@ class Context(_Handle):
     _free_name = "vxp_context_free"
 
     def __init__(self) -> None:
-        out = ctypes.c_void_p()
+        out = _ffi.H.context()
         rc = _ffi.lib().vxp_context_new(ctypes.byref(out), None)
         if rc != 0:
             raise error_for(rc, _text(_ffi.lib().vxp_strerror(rc)) or "")
-        super().__init__(out.value or 0, ())
+        super().__init__(out, ())
 
     def _check(self, rc: int) -> None:
         if rc != 0:
@@ -612,59 +665,53 @@ class Context(_Handle):
 
     def source(self, text: Union[str, bytes], label: str = "<input>") -> "Source":
         """A source holding a copy of ``text`` (str is encoded as UTF-8)."""
-        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
-        out = ctypes.c_void_p()
+        data = _check.data(text, "source: text")
+        name = _check.text(label, "source: label")
+        out = _ffi.H.source()
         self._check(
-            _ffi.lib().vxp_source_new(
-                ctypes.byref(out), self._handle(), label.encode("utf-8"), data, len(data)
-            )
+            _ffi.lib().vxp_source_new(ctypes.byref(out), self._handle(), name, data, len(data))
         )
-        return Source(out.value or 0, self)
+        return Source(out, self)
 
     def load(self, path: PathArg) -> "Source":
         """A source read from a file (InputOutputError names the path and the reason)."""
-        out = ctypes.c_void_p()
-        self._check(
-            _ffi.lib().vxp_source_load_file(
-                ctypes.byref(out), self._handle(), fspath(path).encode("utf-8")
-            )
-        )
-        return Source(out.value or 0, self)
+        name = _check.path(path, "load: path")
+        out = _ffi.H.source()
+        self._check(_ffi.lib().vxp_source_load_file(ctypes.byref(out), self._handle(), name))
+        return Source(out, self)
 
     def parse(self, source: "Source") -> "Program":
         """Parse and lower ``source``. Syntax errors are diagnostics, not exceptions."""
-        out = ctypes.c_void_p()
-        self._check(
-            _ffi.lib().vxp_program_parse(ctypes.byref(out), self._handle(), source._handle())
-        )
-        return Program(out.value or 0, self, source)
+        src = _h(source, Source, "parse: source")
+        out = _ffi.H.program()
+        self._check(_ffi.lib().vxp_program_parse(ctypes.byref(out), self._handle(), src))
+        return Program(out, self, source)
 
     def reparse(self, program: "Program", source: "Source") -> "Program":
         """Parse ``source`` (an edited version of ``program``'s source, see
         :meth:`Source.edit`) reusing ``program``'s syntax tree."""
-        out = ctypes.c_void_p()
-        self._check(
-            _ffi.lib().vxp_program_reparse(
-                ctypes.byref(out), self._handle(), program._handle(), source._handle()
-            )
-        )
-        return Program(out.value or 0, self, source)
+        prog = _h(program, Program, "reparse: program")
+        src = _h(source, Source, "reparse: source")
+        out = _ffi.H.program()
+        self._check(_ffi.lib().vxp_program_reparse(ctypes.byref(out), self._handle(), prog, src))
+        return Program(out, self, source)
 
     def machine(self, source: Union["Source", PathArg]) -> "Machine":
         """A machine model read from a source or a file (fleet/*.vx)."""
+        if not isinstance(source, Source):
+            _check.path(source, "machine: source")
         src = source if isinstance(source, Source) else self.load(source)
-        out = ctypes.c_void_p()
+        out = _ffi.H.machine()
         self._check(_ffi.lib().vxp_machine_load(ctypes.byref(out), self._handle(), src._handle()))
-        return Machine(out.value or 0, self, src)
+        return Machine(out, self, src)
 
     def builtin_machine(self, name: str) -> "Machine":
         """A machine model compiled into the library ("a100-40", "host-default", ...);
         NotFound when there is none of that name."""
-        out = ctypes.c_void_p()
-        self._check(
-            _ffi.lib().vxp_machine_builtin(ctypes.byref(out), self._handle(), name.encode("utf-8"))
-        )
-        return Machine(out.value or 0, self, None)
+        word = _check.text(name, "builtin_machine: name")
+        out = _ffi.H.machine()
+        self._check(_ffi.lib().vxp_machine_builtin(ctypes.byref(out), self._handle(), word))
+        return Machine(out, self, None)
 
     def analyze(
         self,
@@ -678,17 +725,17 @@ class Context(_Handle):
         ``overrides`` gives constants other values (``vxpeak check -D NAME=VALUE``).
         ``machine_only`` checks against ``machine`` alone, ignoring the program's own
         ``Memory``/``Topology`` declarations (``vxpeak check --machine-only``); it needs a
-        ``machine`` (InvalidArgument without one)."""
-        opts, table = _options(machine, host, overrides, machine_only)
-        out = ctypes.c_void_p()
-        self._check(
-            _ffi.lib().vxp_analyze(
-                ctypes.byref(out), self._handle(), program._handle(), ctypes.byref(opts)
-            )
-        )
+        ``machine`` (InvalidArgument without one). A program that declares no machine model,
+        given no ``machine``, is analysed as ``vxpeak check`` analyses it: on the built-in
+        a100-40 (:func:`default_machine`) with ``host`` or the built-in default host."""
+        prog = _h(program, Program, "analyze: program")
+        opts, table = _options("analyze", machine, host, overrides, machine_only)
+        out = _ffi.H.analysis()
+        self._check(_ffi.lib().vxp_analyze(ctypes.byref(out), self._handle(), prog,
+                                           ctypes.byref(opts)))
         del table
         parents = tuple(p for p in (self, program, machine, host) if p is not None)
-        return Analysis(out.value or 0, parents, program)
+        return Analysis(out, parents, program)
 
     def _sweep_run(
         self,
@@ -703,33 +750,36 @@ class Context(_Handle):
         function: Optional[str],
         space: Optional[str],
         machine_only: bool = False,
-    ) -> int:
+        what: str = "sweep",
+    ) -> Any:
         """Run vxp_sweep_run; the caller frees the returned vxp_sweep."""
-        opts, table = _options(machine, host, overrides, machine_only)
+        prog = _h(program, Program, what + ": program")
+        opts, table = _options(what, machine, host, overrides, machine_only)
         so = _ffi.SweepOptions()
         self._check(_ffi.lib().vxp_sweep_options_init(ctypes.byref(so), _ffi.SWEEP_OPTIONS_VERSION))
-        so.name = name.encode("utf-8")
-        so.lo, so.hi = int(lo), int(hi)
-        so.margin_ppm = int(round(margin * 1e6))
-        so.function = function.encode("utf-8") if function else None
-        so.space = space.encode("utf-8") if space else None
-        out = ctypes.c_void_p()
+        so.name = _check.text(name, what + ": name")
+        so.lo = _check.unsigned(lo, what + ": lo")
+        so.hi = _check.unsigned(hi, what + ": hi")
+        so.margin_ppm = int(round(_check.fraction(margin, what + ": margin") * 1e6))
+        so.function = _check.text(function, what + ": function", optional=True)
+        so.space = _check.text(space, what + ": space", optional=True)
+        out = _ffi.H.sweep()
         self._check(
             _ffi.lib().vxp_sweep_run(
-                ctypes.byref(out), self._handle(), program._handle(), ctypes.byref(opts),
-                ctypes.byref(so),
+                ctypes.byref(out), self._handle(), prog, ctypes.byref(opts), ctypes.byref(so),
             )
         )
         del table
-        return out.value or 0
+        return out
 
-    def _render_sweeps(self, sweeps: List[int], names: Optional[List[str]]) -> SweepReport:
+    def _render_sweeps(self, sweeps: List[Any], names: Optional[List[str]]) -> SweepReport:
         """One vxp_report_sweep of `sweeps` (named by `names`, or by their machines' labels),
         in JSON and in text."""
-        array = (ctypes.c_void_p * len(sweeps))(*sweeps)
+        array = (ctypes.c_void_p * len(sweeps))(*(sw.value for sw in sweeps))
         labels = None
         if names is not None:
-            labels = (ctypes.c_char_p * len(names))(*(n.encode("utf-8") for n in names))
+            labels = (ctypes.c_char_p * len(names))(
+                *(_check.text(n, "sweep_report: names") for n in names))
 
         def make(rep: Any, ro: Any) -> int:
             return int(_ffi.lib().vxp_report_sweep(rep, self._handle(), array, labels,
@@ -756,7 +806,7 @@ class Context(_Handle):
         ``margin`` is the share of each capacity to keep free (0.1 for 10%);
         ``machine_only`` as for :meth:`analyze`."""
         sw = self._sweep_run(program, name, lo, hi, machine, host, overrides, margin, function,
-                             space, machine_only)
+                             space, _check.flag(machine_only, "sweep: machine_only"))
         lib = _ffi.lib()
         try:
             return Sweep(
@@ -795,15 +845,23 @@ class Context(_Handle):
         """``vxpeak sweep --machine a,b,c``: the same sweep on each of ``machines`` (at least
         one), in one report, each machine named by ``names`` (default: its label);
         ``machine_only`` as for :meth:`analyze`."""
+        machines = _sequence(machines, "sweep_report: machines")
+        for m in machines:
+            _h(m, Machine, "sweep_report: machines[]")
+        if names is not None:
+            names = _sequence(names, "sweep_report: names")
+            for n in names:
+                _check.text(n, "sweep_report: names[]")
         if not machines:
             raise InvalidArgument("sweep_report: no machines")
         if names is not None and len(names) != len(machines):
             raise InvalidArgument("sweep_report: %d names for %d machines" % (len(names), len(machines)))
-        sweeps: List[int] = []
+        _check.flag(machine_only, "sweep_report: machine_only")
+        sweeps: List[Any] = []
         try:
             for m in machines:
                 sweeps.append(self._sweep_run(program, name, lo, hi, m, host, overrides, margin,
-                                              function, space, machine_only))
+                                              function, space, machine_only, "sweep_report"))
             return self._render_sweeps(sweeps, list(names) if names is not None else None)
         finally:
             for sw in sweeps:
@@ -830,29 +888,29 @@ class Context(_Handle):
         second with ``tokens_per_call`` tokens a call: a count, or a const item's name read at
         each value), as libvxpeak renders it (vxp_report_frontier): typed, with ``to_dict()``,
         ``text`` and ``svg`` (naming the machine ``machine_name``, by default its label)."""
-        models = {"compulsory": 0, "no_reuse": 1, "no-reuse": 1}
-        if traffic not in models:
-            raise InvalidArgument("frontier: traffic %r is not compulsory or no_reuse" % traffic)
-        opts, table = _options(machine, host, overrides)
+        prog = _h(program, Program, "frontier: program")
+        opts, table = _options("frontier", machine, host, overrides)
         lib = _ffi.lib()
         fo = _ffi.FrontierOptions()
         self._check(lib.vxp_frontier_options_init(ctypes.byref(fo),
                                                   _ffi.FRONTIER_OPTIONS_VERSION))
-        fo.name = name.encode("utf-8")
-        fo.lo, fo.hi = int(lo), int(hi)
-        fo.margin_ppm = int(round(margin * 1e6))
-        fo.function = function.encode("utf-8") if function else None
-        fo.space = space.encode("utf-8") if space else None
-        fo.traffic = models[traffic]
+        fo.name = _check.text(name, "frontier: name")
+        fo.lo = _check.unsigned(lo, "frontier: lo")
+        fo.hi = _check.unsigned(hi, "frontier: hi")
+        fo.margin_ppm = int(round(_check.fraction(margin, "frontier: margin") * 1e6))
+        fo.function = _check.text(function, "frontier: function", optional=True)
+        fo.space = _check.text(space, "frontier: space", optional=True)
+        fo.traffic = _check.choice(traffic, _TRAFFIC, "frontier: traffic")
         if isinstance(tokens_per_call, str):
-            fo.tokens_const = tokens_per_call.encode("utf-8")
+            fo.tokens_const = _check.text(tokens_per_call, "frontier: tokens_per_call")
         else:
-            fo.tokens_per_call = int(tokens_per_call)
-        out = ctypes.c_void_p()
-        self._check(lib.vxp_frontier_run(ctypes.byref(out), self._handle(), program._handle(),
+            fo.tokens_per_call = _check.unsigned(tokens_per_call, "frontier: tokens_per_call")
+        _check.text(machine_name, "frontier: machine_name", optional=True)
+        out = _ffi.H.frontier()
+        self._check(lib.vxp_frontier_run(ctypes.byref(out), self._handle(), prog,
                                          ctypes.byref(opts), ctypes.byref(fo)))
         del table
-        f = out.value
+        f = out
 
         def make(rep: Any, ro: Any) -> int:
             return int(lib.vxp_report_frontier(rep, self._handle(), f, ro))
@@ -882,36 +940,45 @@ class Context(_Handle):
         """``vxpeak sweep --const ROWS=.. --const COLUMNS=..``: every pair of values analysed on
         one machine, whether it fits with ``margin`` kept free and how full the tightest
         capacity is, as libvxpeak renders it (vxp_report_sweep_grid)."""
+        prog = _h(program, Program, "sweep_grid: program")
+        row_name = _check.text(rows, "sweep_grid: rows")
+        column_name = _check.text(columns, "sweep_grid: columns")
+        row_values = [_check.unsigned(r, "sweep_grid: row_values[]")
+                      for r in _sequence(row_values, "sweep_grid: row_values")]
+        column_values = [_check.unsigned(c, "sweep_grid: column_values[]")
+                         for c in _sequence(column_values, "sweep_grid: column_values")]
+        ppm = int(round(_check.fraction(margin, "sweep_grid: margin") * 1e6))
+        space_name = _check.text(space, "sweep_grid: space", optional=True)
+        _check.text(machine_name, "sweep_grid: machine_name", optional=True)
+        given = _check.overrides(overrides, "sweep_grid: overrides")
         if not row_values or not column_values:
             raise InvalidArgument("sweep_grid: no values")
         lib = _ffi.lib()
-        cells: List[int] = []
+        cells: List[Any] = []
         try:
             for r in row_values:
-                defined = dict(overrides or {})
+                defined = dict(given)
                 defined.pop(rows, None)
-                defined[rows] = int(r)
-                opts, table = _options(machine, host, defined)
+                defined[rows] = r
+                opts, table = _options("sweep_grid", machine, host, defined)
                 for c in column_values:
                     fo = _ffi.FrontierOptions()
                     self._check(lib.vxp_frontier_options_init(ctypes.byref(fo),
                                                               _ffi.FRONTIER_OPTIONS_VERSION))
-                    fo.name = columns.encode("utf-8")
-                    fo.lo = fo.hi = int(c)
-                    fo.margin_ppm = int(round(margin * 1e6))
-                    fo.space = space.encode("utf-8") if space else None
-                    out = ctypes.c_void_p()
-                    self._check(lib.vxp_frontier_run(ctypes.byref(out), self._handle(),
-                                                     program._handle(), ctypes.byref(opts),
-                                                     ctypes.byref(fo)))
-                    cells.append(out.value or 0)
+                    fo.name = column_name
+                    fo.lo = fo.hi = c
+                    fo.margin_ppm = ppm
+                    fo.space = space_name
+                    out = _ffi.H.frontier()
+                    self._check(lib.vxp_frontier_run(ctypes.byref(out), self._handle(), prog,
+                                                     ctypes.byref(opts), ctypes.byref(fo)))
+                    cells.append(out)
                 del table
-            array = (ctypes.c_void_p * len(cells))(*cells)
+            array = (ctypes.c_void_p * len(cells))(*(f.value for f in cells))
 
             def make(rep: Any, ro: Any) -> int:
                 return int(lib.vxp_report_sweep_grid(rep, self._handle(), array, len(row_values),
-                                                      len(column_values),
-                                                      rows.encode("utf-8"), ro))
+                                                      len(column_values), row_name, ro))
 
             doc = json.loads(self._report(make, _ffi.REPORT_JSON))
             return SweepGrid.from_json(doc, self._report(make, _ffi.REPORT_TEXT,
@@ -935,39 +1002,56 @@ class Context(_Handle):
         ro = _ffi.ReportOptions()
         self._check(lib.vxp_report_options_init(ctypes.byref(ro), _ffi.REPORT_OPTIONS_VERSION))
         ro.format = fmt
-        ro.function = function.encode("utf-8") if function else None
-        ro.space = space.encode("utf-8") if space else None
-        ro.machine = machine.encode("utf-8") if machine else None
+        ro.function = _check.text(function, "function", optional=True) or None
+        ro.space = _check.text(space, "space", optional=True) or None
+        ro.machine = _check.text(machine, "machine name", optional=True) or None
         if configure is not None:
             configure(ro)
-        out = ctypes.c_void_p()
+        out = _ffi.H.report()
         self._check(make(ctypes.byref(out), ctypes.byref(ro)))
         try:
             size = ctypes.c_size_t()
-            ptr = lib.vxp_report_text(out.value, ctypes.byref(size))
+            ptr = lib.vxp_report_text(out, ctypes.byref(size))
             return ctypes.string_at(ptr, size.value).decode("utf-8")
         finally:
-            lib.vxp_report_free(out.value)
+            lib.vxp_report_free(out)
+
+
+_TRAFFIC = {"compulsory": 0, "no_reuse": 1, "no-reuse": 1}
+
+
+def _sequence(value: object, what: str) -> List[Any]:
+    """A sequence (list, tuple, range) as a list; a str, bytes, a mapping or a lone value is
+    refused: TypeError."""
+    if not isinstance(value, Sequence) or isinstance(value, (str, bytes, bytearray)):
+        raise TypeError("%s: expected a sequence, got %s" % (what, type(value).__name__))
+    return list(value)
 
 
 def _options(
+    what: str,
     machine: Optional["Machine"],
     host: Optional["Machine"],
     overrides: Optional[Mapping[str, int]],
     machine_only: bool = False,
 ) -> Tuple[_ffi.AnalyzeOptions, Any]:
-    """vxp_analyze_options for the arguments, and the table it points into (keep it)."""
+    """vxp_analyze_options for the arguments of ``what`` (checked), and the table it points
+    into (keep it)."""
+    machine_ptr = _h_opt(machine, Machine, what + ": machine")
+    host_ptr = _h_opt(host, Machine, what + ": host")
+    only = _check.flag(machine_only, what + ": machine_only")
+    defined = _check.overrides(overrides, what + ": overrides")
     opts = _ffi.AnalyzeOptions()
     rc = _ffi.lib().vxp_analyze_options_init(ctypes.byref(opts), _ffi.ANALYZE_OPTIONS_VERSION)
     if rc:
         raise error_for(rc, "vxp_analyze_options_init")
-    opts.machine = machine._handle() if machine else None
-    opts.host = host._handle() if host else None
-    opts.machine_only = 1 if machine_only else 0
-    items = list((overrides or {}).items())
+    opts.machine = machine_ptr.value if machine_ptr is not None else None
+    opts.host = host_ptr.value if host_ptr is not None else None
+    opts.machine_only = 1 if only else 0
+    items = list(defined.items())
     table = (_ffi.ConstOverride * max(len(items), 1))()
     for i, (name, value) in enumerate(items):
-        table[i] = _ffi.ConstOverride(name.encode("utf-8"), int(value))
+        table[i] = _ffi.ConstOverride(name.encode("utf-8", "surrogateescape"), value)
     if items:
         opts.overrides = ctypes.cast(table, ctypes.POINTER(_ffi.ConstOverride))
         opts.override_count = len(items)
@@ -993,7 +1077,7 @@ def _scopes_of(rec: Any, src: Any) -> Tuple[Scope, ...]:
     return tuple(chain)
 
 
-def _span_of(range_: _ffi.Range, src_ptr: Optional[int]) -> Span:
+def _span_of(range_: _ffi.Range, src_ptr: Any) -> Span:
     lib = _ffi.lib()
     return Span(
         file=_text(lib.vxp_source_label(src_ptr)) or "",
@@ -1008,7 +1092,7 @@ def _span_of(range_: _ffi.Range, src_ptr: Optional[int]) -> Span:
     )
 
 
-def _diagnostic(ptr: int) -> Diagnostic:
+def _diagnostic(ptr: Any) -> Diagnostic:
     lib = _ffi.lib()
     span = None
     if lib.vxp_diagnostic_has_range(ptr):
@@ -1033,7 +1117,7 @@ class Source(_Handle):
 
     _free_name = "vxp_source_free"
 
-    def __init__(self, ptr: int, ctx: Context):
+    def __init__(self, ptr: Any, ctx: Context):
         super().__init__(ptr, (ctx,))
         self.context = ctx
 
@@ -1058,27 +1142,31 @@ class Source(_Handle):
 
     def line(self, index: int) -> Optional[str]:
         """0-based line ``index`` without its terminator, or None past the end."""
+        i = _check.unsigned(index, "line: index", 32)
         size = ctypes.c_size_t()
-        ptr = _ffi.lib().vxp_source_line(self._handle(), index, ctypes.byref(size))
+        ptr = _ffi.lib().vxp_source_line(self._handle(), i, ctypes.byref(size))
         if ptr is None:
             return None
         return ctypes.string_at(ptr, size.value).decode("utf-8", "surrogateescape")
 
     def utf16_column(self, line: int, column: int) -> int:
         """The UTF-16 column (LSP) of 0-based ``line`` and byte ``column``."""
-        return int(_ffi.lib().vxp_source_utf16_column(self._handle(), _ffi.Point(line, column)))
+        point = _ffi.Point(_check.unsigned(line, "utf16_column: line", 32),
+                           _check.unsigned(column, "utf16_column: column", 32))
+        return int(_ffi.lib().vxp_source_utf16_column(self._handle(), point))
 
     def edit(self, start_byte: int, old_end_byte: int, text: Union[str, bytes]) -> "Source":
         """The next version: bytes [start_byte, old_end_byte) replaced by ``text``. This
         source is unchanged; use :meth:`Context.reparse` to reparse incrementally."""
-        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
-        out = ctypes.c_void_p()
+        start = _check.unsigned(start_byte, "edit: start_byte", 32)
+        end = _check.unsigned(old_end_byte, "edit: old_end_byte", 32)
+        data = _check.data(text, "edit: text")
+        out = _ffi.H.source()
         self.context._check(
-            _ffi.lib().vxp_source_edit(
-                ctypes.byref(out), self._handle(), start_byte, old_end_byte, data, len(data)
-            )
+            _ffi.lib().vxp_source_edit(ctypes.byref(out), self._handle(), start, end, data,
+                                       len(data))
         )
-        return Source(out.value or 0, self.context)
+        return Source(out, self.context)
 
 
 class Program(_Handle):
@@ -1086,7 +1174,7 @@ class Program(_Handle):
 
     _free_name = "vxp_program_free"
 
-    def __init__(self, ptr: int, ctx: Context, source: Source):
+    def __init__(self, ptr: Any, ctx: Context, source: Source):
         super().__init__(ptr, (ctx, source))
         self.context = ctx
         self.source = source
@@ -1118,7 +1206,7 @@ class Machine(_Handle):
 
     _free_name = "vxp_machine_free"
 
-    def __init__(self, ptr: int, ctx: Context, source: Optional[Source]):
+    def __init__(self, ptr: Any, ctx: Context, source: Optional[Source]):
         super().__init__(ptr, (ctx,) + ((source,) if source else ()))
         self.context = ctx
 
@@ -1141,7 +1229,7 @@ class Analysis(_Handle):
 
     _free_name = "vxp_analysis_free"
 
-    def __init__(self, ptr: int, parents: Tuple[_Handle, ...], program: Program):
+    def __init__(self, ptr: Any, parents: Tuple[_Handle, ...], program: Program):
         super().__init__(ptr, parents)
         self.program = program
         self._report: Optional[Dict[str, Any]] = None
@@ -1186,7 +1274,7 @@ class Analysis(_Handle):
                     overcommit=bool(lib.vxp_resident_set_overcommit(rs)),
                     allocated_bytes=int(allocated.value) if known else None,
                     records=tuple(
-                        index[lib.vxp_resident_set_record(rs, k)]
+                        index[lib.vxp_resident_set_record(rs, k).value]
                         for k in range(lib.vxp_resident_set_record_count(rs))
                     ),
                 )
@@ -1197,7 +1285,8 @@ class Analysis(_Handle):
         """Record handle -> its index in ``records``."""
         lib, h = _ffi.lib(), self._handle()
         return {
-            lib.vxp_analysis_record(h, i): i for i in range(lib.vxp_analysis_record_count(h))
+            lib.vxp_analysis_record(h, i).value: i
+            for i in range(lib.vxp_analysis_record_count(h))
         }
 
     @property
@@ -1271,7 +1360,7 @@ class Analysis(_Handle):
                         CostComposition,
                         lib.vxp_cost_composition_name(lib.vxp_route_cost_composition(r))),
                     span=_span_of(lib.vxp_route_range(r), src),
-                    record=index.get(lib.vxp_route_record(r)),
+                    record=index.get(lib.vxp_route_record(r).value),
                 )
             )
         return out
@@ -1333,7 +1422,7 @@ class Analysis(_Handle):
     def generate_cuda(self) -> CudaProgram:
         """Generate CUDA for the analysed program (the optional code-generation stage)."""
         lib = _ffi.lib()
-        out = ctypes.c_void_p()
+        out = _ffi.H.cuda()
         self.program.context._check(lib.vxp_cuda_generate(
             ctypes.byref(out), self.program.context._handle(), self._handle()))
         try:
@@ -1361,13 +1450,13 @@ class Analysis(_Handle):
 
     def roofline(self, function: str) -> Roofline:
         """The roofline of one call of ``function`` (``vxpeak roofline``)."""
+        name = _check.text(function, "roofline: function")
         lib = _ffi.lib()
-        out = ctypes.c_void_p()
+        out = _ffi.H.roofline()
         rc = lib.vxp_roofline_new(
-            ctypes.byref(out), self.program.context._handle(), self._handle(),
-            function.encode("utf-8"))
+            ctypes.byref(out), self.program.context._handle(), self._handle(), name)
         self.program.context._check(rc)
-        rf = out.value
+        rf = out
         value = ctypes.c_uint64()
 
         def optional(getter: Any, *args: Any) -> Optional[int]:
@@ -1415,16 +1504,15 @@ class Analysis(_Handle):
         ``tokens_per_call`` tokens (read from the const ``tokens_name`` when given), as
         libvxpeak renders it (vxp_report_roofline): typed, with ``to_dict()`` (the command's
         JSON) and ``text`` (its text, naming the machine ``machine``)."""
-        models = {"compulsory": 0, "no_reuse": 1, "no-reuse": 1}
-        if traffic not in models:
-            raise InvalidArgument("roofline_report: traffic %r is not compulsory or no_reuse"
-                                  % traffic)
+        model = _check.choice(traffic, _TRAFFIC, "roofline_report: traffic")
+        tokens = _check.unsigned(tokens_per_call, "roofline_report: tokens_per_call")
+        tokens_const = _check.text(tokens_name, "roofline_report: tokens_name", optional=True)
         ctx = self.program.context
 
         def configure(ro: _ffi.ReportOptions) -> None:
-            ro.traffic = models[traffic]
-            ro.tokens_per_call = int(tokens_per_call)
-            ro.tokens_name = tokens_name.encode("utf-8") if tokens_name else None
+            ro.traffic = model
+            ro.tokens_per_call = tokens
+            ro.tokens_name = tokens_const or None
 
         def make(rep: Any, ro: Any) -> int:
             return int(_ffi.lib().vxp_report_roofline(rep, ctx._handle(), self._handle(), ro))
@@ -1457,6 +1545,7 @@ class Analysis(_Handle):
             "routes": (lambda: self.routes, Route),
             "call_trees": (lambda: self.call_trees, CallTree),
         }
+        _check.instance(what, str, "to_dataframe: what")
         if what not in kinds:
             raise InvalidArgument(
                 "to_dataframe(%r): choose one of %s" % (what, ", ".join(sorted(kinds)))
@@ -1486,10 +1575,8 @@ class Analysis(_Handle):
         its capacity with the tiles that fill it, the call trees, the routes, the pairs with
         less than ``margin`` (a fraction, 0 <= margin < 1) of their capacity free, and the
         verdict line; the machine is named ``machine`` (by default its label)."""
-        if not 0.0 <= margin < 1.0:
-            raise InvalidArgument("check_text: margin %r is not in [0, 1)" % margin)
+        ppm = int(round(_check.fraction(margin, "check_text: margin") * 1000000))
         ctx = self.program.context
-        ppm = int(round(margin * 1000000))
 
         def configure(ro: _ffi.ReportOptions) -> None:
             ro.margin_ppm = ppm
@@ -1503,8 +1590,8 @@ class Analysis(_Handle):
         """How many (function, space) pairs fit their capacity but not with ``margin`` (a
         fraction) of it free (vxp_analysis_inside_margin): the command rejects the program
         when this is not zero."""
-        return int(_ffi.lib().vxp_analysis_inside_margin(self._handle(),
-                                                         int(round(margin * 1000000))))
+        ppm = int(round(_check.fraction(margin, "inside_margin: margin") * 1000000))
+        return int(_ffi.lib().vxp_analysis_inside_margin(self._handle(), ppm))
 
     def plot(self, function: Optional[str] = None, space: Optional[str] = None) -> "Plot":
         """The bytes live along program order as SVG (``vxpeak plot``; vxp_report_plot):
@@ -1535,16 +1622,17 @@ def check(
     as a dict. ``machine`` and ``host`` are files or built-in names ("a100-40";
     host "default" is the built-in host). A program without a machine model of its own
     and no ``machine`` is checked against the built-in a100-40 with the default host."""
+    _check.path(path, "check: path")
+    _check.text(machine, "check: machine", optional=True)
+    _check.text(host, "check: host", optional=True)
     with Context() as ctx:
         program = ctx.parse(ctx.load(path))
-        if machine is None and not program.declares_machine:
-            machine, host = "a100-40", host or "default"
 
         def model(name: Optional[str]) -> Optional[Machine]:
             if name is None:
                 return None
             if "/" in name or name.endswith(".vx"):
                 return ctx.machine(name)
-            return ctx.builtin_machine("host-default" if name == "default" else name)
+            return ctx.builtin_machine(default_host() if name == "default" else name)
 
         return ctx.analyze(program, machine=model(machine), host=model(host)).to_dict()

@@ -19,6 +19,7 @@ EIO = -4
 ECANCELLED = -5
 EVERSION = -6
 ENOTFOUND = -7
+EMISUSE = -8
 
 
 class VxpeakError(Exception):
@@ -69,9 +70,19 @@ class NotFound(VxpeakError, LookupError):
     code = ENOTFOUND
 
 
+class Misuse(InvalidArgument):
+    """VXP_EMISUSE: a handle of the wrong kind, or one already freed, was passed to the library;
+    also raised, before any call, for an object used after it (or what it was made from) was
+    closed. An InvalidArgument, so code catching that one catches this too."""
+
+    code = EMISUSE
+
+
 _BY_CODE: Dict[int, Type[VxpeakError]] = {
     cls.code: cls
-    for cls in (OutOfMemory, InvalidArgument, InputOutputError, Cancelled, VersionError, NotFound)
+    for cls in (
+        OutOfMemory, InvalidArgument, InputOutputError, Cancelled, VersionError, NotFound, Misuse
+    )
 }
 
 
