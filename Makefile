@@ -51,7 +51,7 @@ PARSER_CFLAGS ?=
 # The CLI sees only the public header (checked: no -Ilib; make check-public). It looks
 # for fleet models in the installed fleet; the build-tree binary also in this checkout's
 # fleet/, the installed one (make install) not.
-CLI_CFLAGS = $(CFLAGS) $(WARNINGS) -Iinclude -DVXPEAK_FLEET_DIR='"$(FLEETDIR)"'
+CLI_CFLAGS = $(CFLAGS) $(WARNINGS) -Iinclude $(shell pkg-config --cflags jansson 2>/dev/null) -DVXPEAK_FLEET_DIR='"$(FLEETDIR)"'
 TEST_CFLAGS = $(CFLAGS) -Wall -Wextra -Werror -Wno-missing-field-initializers -Iinclude -Ilib \
 	-I$(BUILD)/gen $(DEP_CFLAGS)
 

@@ -31,6 +31,14 @@ typedef enum vxpeak_opt {
   OPT_TRAFFIC,
   OPT_TOKENS,
   OPT_TIME_LIMIT,
+  OPT_WORKLOAD,
+  OPT_BATCH,
+  OPT_CONTEXT,
+  OPT_DTYPE,
+  OPT_KV_DTYPE,
+  OPT_OPTIMIZER,
+  OPT_FUSED,
+  OPT_CHECKPOINTING,
   OPT_HELP,
   OPT_COUNT
 } vxpeak_opt;
@@ -71,6 +79,10 @@ typedef struct vxpeak_args {
   bool no_reuse;           /* --traffic no-reuse (default compulsory) */
   const char *tokens_name; /* --tokens-per-call CONST|N, or NULL (1 per call) */
   uint64_t time_limit_us;  /* --time-limit SECONDS, in microseconds (0: none) */
+  /* model: the workload and what the program is written for (0 / NULL: the defaults). */
+  const char *workload, *dtype, *kv_dtype, *optimizer;
+  uint64_t model_batch, model_context;
+  bool fused_attention, checkpointing;
 } vxpeak_args;
 
 /* A command: its name, what it does, which options it takes, which formats it writes. */
@@ -121,6 +133,7 @@ int vxpeak_sweep(const vxpeak_args *args);
 int vxpeak_roofline(const vxpeak_args *args);
 int vxpeak_plot(const vxpeak_args *args);
 int vxpeak_lsp(const vxpeak_args *args);
+int vxpeak_model(const vxpeak_args *args);
 
 /* The language server's stdio loop (bindings/lsp/serve.c, linked into the command):
  * serves until `exit` or end of input and returns the exit status. */

@@ -446,6 +446,11 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_report_sweep_grid": (c_int, [_OUT, _H, c_void_p, c_size_t, c_size_t, c_char_p, c_void_p]),
     "vxp_report_text": (c_void_p, [_H, _SIZE_OUT]),
     "vxp_report_free": (None, [_H]),
+    # model programs
+    "vxp_model_workload_name": (c_char_p, [c_int]),
+    "vxp_model_optimizer_name": (c_char_p, [c_int]),
+    "vxp_model_generate": (c_int, [_H, _H, c_void_p, c_void_p, c_void_p]),
+    "vxp_model_parameters": (c_int, [_H, _H, POINTER(c_uint64)]),
     # cuda code generation
     "vxp_cuda_generate": (c_int, [_OUT, _H, _H]),
     "vxp_cuda_generate_flags": (c_int, [_OUT, _H, _H, c_uint]),
