@@ -116,12 +116,6 @@ static int check_dimensions(vxp_context *ctx, const vxp_model_config *c, vxp_mod
   p->heads = c->num_attention_heads;
   p->vocab = c->vocab_size;
   p->kv_heads = c->num_key_value_heads ? c->num_key_value_heads : c->num_attention_heads;
-  if (p->heads % p->kv_heads != 0)
-    return vxp_ctx__error(ctx, VXP_EINVAL,
-                          "num_key_value_heads (%llu) does not divide num_attention_heads (%llu): "
-                          "grouped-query attention shares each key/value head among a whole "
-                          "number of query heads",
-                          (unsigned long long)p->kv_heads, (unsigned long long)p->heads);
   p->head_dim_given = c->head_dim != 0;
   if (c->head_dim) {
     p->head_dim = c->head_dim;
@@ -133,6 +127,12 @@ static int check_dimensions(vxp_context *ctx, const vxp_model_config *c, vxp_mod
                             (unsigned long long)p->heads, (unsigned long long)p->hidden);
     p->head_dim = p->hidden / p->heads;
   }
+  if (p->heads % p->kv_heads != 0)
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "num_key_value_heads (%llu) does not divide num_attention_heads (%llu): "
+                          "grouped-query attention shares each key/value head among a whole "
+                          "number of query heads",
+                          (unsigned long long)p->kv_heads, (unsigned long long)p->heads);
   p->tied = c->tie_word_embeddings != 0;
   p->biases = p->family == VXP__FAMILY_QWEN2;
   p->moe = p->family == VXP__FAMILY_MIXTRAL;
