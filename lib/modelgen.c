@@ -71,6 +71,7 @@ static void put_constants(gen *g) {
   put_const(g, "HEAD_DIM", p->head_dim,
             p->head_dim_given ? "head_dim" : "hidden_size / num_attention_heads", NULL);
   put_const(g, "VOCAB", p->vocab, "vocab_size", NULL);
+  put(g, "const QKV : i64 = (HEADS + 2 * KV_HEADS) * HEAD_DIM;  // q, k and v outputs\n");
   if (p->moe) {
     put_const(g, "EXPERTS", p->experts, "num_local_experts", NULL);
     put_const(g, "ACTIVE", p->active, "num_experts_per_tok", NULL);
@@ -90,10 +91,11 @@ static void put_constants(gen *g) {
   if (p->workload == VXP_WORKLOAD_TRAIN) {
     put(g, "// Every parameter (the layer weights and embeddings below, tile for tile).\n");
     put(g,
-        "const PARAMS : i64 = LAYERS * (HIDDEN * (HEADS + 2 * KV_HEADS) * HEAD_DIM + HEADS "
-        "* HEAD_DIM * HIDDEN\n    + %s%s%s + 2 * HIDDEN) + %sVOCAB * HIDDEN + HIDDEN;\n",
+        "const PARAMS : i64 = LAYERS * (HIDDEN * QKV%s + HEADS * HEAD_DIM * HIDDEN\n"
+        "    + %s + 2 * HIDDEN) + %sVOCAB * HIDDEN + HIDDEN;\n",
+        p->biases ? " + QKV" : "",
         p->moe ? "EXPERTS * 3 * HIDDEN * FFN + HIDDEN * EXPERTS" : "3 * HIDDEN * FFN",
-        p->biases ? " + (HEADS + 2 * KV_HEADS) * HEAD_DIM" : "", "", p->tied ? "" : "2 * ");
+        p->tied ? "" : "2 * ");
     put(g, "// What a layer keeps per token for the backward pass (see the header).\n");
     put(g, "const SAVED : i64 = 4 * HIDDEN + (2 * HEADS + 2 * KV_HEADS) * HEAD_DIM + 3 * FFN%s;\n",
         p->moe ? " * ACTIVE + EXPERTS" : "");
@@ -120,10 +122,10 @@ static void put_weights(gen *g) {
   const vxp_model_plan *p = g->p;
   const char *t = p->dtype;
   put(g, "  // role: layer weights\n");
-  put_tile(g, "attn_qkv", t, "LAYERS, HIDDEN, (HEADS + 2 * KV_HEADS) * HEAD_DIM", "uninit",
+  put_tile(g, "attn_qkv", t, "LAYERS, HIDDEN, QKV", "uninit",
            "q_proj, k_proj, v_proj");
   if (p->biases)
-    put_tile(g, "qkv_bias", t, "LAYERS, (HEADS + 2 * KV_HEADS) * HEAD_DIM", "uninit",
+    put_tile(g, "qkv_bias", t, "LAYERS, QKV", "uninit",
              "their biases");
   put_tile(g, "attn_o", t, "LAYERS, HEADS * HEAD_DIM, HIDDEN", "uninit", "o_proj");
   if (p->moe) {
@@ -171,14 +173,14 @@ static void put_decode_region(gen *g) {
          "    // Every projection weight times each sequence's input: a multiply and an add.\n"
          "    for l in 0..LAYERS {\n"
          "      for h in 0..HIDDEN {\n"
-         "        for c in 0..(HEADS + 2 * KV_HEADS) * HEAD_DIM {\n"
+         "        for c in 0..QKV {\n"
          "          for b in 0..BATCH {\n"
          "            acc = acc + attn_qkv[l][h][c] * x[b][h];\n"
          "          }\n"
          "        }\n"
          "      }\n");
   if (p->biases)
-    put(g, "      for c in 0..(HEADS + 2 * KV_HEADS) * HEAD_DIM {\n"
+    put(g, "      for c in 0..QKV {\n"
            "        for b in 0..BATCH {\n"
            "          acc = acc + qkv_bias[l][c];\n"
            "        }\n"
@@ -378,7 +380,7 @@ static void put_decode_figures(gen *g) {
 static void put_parameters(gen *g) {
   const vxp_model_plan *p = g->p;
   put(g, "// Parameters, worked by hand (every tensor of the checkpoint):\n");
-  put(g, "//   per layer: q, k, v  HIDDEN x (HEADS + 2 KV_HEADS) x HEAD_DIM = %s\n",
+  put(g, "//   per layer: q, k, v  HIDDEN x QKV = HIDDEN x (HEADS + 2 KV_HEADS) x HEAD_DIM = %s\n",
       N(p->qkv_elems).s);
   if (p->biases)
     put(g, "//              their biases (HEADS + 2 KV_HEADS) x HEAD_DIM = %s\n",
@@ -398,7 +400,8 @@ static void put_parameters(gen *g) {
       p->tied ? " (lm_head is the same table: tie_word_embeddings)" : "; lm_head the same");
   put(g, "//   P = %s parameters", N(p->params).s);
   if (p->moe)
-    put(g, "; a token runs ACTIVE of the EXPERTS experts: %s active", N(p->active_params).s);
+    put(g, ";\n//   a token runs ACTIVE of the EXPERTS experts: %s parameters active",
+        N(p->active_params).s);
   put(g, "\n");
 }
 
@@ -439,19 +442,19 @@ static void put_header(gen *g, const model_bytes *m) {
     put(g,
         "// Activations: the residual stream (BATCH x CONTEXT x HIDDEN) and the last tokens'\n"
         "//   logits held through the run, then one layer's at a time (released at the end\n"
-        "//   of each iteration): the normed input, q/k/v, %sthe attention output,%s the MLP's\n"
-        "//   gate and up outputs; at their largest %s bytes\n",
+        "//   of each iteration): the normed input, q/k/v, %sthe attention output,%s\n"
+        "//   the MLP's gate and up outputs; at their largest %s bytes\n",
         p->fused ? ""
-                 : "the scores as a plain attention holds them (BATCH x HEADS x CONTEXT x "
-                   "CONTEXT; --fused-attention keeps none), ",
+                 : "the scores as a plain\n//   attention holds them (BATCH x HEADS x CONTEXT x "
+                   "CONTEXT; --fused-attention keeps\n//   none), ",
         p->moe ? " the router's scores," : "", N(m->activations).s);
     break;
   case VXP_WORKLOAD_TRAIN:
-    put(g, "// Training, mixed precision: weights and gradients in %s, %s\n", p->dtype,
-        p->dtype_bits == 32 ? "and the weights are their own master copy"
-                            : "an f32 master copy of the weights as optimizer state");
+    put(g, "// Training, mixed precision: weights and gradients in %s;\n//   %s\n", p->dtype,
+        p->dtype_bits == 32 ? "the weights are their own master copy"
+                            : "an f32 master copy of the weights is optimizer state");
     put(g, "//   gradients PARAMS x %u bits = %s bytes\n", p->dtype_bits, N(m->gradients).s);
-    put(g, "//   optimizer state (%s): %s = %s bytes\n", vxp_model_optimizer_name(p->optimizer),
+    put(g, "//   optimizer state (%s): %s\n//     = %s bytes\n", vxp_model_optimizer_name(p->optimizer),
         p->optimizer == VXP_OPTIMIZER_ADAM
             ? (p->dtype_bits == 32 ? "two f32 moments, 8 bytes per parameter"
                                    : "master copy and two f32 moments, 12 bytes per parameter")
@@ -461,10 +464,10 @@ static void put_header(gen *g, const model_bytes *m) {
     put(g,
         "//   activations kept for the backward pass: SAVED values per token per layer (the\n"
         "//   layer's input, both norms' outputs, the residual, q, k, v and the attention\n"
-        "//   output, the MLP's gate, up and product%s)%s, and the logits (BATCH x CONTEXT\n"
-        "//   x VOCAB)%s: %s bytes\n",
-        p->moe ? " for each active expert, the router's scores" : "",
-        p->fused ? "" : ", the attention probabilities (HEADS x CONTEXT x CONTEXT a sequence)",
+        "//   output, the MLP's gate, up and product%s)%s,\n"
+        "//   and the logits (BATCH x CONTEXT x VOCAB)%s: %s bytes\n",
+        p->moe ? "\n//   for each active expert, the router's scores" : "",
+        p->fused ? "" : ",\n//   the attention probabilities (HEADS x CONTEXT x CONTEXT a sequence)",
         p->checkpointing ? "; with --checkpointing only each layer's input is kept, and one "
                            "layer's\n//   activations are recomputed at a time"
                          : "",
@@ -525,9 +528,7 @@ static void put_prefill_main(gen *g) {
       "    let normed = transfer(Tensor<%s, [BATCH * CONTEXT, HIDDEN]>::uninit(), "
       "Memory::HBM);\n",
       p->dtype);
-  put(g,
-      "    let qkv = transfer(Tensor<%s, [BATCH * CONTEXT, (HEADS + 2 * KV_HEADS) * "
-      "HEAD_DIM]>::uninit(),\n        Memory::HBM);\n",
+  put(g, "    let qkv = transfer(Tensor<%s, [BATCH * CONTEXT, QKV]>::uninit(), Memory::HBM);\n",
       p->dtype);
   if (!p->fused)
     put(g,

@@ -380,6 +380,63 @@ static void test_modelgen__a_refusing_writer_is_an_io_error(void **state) {
   free(sink.text);
 }
 
+/* An allocator that refuses allocation number `fail_at` and counts the live blocks. */
+typedef struct refusing {
+  size_t calls, fail_at, live;
+} refusing;
+
+static void *refusing_malloc(size_t size, void *ud) {
+  refusing *r = ud;
+  if (r->calls++ == r->fail_at) return NULL;
+  r->live++;
+  return malloc(size);
+}
+static void *refusing_realloc(void *ptr, size_t size, void *ud) {
+  refusing *r = ud;
+  if (!ptr) return refusing_malloc(size, ud);
+  if (r->calls++ == r->fail_at) return NULL;
+  return realloc(ptr, size);
+}
+static void refusing_free(void *ptr, void *ud) {
+  refusing *r = ud;
+  if (ptr) r->live--;
+  free(ptr);
+}
+
+static void test_modelgen__every_allocation_failure_is_enomem_with_nothing_written(void **state) {
+  (void)state;
+  vxp_model_config c = mixtral_8x7b();
+  vxp_model_options o = VXP_MODEL_OPTIONS_INIT;
+  o.workload = VXP_WORKLOAD_PREFILL;
+  size_t failures = 0;
+  for (size_t n = 0;; n++) {
+    refusing r = {0, n, 0};
+    vxp_allocator alloc = {refusing_malloc, refusing_realloc, refusing_free, &r};
+    vxp_context_options co = VXP_CONTEXT_OPTIONS_INIT;
+    co.allocator = &alloc;
+    vxp_context *ctx = NULL;
+    if (vxp_context_new(&ctx, &co) != VXP_OK) {
+      failures++;
+      assert_int_equal(r.live, 0);
+      continue;
+    }
+    test_sink sink;
+    memset(&sink, 0, sizeof(sink));
+    int rc = vxp_model_generate(ctx, &c, &o, test_sink_write, &sink);
+    vxp_context_free(ctx);
+    assert_int_equal(r.live, 0);
+    free(sink.text);
+    if (r.calls <= n) { /* nothing was refused: the sweep is over */
+      assert_int_equal(rc, VXP_OK);
+      break;
+    }
+    assert_int_equal(rc, VXP_ENOMEM);
+    assert_int_equal(sink.pieces, 0);
+    failures++;
+  }
+  assert_true(failures > 1);
+}
+
 static void test_modelgen__names_of_the_closed_sets(void **state) {
   (void)state;
   assert_string_equal(vxp_model_workload_name(VXP_WORKLOAD_PREFILL), "prefill");
@@ -403,6 +460,7 @@ int main(void) {
       cmocka_unit_test(test_modelgen__llama3_8b_matches_vllm_published_figures),
       cmocka_unit_test(test_modelgen__bad_configurations_name_the_field_and_write_nothing),
       cmocka_unit_test(test_modelgen__a_refusing_writer_is_an_io_error),
+      cmocka_unit_test(test_modelgen__every_allocation_failure_is_enomem_with_nothing_written),
       cmocka_unit_test(test_modelgen__names_of_the_closed_sets),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
