@@ -308,12 +308,14 @@ $(BUILD)/examples/%: $(BUILD)/examples/%.o $(SHARED)
 
 # Then every Vx example's own expectations: its `// RUN:` commands and the `// CHECK:` lines
 # that must appear in their output (tests/examples/filecheck.py; the checker checks itself
-# first, and a copy of decode.vx with one figure altered must fail).
+# first, and a copy of decode.vx with one figure altered must fail); and the programs of
+# examples/models/ are what `vxpeak model` writes today (tests/models_regen.sh).
 examples: $(EXAMPLE_BINS) $(CLI)
 	@sh tests/examples/run.sh $(BUILD)/examples
 	@python3 tests/examples/filecheck.py --self-test
 	@sh tests/examples/mutant.sh $(CLI)
 	@python3 tests/examples/filecheck.py $(CLI)
+	@sh tests/models_regen.sh $(CLI)
 
 # CUDA code generation without a GPU: golden .cu files, and the generated programs built
 # against a CPU emulation of the CUDA runtime, whose measured peaks must equal the

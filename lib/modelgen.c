@@ -122,11 +122,8 @@ static void put_weights(gen *g) {
   const vxp_model_plan *p = g->p;
   const char *t = p->dtype;
   put(g, "  // role: layer weights\n");
-  put_tile(g, "attn_qkv", t, "LAYERS, HIDDEN, QKV", "uninit",
-           "q_proj, k_proj, v_proj");
-  if (p->biases)
-    put_tile(g, "qkv_bias", t, "LAYERS, QKV", "uninit",
-             "their biases");
+  put_tile(g, "attn_qkv", t, "LAYERS, HIDDEN, QKV", "uninit", "q_proj, k_proj, v_proj");
+  if (p->biases) put_tile(g, "qkv_bias", t, "LAYERS, QKV", "uninit", "their biases");
   put_tile(g, "attn_o", t, "LAYERS, HEADS * HEAD_DIM, HIDDEN", "uninit", "o_proj");
   if (p->moe) {
     put_tile(g, "router", t, "LAYERS, HIDDEN, EXPERTS", "uninit", "block_sparse_moe.gate");
@@ -454,7 +451,8 @@ static void put_header(gen *g, const model_bytes *m) {
         p->dtype_bits == 32 ? "the weights are their own master copy"
                             : "an f32 master copy of the weights is optimizer state");
     put(g, "//   gradients PARAMS x %u bits = %s bytes\n", p->dtype_bits, N(m->gradients).s);
-    put(g, "//   optimizer state (%s): %s\n//     = %s bytes\n", vxp_model_optimizer_name(p->optimizer),
+    put(g, "//   optimizer state (%s): %s\n//     = %s bytes\n",
+        vxp_model_optimizer_name(p->optimizer),
         p->optimizer == VXP_OPTIMIZER_ADAM
             ? (p->dtype_bits == 32 ? "two f32 moments, 8 bytes per parameter"
                                    : "master copy and two f32 moments, 12 bytes per parameter")
@@ -467,7 +465,8 @@ static void put_header(gen *g, const model_bytes *m) {
         "//   output, the MLP's gate, up and product%s)%s,\n"
         "//   and the logits (BATCH x CONTEXT x VOCAB)%s: %s bytes\n",
         p->moe ? "\n//   for each active expert, the router's scores" : "",
-        p->fused ? "" : ",\n//   the attention probabilities (HEADS x CONTEXT x CONTEXT a sequence)",
+        p->fused ? ""
+                 : ",\n//   the attention probabilities (HEADS x CONTEXT x CONTEXT a sequence)",
         p->checkpointing ? "; with --checkpointing only each layer's input is kept, and one "
                            "layer's\n//   activations are recomputed at a time"
                          : "",
