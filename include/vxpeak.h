@@ -2014,6 +2014,16 @@ typedef struct vxp_model_config {
 #define VXP_MODEL_CONFIG_INIT                                                                      \
   { VXP_MODEL_CONFIG_VERSION, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL }
 
+/**
+ * One tensor of a checkpoint, as its safetensors header lists it (the command reads the
+ * header; no tensor data is read). Strings are borrowed for the call.
+ */
+typedef struct vxp_model_tensor {
+  const char *name;  /**< "model.layers.0.self_attn.q_proj.weight" */
+  const char *dtype; /**< the header's dtype: "F16", "BF16", "F32", "F8_E4M3", "I32", ... */
+  uint64_t bytes;    /**< data_offsets[1] - data_offsets[0] */
+} vxp_model_tensor;
+
 #define VXP_MODEL_OPTIONS_VERSION 1
 
 /**
@@ -2031,12 +2041,22 @@ typedef struct vxp_model_options {
   int fused_attention;           /**< prefill, train: no CONTEXT x CONTEXT scores tile */
   int checkpointing;             /**< train: keep each layer's input, recompute the rest */
   const char *command;           /**< the command line to quote in the header, or NULL */
+  /**
+   * The checkpoint's tensors, or NULL: the weights' bytes then come from them. A tensor
+   * belongs to the module its name starts with (`model.layers.3.mlp.gate_proj.` holds a
+   * quantized checkpoint's `qweight`, `scales`... too); a tile whose tensors are one dtype
+   * and hold its elements exactly takes that element type, any other (quantized, mixed) is
+   * a u8 tile of their bytes. Tensors the architecture does not explain, and modules it
+   * expects and does not find, are listed in the header (vxp_model_checkpoint counts them).
+   */
+  const vxp_model_tensor *tensors;
+  size_t tensor_count;
 } vxp_model_options;
 
 #define VXP_MODEL_OPTIONS_INIT                                                                     \
   {                                                                                                \
     VXP_MODEL_OPTIONS_VERSION, VXP_WORKLOAD_DECODE, 0, 0, NULL, NULL, VXP_OPTIMIZER_ADAM, 0, 0,    \
-        NULL                                                                                       \
+        NULL, NULL, 0                                                                              \
   }
 
 /**
@@ -2062,6 +2082,19 @@ VXP_API VXP_WARN_UNUSED int vxp_model_generate(vxp_context *ctx, const vxp_model
  */
 VXP_API VXP_WARN_UNUSED int vxp_model_parameters(vxp_context *ctx, const vxp_model_config *config,
                                                  uint64_t *out);
+
+/**
+ * How a checkpoint's tensors match the architecture of `config`: `*explained` receives the
+ * bytes of the tensors that belong to one of its modules, `*unexplained` the number of
+ * tensors that belong to none, `*missing` the number of modules with no tensor. Each may be
+ * NULL. The names of both are in the program's header (vxp_model_generate).
+ * @return VXP_OK, VXP_EINVAL (a NULL config, tensors or a tensor's name; a refused
+ *         configuration), VXP_EVERSION, VXP_ENOMEM; reported on `ctx`
+ */
+VXP_API VXP_WARN_UNUSED int vxp_model_checkpoint(vxp_context *ctx, const vxp_model_config *config,
+                                                 const vxp_model_tensor *tensors, size_t count,
+                                                 uint64_t *explained, size_t *unexplained,
+                                                 size_t *missing);
 
 /* ======================================================================== CUDA code generation */
 

@@ -184,6 +184,16 @@ static int count_parameters(vxp_context *ctx, vxp_model_plan *p) {
       !mul(p->tied ? 1 : 2, p->embed_elems, &embed_all) ||
       !add(p->layers_elems, embed_all, &p->params) || !add(p->params, p->final_norm, &p->params))
     return too_large(ctx, "the embeddings", "vocab_size and hidden_size");
+  /* The weight tiles (the layer products are at most layers_elems, checked above). */
+  const uint64_t elems[VXP__GROUP_COUNT] = {
+      p->layers * p->qkv_elems, p->layers * p->bias_elems,
+      p->layers * p->o_elems,   p->layers * p->router_elems,
+      p->layers * p->mlp_elems, (2 * p->layers + 1) * p->hidden,
+      p->embed_elems,           p->tied ? 0 : p->embed_elems};
+  for (int g = 0; g < VXP__GROUP_COUNT; g++) {
+    p->groups[g].present = elems[g] > 0;
+    p->groups[g].elems = elems[g];
+  }
   /* One token runs `active` of the experts: the rest of the MLP is resident but idle. */
   p->active_params = p->params;
   if (p->moe)
@@ -223,6 +233,10 @@ static int check_options(vxp_context *ctx, const vxp_model_config *c, const vxp_
   if (!find_dtype(kv, &p->kv_dtype, &p->kv_bits))
     return vxp_ctx__error(ctx, VXP_EINVAL, "--kv-dtype '%.64s' is not a dtype vxpeak knows", kv);
   p->kv_tokens = p->window && p->window < p->context ? p->window : p->context;
+  for (int g = 0; g < VXP__GROUP_COUNT; g++) {
+    p->groups[g].dtype = p->dtype;
+    p->groups[g].bits = p->dtype_bits;
+  }
   /* The largest tiles the program will hold must stay within the limit too. */
   uint64_t t;
   if (!mul(p->batch, p->context, &t) || !mul(t, p->context, &t) || !mul(t, p->heads, &t) ||
@@ -251,6 +265,11 @@ int vxp_model__plan(vxp_context *ctx, const vxp_model_config *config, const vxp_
       (rc = count_parameters(ctx, plan)))
     return rc;
   if (opts && (rc = check_options(ctx, config, opts, plan))) return rc;
+  if (opts && opts->tensors) {
+    plan->tensors = opts->tensors;
+    plan->tensor_count = opts->tensor_count;
+    if ((rc = vxp_model__match_checkpoint(ctx, plan, opts->tensors, opts->tensor_count))) return rc;
+  }
   return VXP_OK;
 }
 

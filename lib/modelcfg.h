@@ -14,6 +14,32 @@ typedef enum vxp_model_family {
   VXP__FAMILY_MIXTRAL
 } vxp_model_family;
 
+/* The weight tiles, in the program's order. */
+enum {
+  VXP__GROUP_QKV,
+  VXP__GROUP_BIAS,
+  VXP__GROUP_O,
+  VXP__GROUP_ROUTER,
+  VXP__GROUP_MLP,
+  VXP__GROUP_NORMS,
+  VXP__GROUP_EMBED,
+  VXP__GROUP_HEAD,
+  VXP__GROUP_COUNT
+};
+
+/* One weight tile: its elements, and the element type it is written in (the dtype, or with
+ * a checkpoint its tensors' own; `raw`: a u8 tile of the checkpoint's bytes). */
+typedef struct vxp_model_group {
+  bool present; /* the architecture has it */
+  uint64_t elems;
+  const char *dtype;
+  unsigned bits;
+  bool raw, mixed;
+  uint64_t ckpt_bytes;    /* the checkpoint's tensors' bytes */
+  size_t ckpt_tensors;    /* and how many */
+  const char *ckpt_dtype; /* their dtype when they share one */
+} vxp_model_group;
+
 /* A configuration with its options applied, and its figures.
  * Invariant: every figure (elements and bytes) is at most VXP__MODEL_LIMIT, so that the
  * program's i64 constants and the analysis' products of them cannot overflow. */
@@ -36,6 +62,13 @@ typedef struct vxp_model_plan {
   uint64_t embed_elems;   /* vocab x hidden, each table */
   uint64_t params;        /* everything */
   uint64_t active_params; /* what one token runs: the active experts' share of the MLP */
+  vxp_model_group groups[VXP__GROUP_COUNT];
+  /* With a checkpoint (vxp_model_options.tensors): its tensors, what they leave unexplained
+   * and the modules they miss (the first's slot, for the header). */
+  bool checkpoint;
+  const vxp_model_tensor *tensors;
+  size_t tensor_count, unexplained;
+  uint64_t unexplained_bytes, missing, first_missing;
 } vxp_model_plan;
 
 /* The largest figure a plan may hold: 2^56, so that bits x elements (at most 32 bits an
@@ -48,6 +81,15 @@ typedef struct vxp_model_plan {
  * field named. */
 int vxp_model__plan(vxp_context *ctx, const vxp_model_config *config, const vxp_model_options *opts,
                     vxp_model_plan *plan);
+
+/* Match a checkpoint's tensors to the plan's modules and set each weight tile's type from
+ * them (modelckpt.c). */
+int vxp_model__match_checkpoint(vxp_context *ctx, vxp_model_plan *p, const vxp_model_tensor *t,
+                                size_t n);
+/* Whether tensor `name` belongs to one of the architecture's modules. */
+bool vxp_model__explains(const vxp_model_plan *p, const char *name);
+/* The name of module `slot` ("model.layers.3.self_attn.q_proj"). */
+void vxp_model__module_name(const vxp_model_plan *p, uint64_t slot, char *out, size_t size);
 
 /* Bytes of `elems` elements of `bits` each, packed (ceil). */
 static inline uint64_t vxp_model__bytes(uint64_t elems, unsigned bits) {

@@ -118,24 +118,66 @@ static void put_tile(gen *g, const char *name, const char *dtype, const char *sh
     put(g, "%s\n      Memory::HBM);\n", line);
 }
 
-static void put_weights(gen *g) {
+/* The weight tiles: their names, shapes and what they hold. */
+static const struct {
+  const char *name, *shape, *comment;
+  int rank;
+} tiles[VXP__GROUP_COUNT] = {
+    [VXP__GROUP_QKV] = {"attn_qkv", "LAYERS, HIDDEN, QKV", "q_proj, k_proj, v_proj", 3},
+    [VXP__GROUP_BIAS] = {"qkv_bias", "LAYERS, QKV", "their biases", 2},
+    [VXP__GROUP_O] = {"attn_o", "LAYERS, HEADS * HEAD_DIM, HIDDEN", "o_proj", 3},
+    [VXP__GROUP_ROUTER] = {"router", "LAYERS, HIDDEN, EXPERTS", "block_sparse_moe.gate", 3},
+    [VXP__GROUP_MLP] = {"mlp", "LAYERS, HIDDEN, 3 * FFN", "gate_proj, up_proj, down_proj", 3},
+    [VXP__GROUP_NORMS] = {"norms", "2 * LAYERS + 1, HIDDEN", "2 RMSNorms a layer, model.norm", 2},
+    [VXP__GROUP_EMBED] = {"embed", "VOCAB, HIDDEN", "embed_tokens", 2},
+    [VXP__GROUP_HEAD] = {"lm_head", "VOCAB, HIDDEN", NULL, 2},
+};
+
+static const char *tile_name(const vxp_model_plan *p, int group) {
+  return group == VXP__GROUP_MLP && p->moe ? "experts" : tiles[group].name;
+}
+
+/* `TILE[0][0]...`: one element of a weight tile (a raw tile is one-dimensional). */
+static void put_element(gen *g, int group, const char *first) {
+  const vxp_model_group *t = &g->p->groups[group];
+  put(g, "%s[%s]", tile_name(g->p, group), first);
+  for (int r = 1; !t->raw && r < (group == VXP__GROUP_MLP && g->p->moe ? 4 : tiles[group].rank);
+       r++)
+    put(g, "[0]");
+}
+
+static void put_weight_tile(gen *g, int group) {
   const vxp_model_plan *p = g->p;
-  const char *t = p->dtype;
-  put(g, "  // role: layer weights\n");
-  put_tile(g, "attn_qkv", t, "LAYERS, HIDDEN, QKV", "uninit", "q_proj, k_proj, v_proj");
-  if (p->biases) put_tile(g, "qkv_bias", t, "LAYERS, QKV", "uninit", "their biases");
-  put_tile(g, "attn_o", t, "LAYERS, HEADS * HEAD_DIM, HIDDEN", "uninit", "o_proj");
-  if (p->moe) {
-    put_tile(g, "router", t, "LAYERS, HIDDEN, EXPERTS", "uninit", "block_sparse_moe.gate");
-    put_tile(g, "experts", t, "LAYERS, EXPERTS, HIDDEN, 3 * FFN", "uninit", "w1, w3, w2");
-  } else {
-    put_tile(g, "mlp", t, "LAYERS, HIDDEN, 3 * FFN", "uninit", "gate_proj, up_proj, down_proj");
+  const vxp_model_group *t = &p->groups[group];
+  if (!t->present) return;
+  const char *shape =
+      group == VXP__GROUP_MLP && p->moe ? "LAYERS, EXPERTS, HIDDEN, 3 * FFN" : tiles[group].shape;
+  const char *what = group == VXP__GROUP_MLP && p->moe ? "w1, w3, w2"
+                     : group == VXP__GROUP_EMBED && p->tied
+                         ? "embed_tokens, also lm_head (tie_word_embeddings)"
+                         : tiles[group].comment;
+  if (!t->raw) {
+    put_tile(g, tile_name(p, group), t->dtype, shape, "uninit", what);
+    return;
   }
-  put_tile(g, "norms", t, "2 * LAYERS + 1, HIDDEN", "uninit", "2 RMSNorms a layer, model.norm");
+  /* Quantized or mixed: the checkpoint's bytes, whatever their layout. */
+  char bytes[32], comment[160];
+  snprintf(bytes, sizeof(bytes), "%llu", (unsigned long long)t->ckpt_bytes);
+  snprintf(comment, sizeof(comment), "%s: %zu tensors of the checkpoint, %s; their bytes",
+           what ? what : "lm_head", t->ckpt_tensors,
+           t->mixed        ? "mixed dtypes"
+           : t->ckpt_dtype ? t->ckpt_dtype
+                           : "?");
+  put_tile(g, tile_name(p, group), "u8", bytes, "uninit", comment);
+}
+
+static void put_weights(gen *g) {
+  put(g, "  // role: layer weights\n");
+  for (int group = VXP__GROUP_QKV; group <= VXP__GROUP_NORMS; group++)
+    put_weight_tile(g, group);
   put(g, "\n  // role: embeddings\n");
-  put_tile(g, "embed", t, "VOCAB, HIDDEN", "uninit",
-           p->tied ? "embed_tokens, also lm_head (tie_word_embeddings)" : "embed_tokens");
-  if (!p->tied) put_tile(g, "lm_head", t, "VOCAB, HIDDEN", "uninit", NULL);
+  put_weight_tile(g, VXP__GROUP_EMBED);
+  put_weight_tile(g, VXP__GROUP_HEAD);
 }
 
 static void put_kv(gen *g) {
@@ -148,48 +190,71 @@ static void put_kv(gen *g) {
 
 /* ------------------------------------------------------------------ decode */
 
+/* A raw (quantized) tile in a decode step: each byte once per sequence, a multiply-add. */
+static void put_raw_reads(gen *g, int group) {
+  const vxp_model_plan *p = g->p;
+  if (!p->groups[group].present || !p->groups[group].raw) return;
+  put(g,
+      "    // %s: quantized or mixed, read byte by byte (a multiply-add a byte a sequence).\n"
+      "    for i in 0..%llu {\n"
+      "      for b in 0..BATCH {\n"
+      "        acc = acc + %s[b][0] * %s[i];\n"
+      "      }\n"
+      "    }\n",
+      tile_name(p, group), (unsigned long long)p->groups[group].ckpt_bytes,
+      group == VXP__GROUP_O ? "attn" : "x", tile_name(p, group));
+}
+
+static bool shaped(const vxp_model_plan *p, int group) {
+  return p->groups[group].present && !p->groups[group].raw;
+}
+
 /* One step's reads, each weight once per sequence: the loops of the lesson's decode step. */
 static void put_decode_region(gen *g) {
   const vxp_model_plan *p = g->p;
-  const char *head = p->tied ? "embed" : "lm_head";
-  put(g, "  spawn on(Topology::Device) {\n"
-         "    // The embedding lookup: one row per sequence (row b stands for its token).\n"
-         "    for b in 0..BATCH {\n"
-         "      for h in 0..HIDDEN {\n"
-         "        x[b][h] = embed[b][h];\n"
-         "      }\n"
-         "    }\n"
-         "    // Each layer's norms scale its input.\n"
-         "    for n in 0..2 * LAYERS + 1 {\n"
-         "      for h in 0..HIDDEN {\n"
-         "        for b in 0..BATCH {\n"
-         "          acc = acc + norms[n][h] * x[b][h];\n"
-         "        }\n"
-         "      }\n"
-         "    }\n"
-         "    // Every projection weight times each sequence's input: a multiply and an add.\n"
-         "    for l in 0..LAYERS {\n"
-         "      for h in 0..HIDDEN {\n"
-         "        for c in 0..QKV {\n"
-         "          for b in 0..BATCH {\n"
-         "            acc = acc + attn_qkv[l][h][c] * x[b][h];\n"
-         "          }\n"
-         "        }\n"
-         "      }\n");
-  if (p->biases)
+  int head = p->tied ? VXP__GROUP_EMBED : VXP__GROUP_HEAD;
+  put(g, "  spawn on(Topology::Device) {\n");
+  if (shaped(p, VXP__GROUP_EMBED))
+    put(g, "    // The embedding lookup: one row per sequence (row b stands for its token).\n"
+           "    for b in 0..BATCH {\n"
+           "      for h in 0..HIDDEN {\n"
+           "        x[b][h] = embed[b][h];\n"
+           "      }\n"
+           "    }\n");
+  if (shaped(p, VXP__GROUP_NORMS))
+    put(g, "    // Each layer's norms scale its input.\n"
+           "    for n in 0..2 * LAYERS + 1 {\n"
+           "      for h in 0..HIDDEN {\n"
+           "        for b in 0..BATCH {\n"
+           "          acc = acc + norms[n][h] * x[b][h];\n"
+           "        }\n"
+           "      }\n"
+           "    }\n");
+  put(g, "    // Every projection weight times each sequence's input: a multiply and an add.\n"
+         "    for l in 0..LAYERS {\n");
+  if (shaped(p, VXP__GROUP_QKV))
+    put(g, "      for h in 0..HIDDEN {\n"
+           "        for c in 0..QKV {\n"
+           "          for b in 0..BATCH {\n"
+           "            acc = acc + attn_qkv[l][h][c] * x[b][h];\n"
+           "          }\n"
+           "        }\n"
+           "      }\n");
+  if (shaped(p, VXP__GROUP_BIAS))
     put(g, "      for c in 0..QKV {\n"
            "        for b in 0..BATCH {\n"
            "          acc = acc + qkv_bias[l][c];\n"
            "        }\n"
            "      }\n");
-  put(g, "      for r in 0..HEADS * HEAD_DIM {\n"
-         "        for c in 0..HIDDEN {\n"
-         "          for b in 0..BATCH {\n"
-         "            acc = acc + attn_o[l][r][c] * attn[b][r];\n"
-         "          }\n"
-         "        }\n"
-         "      }\n");
-  if (p->moe)
+  if (shaped(p, VXP__GROUP_O))
+    put(g, "      for r in 0..HEADS * HEAD_DIM {\n"
+           "        for c in 0..HIDDEN {\n"
+           "          for b in 0..BATCH {\n"
+           "            acc = acc + attn_o[l][r][c] * attn[b][r];\n"
+           "          }\n"
+           "        }\n"
+           "      }\n");
+  if (p->moe && shaped(p, VXP__GROUP_ROUTER))
     put(g, "      // The router scores every expert; each sequence then runs ACTIVE of them. At\n"
            "      // batch 1 the step reads those experts alone; the compulsory count takes\n"
            "      // min(ACTIVE x BATCH, EXPERTS) experts a layer: the sequences' picks taken as\n"
@@ -200,8 +265,9 @@ static void put_decode_region(gen *g) {
            "            acc = acc + router[l][h][e] * x[b][h];\n"
            "          }\n"
            "        }\n"
-           "      }\n"
-           "      for a in 0..ACTIVE {\n"
+           "      }\n");
+  if (p->moe && shaped(p, VXP__GROUP_MLP))
+    put(g, "      for a in 0..ACTIVE {\n"
            "        for b in 0..BATCH {\n"
            "          for h in 0..HIDDEN {\n"
            "            for c in 0..3 * FFN {\n"
@@ -210,7 +276,7 @@ static void put_decode_region(gen *g) {
            "          }\n"
            "        }\n"
            "      }\n");
-  else
+  else if (shaped(p, VXP__GROUP_MLP))
     put(g, "      for h in 0..HIDDEN {\n"
            "        for c in 0..3 * FFN {\n"
            "          for b in 0..BATCH {\n"
@@ -218,8 +284,10 @@ static void put_decode_region(gen *g) {
            "          }\n"
            "        }\n"
            "      }\n");
+  put(g, "    }\n");
+  for (int group = 0; group < VXP__GROUP_COUNT; group++)
+    put_raw_reads(g, group);
   put(g,
-      "    }\n"
       "    // Attention reads every sequence's whole cache, each key and value element times\n"
       "    // the HEADS / KV_HEADS query heads that share it.\n"
       "    for b in 0..BATCH {\n"
@@ -242,35 +310,44 @@ static void put_decode_region(gen *g) {
       "      for c in 0..%s * FFN {\n"
       "        acc = acc + ffn[b][c];\n"
       "      }\n"
-      "    }\n"
-      "    // The logits: every row of %s times each sequence's last hidden state.\n"
-      "    for v in 0..VOCAB {\n"
-      "      for h in 0..HIDDEN {\n"
-      "        for b in 0..BATCH {\n"
-      "          logits[b][v] = logits[b][v] + %s[v][h] * x[b][h];\n"
-      "        }\n"
-      "      }\n"
-      "    }\n"
-      "  }\n",
-      kv_tokens_name(p), kv_tokens_name(p), p->moe ? "2 * ACTIVE" : "2", head, head);
+      "    }\n",
+      kv_tokens_name(p), kv_tokens_name(p), p->moe ? "2 * ACTIVE" : "2");
+  if (shaped(p, head))
+    put(g,
+        "    // The logits: every row of %s times each sequence's last hidden state.\n"
+        "    for v in 0..VOCAB {\n"
+        "      for h in 0..HIDDEN {\n"
+        "        for b in 0..BATCH {\n"
+        "          logits[b][v] = logits[b][v] + %s[v][h] * x[b][h];\n"
+        "        }\n"
+        "      }\n"
+        "    }\n",
+        tile_name(p, head), tile_name(p, head));
+  else
+    put(g, "    logits[0][0] = logits[0][0] + x[0][0];\n");
+  put(g, "  }\n");
 }
 
 /* ------------------------------------------------------------------ the header */
 
+/* A weight tile's bytes as the program places it. */
+static uint64_t group_bytes(const vxp_model_plan *p, int group) {
+  const vxp_model_group *t = &p->groups[group];
+  if (!t->present) return 0;
+  return t->raw ? t->ckpt_bytes : vxp_model__bytes(t->elems, t->bits);
+}
+
 static uint64_t weight_bytes(const vxp_model_plan *p) {
-  uint64_t b = vxp_model__bytes(p->layers * p->qkv_elems, p->dtype_bits) +
-               vxp_model__bytes(p->layers * p->o_elems, p->dtype_bits) +
-               vxp_model__bytes(p->layers * p->mlp_elems, p->dtype_bits) +
-               vxp_model__bytes((2 * p->layers + 1) * p->hidden, p->dtype_bits);
-  if (p->biases) b += vxp_model__bytes(p->layers * p->bias_elems, p->dtype_bits);
-  if (p->moe) b += vxp_model__bytes(p->layers * p->router_elems, p->dtype_bits);
+  uint64_t b = 0;
+  for (int group = VXP__GROUP_QKV; group <= VXP__GROUP_NORMS; group++)
+    b += group_bytes(p, group);
   return b;
 }
 
 static model_bytes plan_bytes(const vxp_model_plan *p) {
   model_bytes m = {0};
   m.weights = weight_bytes(p);
-  m.embeddings = (p->tied ? 1 : 2) * vxp_model__bytes(p->embed_elems, p->dtype_bits);
+  m.embeddings = group_bytes(p, VXP__GROUP_EMBED) + group_bytes(p, VXP__GROUP_HEAD);
   uint64_t kvd = p->kv_heads * p->head_dim;
   unsigned db = p->dtype_bits;
   if (p->workload != VXP_WORKLOAD_TRAIN)
@@ -323,7 +400,11 @@ typedef struct step_figures {
 } step_figures;
 
 static bool decode_figures(const vxp_model_plan *p, step_figures *f) {
+  /* A checkpoint's tiles may be in other types, or raw: their reads are not worked here. */
   if (p->dtype_bits % 8 || p->kv_bits % 8) return false;
+  for (int g = 0; g < VXP__GROUP_COUNT; g++)
+    if (p->groups[g].present && (p->groups[g].raw || p->groups[g].bits != p->dtype_bits))
+      return false;
   u128 db = p->dtype_bits / 8, B = p->batch, L = p->layers, H = p->hidden, T = p->kv_tokens;
   u128 V = p->vocab, hd = (u128)p->heads * p->head_dim, kvd = (u128)p->kv_heads * p->head_dim;
   u128 expert = (u128)H * 3 * p->ffn, mlp_run, mlp_read;
@@ -361,7 +442,7 @@ static void put_decode_figures(gen *g) {
   put(g,
       "// One step, by hand (`vxpeak roofline --tokens-per-call BATCH`), each element of a\n"
       "// tile counted once: it reads every weight the step runs%s, BATCH rows of\n"
-      "// embed_tokens, %s, every sequence's KV cache and the activations:\n",
+      "// embed_tokens, %s,\n// every sequence's KV cache and the activations:\n",
       p->moe ? " (the router, and the\n// experts the sequences pick: min(ACTIVE x BATCH, EXPERTS) "
                "a layer)"
              : "",
@@ -402,6 +483,45 @@ static void put_parameters(gen *g) {
   put(g, "\n");
 }
 
+/* With a checkpoint: what its tensors gave each tile, and what does not match. */
+static void put_checkpoint(gen *g) {
+  const vxp_model_plan *p = g->p;
+  if (!p->checkpoint) return;
+  uint64_t explained = 0;
+  for (int group = 0; group < VXP__GROUP_COUNT; group++)
+    explained += p->groups[group].ckpt_bytes;
+  put(g,
+      "// The checkpoint's %zu tensors (their headers; no tensor data read): %s bytes in the\n"
+      "//   architecture's modules, placed as",
+      p->tensor_count, N(explained).s);
+  int shown = 0;
+  for (int group = 0; group < VXP__GROUP_COUNT; group++) {
+    const vxp_model_group *t = &p->groups[group];
+    if (!t->present) continue;
+    put(g, "%s%s %s", shown++ % 3 ? ", " : "\n//     ", tile_name(p, group),
+        t->raw ? "u8 (its bytes)" : t->dtype);
+  }
+  put(g, "\n");
+  if (p->unexplained) {
+    put(g,
+        "// %zu tensor%s the architecture does not explain (%s bytes, not placed):", p->unexplained,
+        p->unexplained == 1 ? "" : "s", N(p->unexplained_bytes).s);
+    size_t listed = 0;
+    for (size_t i = 0; i < p->tensor_count && listed < 5; i++) {
+      if (vxp_model__explains(p, p->tensors[i].name)) continue;
+      put(g, "\n//   %.120s", p->tensors[i].name);
+      listed++;
+    }
+    put(g, "%s\n", p->unexplained > listed ? "\n//   ..." : "");
+  }
+  if (p->missing) {
+    char name[160];
+    vxp_model__module_name(p, p->first_missing, name, sizeof(name));
+    put(g, "// %llu module%s of the architecture with no tensor, the first %s\n",
+        (unsigned long long)p->missing, p->missing == 1 ? "" : "s", name);
+  }
+}
+
 static void put_header(gen *g, const model_bytes *m) {
   const vxp_model_plan *p = g->p;
   const char *w = vxp_model_workload_name(p->workload);
@@ -411,9 +531,15 @@ static void put_header(gen *g, const model_bytes *m) {
   put(g, "//\n");
   put_parameters(g);
   uint64_t params_bytes = m->weights + m->embeddings;
-  put(g, "//   in %s (%u bits each): layer weights %s + embeddings %s\n//     = %s bytes\n",
-      p->dtype, p->dtype_bits, N(m->weights).s, N(m->embeddings).s, N(params_bytes).s);
-  if (p->family == VXP__FAMILY_LLAMA && p->params == 6738415616u)
+  if (p->checkpoint)
+    put(g,
+        "//   as the checkpoint holds them: layer weights %s + embeddings %s\n//     = %s bytes\n",
+        N(m->weights).s, N(m->embeddings).s, N(params_bytes).s);
+  else
+    put(g, "//   in %s (%u bits each): layer weights %s + embeddings %s\n//     = %s bytes\n",
+        p->dtype, p->dtype_bits, N(m->weights).s, N(m->embeddings).s, N(params_bytes).s);
+  put_checkpoint(g);
+  if (p->family == VXP__FAMILY_LLAMA && p->params == 6738415616u && !p->checkpoint)
     put(g, "//   (Llama-2-7B: the blog's 13,476,298,752 bytes and examples/llama2/ leave out the\n"
            "//   266,240 norm weights)\n");
   if (p->workload != VXP_WORKLOAD_TRAIN) {
@@ -501,14 +627,21 @@ static void put_decode_main(gen *g) {
   put(g, "  return 0;\n}\n");
 }
 
-/* Reads one element of each resident tile, so that they are live where they are read. */
+/* Reads one element of each resident weight tile, so that they are live where they are read. */
 static void put_touch_resident(gen *g, const char *indent) {
-  const vxp_model_plan *p = g->p;
-  put(g, "%sacc = acc + attn_qkv[0][0][0] + attn_o[0][0][0] + norms[0][0] + embed[0][0];\n",
-      indent);
-  put(g, "%sacc = acc + %s%s%s;\n", indent,
-      p->moe ? "router[0][0][0] + experts[0][0][0][0]" : "mlp[0][0][0]",
-      p->biases ? " + qkv_bias[0][0]" : "", p->tied ? "" : " + lm_head[0][0]");
+  /* Two lines, each within the examples' width. */
+  static const int lines[2][4] = {
+      {VXP__GROUP_QKV, VXP__GROUP_O, VXP__GROUP_NORMS, VXP__GROUP_EMBED},
+      {VXP__GROUP_ROUTER, VXP__GROUP_MLP, VXP__GROUP_BIAS, VXP__GROUP_HEAD}};
+  for (int l = 0; l < 2; l++) {
+    put(g, "%sacc = acc", indent);
+    for (int i = 0; i < 4; i++) {
+      if (!g->p->groups[lines[l][i]].present) continue;
+      put(g, " + ");
+      put_element(g, lines[l][i], "0");
+    }
+    put(g, ";\n");
+  }
 }
 
 static void put_prefill_main(gen *g) {
@@ -546,15 +679,20 @@ static void put_prefill_main(gen *g) {
   put(g, "    let ffn = transfer(Tensor<%s, [BATCH * CONTEXT, %s]>::uninit(), Memory::HBM);\n",
       p->dtype, p->moe ? "2 * ACTIVE * FFN" : "2 * FFN");
   put(g, "    spawn on(Topology::Device) {\n");
-  put(g, "      normed[0][0] = x[0][0];\n"
-         "      qkv[0][0] = normed[0][0] * attn_qkv[layer][0][0];\n"
-         "      kv[0][layer][0][0] = qkv[0][1];\n");
+  put(g, "      normed[0][0] = x[0][0];\n      qkv[0][0] = normed[0][0] * ");
+  put_element(g, VXP__GROUP_QKV, p->groups[VXP__GROUP_QKV].raw ? "0" : "layer");
+  put(g, ";\n      kv[0][layer][0][0] = qkv[0][1];\n");
   if (!p->fused) put(g, "      scores[0][0][0] = qkv[0][0] * kv[0][layer][0][0];\n");
   put(g, "      attn[0][0] = %s * kv[0][layer][0][1];\n",
       p->fused ? "qkv[0][0]" : "scores[0][0][0]");
-  if (p->moe) put(g, "      routing[0][0] = attn[0][0] * router[layer][0][0];\n");
-  put(g, "      ffn[0][0] = attn[0][0] * %s;\n",
-      p->moe ? "experts[layer][0][0][0]" : "mlp[layer][0][0]");
+  if (p->moe) {
+    put(g, "      routing[0][0] = attn[0][0] * ");
+    put_element(g, VXP__GROUP_ROUTER, p->groups[VXP__GROUP_ROUTER].raw ? "0" : "layer");
+    put(g, ";\n");
+  }
+  put(g, "      ffn[0][0] = attn[0][0] * ");
+  put_element(g, VXP__GROUP_MLP, p->groups[VXP__GROUP_MLP].raw ? "0" : "layer");
+  put(g, ";\n");
   put(g, "      x[0][0] = x[0][0] + ffn[0][1];\n");
   put_touch_resident(g, "      ");
   put(g, "      logits[0][0] = x[0][0];\n");

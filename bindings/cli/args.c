@@ -97,6 +97,12 @@ static const option_spec specs[OPT_COUNT] = {
      "train: keep each layer's input only and recompute one layer's activations\n"
      "at a time in the backward pass",
      "vxpeak %s examples/models/llama-2-7b.json --workload train --checkpointing"},
+    {OPT_WEIGHTS, "--weights", NULL, "FILE",
+     "model: the checkpoint's model.safetensors (its header is enough) or\n"
+     "model.safetensors.index.json: the weights' bytes come from its tensors, and\n"
+     "tensors the architecture does not explain, or modules it misses, are reported",
+     "vxpeak %s examples/models/stories15m.json --weights "
+     "tests/golden/model-weights/tiny.safetensors"},
     {OPT_HELP, "--help", "-h", NULL, "show this command's options and examples",
      "vxpeak %s --help"},
 };
@@ -394,6 +400,7 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     case OPT_KV_DTYPE: a->kv_dtype = value; break;
     case OPT_FUSED: a->fused_attention = true; break;
     case OPT_CHECKPOINTING: a->checkpointing = true; break;
+    case OPT_WEIGHTS: a->weights = value; break;
     case OPT_TRAFFIC:
       if (strcmp(value, "compulsory") == 0)
         a->no_reuse = false;

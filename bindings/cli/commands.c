@@ -136,7 +136,8 @@ const vxpeak_command vxpeak_commands[] = {
      "  $ vxpeak plot examples/llama2/prefill.vx -D BATCH=9 --function main -o batch9.svg\n"},
     {"model",
      "CONFIG.json [--workload decode|prefill|train] [--batch N] [--context N] [--dtype T] "
-     "[--kv-dtype T] [--optimizer adam|sgd] [--fused-attention] [--checkpointing] [-o OUT.vx]",
+     "[--kv-dtype T] [--optimizer adam|sgd] [--fused-attention] [--checkpointing] "
+     "[--weights FILE] [-o OUT.vx]",
      "write the Vx program of a model from its Hugging Face config.json",
      "Read a model's config.json (model_type llama, mistral, qwen2 or mixtral) and write a\n"
      "Vx program with every tensor of the architecture as a tile of its exact shape, labelled\n"
@@ -149,7 +150,8 @@ const vxpeak_command vxpeak_commands[] = {
      "docs/models.md. Exit status 0 written, 2 refused or an input/output error.",
      vxpeak_model,
      O(OPT_WORKLOAD) | O(OPT_BATCH) | O(OPT_CONTEXT) | O(OPT_DTYPE) | O(OPT_KV_DTYPE) |
-         O(OPT_OPTIMIZER) | O(OPT_FUSED) | O(OPT_CHECKPOINTING) | O(OPT_OUTPUT) | O(OPT_HELP),
+         O(OPT_OPTIMIZER) | O(OPT_FUSED) | O(OPT_CHECKPOINTING) | O(OPT_WEIGHTS) | O(OPT_OUTPUT) |
+         O(OPT_HELP),
      NULL, false,
      "  $ vxpeak model examples/models/llama-2-7b.json --workload decode -o llama.vx\n"
      "  $ vxpeak model examples/models/mixtral-8x7b.json --workload train --dtype bf16\n"},

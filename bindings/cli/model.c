@@ -148,8 +148,30 @@ static void command_line(const vxpeak_args *a, char *out, size_t size) {
   if (a->optimizer) MORE(" --optimizer %s", a->optimizer);
   if (a->fused_attention) MORE(" --fused-attention");
   if (a->checkpointing) MORE(" --checkpointing");
+  if (a->weights) MORE(" --weights %s", a->weights);
 #undef MORE
   if (n > 0 && (size_t)n < size) snprintf(out + n, size - (size_t)n, "%s", more);
+}
+
+/* What the checkpoint leaves unexplained or misses, said on stderr too (the program's header
+ * lists them): the program is written either way. */
+static void warn_checkpoint(vxp_context *ctx, const vxp_model_config *c, const vxpeak_tensors *t,
+                            const char *weights) {
+  uint64_t explained = 0;
+  size_t unexplained = 0, missing = 0;
+  if (vxp_model_checkpoint(ctx, c, t->items, t->count, &explained, &unexplained, &missing) !=
+      VXP_OK)
+    return;
+  if (unexplained)
+    fprintf(stderr,
+            "vxpeak model: warning: %s: %zu tensor%s the %s architecture does not explain "
+            "(listed in the program's header)\n",
+            weights, unexplained, unexplained == 1 ? "" : "s", c->model_type);
+  if (missing)
+    fprintf(stderr,
+            "vxpeak model: warning: %s: %zu module%s of the architecture with no tensor "
+            "(the first in the program's header)\n",
+            weights, missing, missing == 1 ? "" : "s");
 }
 
 int vxpeak_model(const vxpeak_args *args) {
@@ -177,8 +199,18 @@ int vxpeak_model(const vxpeak_args *args) {
 
   char *text = NULL;
   size_t len = 0;
+  vxpeak_tensors tensors = {0};
   int exit_code = read_file(file, &text, &len);
   if (exit_code != VXPEAK_EXIT_OK) return exit_code;
+  if (args->weights) {
+    if ((exit_code = vxpeak_tensors_read(args->weights, &tensors)) != VXPEAK_EXIT_OK) {
+      vxpeak_tensors_free(&tensors);
+      free(text);
+      return exit_code;
+    }
+    o.tensors = tensors.items;
+    o.tensor_count = tensors.count;
+  }
   json_error_t err;
   json_t *root = json_loadb(text, len, 0, &err);
   vxp_context *ctx = NULL;
@@ -209,8 +241,11 @@ int vxpeak_model(const vxpeak_args *args) {
   } else if (rc != VXP_OK) {
     fprintf(stderr, "vxpeak model: %s: %s\n", file, vxp_context_errmsg(ctx));
     exit_code = VXPEAK_EXIT_USAGE;
+  } else if (args->weights) {
+    warn_checkpoint(ctx, &c, &tensors, args->weights);
   }
 done:
+  vxpeak_tensors_free(&tensors);
   json_decref(root);
   free(text);
   vxp_context_free(ctx);

@@ -3,7 +3,8 @@
 # public_only.sh OBJECT... - the clients of the library (the vxpeak command, the examples)
 # use nothing but include/vxpeak.h. The language server (bindings/lsp/) may also include
 # its own lsp.h and jansson's header (its messages are JSON), never tree-sitter's; so may the
-# command's config.json reader (bindings/cli/model.c, `vxpeak model`).
+# command's config.json and safetensors readers (bindings/cli/model.c and safetensors.c,
+# `vxpeak model`).
 #
 # Two checks: their sources include no private header (quoted includes may name only
 # vxpeak.h and the command's own cli.h; no tree-sitter or jansson header; the build also
@@ -17,7 +18,7 @@ status=0
 for f in "$root"/bindings/cli/*.[ch] "$root"/examples/c/*.c; do
   [ -f "$f" ] || continue
   json='^$'
-  [ "$f" = "$root/bindings/cli/model.c" ] && json='#[[:space:]]*include[[:space:]]*<jansson\.h>'
+  case $f in "$root"/bindings/cli/model.c | "$root"/bindings/cli/safetensors.c) json='#[[:space:]]*include[[:space:]]*<jansson\.h>';; esac
   bad=$(grep -nE '^[[:space:]]*#[[:space:]]*include' "$f" |
     grep -vE '#[[:space:]]*include[[:space:]]*"(vxpeak|cli)\.h"' | grep -vE "$json" |
     grep -E '"|<(tree_sitter|jansson)' || true)

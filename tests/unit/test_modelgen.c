@@ -380,6 +380,114 @@ static void test_modelgen__a_refusing_writer_is_an_io_error(void **state) {
   free(sink.text);
 }
 
+/* A tiny llama: hidden 8, MLP 16, 2 layers, 2 heads, vocabulary 32. */
+static vxp_model_config tiny(void) { return llama(8, 16, 2, 2, 2, 32, "float16"); }
+
+/* Its checkpoint in F16, every module, with layer 0's q_proj quantized (a packed I32
+ * qweight of 8 x 8 / 8 words and F16 scales) and one tensor it does not have. */
+static size_t tiny_tensors(vxp_model_tensor *t, char names[][64]) {
+  size_t n = 0;
+#define T(NAME, DTYPE, BYTES)                                                                      \
+  do {                                                                                             \
+    snprintf(names[n], 64, "%s", NAME);                                                            \
+    t[n].name = names[n];                                                                          \
+    t[n].dtype = DTYPE;                                                                            \
+    t[n].bytes = BYTES;                                                                            \
+    n++;                                                                                           \
+  } while (0)
+  T("model.embed_tokens.weight", "F16", 32 * 8 * 2);
+  T("lm_head.weight", "F16", 32 * 8 * 2);
+  T("model.norm.weight", "F16", 8 * 2);
+  T("model.rotary_emb.inv_freq", "F32", 4 * 4);
+  for (int l = 0; l < 2; l++) {
+    char p[64];
+    static const char *const attn[] = {"q_proj", "k_proj", "v_proj", "o_proj"};
+    static const char *const mlp[] = {"gate_proj", "up_proj", "down_proj"};
+    for (int m = 0; m < 4; m++) {
+      if (l == 0 && m == 0) {
+        T("model.layers.0.self_attn.q_proj.qweight", "I32", 8 * 8 / 2);
+        T("model.layers.0.self_attn.q_proj.scales", "F16", 8 * 2);
+        continue;
+      }
+      snprintf(p, sizeof(p), "model.layers.%d.self_attn.%s.weight", l, attn[m]);
+      T(p, "F16", 8 * 8 * 2);
+    }
+    for (int m = 0; m < 3; m++) {
+      snprintf(p, sizeof(p), "model.layers.%d.mlp.%s.weight", l, mlp[m]);
+      T(p, "F16", 8 * 16 * 2);
+    }
+    snprintf(p, sizeof(p), "model.layers.%d.input_layernorm.weight", l);
+    T(p, "F16", 8 * 2);
+    if (l == 0) { /* layer 1 has no post_attention_layernorm: a missing module */
+      snprintf(p, sizeof(p), "model.layers.%d.post_attention_layernorm.weight", l);
+      T(p, "F16", 8 * 2);
+    }
+  }
+#undef T
+  return n;
+}
+
+static void test_modelgen__checkpoint_bytes_come_from_the_tensors(void **state) {
+  (void)state;
+  vxp_model_tensor t[64];
+  char names[64][64];
+  size_t n = tiny_tensors(t, names);
+  uint64_t all = 0, rotary = 16;
+  for (size_t i = 0; i < n; i++)
+    all += t[i].bytes;
+  vxp_model_config c = tiny();
+  vxp_context *ctx = test_context();
+  uint64_t explained = 0;
+  size_t unexplained = 0, missing = 0;
+  assert_int_equal(vxp_model_checkpoint(ctx, &c, t, n, &explained, &unexplained, &missing), VXP_OK);
+  assert_true(explained == all - rotary);
+  assert_int_equal(unexplained, 1);
+  assert_int_equal(missing, 1);
+  vxp_context_free(ctx);
+  /* The program places exactly the explained bytes: the quantized q/k/v tile as its bytes,
+   * the others in their F16 shapes. */
+  vxp_model_options o = VXP_MODEL_OPTIONS_INIT;
+  o.tensors = t;
+  o.tensor_count = n;
+  generated g = generate(&c, &o, "a100-40", NULL, 0);
+  assert_true(role_bytes(&g, "layer weights") + role_bytes(&g, "embeddings") == explained);
+  assert_non_null(strstr(g.text.text, "Tensor<u8, ["));
+  assert_non_null(strstr(g.text.text, "model.rotary_emb.inv_freq"));
+  assert_non_null(strstr(g.text.text, "model.layers.1.post_attention_layernorm"));
+  assert_true(vxp_analysis_admitted(g.run.an));
+  generated_done(&g);
+}
+
+static void test_modelgen__checkpoint_names_match_only_the_architecture(void **state) {
+  (void)state;
+  vxp_model_config c = tiny();
+  const vxp_model_tensor odd[] = {
+      {"model.layers.2.self_attn.q_proj.weight", "F16", 2},  /* no layer 2 */
+      {"model.layers.01.self_attn.q_proj.weight", "F16", 2}, /* not how an index is written */
+      {"model.layers.0.self_attn.q_proj.", "F16", 2},        /* nothing after the module */
+      {"model.layers.0.self_attn.q_proj.bias", "F16", 2},    /* llama has no biases */
+      {"model.layers.0.block_sparse_moe.gate.weight", "F16", 2},
+      {"model.layers.0.mlp.up_proj.weight", "F16", 2}, /* this one belongs */
+  };
+  vxp_context *ctx = test_context();
+  uint64_t explained = 0;
+  size_t unexplained = 0;
+  assert_int_equal(vxp_model_checkpoint(ctx, &c, odd, 6, &explained, &unexplained, NULL), VXP_OK);
+  assert_int_equal(unexplained, 5);
+  assert_true(explained == 2);
+  /* qwen2 has the biases; a tied model has no lm_head of its own. */
+  c.model_type = "qwen2";
+  c.tie_word_embeddings = 1;
+  const vxp_model_tensor more[] = {{"model.layers.0.self_attn.q_proj.bias", "F16", 2},
+                                   {"lm_head.weight", "F16", 2}};
+  assert_int_equal(vxp_model_checkpoint(ctx, &c, more, 2, &explained, &unexplained, NULL), VXP_OK);
+  assert_int_equal(unexplained, 1);
+  assert_true(explained == 2);
+  const vxp_model_tensor nameless[] = {{NULL, "F16", 2}};
+  assert_int_equal(vxp_model_checkpoint(ctx, &c, nameless, 1, NULL, NULL, NULL), VXP_EINVAL);
+  vxp_context_free(ctx);
+}
+
 /* An allocator that refuses allocation number `fail_at` and counts the live blocks. */
 typedef struct refusing {
   size_t calls, fail_at, live;
@@ -403,11 +511,9 @@ static void refusing_free(void *ptr, void *ud) {
   free(ptr);
 }
 
-static void test_modelgen__every_allocation_failure_is_enomem_with_nothing_written(void **state) {
-  (void)state;
-  vxp_model_config c = mixtral_8x7b();
-  vxp_model_options o = VXP_MODEL_OPTIONS_INIT;
-  o.workload = VXP_WORKLOAD_PREFILL;
+static void sweep_allocations(const vxp_model_config *cp, const vxp_model_options *op) {
+  vxp_model_config c = *cp;
+  vxp_model_options o = *op;
   size_t failures = 0;
   for (size_t n = 0;; n++) {
     refusing r = {0, n, 0};
@@ -437,6 +543,21 @@ static void test_modelgen__every_allocation_failure_is_enomem_with_nothing_writt
   assert_true(failures > 1);
 }
 
+static void test_modelgen__every_allocation_failure_is_enomem_with_nothing_written(void **state) {
+  (void)state;
+  vxp_model_config c = mixtral_8x7b();
+  vxp_model_options o = VXP_MODEL_OPTIONS_INIT;
+  o.workload = VXP_WORKLOAD_PREFILL;
+  sweep_allocations(&c, &o);
+  /* With a checkpoint: its module bitmap is allocated too. */
+  vxp_model_tensor t[64];
+  char names[64][64];
+  c = tiny();
+  o.tensors = t;
+  o.tensor_count = tiny_tensors(t, names);
+  sweep_allocations(&c, &o);
+}
+
 static void test_modelgen__names_of_the_closed_sets(void **state) {
   (void)state;
   assert_string_equal(vxp_model_workload_name(VXP_WORKLOAD_PREFILL), "prefill");
@@ -460,6 +581,8 @@ int main(void) {
       cmocka_unit_test(test_modelgen__llama3_8b_matches_vllm_published_figures),
       cmocka_unit_test(test_modelgen__bad_configurations_name_the_field_and_write_nothing),
       cmocka_unit_test(test_modelgen__a_refusing_writer_is_an_io_error),
+      cmocka_unit_test(test_modelgen__checkpoint_bytes_come_from_the_tensors),
+      cmocka_unit_test(test_modelgen__checkpoint_names_match_only_the_architecture),
       cmocka_unit_test(test_modelgen__every_allocation_failure_is_enomem_with_nothing_written),
       cmocka_unit_test(test_modelgen__names_of_the_closed_sets),
   };

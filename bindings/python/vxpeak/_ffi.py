@@ -451,6 +451,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_model_optimizer_name": (c_char_p, [c_int]),
     "vxp_model_generate": (c_int, [_H, _H, c_void_p, c_void_p, c_void_p]),
     "vxp_model_parameters": (c_int, [_H, _H, POINTER(c_uint64)]),
+    "vxp_model_checkpoint": (c_int, [_H, _H, _H, c_size_t, POINTER(c_uint64), _SIZE_OUT, _SIZE_OUT]),
     # cuda code generation
     "vxp_cuda_generate": (c_int, [_OUT, _H, _H]),
     "vxp_cuda_generate_flags": (c_int, [_OUT, _H, _H, c_uint]),

@@ -96,6 +96,8 @@ class _Options(ctypes.Structure):
         ("fused_attention", c_int),
         ("checkpointing", c_int),
         ("command", c_char_p),
+        ("tensors", ctypes.c_void_p),  # a checkpoint's tensors: not given from Python yet
+        ("tensor_count", ctypes.c_size_t),
     ]
 
 
@@ -255,6 +257,8 @@ def model(
     o.fused_attention = 1 if fused_attention else 0
     o.checkpointing = 1 if checkpointing else 0
     o.command = None
+    o.tensors = None
+    o.tensor_count = 0
     text = _generate(doc, label, o)
     del keep
     if not analyze:

@@ -343,7 +343,7 @@ inline int vxp_report(void) {
 
 /* ==================== kernels: one per `spawn` region */
 
-/* spawn on(Topology::Device) at 73:3 in main */
+/* spawn on(Topology::Device) at 74:3 in main */
 __global__ void vxk_main_0(float *v_x, float *v_embed, float *vxw_v_acc, float *v_norms, float *v_attn_qkv, float *v_attn_o, float *v_attn, float *v_mlp, float *v_kv, float *v_query, float *v_scores, float *v_ffn, float *v_logits) {
   float &v_acc = *vxw_v_acc;
   for (int64_t v_b = 0, vxe0 = 1LL; v_b < vxe0; ++v_b) {
@@ -478,7 +478,7 @@ __global__ void vxk_main_0(float *v_x, float *v_embed, float *vxw_v_acc, float *
   vxp_host_release(&vxb22);
   float v_acc = 0.0f;
   (void)v_acc;
-  { /* spawn on(Topology::Device) at 73:3: kernel vxk_main_0 */
+  { /* spawn on(Topology::Device) at 74:3: kernel vxk_main_0 */
     auto *vxw_v_acc = vxp_scalar_in(&v_acc);
     VXP_LAUNCH(vxk_main_0, (v_x, v_embed, vxw_v_acc, v_norms, v_attn_qkv, v_attn_o, v_attn, v_mlp, v_kv, v_query, v_scores, v_ffn, v_logits));
     vxp_launched();
