@@ -84,3 +84,19 @@ def test_closed_sets_are_enums_equal_to_the_words() -> None:
     assert vxpeak.Optimizer.SGD == "sgd"
     text = vxpeak.model(MODELS / "mistral-7b.json", workload=vxpeak.Workload.PREFILL)
     assert isinstance(text, str) and "A prefill of the mistral model" in text
+
+
+def test_weights_from_a_safetensors_header(root: Path) -> None:
+    fixtures = root / "tests" / "golden" / "model-weights"
+    analysis = vxpeak.model(MODELS / "stories15m.json", weights=fixtures / "quantized.safetensors",
+                            context=256, analyze=True)
+    text = vxpeak.model(MODELS / "stories15m.json", weights=fixtures / "quantized.safetensors")
+    assert isinstance(text, str) and "model.rotary_emb.inv_freq" in text
+    # 4-bit projections and F16 embeddings and norms: the checkpoint's bytes, not f32's.
+    weights = _role_bytes(analysis, "layer weights") + _role_bytes(analysis, "embeddings")
+    assert weights == 21_764_160
+    sharded = vxpeak.model(MODELS / "stories15m.json",
+                           weights=fixtures / "sharded" / "model.safetensors.index.json")
+    assert isinstance(sharded, str) and "The checkpoint's 56 tensors" in sharded
+    with pytest.raises(vxpeak.InvalidArgument, match="byte 29: truncated"):
+        vxpeak.model(MODELS / "stories15m.json", weights=fixtures / "short.safetensors")

@@ -14,6 +14,7 @@ import ctypes
 import enum
 import json
 from ctypes import c_char_p, c_int, c_uint, c_uint64
+import os
 from os import PathLike, fspath
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
@@ -99,6 +100,78 @@ class _Options(ctypes.Structure):
         ("tensors", ctypes.c_void_p),  # a checkpoint's tensors: not given from Python yet
         ("tensor_count", ctypes.c_size_t),
     ]
+
+
+class _Tensor(ctypes.Structure):
+    """struct vxp_model_tensor."""
+
+    _fields_ = [("name", c_char_p), ("dtype", c_char_p), ("bytes", c_uint64)]
+
+
+_HEADER_LIMIT = 100_000_000  # safetensors' own limit on a header
+
+
+def _safetensors(path: str) -> List["tuple[str, str, int]"]:
+    """(name, dtype, bytes) of every tensor a .safetensors header lists; only the header is
+    read, and only when the file holds all of it (as the command reads it)."""
+    with open(path, "rb") as f:
+        head = f.read(8)
+        if len(head) < 8:
+            raise InvalidArgument("%s: byte %d: truncated inside the 8-byte header length"
+                                  % (path, len(head)))
+        n = int.from_bytes(head, "little")
+        if n < 2 or n > _HEADER_LIMIT:
+            raise InvalidArgument("%s: byte 0: the header length %d is not between 2 and %d bytes"
+                                  % (path, n, _HEADER_LIMIT))
+        size = f.seek(0, 2)
+        if size - 8 < n:
+            raise InvalidArgument("%s: byte %d: truncated: the header is %d bytes from byte 8"
+                                  % (path, size, n))
+        f.seek(8)
+        text = f.read(n)
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        pos = getattr(e, "pos", 0)
+        raise InvalidArgument("%s: byte %d: the header is not valid JSON: %s" % (path, 8 + pos, e))
+    if not isinstance(doc, dict):
+        raise InvalidArgument("%s: byte 8: the header is not a JSON object" % path)
+    out = []
+    for name, entry in doc.items():
+        if name == "__metadata__":
+            continue
+        offsets = entry.get("data_offsets") if isinstance(entry, dict) else None
+        dtype = entry.get("dtype") if isinstance(entry, dict) else None
+        if (not isinstance(dtype, str) or not isinstance(offsets, list) or len(offsets) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in offsets)
+                or not 0 <= offsets[0] <= offsets[1]):
+            raise InvalidArgument("%s: tensor %r needs a dtype and data_offsets 0 <= begin <= end"
+                                  % (path, name))
+        out.append((name, dtype, offsets[1] - offsets[0]))
+    return out
+
+
+def _checkpoint(path: str) -> List["tuple[str, str, int]"]:
+    """A .safetensors file's tensors, or every shard's that a *.json index names."""
+    if not path.endswith(".json"):
+        return _safetensors(path)
+    with open(path, encoding="utf-8") as f:
+        index = json.load(f)
+    weight_map = index.get("weight_map") if isinstance(index, dict) else None
+    if not isinstance(weight_map, dict):
+        raise InvalidArgument("%s: no weight_map object: not a safetensors index" % path)
+    out: List["tuple[str, str, int]"] = []
+    for shard in sorted(set(weight_map.values())):
+        if not isinstance(shard, str) or "/" in shard or shard in ("", ".."):
+            raise InvalidArgument("%s: weight_map: %r is not a file name beside the index"
+                                  % (path, shard))
+        out += _safetensors(os.path.join(os.path.dirname(path), shard))
+    listed = {name for name, _, _ in out}
+    for name, shard in weight_map.items():
+        if name not in listed:
+            raise InvalidArgument("%s: weight_map names tensor %r, which shard %r does not list"
+                                  % (path, name, shard))
+    return out
 
 
 _WRITE_FN = ctypes.CFUNCTYPE(c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
@@ -225,6 +298,7 @@ def model(
     optimizer: Union[None, str, Optimizer] = None,
     fused_attention: bool = False,
     checkpointing: bool = False,
+    weights: Union[None, str, "PathLike[str]"] = None,
     analyze: bool = False,
     machine: Optional[str] = None,
     host: Optional[str] = None,
@@ -234,7 +308,9 @@ def model(
     ``machine`` and ``host``, as :func:`vxpeak.check` takes them) and its JSON report is
     returned instead of its text: an :class:`Analysis` (its records carry the roles). A
     configuration or option that is refused raises InvalidArgument naming the field.
-    ``workload`` and ``optimizer`` are words or :class:`Workload` / :class:`Optimizer`."""
+    ``workload`` and ``optimizer`` are words or :class:`Workload` / :class:`Optimizer`.
+    ``weights``: the checkpoint's .safetensors or its index.json, as ``--weights`` takes it:
+    the weights' bytes then come from its tensors (docs/models.md)."""
     if workload not in _WORKLOADS:
         raise InvalidArgument("workload must be decode, prefill or train, not %r" % (workload,))
     if optimizer is not None and optimizer not in _OPTIMIZERS:
@@ -259,8 +335,20 @@ def model(
     o.command = None
     o.tensors = None
     o.tensor_count = 0
+    if weights is not None:
+        tensors = _checkpoint(fspath(weights))
+        array = (_Tensor * max(1, len(tensors)))()
+        for i, (name, dtype_, size) in enumerate(tensors):
+            array[i].name = name.encode("utf-8")
+            array[i].dtype = dtype_.encode("utf-8")
+            array[i].bytes = size
+        o.tensors = ctypes.cast(array, ctypes.c_void_p)
+        o.tensor_count = len(tensors)
+        keep_array = array  # alive through the call below
     text = _generate(doc, label, o)
     del keep
+    if weights is not None:
+        del keep_array
     if not analyze:
         return text
     from . import Context  # the package imports this module first
