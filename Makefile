@@ -51,7 +51,7 @@ PARSER_CFLAGS ?=
 # The CLI sees only the public header (checked: no -Ilib; make check-public). It looks
 # for fleet models in the installed fleet; the build-tree binary also in this checkout's
 # fleet/, the installed one (make install) not.
-CLI_CFLAGS = $(CFLAGS) $(WARNINGS) -Iinclude -DVXPEAK_FLEET_DIR='"$(FLEETDIR)"'
+CLI_CFLAGS = $(CFLAGS) $(WARNINGS) -Iinclude $(shell pkg-config --cflags jansson 2>/dev/null) -DVXPEAK_FLEET_DIR='"$(FLEETDIR)"'
 TEST_CFLAGS = $(CFLAGS) -Wall -Wextra -Werror -Wno-missing-field-initializers -Iinclude -Ilib \
 	-I$(BUILD)/gen $(DEP_CFLAGS)
 
@@ -309,12 +309,14 @@ $(BUILD)/examples/%: $(BUILD)/examples/%.o $(SHARED)
 
 # Then every Vx example's own expectations: its `// RUN:` commands and the `// CHECK:` lines
 # that must appear in their output (tests/examples/filecheck.py; the checker checks itself
-# first, and a copy of decode.vx with one figure altered must fail).
+# first, and a copy of decode.vx with one figure altered must fail); and the programs of
+# examples/models/ are what `vxpeak model` writes today (tests/models_regen.sh).
 examples: $(EXAMPLE_BINS) $(CLI)
 	@sh tests/examples/run.sh $(BUILD)/examples
 	@python3 tests/examples/filecheck.py --self-test
 	@sh tests/examples/mutant.sh $(CLI)
 	@python3 tests/examples/filecheck.py $(CLI)
+	@sh tests/models_regen.sh $(CLI)
 
 # CUDA code generation without a GPU: golden .cu files, and the generated programs built
 # against a CPU emulation of the CUDA runtime, whose measured peaks must equal the

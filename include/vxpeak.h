@@ -27,6 +27,7 @@
  *   Reports                the analysis' JSON and SARIF, and the reports the command
  *                          prints (after the answers, whose results they render)
  *   Editing                an editor's loop: an edit, a reparse, an incremental analysis
+ *   Model programs         a transformer's Vx program written from its config.json
  *   Codegen                CUDA whose device memory follows the analysis
  *
  * Object life cycle
@@ -2087,6 +2088,148 @@ VXP_API VXP_WARN_UNUSED int vxp_analyze_incremental(vxp_analysis **out, vxp_cont
                                                     const vxp_program *prog,
                                                     const vxp_analysis *previous,
                                                     const vxp_analyze_options *opts);
+
+/* ======================================================================= Model programs */
+
+/*
+ * A Vx program written from a transformer's Hugging Face configuration (`vxpeak model`):
+ * every tensor of the architecture as a tile with its exact shape, grouped by the roles
+ * `layer weights`, `embeddings`, `KV cache`, `activations`, `gradients` and `optimizer
+ * state`, so that the whole tool chain (check, explain, sweep, frontier, roofline, the
+ * language server, emit-cuda) answers for the model. The program states every figure it
+ * stands for in its header, worked by hand. docs/models.md is the reference.
+ */
+
+/** What the program runs. Explicit values: ABI. */
+typedef enum vxp_model_workload {
+  VXP_WORKLOAD_DECODE = 1,  /**< one decode step: every active weight and KV cache read */
+  VXP_WORKLOAD_PREFILL = 2, /**< CONTEXT tokens per sequence, one layer's activations live */
+  VXP_WORKLOAD_TRAIN = 3    /**< one training step: weights, gradients, optimizer state */
+} vxp_model_workload;
+
+/** The name of a workload as the command spells it: "decode", "prefill" or "train"; NULL for
+ * a value outside the enum. Static storage. */
+VXP_API const char *vxp_model_workload_name(vxp_model_workload workload);
+
+/** The optimizer of the train workload. Explicit values: ABI. */
+typedef enum vxp_model_optimizer {
+  VXP_OPTIMIZER_ADAM = 1, /**< an f32 master copy and two f32 moments per parameter */
+  VXP_OPTIMIZER_SGD = 2   /**< the f32 master copy alone: no moments */
+} vxp_model_optimizer;
+
+/** The name of an optimizer as the command spells it: "adam" or "sgd"; NULL for a value
+ * outside the enum. Static storage. */
+VXP_API const char *vxp_model_optimizer_name(vxp_model_optimizer optimizer);
+
+#define VXP_MODEL_CONFIG_VERSION 1
+
+/**
+ * The fields of a configuration the programs use, named as config.json names them. A
+ * reader of config.json (the command's, Python's) fills it; the library checks every value
+ * before it writes anything. Strings are borrowed for the call.
+ */
+typedef struct vxp_model_config {
+  unsigned int version;         /**< VXP_MODEL_CONFIG_VERSION */
+  const char *model_type;       /**< "llama", "mistral", "qwen2" or "mixtral" */
+  uint64_t hidden_size;         /**< the residual stream's width */
+  uint64_t intermediate_size;   /**< the MLP's (each expert's) inner width */
+  uint64_t num_hidden_layers;   /**< transformer blocks */
+  uint64_t num_attention_heads; /**< query heads */
+  uint64_t num_key_value_heads; /**< key/value heads (grouped-query); 0: the query heads */
+  uint64_t head_dim;            /**< 0: hidden_size / num_attention_heads */
+  uint64_t vocab_size;          /**< rows of the embedding table (and lm_head) */
+  uint64_t sliding_window;      /**< mistral, mixtral: tokens the cache keeps; 0: all */
+  uint64_t num_local_experts;   /**< mixtral: experts per layer, all resident */
+  uint64_t num_experts_per_tok; /**< mixtral: experts each token runs */
+  int tie_word_embeddings;      /**< non-zero: lm_head is the embedding table */
+  const char *torch_dtype;      /**< "float16", "bfloat16", "float32", or NULL */
+  const char *label;            /**< where it came from (a path), for the header; or NULL */
+} vxp_model_config;
+
+#define VXP_MODEL_CONFIG_INIT                                                                      \
+  { VXP_MODEL_CONFIG_VERSION, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL }
+
+/**
+ * One tensor of a checkpoint, as its safetensors header lists it (the command reads the
+ * header; no tensor data is read). Strings are borrowed for the call.
+ */
+typedef struct vxp_model_tensor {
+  const char *name;  /**< "model.layers.0.self_attn.q_proj.weight" */
+  const char *dtype; /**< the header's dtype: "F16", "BF16", "F32", "F8_E4M3", "I32", ... */
+  uint64_t bytes;    /**< data_offsets[1] - data_offsets[0] */
+} vxp_model_tensor;
+
+#define VXP_MODEL_OPTIONS_VERSION 1
+
+/**
+ * What the generated program runs. A dtype is an element type of Vx (f32, f16, bf16,
+ * f8e4m3, f8e5m2, i8, u8, i4, u4, f4e2m1) or a torch name (float32, float16, bfloat16).
+ */
+typedef struct vxp_model_options {
+  unsigned int version;          /**< VXP_MODEL_OPTIONS_VERSION */
+  vxp_model_workload workload;   /**< VXP_WORKLOAD_DECODE by default */
+  uint64_t batch;                /**< sequences (const BATCH); 0: 1 */
+  uint64_t context;              /**< tokens per sequence (const CONTEXT); 0: 4096 */
+  const char *dtype;             /**< weights' and activations' type; NULL: torch_dtype */
+  const char *kv_dtype;          /**< the KV cache's type; NULL: dtype */
+  vxp_model_optimizer optimizer; /**< train: VXP_OPTIMIZER_ADAM by default (0) */
+  int fused_attention;           /**< prefill, train: no CONTEXT x CONTEXT scores tile */
+  int checkpointing;             /**< train: keep each layer's input, recompute the rest */
+  const char *command;           /**< the command line to quote in the header, or NULL */
+  /**
+   * The checkpoint's tensors, or NULL: the weights' bytes then come from them. A tensor
+   * belongs to the module its name starts with (`model.layers.3.mlp.gate_proj.` holds a
+   * quantized checkpoint's `qweight`, `scales`... too); a tile whose tensors are one dtype
+   * and hold its elements exactly takes that element type, any other (quantized, mixed) is
+   * a u8 tile of their bytes. Tensors the architecture does not explain, and modules it
+   * expects and does not find, are listed in the header (vxp_model_checkpoint counts them).
+   */
+  const vxp_model_tensor *tensors;
+  size_t tensor_count;
+} vxp_model_options;
+
+#define VXP_MODEL_OPTIONS_INIT                                                                     \
+  {                                                                                                \
+    VXP_MODEL_OPTIONS_VERSION, VXP_WORKLOAD_DECODE, 0, 0, NULL, NULL, VXP_OPTIMIZER_ADAM, 0, 0,    \
+        NULL, NULL, 0                                                                              \
+  }
+
+/**
+ * Write the Vx program for `config` and `opts` to `write` (vxp_write_fn). Every value is
+ * checked first, so nothing is written for a configuration that is refused; the program
+ * is then handed over in one piece.
+ * @return VXP_OK; VXP_EINVAL for a NULL argument or a refused configuration or option, the
+ *         message naming the field (`hidden_size`, `--batch`...) and, for an unknown
+ *         model_type, the supported families; VXP_EVERSION (a struct's version);
+ *         VXP_ENOMEM; VXP_EIO when `write` returned non-zero. Failures are reported on `ctx`.
+ */
+VXP_API VXP_WARN_UNUSED int vxp_model_generate(vxp_context *ctx, const vxp_model_config *config,
+                                               const vxp_model_options *opts, vxp_write_fn write,
+                                               void *arg);
+
+/**
+ * The parameter count of `config` (every tensor of the architecture: attention, MLP or
+ * experts and router, norms, biases where the family has them, embeddings, lm_head unless
+ * tied), checked as vxp_model_generate checks it.
+ * @param[out] out the count; set only on VXP_OK
+ * @return VXP_OK, VXP_EINVAL (a NULL argument, a refused configuration), VXP_EVERSION;
+ *         reported on `ctx`
+ */
+VXP_API VXP_WARN_UNUSED int vxp_model_parameters(vxp_context *ctx, const vxp_model_config *config,
+                                                 uint64_t *out);
+
+/**
+ * How a checkpoint's tensors match the architecture of `config`: `*explained` receives the
+ * bytes of the tensors that belong to one of its modules, `*unexplained` the number of
+ * tensors that belong to none, `*missing` the number of modules with no tensor. Each may be
+ * NULL. The names of both are in the program's header (vxp_model_generate).
+ * @return VXP_OK, VXP_EINVAL (a NULL config, tensors or a tensor's name; a refused
+ *         configuration), VXP_EVERSION, VXP_ENOMEM; reported on `ctx`
+ */
+VXP_API VXP_WARN_UNUSED int vxp_model_checkpoint(vxp_context *ctx, const vxp_model_config *config,
+                                                 const vxp_model_tensor *tensors, size_t count,
+                                                 uint64_t *explained, size_t *unexplained,
+                                                 size_t *missing);
 
 /* ============================================================================== Codegen */
 

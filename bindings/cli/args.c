@@ -71,6 +71,38 @@ static const option_spec specs[OPT_COUNT] = {
      "stop after SECONDS of wall-clock time (decimals allowed, e.g. 0.5), whatever\n"
      "the command is doing: exit status 2 with \"stopped by --time-limit\"",
      "vxpeak %s examples/llama2/prefill.vx --time-limit 10"},
+    {OPT_WORKLOAD, "--workload", NULL, "W",
+     "what the program runs: decode (one step, the default), prefill (CONTEXT\n"
+     "tokens a sequence) or train (one step of mixed-precision training)",
+     "vxpeak %s examples/models/llama-2-7b.json --workload prefill"},
+    {OPT_BATCH, "--batch", NULL, "N", "sequences: the program's const BATCH (default 1)",
+     "vxpeak %s examples/models/llama-2-7b.json --batch 8"},
+    {OPT_CONTEXT, "--context", NULL, "N",
+     "tokens per sequence: the program's const CONTEXT (default 4096)",
+     "vxpeak %s examples/models/llama-2-7b.json --context 2048"},
+    {OPT_DTYPE, "--dtype", NULL, "T",
+     "the weights' and activations' element type (f16, bf16, f32, f8e4m3, i8, i4,\n"
+     "...; default: the config's torch_dtype)",
+     "vxpeak %s examples/models/llama-2-7b.json --dtype bf16"},
+    {OPT_KV_DTYPE, "--kv-dtype", NULL, "T", "the KV cache's element type (default: --dtype)",
+     "vxpeak %s examples/models/llama-2-7b.json --kv-dtype f8e4m3"},
+    {OPT_OPTIMIZER, "--optimizer", NULL, "O",
+     "train: adam (default: an f32 master copy and two f32 moments, 12 bytes a\n"
+     "parameter) or sgd (the master copy alone)",
+     "vxpeak %s examples/models/llama-2-7b.json --workload train --optimizer sgd"},
+    {OPT_FUSED, "--fused-attention", NULL, NULL,
+     "prefill, train: a fused attention, which holds no CONTEXT x CONTEXT scores",
+     "vxpeak %s examples/models/llama-2-7b.json --workload prefill --fused-attention"},
+    {OPT_CHECKPOINTING, "--checkpointing", NULL, NULL,
+     "train: keep each layer's input only and recompute one layer's activations\n"
+     "at a time in the backward pass",
+     "vxpeak %s examples/models/llama-2-7b.json --workload train --checkpointing"},
+    {OPT_WEIGHTS, "--weights", NULL, "FILE",
+     "model: the checkpoint's model.safetensors (its header is enough) or\n"
+     "model.safetensors.index.json: the weights' bytes come from its tensors, and\n"
+     "tensors the architecture does not explain, or modules it misses, are reported",
+     "vxpeak %s examples/models/stories15m.json --weights "
+     "tests/golden/model-weights/tiny.safetensors"},
     {OPT_HELP, "--help", "-h", NULL, "show this command's options and examples",
      "vxpeak %s --help"},
 };
@@ -276,7 +308,8 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
       if (cmd->no_file)
         return usage_error(cmd, "unexpected argument '%s' (%s takes no file)", arg, cmd->name);
       if (a->file)
-        return usage_error(cmd, "unexpected argument '%s' (one FILE.vx at a time)%s", arg, "");
+        return usage_error(cmd, "unexpected argument '%s' (one %s at a time)", arg,
+                           strcmp(cmd->name, "model") == 0 ? "CONFIG.json" : "FILE.vx");
       a->file = arg;
       continue;
     }
@@ -344,6 +377,30 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     case OPT_MACHINE_ONLY: a->machine_only = true; break;
     case OPT_ALLOW_REJECTED: a->allow_rejected = true; break;
     case OPT_TIME_LIMIT: rc = parse_time_limit(cmd, a, value); break;
+    case OPT_WORKLOAD:
+      if (strcmp(value, "decode") && strcmp(value, "prefill") && strcmp(value, "train"))
+        return usage_error(cmd, "--workload must be decode, prefill or train, not '%s'%s", value,
+                           "");
+      a->workload = value;
+      break;
+    case OPT_OPTIMIZER:
+      if (strcmp(value, "adam") && strcmp(value, "sgd"))
+        return usage_error(cmd, "--optimizer must be adam or sgd, not '%s'%s", value, "");
+      a->optimizer = value;
+      break;
+    case OPT_BATCH:
+    case OPT_CONTEXT: {
+      uint64_t n = 0;
+      if (!parse_u64(value, value + strlen(value), &n) || n == 0)
+        return usage_error(cmd, "%s takes a positive integer, not '%s'", spec->name, value);
+      *(spec->id == OPT_BATCH ? &a->model_batch : &a->model_context) = n;
+      break;
+    }
+    case OPT_DTYPE: a->dtype = value; break;
+    case OPT_KV_DTYPE: a->kv_dtype = value; break;
+    case OPT_FUSED: a->fused_attention = true; break;
+    case OPT_CHECKPOINTING: a->checkpointing = true; break;
+    case OPT_WEIGHTS: a->weights = value; break;
     case OPT_TRAFFIC:
       if (strcmp(value, "compulsory") == 0)
         a->no_reuse = false;
@@ -367,7 +424,9 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     }
     if (rc != VXPEAK_EXIT_OK) return rc;
   }
-  if (!a->file && !cmd->no_file) return usage_error(cmd, "missing FILE.vx%s%s", "", "");
+  if (!a->file && !cmd->no_file)
+    return usage_error(cmd, "missing %s%s",
+                       strcmp(cmd->name, "model") == 0 ? "CONFIG.json" : "FILE.vx", "");
   if (a->machine_only && !a->machine_count)
     return usage_error(cmd, "--machine-only needs --machine%s%s", "", "");
   if (cmd->needs_output && !a->output) return usage_error(cmd, "missing -o FILE%s%s", "", "");
@@ -440,6 +499,8 @@ static void option_help(FILE *out, const vxpeak_command *cmd, const option_spec 
              : strcmp(cmd->name, "frontier") == 0
                  ? "with --format svg, write the SVG to FILE (default "
                    "'-': standard output)"
+             : strcmp(cmd->name, "model") == 0
+                 ? "write the Vx program to FILE (default '-': standard output)"
                  : "write the CUDA program to FILE ('-': standard output)");
   } else {
     snprintf(help, sizeof(help), "%s", s->help);
@@ -465,7 +526,8 @@ static void option_help(FILE *out, const vxpeak_command *cmd, const option_spec 
              strcmp(name, "plot") == 0 ? "examples/llama2/prefill.vx -o timeline.svg"
              : strcmp(name, "frontier") == 0
                  ? "examples/llama2/prefill.vx --format svg -o frontier.svg"
-                 : "examples/blog/peak_not_sum.vx -o prog.cu");
+             : strcmp(name, "model") == 0 ? "examples/models/llama-2-7b.json -o llama.vx"
+                                          : "examples/blog/peak_not_sum.vx -o prog.cu");
   else if (s->id == OPT_FORMAT)
     snprintf(example, sizeof(example), "vxpeak %s examples/llama2/prefill.vx --format %s", name,
              cmd->formats[1] ? cmd->formats[cmd->formats[2] ? 2 : 1] : cmd->formats[0]);
@@ -494,7 +556,8 @@ void vxpeak_help_command(FILE *out, const vxpeak_command *cmd) {
 }
 
 void vxpeak_help_all(FILE *out) {
-  fprintf(out, "usage: vxpeak COMMAND [FILE.vx] [OPTIONS]   (`vxpeak lsp` takes no file)\n"
+  fprintf(out, "usage: vxpeak COMMAND [FILE.vx] [OPTIONS]   (`vxpeak lsp` takes no file,\n"
+               "       `vxpeak model` a config.json)\n"
                "\n"
                "Static peak-memory analysis for Vx programs: the peak working set of every\n"
                "function in every memory space, whether it fits the machine, what fills it,\n"

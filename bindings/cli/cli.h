@@ -31,6 +31,15 @@ typedef enum vxpeak_opt {
   OPT_TRAFFIC,
   OPT_TOKENS,
   OPT_TIME_LIMIT,
+  OPT_WORKLOAD,
+  OPT_BATCH,
+  OPT_CONTEXT,
+  OPT_DTYPE,
+  OPT_KV_DTYPE,
+  OPT_OPTIMIZER,
+  OPT_FUSED,
+  OPT_CHECKPOINTING,
+  OPT_WEIGHTS,
   OPT_HELP,
   OPT_COUNT
 } vxpeak_opt;
@@ -71,6 +80,11 @@ typedef struct vxpeak_args {
   bool no_reuse;           /* --traffic no-reuse (default compulsory) */
   const char *tokens_name; /* --tokens-per-call CONST|N, or NULL (1 per call) */
   uint64_t time_limit_us;  /* --time-limit SECONDS, in microseconds (0: none) */
+  /* model: the workload and what the program is written for (0 / NULL: the defaults). */
+  const char *workload, *dtype, *kv_dtype, *optimizer;
+  uint64_t model_batch, model_context;
+  bool fused_attention, checkpointing;
+  const char *weights; /* --weights: a .safetensors header or an index.json */
 } vxpeak_args;
 
 /* A command: its name, what it does, which options it takes, which formats it writes. */
@@ -121,6 +135,7 @@ int vxpeak_sweep(const vxpeak_args *args);
 int vxpeak_roofline(const vxpeak_args *args);
 int vxpeak_plot(const vxpeak_args *args);
 int vxpeak_lsp(const vxpeak_args *args);
+int vxpeak_model(const vxpeak_args *args);
 
 /* The language server's stdio loop (bindings/lsp/serve.c, linked into the command):
  * serves until `exit` or end of input and returns the exit status. */
@@ -218,6 +233,23 @@ bool vxpeak_out_file_close(vxpeak_out_file *of);
  * short is not left behind as if it were whole (`-o /dev/full` or a FIFO is a place to
  * write, not a file the command made). */
 void vxpeak_out_file_discard(const vxpeak_out_file *of);
+
+/* ------------------------------------------------------------------ checkpoints (safetensors.c) */
+
+/* The tensors of a checkpoint (`vxpeak model --weights`): the names and dtypes borrow the
+ * parsed headers kept in `roots` (jansson values, opaque here). */
+typedef struct vxpeak_tensors {
+  vxp_model_tensor *items;
+  size_t count, cap;
+  void **roots;
+  size_t root_count, root_cap;
+} vxpeak_tensors;
+
+/* Read the header of a .safetensors file, or of every shard a *.json index names. Returns an
+ * exit code (a one-line reason with the byte offset printed); free the tensors whatever it
+ * returns. */
+int vxpeak_tensors_read(const char *file, vxpeak_tensors *t);
+void vxpeak_tensors_free(vxpeak_tensors *t);
 
 /* ------------------------------------------------------------------ diagnostics (render.c) */
 

@@ -134,6 +134,27 @@ const vxpeak_command vxpeak_commands[] = {
      vxpeak_plot, MACHINE_OPTS | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_OUTPUT), plot_formats, true,
      "  $ vxpeak plot examples/llama2/prefill.vx --function main -o timeline.svg\n"
      "  $ vxpeak plot examples/llama2/prefill.vx -D BATCH=9 --function main -o batch9.svg\n"},
+    {"model",
+     "CONFIG.json [--workload decode|prefill|train] [--batch N] [--context N] [--dtype T] "
+     "[--kv-dtype T] [--optimizer adam|sgd] [--fused-attention] [--checkpointing] "
+     "[--weights FILE] [-o OUT.vx]",
+     "write the Vx program of a model from its Hugging Face config.json",
+     "Read a model's config.json (model_type llama, mistral, qwen2 or mixtral) and write a\n"
+     "Vx program with every tensor of the architecture as a tile of its exact shape, labelled\n"
+     "by role (layer weights, embeddings, KV cache, activations, gradients, optimizer\n"
+     "state), `const` BATCH and CONTEXT for -D, sweep and frontier, and a header that works\n"
+     "the parameter count, the bytes of each role and the peak out by hand. Analyse it as\n"
+     "any program: check, explain --function main, sweep, frontier, roofline. A\n"
+     "configuration that is missing a field, has one of the wrong type or size, or names\n"
+     "another family is refused with the field named, and nothing is written. See\n"
+     "docs/models.md. Exit status 0 written, 2 refused or an input/output error.",
+     vxpeak_model,
+     O(OPT_WORKLOAD) | O(OPT_BATCH) | O(OPT_CONTEXT) | O(OPT_DTYPE) | O(OPT_KV_DTYPE) |
+         O(OPT_OPTIMIZER) | O(OPT_FUSED) | O(OPT_CHECKPOINTING) | O(OPT_WEIGHTS) | O(OPT_OUTPUT) |
+         O(OPT_HELP),
+     NULL, false,
+     "  $ vxpeak model examples/models/llama-2-7b.json --workload decode -o llama.vx\n"
+     "  $ vxpeak model examples/models/mixtral-8x7b.json --workload train --dtype bf16\n"},
     {"lsp", "[--stdio]", "a language server for editors, over standard input and output",
      "Serve the Language Server Protocol over standard input and output (--stdio is\n"
      "accepted and is the only transport): diagnostics as you type, hover on a placement,\n"

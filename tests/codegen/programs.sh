@@ -5,7 +5,7 @@
 #              `make check`, a GPU in tests/gpu/): its sizes fit both.
 #   cg_build   generated and built with nvcc only: sizes no emulation holds (the full
 #              Llama-2-7B prefill needs 17 GB of device memory; its scaled copy runs).
-cg_run="examples/blog/*.vx examples/codegen/*.vx examples/llama2/*_small.vx"
+cg_run="examples/blog/*.vx examples/codegen/*.vx examples/llama2/*_small.vx examples/models/stories15m.*.vx"
 #   cg_rules   one program per rule of the comparison (tests/codegen/peakcmp.c): run in the
 #              emulation with peakcmp's lines checked against NAME.expected, and on a GPU.
 cg_rules="tests/codegen/rules/*.vx"

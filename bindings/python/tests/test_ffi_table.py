@@ -77,6 +77,8 @@ def c_kind(decl: str, named: bool) -> object:
         "vxp_cost_unit": ("int", 4, True),
         "vxp_cost_basis": ("int", 4, True),
         "vxp_cost_composition": ("int", 4, True),
+        "vxp_model_workload": ("int", 4, True),
+        "vxp_model_optimizer": ("int", 4, True),
         "vxp_point": "struct vxp_point",
         "vxp_range": "struct vxp_range",
         "vxp_write_fn": "pointer",  # a function pointer (typedef int (*vxp_write_fn)(...))

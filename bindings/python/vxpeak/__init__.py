@@ -51,6 +51,8 @@ from .reports import (
     SweepReport,
 )
 from ._ffi import LibraryNotFound
+from .models import Optimizer, Workload, model
+from .models import parameters as model_parameters
 from .errors import (
     Cancelled,
     InputOutputError,
@@ -64,6 +66,10 @@ from .errors import (
 )
 
 __all__ = [
+    "model",
+    "model_parameters",
+    "Optimizer",
+    "Workload",
     "Analysis",
     "CostBasis",
     "CostComposition",
