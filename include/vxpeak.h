@@ -1257,6 +1257,79 @@ VXP_API VXP_WARN_UNUSED int vxp_analysis_json_write(const vxp_analysis *an, vxp_
  */
 VXP_API const char *vxp_analysis_sarif(vxp_analysis *an, size_t *len);
 
+/* ======================================================================== Formulas */
+
+/*
+ * Each resident set's peak as an exact formula in const items the caller names (`vxpeak
+ * check --symbolic BATCH,CONTEXT`), every other constant folded as the analysis folds it:
+ * the maximum of alternatives, each a sum of terms `coefficient x product of named
+ * constants` (a constant repeated for a power), with 128-bit coefficients. An alternative is
+ * the live total at one placement; those no larger than another wherever the named
+ * constants are >= 0 are left out. A set whose peak is no such polynomial (a division that
+ * does not come out whole, a remainder, a comparison, a min or max, an `if comptime` that
+ * places tiles or a generic argument depending on a named constant, a size rounded up to a
+ * whole byte or a granule) has none, and a sentence saying which construct, where and why.
+ * A formula is checked against the analysis at the analysed point before it is given.
+ * It borrows the analysis, which must outlive it.
+ */
+typedef struct vxp_formula vxp_formula;
+
+/**
+ * The formulas of every resident set of `an` in `names` (1 to 8 const items of the
+ * program, or names given a -D value).
+ * @param[out] out owned by the caller (vxp_formula_free)
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (no names, too many, a name twice),
+ *         VXP_ENOTFOUND (a name that is no const item: the message lists the program's);
+ *         failures are reported on the analysis' context
+ */
+VXP_API VXP_WARN_UNUSED int vxp_formula_new(vxp_formula **out, const vxp_analysis *an,
+                                            const char *const *names, size_t name_count);
+
+/** Free a formula (NULL is allowed). */
+VXP_API void vxp_formula_free(vxp_formula *f);
+
+/** The number of resident sets: those of the analysis, in its order. */
+VXP_API size_t vxp_formula_set_count(const vxp_formula *f);
+
+/** Non-zero when resident set `set`'s peak is a polynomial in the named constants. */
+VXP_API int vxp_formula_is_polynomial(const vxp_formula *f, size_t set);
+
+/** Why set `set`'s peak is not a polynomial, or NULL when it is. Borrowed. */
+VXP_API const char *vxp_formula_reason(const vxp_formula *f, size_t set);
+
+/** Set `set`'s formula as text ("14,176,298,752 + 262,144 x BATCH", or "max(A, B)" of
+ * several), or NULL when there is none. Borrowed. */
+VXP_API const char *vxp_formula_text(const vxp_formula *f, size_t set);
+
+/** How many alternatives set `set`'s formula has (0 when there is none). */
+VXP_API size_t vxp_formula_alternative_count(const vxp_formula *f, size_t set);
+
+/**
+ * Set `set`'s peak at `values` (one per named constant, in the order named), exactly.
+ * @return VXP_OK, VXP_EINVAL (no formula, a value past 2^63), VXP_ERROR (the peak is
+ *         negative or passes 64 bits there)
+ */
+VXP_API int vxp_formula_evaluate(const vxp_formula *f, size_t set, const uint64_t *values,
+                                 uint64_t *bytes);
+
+/**
+ * Every set's formula as JSON: {"constants": [...], "values": [...] (at the analysed
+ * point), "resident_sets": [{"function", "space", "total_bytes", "peak_formula" (a list of
+ * alternatives, each a list of {"coefficient": INT, "constants": [NAME...]}; null when
+ * none, with "peak_formula_reason"), "text"}]}. Made once and owned by the formula.
+ * @return the text, or NULL on allocation failure
+ */
+VXP_API const char *vxp_formula_json(vxp_formula *f, size_t *len);
+
+/**
+ * vxp_analysis_json_write's report with each entry of "resident_sets" carrying its
+ * "peak_formula" (and "peak_formula_reason") from `f`, a formula of `an` (NULL: none).
+ * @return as vxp_analysis_json_write; VXP_EINVAL for a formula of another analysis
+ */
+VXP_API VXP_WARN_UNUSED int vxp_analysis_json_write_symbolic(const vxp_analysis *an,
+                                                             const vxp_formula *f,
+                                                             vxp_write_fn write, void *arg);
+
 /* ======================================================================== Sweeps */
 
 /*
@@ -1783,10 +1856,11 @@ typedef enum vxp_report_format {
   VXP_REPORT_SVG = 3   /**< a standalone SVG picture (vxp_report_plot, vxp_report_frontier) */
 } vxp_report_format;
 
-#define VXP_REPORT_OPTIONS_VERSION 3
+#define VXP_REPORT_OPTIONS_VERSION 4
 
 /** Options for the report constructors (versioned like vxp_analyze_options: version 1 ends
- * at `machine`; version 2 adds the roofline's fields; version 3 the check's margin). */
+ * at `machine`; version 2 adds the roofline's fields; version 3 the check's margin; version 4
+ * the formula). */
 typedef struct vxp_report_options {
   unsigned int version;     /**< VXP_REPORT_OPTIONS_VERSION */
   vxp_report_format format; /**< 0: the report's first form (text; SVG for the plot) */
@@ -1804,12 +1878,15 @@ typedef struct vxp_report_options {
   /* Version 3. */
   uint32_t margin_ppm; /**< check: the share of each capacity to keep free, in millionths
                             (below 10^6; 0: none) */
+  /* Version 4. */
+  const vxp_formula *formula; /**< check (text), explain (text and JSON): each peak's formula
+                                   (vxp_formula_new on the same analysis), or NULL */
 } vxp_report_options;
 
 #define VXP_REPORT_OPTIONS_INIT                                                                    \
   {                                                                                                \
     VXP_REPORT_OPTIONS_VERSION, VXP_REPORT_TEXT, NULL, NULL, NULL, VXP_TRAFFIC_COMPULSORY, 0,      \
-        NULL, 0                                                                                    \
+        NULL, 0, NULL                                                                              \
   }
 
 /**

@@ -71,6 +71,10 @@ static const option_spec specs[OPT_COUNT] = {
      "stop after SECONDS of wall-clock time (decimals allowed, e.g. 0.5), whatever\n"
      "the command is doing: exit status 2 with \"stopped by --time-limit\"",
      "vxpeak %s examples/llama2/prefill.vx --time-limit 10"},
+    {OPT_SYMBOLIC, "--symbolic", NULL, "NAME[,NAME...]",
+     "also give each peak as an exact formula in these `const` items (at most 8),\n"
+     "every other constant folded; a peak that is no polynomial in them says why",
+     "vxpeak %s examples/llama2/decode.vx --symbolic BATCH,CONTEXT"},
     {OPT_HELP, "--help", "-h", NULL, "show this command's options and examples",
      "vxpeak %s --help"},
 };
@@ -125,6 +129,30 @@ static int parse_define(const vxpeak_command *cmd, vxpeak_args *a, const char *t
   a->defines[a->define_count].name = name;
   a->defines[a->define_count].value = value;
   a->define_count++;
+  return VXPEAK_EXIT_OK;
+}
+
+/* NAME[,NAME...]: the constants a formula is written in. */
+static int parse_symbolic(const vxpeak_command *cmd, vxpeak_args *a, const char *text) {
+  for (const char *p = text;;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    if (!valid_name(p, len))
+      return usage_error(cmd, "--symbolic takes const names separated by commas (e.g. "
+                              "--symbolic BATCH,CONTEXT), not '%s'%s",
+                         text, "");
+    if (a->symbolic_count == VXPEAK_MAX_SYMBOLIC)
+      return usage_error(cmd, "--symbolic names at most 8 constants, not '%s'%s", text, "");
+    char *name = a->symbolic_names[a->symbolic_count];
+    memcpy(name, p, len);
+    name[len] = '\0';
+    for (size_t i = 0; i < a->symbolic_count; i++)
+      if (strcmp(a->symbolic[i], name) == 0)
+        return usage_error(cmd, "--symbolic names '%s' twice%s", name, "");
+    a->symbolic[a->symbolic_count++] = name;
+    if (!comma) break;
+    p = comma + 1;
+  }
   return VXPEAK_EXIT_OK;
 }
 
@@ -344,6 +372,7 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     case OPT_MACHINE_ONLY: a->machine_only = true; break;
     case OPT_ALLOW_REJECTED: a->allow_rejected = true; break;
     case OPT_TIME_LIMIT: rc = parse_time_limit(cmd, a, value); break;
+    case OPT_SYMBOLIC: rc = parse_symbolic(cmd, a, value); break;
     case OPT_TRAFFIC:
       if (strcmp(value, "compulsory") == 0)
         a->no_reuse = false;

@@ -31,12 +31,14 @@ typedef enum vxpeak_opt {
   OPT_TRAFFIC,
   OPT_TOKENS,
   OPT_TIME_LIMIT,
+  OPT_SYMBOLIC,
   OPT_HELP,
   OPT_COUNT
 } vxpeak_opt;
 
 #define VXPEAK_MAX_DEFINES 64
 #define VXPEAK_MAX_MACHINES 32
+#define VXPEAK_MAX_SYMBOLIC 8 /* the library's limit (vxp_formula_new) */
 
 /* The parsed command line of one command. */
 /* Most values on one axis of sweep's grid (a range or a list). */
@@ -71,6 +73,9 @@ typedef struct vxpeak_args {
   bool no_reuse;           /* --traffic no-reuse (default compulsory) */
   const char *tokens_name; /* --tokens-per-call CONST|N, or NULL (1 per call) */
   uint64_t time_limit_us;  /* --time-limit SECONDS, in microseconds (0: none) */
+  const char *symbolic[VXPEAK_MAX_SYMBOLIC]; /* --symbolic NAME,...: the names, in order */
+  char symbolic_names[VXPEAK_MAX_SYMBOLIC][128];
+  size_t symbolic_count;
 } vxpeak_args;
 
 /* A command: its name, what it does, which options it takes, which formats it writes. */
@@ -195,6 +200,12 @@ int vxpeak_load_machine(vxp_context *ctx, const char *arg, vxp_source **out_src,
 /* Whether an analysed function or space named by --function/--space exists; prints a
  * one-line reason listing what does and returns false otherwise. */
 bool vxpeak_check_selection(const vxpeak_args *args, const vxp_analysis *an);
+
+/* ------------------------------------------------------------------ formulas (symbolic.c) */
+
+/* --symbolic's formula of the session's analysis into *out (NULL without --symbolic).
+ * Returns an exit code (a one-line reason printed when a name is no const item). */
+int vxpeak_symbolic_open(const vxpeak_args *args, const vxpeak_session *s, vxp_formula **out);
 
 /* ------------------------------------------------------------------ streamed output (outfile.c) */
 

@@ -15,7 +15,7 @@ static const char *const frontier_formats[] = {"text", "json", "svg", NULL};
 const vxpeak_command vxpeak_commands[] = {
     {"check",
      "FILE.vx [--machine M [--machine-only]] [--host H] [-D NAME=VALUE]... "
-     "[--margin P%] [--format text|json|sarif]",
+     "[--margin P%] [--symbolic NAME,...] [--format text|json|sarif]",
      "analyse a program: its peaks, its verdict and why",
      "Analyse the program and print its diagnostics on standard error in compiler form\n"
      "(file:line:col: error[CODE]: message, the source line with a caret, note: and help:\n"
@@ -25,7 +25,8 @@ const vxpeak_command vxpeak_commands[] = {
      "scanning. With --margin P%, a peak (or call-tree total) over (100% - P%) of its\n"
      "capacity rejects the program too (the lesson's headroom). Exit status 0 admitted, 1\n"
      "rejected, 2 usage or input/output error.",
-     vxpeak_check, MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_MARGIN), check_formats, false,
+     vxpeak_check, MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_MARGIN) | O(OPT_SYMBOLIC), check_formats,
+     false,
      "  $ vxpeak check examples/llama2/prefill.vx -D BATCH=9\n"
      "  $ vxpeak check examples/blog/unrolled.vx --format sarif > vxpeak.sarif\n"},
     {"parse", "FILE.vx [--sexp]", "print the syntax tree and report syntax errors",
@@ -50,7 +51,7 @@ const vxpeak_command vxpeak_commands[] = {
      "  $ vxpeak emit-cuda examples/blog/peak_not_sum.vx -o prog.cu\n"},
     {"explain",
      "FILE.vx [--function F] [--space S] [--machine M] [-D NAME=VALUE]... "
-     "[--format text|json]",
+     "[--symbolic NAME,...] [--format text|json]",
      "what fills the peak: live tiles by role and by site, peak against sum",
      "For every (function, space) with a capacity: the tiles live at the peak, grouped by\n"
      "the role the program names for them and by source site, with bytes, GiB and share of\n"
@@ -58,7 +59,8 @@ const vxpeak_command vxpeak_commands[] = {
      "made of. A role is named in a comment: `// role: NAME` at the end of a placement's\n"
      "line names that placement; on a line of its own it names every placement below it up\n"
      "to a blank line, the next role comment, or a line that opens or closes a block.",
-     vxpeak_explain, MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_FUNCTION) | O(OPT_SPACE), report_formats,
+     vxpeak_explain,
+     MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_SYMBOLIC), report_formats,
      false,
      "  $ vxpeak explain examples/llama2/prefill.vx --function main\n"
      "  $ vxpeak explain examples/llama2/prefill.vx -D BATCH=9 --format json\n"},

@@ -340,6 +340,17 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_analysis_json": (c_void_p, [_H, _SIZE_OUT]),
     "vxp_analysis_json_write": (c_int, [_H, c_void_p, c_void_p]),
     "vxp_analysis_sarif": (c_void_p, [_H, _SIZE_OUT]),
+    # formulas
+    "vxp_formula_new": (c_int, [_OUT, _H, c_void_p, c_size_t]),
+    "vxp_formula_free": (None, [_H]),
+    "vxp_formula_set_count": (c_size_t, [_H]),
+    "vxp_formula_is_polynomial": (c_int, [_H, c_size_t]),
+    "vxp_formula_reason": (c_char_p, [_H, c_size_t]),
+    "vxp_formula_text": (c_char_p, [_H, c_size_t]),
+    "vxp_formula_alternative_count": (c_size_t, [_H, c_size_t]),
+    "vxp_formula_evaluate": (c_int, [_H, c_size_t, POINTER(c_uint64), POINTER(c_uint64)]),
+    "vxp_formula_json": (c_void_p, [_H, _SIZE_OUT]),
+    "vxp_analysis_json_write_symbolic": (c_int, [_H, _H, c_void_p, c_void_p]),
     # sweeps
     "vxp_search_name": (c_char_p, [c_int]),
     "vxp_misfit_name": (c_char_p, [c_int]),
