@@ -132,8 +132,8 @@ static const char *vars_text(const deriver *D, unsigned mask, char buf[512]) {
 static void fail_expr(deriver *D, uint32_t idx, unsigned mask, const char *what) {
   char q[80], vars[512];
   const vxp_cexpr *cx = &D->m->cexprs.items[idx];
-  fail(D, "%s `%s` (line %u) depends on %s", what, quote(D, cx, q), line_of(D, cx->start_byte),
-       vars_text(D, mask, vars));
+  fail(D, "`%s` (line %u) is %s that depends on %s", quote(D, cx, q), line_of(D, cx->start_byte),
+       what, vars_text(D, mask, vars));
 }
 
 /* ------------------------------------------------------------------ dependence */
@@ -218,11 +218,11 @@ static bool sym_binary(deriver *D, const vxp_const_env *env, uint32_t idx, unsig
         break;
       }
     }
-    fail_expr(D, idx, mask, "the division (it rounds down)");
+    fail_expr(D, idx, mask, "a division (rounded down)");
     break;
   }
-  case VXP_OP_REM: fail_expr(D, idx, mask, "the remainder"); break;
-  default: fail_expr(D, idx, mask, "the comparison or bit operation"); break;
+  case VXP_OP_REM: fail_expr(D, idx, mask, "a remainder"); break;
+  default: fail_expr(D, idx, mask, "a comparison or bit operation"); break;
   }
   vxp_poly__free(D->ctx, &a);
   vxp_poly__free(D->ctx, &b);
@@ -259,7 +259,7 @@ static bool sym(deriver *D, const vxp_const_env *env, uint32_t idx, vxp_poly *ou
   case VXP_CX_UNARY:
     if (cx->op == VXP_OP_NEG)
       return sym(D, env, cx->lhs, out, depth + 1) && poly_ok(D, vxp_poly__scale(out, -1));
-    fail_expr(D, idx, mask, "the negation");
+    fail_expr(D, idx, mask, "a negation");
     return false;
   case VXP_CX_BINARY: return sym_binary(D, env, idx, mask, out, depth);
   case VXP_CX_SELECT: {
@@ -268,10 +268,10 @@ static bool sym(deriver *D, const vxp_const_env *env, uint32_t idx, vxp_poly *ou
       return fold_number(D, env, cx->lhs, &c) &&
              sym(D, env, c != 0 ? cx->rhs : cx->alt, out, depth + 1);
     }
-    fail_expr(D, idx, mask, "the choice (an `if`, a min or a max)");
+    fail_expr(D, idx, mask, "a choice (an `if`, a min or a max)");
     return false;
   }
-  default: fail_expr(D, idx, mask, "the expression"); return false;
+  default: fail_expr(D, idx, mask, "an expression"); return false;
   }
 }
 
