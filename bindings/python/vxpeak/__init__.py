@@ -1346,6 +1346,32 @@ class Analysis(_Handle):
             lib.vxp_cuda_free(out)
         return CudaProgram(text=text, diagnostics=diagnostics)
 
+    def formula(self, names: Union[str, Sequence[str]]) -> List[Dict[str, Any]]:
+        """Each resident set's peak as an exact formula in the named ``const`` items
+        (``vxpeak check --symbolic``), every other constant folded: a list, one dict per
+        resident set in :attr:`resident_sets` order, with ``function``, ``space``,
+        ``total_bytes``, ``peak_formula`` (alternatives whose maximum is the peak, each a
+        list of terms ``{"coefficient": int, "constants": [name, ...]}``; None when the peak
+        is no polynomial in them, with ``peak_formula_reason`` saying why) and ``text``."""
+        if isinstance(names, str):
+            names = [n for n in names.split(",") if n]
+        lib = _ffi.lib()
+        encoded = [n.encode("utf-8") for n in names]
+        array = (ctypes.c_char_p * max(len(encoded), 1))(*encoded)
+        out = ctypes.c_void_p()
+        self.program.context._check(
+            lib.vxp_formula_new(ctypes.byref(out), self._handle(), array, len(encoded))
+        )
+        try:
+            size = ctypes.c_size_t()
+            ptr = lib.vxp_formula_json(out, ctypes.byref(size))
+            if not ptr:
+                self.program.context._check(-2)
+            doc = json.loads(ctypes.string_at(ptr, size.value).decode("utf-8"))
+        finally:
+            lib.vxp_formula_free(out)
+        return list(doc["resident_sets"])
+
     @property
     def json(self) -> str:
         """The JSON report (schema vxpeak-report-v1), as libvxpeak renders it."""

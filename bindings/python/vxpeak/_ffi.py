@@ -159,10 +159,11 @@ class ReportOptions(Structure):
         ("tokens_per_call", c_uint64),
         ("tokens_name", c_char_p),
         ("margin_ppm", c_uint32),
+        ("formula", c_void_p),
     ]
 
 
-REPORT_OPTIONS_VERSION = 3
+REPORT_OPTIONS_VERSION = 4
 REPORT_TEXT = 1
 REPORT_JSON = 2
 REPORT_SVG = 3
