@@ -665,7 +665,7 @@ VXP_API const vxp_diagnostic *vxp_machine_diagnostic(const vxp_machine *machine,
 
 /* ======================================================================== Analysis */
 
-#define VXP_ANALYZE_OPTIONS_VERSION 2
+#define VXP_ANALYZE_OPTIONS_VERSION 3
 
 /**
  * A constant override (`vxpeak check -D NAME=VALUE`): while folding shapes, loop bounds and
@@ -678,10 +678,22 @@ typedef struct vxp_const_override {
 } vxp_const_override;
 
 /**
+ * An element type for every tile of one role (`vxpeak check --retype "KV cache=f8e4m3"`):
+ * each placement whose `// role:` label is `role` is analysed as if its tensor type's
+ * element were `type`, so that a precision can be tried without editing the program.
+ * Frozen.
+ */
+typedef struct vxp_retype {
+  const char *role; /**< a role the program names, exactly as written; copied */
+  const char *type; /**< an element type's Vx spelling (f8e4m3, i8, i4, bf16, ...) */
+} vxp_retype;
+
+/**
  * Options for vxp_analyze. Fields are only ever appended, and an append bumps
  * VXP_ANALYZE_OPTIONS_VERSION so that the library can tell an older caller's shorter
  * struct by its `version` (and read only the fields that version has). Version 1 ends
- * with `override_count`; version 2 adds `machine_only`. Both are accepted.
+ * with `override_count`; version 2 adds `machine_only`; version 3 `retypes`. All are
+ * accepted.
  */
 typedef struct vxp_analyze_options {
   unsigned int version;       /**< VXP_ANALYZE_OPTIONS_VERSION */
@@ -702,10 +714,18 @@ typedef struct vxp_analyze_options {
    * `vxpeak check --machine-only`.
    */
   int machine_only;
+  /**
+   * (Version 3.) `retype_count` element types by role, or NULL; a later entry for the same
+   * role counts. A role no placement has, or a type that is no element type, makes
+   * vxp_analyze fail with VXP_ENOTFOUND and a message listing the program's roles, or the
+   * element types. `vxpeak check --retype ROLE=TYPE`.
+   */
+  const vxp_retype *retypes;
+  size_t retype_count;
 } vxp_analyze_options;
 
 #define VXP_ANALYZE_OPTIONS_INIT                                                                   \
-  { VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0 }
+  { VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0, NULL, 0 }
 
 /**
  * Initialise `opts` with defaults for options-struct `version`.

@@ -251,6 +251,9 @@ struct vxp_analysis {
                         under machine_only, else NULL (the view borrows the
                         program's own, read once: program.h) */
   bool machine_only; /* `own` left empty: `machine` replaces them */
+  /* --retype: per model tensor type, the vxp_elem it takes instead of its own (0: its own);
+   * NULL when no retype was given (retype.c). In the arena. */
+  const uint8_t *retype;
   vxp_machine_view view;
   Array(vxp_define) defines;             /* constant overrides, in the order first given */
   Array(vxp_const_binding) overrides;    /* the defines the program names, for folding */

@@ -150,6 +150,10 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
     opts.machine = analyze->machine;
     opts.host = analyze->host;
     opts.machine_only = analyze->version >= 2 && analyze->machine_only;
+    if (analyze->version >= 3) {
+      opts.retypes = analyze->retypes;
+      opts.retype_count = analyze->retype_count;
+    }
   }
   opts.overrides = overrides;
   opts.override_count = extra + 1;

@@ -605,6 +605,10 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
     R.opts.machine = analyze->machine;
     R.opts.host = analyze->host;
     R.opts.machine_only = analyze->version >= 2 && analyze->machine_only;
+    if (analyze->version >= 3) {
+      R.opts.retypes = analyze->retypes;
+      R.opts.retype_count = analyze->retype_count;
+    }
   }
   R.opts.overrides = overrides;
   R.opts.override_count = extra + 1;

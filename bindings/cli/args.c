@@ -75,6 +75,10 @@ static const option_spec specs[OPT_COUNT] = {
      "also give each peak as an exact formula in these `const` items (at most 8),\n"
      "every other constant folded; a peak that is no polynomial in them says why",
      "vxpeak %s examples/llama2/decode.vx --symbolic BATCH,CONTEXT"},
+    {OPT_RETYPE, "--retype", NULL, "ROLE=TYPE",
+     "analyse every tile of ROLE (a `// role:` label) with element type TYPE\n"
+     "(f8e4m3, i8, i4, bf16, ...) instead of its own; repeatable",
+     "vxpeak %s examples/llama2/decode.vx --retype \"KV cache=f8e4m3\""},
     {OPT_HELP, "--help", "-h", NULL, "show this command's options and examples",
      "vxpeak %s --help"},
 };
@@ -129,6 +133,26 @@ static int parse_define(const vxpeak_command *cmd, vxpeak_args *a, const char *t
   a->defines[a->define_count].name = name;
   a->defines[a->define_count].value = value;
   a->define_count++;
+  return VXPEAK_EXIT_OK;
+}
+
+/* ROLE=TYPE: the last '=' ends the role, which is free text (`KV cache`). Whether the
+ * role and the type exist is the library's to say, with the known ones. */
+static int parse_retype(const vxpeak_command *cmd, vxpeak_args *a, const char *text) {
+  const char *eq = strrchr(text, '=');
+  if (!eq || eq == text || !eq[1])
+    return usage_error(cmd, "--retype takes ROLE=TYPE (e.g. --retype \"KV cache=f8e4m3\"), not '%s'%s",
+                       text, "");
+  if (strlen(text) >= sizeof(a->retype_text[0]))
+    return usage_error(cmd, "--retype %s: longer than 255 bytes%s", text, "");
+  if (a->retype_count == VXPEAK_MAX_RETYPES)
+    return usage_error(cmd, "at most 16 --retype options%s%s", "", "");
+  char *copy = a->retype_text[a->retype_count];
+  strcpy(copy, text);
+  copy[eq - text] = '\0';
+  a->retypes[a->retype_count].role = copy;
+  a->retypes[a->retype_count].type = copy + (eq - text) + 1;
+  a->retype_count++;
   return VXPEAK_EXIT_OK;
 }
 
@@ -373,6 +397,7 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     case OPT_ALLOW_REJECTED: a->allow_rejected = true; break;
     case OPT_TIME_LIMIT: rc = parse_time_limit(cmd, a, value); break;
     case OPT_SYMBOLIC: rc = parse_symbolic(cmd, a, value); break;
+    case OPT_RETYPE: rc = parse_retype(cmd, a, value); break;
     case OPT_TRAFFIC:
       if (strcmp(value, "compulsory") == 0)
         a->no_reuse = false;

@@ -32,12 +32,14 @@ typedef enum vxpeak_opt {
   OPT_TOKENS,
   OPT_TIME_LIMIT,
   OPT_SYMBOLIC,
+  OPT_RETYPE,
   OPT_HELP,
   OPT_COUNT
 } vxpeak_opt;
 
 #define VXPEAK_MAX_DEFINES 64
 #define VXPEAK_MAX_MACHINES 32
+#define VXPEAK_MAX_RETYPES 16
 #define VXPEAK_MAX_SYMBOLIC 8 /* the library's limit (vxp_formula_new) */
 
 /* The parsed command line of one command. */
@@ -76,6 +78,9 @@ typedef struct vxpeak_args {
   const char *symbolic[VXPEAK_MAX_SYMBOLIC]; /* --symbolic NAME,...: the names, in order */
   char symbolic_names[VXPEAK_MAX_SYMBOLIC][128];
   size_t symbolic_count;
+  vxp_retype retypes[VXPEAK_MAX_RETYPES]; /* --retype ROLE=TYPE, in order */
+  char retype_text[VXPEAK_MAX_RETYPES][256];
+  size_t retype_count;
 } vxpeak_args;
 
 /* A command: its name, what it does, which options it takes, which formats it writes. */

@@ -350,3 +350,14 @@ def test_formula_is_the_decode_peak_in_batch_and_context(ctx: vxpeak.Context) ->
     assert value == analysis.resident_sets[0].peak_bytes
     with pytest.raises(vxpeak.errors.NotFound, match="'SEQ' is not a const item"):
         analysis.formula(["SEQ"])
+
+
+def test_retype_puts_the_kv_cache_in_f8(ctx: vxpeak.Context) -> None:
+    program = ctx.parse(ctx.load(str(ROOT / "examples" / "llama2" / "decode.vx")))
+    a100, host = ctx.builtin_machine("a100-40"), ctx.builtin_machine("host-default")
+    f16 = ctx.analyze(program, a100, host)
+    f8 = ctx.analyze(program, a100, host, retype={"KV cache": "f8e4m3"})
+    # the cache is 2 x 32 x 4096 x 8 x 4096 elements: half its 17,179,869,184 bytes go
+    assert f16.resident_sets[0].peak_bytes - f8.resident_sets[0].peak_bytes == 8589934592
+    with pytest.raises(vxpeak.errors.NotFound, match="the program's roles: layer weights"):
+        ctx.analyze(program, a100, host, retype={"kv": "f8e4m3"})

@@ -671,13 +671,16 @@ class Context(_Handle):
         host: Optional["Machine"] = None,
         overrides: Optional[Mapping[str, int]] = None,
         machine_only: bool = False,
+        retype: Optional[Mapping[str, str]] = None,
     ) -> "Analysis":
         """Analyse ``program`` against its own declarations plus ``machine`` and ``host``.
+        ``retype`` maps a role (a ``// role:`` label) to the element type its tiles take
+        (``vxpeak check --retype ROLE=TYPE``).
         ``overrides`` gives constants other values (``vxpeak check -D NAME=VALUE``).
         ``machine_only`` checks against ``machine`` alone, ignoring the program's own
         ``Memory``/``Topology`` declarations (``vxpeak check --machine-only``); it needs a
         ``machine`` (InvalidArgument without one)."""
-        opts, table = _options(machine, host, overrides, machine_only)
+        opts, table = _options(machine, host, overrides, machine_only, retype)
         out = ctypes.c_void_p()
         self._check(
             _ffi.lib().vxp_analyze(
@@ -953,8 +956,9 @@ def _options(
     host: Optional["Machine"],
     overrides: Optional[Mapping[str, int]],
     machine_only: bool = False,
+    retype: Optional[Mapping[str, str]] = None,
 ) -> Tuple[_ffi.AnalyzeOptions, Any]:
-    """vxp_analyze_options for the arguments, and the table it points into (keep it)."""
+    """vxp_analyze_options for the arguments, and the tables it points into (keep them)."""
     opts = _ffi.AnalyzeOptions()
     rc = _ffi.lib().vxp_analyze_options_init(ctypes.byref(opts), _ffi.ANALYZE_OPTIONS_VERSION)
     if rc:
@@ -969,7 +973,14 @@ def _options(
     if items:
         opts.overrides = ctypes.cast(table, ctypes.POINTER(_ffi.ConstOverride))
         opts.override_count = len(items)
-    return opts, table
+    roles = list((retype or {}).items())
+    retypes = (_ffi.Retype * max(len(roles), 1))()
+    for i, (role, elem) in enumerate(roles):
+        retypes[i] = _ffi.Retype(role.encode("utf-8"), elem.encode("utf-8"))
+    if roles:
+        opts.retypes = ctypes.cast(retypes, ctypes.POINTER(_ffi.Retype))
+        opts.retype_count = len(roles)
+    return opts, (table, retypes)
 
 
 def _scopes_of(rec: Any, src: Any) -> Tuple[Scope, ...]:

@@ -91,6 +91,12 @@ class ConstOverride(Structure):
     _fields_ = [("name", c_char_p), ("value", c_uint64)]
 
 
+class Retype(Structure):
+    """vxp_retype: a role and the element type its tiles take."""
+
+    _fields_ = [("role", c_char_p), ("type", c_char_p)]
+
+
 class AnalyzeOptions(Structure):
     """vxp_analyze_options, version ANALYZE_OPTIONS_VERSION (field for field)."""
 
@@ -101,10 +107,12 @@ class AnalyzeOptions(Structure):
         ("overrides", POINTER(ConstOverride)),
         ("override_count", c_size_t),
         ("machine_only", c_int),
+        ("retypes", POINTER(Retype)),
+        ("retype_count", c_size_t),
     ]
 
 
-ANALYZE_OPTIONS_VERSION = 2
+ANALYZE_OPTIONS_VERSION = 3
 
 
 class SweepOptions(Structure):
