@@ -1379,7 +1379,9 @@ typedef struct vxp_sweep_point vxp_sweep_point;
 /** How a sweep searched (vxp_sweep_method). Values are ABI. */
 typedef enum vxp_search {
   VXP_SEARCH_BISECTION = 1, /**< the peaks are proven not to shrink as the value grows */
-  VXP_SEARCH_SCAN = 2       /**< every value from hi down to the first that fits */
+  VXP_SEARCH_SCAN = 2,      /**< every value from hi down to the first that fits */
+  VXP_SEARCH_FORMULA = 3    /**< solved from the peaks' formulas in the constant, then
+                                 confirmed by analysing the answer and the value above it */
 } vxp_search;
 
 /** Why a value does not fit (vxp_sweep_point_reason, vxp_frontier_point_reason). Values are
@@ -1392,7 +1394,7 @@ typedef enum vxp_misfit {
   VXP_MISFIT_ERROR = 4          /**< another error diagnostic */
 } vxp_misfit;
 
-/** "bisection" or "scan"; NULL for a value not in vxp_search. Static storage. */
+/** "bisection", "scan" or "formula"; NULL for a value not in vxp_search. Static storage. */
 VXP_API const char *vxp_search_name(vxp_search search);
 
 /**

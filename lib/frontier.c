@@ -17,6 +17,7 @@
 #include "analysis.h"
 #include "context.h"
 #include "frontier.h"
+#include "sweep_formula.h"
 #include "program.h"
 #include "sweep.h"
 
@@ -43,6 +44,8 @@ struct vxp_frontier {
   vxp_question q; /* what was asked (lib/report/frontier_report.c) */
   vxp_traffic_model traffic;
   char *tokens; /* tokens per call as asked: the constant's name or the count */
+  vxp_solution solution; /* the largest fit solved from the formula at `lo` (issue 32) */
+  vxp_sb solved;         /* how, and the formula that binds; in the arena */
 };
 
 int vxp_frontier_options_init(vxp_frontier_options *opts, unsigned int version) {
@@ -129,6 +132,7 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
     return vxp_ctx__nomem(ctx);
   }
   f->ctx = ctx;
+  f->solved = vxp_sb__in_arena(&f->arena);
   f->largest_fit = f->first_compute = f->best = SIZE_MAX;
   f->traffic = fo->traffic;
   char count[24];
@@ -170,6 +174,10 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
     p.fit.value = v;
     p.tokens = fo->tokens_per_call ? fo->tokens_per_call : 1;
     rc = vxp_sweep__fit(ctx, &f->arena, an, NULL, fo->space, fo->margin_ppm, &p.fit);
+    /* The formula at `lo` answers the largest fit too; the table below checks it. */
+    if (rc == VXP_OK && v == fo->lo)
+      rc = vxp_sweep__solve(an, fo->name, fo->lo, fo->hi, NULL, fo->space, fo->margin_ppm,
+                            &f->solution, &f->solved);
     if (rc == VXP_OK && fo->tokens_const &&
         vxp_analysis_const_value(an, fo->tokens_const, &p.tokens) != VXP_OK)
       rc = VXP_ENOTFOUND; /* the context holds the reason */
@@ -214,6 +222,10 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
 const vxp_question *vxp_frontier__question(const vxp_frontier *f) { return &f->q; }
 vxp_traffic_model vxp_frontier__traffic(const vxp_frontier *f) { return f->traffic; }
 const char *vxp_frontier__tokens(const vxp_frontier *f) { return f->tokens; }
+const vxp_solution *vxp_frontier__solution(const vxp_frontier *f, const char **why) {
+  *why = vxp_sb__text(&f->solved);
+  return &f->solution;
+}
 
 const char *vxp_frontier_function(const vxp_frontier *f) { return f ? f->function : NULL; }
 size_t vxp_frontier_point_count(const vxp_frontier *f) { return f ? f->points.len : 0; }
