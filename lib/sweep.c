@@ -485,9 +485,20 @@ static int confirm(sweep_run *R, const vxp_solution *sol, const vxp_sb *solved,
                    uint64_t *largest, bool *found, bool *confirmed) {
   vxp_sweep *sw = R->sw;
   const vxp_sweep_options *so = R->so;
-  bool fits_at = false, fits_above = false;
+  bool fits_at = false, fits_above = false, fits_lo = false;
   uint64_t v = sol->found ? sol->value : so->lo;
-  int rc = evaluate(R, v, &fits_at);
+  /* `lo` is analysed already: when it does not fit (an error the formula does not see),
+   * neither does anything the formula proposes, and the bisection ends there at once. */
+  int rc = evaluate(R, so->lo, &fits_lo);
+  if (rc != VXP_OK) return rc;
+  if (sol->found && !fits_lo) {
+    vxp_sb__printf(R->ctx, &sw->reason,
+                   "; %s, solved %s, gave %llu, but %llu does not fit", vxp_sb__text(solved),
+                   sol->how == VXP_SOLVE_CLOSED ? "in closed form" : "on the formula",
+                   (unsigned long long)v, (unsigned long long)so->lo);
+    return sw->reason.failed ? VXP_ENOMEM : VXP_OK;
+  }
+  rc = evaluate(R, v, &fits_at);
   if (rc == VXP_OK && sol->found && v < so->hi) rc = evaluate(R, v + 1, &fits_above);
   if (rc != VXP_OK) return rc;
   *confirmed = sol->found ? fits_at && !fits_above : !fits_at;
@@ -505,17 +516,22 @@ static int confirm(sweep_run *R, const vxp_solution *sol, const vxp_sb *solved,
   if (sol->found && v < so->hi)
     vxp_sb__printf(R->ctx, &sw->reason,
                    "%s, solved %s: %s = %llu, confirmed by the analyses at %llu (fits) and %llu "
-                   "(does not); every shape that mentions %s grows with it, so no larger value fits",
+                   "(does not); every shape that mentions %s grows with it, so the peaks cannot shrink "
+                   "as it grows and no larger value fits",
                    vxp_sb__text(solved), how, so->name, (unsigned long long)v,
                    (unsigned long long)v, (unsigned long long)v + 1, so->name);
   else if (sol->found)
-    vxp_sb__printf(R->ctx, &sw->reason, "%s, solved %s: every value up to %llu fits, confirmed by "
-                   "the analysis at %llu",
-                   vxp_sb__text(solved), how, (unsigned long long)v, (unsigned long long)v);
+    vxp_sb__printf(R->ctx, &sw->reason,
+                   "%s, solved %s: every value up to %llu fits, confirmed by the analysis at "
+                   "%llu; every shape that mentions %s grows with it, so the peaks cannot shrink "
+                   "as it grows",
+                   vxp_sb__text(solved), how, (unsigned long long)v, (unsigned long long)v,
+                   so->name);
   else
     vxp_sb__printf(R->ctx, &sw->reason,
                    "%s, solved %s: not even %llu fits, confirmed by the analysis there; every "
-                   "shape that mentions %s grows with it, so no larger value fits",
+                   "shape that mentions %s grows with it, so the peaks cannot shrink as it grows "
+                   "and no larger value fits",
                    vxp_sb__text(solved), how, (unsigned long long)v, so->name);
   return sw->reason.failed ? VXP_ENOMEM : VXP_OK;
 }
@@ -717,6 +733,10 @@ int vxp_sweep_run(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
     bool found = false, confirmed = false;
     if (monotone && solution.how != VXP_SOLVE_NONE)
       rc = confirm(&R, &solution, &solved, &largest, &found, &confirmed);
+    else if (monotone && solved.len) {
+      vxp_sb__printf(ctx, &sw->reason, "; %s", vxp_sb__text(&solved));
+      if (sw->reason.failed) rc = VXP_ENOMEM;
+    }
     if (rc == VXP_OK && !confirmed)
       rc = monotone ? bisect(&R, so->lo, so->hi, &largest, &found)
                     : scan(&R, so->lo, so->hi, &largest, &found);

@@ -141,6 +141,24 @@ static void a_call_tree_the_formula_does_not_hold_falls_back_to_bisection(void *
   done(&f);
 }
 
+static void a_rounded_division_keeps_the_bisection_and_says_why(void **state) {
+  (void)state;
+  fixture f = load(MACHINE "const N : i64 = 4;\n"
+                           "fn main() -> i32 {\n"
+                           "  let a = transfer(Tensor<u8, [N / 3, 1024]>::new(), Memory::HBM);\n"
+                           "  spawn on(Topology::Device) { let s = a[0][0]; }\n"
+                           "  return 0;\n"
+                           "}\n",
+                   NULL);
+  vxp_sweep *sw = sweep(&f, 1, 5000);
+  assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_BISECTION);
+  assert_non_null(strstr(vxp_sweep_reason(sw), "main's HBM peak is no formula in N: `N / 3` (line 8) "
+                                               "is a division (rounded down) that depends on N"));
+  assert_true(largest(sw) == 3074); /* 3074 / 3 = 1024 rows of 1 KiB */
+  vxp_sweep_free(sw);
+  done(&f);
+}
+
 static void frontier_reports_the_formulas_answer_beside_its_table(void **state) {
   (void)state;
   fixture f = load(NULL, "examples/llama2/decode.vx");
@@ -171,6 +189,7 @@ int main(void) {
       cmocka_unit_test(decode_batch_is_solved_in_closed_form_and_confirmed_by_two_analyses),
       cmocka_unit_test(a_quadratic_peak_is_solved_on_the_formula),
       cmocka_unit_test(a_call_tree_the_formula_does_not_hold_falls_back_to_bisection),
+      cmocka_unit_test(a_rounded_division_keeps_the_bisection_and_says_why),
       cmocka_unit_test(frontier_reports_the_formulas_answer_beside_its_table),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
