@@ -511,6 +511,12 @@ VXP_API vxp_range vxp_program_changed_range(const vxp_program *prog, size_t i);
 /** The source the program was parsed from. Borrowed. */
 VXP_API const vxp_source *vxp_program_source(const vxp_program *prog);
 
+/** Number of the program's `const` items, in source order (`vxpeak advise` tries each). */
+VXP_API size_t vxp_program_const_count(const vxp_program *prog);
+
+/** The name of const item `i` as written, or NULL when out of range. Borrowed. */
+VXP_API const char *vxp_program_const_name(const vxp_program *prog, size_t i);
+
 /** Number of syntax and lowering diagnostics on the program. */
 VXP_API size_t vxp_program_diagnostic_count(const vxp_program *prog);
 

@@ -130,6 +130,7 @@ int vxpeak_explain(const vxpeak_args *args);
 int vxpeak_sweep(const vxpeak_args *args);
 int vxpeak_roofline(const vxpeak_args *args);
 int vxpeak_plot(const vxpeak_args *args);
+int vxpeak_advise(const vxpeak_args *args);
 int vxpeak_lsp(const vxpeak_args *args);
 
 /* The language server's stdio loop (bindings/lsp/serve.c, linked into the command):

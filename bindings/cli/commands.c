@@ -132,6 +132,24 @@ const vxpeak_command vxpeak_commands[] = {
      "  $ vxpeak frontier examples/llama2/decode.vx --const BATCH=1..256 --tokens-per-call BATCH\n"
      "  $ vxpeak frontier examples/llama2/decode.vx --const BATCH=1..64 --machine h100-sxm \\\n"
      "        --host default --margin 10% --format svg -o frontier.svg\n"},
+    {"advise",
+     "FILE.vx [--machine M] [--host H] [-D NAME=VALUE]... [--margin P%] "
+     "[--tokens-per-call CONST|N] [--retype ROLE=TYPE]... [--format text|json]",
+     "for a program that does not fit: the changes that make it fit, each analysed",
+     "For a program that does not fit (with --margin kept free): the changes that make it\n"
+     "fit, each found by analysing the program with the change applied: the largest value of\n"
+     "each constant that sizes a tile (sweep's answer in 1..its value), each machine of the\n"
+     "fleet on which it fits as it is, and per role the widest narrower element type\n"
+     "(--retype) the machine's dtypes allow. Each with its peak and, where the roofline\n"
+     "applies, tokens/s (--tokens-per-call); fewest bytes given up first, then the most\n"
+     "tokens/s. A program that fits gets the headroom of each (function, space) instead.\n"
+     "--format json: schema vxpeak-advice-v1. Exit status 0 when it fits as it is, 1 when it\n"
+     "does not, 2 usage or I/O error.",
+     vxpeak_advise,
+     MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_MARGIN) | O(OPT_TOKENS) | O(OPT_RETYPE), report_formats,
+     false,
+     "  $ vxpeak advise examples/llama2/decode.vx -D BATCH=16 --tokens-per-call BATCH\n"
+     "  $ vxpeak advise examples/llama2/decode.vx -D BATCH=16 --format json\n"},
     {"plot", "FILE.vx -o OUT.svg [--function F] [--space S] [--machine M] [-D NAME=VALUE]...",
      "a picture: live bytes along program order, capacity, peak and what fills it",
      "Write a standalone SVG with one panel per (function, space): the bytes live at each\n"

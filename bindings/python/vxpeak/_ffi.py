@@ -220,6 +220,8 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_program_changed_range_count": (c_size_t, [_H]),
     "vxp_program_changed_range": (Range, [_H, c_size_t]),
     "vxp_program_source": (_H, [_H]),
+    "vxp_program_const_count": (c_size_t, [_H]),
+    "vxp_program_const_name": (c_char_p, [_H, c_size_t]),
     "vxp_program_diagnostic_count": (c_size_t, [_H]),
     "vxp_program_diagnostic": (_H, [_H, c_size_t]),
     "vxp_program_sexp": (c_char_p, [_H]),
