@@ -314,6 +314,7 @@ examples: $(EXAMPLE_BINS) $(CLI)
 	@python3 tests/examples/filecheck.py --self-test
 	@sh tests/examples/mutant.sh $(CLI)
 	@python3 tests/examples/filecheck.py $(CLI)
+	@python3 tests/advise/apply.py $(CLI)
 
 # CUDA code generation without a GPU: golden .cu files, and the generated programs built
 # against a CPU emulation of the CUDA runtime, whose measured peaks must equal the

@@ -271,7 +271,7 @@ static void apply_text(const advisor *A, const suggestion *g, char *buf, size_t 
   else if (g->kind == KIND_MACHINE)
     snprintf(buf, cap, "--machine %s%s%s", g->what,
              vxp_program_declares_machine(A->s->program.prog) ? " --machine-only" : "",
-             A->s->target.host ? "" : " --host default");
+             A->args->host ? "" : " --host default"); /* a given --host is in the command already */
   else
     snprintf(buf, cap, "--retype \"%s=%s\"", g->what, g->type);
 }
