@@ -1924,6 +1924,22 @@ typedef struct vxp_report_options {
 VXP_API int vxp_report_options_init(vxp_report_options *opts, unsigned int version);
 
 /**
+ * A copy of machine model `m`'s text carrying a measured overhead (`vxpeak calibrate`):
+ * memory space `space`'s `capacity:` lowered by `overhead_bytes` (written in bytes), and a
+ * comment line `// overhead: NOTE` put before the space's declaration, so that every later
+ * answer against the copy (check, sweep, frontier, advise) holds the overhead, and vxc reads
+ * the copy unchanged. The model must have been read from text (a file or a built-in).
+ * @param[out] out the text (vxp_report_text), owned by the caller (vxp_report_free)
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (a NULL argument, a note with a line break, an
+ *         overhead the capacity does not hold), VXP_ENOTFOUND (no such space, or one without
+ *         a capacity)
+ */
+VXP_API VXP_WARN_UNUSED int vxp_report_machine_overhead(vxp_report **out, vxp_context *ctx,
+                                                        const vxp_machine *m, const char *space,
+                                                        uint64_t overhead_bytes,
+                                                        const char *note);
+
+/**
  * The verdict of `an` as text (`vxpeak check`): the machine (and host), each resident set's
  * peak against its capacity with the tiles live at it grouped by scope and size, the call
  * trees that reach past their function's own peak with the path and what each call holds,

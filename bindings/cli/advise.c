@@ -239,31 +239,6 @@ static int by_use(const void *x, const void *y) {
 
 /* ------------------------------------------------------------------ output */
 
-static const char *grouped(uint64_t v, char buf[32]) {
-  char digits[24];
-  int n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v), o = 0;
-  for (int i = 0; i < n; i++) {
-    buf[o++] = digits[i];
-    if ((n - i - 1) % 3 == 0 && i + 1 < n) buf[o++] = ',';
-  }
-  buf[o] = '\0';
-  return buf;
-}
-
-static void json_string(const char *s) {
-  putchar('"');
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      printf("\\%c", c);
-    else if (c < 0x20)
-      printf("\\u%04x", c);
-    else
-      putchar(c);
-  }
-  putchar('"');
-}
-
 /* How to apply a suggestion on the command line. */
 static void apply_text(const advisor *A, const suggestion *g, char *buf, size_t cap) {
   if (g->kind == KIND_CONSTANT)
@@ -279,9 +254,9 @@ static void apply_text(const advisor *A, const suggestion *g, char *buf, size_t 
 static void print_json(const advisor *A, bool fit) {
   char apply[600];
   printf("{\n  \"schema\": \"vxpeak-advice-v1\",\n  \"file\": ");
-  json_string(A->args->file);
+  vxpeak_json_string(stdout, A->args->file);
   printf(",\n  \"machine\": ");
-  json_string(vxpeak_target_name(&A->s->target));
+  vxpeak_json_string(stdout, vxpeak_target_name(&A->s->target));
   printf(",\n  \"fits\": %s,\n  \"peak_bytes\": %llu,\n  \"capacity_bytes\": %llu,\n",
          fit ? "true" : "false", (unsigned long long)A->peak, (unsigned long long)A->capacity);
   if (fit) {
@@ -294,9 +269,9 @@ static void print_json(const advisor *A, bool fit) {
       if (!c) continue;
       uint64_t budget = (uint64_t)((unsigned __int128)c * (1000000u - A->args->margin_ppm) / 1000000u);
       printf("%s\n    {\"function\": ", first ? "" : ",");
-      json_string(vxp_resident_set_function(rs));
+      vxpeak_json_string(stdout, vxp_resident_set_function(rs));
       printf(", \"space\": ");
-      json_string(vxp_resident_set_space(rs));
+      vxpeak_json_string(stdout, vxp_resident_set_space(rs));
       printf(", \"peak_bytes\": %llu, \"capacity_bytes\": %llu, \"budget_bytes\": %llu, "
              "\"headroom_bytes\": %llu}",
              (unsigned long long)p, (unsigned long long)c, (unsigned long long)budget,
@@ -312,22 +287,22 @@ static void print_json(const advisor *A, bool fit) {
     printf("%s\n    {\"kind\": \"%s\", ", i ? "," : "", KIND_NAMES[g->kind]);
     if (g->kind == KIND_CONSTANT) {
       printf("\"name\": ");
-      json_string(g->what);
+      vxpeak_json_string(stdout, g->what);
       printf(", \"value\": %llu, ", (unsigned long long)g->value);
     } else if (g->kind == KIND_MACHINE) {
       printf("\"machine\": ");
-      json_string(g->what);
+      vxpeak_json_string(stdout, g->what);
       printf(", ");
     } else {
       printf("\"role\": ");
-      json_string(g->what);
+      vxpeak_json_string(stdout, g->what);
       printf(", \"type\": ");
-      json_string(g->type);
+      vxpeak_json_string(stdout, g->type);
       printf(", ");
     }
     apply_text(A, g, apply, sizeof(apply));
     printf("\"apply\": ");
-    json_string(apply);
+    vxpeak_json_string(stdout, apply);
     printf(", \"peak_bytes\": %llu, \"capacity_bytes\": %llu, \"bytes_given_up\": %llu, "
            "\"tokens_per_second\": ",
            (unsigned long long)g->peak, (unsigned long long)g->capacity,
@@ -353,13 +328,13 @@ static void print_text(const advisor *A, bool fit) {
       if (!c) continue;
       uint64_t budget = (uint64_t)((unsigned __int128)c * (1000000u - A->args->margin_ppm) / 1000000u);
       printf("  %s: %s peak %s of %s bytes: %s bytes to spare\n", vxp_resident_set_function(rs),
-             vxp_resident_set_space(rs), grouped(p, b1), grouped(budget, b2),
-             grouped(budget > p ? budget - p : 0, b3));
+             vxp_resident_set_space(rs), vxpeak_grouped(p, b1), vxpeak_grouped(budget, b2),
+             vxpeak_grouped(budget > p ? budget - p : 0, b3));
     }
     return;
   }
   printf("%s does not fit on %s: its fullest peak is %s of %s bytes (%.1f%%)\n", A->args->file,
-         machine, grouped(A->peak, b1), grouped(A->capacity, b2),
+         machine, vxpeak_grouped(A->peak, b1), vxpeak_grouped(A->capacity, b2),
          A->capacity ? 100.0 * (double)A->peak / (double)A->capacity : 0.0);
   if (!A->count) {
     printf("no single change of a constant, a machine or an element type makes it fit\n");
@@ -370,10 +345,10 @@ static void print_text(const advisor *A, bool fit) {
   for (size_t i = 0; i < A->count; i++) {
     const suggestion *g = &A->list[i];
     apply_text(A, g, apply, sizeof(apply));
-    printf("  %-40s peak %s of %s bytes (%.1f%%), ", apply, grouped(g->peak, b1),
-           grouped(g->capacity, b2), g->capacity ? 100.0 * (double)g->peak / (double)g->capacity : 0.0);
+    printf("  %-40s peak %s of %s bytes (%.1f%%), ", apply, vxpeak_grouped(g->peak, b1),
+           vxpeak_grouped(g->capacity, b2), g->capacity ? 100.0 * (double)g->peak / (double)g->capacity : 0.0);
     if (g->given_up)
-      printf("%s bytes given up", grouped(g->given_up, b3));
+      printf("%s bytes given up", vxpeak_grouped(g->given_up, b3));
     else
       printf("nothing given up");
     if (g->has_tps) printf(", %.0f tokens/s", g->tps);

@@ -79,6 +79,14 @@ static const option_spec specs[OPT_COUNT] = {
      "analyse every tile of ROLE (a `// role:` label) with element type TYPE\n"
      "(f8e4m3, i8, i4, bf16, ...) instead of its own; repeatable",
      "vxpeak %s examples/llama2/decode.vx --retype \"KV cache=f8e4m3\""},
+    {OPT_MEASURED, "--measured", NULL, "BYTES",
+     "the peak a real run measured, in bytes (calibrate)",
+     "vxpeak %s examples/llama2/decode.vx --measured 32858265088 -o calibrated.vx"},
+    {OPT_MEASURED_FROM, "--measured-from", NULL, "FILE",
+     "read the measured peak from torch.cuda.memory_stats() saved as JSON\n"
+     "(reserved_bytes.all.peak, else allocated_bytes.all.peak)",
+     "vxpeak %s examples/llama2/decode.vx --measured-from tests/calibrate/memory_stats.json "
+     "-o calibrated.vx"},
     {OPT_HELP, "--help", "-h", NULL, "show this command's options and examples",
      "vxpeak %s --help"},
 };
@@ -398,6 +406,12 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     case OPT_TIME_LIMIT: rc = parse_time_limit(cmd, a, value); break;
     case OPT_SYMBOLIC: rc = parse_symbolic(cmd, a, value); break;
     case OPT_RETYPE: rc = parse_retype(cmd, a, value); break;
+    case OPT_MEASURED:
+      if (!parse_u64(value, value + strlen(value), &a->measured))
+        return usage_error(cmd, "--measured takes a number of bytes, not '%s'%s", value, "");
+      a->has_measured = true;
+      break;
+    case OPT_MEASURED_FROM: a->measured_from = value; break;
     case OPT_TRAFFIC:
       if (strcmp(value, "compulsory") == 0)
         a->no_reuse = false;

@@ -33,6 +33,8 @@ typedef enum vxpeak_opt {
   OPT_TIME_LIMIT,
   OPT_SYMBOLIC,
   OPT_RETYPE,
+  OPT_MEASURED,
+  OPT_MEASURED_FROM,
   OPT_HELP,
   OPT_COUNT
 } vxpeak_opt;
@@ -81,6 +83,9 @@ typedef struct vxpeak_args {
   vxp_retype retypes[VXPEAK_MAX_RETYPES]; /* --retype ROLE=TYPE, in order */
   char retype_text[VXPEAK_MAX_RETYPES][256];
   size_t retype_count;
+  bool has_measured;          /* --measured BYTES */
+  uint64_t measured;
+  const char *measured_from;  /* --measured-from FILE (torch.cuda.memory_stats() as JSON) */
 } vxpeak_args;
 
 /* A command: its name, what it does, which options it takes, which formats it writes. */
@@ -131,6 +136,7 @@ int vxpeak_sweep(const vxpeak_args *args);
 int vxpeak_roofline(const vxpeak_args *args);
 int vxpeak_plot(const vxpeak_args *args);
 int vxpeak_advise(const vxpeak_args *args);
+int vxpeak_calibrate(const vxpeak_args *args);
 int vxpeak_lsp(const vxpeak_args *args);
 
 /* The language server's stdio loop (bindings/lsp/serve.c, linked into the command):
@@ -206,6 +212,13 @@ int vxpeak_load_machine(vxp_context *ctx, const char *arg, vxp_source **out_src,
 /* Whether an analysed function or space named by --function/--space exists; prints a
  * one-line reason listing what does and returns false otherwise. */
 bool vxpeak_check_selection(const vxpeak_args *args, const vxp_analysis *an);
+
+/* ------------------------------------------------------------------ output pieces (textout.c) */
+
+/* `v` grouped by thousands (12,952,010,752) into `buf`; returns `buf`. */
+const char *vxpeak_grouped(uint64_t v, char buf[32]);
+/* `s` as a JSON string (quoted, escaped) on `out`. */
+void vxpeak_json_string(FILE *out, const char *s);
 
 /* ------------------------------------------------------------------ formulas (symbolic.c) */
 

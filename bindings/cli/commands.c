@@ -150,6 +150,26 @@ const vxpeak_command vxpeak_commands[] = {
      false,
      "  $ vxpeak advise examples/llama2/decode.vx -D BATCH=16 --tokens-per-call BATCH\n"
      "  $ vxpeak advise examples/llama2/decode.vx -D BATCH=16 --format json\n"},
+    {"calibrate",
+     "FILE.vx (--measured BYTES | --measured-from FILE) [--space S] [--function F] "
+     "[--machine M] [--host H] [-D NAME=VALUE]... -o MACHINE.vx [--format text|json]",
+     "one measured peak as a named, dated overhead in a copy of the machine model",
+     "Set a peak measured on a real run beside the static peak of a function (default: main,\n"
+     "else the fullest) in a space (default: the fullest): the residual (what the program\n"
+     "does not declare: the CUDA context, the framework's workspace, the allocator's\n"
+     "rounding) is taken out of that space's capacity in a copy of the machine model,\n"
+     "written to -o with a dated `// overhead:` line, so that --machine MACHINE.vx carries\n"
+     "it in every later answer (check, sweep, frontier, advise). A negative residual (the\n"
+     "program declares more than the run used) is reported and never stored as extra\n"
+     "capacity. --measured-from reads torch.cuda.memory_stats() saved as JSON. Exit status 0\n"
+     "written, 2 usage or I/O error.",
+     vxpeak_calibrate,
+     MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_OUTPUT) |
+         O(OPT_MEASURED) | O(OPT_MEASURED_FROM),
+     report_formats, true,
+     "  $ vxpeak calibrate examples/llama2/decode.vx --measured 32858265088 -o calibrated.vx\n"
+     "  $ vxpeak sweep examples/llama2/decode.vx --const BATCH=1..64 --machine calibrated.vx \\\n"
+     "        --host default\n"},
     {"plot", "FILE.vx -o OUT.svg [--function F] [--space S] [--machine M] [-D NAME=VALUE]...",
      "a picture: live bytes along program order, capacity, peak and what fills it",
      "Write a standalone SVG with one panel per (function, space): the bytes live at each\n"

@@ -457,6 +457,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_frontier_point_unbound_reason": (c_char_p, [_H]),
     # reports
     "vxp_report_options_init": (c_int, [c_void_p, c_uint]),
+    "vxp_report_machine_overhead": (c_int, [_OUT, _H, _H, c_char_p, c_uint64, c_char_p]),
     "vxp_report_check": (c_int, [_OUT, _H, _H, c_void_p]),
     "vxp_analysis_inside_margin": (c_size_t, [_H, c_uint32]),
     "vxp_report_explain": (c_int, [_OUT, _H, _H, c_void_p]),
