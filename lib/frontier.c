@@ -123,7 +123,10 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
                           (unsigned long long)limit);
   size_t extra = analyze ? analyze->override_count : 0;
 
-  vxp_frontier *f = VXP_ARENA_HANDLE(ctx, vxp_frontier, arena);
+  /* One block for the handle, its points (and their strings) and the formula's sentence. */
+  size_t first = sizeof(vxp_frontier) + 4096 +
+                 (size_t)(fo->hi - fo->lo + 1) * (sizeof(vxp_frontier_point) + 64);
+  vxp_frontier *f = VXP_ARENA_HANDLE_SIZED(ctx, vxp_frontier, arena, first);
   if (f) f->ctx = ctx;
   vxp_const_override *overrides = vxp_ctx__calloc(ctx, extra + 1, sizeof(*overrides));
   if (!f || !overrides) {
