@@ -78,7 +78,8 @@ static const option_spec specs[OPT_COUNT] = {
     {OPT_RETYPE, "--retype", NULL, "ROLE=TYPE",
      "analyse every tile of ROLE (a `// role:` label) with element type TYPE\n"
      "(f8e4m3, i8, i4, bf16, ...) instead of its own; repeatable",
-     "vxpeak %s examples/llama2/decode.vx --retype \"KV cache=f8e4m3\""},
+     "vxpeak %s examples/llama2/decode.vx --machine h100-sxm --host default --retype \"KV "
+     "cache=f8e4m3\""},
     {OPT_MEASURED, "--measured", NULL, "BYTES",
      "the peak a real run measured, in bytes (calibrate)",
      "vxpeak %s examples/llama2/decode.vx --measured 32858265088 -o calibrated.vx"},
@@ -533,7 +534,9 @@ static void option_help(FILE *out, const vxpeak_command *cmd, const option_spec 
              strcmp(name, "plot") == 0 ? "examples/llama2/prefill.vx -o timeline.svg"
              : strcmp(name, "frontier") == 0
                  ? "examples/llama2/prefill.vx --format svg -o frontier.svg"
-                 : "examples/blog/peak_not_sum.vx -o prog.cu");
+                 : strcmp(name, "calibrate") == 0
+                     ? "examples/llama2/decode.vx --measured 32858265088 -o calibrated.vx"
+                     : "examples/blog/peak_not_sum.vx -o prog.cu");
   else if (s->id == OPT_FORMAT)
     snprintf(example, sizeof(example), "vxpeak %s examples/llama2/prefill.vx --format %s", name,
              cmd->formats[1] ? cmd->formats[cmd->formats[2] ? 2 : 1] : cmd->formats[0]);
@@ -545,9 +548,13 @@ static void option_help(FILE *out, const vxpeak_command *cmd, const option_spec 
     size_t used = strlen(example);
     if (accepts(cmd, OPT_CONST) && s->id != OPT_CONST && !strstr(example, "--const "))
       used += (size_t)snprintf(example + used, sizeof(example) - used, " --const BATCH=1..64");
+    if (accepts(cmd, OPT_MEASURED) && !strstr(example, "--measured"))
+      used += (size_t)snprintf(example + used, sizeof(example) - used, " --measured 32858265088");
     if (cmd->needs_output && !strstr(example, " -o "))
       snprintf(example + used, sizeof(example) - used, " -o %s",
-               strcmp(name, "plot") == 0 ? "timeline.svg" : "prog.cu");
+               strcmp(name, "plot") == 0        ? "timeline.svg"
+               : strcmp(name, "calibrate") == 0 ? "calibrated.vx"
+                                                : "prog.cu");
   }
   fprintf(out, "%20se.g. %s\n", "", example);
 }
