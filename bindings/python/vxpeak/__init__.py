@@ -434,8 +434,9 @@ def _sweep_report(doc: Dict[str, Any], text: str) -> SweepReport:
 @dataclass(frozen=True)
 class Sweep:
     """The largest value of a constant that fits (:meth:`Context.sweep`): ``method`` is
-    "bisection" (proven safe; ``reason`` says why) or "scan" (``reason`` says what ruled
-    bisection out); ``points`` every value analysed, in increasing order."""
+    "formula" (solved from the peaks' formulas, then confirmed by analysing the answer and
+    the value above it), "bisection" (proven safe; ``reason`` says why) or "scan" (``reason``
+    says what ruled bisection out); ``points`` every value analysed, in increasing order."""
 
     name: str
     method: str
