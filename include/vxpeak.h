@@ -1936,8 +1936,7 @@ VXP_API int vxp_report_options_init(vxp_report_options *opts, unsigned int versi
  */
 VXP_API VXP_WARN_UNUSED int vxp_report_machine_overhead(vxp_report **out, vxp_context *ctx,
                                                         const vxp_machine *m, const char *space,
-                                                        uint64_t overhead_bytes,
-                                                        const char *note);
+                                                        uint64_t overhead_bytes, const char *note);
 
 /**
  * The verdict of `an` as text (`vxpeak check`): the machine (and host), each resident set's

@@ -1623,8 +1623,8 @@ static int new_analysis(vxp_analysis **out, vxp_context *ctx, const vxp_program 
   an->host = opts ? opts->host : NULL;
   an->machine_only = machine_only;
   if (opts && opts->version >= 3 && opts->retype_count) {
-    an->retype = vxp_retype__table(ctx, &an->arena, &prog->model, opts->retypes,
-                                   opts->retype_count);
+    an->retype =
+        vxp_retype__table(ctx, &an->arena, &prog->model, opts->retypes, opts->retype_count);
     if (!an->retype) return VXP_ENOMEM;
   }
   return opts ? copy_defines(an, opts->overrides, opts->override_count) : VXP_OK;
@@ -1660,7 +1660,8 @@ int vxp_analyze_incremental(vxp_analysis **out, vxp_context *ctx, const vxp_prog
   }
   if (opts && opts->version >= 3 && opts->retype_count) {
     if (!opts->retypes)
-      return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: retype_count %zu with no retypes",
+      return vxp_ctx__error(ctx, VXP_EINVAL,
+                            "vxp_analyze_options: retype_count %zu with no retypes",
                             opts->retype_count);
     int rc = vxp_retype__check(ctx, &prog->model, opts->retypes, opts->retype_count);
     if (rc != VXP_OK) return rc;

@@ -31,8 +31,8 @@ typedef struct deriver {
   const vxp_analysis *an;
   const vxp_model *m;
   vxp_formula *f;
-  vxp_sb why;   /* the first reason a set is not a polynomial */
-  bool failed;  /* `why` is set (or an allocation failed: nomem) */
+  vxp_sb why;  /* the first reason a set is not a polynomial */
+  bool failed; /* `why` is set (or an allocation failed: nomem) */
   bool nomem;
   size_t steps;
 } deriver;
@@ -500,8 +500,9 @@ static void derive_set(deriver *D, const vxp_resident_set *rs, vxp_formula_set *
     }
     if (!D->failed && (rs->peak_saturated || best != (i128)rs->peak_bytes)) {
       char a[64], b[64];
-      fail(D, "vxpeak could not derive it: the formula gives %s bytes at this point, the "
-              "analysis %s",
+      fail(D,
+           "vxpeak could not derive it: the formula gives %s bytes at this point, the "
+           "analysis %s",
            vxp_formula__int(best, true, a), vxp_formula__int(rs->peak_bytes, true, b));
     }
   }
@@ -575,8 +576,9 @@ int vxp_formula_new(vxp_formula **out, const vxp_analysis *an, const char *const
   if (!out || (!names && name_count))
     return vxp_ctx__error(ctx, VXP_EINVAL, "invalid argument to vxp_formula_new");
   if (!an->const_table)
-    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_formula_new: the analysis has no const table "
-                                           "(it stopped before folding)");
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "vxp_formula_new: the analysis has no const table "
+                          "(it stopped before folding)");
   vxp_formula *f = vxp_ctx__calloc(ctx, 1, sizeof(*f));
   if (!f) return vxp_ctx__nomem(ctx);
   f->ctx = ctx;
@@ -680,8 +682,7 @@ size_t vxp_formula_alternative_count(const vxp_formula *f, size_t set) {
 
 int vxp_formula_evaluate(const vxp_formula *f, size_t set, const uint64_t *values,
                          uint64_t *bytes) {
-  if (!f || set >= f->set_count || !values || !bytes || !f->sets[set].polynomial)
-    return VXP_EINVAL;
+  if (!f || set >= f->set_count || !values || !bytes || !f->sets[set].polynomial) return VXP_EINVAL;
   int64_t at[VXP_POLY_MAX_VARS];
   for (size_t v = 0; v < f->nvars; v++) {
     if (values[v] > INT64_MAX) return VXP_EINVAL;

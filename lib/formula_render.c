@@ -34,8 +34,10 @@ static void put_poly(vxp_context *ctx, vxp_sb *sb, const vxp_formula *f, const v
     const vxp_term *t = &p->terms[i];
     char buf[64];
     bool negative = t->coef < 0;
-    if (i > 0) vxp_sb__puts(ctx, sb, negative ? " - " : " + ");
-    else if (negative) vxp_sb__putc(ctx, sb, '-');
+    if (i > 0)
+      vxp_sb__puts(ctx, sb, negative ? " - " : " + ");
+    else if (negative)
+      vxp_sb__putc(ctx, sb, '-');
     i128 mag = negative ? -t->coef : t->coef;
     bool any_var = false;
     for (size_t v = 0; v < f->nvars; v++)
@@ -60,16 +62,13 @@ void vxp_formula__line(vxp_context *ctx, vxp_sb *sb, const vxp_formula *f,
   const vxp_formula_set *s = vxp_formula__for_set(f, rs);
   if (!s) return;
   if (s->polynomial) {
-    vxp_sb__printf(ctx, sb, "%s: %s peak = %s bytes\n", rs->function_name, rs->space_name,
-                   s->text);
+    vxp_sb__printf(ctx, sb, "%s: %s peak = %s bytes\n", rs->function_name, rs->space_name, s->text);
     return;
   }
   char buf[64];
-  vxp_sb__printf(ctx, sb, "%s: %s peak is not a polynomial in ", rs->function_name,
-                 rs->space_name);
+  vxp_sb__printf(ctx, sb, "%s: %s peak is not a polynomial in ", rs->function_name, rs->space_name);
   for (size_t v = 0; v < f->nvars; v++)
-    vxp_sb__printf(ctx, sb, "%s%s", v == 0 ? "" : v + 1 == f->nvars ? " and " : ", ",
-                   f->names[v]);
+    vxp_sb__printf(ctx, sb, "%s%s", v == 0 ? "" : v + 1 == f->nvars ? " and " : ", ", f->names[v]);
   vxp_sb__printf(ctx, sb, ": %s; at ", s->reason);
   for (size_t v = 0; v < f->nvars; v++)
     vxp_sb__printf(ctx, sb, "%s%s = %s", v ? ", " : "", f->names[v],

@@ -43,7 +43,7 @@ struct vxp_frontier {
   size_t largest_fit, first_compute, best;
   vxp_question q; /* what was asked (lib/report/frontier_report.c) */
   vxp_traffic_model traffic;
-  char *tokens; /* tokens per call as asked: the constant's name or the count */
+  char *tokens;          /* tokens per call as asked: the constant's name or the count */
   vxp_solution solution; /* the largest fit solved from the formula at `lo` (issue 32) */
   vxp_sb solved;         /* how, and the formula that binds; in the arena */
 };

@@ -65,8 +65,8 @@ vxp_poly_status vxp_poly__copy(vxp_context *ctx, vxp_poly *out, const vxp_poly *
 }
 
 /* A merge of two canonical term lists. */
-vxp_poly_status vxp_poly__add(vxp_context *ctx, vxp_poly *out, const vxp_poly *a,
-                              const vxp_poly *b, int sign) {
+vxp_poly_status vxp_poly__add(vxp_context *ctx, vxp_poly *out, const vxp_poly *a, const vxp_poly *b,
+                              int sign) {
   vxp_poly r = {0};
   if (!reserve(ctx, &r, a->len + b->len + 1)) return VXP_POLY_NOMEM;
   size_t i = 0, k = 0;

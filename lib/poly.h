@@ -34,8 +34,8 @@ vxp_poly_status vxp_poly__constant(vxp_context *ctx, vxp_poly *out, i128 c);
 vxp_poly_status vxp_poly__var(vxp_context *ctx, vxp_poly *out, unsigned var);
 vxp_poly_status vxp_poly__copy(vxp_context *ctx, vxp_poly *out, const vxp_poly *p);
 /* out = a + sign x b (sign 1 or -1); out may be a. */
-vxp_poly_status vxp_poly__add(vxp_context *ctx, vxp_poly *out, const vxp_poly *a,
-                              const vxp_poly *b, int sign);
+vxp_poly_status vxp_poly__add(vxp_context *ctx, vxp_poly *out, const vxp_poly *a, const vxp_poly *b,
+                              int sign);
 /* out = a x b; out must be neither a nor b. */
 vxp_poly_status vxp_poly__mul(vxp_context *ctx, vxp_poly *out, const vxp_poly *a,
                               const vxp_poly *b);

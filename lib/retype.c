@@ -39,7 +39,8 @@ static void list_roles(vxp_context *ctx, const vxp_model *m, vxp_sb *sb) {
                      vxp_strtab__str(&m->names, ev->u.place.role));
     }
   }
-  if (!seen.len) vxp_sb__puts(ctx, sb, "none (a placement gets one with a `// role: NAME` comment)");
+  if (!seen.len)
+    vxp_sb__puts(ctx, sb, "none (a placement gets one with a `// role: NAME` comment)");
   array_free(ctx, &seen);
 }
 

@@ -481,8 +481,8 @@ static int scan(sweep_run *R, uint64_t lo, uint64_t hi, uint64_t *largest, bool 
 /* The formula's answer, confirmed by analysing it and the value above it (the peaks cannot
  * shrink as the value grows, so those two decide); the reason then says so. Not confirmed
  * (a call tree, a diagnostic the formula cannot see): the bisection runs, and says why. */
-static int confirm(sweep_run *R, const vxp_solution *sol, const vxp_sb *solved,
-                   uint64_t *largest, bool *found, bool *confirmed) {
+static int confirm(sweep_run *R, const vxp_solution *sol, const vxp_sb *solved, uint64_t *largest,
+                   bool *found, bool *confirmed) {
   vxp_sweep *sw = R->sw;
   const vxp_sweep_options *so = R->so;
   bool fits_at = false, fits_above = false, fits_lo = false;
@@ -492,8 +492,8 @@ static int confirm(sweep_run *R, const vxp_solution *sol, const vxp_sb *solved,
   int rc = evaluate(R, so->lo, &fits_lo);
   if (rc != VXP_OK) return rc;
   if (sol->found && !fits_lo) {
-    vxp_sb__printf(R->ctx, &sw->reason,
-                   "; %s, solved %s, gave %llu, but %llu does not fit", vxp_sb__text(solved),
+    vxp_sb__printf(R->ctx, &sw->reason, "; %s, solved %s, gave %llu, but %llu does not fit",
+                   vxp_sb__text(solved),
                    sol->how == VXP_SOLVE_CLOSED ? "in closed form" : "on the formula",
                    (unsigned long long)v, (unsigned long long)so->lo);
     return sw->reason.failed ? VXP_ENOMEM : VXP_OK;
@@ -504,9 +504,9 @@ static int confirm(sweep_run *R, const vxp_solution *sol, const vxp_sb *solved,
   *confirmed = sol->found ? fits_at && !fits_above : !fits_at;
   const char *how = sol->how == VXP_SOLVE_CLOSED ? "in closed form" : "on the formula";
   if (!*confirmed) {
-    vxp_sb__printf(R->ctx, &sw->reason,
-                   "; %s, solved %s, gave %s%llu, which the analyses did not confirm", vxp_sb__text(solved),
-                   how, sol->found ? "" : "nothing from ", (unsigned long long)v);
+    vxp_sb__printf(
+        R->ctx, &sw->reason, "; %s, solved %s, gave %s%llu, which the analyses did not confirm",
+        vxp_sb__text(solved), how, sol->found ? "" : "nothing from ", (unsigned long long)v);
     return sw->reason.failed ? VXP_ENOMEM : VXP_OK;
   }
   *found = sol->found;
@@ -514,12 +514,13 @@ static int confirm(sweep_run *R, const vxp_solution *sol, const vxp_sb *solved,
   sw->method = VXP_SEARCH_FORMULA;
   vxp_sb__free(R->ctx, &sw->reason);
   if (sol->found && v < so->hi)
-    vxp_sb__printf(R->ctx, &sw->reason,
-                   "%s, solved %s: %s = %llu, confirmed by the analyses at %llu (fits) and %llu "
-                   "(does not); every shape that mentions %s grows with it, so the peaks cannot shrink "
-                   "as it grows and no larger value fits",
-                   vxp_sb__text(solved), how, so->name, (unsigned long long)v,
-                   (unsigned long long)v, (unsigned long long)v + 1, so->name);
+    vxp_sb__printf(
+        R->ctx, &sw->reason,
+        "%s, solved %s: %s = %llu, confirmed by the analyses at %llu (fits) and %llu "
+        "(does not); every shape that mentions %s grows with it, so the peaks cannot shrink "
+        "as it grows and no larger value fits",
+        vxp_sb__text(solved), how, so->name, (unsigned long long)v, (unsigned long long)v,
+        (unsigned long long)v + 1, so->name);
   else if (sol->found)
     vxp_sb__printf(R->ctx, &sw->reason,
                    "%s, solved %s: every value up to %llu fits, confirmed by the analysis at "

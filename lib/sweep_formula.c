@@ -30,8 +30,8 @@ static bool within(const vxp_formula *f, const budget_set *sets, size_t n, uint6
 
 /* The largest v in lo..hi with a + b v <= B for every linear alternative of every set,
  * or false when one is not linear in the constant, or decreases. */
-static bool solve_linear(const budget_set *sets, size_t n, uint64_t lo, uint64_t hi,
-                         uint64_t *best, bool *found) {
+static bool solve_linear(const budget_set *sets, size_t n, uint64_t lo, uint64_t hi, uint64_t *best,
+                         bool *found) {
   i128 bound = (i128)hi;
   for (size_t i = 0; i < n; i++) {
     for (size_t a = 0; a < sets[i].set->alt_count; a++) {
@@ -39,9 +39,12 @@ static bool solve_linear(const budget_set *sets, size_t n, uint64_t lo, uint64_t
       i128 c0 = 0, c1 = 0;
       for (size_t t = 0; t < p->len; t++) {
         unsigned e = p->terms[t].exp[0];
-        if (e == 0) c0 = p->terms[t].coef;
-        else if (e == 1) c1 = p->terms[t].coef;
-        else return false;
+        if (e == 0)
+          c0 = p->terms[t].coef;
+        else if (e == 1)
+          c1 = p->terms[t].coef;
+        else
+          return false;
       }
       if (c1 < 0) return false;
       i128 room = (i128)sets[i].budget - c0;

@@ -267,7 +267,8 @@ static void print_json(const advisor *A, bool fit) {
       const vxp_resident_set *rs = vxp_analysis_resident_set(an, i);
       uint64_t p = vxp_resident_set_peak_bytes(rs), c = vxp_resident_set_capacity_bytes(rs);
       if (!c) continue;
-      uint64_t budget = (uint64_t)((unsigned __int128)c * (1000000u - A->args->margin_ppm) / 1000000u);
+      uint64_t budget =
+          (uint64_t)((unsigned __int128)c * (1000000u - A->args->margin_ppm) / 1000000u);
       printf("%s\n    {\"function\": ", first ? "" : ",");
       vxpeak_json_string(stdout, vxp_resident_set_function(rs));
       printf(", \"space\": ");
@@ -326,7 +327,8 @@ static void print_text(const advisor *A, bool fit) {
       const vxp_resident_set *rs = vxp_analysis_resident_set(an, i);
       uint64_t p = vxp_resident_set_peak_bytes(rs), c = vxp_resident_set_capacity_bytes(rs);
       if (!c) continue;
-      uint64_t budget = (uint64_t)((unsigned __int128)c * (1000000u - A->args->margin_ppm) / 1000000u);
+      uint64_t budget =
+          (uint64_t)((unsigned __int128)c * (1000000u - A->args->margin_ppm) / 1000000u);
       printf("  %s: %s peak %s of %s bytes: %s bytes to spare\n", vxp_resident_set_function(rs),
              vxp_resident_set_space(rs), vxpeak_grouped(p, b1), vxpeak_grouped(budget, b2),
              vxpeak_grouped(budget > p ? budget - p : 0, b3));
@@ -346,7 +348,8 @@ static void print_text(const advisor *A, bool fit) {
     const suggestion *g = &A->list[i];
     apply_text(A, g, apply, sizeof(apply));
     printf("  %-40s peak %s of %s bytes (%.1f%%), ", apply, vxpeak_grouped(g->peak, b1),
-           vxpeak_grouped(g->capacity, b2), g->capacity ? 100.0 * (double)g->peak / (double)g->capacity : 0.0);
+           vxpeak_grouped(g->capacity, b2),
+           g->capacity ? 100.0 * (double)g->peak / (double)g->capacity : 0.0);
     if (g->given_up)
       printf("%s bytes given up", vxpeak_grouped(g->given_up, b3));
     else

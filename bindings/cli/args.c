@@ -150,8 +150,8 @@ static int parse_define(const vxpeak_command *cmd, vxpeak_args *a, const char *t
 static int parse_retype(const vxpeak_command *cmd, vxpeak_args *a, const char *text) {
   const char *eq = strrchr(text, '=');
   if (!eq || eq == text || !eq[1])
-    return usage_error(cmd, "--retype takes ROLE=TYPE (e.g. --retype \"KV cache=f8e4m3\"), not '%s'%s",
-                       text, "");
+    return usage_error(
+        cmd, "--retype takes ROLE=TYPE (e.g. --retype \"KV cache=f8e4m3\"), not '%s'%s", text, "");
   if (strlen(text) >= sizeof(a->retype_text[0]))
     return usage_error(cmd, "--retype %s: longer than 255 bytes%s", text, "");
   if (a->retype_count == VXPEAK_MAX_RETYPES)
@@ -171,8 +171,9 @@ static int parse_symbolic(const vxpeak_command *cmd, vxpeak_args *a, const char 
     const char *comma = strchr(p, ',');
     size_t len = comma ? (size_t)(comma - p) : strlen(p);
     if (!valid_name(p, len))
-      return usage_error(cmd, "--symbolic takes const names separated by commas (e.g. "
-                              "--symbolic BATCH,CONTEXT), not '%s'%s",
+      return usage_error(cmd,
+                         "--symbolic takes const names separated by commas (e.g. "
+                         "--symbolic BATCH,CONTEXT), not '%s'%s",
                          text, "");
     if (a->symbolic_count == VXPEAK_MAX_SYMBOLIC)
       return usage_error(cmd, "--symbolic names at most 8 constants, not '%s'%s", text, "");
@@ -534,9 +535,9 @@ static void option_help(FILE *out, const vxpeak_command *cmd, const option_spec 
              strcmp(name, "plot") == 0 ? "examples/llama2/prefill.vx -o timeline.svg"
              : strcmp(name, "frontier") == 0
                  ? "examples/llama2/prefill.vx --format svg -o frontier.svg"
-                 : strcmp(name, "calibrate") == 0
-                     ? "examples/llama2/decode.vx --measured 32858265088 -o calibrated.vx"
-                     : "examples/blog/peak_not_sum.vx -o prog.cu");
+             : strcmp(name, "calibrate") == 0
+                 ? "examples/llama2/decode.vx --measured 32858265088 -o calibrated.vx"
+                 : "examples/blog/peak_not_sum.vx -o prog.cu");
   else if (s->id == OPT_FORMAT)
     snprintf(example, sizeof(example), "vxpeak %s examples/llama2/prefill.vx --format %s", name,
              cmd->formats[1] ? cmd->formats[cmd->formats[2] ? 2 : 1] : cmd->formats[0]);

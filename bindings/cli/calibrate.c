@@ -20,10 +20,12 @@ static bool stat_value(const char *json, const char *key, uint64_t *out) {
   const char *p = strstr(json, quoted);
   if (!p) return false;
   p += strlen(quoted);
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+    p++;
   if (*p != ':') return false;
   p++;
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+    p++;
   if (*p < '0' || *p > '9') return false;
   errno = 0;
   char *end;
@@ -44,8 +46,7 @@ static int measured_bytes(const vxpeak_args *args, uint64_t *out, const char **s
   }
   FILE *f = fopen(args->measured_from, "rb");
   if (!f) {
-    fprintf(stderr, "vxpeak calibrate: cannot read %s: %s\n", args->measured_from,
-            strerror(errno));
+    fprintf(stderr, "vxpeak calibrate: cannot read %s: %s\n", args->measured_from, strerror(errno));
     return VXPEAK_EXIT_USAGE;
   }
   char *text = malloc(1 << 20);
@@ -79,7 +80,8 @@ static bool static_peak(const vxp_analysis *an, const char *function, const char
   bool found = false;
   for (size_t i = 0; i < vxp_analysis_resident_set_count(an) && !found; i++) {
     const vxp_resident_set *rs = vxp_analysis_resident_set(an, i);
-    if (strcmp(vxp_resident_set_function(rs), function) || strcmp(vxp_resident_set_space(rs), space))
+    if (strcmp(vxp_resident_set_function(rs), function) ||
+        strcmp(vxp_resident_set_space(rs), space))
       continue;
     *peak = vxp_resident_set_peak_bytes(rs);
     *capacity = vxp_resident_set_capacity_bytes(rs);
@@ -104,7 +106,8 @@ static bool choose(const vxpeak_args *args, const vxp_analysis *an, const char *
   const vxp_resident_set *best = NULL;
   bool has_main = false;
   for (size_t i = 0; i < vxp_analysis_resident_set_count(an); i++)
-    has_main = has_main || strcmp(vxp_resident_set_function(vxp_analysis_resident_set(an, i)), "main") == 0;
+    has_main = has_main ||
+               strcmp(vxp_resident_set_function(vxp_analysis_resident_set(an, i)), "main") == 0;
   for (size_t i = 0; i < vxp_analysis_resident_set_count(an); i++) {
     const vxp_resident_set *rs = vxp_analysis_resident_set(an, i);
     uint64_t p = vxp_resident_set_peak_bytes(rs), c = vxp_resident_set_capacity_bytes(rs);
@@ -144,9 +147,11 @@ int vxpeak_calibrate(const vxpeak_args *args) {
   }
   const char *function, *space;
   uint64_t peak = 0, capacity = 0;
-  if (!choose(args, s.an, &function, &space) || !static_peak(s.an, function, space, &peak, &capacity)) {
-    fprintf(stderr, "vxpeak calibrate: no peak of %s%s%s%s in a space with a capacity to set the "
-                    "measurement beside\n",
+  if (!choose(args, s.an, &function, &space) ||
+      !static_peak(s.an, function, space, &peak, &capacity)) {
+    fprintf(stderr,
+            "vxpeak calibrate: no peak of %s%s%s%s in a space with a capacity to set the "
+            "measurement beside\n",
             args->function ? "function " : "any function", args->function ? args->function : "",
             args->space ? " in " : "", args->space ? args->space : "");
     exit_code = VXPEAK_EXIT_USAGE;
@@ -164,14 +169,15 @@ int vxpeak_calibrate(const vxpeak_args *args) {
     snprintf(note, sizeof(note),
              "calibrated %s, none stored: %s measured %s bytes (%s), %s bytes less than the "
              "static peak of %s in %s (%s): the program declares more than the run used",
-             date, args->file, vxpeak_grouped(measured, b1), source, vxpeak_grouped(residual, b2), function, space,
-             vxpeak_grouped(peak, b3));
+             date, args->file, vxpeak_grouped(measured, b1), source, vxpeak_grouped(residual, b2),
+             function, space, vxpeak_grouped(peak, b3));
   else
     snprintf(note, sizeof(note),
              "calibrated %s: %s measured %s bytes (%s) for %s in %s, whose static peak is %s: "
              "residual %s bytes, taken from the capacity of %s (%s bytes)",
-             date, args->file, vxpeak_grouped(measured, b1), source, function, space, vxpeak_grouped(peak, b2),
-             vxpeak_grouped(residual, b3), space, vxpeak_grouped(capacity, b4));
+             date, args->file, vxpeak_grouped(measured, b1), source, function, space,
+             vxpeak_grouped(peak, b2), vxpeak_grouped(residual, b3), space,
+             vxpeak_grouped(capacity, b4));
   int rc = vxp_report_machine_overhead(&rep, s.program.ctx, s.target.machine, space, stored, note);
   if (rc != VXP_OK) {
     exit_code = vxpeak_fail(s.program.ctx, rc, "calibrate");
@@ -205,13 +211,15 @@ int vxpeak_calibrate(const vxpeak_args *args) {
     printf("\n}\n");
   } else {
     printf("%s in %s on %s: measured %s bytes (%s), static peak %s bytes\n", function, space,
-           vxpeak_target_name(&s.target), vxpeak_grouped(measured, b1), source, vxpeak_grouped(peak, b2));
+           vxpeak_target_name(&s.target), vxpeak_grouped(measured, b1), source,
+           vxpeak_grouped(peak, b2));
     if (negative)
       printf("residual -%s bytes: the program declares more than the run used; nothing stored\n",
              vxpeak_grouped(residual, b3));
     else
-      printf("residual %s bytes: %s's capacity %s -> %s bytes in %s\n", vxpeak_grouped(residual, b3), space,
-             vxpeak_grouped(capacity, b1), vxpeak_grouped(capacity - stored, b2), args->output);
+      printf("residual %s bytes: %s's capacity %s -> %s bytes in %s\n",
+             vxpeak_grouped(residual, b3), space, vxpeak_grouped(capacity, b1),
+             vxpeak_grouped(capacity - stored, b2), args->output);
   }
   exit_code = VXPEAK_EXIT_OK;
 done:

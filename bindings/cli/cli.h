@@ -73,19 +73,19 @@ typedef struct vxpeak_args {
   uint64_t sweep2_lo, sweep2_hi;
   size_t sweep_list[2]; /* NAME=A,B,C: how many values listed (0: the range) */
   uint64_t sweep_values[2][VXPEAK_MAX_GRID];
-  uint32_t margin_ppm;     /* --margin P%, in parts per million of capacity */
-  bool no_reuse;           /* --traffic no-reuse (default compulsory) */
-  const char *tokens_name; /* --tokens-per-call CONST|N, or NULL (1 per call) */
-  uint64_t time_limit_us;  /* --time-limit SECONDS, in microseconds (0: none) */
+  uint32_t margin_ppm;                       /* --margin P%, in parts per million of capacity */
+  bool no_reuse;                             /* --traffic no-reuse (default compulsory) */
+  const char *tokens_name;                   /* --tokens-per-call CONST|N, or NULL (1 per call) */
+  uint64_t time_limit_us;                    /* --time-limit SECONDS, in microseconds (0: none) */
   const char *symbolic[VXPEAK_MAX_SYMBOLIC]; /* --symbolic NAME,...: the names, in order */
   char symbolic_names[VXPEAK_MAX_SYMBOLIC][128];
   size_t symbolic_count;
   vxp_retype retypes[VXPEAK_MAX_RETYPES]; /* --retype ROLE=TYPE, in order */
   char retype_text[VXPEAK_MAX_RETYPES][256];
   size_t retype_count;
-  bool has_measured;          /* --measured BYTES */
+  bool has_measured; /* --measured BYTES */
   uint64_t measured;
-  const char *measured_from;  /* --measured-from FILE (torch.cuda.memory_stats() as JSON) */
+  const char *measured_from; /* --measured-from FILE (torch.cuda.memory_stats() as JSON) */
 } vxpeak_args;
 
 /* A command: its name, what it does, which options it takes, which formats it writes. */

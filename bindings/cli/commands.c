@@ -26,8 +26,7 @@ const vxpeak_command vxpeak_commands[] = {
      "capacity rejects the program too (the lesson's headroom). Exit status 0 admitted, 1\n"
      "rejected, 2 usage or input/output error.",
      vxpeak_check, MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_MARGIN) | O(OPT_SYMBOLIC) | O(OPT_RETYPE),
-     check_formats,
-     false,
+     check_formats, false,
      "  $ vxpeak check examples/llama2/prefill.vx -D BATCH=9\n"
      "  $ vxpeak check examples/blog/unrolled.vx --format sarif > vxpeak.sarif\n"},
     {"parse", "FILE.vx [--sexp]", "print the syntax tree and report syntax errors",
@@ -63,8 +62,7 @@ const vxpeak_command vxpeak_commands[] = {
      vxpeak_explain,
      MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_SYMBOLIC) |
          O(OPT_RETYPE),
-     report_formats,
-     false,
+     report_formats, false,
      "  $ vxpeak explain examples/llama2/prefill.vx --function main\n"
      "  $ vxpeak explain examples/llama2/prefill.vx -D BATCH=9 --format json\n"},
     {"sweep",
@@ -145,9 +143,8 @@ const vxpeak_command vxpeak_commands[] = {
      "tokens/s. A program that fits gets the headroom of each (function, space) instead.\n"
      "--format json: schema vxpeak-advice-v1. Exit status 0 when it fits as it is, 1 when it\n"
      "does not, 2 usage or I/O error.",
-     vxpeak_advise,
-     MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_MARGIN) | O(OPT_TOKENS) | O(OPT_RETYPE), report_formats,
-     false,
+     vxpeak_advise, MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_MARGIN) | O(OPT_TOKENS) | O(OPT_RETYPE),
+     report_formats, false,
      "  $ vxpeak advise examples/llama2/decode.vx -D BATCH=16 --tokens-per-call BATCH\n"
      "  $ vxpeak advise examples/llama2/decode.vx -D BATCH=16 --format json\n"},
     {"calibrate",

@@ -10,7 +10,6 @@ int vxpeak_symbolic_open(const vxpeak_args *args, const vxpeak_session *s, vxp_f
   if (rc == VXP_OK) return VXPEAK_EXIT_OK;
   if (rc == VXP_ENOMEM) return vxpeak_fail(s->program.ctx, rc, "--symbolic");
   /* A name that is no const item is the user's: the message lists the program's. */
-  fprintf(stderr, "vxpeak %s: --symbolic: %s\n", args->command,
-          vxp_context_errmsg(s->program.ctx));
+  fprintf(stderr, "vxpeak %s: --symbolic: %s\n", args->command, vxp_context_errmsg(s->program.ctx));
   return VXPEAK_EXIT_USAGE;
 }

@@ -359,7 +359,8 @@ int vxp_report_explain(vxp_report **out, vxp_context *ctx, const vxp_analysis *a
   explained e;
   memset(&e, 0, sizeof(e));
   if (o.formula && o.formula->an != an)
-    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_report_explain: the formula is of another analysis");
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "vxp_report_explain: the formula is of another analysis");
   e.formula = o.formula;
   size_t shown = 0;
   for (size_t i = 0; i < an->resident_sets.len && !sb.failed; i++) {

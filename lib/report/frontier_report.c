@@ -276,7 +276,8 @@ static void print_json(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f) {
     else
       vxp_jw__null(&j);
     vxp_jw__key(&j, "agrees");
-    vxp_jw__bool(&j, sol->how != VXP_SOLVE_NONE && formula_agrees(sol, vxp_frontier_largest_fit(f)));
+    vxp_jw__bool(&j,
+                 sol->how != VXP_SOLVE_NONE && formula_agrees(sol, vxp_frontier_largest_fit(f)));
     vxp_jw__key(&j, "reason");
     vxp_jw__string(&j, why);
     vxp_jw__close(&j, '}');

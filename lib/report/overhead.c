@@ -19,16 +19,14 @@ int vxp_report_machine_overhead(vxp_report **out, vxp_context *ctx, const vxp_ma
   for (size_t i = 0; i < m->spaces.len && !sp; i++)
     if (strcmp(m->spaces.items[i].name, space) == 0) sp = &m->spaces.items[i];
   if (!sp || !sp->has_capacity)
-    return vxp_ctx__error(ctx, VXP_ENOTFOUND, "machine '%s' has no memory space '%s' with a capacity",
-                          m->label, space);
+    return vxp_ctx__error(ctx, VXP_ENOTFOUND,
+                          "machine '%s' has no memory space '%s' with a capacity", m->label, space);
   if (overhead_bytes >= sp->capacity)
-    return vxp_ctx__error(ctx, VXP_EINVAL,
-                          "an overhead of %llu bytes leaves nothing of %s's %llu bytes",
-                          (unsigned long long)overhead_bytes, space,
-                          (unsigned long long)sp->capacity);
+    return vxp_ctx__error(
+        ctx, VXP_EINVAL, "an overhead of %llu bytes leaves nothing of %s's %llu bytes",
+        (unsigned long long)overhead_bytes, space, (unsigned long long)sp->capacity);
   const vxp_source *src = sp->src ? sp->src : m->src;
-  if (!src)
-    return vxp_ctx__error(ctx, VXP_EINVAL, "machine '%s' was not read from text", m->label);
+  if (!src) return vxp_ctx__error(ctx, VXP_EINVAL, "machine '%s' was not read from text", m->label);
   const char *text = src->text;
   size_t len = src->len;
   if (sp->start_byte > len || sp->capacity_start < sp->start_byte || sp->capacity_end > len ||

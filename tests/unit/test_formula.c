@@ -82,9 +82,9 @@ static char *formula_text(const char *text, bool *polynomial) {
 /* Five lines, so that the programs below start at line 6. */
 #define MACHINE                                                                                    \
   "Memory CPU_DRAM {}\n"                                                                           \
-  "Memory HBM { within: Memory::CPU_DRAM, capacity: 1 GiB, managed: explicit }\n"             \
+  "Memory HBM { within: Memory::CPU_DRAM, capacity: 1 GiB, managed: explicit }\n"                  \
   "Topology Device { arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"                \
-  "  transfer Memory::CPU_DRAM -> Memory::HBM : 10\n"                                               \
+  "  transfer Memory::CPU_DRAM -> Memory::HBM : 10\n"                                              \
   "  transfer Memory::HBM -> Memory::CPU_DRAM : 10 }\n"
 
 static void tiles_freed_by_an_if_arm_make_a_maximum_of_alternatives(void **state) {
@@ -223,8 +223,9 @@ static void a_name_that_is_no_const_item_is_refused_with_the_known_ones(void **s
   vxp_formula *f = NULL;
   assert_int_equal(vxp_formula_new(&f, r.an, names, 1), VXP_ENOTFOUND);
   assert_null(f);
-  assert_string_equal(vxp_context_errmsg(r.ctx),
-                      "'BATCH' is not a const item of the program; the program's const items: N, M");
+  assert_string_equal(
+      vxp_context_errmsg(r.ctx),
+      "'BATCH' is not a const item of the program; the program's const items: N, M");
   const char *twice[] = {"N", "N"};
   assert_int_equal(vxp_formula_new(&f, r.an, twice, 2), VXP_EINVAL);
   assert_int_equal(vxp_formula_new(&f, r.an, twice, 0), VXP_EINVAL);
@@ -239,7 +240,8 @@ static uint32_t rnd(uint32_t n) {
   return (uint32_t)((rng_state >> 33) % n);
 }
 
-static const char *const CONSTS[] = {"A", "B", "C", "D"}; /* D = A * B + 2, an item in terms of others */
+static const char *const CONSTS[] = {"A", "B", "C",
+                                     "D"}; /* D = A * B + 2, an item in terms of others */
 
 static void put_dim(char *buf, size_t cap) {
   const char *x = CONSTS[rnd(4)], *y = CONSTS[rnd(3)];
@@ -259,21 +261,21 @@ static void put_dim(char *buf, size_t cap) {
  * some never read (released at once), in two spaces. */
 static void generate(char *out, size_t cap, const uint64_t vals[3]) {
   static const char *const elems[] = {"f32", "f16", "u8", "f64", "bf16"};
-  size_t n = (size_t)snprintf(out, cap,
-                              "Memory CPU_DRAM {}\n"
-                              "Memory HBM { within: Memory::CPU_DRAM, capacity: 1000 GiB, "
-                              "managed: explicit }\n"
-                              "Memory SMEM { within: Memory::HBM, capacity: 1000 GiB, "
-                              "managed: explicit }\n"
-                              "Topology Device { arch: nvptx64, memory: Memory::HBM, visible: "
-                              "[Memory::HBM, Memory::SMEM],\n"
-                              "  transfer Memory::CPU_DRAM -> Memory::HBM : 10\n"
-                              "  transfer Memory::HBM -> Memory::SMEM : 10 }\n"
-                              "const A : i64 = %llu;\nconst B : i64 = %llu;\nconst C : i64 = %llu;\n"
-                              "const D : i64 = A * B + 2;\n"
-                              "fn main() -> i32 {\n  let x : i32 = 1;\n",
-                              (unsigned long long)vals[0], (unsigned long long)vals[1],
-                              (unsigned long long)vals[2]);
+  size_t n = (size_t)snprintf(
+      out, cap,
+      "Memory CPU_DRAM {}\n"
+      "Memory HBM { within: Memory::CPU_DRAM, capacity: 1000 GiB, "
+      "managed: explicit }\n"
+      "Memory SMEM { within: Memory::HBM, capacity: 1000 GiB, "
+      "managed: explicit }\n"
+      "Topology Device { arch: nvptx64, memory: Memory::HBM, visible: "
+      "[Memory::HBM, Memory::SMEM],\n"
+      "  transfer Memory::CPU_DRAM -> Memory::HBM : 10\n"
+      "  transfer Memory::HBM -> Memory::SMEM : 10 }\n"
+      "const A : i64 = %llu;\nconst B : i64 = %llu;\nconst C : i64 = %llu;\n"
+      "const D : i64 = A * B + 2;\n"
+      "fn main() -> i32 {\n  let x : i32 = 1;\n",
+      (unsigned long long)vals[0], (unsigned long long)vals[1], (unsigned long long)vals[2]);
   int depth = 0, tiles = 0;
   int steps = 3 + (int)rnd(10);
   for (int s = 0; s < steps && n + 400 < cap; s++) {
@@ -291,8 +293,8 @@ static void generate(char *out, size_t cap, const uint64_t vals[3]) {
       put_dim(d2, sizeof(d2));
       bool smem = rnd(4) == 0, read = rnd(4) != 0;
       n += (size_t)snprintf(out + n, cap - n,
-                            "  let t%d = transfer(Tensor<%s, [%s, %s]>::new(), Memory::%s);\n", tiles,
-                            elems[rnd(5)], d1, d2, smem ? "SMEM" : "HBM");
+                            "  let t%d = transfer(Tensor<%s, [%s, %s]>::new(), Memory::%s);\n",
+                            tiles, elems[rnd(5)], d1, d2, smem ? "SMEM" : "HBM");
       if (read)
         n += (size_t)snprintf(out + n, cap - n,
                               "  spawn on(Topology::Device) { let s%d = t%d[0][0]; }\n", tiles,
@@ -329,7 +331,8 @@ static void generated_programs_formula_equals_the_analysis_at_random_points(void
     char text[8192];
     generate(text, sizeof(text), vals);
     test_run r = test_analyse(text);
-    if (vxp_analysis_error_count(r.an)) fail_msg("generated program %d has errors:\n%s", prog, text);
+    if (vxp_analysis_error_count(r.an))
+      fail_msg("generated program %d has errors:\n%s", prog, text);
     /* 1 to 3 of A, B, C named; the rest (and D, in terms of them) folded. */
     size_t count = 1 + rnd(3);
     const char *names[3];
@@ -351,8 +354,8 @@ static void generated_programs_formula_equals_the_analysis_at_random_points(void
         uint64_t bytes = 0;
         assert_int_equal(vxp_formula_evaluate(f, i, at, &bytes), VXP_OK);
         if (bytes != vxp_resident_set_peak_bytes(rs))
-          fail_msg("program %d, set %zu (%s): formula %s gives %llu, the analysis %llu\n%s", prog, i,
-                   vxp_resident_set_space(rs), vxp_formula_text(f, i), (unsigned long long)bytes,
+          fail_msg("program %d, set %zu (%s): formula %s gives %llu, the analysis %llu\n%s", prog,
+                   i, vxp_resident_set_space(rs), vxp_formula_text(f, i), (unsigned long long)bytes,
                    (unsigned long long)vxp_resident_set_peak_bytes(rs), text);
         checked++;
       }

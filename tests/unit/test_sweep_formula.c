@@ -9,7 +9,7 @@
   "Memory CPU_DRAM {}\n"                                                                           \
   "Memory HBM { within: Memory::CPU_DRAM, capacity: 1 MiB, managed: explicit }\n"                  \
   "Topology Device { arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"                \
-  "  transfer Memory::CPU_DRAM -> Memory::HBM : 10\n"                                               \
+  "  transfer Memory::CPU_DRAM -> Memory::HBM : 10\n"                                              \
   "  transfer Memory::HBM -> Memory::CPU_DRAM : 10 }\n"
 
 typedef struct fixture {
@@ -152,8 +152,9 @@ static void a_rounded_division_keeps_the_bisection_and_says_why(void **state) {
                    NULL);
   vxp_sweep *sw = sweep(&f, 1, 5000);
   assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_BISECTION);
-  assert_non_null(strstr(vxp_sweep_reason(sw), "main's HBM peak is no formula in N: `N / 3` (line 8) "
-                                               "is a division (rounded down) that depends on N"));
+  assert_non_null(strstr(vxp_sweep_reason(sw),
+                         "main's HBM peak is no formula in N: `N / 3` (line 8) "
+                         "is a division (rounded down) that depends on N"));
   assert_true(largest(sw) == 3074); /* 3074 / 3 = 1024 rows of 1 KiB */
   vxp_sweep_free(sw);
   done(&f);
