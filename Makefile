@@ -317,6 +317,8 @@ examples: $(EXAMPLE_BINS) $(CLI)
 	@sh tests/examples/mutant.sh $(CLI)
 	@python3 tests/examples/filecheck.py $(CLI)
 	@sh tests/models_regen.sh $(CLI)
+	@python3 tests/advise/apply.py $(CLI)
+	@python3 tests/calibrate/run.py $(CLI)
 
 # CUDA code generation without a GPU: golden .cu files, and the generated programs built
 # against a CPU emulation of the CUDA runtime, whose measured peaks must equal the

@@ -32,7 +32,7 @@
  *
  * Object life cycle
  * -----------------
- * Ten owning handles, each made by a constructor and released by its `_free` (which
+ * Eleven owning handles, each made by a constructor and released by its `_free` (which
  * accepts NULL):
  *
  *   vxp_context   allocator, options, the last error, the tree-sitter parser
@@ -44,6 +44,7 @@
  *   vxp_roofline  one call's memory traffic and time bound (vxp_roofline_new)
  *   vxp_frontier  the batch sizes that fit and their throughput (vxp_frontier_run)
  *   vxp_report    a rendered report: check, explain, sweep, roofline, frontier, plot (vxp_report_*)
+ *   vxp_formula   each peak as a formula in named constants (vxp_formula_new)
  *   vxp_cuda      a CUDA program generated from an analysis (optional stage)
  *
  * A program borrows its source, and an analysis borrows its program and machines: free
@@ -170,8 +171,8 @@ typedef enum vxp_error {
 
 /*
  * Handle checks. Every handle the caller frees (vxp_context, vxp_source, vxp_program,
- * vxp_machine, vxp_analysis, vxp_sweep, vxp_roofline, vxp_frontier, vxp_report, vxp_cuda)
- * starts with a tag naming its kind, cleared when it is freed, and every function taking one
+ * vxp_machine, vxp_analysis, vxp_sweep, vxp_roofline, vxp_frontier, vxp_report,
+ * vxp_formula, vxp_cuda) starts with a tag naming its kind, cleared when it is freed, and every function taking one
  * checks the tag before anything else (also the machines of vxp_analyze_options and the
  * arrays of vxp_report_sweep and vxp_report_sweep_grid). A handle of another kind, or one
  * already freed whose memory still holds the cleared tag, is refused: a function that
@@ -484,6 +485,12 @@ VXP_API void vxp_program_free(vxp_program *prog);
 /** The source the program was parsed from. Borrowed. */
 VXP_API const vxp_source *vxp_program_source(const vxp_program *prog);
 
+/** Number of the program's `const` items, in source order (`vxpeak advise` tries each). */
+VXP_API size_t vxp_program_const_count(const vxp_program *prog);
+
+/** The name of const item `i` as written, or NULL when out of range. Borrowed. */
+VXP_API const char *vxp_program_const_name(const vxp_program *prog, size_t i);
+
 /** Number of syntax and lowering diagnostics on the program. */
 VXP_API size_t vxp_program_diagnostic_count(const vxp_program *prog);
 
@@ -655,7 +662,7 @@ VXP_API const vxp_diagnostic *vxp_machine_diagnostic(const vxp_machine *machine,
 
 /* ---------------------------------------------------------------------------- Analysing */
 
-#define VXP_ANALYZE_OPTIONS_VERSION 2
+#define VXP_ANALYZE_OPTIONS_VERSION 3
 
 /**
  * A constant override (`vxpeak check -D NAME=VALUE`): while folding shapes, loop bounds and
@@ -668,10 +675,22 @@ typedef struct vxp_const_override {
 } vxp_const_override;
 
 /**
+ * An element type for every tile of one role (`vxpeak check --retype "KV cache=f8e4m3"`):
+ * each placement whose `// role:` label is `role` is analysed as if its tensor type's
+ * element were `type`, so that a precision can be tried without editing the program.
+ * Frozen.
+ */
+typedef struct vxp_retype {
+  const char *role; /**< a role the program names, exactly as written; copied */
+  const char *type; /**< an element type's Vx spelling (f8e4m3, i8, i4, bf16, ...) */
+} vxp_retype;
+
+/**
  * Options for vxp_analyze. Fields are only ever appended, and an append bumps
  * VXP_ANALYZE_OPTIONS_VERSION so that the library can tell an older caller's shorter
  * struct by its `version` (and read only the fields that version has). Version 1 ends
- * with `override_count`; version 2 adds `machine_only`. Both are accepted.
+ * with `override_count`; version 2 adds `machine_only`; version 3 `retypes`. All are
+ * accepted.
  */
 typedef struct vxp_analyze_options {
   unsigned int version;       /**< VXP_ANALYZE_OPTIONS_VERSION */
@@ -692,10 +711,18 @@ typedef struct vxp_analyze_options {
    * `vxpeak check --machine-only`.
    */
   int machine_only;
+  /**
+   * (Version 3.) `retype_count` element types by role, or NULL; a later entry for the same
+   * role counts. A role no placement has, or a type that is no element type, makes
+   * vxp_analyze fail with VXP_ENOTFOUND and a message listing the program's roles, or the
+   * element types. `vxpeak check --retype ROLE=TYPE`.
+   */
+  const vxp_retype *retypes;
+  size_t retype_count;
 } vxp_analyze_options;
 
 #define VXP_ANALYZE_OPTIONS_INIT                                                                   \
-  { VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0 }
+  { VXP_ANALYZE_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0, NULL, 0 }
 
 /**
  * Initialise `opts` with defaults for options-struct `version`.
@@ -1224,6 +1251,80 @@ VXP_API vxp_range vxp_unresolved_call_range(const vxp_unresolved_call *u);
 
 /* ============================================================================== Answers */
 
+/* ----------------------------------------------------------------------------- Formulas */
+
+/*
+ * Each resident set's peak as an exact formula in const items the caller names (`vxpeak
+ * check --symbolic BATCH,CONTEXT`), every other constant folded as the analysis folds it:
+ * the maximum of alternatives, each a sum of terms `coefficient x product of named
+ * constants` (a constant repeated for a power), with 128-bit coefficients. An alternative is
+ * the live total at one placement; those no larger than another wherever the named
+ * constants are >= 0 are left out. A set whose peak is no such polynomial (a division that
+ * does not come out whole, a remainder, a comparison, a min or max, an `if comptime` that
+ * places tiles or a generic argument depending on a named constant, a size rounded up to a
+ * whole byte or a granule) has none, and a sentence saying which construct, where and why.
+ * A formula is checked against the analysis at the analysed point before it is given.
+ * It borrows the analysis, which must outlive it.
+ */
+typedef struct vxp_formula vxp_formula;
+
+/**
+ * The formulas of every resident set of `an` in `names` (1 to 8 const items of the
+ * program, or names given a -D value).
+ * @param[out] out owned by the caller (vxp_formula_free)
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (no names, too many, a name twice),
+ *         VXP_ENOTFOUND (a name that is no const item: the message lists the program's);
+ *         failures are reported on the analysis' context
+ */
+VXP_API VXP_WARN_UNUSED int vxp_formula_new(vxp_formula **out, const vxp_analysis *an,
+                                            const char *const *names, size_t name_count);
+
+/** Free a formula (NULL is allowed). */
+VXP_API void vxp_formula_free(vxp_formula *f);
+
+/** The number of resident sets: those of the analysis, in its order. */
+VXP_API size_t vxp_formula_set_count(const vxp_formula *f);
+
+/** Non-zero when resident set `set`'s peak is a polynomial in the named constants. */
+VXP_API int vxp_formula_is_polynomial(const vxp_formula *f, size_t set);
+
+/** Why set `set`'s peak is not a polynomial, or NULL when it is. Borrowed. */
+VXP_API const char *vxp_formula_reason(const vxp_formula *f, size_t set);
+
+/** Set `set`'s formula as text ("14,176,298,752 + 262,144 x BATCH", or "max(A, B)" of
+ * several), or NULL when there is none. Borrowed. */
+VXP_API const char *vxp_formula_text(const vxp_formula *f, size_t set);
+
+/** How many alternatives set `set`'s formula has (0 when there is none). */
+VXP_API size_t vxp_formula_alternative_count(const vxp_formula *f, size_t set);
+
+/**
+ * Set `set`'s peak at `values` (one per named constant, in the order named), exactly.
+ * @return VXP_OK, VXP_EINVAL (no formula, a value past 2^63), VXP_ERROR (the peak is
+ *         negative or passes 64 bits there)
+ */
+VXP_API int vxp_formula_evaluate(const vxp_formula *f, size_t set, const uint64_t *values,
+                                 uint64_t *bytes);
+
+/**
+ * Every set's formula as JSON: {"constants": [...], "values": [...] (at the analysed
+ * point), "resident_sets": [{"function", "space", "total_bytes", "peak_formula" (a list of
+ * alternatives, each a list of {"coefficient": INT, "constants": [NAME...]}; null when
+ * none, with "peak_formula_reason"), "text"}]}. Made once and owned by the formula.
+ * @return the text, or NULL on allocation failure
+ */
+VXP_API const char *vxp_formula_json(vxp_formula *f, size_t *len);
+
+/**
+ * Stream the analysis' JSON report with each peak's formula: the report of
+ * vxp_analysis_json_write, each entry of "resident_sets" carrying its "peak_formula" (and
+ * "peak_formula_reason") from `f`, a formula of `an` (NULL: none).
+ * @return as vxp_analysis_json_write; VXP_EINVAL for a formula of another analysis
+ */
+VXP_API VXP_WARN_UNUSED int vxp_analysis_json_write_symbolic(const vxp_analysis *an,
+                                                             const vxp_formula *f,
+                                                             vxp_write_fn write, void *arg);
+
 /* ------------------------------------------------------------------------------- Sweeps */
 
 /*
@@ -1253,7 +1354,9 @@ typedef struct vxp_sweep_point vxp_sweep_point;
 /** How a sweep searched (vxp_sweep_method). Values are ABI. */
 typedef enum vxp_search {
   VXP_SEARCH_BISECTION = 1, /**< the peaks are proven not to shrink as the value grows */
-  VXP_SEARCH_SCAN = 2       /**< every value from hi down to the first that fits */
+  VXP_SEARCH_SCAN = 2,      /**< every value from hi down to the first that fits */
+  VXP_SEARCH_FORMULA = 3    /**< solved from the peaks' formulas in the constant, then
+                                 confirmed by analysing the answer and the value above it */
 } vxp_search;
 
 /** Why a value does not fit (vxp_sweep_point_reason, vxp_frontier_point_reason). Values are
@@ -1266,8 +1369,8 @@ typedef enum vxp_misfit {
   VXP_MISFIT_ERROR = 4          /**< another error diagnostic */
 } vxp_misfit;
 
-/** The word for a search method: "bisection" or "scan"; NULL for a value not in
- * vxp_search. Static storage. */
+/** The word for a search method: "bisection", "scan" or "formula"; NULL for a value not
+ * in vxp_search. Static storage. */
 VXP_API const char *vxp_search_name(vxp_search search);
 
 /**
@@ -1797,10 +1900,11 @@ typedef enum vxp_report_format {
   VXP_REPORT_SVG = 3   /**< a standalone SVG picture (vxp_report_plot, vxp_report_frontier) */
 } vxp_report_format;
 
-#define VXP_REPORT_OPTIONS_VERSION 3
+#define VXP_REPORT_OPTIONS_VERSION 4
 
 /** Options for the report constructors (versioned like vxp_analyze_options: version 1 ends
- * at `machine`; version 2 adds the roofline's fields; version 3 the check's margin). */
+ * at `machine`; version 2 adds the roofline's fields; version 3 the check's margin; version 4
+ * the formula). */
 typedef struct vxp_report_options {
   unsigned int version;     /**< VXP_REPORT_OPTIONS_VERSION */
   vxp_report_format format; /**< 0: the report's first form (text; SVG for the plot) */
@@ -1818,12 +1922,15 @@ typedef struct vxp_report_options {
   /* Version 3. */
   uint32_t margin_ppm; /**< check: the share of each capacity to keep free, in millionths
                             (below 10^6; 0: none) */
+  /* Version 4. */
+  const vxp_formula *formula; /**< check (text), explain (text and JSON): each peak's formula
+                                   (vxp_formula_new on the same analysis), or NULL */
 } vxp_report_options;
 
 #define VXP_REPORT_OPTIONS_INIT                                                                    \
   {                                                                                                \
     VXP_REPORT_OPTIONS_VERSION, VXP_REPORT_TEXT, NULL, NULL, NULL, VXP_TRAFFIC_COMPULSORY, 0,      \
-        NULL, 0                                                                                    \
+        NULL, 0, NULL                                                                              \
   }
 
 /**
@@ -1831,6 +1938,21 @@ typedef struct vxp_report_options {
  * VXP_REPORT_OPTIONS_VERSION). @return VXP_OK, VXP_EINVAL or VXP_EVERSION
  */
 VXP_API int vxp_report_options_init(vxp_report_options *opts, unsigned int version);
+
+/**
+ * A copy of machine model `m`'s text carrying a measured overhead (`vxpeak calibrate`):
+ * memory space `space`'s `capacity:` lowered by `overhead_bytes` (written in bytes), and a
+ * comment line `// overhead: NOTE` put before the space's declaration, so that every later
+ * answer against the copy (check, sweep, frontier, advise) holds the overhead, and vxc reads
+ * the copy unchanged. The model must have been read from text (a file or a built-in).
+ * @param[out] out the text (vxp_report_text), owned by the caller (vxp_report_free)
+ * @return VXP_OK, VXP_ENOMEM, VXP_EINVAL (a NULL argument, a note with a line break, an
+ *         overhead the capacity does not hold), VXP_ENOTFOUND (no such space, or one without
+ *         a capacity)
+ */
+VXP_API VXP_WARN_UNUSED int vxp_report_machine_overhead(vxp_report **out, vxp_context *ctx,
+                                                        const vxp_machine *m, const char *space,
+                                                        uint64_t overhead_bytes, const char *note);
 
 /**
  * The verdict of `an` as text (`vxpeak check`): the machine (and host), each resident set's

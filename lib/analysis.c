@@ -20,6 +20,7 @@
 #include "notes.h"
 #include "program.h"
 #include "resolve.h"
+#include "retype.h"
 #include "reuse.h"
 #include "reuse_walk.h"
 #include "visibility.h"
@@ -770,8 +771,10 @@ static void check_elem(walker *W, uint32_t space, vxp_elem elem, const char *con
 static void check_dtype(walker *W, const vxp_place_event *pl) {
   if (!pl->type_known) return;
   vxp_sb context = {0};
-  check_elem(W, resolve_place(W, &pl->dest), (vxp_elem)W->m->types.items[pl->type].elem,
-             describe_context(W, pl, &context), pl->start_byte, pl->end_byte);
+  vxp_elem elem = (vxp_elem)W->m->types.items[pl->type].elem;
+  if (W->an->retype && W->an->retype[pl->type]) elem = (vxp_elem)W->an->retype[pl->type];
+  check_elem(W, resolve_place(W, &pl->dest), elem, describe_context(W, pl, &context),
+             pl->start_byte, pl->end_byte);
   vxp_sb__free(W->ctx, &context);
 }
 
@@ -1419,7 +1422,8 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
     vxp_reuse R;
     memset(&R, 0, sizeof(R));
     bool same_inputs = prev && prev->ctx == ctx && prev->asked_machine == an->asked_machine &&
-                       prev->asked_host == an->asked_host && prev->machine_only == an->machine_only;
+                       prev->asked_host == an->asked_host && prev->machine_only == an->machine_only &&
+                       !prev->retype && !an->retype; /* retyped tiles: walk everything */
     /* The reparse compared the texts already when `prev` is of the program it came from. */
     bool planned_by_reparse = same_inputs && prog->plan && prog->plan_base == prev->prog &&
                               prog->plan_base_src == prev->prog->src->id;
@@ -1594,7 +1598,10 @@ int vxp_analyze_options_init(vxp_analyze_options *opts, unsigned int version) {
   if (!opts) return VXP_EINVAL;
   if (version < 1 || version > VXP_ANALYZE_OPTIONS_VERSION) return VXP_EVERSION;
   /* Only the fields of that version: an older caller's struct is shorter. */
-  memset(opts, 0, version == 1 ? offsetof(vxp_analyze_options, machine_only) : sizeof(*opts));
+  memset(opts, 0,
+         version == 1   ? offsetof(vxp_analyze_options, machine_only)
+         : version == 2 ? offsetof(vxp_analyze_options, retypes)
+                        : sizeof(*opts));
   opts->version = version;
   return VXP_OK;
 }
@@ -1646,6 +1653,11 @@ static int new_analysis(vxp_analysis **out, vxp_context *ctx, const vxp_program 
   an->machine_only = machine_only;
   int rc = lend_defaults(an);
   if (rc != VXP_OK) return rc;
+  if (opts && opts->version >= 3 && opts->retype_count) {
+    an->retype =
+        vxp_retype__table(ctx, &an->arena, &prog->model, opts->retypes, opts->retype_count);
+    if (!an->retype) return VXP_ENOMEM;
+  }
   return opts ? copy_defines(an, opts->overrides, opts->override_count) : VXP_OK;
 }
 
@@ -1729,6 +1741,14 @@ int vxp_analyze_incremental(vxp_analysis **out, vxp_context *ctx, const vxp_prog
       if (!opts->overrides[i].name || !opts->overrides[i].name[0])
         return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_analyze_options: override %zu has no name", i);
     }
+  }
+  if (opts && opts->version >= 3 && opts->retype_count) {
+    if (!opts->retypes)
+      return vxp_ctx__error(ctx, VXP_EINVAL,
+                            "vxp_analyze_options: retype_count %zu with no retypes",
+                            opts->retype_count);
+    int rc = vxp_retype__check(ctx, &prog->model, opts->retypes, opts->retype_count);
+    if (rc != VXP_OK) return rc;
   }
   vxp_analysis *an = NULL;
   int rc = new_analysis(&an, ctx, prog, opts, machine_only);

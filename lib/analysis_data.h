@@ -266,6 +266,9 @@ struct vxp_analysis {
    * which the analysis owns. Incremental reuse compares what was asked for, not the copies. */
   const vxp_machine *asked_machine, *asked_host;
   vxp_machine *default_machine, *default_host;
+  /* --retype: per model tensor type, the vxp_elem it takes instead of its own (0: its own);
+   * NULL when no retype was given (retype.c). In the arena. */
+  const uint8_t *retype;
   vxp_machine_view view;
   Array(vxp_define) defines;             /* constant overrides, in the order first given */
   Array(vxp_const_binding) overrides;    /* the defines the program names, for folding */

@@ -218,6 +218,7 @@ static const char *tag_kind(uint32_t tag) {
   case VXP_TAG_FRONTIER: return "vxp_frontier";
   case VXP_TAG_REPORT: return "vxp_report";
   case VXP_TAG_CUDA: return "vxp_cuda";
+  case VXP_TAG_FORMULA: return "vxp_formula";
   default: return "handle";
   }
 }

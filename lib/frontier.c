@@ -18,6 +18,7 @@
 #include "defaults.h"
 #include "context.h"
 #include "frontier.h"
+#include "sweep_formula.h"
 #include "program.h"
 #include "sweep.h"
 
@@ -44,7 +45,9 @@ struct vxp_frontier {
   size_t largest_fit, first_compute, best;
   vxp_question q; /* what was asked (lib/report/frontier_report.c) */
   vxp_traffic_model traffic;
-  char *tokens; /* tokens per call as asked: the constant's name or the count */
+  char *tokens;          /* tokens per call as asked: the constant's name or the count */
+  vxp_solution solution; /* the largest fit solved from the formula at `lo` (issue 32) */
+  vxp_sb solved;         /* how, and the formula that binds; in the arena */
 };
 
 int vxp_frontier_options_init(vxp_frontier_options *opts, unsigned int version) {
@@ -126,7 +129,10 @@ static int frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program 
                           (unsigned long long)limit);
   size_t extra = analyze ? analyze->override_count : 0;
 
-  vxp_frontier *f = VXP_ARENA_HANDLE(ctx, vxp_frontier, arena);
+  /* One block for the handle, its points (and their strings) and the formula's sentence. */
+  size_t first = sizeof(vxp_frontier) + 4096 +
+                 (size_t)(fo->hi - fo->lo + 1) * (sizeof(vxp_frontier_point) + 64);
+  vxp_frontier *f = VXP_ARENA_HANDLE_SIZED(ctx, vxp_frontier, arena, first);
   if (f) f->tag = VXP_TAG_FRONTIER, f->ctx = ctx;
   vxp_const_override *overrides = vxp_ctx__calloc(ctx, extra + 1, sizeof(*overrides));
   if (!f || !overrides) {
@@ -135,6 +141,7 @@ static int frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program 
     return vxp_ctx__nomem(ctx);
   }
   f->ctx = ctx;
+  f->solved = vxp_sb__in_arena(&f->arena);
   f->largest_fit = f->first_compute = f->best = SIZE_MAX;
   f->traffic = fo->traffic;
   char count[24];
@@ -156,6 +163,10 @@ static int frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program 
     opts.machine = analyze->machine;
     opts.host = analyze->host;
     opts.machine_only = analyze->version >= 2 && analyze->machine_only;
+    if (analyze->version >= 3) {
+      opts.retypes = analyze->retypes;
+      opts.retype_count = analyze->retype_count;
+    }
   }
   opts.overrides = overrides;
   opts.override_count = extra + 1;
@@ -172,6 +183,10 @@ static int frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program 
     p.fit.value = v;
     p.tokens = fo->tokens_per_call ? fo->tokens_per_call : 1;
     rc = vxp_sweep__fit(ctx, &f->arena, an, NULL, fo->space, fo->margin_ppm, &p.fit);
+    /* The formula at `lo` answers the largest fit too; the table below checks it. */
+    if (rc == VXP_OK && v == fo->lo)
+      rc = vxp_sweep__solve(an, fo->name, fo->lo, fo->hi, NULL, fo->space, fo->margin_ppm,
+                            &f->solution, &f->solved);
     if (rc == VXP_OK && fo->tokens_const &&
         vxp_analysis_const_value(an, fo->tokens_const, &p.tokens) != VXP_OK)
       rc = VXP_ENOTFOUND; /* the context holds the reason */
@@ -230,6 +245,10 @@ int vxp_frontier_run(vxp_frontier **out, vxp_context *ctx, const vxp_program *pr
 const vxp_question *vxp_frontier__question(const vxp_frontier *f) { return &f->q; }
 vxp_traffic_model vxp_frontier__traffic(const vxp_frontier *f) { return f->traffic; }
 const char *vxp_frontier__tokens(const vxp_frontier *f) { return f->tokens; }
+const vxp_solution *vxp_frontier__solution(const vxp_frontier *f, const char **why) {
+  *why = vxp_sb__text(&f->solved);
+  return &f->solution;
+}
 
 const char *vxp_frontier_function(const vxp_frontier *f) {
   VXP__TAG(f, VXP_TAG_FRONTIER, NULL);

@@ -13,4 +13,9 @@ vxp_traffic_model vxp_frontier__traffic(const vxp_frontier *f);
 /* Tokens per call as asked: the constant's name, or the count ("1" by default). Borrowed. */
 const char *vxp_frontier__tokens(const vxp_frontier *f);
 
+struct vxp_solution;
+/* The largest fit solved from the peaks' formulas at the range's low end (how 0: none), and
+ * `why` the sentence saying how and which formula binds, or why there is none. Borrowed. */
+const struct vxp_solution *vxp_frontier__solution(const vxp_frontier *f, const char **why);
+
 #endif /* VXP_FRONTIER_H */

@@ -121,6 +121,12 @@ static const vxp_type_binding *type_binding(const vxp_analysis *an, uint32_t fn,
 }
 
 vxp_elem vxp_instance__elem(const vxp_analysis *an, uint32_t fn, const vxp_tensor_type *t) {
+  if (an->retype) { /* --retype: the tile's role decides its element (retype.c) */
+    const vxp_model *m = &an->prog->model;
+    uintptr_t first = (uintptr_t)m->types.items, at = (uintptr_t)t;
+    size_t i = (at - first) / sizeof(*t);
+    if (at >= first && i < m->types.len && an->retype[i]) return (vxp_elem)an->retype[i];
+  }
   if (t->elem != VXP_ELEM_UNKNOWN || fn == VXP_NONE) return (vxp_elem)t->elem;
   const vxp_type_binding *b = type_binding(an, fn, t->elem_name);
   return b ? (vxp_elem)b->elem : VXP_ELEM_UNKNOWN;

@@ -18,6 +18,7 @@
 #include "program.h"
 #include "source.h"
 #include "sweep.h"
+#include "sweep_formula.h"
 
 /* ------------------------------------------------------------------ the proof */
 
@@ -478,6 +479,65 @@ static int scan(sweep_run *R, uint64_t lo, uint64_t hi, uint64_t *largest, bool 
   }
 }
 
+/* The formula's answer, confirmed by analysing it and the value above it (the peaks cannot
+ * shrink as the value grows, so those two decide); the reason then says so. Not confirmed
+ * (a call tree, a diagnostic the formula cannot see): the bisection runs, and says why. */
+static int confirm(sweep_run *R, const vxp_solution *sol, const vxp_sb *solved, uint64_t *largest,
+                   bool *found, bool *confirmed) {
+  vxp_sweep *sw = R->sw;
+  const vxp_sweep_options *so = R->so;
+  bool fits_at = false, fits_above = false, fits_lo = false;
+  uint64_t v = sol->found ? sol->value : so->lo;
+  /* `lo` is analysed already: when it does not fit (an error the formula does not see),
+   * neither does anything the formula proposes, and the bisection ends there at once. */
+  int rc = evaluate(R, so->lo, &fits_lo);
+  if (rc != VXP_OK) return rc;
+  if (sol->found && !fits_lo) {
+    vxp_sb__printf(R->ctx, &sw->reason, "; %s, solved %s, gave %llu, but %llu does not fit",
+                   vxp_sb__text(solved),
+                   sol->how == VXP_SOLVE_CLOSED ? "in closed form" : "on the formula",
+                   (unsigned long long)v, (unsigned long long)so->lo);
+    return sw->reason.failed ? VXP_ENOMEM : VXP_OK;
+  }
+  rc = evaluate(R, v, &fits_at);
+  if (rc == VXP_OK && sol->found && v < so->hi) rc = evaluate(R, v + 1, &fits_above);
+  if (rc != VXP_OK) return rc;
+  *confirmed = sol->found ? fits_at && !fits_above : !fits_at;
+  const char *how = sol->how == VXP_SOLVE_CLOSED ? "in closed form" : "on the formula";
+  if (!*confirmed) {
+    vxp_sb__printf(
+        R->ctx, &sw->reason, "; %s, solved %s, gave %s%llu, which the analyses did not confirm",
+        vxp_sb__text(solved), how, sol->found ? "" : "nothing from ", (unsigned long long)v);
+    return sw->reason.failed ? VXP_ENOMEM : VXP_OK;
+  }
+  *found = sol->found;
+  *largest = v;
+  sw->method = VXP_SEARCH_FORMULA;
+  vxp_sb__free(R->ctx, &sw->reason);
+  if (sol->found && v < so->hi)
+    vxp_sb__printf(
+        R->ctx, &sw->reason,
+        "%s, solved %s: %s = %llu, confirmed by the analyses at %llu (fits) and %llu "
+        "(does not); every shape that mentions %s grows with it, so the peaks cannot shrink "
+        "as it grows and no larger value fits",
+        vxp_sb__text(solved), how, so->name, (unsigned long long)v, (unsigned long long)v,
+        (unsigned long long)v + 1, so->name);
+  else if (sol->found)
+    vxp_sb__printf(R->ctx, &sw->reason,
+                   "%s, solved %s: every value up to %llu fits, confirmed by the analysis at "
+                   "%llu; every shape that mentions %s grows with it, so the peaks cannot shrink "
+                   "as it grows",
+                   vxp_sb__text(solved), how, (unsigned long long)v, (unsigned long long)v,
+                   so->name);
+  else
+    vxp_sb__printf(R->ctx, &sw->reason,
+                   "%s, solved %s: not even %llu fits, confirmed by the analysis there; every "
+                   "shape that mentions %s grows with it, so the peaks cannot shrink as it grows "
+                   "and no larger value fits",
+                   vxp_sb__text(solved), how, (unsigned long long)v, so->name);
+  return sw->reason.failed ? VXP_ENOMEM : VXP_OK;
+}
+
 static size_t index_of(const vxp_sweep *sw, uint64_t value) {
   for (size_t i = 0; i < sw->points.len; i++)
     if (sw->points.items[i].value == value) return i;
@@ -607,6 +667,10 @@ static int run_sweep(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
     R.opts.machine = analyze->machine;
     R.opts.host = analyze->host;
     R.opts.machine_only = analyze->version >= 2 && analyze->machine_only;
+    if (analyze->version >= 3) {
+      R.opts.retypes = analyze->retypes;
+      R.opts.retype_count = analyze->retype_count;
+    }
   }
   R.opts.overrides = overrides;
   R.opts.override_count = extra + 1;
@@ -626,6 +690,9 @@ static int run_sweep(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   c.ctx = ctx;
   c.why = &sw->reason;
   bool monotone = certify(&c);
+  vxp_solution solution;
+  memset(&solution, 0, sizeof(solution));
+  vxp_sb solved = {0};
   rc = c.rc;
   if (rc == VXP_OK && sw->reason.failed) rc = VXP_ENOMEM;
   if (rc == VXP_OK && monotone) {
@@ -637,6 +704,12 @@ static int run_sweep(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
         "quotients with constants), and no `if comptime` condition or generic argument "
         "depends on it, so the peaks cannot shrink as it grows",
         so->name);
+    /* The formula may answer without the bisection: solved from the analysis at `lo`,
+     * which the search's first point is anyway. */
+    if (!c.at_lo && rc == VXP_OK) rc = analyse_lo(&R, &c.at_lo);
+    if (c.at_lo && rc == VXP_OK)
+      rc = vxp_sweep__solve(c.at_lo, so->name, so->lo, so->hi, so->function, so->space,
+                            so->margin_ppm, &solution, &solved);
     /* Bisection starts at `lo`: the proof's analysis there is its first point. */
     bool fits;
     if (sw->reason.failed) rc = VXP_ENOMEM;
@@ -660,9 +733,16 @@ static int run_sweep(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
   vxp_analysis_free(c.at_lo); /* a scan analyses `lo` in its turn, if it gets there */
   if (rc == VXP_OK) {
     uint64_t largest = 0;
-    bool found = false;
-    rc = monotone ? bisect(&R, so->lo, so->hi, &largest, &found)
-                  : scan(&R, so->lo, so->hi, &largest, &found);
+    bool found = false, confirmed = false;
+    if (monotone && solution.how != VXP_SOLVE_NONE)
+      rc = confirm(&R, &solution, &solved, &largest, &found, &confirmed);
+    else if (monotone && solved.len) {
+      vxp_sb__printf(ctx, &sw->reason, "; %s", vxp_sb__text(&solved));
+      if (sw->reason.failed) rc = VXP_ENOMEM;
+    }
+    if (rc == VXP_OK && !confirmed)
+      rc = monotone ? bisect(&R, so->lo, so->hi, &largest, &found)
+                    : scan(&R, so->lo, so->hi, &largest, &found);
     if (rc == VXP_OK) {
       if (found) sw->largest = index_of(sw, largest);
       if (!found)
@@ -672,6 +752,7 @@ static int run_sweep(vxp_sweep **out, vxp_context *ctx, const vxp_program *prog,
     }
   }
   ctx->hold_deadline = held;
+  vxp_sb__free(ctx, &solved);
   vxp_ctx__free(ctx, overrides);
   vxp_ctx__free(ctx, bindings);
   if (rc != VXP_OK) {
@@ -715,6 +796,7 @@ const char *vxp_search_name(vxp_search search) {
   switch (search) {
   case VXP_SEARCH_BISECTION: return "bisection";
   case VXP_SEARCH_SCAN: return "scan";
+  case VXP_SEARCH_FORMULA: return "formula";
   }
   return NULL;
 }

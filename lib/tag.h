@@ -37,7 +37,8 @@ enum {
   VXP_TAG_ROOFLINE = 0x76787007,
   VXP_TAG_FRONTIER = 0x76787008,
   VXP_TAG_REPORT = 0x76787009,
-  VXP_TAG_CUDA = 0x7678700a
+  VXP_TAG_CUDA = 0x7678700a,
+  VXP_TAG_FORMULA = 0x7678700b
 };
 
 /* True when `h` is NULL (left to the function's own NULL handling) or starts with `tag`. */

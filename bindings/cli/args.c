@@ -103,6 +103,23 @@ static const option_spec specs[OPT_COUNT] = {
      "tensors the architecture does not explain, or modules it misses, are reported",
      "vxpeak %s examples/models/stories15m.json --weights "
      "tests/golden/model-weights/tiny.safetensors"},
+    {OPT_SYMBOLIC, "--symbolic", NULL, "NAME[,NAME...]",
+     "also give each peak as an exact formula in these `const` items (at most 8),\n"
+     "every other constant folded; a peak that is no polynomial in them says why",
+     "vxpeak %s examples/llama2/decode.vx --symbolic BATCH,CONTEXT"},
+    {OPT_RETYPE, "--retype", NULL, "ROLE=TYPE",
+     "analyse every tile of ROLE (a `// role:` label) with element type TYPE\n"
+     "(f8e4m3, i8, i4, bf16, ...) instead of its own; repeatable",
+     "vxpeak %s examples/llama2/decode.vx --machine h100-sxm --host default --retype \"KV "
+     "cache=f8e4m3\""},
+    {OPT_MEASURED, "--measured", NULL, "BYTES",
+     "the peak a real run measured, in bytes (calibrate)",
+     "vxpeak %s examples/llama2/decode.vx --measured 32858265088 -o calibrated.vx"},
+    {OPT_MEASURED_FROM, "--measured-from", NULL, "FILE",
+     "read the measured peak from torch.cuda.memory_stats() saved as JSON\n"
+     "(reserved_bytes.all.peak, else allocated_bytes.all.peak)",
+     "vxpeak %s examples/llama2/decode.vx --measured-from tests/calibrate/memory_stats.json "
+     "-o calibrated.vx"},
     {OPT_HELP, "--help", "-h", NULL, "show this command's options and examples",
      "vxpeak %s --help"},
 };
@@ -157,6 +174,51 @@ static int parse_define(const vxpeak_command *cmd, vxpeak_args *a, const char *t
   a->defines[a->define_count].name = name;
   a->defines[a->define_count].value = value;
   a->define_count++;
+  return VXPEAK_EXIT_OK;
+}
+
+/* ROLE=TYPE: the last '=' ends the role, which is free text (`KV cache`). Whether the
+ * role and the type exist is the library's to say, with the known ones. */
+static int parse_retype(const vxpeak_command *cmd, vxpeak_args *a, const char *text) {
+  const char *eq = strrchr(text, '=');
+  if (!eq || eq == text || !eq[1])
+    return usage_error(
+        cmd, "--retype takes ROLE=TYPE (e.g. --retype \"KV cache=f8e4m3\"), not '%s'%s", text, "");
+  if (strlen(text) >= sizeof(a->retype_text[0]))
+    return usage_error(cmd, "--retype %s: longer than 255 bytes%s", text, "");
+  if (a->retype_count == VXPEAK_MAX_RETYPES)
+    return usage_error(cmd, "at most 16 --retype options%s%s", "", "");
+  char *copy = a->retype_text[a->retype_count];
+  strcpy(copy, text);
+  copy[eq - text] = '\0';
+  a->retypes[a->retype_count].role = copy;
+  a->retypes[a->retype_count].type = copy + (eq - text) + 1;
+  a->retype_count++;
+  return VXPEAK_EXIT_OK;
+}
+
+/* NAME[,NAME...]: the constants a formula is written in. */
+static int parse_symbolic(const vxpeak_command *cmd, vxpeak_args *a, const char *text) {
+  for (const char *p = text;;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    if (!valid_name(p, len))
+      return usage_error(cmd,
+                         "--symbolic takes const names separated by commas (e.g. "
+                         "--symbolic BATCH,CONTEXT), not '%s'%s",
+                         text, "");
+    if (a->symbolic_count == VXPEAK_MAX_SYMBOLIC)
+      return usage_error(cmd, "--symbolic names at most 8 constants, not '%s'%s", text, "");
+    char *name = a->symbolic_names[a->symbolic_count];
+    memcpy(name, p, len);
+    name[len] = '\0';
+    for (size_t i = 0; i < a->symbolic_count; i++)
+      if (strcmp(a->symbolic[i], name) == 0)
+        return usage_error(cmd, "--symbolic names '%s' twice%s", name, "");
+    a->symbolic[a->symbolic_count++] = name;
+    if (!comma) break;
+    p = comma + 1;
+  }
   return VXPEAK_EXIT_OK;
 }
 
@@ -401,6 +463,14 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     case OPT_FUSED: a->fused_attention = true; break;
     case OPT_CHECKPOINTING: a->checkpointing = true; break;
     case OPT_WEIGHTS: a->weights = value; break;
+    case OPT_SYMBOLIC: rc = parse_symbolic(cmd, a, value); break;
+    case OPT_RETYPE: rc = parse_retype(cmd, a, value); break;
+    case OPT_MEASURED:
+      if (!parse_u64(value, value + strlen(value), &a->measured))
+        return usage_error(cmd, "--measured takes a number of bytes, not '%s'%s", value, "");
+      a->has_measured = true;
+      break;
+    case OPT_MEASURED_FROM: a->measured_from = value; break;
     case OPT_TRAFFIC:
       if (strcmp(value, "compulsory") == 0)
         a->no_reuse = false;
@@ -527,7 +597,9 @@ static void option_help(FILE *out, const vxpeak_command *cmd, const option_spec 
              : strcmp(name, "frontier") == 0
                  ? "examples/llama2/prefill.vx --format svg -o frontier.svg"
              : strcmp(name, "model") == 0 ? "examples/models/llama-2-7b.json -o llama.vx"
-                                          : "examples/blog/peak_not_sum.vx -o prog.cu");
+             : strcmp(name, "calibrate") == 0
+                 ? "examples/llama2/decode.vx --measured 32858265088 -o calibrated.vx"
+                 : "examples/blog/peak_not_sum.vx -o prog.cu");
   else if (s->id == OPT_FORMAT)
     snprintf(example, sizeof(example), "vxpeak %s examples/llama2/prefill.vx --format %s", name,
              cmd->formats[1] ? cmd->formats[cmd->formats[2] ? 2 : 1] : cmd->formats[0]);
@@ -539,9 +611,13 @@ static void option_help(FILE *out, const vxpeak_command *cmd, const option_spec 
     size_t used = strlen(example);
     if (accepts(cmd, OPT_CONST) && s->id != OPT_CONST && !strstr(example, "--const "))
       used += (size_t)snprintf(example + used, sizeof(example) - used, " --const BATCH=1..64");
+    if (accepts(cmd, OPT_MEASURED) && !strstr(example, "--measured"))
+      used += (size_t)snprintf(example + used, sizeof(example) - used, " --measured 32858265088");
     if (cmd->needs_output && !strstr(example, " -o "))
       snprintf(example + used, sizeof(example) - used, " -o %s",
-               strcmp(name, "plot") == 0 ? "timeline.svg" : "prog.cu");
+               strcmp(name, "plot") == 0        ? "timeline.svg"
+               : strcmp(name, "calibrate") == 0 ? "calibrated.vx"
+                                                : "prog.cu");
   }
   fprintf(out, "%20se.g. %s\n", "", example);
 }

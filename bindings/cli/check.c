@@ -9,13 +9,22 @@
 int vxpeak_check(const vxpeak_args *args) {
   vxpeak_session s;
   vxp_report *rep = NULL;
+  vxp_formula *formula = NULL;
   int exit_code = vxpeak_session_open(&s, args);
+  if (exit_code != VXPEAK_EXIT_OK) goto done;
+  if (args->symbolic_count && strcmp(args->format, "sarif") == 0) {
+    fprintf(stderr, "vxpeak check: --symbolic gives text or JSON, not SARIF\n");
+    exit_code = VXPEAK_EXIT_USAGE;
+    goto done;
+  }
+  exit_code = vxpeak_symbolic_open(args, &s, &formula);
   if (exit_code != VXPEAK_EXIT_OK) goto done;
   if (strcmp(args->format, "text") == 0) {
     vxpeak_render_all(stderr, s.an);
     vxp_report_options ro = VXP_REPORT_OPTIONS_INIT;
     ro.machine = vxpeak_target_name(&s.target);
     ro.margin_ppm = args->margin_ppm;
+    ro.formula = formula;
     int rc = vxp_report_check(&rep, s.program.ctx, s.an, &ro);
     if (rc != VXP_OK) {
       exit_code = vxpeak_fail(s.program.ctx, rc, "check");
@@ -26,7 +35,7 @@ int vxpeak_check(const vxpeak_args *args) {
     /* streamed: the report of a long program with many diagnostics is many times its size */
     vxpeak_out_file out;
     vxpeak_out_file_init(&out, "-");
-    int rc = vxp_analysis_json_write(s.an, vxpeak_out_file_write, &out);
+    int rc = vxp_analysis_json_write_symbolic(s.an, formula, vxpeak_out_file_write, &out);
     bool closed = vxpeak_out_file_close(&out); /* the last piece may sit in stdio's buffer */
     if (rc == VXP_EIO || (rc == VXP_OK && !closed)) {
       fprintf(stderr, "vxpeak check: cannot write the report to standard output: %s\n",
@@ -53,6 +62,7 @@ int vxpeak_check(const vxpeak_args *args) {
                   ? VXPEAK_EXIT_OK
                   : VXPEAK_EXIT_REJECTED;
 done:
+  vxp_formula_free(formula);
   vxp_report_free(rep);
   vxpeak_session_close(&s);
   return exit_code;

@@ -40,12 +40,18 @@ typedef enum vxpeak_opt {
   OPT_FUSED,
   OPT_CHECKPOINTING,
   OPT_WEIGHTS,
+  OPT_SYMBOLIC,
+  OPT_RETYPE,
+  OPT_MEASURED,
+  OPT_MEASURED_FROM,
   OPT_HELP,
   OPT_COUNT
 } vxpeak_opt;
 
 #define VXPEAK_MAX_DEFINES 64
 #define VXPEAK_MAX_MACHINES 32
+#define VXPEAK_MAX_RETYPES 16
+#define VXPEAK_MAX_SYMBOLIC 8 /* the library's limit (vxp_formula_new) */
 
 /* The parsed command line of one command. */
 /* Most values on one axis of sweep's grid (a range or a list). */
@@ -85,6 +91,15 @@ typedef struct vxpeak_args {
   uint64_t model_batch, model_context;
   bool fused_attention, checkpointing;
   const char *weights; /* --weights: a .safetensors header or an index.json */
+  const char *symbolic[VXPEAK_MAX_SYMBOLIC]; /* --symbolic NAME,...: the names, in order */
+  char symbolic_names[VXPEAK_MAX_SYMBOLIC][128];
+  size_t symbolic_count;
+  vxp_retype retypes[VXPEAK_MAX_RETYPES]; /* --retype ROLE=TYPE, in order */
+  char retype_text[VXPEAK_MAX_RETYPES][256];
+  size_t retype_count;
+  bool has_measured; /* --measured BYTES */
+  uint64_t measured;
+  const char *measured_from; /* --measured-from FILE (torch.cuda.memory_stats() as JSON) */
 } vxpeak_args;
 
 /* A command: its name, what it does, which options it takes, which formats it writes. */
@@ -134,6 +149,8 @@ int vxpeak_explain(const vxpeak_args *args);
 int vxpeak_sweep(const vxpeak_args *args);
 int vxpeak_roofline(const vxpeak_args *args);
 int vxpeak_plot(const vxpeak_args *args);
+int vxpeak_advise(const vxpeak_args *args);
+int vxpeak_calibrate(const vxpeak_args *args);
 int vxpeak_lsp(const vxpeak_args *args);
 int vxpeak_model(const vxpeak_args *args);
 
@@ -210,6 +227,19 @@ int vxpeak_load_machine(vxp_context *ctx, const char *arg, vxp_source **out_src,
 /* Whether an analysed function or space named by --function/--space exists; prints a
  * one-line reason listing what does and returns false otherwise. */
 bool vxpeak_check_selection(const vxpeak_args *args, const vxp_analysis *an);
+
+/* ------------------------------------------------------------------ output pieces (textout.c) */
+
+/* `v` grouped by thousands (12,952,010,752) into `buf`; returns `buf`. */
+const char *vxpeak_grouped(uint64_t v, char buf[32]);
+/* `s` as a JSON string (quoted, escaped) on `out`. */
+void vxpeak_json_string(FILE *out, const char *s);
+
+/* ------------------------------------------------------------------ formulas (symbolic.c) */
+
+/* --symbolic's formula of the session's analysis into *out (NULL without --symbolic).
+ * Returns an exit code (a one-line reason printed when a name is no const item). */
+int vxpeak_symbolic_open(const vxpeak_args *args, const vxpeak_session *s, vxp_formula **out);
 
 /* ------------------------------------------------------------------ streamed output (outfile.c) */
 

@@ -15,7 +15,7 @@ static const char *const frontier_formats[] = {"text", "json", "svg", NULL};
 const vxpeak_command vxpeak_commands[] = {
     {"check",
      "FILE.vx [--machine M [--machine-only]] [--host H] [-D NAME=VALUE]... "
-     "[--margin P%] [--format text|json|sarif]",
+     "[--margin P%] [--retype ROLE=TYPE]... [--symbolic NAME,...] [--format text|json|sarif]",
      "analyse a program: its peaks, its verdict and why",
      "Analyse the program and print its diagnostics on standard error in compiler form\n"
      "(file:line:col: error[CODE]: message, the source line with a caret, note: and help:\n"
@@ -25,7 +25,8 @@ const vxpeak_command vxpeak_commands[] = {
      "scanning. With --margin P%, a peak (or call-tree total) over (100% - P%) of its\n"
      "capacity rejects the program too (the lesson's headroom). Exit status 0 admitted, 1\n"
      "rejected, 2 usage or input/output error.",
-     vxpeak_check, MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_MARGIN), check_formats, false,
+     vxpeak_check, MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_MARGIN) | O(OPT_SYMBOLIC) | O(OPT_RETYPE),
+     check_formats, false,
      "  $ vxpeak check examples/llama2/prefill.vx -D BATCH=9\n"
      "  $ vxpeak check examples/blog/unrolled.vx --format sarif > vxpeak.sarif\n"},
     {"parse", "FILE.vx [--sexp]", "print the syntax tree and report syntax errors",
@@ -50,7 +51,7 @@ const vxpeak_command vxpeak_commands[] = {
      "  $ vxpeak emit-cuda examples/blog/peak_not_sum.vx -o prog.cu\n"},
     {"explain",
      "FILE.vx [--function F] [--space S] [--machine M] [-D NAME=VALUE]... "
-     "[--format text|json]",
+     "[--retype ROLE=TYPE]... [--symbolic NAME,...] [--format text|json]",
      "what fills the peak: live tiles by role and by site, peak against sum",
      "For every (function, space) with a capacity: the tiles live at the peak, grouped by\n"
      "the role the program names for them and by source site, with bytes, GiB and share of\n"
@@ -58,13 +59,15 @@ const vxpeak_command vxpeak_commands[] = {
      "made of. A role is named in a comment: `// role: NAME` at the end of a placement's\n"
      "line names that placement; on a line of its own it names every placement below it up\n"
      "to a blank line, the next role comment, or a line that opens or closes a block.",
-     vxpeak_explain, MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_FUNCTION) | O(OPT_SPACE), report_formats,
-     false,
+     vxpeak_explain,
+     MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_SYMBOLIC) |
+         O(OPT_RETYPE),
+     report_formats, false,
      "  $ vxpeak explain examples/llama2/prefill.vx --function main\n"
      "  $ vxpeak explain examples/llama2/prefill.vx -D BATCH=9 --format json\n"},
     {"sweep",
      "FILE.vx --const NAME=LO..HI [--machine M]... [--margin P%] [--function F] "
-     "[--space S] [-D NAME=VALUE]... [--format text|json]",
+     "[--space S] [-D NAME=VALUE]... [--retype ROLE=TYPE]... [--format text|json]",
      "the largest value of a constant that fits, per machine",
      "Analyse the program again with `const NAME` overridden, for each machine, and report\n"
      "the largest value in LO..HI that fits with the margin: no error, every tile's size\n"
@@ -76,7 +79,8 @@ const vxpeak_command vxpeak_commands[] = {
      "HI. Exit status 0 when a value fits on every machine, 1 when not on some, 2 usage or\n"
      "I/O error.",
      vxpeak_sweep,
-     MACHINE_OPTS | O(OPT_CONST) | O(OPT_MARGIN) | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_FORMAT),
+     MACHINE_OPTS | O(OPT_CONST) | O(OPT_MARGIN) | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_FORMAT) |
+         O(OPT_RETYPE),
      report_formats, false,
      "  $ vxpeak sweep examples/llama2/prefill.vx --const BATCH=1..64 --machine a100-40\n"
      "  $ vxpeak sweep examples/llama2/prefill.vx --const BATCH=1..64 --margin 10% \\\n"
@@ -84,7 +88,7 @@ const vxpeak_command vxpeak_commands[] = {
     {"roofline",
      "FILE.vx [--function F] [--machine M] [--host H] [-D NAME=VALUE]... "
      "[--traffic compulsory|no-reuse] [--tokens-per-call CONST|N] "
-     "[--format text|json]",
+     "[--retype ROLE=TYPE]... [--format text|json]",
      "bytes and operations per call, which of memory and compute binds, tokens/s",
      "For each function with spawn regions (or --function F): the bytes one call's regions\n"
      "read and write per space, counted from their element accesses (x[i][j] moves one\n"
@@ -99,7 +103,8 @@ const vxpeak_command vxpeak_commands[] = {
      "tokens/s; and what streaming the tiles that came from host memory would cost. A\n"
      "machine without compute rates says that it cannot name the bound.",
      vxpeak_roofline,
-     MACHINE_OPTS | O(OPT_FUNCTION) | O(OPT_FORMAT) | O(OPT_TRAFFIC) | O(OPT_TOKENS),
+     MACHINE_OPTS | O(OPT_FUNCTION) | O(OPT_FORMAT) | O(OPT_TRAFFIC) | O(OPT_TOKENS) |
+         O(OPT_RETYPE),
      report_formats, false,
      "  $ vxpeak roofline examples/llama2/prefill.vx --function decode_step\n"
      "  $ vxpeak roofline examples/llama2/prefill.vx --function decode_step --machine h100-sxm \\\n"
@@ -107,7 +112,7 @@ const vxpeak_command vxpeak_commands[] = {
     {"frontier",
      "FILE.vx --const NAME=LO..HI [--machine M] [--host H] [--margin P%] "
      "[--tokens-per-call CONST|N] [--traffic compulsory|no-reuse] [--function F] "
-     "[--space S] [-D NAME=VALUE]... [--format text|json|svg] [-o FILE]",
+     "[--space S] [-D NAME=VALUE]... [--retype ROLE=TYPE]... [--format text|json|svg] [-o FILE]",
      "per batch size: fits?, time per call, tokens/s, bound; where each turns",
      "Analyse the program at every value of `const NAME` in LO..HI (at most 4096 values):\n"
      "its peak against the capacity (with --margin kept free), whether it fits, one call's\n"
@@ -120,11 +125,48 @@ const vxpeak_command vxpeak_commands[] = {
      "I/O error.",
      vxpeak_frontier,
      MACHINE_OPTS | O(OPT_CONST) | O(OPT_MARGIN) | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_FORMAT) |
-         O(OPT_OUTPUT) | O(OPT_TRAFFIC) | O(OPT_TOKENS),
+         O(OPT_OUTPUT) | O(OPT_TRAFFIC) | O(OPT_TOKENS) | O(OPT_RETYPE),
      frontier_formats, false,
      "  $ vxpeak frontier examples/llama2/decode.vx --const BATCH=1..256 --tokens-per-call BATCH\n"
      "  $ vxpeak frontier examples/llama2/decode.vx --const BATCH=1..64 --machine h100-sxm \\\n"
      "        --host default --margin 10% --format svg -o frontier.svg\n"},
+    {"advise",
+     "FILE.vx [--machine M] [--host H] [-D NAME=VALUE]... [--margin P%] "
+     "[--tokens-per-call CONST|N] [--retype ROLE=TYPE]... [--format text|json]",
+     "for a program that does not fit: the changes that make it fit, each analysed",
+     "For a program that does not fit (with --margin kept free): the changes that make it\n"
+     "fit, each found by analysing the program with the change applied: the largest value of\n"
+     "each constant that sizes a tile (sweep's answer in 1..its value), each machine of the\n"
+     "fleet on which it fits as it is, and per role the widest narrower element type\n"
+     "(--retype) the machine's dtypes allow. Each with its peak and, where the roofline\n"
+     "applies, tokens/s (--tokens-per-call); fewest bytes given up first, then the most\n"
+     "tokens/s. A program that fits gets the headroom of each (function, space) instead.\n"
+     "--format json: schema vxpeak-advice-v1. Exit status 0 when it fits as it is, 1 when it\n"
+     "does not, 2 usage or I/O error.",
+     vxpeak_advise, MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_MARGIN) | O(OPT_TOKENS) | O(OPT_RETYPE),
+     report_formats, false,
+     "  $ vxpeak advise examples/llama2/decode.vx -D BATCH=16 --tokens-per-call BATCH\n"
+     "  $ vxpeak advise examples/llama2/decode.vx -D BATCH=16 --format json\n"},
+    {"calibrate",
+     "FILE.vx (--measured BYTES | --measured-from FILE) [--space S] [--function F] "
+     "[--machine M] [--host H] [-D NAME=VALUE]... -o MACHINE.vx [--format text|json]",
+     "one measured peak as a named, dated overhead in a copy of the machine model",
+     "Set a peak measured on a real run beside the static peak of a function (default: main,\n"
+     "else the fullest) in a space (default: the fullest): the residual (what the program\n"
+     "does not declare: the CUDA context, the framework's workspace, the allocator's\n"
+     "rounding) is taken out of that space's capacity in a copy of the machine model,\n"
+     "written to -o with a dated `// overhead:` line, so that --machine MACHINE.vx carries\n"
+     "it in every later answer (check, sweep, frontier, advise). A negative residual (the\n"
+     "program declares more than the run used) is reported and never stored as extra\n"
+     "capacity. --measured-from reads torch.cuda.memory_stats() saved as JSON. Exit status 0\n"
+     "written, 2 usage or I/O error.",
+     vxpeak_calibrate,
+     MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_OUTPUT) |
+         O(OPT_MEASURED) | O(OPT_MEASURED_FROM),
+     report_formats, true,
+     "  $ vxpeak calibrate examples/llama2/decode.vx --measured 32858265088 -o calibrated.vx\n"
+     "  $ vxpeak sweep examples/llama2/decode.vx --const BATCH=1..64 --machine calibrated.vx \\\n"
+     "        --host default\n"},
     {"plot", "FILE.vx -o OUT.svg [--function F] [--space S] [--machine M] [-D NAME=VALUE]...",
      "a picture: live bytes along program order, capacity, peak and what fills it",
      "Write a standalone SVG with one panel per (function, space): the bytes live at each\n"

@@ -72,6 +72,10 @@ vxp_analyze_options vxpeak_target_options(const vxpeak_target *t, const vxpeak_a
     opts.overrides = args->defines;
     opts.override_count = args->define_count;
   }
+  if (args && args->retype_count) {
+    opts.retypes = args->retypes;
+    opts.retype_count = args->retype_count;
+  }
   return opts;
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "analysis_data.h"
+#include "formula.h"
 #include "report.h"
 
 /* At most this many hops of a path are printed (a chain of n functions would print n^2). */
@@ -297,6 +298,8 @@ int vxp_report_check(vxp_report **out, vxp_context *ctx, const vxp_analysis *an,
     return vxp_ctx__error(ctx, VXP_EINVAL,
                           "vxp_report_check: a margin of %u millionths leaves nothing to fit in",
                           o.margin_ppm);
+  if (o.formula && o.formula->an != an)
+    return vxp_ctx__error(ctx, VXP_EINVAL, "vxp_report_check: the formula is of another analysis");
   vxp_sb sb = {0};
   vxp_sb__printf(ctx, &sb, "machine: %s", vxp_report__machine_name(an, &o));
   if (an->host) vxp_sb__printf(ctx, &sb, ", host %s", an->host->label);
@@ -322,6 +325,7 @@ int vxp_report_check(vxp_report **out, vxp_context *ctx, const vxp_analysis *an,
       put_bytes(ctx, &sb, sum);
     }
     vxp_sb__putc(ctx, &sb, '\n');
+    vxp_formula__line(ctx, &sb, o.formula, rs);
     breakdown(ctx, &sb, rs);
   }
   call_trees(ctx, &sb, an);

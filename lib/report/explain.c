@@ -8,6 +8,7 @@
 
 #include "analysis_data.h"
 #include "array.h"
+#include "formula.h"
 #include "report.h"
 
 /* A row of the role table or the site table: a run of tiles. */
@@ -32,6 +33,7 @@ typedef struct run_group {
 
 typedef struct explained {
   const vxp_resident_set *rs;
+  const vxp_formula *formula; /* the peaks' formulas (`--symbolic`), or NULL */
   Array(row) roles;
   Array(row) sites;
   Array(run_group) sum;
@@ -160,6 +162,7 @@ static void text_set(vxp_context *ctx, vxp_sb *sb, const explained *e, const cha
                  rs->function_name, rs->space_name, vxp_num__bytes(peak, p1),
                  vxp_num__bytes(cap, p2), machine, 100.0 * share(peak, cap),
                  vxp_resident_set_tile_count(rs));
+  vxp_formula__line(ctx, sb, e->formula, rs);
   vxp_sb__puts(ctx, sb,
                "\n  by role                     tiles            bytes       GiB   share\n");
   for (size_t k = 0; k < e->roles.len; k++) {
@@ -285,6 +288,8 @@ static void json_set(vxp_jw *j, const explained *e) {
   vxp_jw__real(j, share(peak, cap), 4);
   vxp_jw__key(j, "tiles");
   vxp_jw__u64(j, vxp_resident_set_tile_count(rs));
+  const vxp_formula_set *fs = vxp_formula__for_set(e->formula, rs);
+  if (fs) vxp_formula__json_keys(j, e->formula, fs);
   vxp_jw__key(j, "allocated_bytes");
   if (e->sum_known)
     vxp_jw__u64(j, e->sum_total);
@@ -356,6 +361,10 @@ int vxp_report_explain(vxp_report **out, vxp_context *ctx, const vxp_analysis *a
   }
   explained e;
   memset(&e, 0, sizeof(e));
+  if (o.formula && o.formula->an != an)
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "vxp_report_explain: the formula is of another analysis");
+  e.formula = o.formula;
   size_t shown = 0;
   for (size_t i = 0; i < an->resident_sets.len && !sb.failed; i++) {
     const vxp_resident_set *rs = &an->resident_sets.items[i];

@@ -11,6 +11,7 @@
 
 #include "context.h"
 #include "frontier.h"
+#include "sweep_formula.h"
 #include "report.h"
 
 /* Tokens per second at a point: tokens x 10^12 / call time in ps; 0 when unknown. */
@@ -51,6 +52,37 @@ static void bound_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier_point *p
   else
     vxp_sb__printf(ctx, sb, "%s%s%s%s, %.3gx", bound, by_memory ? " (" : "",
                    by_memory ? vxp_frontier_point_bound_space(p) : "", by_memory ? ")" : "", ratio);
+}
+
+/* Whether the formula's answer is the table's (both found and equal, or both none). */
+static bool formula_agrees(const vxp_solution *sol, const vxp_frontier_point *largest) {
+  return sol->found ? largest && vxp_frontier_point_value(largest) == sol->value : !largest;
+}
+
+/* How the formula at `lo` answers the largest fit, beside the table's answer. */
+static void formula_line(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f,
+                         const vxp_frontier_point *largest) {
+  const char *why;
+  const vxp_solution *sol = vxp_frontier__solution(f, &why);
+  const char *name = vxp_frontier__question(f)->name;
+  if (sol->how == VXP_SOLVE_NONE) {
+    vxp_sb__printf(ctx, sb, "by the formula: none (%s)\n", why);
+    return;
+  }
+  const char *how = sol->how == VXP_SOLVE_CLOSED ? "in closed form" : "on the formula";
+  char answer[32];
+  if (sol->found)
+    snprintf(answer, sizeof(answer), "%llu", (unsigned long long)sol->value);
+  else
+    snprintf(answer, sizeof(answer), "none");
+  if (formula_agrees(sol, largest))
+    vxp_sb__printf(ctx, sb, "by the formula: %s = %s, solved %s (%s); the analyses agree\n", name,
+                   answer, how, why);
+  else
+    vxp_sb__printf(ctx, sb,
+                   "by the formula: %s = %s, solved %s (%s); the analyses decide otherwise (a "
+                   "call tree or a diagnostic the formula does not hold)\n",
+                   name, answer, how, why);
 }
 
 static void print_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, const char *machine) {
@@ -110,6 +142,7 @@ static void print_text(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f, cons
   else
     vxp_sb__printf(ctx, sb, "largest %s that fits: none in %llu..%llu\n", q->name,
                    (unsigned long long)q->lo, (unsigned long long)q->hi);
+  formula_line(ctx, sb, f, largest);
   if (turn)
     vxp_sb__printf(ctx, sb, "memory turns to compute at %s = %llu%s\n", q->name,
                    (unsigned long long)vxp_frontier_point_value(turn),
@@ -229,6 +262,27 @@ static void print_json(vxp_context *ctx, vxp_sb *sb, const vxp_frontier *f) {
   vxp_jw__string(&j, vxp_frontier_function(f));
   vxp_jw__key(&j, "largest_fit");
   json_point(&j, vxp_frontier_largest_fit(f));
+  {
+    const char *why;
+    const vxp_solution *sol = vxp_frontier__solution(f, &why);
+    vxp_jw__key(&j, "largest_fit_by_formula");
+    vxp_jw__open(&j, '{');
+    vxp_jw__key(&j, "method");
+    vxp_jw__string(&j, sol->how == VXP_SOLVE_CLOSED   ? "closed_form"
+                       : sol->how == VXP_SOLVE_SEARCH ? "formula_bisection"
+                                                      : NULL);
+    vxp_jw__key(&j, "value");
+    if (sol->how != VXP_SOLVE_NONE && sol->found)
+      vxp_jw__u64(&j, sol->value);
+    else
+      vxp_jw__null(&j);
+    vxp_jw__key(&j, "agrees");
+    vxp_jw__bool(&j,
+                 sol->how != VXP_SOLVE_NONE && formula_agrees(sol, vxp_frontier_largest_fit(f)));
+    vxp_jw__key(&j, "reason");
+    vxp_jw__string(&j, why);
+    vxp_jw__close(&j, '}');
+  }
   vxp_jw__key(&j, "first_compute_bound");
   json_point(&j, vxp_frontier_first_compute_bound(f));
   vxp_jw__key(&j, "best_fit");

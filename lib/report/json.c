@@ -13,6 +13,7 @@
 
 #include "analysis_data.h"
 #include "context.h"
+#include "formula.h"
 #include "machine.h"
 #include "program.h"
 #include "report.h"
@@ -137,7 +138,8 @@ static void record_json(vxp_jw *j, const vxp_record *r, bool all) {
   vxp_jw__close(j, '}');
 }
 
-static void resident_set_json(vxp_jw *j, const vxp_analysis *an, const vxp_resident_set *rs) {
+static void resident_set_json(vxp_jw *j, const vxp_analysis *an, const vxp_resident_set *rs,
+                              const vxp_formula *formula) {
   vxp_jw__open(j, '{');
   key_string(j, "function", rs->function_name);
   key_string(j, "space", rs->space_name);
@@ -148,6 +150,8 @@ static void resident_set_json(vxp_jw *j, const vxp_analysis *an, const vxp_resid
   key_bool(j, "overcommit", rs->overcommit);
   key_nullable_u64(j, "allocated_bytes", rs->allocated_known, rs->allocated_bytes);
   key_u64(j, "record_count", rs->record_count);
+  const vxp_formula_set *fs = vxp_formula__for_set(formula, rs);
+  if (fs) vxp_formula__json_keys(j, formula, fs);
   const vxp_record *records = an->records.items;
   const uint32_t *set = an->set_records.items + rs->record_first;
   vxp_jw__key(j, "live_at_peak");
@@ -302,7 +306,8 @@ static void defines_json(vxp_jw *j, const vxp_analysis *an) {
 
 /* The report into `sb`, spilled to `to` as it grows; false when cancelled (the caller
  * reports it). `sb->failed` says an append or a write failed. */
-static bool render(const vxp_analysis *an, vxp_sb *sb, vxp_sb_sink *to) {
+static bool render(const vxp_analysis *an, const vxp_formula *formula, vxp_sb *sb,
+                   vxp_sb_sink *to) {
   vxp_context *ctx = an->ctx;
   vxp_jw j;
   vxp_jw__init(&j, ctx, sb, true);
@@ -338,7 +343,7 @@ static bool render(const vxp_analysis *an, vxp_sb *sb, vxp_sb_sink *to) {
   vxp_jw__key(&j, "resident_sets");
   vxp_jw__open(&j, '[');
   for (size_t i = 0; i < an->resident_sets.len && !sb->failed; i++) {
-    resident_set_json(&j, an, &an->resident_sets.items[i]);
+    resident_set_json(&j, an, &an->resident_sets.items[i], formula);
     vxp_sb__spill(sb, to, false);
   }
   vxp_jw__close(&j, ']');
@@ -364,7 +369,7 @@ static bool render(const vxp_analysis *an, vxp_sb *sb, vxp_sb_sink *to) {
 char *vxp_report__json(const vxp_analysis *an, size_t *len) {
   vxp_sb sb = {0};
   vxp_sb_sink none = {NULL, NULL, false};
-  if (!render(an, &sb, &none)) {
+  if (!render(an, NULL, &sb, &none)) {
     vxp_sb__free(an->ctx, &sb);
     return NULL;
   }
@@ -395,25 +400,37 @@ const char *vxp_analysis_json(vxp_analysis *an, size_t *len) {
   return an->json;
 }
 
-int vxp_analysis_json_write(const vxp_analysis *an, vxp_write_fn write, void *arg) {
-  VXP__TAG_RC(NULL, an, VXP_TAG_ANALYSIS);
-
+/* The report streamed, with `formula`'s peak formulas in its resident sets (NULL: none). */
+static int json_write(const vxp_analysis *an, const vxp_formula *formula, vxp_write_fn write,
+                      void *arg) {
   vxp_ctx__begin(an ? an->ctx : NULL);
-  if (!an || !write)
+  if (!an || !write || (formula && formula->an != an))
     return an ? vxp_ctx__error(an->ctx, VXP_EINVAL, "invalid argument to vxp_analysis_json_write")
               : VXP_EINVAL;
   vxp_context *ctx = an->ctx;
-  if (an->json) /* rendered already (vxp_analysis_json): that text, as it is */
+  if (an->json && !formula) /* rendered already (vxp_analysis_json): that text, as it is */
     return an->json_len && write(arg, an->json, an->json_len) != 0
                ? vxp_ctx__error(ctx, VXP_EIO, "vxp_analysis_json_write: the writer failed")
                : VXP_OK;
   if (vxp_ctx__interrupted(ctx)) return vxp_ctx__cancelled(ctx);
   vxp_sb sb = {0};
   vxp_sb_sink to = {write, arg, false};
-  bool done = render(an, &sb, &to);
+  bool done = render(an, formula, &sb, &to);
   bool failed = sb.failed;
   vxp_sb__free(ctx, &sb);
   if (to.refused) return vxp_ctx__error(ctx, VXP_EIO, "vxp_analysis_json_write: the writer failed");
   if (!done) return vxp_ctx__cancelled(ctx);
   return failed ? vxp_ctx__nomem(ctx) : VXP_OK;
+}
+
+int vxp_analysis_json_write(const vxp_analysis *an, vxp_write_fn write, void *arg) {
+  VXP__TAG_RC(NULL, an, VXP_TAG_ANALYSIS);
+  return json_write(an, NULL, write, arg);
+}
+
+int vxp_analysis_json_write_symbolic(const vxp_analysis *an, const vxp_formula *f,
+                                     vxp_write_fn write, void *arg) {
+  VXP__TAG_RC(NULL, an, VXP_TAG_ANALYSIS);
+  VXP__TAG_RC(NULL, f, VXP_TAG_FORMULA);
+  return json_write(an, f, write, arg);
 }

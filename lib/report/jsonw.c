@@ -103,6 +103,11 @@ void vxp_jw__u64(vxp_jw *j, uint64_t v) {
   vxp_sb__printf(j->ctx, j->sb, "%llu", (unsigned long long)v);
 }
 
+void vxp_jw__number(vxp_jw *j, const char *digits) {
+  value_prefix(j);
+  puts_(j, digits);
+}
+
 void vxp_jw__i64(vxp_jw *j, int64_t v) {
   value_prefix(j);
   vxp_sb__printf(j->ctx, j->sb, "%lld", (long long)v);

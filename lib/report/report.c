@@ -33,7 +33,7 @@ int vxp_report__options(vxp_context *ctx, const vxp_report_options *given, vxp_r
   /* The bytes each version has: an older caller's struct is read no further. */
   static const size_t version_size[VXP_REPORT_OPTIONS_VERSION] = {
       offsetof(vxp_report_options, traffic), offsetof(vxp_report_options, margin_ppm),
-      sizeof(vxp_report_options)};
+      offsetof(vxp_report_options, formula), sizeof(vxp_report_options)};
   memcpy(out, given, version_size[given->version - 1]);
   if (out->format == 0) out->format = first;
   if (out->format < VXP_REPORT_TEXT || out->format > VXP_REPORT_SVG)

@@ -81,6 +81,8 @@ void vxp_jw__key(vxp_jw *j, const char *key);
 void vxp_jw__string(vxp_jw *j, const char *s); /* NULL: null */
 void vxp_jw__u64(vxp_jw *j, uint64_t v);
 void vxp_jw__i64(vxp_jw *j, int64_t v);
+/* An integer already in decimal (one wider than 64 bits: a formula's coefficient). */
+void vxp_jw__number(vxp_jw *j, const char *digits);
 void vxp_jw__bool(vxp_jw *j, bool v);
 void vxp_jw__null(vxp_jw *j);
 /* `v` rounded to `decimals` places, without trailing zeros; not finite: null. */

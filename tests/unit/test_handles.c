@@ -35,6 +35,7 @@ typedef struct handles {
   vxp_frontier *fr;
   vxp_report *rep;
   vxp_cuda *cu;
+  vxp_formula *fm;
 } handles;
 
 static void make_all(handles *h, vxp_context *ctx) {
@@ -60,9 +61,12 @@ static void make_all(handles *h, vxp_context *ctx) {
   assert_int_equal(vxp_frontier_run(&h->fr, ctx, h->prog, &opts, &fo), VXP_OK);
   assert_int_equal(vxp_report_check(&h->rep, ctx, h->an, NULL), VXP_OK);
   assert_int_equal(vxp_cuda_generate(&h->cu, ctx, h->an), VXP_OK);
+  const char *names[] = {"N"};
+  assert_int_equal(vxp_formula_new(&h->fm, h->an, names, 1), VXP_OK);
 }
 
 static void free_all(handles *h) {
+  vxp_formula_free(h->fm);
   vxp_cuda_free(h->cu);
   vxp_report_free(h->rep);
   vxp_frontier_free(h->fr);
@@ -76,9 +80,9 @@ static void free_all(handles *h) {
 }
 
 /* The other handles of `h` than the one at `skip`, as untyped pointers. */
-static size_t others(const handles *h, const void *skip, const void *out[10]) {
+static size_t others(const handles *h, const void *skip, const void *out[11]) {
   const void *all[] = {h->ctx, h->src, h->prog, h->machine, h->an,
-                       h->sw,  h->rf,  h->fr,   h->rep,     h->cu};
+                       h->sw,  h->rf,  h->fr,   h->rep,     h->cu, h->fm};
   size_t n = 0;
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
     if (all[i] != skip) out[n++] = all[i];
@@ -97,7 +101,7 @@ static void test_handles__a_wrong_context_is_refused(void **state) {
   (void)state;
   handles h;
   make_all(&h, test_context());
-  const void *bad[10];
+  const void *bad[11];
   size_t n = others(&h, h.ctx, bad);
   for (size_t i = 0; i < n; i++) {
     vxp_context *c = (vxp_context *)(uintptr_t)bad[i];
@@ -115,7 +119,7 @@ static void test_handles__a_wrong_source_is_refused(void **state) {
   (void)state;
   handles h;
   make_all(&h, test_context());
-  const void *bad[10];
+  const void *bad[11];
   size_t n = others(&h, h.src, bad);
   for (size_t i = 0; i < n; i++) {
     vxp_source *s = (vxp_source *)(uintptr_t)bad[i];
@@ -137,7 +141,7 @@ static void test_handles__a_wrong_program_is_refused(void **state) {
   (void)state;
   handles h;
   make_all(&h, test_context());
-  const void *bad[10];
+  const void *bad[11];
   size_t n = others(&h, h.prog, bad);
   vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
   vxp_sweep_options so = VXP_SWEEP_OPTIONS_INIT;
@@ -164,7 +168,7 @@ static void test_handles__a_wrong_machine_is_refused(void **state) {
   (void)state;
   handles h;
   make_all(&h, test_context());
-  const void *bad[10];
+  const void *bad[11];
   size_t n = others(&h, h.machine, bad);
   for (size_t i = 0; i < n; i++) {
     vxp_machine *m = (vxp_machine *)(uintptr_t)bad[i];
@@ -187,7 +191,7 @@ static void test_handles__a_wrong_analysis_is_refused(void **state) {
   (void)state;
   handles h;
   make_all(&h, test_context());
-  const void *bad[10];
+  const void *bad[11];
   size_t n = others(&h, h.an, bad);
   for (size_t i = 0; i < n; i++) {
     vxp_analysis *a = (vxp_analysis *)(uintptr_t)bad[i];
@@ -220,7 +224,7 @@ static void test_handles__a_wrong_sweep_is_refused(void **state) {
   (void)state;
   handles h;
   make_all(&h, test_context());
-  const void *bad[10];
+  const void *bad[11];
   size_t n = others(&h, h.sw, bad);
   for (size_t i = 0; i < n; i++) {
     const vxp_sweep *s = (const vxp_sweep *)bad[i];
@@ -241,7 +245,7 @@ static void test_handles__a_wrong_roofline_is_refused(void **state) {
   (void)state;
   handles h;
   make_all(&h, test_context());
-  const void *bad[10];
+  const void *bad[11];
   size_t n = others(&h, h.rf, bad);
   for (size_t i = 0; i < n; i++) {
     vxp_roofline *r = (vxp_roofline *)(uintptr_t)bad[i];
@@ -261,7 +265,7 @@ static void test_handles__a_wrong_frontier_is_refused(void **state) {
   (void)state;
   handles h;
   make_all(&h, test_context());
-  const void *bad[10];
+  const void *bad[11];
   size_t n = others(&h, h.fr, bad);
   for (size_t i = 0; i < n; i++) {
     const vxp_frontier *f = (const vxp_frontier *)bad[i];
@@ -283,7 +287,7 @@ static void test_handles__a_wrong_report_is_refused(void **state) {
   (void)state;
   handles h;
   make_all(&h, test_context());
-  const void *bad[10];
+  const void *bad[11];
   size_t n = others(&h, h.rep, bad);
   for (size_t i = 0; i < n; i++) {
     vxp_report *r = (vxp_report *)(uintptr_t)bad[i];
@@ -301,7 +305,7 @@ static void test_handles__a_wrong_cuda_is_refused(void **state) {
   (void)state;
   handles h;
   make_all(&h, test_context());
-  const void *bad[10];
+  const void *bad[11];
   size_t n = others(&h, h.cu, bad);
   for (size_t i = 0; i < n; i++) {
     vxp_cuda *c = (vxp_cuda *)(uintptr_t)bad[i];
@@ -310,6 +314,34 @@ static void test_handles__a_wrong_cuda_is_refused(void **state) {
     assert_int_equal(vxp_cuda_diagnostic_count(c), 0);
     vxp_cuda_free(c);
   }
+  free_all(&h);
+}
+
+static void test_handles__a_wrong_formula_is_refused(void **state) {
+  (void)state;
+  handles h;
+  make_all(&h, test_context());
+  const void *bad[11];
+  size_t n = others(&h, h.fm, bad);
+  for (size_t i = 0; i < n; i++) {
+    vxp_formula *f = (vxp_formula *)(uintptr_t)bad[i];
+    assert_int_equal(vxp_formula_set_count(f), 0);
+    assert_null(vxp_formula_text(f, 0));
+    assert_null(vxp_formula_reason(f, 0));
+    size_t len = 3;
+    assert_null(vxp_formula_json(f, &len));
+    uint64_t values[1] = {1}, bytes = 0;
+    assert_int_equal(vxp_formula_evaluate(f, 0, values, &bytes), VXP_EMISUSE);
+    assert_int_equal(vxp_analysis_json_write_symbolic(h.an, f, NULL, NULL), VXP_EMISUSE);
+    vxp_formula_free(f);
+  }
+  /* A formula made of something that is not an analysis is refused too. */
+  const char *names[] = {"N"};
+  vxp_formula *fm = NULL;
+  assert_int_equal(vxp_formula_new(&fm, (const vxp_analysis *)(const void *)h.prog, names, 1),
+                   VXP_EMISUSE);
+  assert_null(fm);
+  assert_true(vxp_formula_set_count(h.fm) > 0);
   free_all(&h);
 }
 
@@ -376,6 +408,8 @@ static void test_handles__freed_handles_of_every_kind_are_refused(void **state) 
   handles h;
   make_all(&h, kept_context());
   size_t len = 9;
+  FREE_TWICE(vxp_formula_free, h.fm);
+  assert_int_equal(vxp_formula_set_count(h.fm), 0);
   FREE_TWICE(vxp_cuda_free, h.cu);
   assert_null(vxp_cuda_text(h.cu, &len));
   FREE_TWICE(vxp_report_free, h.rep);
@@ -430,6 +464,7 @@ int main(void) {
       cmocka_unit_test(test_handles__a_wrong_frontier_is_refused),
       cmocka_unit_test(test_handles__a_wrong_report_is_refused),
       cmocka_unit_test(test_handles__a_wrong_cuda_is_refused),
+      cmocka_unit_test(test_handles__a_wrong_formula_is_refused),
       cmocka_unit_test(test_handles__freed_handles_of_every_kind_are_refused),
       cmocka_unit_test(test_handles__null_keeps_its_documented_meaning),
   };

@@ -69,7 +69,8 @@ static void test_sweep__llama_batch_8_fits_an_a100_40_and_9_does_not(void **stat
   assert_int_equal(vxp_machine_builtin(&f.machine, f.ctx, "a100-40"), VXP_OK);
   assert_int_equal(vxp_machine_builtin(&f.host, f.ctx, "host-default"), VXP_OK);
   vxp_sweep *sw = run(&f, "BATCH", 1, 64, 0);
-  assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_BISECTION);
+  /* The peak is linear in BATCH: solved from its formula, then confirmed (test_sweep_formula) */
+  assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_FORMULA);
   const vxp_sweep_point *best = vxp_sweep_largest(sw), *next = vxp_sweep_first_rejected(sw);
   assert_non_null(best);
   assert_int_equal(vxp_sweep_point_value(best), 8);
@@ -225,7 +226,7 @@ static void test_sweep__the_proof_reads_the_analysis_at_the_low_end(void **state
                    "}\n",
                    NULL);
   vxp_sweep *sw = run(&f, "N", 1, 100000, 0);
-  assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_BISECTION);
+  assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_FORMULA); /* proven, then solved */
   uint64_t best = vxp_sweep_point_value(vxp_sweep_largest(sw));
   assert_true(fits_at(&f, "N", best));
   assert_false(fits_at(&f, "N", best + 1));
@@ -451,7 +452,7 @@ static void test_sweep__a_long_constants_name_is_spelled_whole_in_the_reason(voi
   long_name_program(text, sizeof(text), name, "");
   fixture f = load(text, NULL);
   vxp_sweep *sw = run(&f, name, 1, 8, 0);
-  assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_BISECTION);
+  assert_int_equal(vxp_sweep_method(sw), VXP_SEARCH_FORMULA); /* proven, then solved */
   char want[800];
   snprintf(want, sizeof(want), "every shape that mentions %s grows with it", name);
   if (!strstr(vxp_sweep_reason(sw), want)) fail_msg("reason: %s", vxp_sweep_reason(sw));

@@ -323,3 +323,41 @@ fn main() -> i32 {
     assert ctx.sweep(small, "N", 1, 64).largest is None
     swept = ctx.sweep(small, "N", 1, 64, machine=h100, host=host, machine_only=True)
     assert swept.largest is not None and swept.largest.value == 64
+
+
+def test_formula_is_the_decode_peak_in_batch_and_context(ctx: vxpeak.Context) -> None:
+    program = ctx.parse(ctx.load(str(ROOT / "examples" / "llama2" / "decode.vx")))
+    analysis = ctx.analyze(
+        program, ctx.builtin_machine("a100-40"), ctx.builtin_machine("host-default")
+    )
+    (main,) = analysis.formula("BATCH,CONTEXT")
+    assert main["function"] == "main" and main["space"] == "HBM"
+    assert main["text"] == "14,176,298,752 + 262,144 x BATCH + 524,288 x BATCH x CONTEXT"
+    assert main["peak_formula"] == [
+        [
+            {"coefficient": 14176298752, "constants": []},
+            {"coefficient": 262144, "constants": ["BATCH"]},
+            {"coefficient": 524288, "constants": ["BATCH", "CONTEXT"]},
+        ]
+    ]
+    batch, context = 8, 4096
+    terms = main["peak_formula"][0]
+    value = sum(
+        t["coefficient"] * (batch ** t["constants"].count("BATCH"))
+        * (context ** t["constants"].count("CONTEXT"))
+        for t in terms
+    )
+    assert value == analysis.resident_sets[0].peak_bytes
+    with pytest.raises(vxpeak.errors.NotFound, match="'SEQ' is not a const item"):
+        analysis.formula(["SEQ"])
+
+
+def test_retype_puts_the_kv_cache_in_f8(ctx: vxpeak.Context) -> None:
+    program = ctx.parse(ctx.load(str(ROOT / "examples" / "llama2" / "decode.vx")))
+    a100, host = ctx.builtin_machine("a100-40"), ctx.builtin_machine("host-default")
+    f16 = ctx.analyze(program, a100, host)
+    f8 = ctx.analyze(program, a100, host, retype={"KV cache": "f8e4m3"})
+    # the cache is 2 x 32 x 4096 x 8 x 4096 elements: half its 17,179,869,184 bytes go
+    assert f16.resident_sets[0].peak_bytes - f8.resident_sets[0].peak_bytes == 8589934592
+    with pytest.raises(vxpeak.errors.NotFound, match="the program's roles: layer weights"):
+        ctx.analyze(program, a100, host, retype={"kv": "f8e4m3"})

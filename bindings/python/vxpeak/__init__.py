@@ -458,8 +458,9 @@ def _sweep_report(doc: Dict[str, Any], text: str) -> SweepReport:
 @dataclass(frozen=True)
 class Sweep:
     """The largest value of a constant that fits (:meth:`Context.sweep`): ``method`` is
-    "bisection" (proven safe; ``reason`` says why) or "scan" (``reason`` says what ruled
-    bisection out); ``points`` every value analysed, in increasing order."""
+    "formula" (solved from the peaks' formulas, then confirmed by analysing the answer and
+    the value above it), "bisection" (proven safe; ``reason`` says why) or "scan" (``reason``
+    says what ruled bisection out); ``points`` every value analysed, in increasing order."""
 
     name: str
     method: str
@@ -726,8 +727,11 @@ class Context(_Handle):
         host: Optional["Machine"] = None,
         overrides: Optional[Mapping[str, int]] = None,
         machine_only: bool = False,
+        retype: Optional[Mapping[str, str]] = None,
     ) -> "Analysis":
         """Analyse ``program`` against its own declarations plus ``machine`` and ``host``.
+        ``retype`` maps a role (a ``// role:`` label) to the element type its tiles take
+        (``vxpeak check --retype ROLE=TYPE``).
         ``overrides`` gives constants other values (``vxpeak check -D NAME=VALUE``).
         ``machine_only`` checks against ``machine`` alone, ignoring the program's own
         ``Memory``/``Topology`` declarations (``vxpeak check --machine-only``); it needs a
@@ -735,7 +739,7 @@ class Context(_Handle):
         given no ``machine``, is analysed as ``vxpeak check`` analyses it: on the built-in
         a100-40 (:func:`default_machine`) with ``host`` or the built-in default host."""
         prog = _h(program, Program, "analyze: program")
-        opts, table = _options("analyze", machine, host, overrides, machine_only)
+        opts, table = _options("analyze", machine, host, overrides, machine_only, retype)
         out = _ffi.H.analysis()
         self._check(_ffi.lib().vxp_analyze(ctypes.byref(out), self._handle(), prog,
                                            ctypes.byref(opts)))
@@ -1040,6 +1044,7 @@ def _options(
     host: Optional["Machine"],
     overrides: Optional[Mapping[str, int]],
     machine_only: bool = False,
+    retype: Optional[Mapping[str, str]] = None,
 ) -> Tuple[_ffi.AnalyzeOptions, Any]:
     """vxp_analyze_options for the arguments of ``what`` (checked), and the table it points
     into (keep it)."""
@@ -1047,6 +1052,7 @@ def _options(
     host_ptr = _h_opt(host, Machine, what + ": host")
     only = _check.flag(machine_only, what + ": machine_only")
     defined = _check.overrides(overrides, what + ": overrides")
+    roles = _check.retypes(retype, what + ": retype")
     opts = _ffi.AnalyzeOptions()
     rc = _ffi.lib().vxp_analyze_options_init(ctypes.byref(opts), _ffi.ANALYZE_OPTIONS_VERSION)
     if rc:
@@ -1061,7 +1067,13 @@ def _options(
     if items:
         opts.overrides = ctypes.cast(table, ctypes.POINTER(_ffi.ConstOverride))
         opts.override_count = len(items)
-    return opts, table
+    retypes = (_ffi.Retype * max(len(roles), 1))()
+    for i, (role, elem) in enumerate(roles.items()):
+        retypes[i] = _ffi.Retype(role, elem)
+    if roles:
+        opts.retypes = ctypes.cast(retypes, ctypes.POINTER(_ffi.Retype))
+        opts.retype_count = len(roles)
+    return opts, (table, retypes)
 
 
 def _scopes_of(rec: Any, src: Any) -> Tuple[Scope, ...]:
@@ -1442,6 +1454,32 @@ class Analysis(_Handle):
         finally:
             lib.vxp_cuda_free(out)
         return CudaProgram(text=text, diagnostics=diagnostics)
+
+    def formula(self, names: Union[str, Sequence[str]]) -> List[Dict[str, Any]]:
+        """Each resident set's peak as an exact formula in the named ``const`` items
+        (``vxpeak check --symbolic``), every other constant folded: a list, one dict per
+        resident set in :attr:`resident_sets` order, with ``function``, ``space``,
+        ``total_bytes``, ``peak_formula`` (alternatives whose maximum is the peak, each a
+        list of terms ``{"coefficient": int, "constants": [name, ...]}``; None when the peak
+        is no polynomial in them, with ``peak_formula_reason`` saying why) and ``text``."""
+        if isinstance(names, str):
+            names = [n for n in names.split(",") if n]
+        lib = _ffi.lib()
+        encoded = [n.encode("utf-8") for n in names]
+        array = (ctypes.c_char_p * max(len(encoded), 1))(*encoded)
+        out = ctypes.c_void_p()
+        self.program.context._check(
+            lib.vxp_formula_new(ctypes.byref(out), self._handle(), array, len(encoded))
+        )
+        try:
+            size = ctypes.c_size_t()
+            ptr = lib.vxp_formula_json(out, ctypes.byref(size))
+            if not ptr:
+                self.program.context._check(-2)
+            doc = json.loads(ctypes.string_at(ptr, size.value).decode("utf-8"))
+        finally:
+            lib.vxp_formula_free(out)
+        return list(doc["resident_sets"])
 
     @property
     def json(self) -> str:

@@ -126,3 +126,22 @@ def choice(value: object, choices: Mapping[str, T], what: str) -> T:
     if value not in choices:
         raise InvalidArgument("%s: %r is not one of %s" % (what, value, ", ".join(sorted(choices))))
     return choices[value]
+
+
+def retypes(value: object, what: str = "retype") -> Dict[bytes, bytes]:
+    """Element types by role (``vxpeak check --retype ROLE=TYPE``): a mapping of role names
+    (str) to element type names (str), or None; each as the UTF-8 bytes of a C string."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise TypeError("%s: expected a mapping of roles to element types, got %s"
+                        % (what, _name(value)))
+    out: Dict[bytes, bytes] = {}
+    items: Mapping[Any, Any] = value
+    for role, elem in items.items():
+        key = text(role, "%s key" % what)
+        assert key is not None
+        typ = text(elem, "%s[%r]" % (what, role))
+        assert typ is not None
+        out[key] = typ
+    return out

@@ -91,6 +91,12 @@ class ConstOverride(Structure):
     _fields_ = [("name", c_char_p), ("value", c_uint64)]
 
 
+class Retype(Structure):
+    """vxp_retype: a role and the element type its tiles take."""
+
+    _fields_ = [("role", c_char_p), ("type", c_char_p)]
+
+
 class AnalyzeOptions(Structure):
     """vxp_analyze_options, version ANALYZE_OPTIONS_VERSION (field for field)."""
 
@@ -101,10 +107,12 @@ class AnalyzeOptions(Structure):
         ("overrides", POINTER(ConstOverride)),
         ("override_count", c_size_t),
         ("machine_only", c_int),
+        ("retypes", POINTER(Retype)),
+        ("retype_count", c_size_t),
     ]
 
 
-ANALYZE_OPTIONS_VERSION = 2
+ANALYZE_OPTIONS_VERSION = 3
 
 
 class SweepOptions(Structure):
@@ -159,10 +167,11 @@ class ReportOptions(Structure):
         ("tokens_per_call", c_uint64),
         ("tokens_name", c_char_p),
         ("margin_ppm", c_uint32),
+        ("formula", c_void_p),
     ]
 
 
-REPORT_OPTIONS_VERSION = 3
+REPORT_OPTIONS_VERSION = 4
 REPORT_TEXT = 1
 REPORT_JSON = 2
 REPORT_SVG = 3
@@ -203,6 +212,8 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_program_parse_flags": (c_int, [OUT.program, H.context, H.source, c_uint]),
     "vxp_program_free": (None, [H.program]),
     "vxp_program_source": (H.source, [H.program]),
+    "vxp_program_const_count": (c_size_t, [H.program]),
+    "vxp_program_const_name": (c_char_p, [H.program, c_size_t]),
     "vxp_program_diagnostic_count": (c_size_t, [H.program]),
     "vxp_program_diagnostic": (H.diagnostic, [H.program, c_size_t]),
     "vxp_program_sexp": (c_char_p, [H.program]),
@@ -325,6 +336,16 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_unresolved_call_reason": (c_char_p, [H.unresolved_call]),
     "vxp_unresolved_call_range": (Range, [H.unresolved_call]),
     # answers
+    "vxp_formula_new": (c_int, [OUT.formula, H.analysis, c_void_p, c_size_t]),
+    "vxp_formula_free": (None, [H.formula]),
+    "vxp_formula_set_count": (c_size_t, [H.formula]),
+    "vxp_formula_is_polynomial": (c_int, [H.formula, c_size_t]),
+    "vxp_formula_reason": (c_char_p, [H.formula, c_size_t]),
+    "vxp_formula_text": (c_char_p, [H.formula, c_size_t]),
+    "vxp_formula_alternative_count": (c_size_t, [H.formula, c_size_t]),
+    "vxp_formula_evaluate": (c_int, [H.formula, c_size_t, POINTER(c_uint64), POINTER(c_uint64)]),
+    "vxp_formula_json": (c_void_p, [H.formula, _SIZE_OUT]),
+    "vxp_analysis_json_write_symbolic": (c_int, [H.analysis, H.formula, c_void_p, c_void_p]),
     "vxp_search_name": (c_char_p, [c_int]),
     "vxp_misfit_name": (c_char_p, [c_int]),
     "vxp_sweep_options_init": (c_int, [c_void_p, c_uint]),
@@ -419,6 +440,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_analysis_json_write": (c_int, [H.analysis, c_void_p, c_void_p]),
     "vxp_analysis_sarif": (c_void_p, [H.analysis, _SIZE_OUT]),
     "vxp_report_options_init": (c_int, [c_void_p, c_uint]),
+    "vxp_report_machine_overhead": (c_int, [OUT.report, H.context, H.machine, c_char_p, c_uint64, c_char_p]),
     "vxp_report_check": (c_int, [OUT.report, H.context, H.analysis, c_void_p]),
     "vxp_analysis_inside_margin": (c_size_t, [H.analysis, c_uint32]),
     "vxp_report_explain": (c_int, [OUT.report, H.context, H.analysis, c_void_p]),
