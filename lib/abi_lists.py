@@ -101,6 +101,13 @@ def scalar(t):
     raise SystemExit("abi_lists.py: no ctypes rule for type %r" % t)
 
 
+def opaque_types():
+    """The header's opaque types (`typedef struct vxp_K vxp_K;`): the handles and borrowed
+    views, each its own ctypes type. A struct the header spells out (vxp_model_config, ...)
+    is data the caller fills, passed as c_void_p."""
+    return set(re.findall(r"typedef struct (vxp_\w+) \1;", HEADER.read_text()))
+
+
 def handle_kind(t):
     """The kind of handle type `vxp_K` (K), which _ffi.py's H and OUT name."""
     kind = t[len("vxp_"):]
@@ -127,7 +134,7 @@ def param_ctype(decl):
         return "POINTER(c_size_t)" if "const" in decl.split() else "_SIZE_OUT"
     if t in ("uint64_t", "uint32_t"):
         return "POINTER(%s)" % SCALARS[t]
-    if t.endswith("_options"):
+    if t.endswith("_options") or (t.startswith("vxp_") and t not in opaque_types()):
         return "c_void_p"
     if t.startswith("vxp_"):
         return "H.%s" % handle_kind(t)

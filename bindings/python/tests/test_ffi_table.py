@@ -133,12 +133,20 @@ def test_every_function_has_the_header_arity_and_types() -> None:
     assert problems == []
 
 
+def opaque_types() -> set:
+    """The header's opaque types (`typedef struct vxp_K vxp_K;`): handles and views."""
+    text = (ROOT / "include" / "vxpeak.h").read_text()
+    return set(re.findall(r"typedef struct (vxp_\w+) \1;", text))
+
+
 def handle_kind(decl: str, named: bool) -> object:
     """K of a `vxp_K *` (or `vxp_K **out`) declaration naming a handle type, else None."""
     words = [w for w in re.findall(r"\w+", decl) if w != "const"]
     ctype = " ".join(words[:-1] if named else words)
     if "*" not in decl or not ctype.startswith("vxp_") or ctype.endswith(("_options", "_fn")):
         return None
+    if ctype not in opaque_types():
+        return None  # a struct the header spells out (vxp_model_config): data, not a handle
     return (ctype[len("vxp_"):], decl.count("*"))
 
 

@@ -1464,10 +1464,13 @@ class Analysis(_Handle):
         is no polynomial in them, with ``peak_formula_reason`` saying why) and ``text``."""
         if isinstance(names, str):
             names = [n for n in names.split(",") if n]
+        if not isinstance(names, (list, tuple)):
+            raise TypeError("formula: names: expected a str or a sequence of str, got %s"
+                            % type(names).__name__)
         lib = _ffi.lib()
-        encoded = [n.encode("utf-8") for n in names]
+        encoded = [_check.text(n, "formula: names[%d]" % i) for i, n in enumerate(names)]
         array = (ctypes.c_char_p * max(len(encoded), 1))(*encoded)
-        out = ctypes.c_void_p()
+        out = _ffi.H.formula()
         self.program.context._check(
             lib.vxp_formula_new(ctypes.byref(out), self._handle(), array, len(encoded))
         )

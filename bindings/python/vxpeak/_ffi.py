@@ -176,10 +176,53 @@ REPORT_TEXT = 1
 REPORT_JSON = 2
 REPORT_SVG = 3
 
-# Handles are opaque: plain pointers.
-_H = c_void_p
-_OUT = POINTER(c_void_p)
 _SIZE_OUT = POINTER(c_size_t)
+
+
+class Handle(c_void_p):
+    """An opaque pointer to one kind of libvxpeak object (``KIND``, "program" for
+    ``vxp_program *``). Each kind is its own subclass, and an argument declared as one kind
+    accepts only that kind (or None, NULL): ctypes refuses a Source where a Program belongs,
+    or a plain integer, with a TypeError before the call, where a bare ``c_void_p`` would hand
+    C a pointer to the wrong struct. A function returning a handle returns an instance of its
+    kind (ctypes does not turn a subclass of ``c_void_p`` into an int)."""
+
+    KIND = ""
+
+    @classmethod
+    def from_param(cls, obj: object) -> "Handle":
+        if obj is None:
+            return cls()  # NULL
+        if isinstance(obj, cls):
+            return obj
+        raise TypeError(
+            "expected a vxp_%s handle, got %s"
+            % (cls.KIND, "vxp_%s" % obj.KIND if isinstance(obj, Handle) else type(obj).__name__)
+        )
+
+
+class _Kinds:
+    """One attribute per handle kind: H.program is the type of ``vxp_program *``, OUT.program
+    that of ``vxp_program **out`` (the generated table below names them)."""
+
+    def __init__(self, kinds: Sequence[str], out: bool):
+        for kind in kinds:
+            cls = HANDLE_TYPES.setdefault(kind, type("vxp_%s_p" % kind, (Handle,), {"KIND": kind}))
+            setattr(self, kind, POINTER(cls) if out else cls)
+
+    def __getattr__(self, kind: str) -> type:  # for mypy: the attributes are made above
+        raise AttributeError("no handle kind %r" % kind)
+
+
+#: kind -> its Handle subclass.
+HANDLE_TYPES: Dict[str, type] = {}
+_KIND_NAMES = (
+    "context source program machine analysis diagnostic resident_set record scope route "
+    "call_tree unresolved_call cuda sweep sweep_point roofline frontier frontier_point report "
+    "formula"
+).split()
+H = _Kinds(_KIND_NAMES, out=False)
+OUT = _Kinds(_KIND_NAMES, out=True)
 
 #: name -> (result type, argument types), in header order.
 PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
@@ -462,9 +505,9 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     # model programs
     "vxp_model_workload_name": (c_char_p, [c_int]),
     "vxp_model_optimizer_name": (c_char_p, [c_int]),
-    "vxp_model_generate": (c_int, [H.context, H.model_config, c_void_p, c_void_p, c_void_p]),
-    "vxp_model_parameters": (c_int, [H.context, H.model_config, POINTER(c_uint64)]),
-    "vxp_model_checkpoint": (c_int, [H.context, H.model_config, H.model_tensor, c_size_t, POINTER(c_uint64), _SIZE_OUT, _SIZE_OUT]),
+    "vxp_model_generate": (c_int, [H.context, c_void_p, c_void_p, c_void_p, c_void_p]),
+    "vxp_model_parameters": (c_int, [H.context, c_void_p, POINTER(c_uint64)]),
+    "vxp_model_checkpoint": (c_int, [H.context, c_void_p, c_void_p, c_size_t, POINTER(c_uint64), _SIZE_OUT, _SIZE_OUT]),
     # codegen
     "vxp_cuda_generate": (c_int, [OUT.cuda, H.context, H.analysis]),
     "vxp_cuda_generate_flags": (c_int, [OUT.cuda, H.context, H.analysis, c_uint]),

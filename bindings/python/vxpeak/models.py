@@ -243,7 +243,7 @@ def _generate(doc: Mapping[str, Any], label: str, opts: _Options) -> str:
     lib = _ffi.lib()
     keep: List[bytes] = []
     config = _config(doc, label, keep)
-    ctx = ctypes.c_void_p()
+    ctx = _ffi.H.context()
     rc = lib.vxp_context_new(ctypes.byref(ctx), None)
     if rc != 0:
         raise error_for(rc, "cannot make a context")
@@ -273,7 +273,7 @@ def parameters(config: ConfigArg) -> int:
     keep: List[bytes] = []
     c = _config(doc, label, keep)
     lib = _ffi.lib()
-    ctx = ctypes.c_void_p()
+    ctx = _ffi.H.context()
     rc = lib.vxp_context_new(ctypes.byref(ctx), None)
     if rc != 0:
         raise error_for(rc, "cannot make a context")
