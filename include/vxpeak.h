@@ -172,9 +172,9 @@ typedef enum vxp_error {
 /*
  * Handle checks. Every handle the caller frees (vxp_context, vxp_source, vxp_program,
  * vxp_machine, vxp_analysis, vxp_sweep, vxp_roofline, vxp_frontier, vxp_report,
- * vxp_formula, vxp_cuda) starts with a tag naming its kind, cleared when it is freed, and every function taking one
- * checks the tag before anything else (also the machines of vxp_analyze_options and the
- * arrays of vxp_report_sweep and vxp_report_sweep_grid). A handle of another kind, or one
+ * vxp_formula, vxp_cuda) starts with a tag naming its kind, cleared when it is freed, and every
+ * function taking one checks the tag before anything else (also the machines of vxp_analyze_options
+ * and the arrays of vxp_report_sweep and vxp_report_sweep_grid). A handle of another kind, or one
  * already freed whose memory still holds the cleared tag, is refused: a function that
  * returns a code returns VXP_EMISUSE (with the message on `ctx` when it takes a live context),
  * an accessor returns its "nothing" value (0, NULL, an empty range), and a free does nothing.

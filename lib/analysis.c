@@ -1422,8 +1422,9 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
     vxp_reuse R;
     memset(&R, 0, sizeof(R));
     bool same_inputs = prev && prev->ctx == ctx && prev->asked_machine == an->asked_machine &&
-                       prev->asked_host == an->asked_host && prev->machine_only == an->machine_only &&
-                       !prev->retype && !an->retype; /* retyped tiles: walk everything */
+                       prev->asked_host == an->asked_host &&
+                       prev->machine_only == an->machine_only && !prev->retype &&
+                       !an->retype; /* retyped tiles: walk everything */
     /* The reparse compared the texts already when `prev` is of the program it came from. */
     bool planned_by_reparse = same_inputs && prog->plan && prog->plan_base == prev->prog &&
                               prog->plan_base_src == prev->prog->src->id;

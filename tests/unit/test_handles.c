@@ -81,8 +81,8 @@ static void free_all(handles *h) {
 
 /* The other handles of `h` than the one at `skip`, as untyped pointers. */
 static size_t others(const handles *h, const void *skip, const void *out[11]) {
-  const void *all[] = {h->ctx, h->src, h->prog, h->machine, h->an,
-                       h->sw,  h->rf,  h->fr,   h->rep,     h->cu, h->fm};
+  const void *all[] = {h->ctx, h->src, h->prog, h->machine, h->an, h->sw,
+                       h->rf,  h->fr,  h->rep,  h->cu,      h->fm};
   size_t n = 0;
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
     if (all[i] != skip) out[n++] = all[i];
