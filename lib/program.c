@@ -566,7 +566,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     }
     prog->scan_whole = parsable == src->len;
   } else {
-    parsable = vxp_syntax__parsable_length(src, &why);
+    parsable = vxp_syntax__parsable_length(ctx, src, &why);
   }
   if (parsable < src->len && old_tree) { /* a cut text is parsed afresh */
     ts_tree_delete(old_tree);

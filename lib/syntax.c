@@ -8,6 +8,7 @@
 #include "program.h"
 #include "source.h"
 #include "context.h"
+#include "long_items.h"
 #include "symbols.h"
 
 /* Human names for the constructs an error can sit in, and what that construct expects next
@@ -652,6 +653,30 @@ static size_t find_mark(const vxp_scan_marks *marks, uint64_t at) {
   return k < marks->len && marks->items[k].at == at ? k : SIZE_MAX;
 }
 
+/* What cut a long item (VXP_SYNTAX_CUT_LONG), for its diagnostic. */
+typedef struct vxp_long_fault {
+  vxp_syntax_cut inner; /* a limit the item ran past, NONE when none */
+  size_t at;            /* where: the inner limit's token, the item's end, or the text's end */
+  bool checked;         /* the item ended and was checked: `check` holds the verdict */
+  vxp_long_check check;
+} vxp_long_fault;
+
+/* Cut the text at the start of the long item that begins at `item_start`: none of it is
+ * handed to the parser, whose error recovery on a prefix that long is what the pending
+ * limit guards. */
+static uint32_t long_cut(vxp_long_fault *fault, vxp_syntax_cut *why, size_t item_start,
+                         vxp_syntax_cut inner, size_t at, const vxp_long_check *check) {
+  *why = VXP_SYNTAX_CUT_LONG;
+  if (fault) {
+    memset(fault, 0, sizeof(*fault));
+    fault->inner = inner;
+    fault->at = at;
+    fault->checked = check != NULL;
+    if (check) fault->check = *check;
+  }
+  return (uint32_t)item_start;
+}
+
 /* The scan of vxp_syntax__parsable_length from byte `begin` of `t` (`len` bytes) in state
  * `st` (at bracket depth 0). With `marks`, the state after each complete item is appended
  * to it; with `old` (marks of an earlier scan of an earlier text that ran to its end,
@@ -660,11 +685,16 @@ static size_t find_mark(const vxp_scan_marks *marks, uint64_t at) {
  * had at the same text: the rest would repeat it, and reach the end. Returns the
  * parsable length; sets *stopped to the index in `old` it stopped at (SIZE_MAX if none);
  * VXP_ENOMEM in *rc when a mark could not be appended. */
-static uint32_t scan(vxp_context *ctx, const char *t, size_t len, size_t begin,
-                     const vxp_scan_mark *st, vxp_syntax_cut *why, vxp_scan_marks *marks,
-                     const vxp_scan_marks *old, size_t resume_from, int64_t shift, size_t *stopped,
-                     int *rc) {
+static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, size_t len,
+                     size_t begin, const vxp_scan_mark *st, vxp_syntax_cut *why,
+                     vxp_scan_marks *marks, const vxp_scan_marks *old, size_t resume_from,
+                     int64_t shift, size_t *stopped, int *rc, vxp_long_fault *fault) {
   size_t depth = 0;
+  /* A braced item past VXP_MAX_PENDING_TOKENS (`long_at`: where it passed them, SIZE_MAX
+   * while none) is not cut when it is checked in pieces (long_items.h) with the context's
+   * parser: it is scanned to its end and checked there. The check needs `src` and `ctx`. */
+  bool check_long = ctx && src;
+  size_t long_at = SIZE_MAX, item_start = 0;
   *stopped = SIZE_MAX;
   *rc = VXP_OK;
   /* Two estimates of what the parser's stack may hold, each with its limit.
@@ -727,6 +757,8 @@ static uint32_t scan(vxp_context *ctx, const char *t, size_t len, size_t begin,
     if (c == '(' || c == '[' || c == '{') {
       if (depth + 1 > VXP_MAX_BRACKET_DEPTH) {
         *why = VXP_SYNTAX_CUT_BRACKETS;
+        if (long_at != SIZE_MAX)
+          return long_cut(fault, why, item_start, VXP_SYNTAX_CUT_BRACKETS, start, NULL);
         return (uint32_t)start;
       }
       level[depth]++;
@@ -752,11 +784,23 @@ static uint32_t scan(vxp_context *ctx, const char *t, size_t len, size_t begin,
     }
     if (nested > VXP_MAX_NESTED_TOKENS) {
       *why = VXP_SYNTAX_CUT_NESTING;
+      if (long_at != SIZE_MAX)
+        return long_cut(fault, why, item_start, VXP_SYNTAX_CUT_NESTING, start, NULL);
       return (uint32_t)start;
     }
     /* The unfinished item. After stray text the parser's error recovery decides whether an
      * item's end is one (it may keep the stray text and what follows on its stack), so
      * `pending` then runs on to its limit. */
+    if (ends_item && long_at != SIZE_MAX) {
+      /* A long item ended: parsed whole only when its pieces are valid. */
+      vxp_long_check check;
+      int checked = vxp_long_item__check(ctx, src, (uint32_t)item_start, (uint32_t)(i + 1),
+                                         &check, NULL);
+      if (checked != VXP_OK) *rc = checked;
+      if (checked != VXP_OK || check.verdict != VXP_LONG_VALID)
+        return long_cut(fault, why, item_start, VXP_SYNTAX_CUT_NONE, i + 1, &check);
+      long_at = SIZE_MAX;
+    }
     if (ends_item) {
       if (!tainted) pending = 0;
       angles = 0;
@@ -795,6 +839,7 @@ static uint32_t scan(vxp_context *ctx, const char *t, size_t len, size_t begin,
           is_item_word(t + start, i + 1 - start, &semi_item)) ||
          is_macro_item(t, i, len, &semi_item))) {
       window = semi_item ? WINDOW_ENDED : WINDOW_BRACED;
+      item_start = start;
       stray = 0;
       /* Short stray text: error recovery ends at this line (tree-sitter returns to the top
        * level, where the _item_start before it is valid, with the stray text in an ERROR
@@ -826,6 +871,7 @@ static uint32_t scan(vxp_context *ctx, const char *t, size_t len, size_t begin,
                           is_macro_item(t, i, len, &semi))
                      ? (semi ? WINDOW_ENDED : WINDOW_BRACED)
                      : WINDOW_UNKNOWN;
+      item_start = start;
     }
     /* Outside an item (stray text, or comments between items: each stays on the stack
      * until the next item, 16,384 comment lines took 12 s) the tighter limit applies. */
@@ -843,20 +889,29 @@ static uint32_t scan(vxp_context *ctx, const char *t, size_t len, size_t begin,
       stray_run++;
       macro = macro || c == '!';
     }
-    if (++pending > limit || stray > VXP_MAX_NESTED_TOKENS) {
+    bool over = ++pending > limit;
+    if (over && check_long && window == WINDOW_BRACED && !tainted && !outside) {
+      if (long_at == SIZE_MAX) long_at = start;
+      over = false;
+    }
+    if (over || stray > VXP_MAX_NESTED_TOKENS) {
       *why = outside || window == WINDOW_UNKNOWN ? VXP_SYNTAX_CUT_STRAY : VXP_SYNTAX_CUT_TOKENS;
       return (uint32_t)start;
     }
   }
+  if (long_at != SIZE_MAX) /* the text ends inside a long item */
+    return long_cut(fault, why, item_start, VXP_SYNTAX_CUT_NONE, len, NULL);
   return (uint32_t)len;
 }
 
-uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why) {
+uint32_t vxp_syntax__parsable_length(vxp_context *ctx, const vxp_source *src,
+                                     vxp_syntax_cut *why) {
   vxp_scan_mark initial;
   memset(&initial, 0, sizeof(initial));
   size_t stopped;
   int rc;
-  return scan(NULL, src->text, src->len, 0, &initial, why, NULL, NULL, 0, 0, &stopped, &rc);
+  return scan(ctx, src, src->text, src->len, 0, &initial, why, NULL, NULL, 0, 0, &stopped, &rc,
+              NULL);
 }
 
 int vxp_syntax__parsable_length_marked(vxp_context *ctx, const vxp_source *src,
@@ -867,7 +922,8 @@ int vxp_syntax__parsable_length_marked(vxp_context *ctx, const vxp_source *src,
     memset(&initial, 0, sizeof(initial));
     size_t stopped;
     int rc;
-    *out = scan(ctx, src->text, src->len, 0, &initial, why, marks, NULL, 0, 0, &stopped, &rc);
+    *out = scan(ctx, src, src->text, src->len, 0, &initial, why, marks, NULL, 0, 0, &stopped,
+                &rc, NULL);
     return rc;
   }
   /* Where the texts differ: the first differing byte and the common tail. */
@@ -906,7 +962,8 @@ int vxp_syntax__parsable_length_resumed(vxp_context *ctx, const vxp_source *src,
   if (lo) memcpy(marks->items, old->items, lo * sizeof(*old->items));
   marks->len = lo;
   int64_t shift = (int64_t)lb - (int64_t)la;
-  *out = scan(ctx, b, lb, from->at, from, why, marks, old, lb - tail, shift, &stopped, &rc);
+  *out = scan(ctx, src, b, lb, from->at, from, why, marks, old, lb - tail, shift, &stopped, &rc,
+              NULL);
   if (rc != VXP_OK || stopped == SIZE_MAX) return rc;
   /* The earlier scan's states after the one it stopped at, moved with the text. */
   size_t rest = old->len - stopped - 1;
@@ -919,8 +976,80 @@ int vxp_syntax__parsable_length_resumed(vxp_context *ctx, const vxp_source *src,
   return VXP_OK;
 }
 
+/* VXP0003 for a long item cut at `cut`, its start: the scan is run again from there to learn
+ * why (the first limit it ran past, its end, or its pieces' verdict), and a syntax error in
+ * a piece is reported first, as the cause, before the limit that kept the item out. */
+static int report_long_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut,
+                           vxp_diag_list *diags) {
+  vxp_scan_mark initial;
+  memset(&initial, 0, sizeof(initial));
+  size_t stopped;
+  int rc = VXP_OK;
+  vxp_syntax_cut why = VXP_SYNTAX_CUT_NONE;
+  vxp_long_fault f;
+  memset(&f, 0, sizeof(f));
+  f.at = cut;
+  uint32_t again = scan(ctx, src, src->text, src->len, cut, &initial, &why, NULL, NULL, 0, 0,
+                        &stopped, &rc, &f);
+  if (rc != VXP_OK) return rc;
+  vxp_point p = vxp_source__point(src, cut);
+  char item[160];
+  snprintf(item, sizeof(item), "a top-level item of more than %d tokens (from %u:%u)",
+           VXP_MAX_PENDING_TOKENS, p.line + 1, p.column + 1);
+  uint32_t at = cut;
+  char what[400];
+  if (why != VXP_SYNTAX_CUT_LONG || again != cut) {
+    /* not found again (a changed context): name the limit alone */
+    snprintf(what, sizeof(what), "%s that is not parsed whole", item);
+  } else if (f.inner == VXP_SYNTAX_CUT_BRACKETS || f.inner == VXP_SYNTAX_CUT_NESTING) {
+    at = (uint32_t)f.at;
+    if (f.inner == VXP_SYNTAX_CUT_BRACKETS)
+      snprintf(what, sizeof(what), "brackets nested more than %d deep in %s",
+               VXP_MAX_BRACKET_DEPTH, item);
+    else
+      snprintf(what, sizeof(what), "more than %d tokens of statements left open in %s",
+               VXP_MAX_NESTED_TOKENS, item);
+  } else if (!f.checked) {
+    snprintf(what, sizeof(what), "%s does not end: its body is not closed by the end of the text",
+             item);
+  } else {
+    vxp_long_check c;
+    at = f.check.at;
+    switch (f.check.verdict) {
+    case VXP_LONG_SYNTAX:
+      /* the cause first: the piece's syntax errors, where they are */
+      rc = vxp_long_item__check(ctx, src, cut, (uint32_t)f.at, &c, diags);
+      if (rc != VXP_OK) return rc;
+      snprintf(what, sizeof(what),
+               "%s has a syntax error; an item this long is parsed only when it is valid", item);
+      break;
+    case VXP_LONG_UNSPLIT:
+      snprintf(what, sizeof(what),
+               "a statement of more than %d tokens in %s (each of its statements must be shorter)",
+               VXP_LONG_PIECE_MAX, item);
+      break;
+    case VXP_LONG_HEAD:
+      snprintf(what, sizeof(what), "more than %d tokens before the body of %s",
+               VXP_LONG_HEAD_MAX, item);
+      break;
+    case VXP_LONG_NO_BODY:
+      snprintf(what, sizeof(what), "%s with no body in braces", item);
+      break;
+    default:
+      snprintf(what, sizeof(what), "the check of %s was stopped", item);
+      break;
+    }
+  }
+  vxp_diagnostic *d = vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0003", src, at, at + 1,
+                                    "%s; vxpeak does not parse the text from its start on, so the "
+                                    "program cannot be admitted",
+                                    what);
+  return d ? VXP_OK : VXP_ENOMEM;
+}
+
 int vxp_syntax__report_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut,
                            vxp_syntax_cut why, vxp_diag_list *diags) {
+  if (why == VXP_SYNTAX_CUT_LONG) return report_long_cut(ctx, src, cut, diags);
   char what[128];
   switch (why) {
   case VXP_SYNTAX_CUT_BRACKETS:
