@@ -394,13 +394,6 @@ cg_var *vxp_cg__lookup(cg *G, const char *name, size_t len) {
   return NULL;
 }
 
-static bool name_used(cg *G, const char *cname) {
-  for (size_t i = 0; i < G->used_names.len; i++) {
-    if (strcmp(G->used_names.items[i], cname) == 0) return true;
-  }
-  return false;
-}
-
 /* A C identifier for a Vx name: ASCII letters, digits and `_` kept, other bytes as _xHH,
  * and a numeric suffix when the function already used it (Vx lets `let` shadow a name in
  * the same block; C++ does not). */
@@ -419,7 +412,7 @@ cg_var *vxp_cg__bind(cg *G, TSNode name_node) {
   vxp_sb__puts(G->ctx, &cname, "v_");
   vxp_cg__c_ident_sb(G, &cname, name, len);
   size_t base = cname.len;
-  for (unsigned k = 2; !cname.failed && name_used(G, vxp_sb__text(&cname)); k++) {
+  for (unsigned k = 2; !cname.failed && vxp_cg__name_used(G, vxp_sb__text(&cname)); k++) {
     cname.len = base;
     vxp_sb__printf(G->ctx, &cname, "_%u", k);
   }
@@ -427,6 +420,10 @@ cg_var *vxp_cg__bind(cg *G, TSNode name_node) {
   v.cname = copy;
   if (!copy || !array_push(G->ctx, &G->used_names, copy)) {
     vxp_ctx__free(G->ctx, copy);
+    G->rc = VXP_ENOMEM;
+    return NULL;
+  }
+  if (!vxp_cg__name_add(G, copy)) {
     G->rc = VXP_ENOMEM;
     return NULL;
   }
