@@ -40,7 +40,8 @@ static uint32_t next_token(const char *t, uint32_t i, uint32_t end, uint32_t *st
  * so that a block closed just before it (`for ... { }`, `spawn on(..) { }`) ended a
  * statement. */
 static bool statement_word(const char *t, uint32_t s, uint32_t e) {
-  static const char *const words[] = {"let", "for", "while", "loop", "return", "assert"};
+  static const char *const words[] = {"let",   "for", "while", "loop",   "return",
+                                      "assert", "if",  "match", "spawn", "unsafe"};
   size_t n = (size_t)(e - s) + 1;
   for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
     if (strlen(words[k]) == n && memcmp(words[k], t + s, n) == 0) return true;
