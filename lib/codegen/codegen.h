@@ -12,6 +12,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "scope_index.h"
 #include "analysis.h"
 #include "arena.h"
 #include "consteval.h"
@@ -202,6 +203,7 @@ typedef struct cg_lookup {
   bool places_built;
   const char **names; /* the C names used (borrowed from used_names), open addressing */
   size_t names_cap, names_count;
+  vxp_scope_index vars; /* entry i: cg.vars.items[i]'s name (scope_index.h) */
 } cg_lookup;
 
 typedef struct cg {

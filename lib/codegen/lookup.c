@@ -160,5 +160,6 @@ void vxp_cg__lookup_free(cg *G) {
   array_free(G->ctx, &L->records);
   array_free(G->ctx, &L->places);
   vxp_ctx__free(G->ctx, L->names);
+  vxp_scope_index__free(G->ctx, &L->vars);
   memset(L, 0, sizeof(*L));
 }

@@ -387,11 +387,9 @@ void vxp_cg__c_ident_sb(cg *G, vxp_sb *sb, const char *name, size_t len) {
 }
 
 cg_var *vxp_cg__lookup(cg *G, const char *name, size_t len) {
-  for (size_t i = G->vars.len; i-- > 0;) {
-    cg_var *v = &G->vars.items[i];
-    if (v->name_len == len && memcmp(v->name, name, len) == 0) return v;
-  }
-  return NULL;
+  /* by hash (lookup.c's names): a scan made a function of n bindings cost n^2 */
+  size_t k = vxp_scope_index__find(&G->lookup.vars, name, len);
+  return k == SIZE_MAX ? NULL : &G->vars.items[k];
 }
 
 /* A C identifier for a Vx name: ASCII letters, digits and `_` kept, other bytes as _xHH,
@@ -427,7 +425,12 @@ cg_var *vxp_cg__bind(cg *G, TSNode name_node) {
     G->rc = VXP_ENOMEM;
     return NULL;
   }
+  if (!vxp_scope_index__push(G->ctx, &G->lookup.vars, name, len)) {
+    G->rc = VXP_ENOMEM;
+    return NULL;
+  }
   if (!array_push(G->ctx, &G->vars, v)) {
+    vxp_scope_index__truncate(&G->lookup.vars, G->vars.len);
     G->rc = VXP_ENOMEM;
     return NULL;
   }
@@ -439,7 +442,10 @@ void vxp_cg__push_scope(cg *G) {
 }
 
 void vxp_cg__pop_scope(cg *G) {
-  if (G->scopes.len) G->vars.len = G->scopes.items[--G->scopes.len];
+  if (G->scopes.len) {
+    G->vars.len = G->scopes.items[--G->scopes.len];
+    vxp_scope_index__truncate(&G->lookup.vars, G->vars.len);
+  }
 }
 
 const vxp_event_fact *vxp_cg__place_fact(cg *G, uint32_t start_byte) {
