@@ -301,6 +301,103 @@ static void test_long_items__the_scan_keeps_valid_long_items_and_cuts_broken_one
   free(s);
 }
 
+/* An editor's session on a long function: each edit (a tile's size, a syntax error, its
+ * repair) is reparsed and analysed incrementally and gives what a fresh parse and analysis of
+ * the same text gives: the peak, and the diagnostics' codes and places. */
+typedef struct session {
+  vxp_context *ctx;
+  vxp_machine *machine, *host;
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_analysis *an;
+} session;
+
+static uint64_t main_peak(const vxp_analysis *an) {
+  const vxp_resident_set *rs = test_resident(an, "main", "HBM");
+  return rs ? vxp_resident_set_peak_bytes(rs) : 0;
+}
+
+static void assert_as_fresh(session *s) {
+  vxp_program *prog = NULL;
+  assert_int_equal(vxp_program_parse(&prog, s->ctx, s->src), VXP_OK);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = s->machine;
+  opts.host = s->host;
+  vxp_analysis *an = NULL;
+  assert_int_equal(vxp_analyze(&an, s->ctx, prog, &opts), VXP_OK);
+  assert_true(main_peak(an) == main_peak(s->an));
+  assert_int_equal(vxp_analysis_admitted(an), vxp_analysis_admitted(s->an));
+  size_t n = vxp_analysis_diagnostic_count(an);
+  assert_int_equal(vxp_analysis_diagnostic_count(s->an), n);
+  for (size_t i = 0; i < n; i++) {
+    const vxp_diagnostic *a = vxp_analysis_diagnostic(an, i), *b = vxp_analysis_diagnostic(s->an, i);
+    assert_string_equal(vxp_diagnostic_code(a), vxp_diagnostic_code(b));
+    assert_int_equal(vxp_diagnostic_range(a).start_byte, vxp_diagnostic_range(b).start_byte);
+  }
+  vxp_analysis_free(an);
+  vxp_program_free(prog);
+}
+
+static void edit(session *s, const char *what, size_t nth, const char *with) {
+  const char *t = vxp_source_text(s->src, NULL), *at = t;
+  for (size_t k = 0; k <= nth; k++) {
+    at = strstr(k ? at + 1 : at, what);
+    assert_non_null(at);
+  }
+  uint32_t start = (uint32_t)(at - t);
+  vxp_source *next = NULL;
+  assert_int_equal(
+      vxp_source_edit(&next, s->src, start, start + (uint32_t)strlen(what), with, strlen(with)),
+      VXP_OK);
+  vxp_program *prog = NULL;
+  assert_int_equal(vxp_program_reparse(&prog, s->ctx, s->prog, next), VXP_OK);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = s->machine;
+  opts.host = s->host;
+  vxp_analysis *an = NULL;
+  assert_int_equal(vxp_analyze_incremental(&an, s->ctx, prog, s->an, &opts), VXP_OK);
+  vxp_analysis_free(s->an);
+  vxp_program_free(s->prog);
+  vxp_source_free(s->src);
+  s->src = next;
+  s->prog = prog;
+  s->an = an;
+  assert_as_fresh(s);
+}
+
+static void test_long_items__edits_of_a_long_function_reparse_as_a_fresh_parse(void **state) {
+  (void)state;
+  char *text = one_function(30000);
+  session s;
+  memset(&s, 0, sizeof(s));
+  s.ctx = test_context();
+  assert_int_equal(vxp_machine_builtin(&s.machine, s.ctx, "a100-40"), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&s.host, s.ctx, "host-default"), VXP_OK);
+  assert_int_equal(vxp_source_new(&s.src, s.ctx, "long.vx", text, strlen(text)), VXP_OK);
+  assert_int_equal(vxp_program_parse_flags(&s.prog, s.ctx, s.src, VXP_PROGRAM_FOR_EDITING),
+                   VXP_OK);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = s.machine;
+  opts.host = s.host;
+  assert_int_equal(vxp_analyze(&s.an, s.ctx, s.prog, &opts), VXP_OK);
+  assert_true(main_peak(s.an) == (uint64_t)15000 * 1024);
+  edit(&s, "[16, 16]", 100, "[32, 16]"); /* one tile twice as large */
+  assert_true(main_peak(s.an) == (uint64_t)15001 * 1024);
+  edit(&s, "uninit()", 7000, "uninit(("); /* broken: refused, the error where it is */
+  assert_false(vxp_analysis_admitted(s.an));
+  assert_non_null(test_find_diag(s.an, "VXP0003"));
+  edit(&s, "uninit((", 0, "uninit()"); /* mended */
+  assert_true(vxp_analysis_admitted(s.an));
+  assert_true(main_peak(s.an) == (uint64_t)15001 * 1024);
+  vxp_analysis_free(s.an);
+  vxp_program_free(s.prog);
+  vxp_source_free(s.src);
+  vxp_machine_free(s.host);
+  vxp_machine_free(s.machine);
+  vxp_context_free(s.ctx);
+  free(text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_long_items__a_function_of_1e5_statements_is_analysed_whole),
@@ -308,6 +405,7 @@ int main(void) {
       cmocka_unit_test(test_long_items__a_syntax_error_in_a_long_item_is_reported_where_it_is),
       cmocka_unit_test(test_long_items__an_unclosed_long_item_says_it_does_not_end),
       cmocka_unit_test(test_long_items__the_scan_keeps_valid_long_items_and_cuts_broken_ones),
+      cmocka_unit_test(test_long_items__edits_of_a_long_function_reparse_as_a_fresh_parse),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
