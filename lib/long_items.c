@@ -40,7 +40,7 @@ static uint32_t next_token(const char *t, uint32_t i, uint32_t end, uint32_t *st
  * so that a block closed just before it (`for ... { }`, `spawn on(..) { }`) ended a
  * statement. */
 static bool statement_word(const char *t, uint32_t s, uint32_t e) {
-  static const char *const words[] = {"let",   "for", "while", "loop",   "return",
+  static const char *const words[] = {"let",    "for", "while", "loop",  "return",
                                       "assert", "if",  "match", "spawn", "unsafe"};
   size_t n = (size_t)(e - s) + 1;
   for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
@@ -134,8 +134,10 @@ int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start
       break;
     }
     if (i != s) continue;
-    if (c == '(' || c == '[' || c == '{') depth++;
-    else if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
+    if (c == '(' || c == '[' || c == '{')
+      depth++;
+    else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+      depth--;
   }
   if (open == UINT32_MAX || end == 0 || end - 1 <= open || t[end - 1] != '}') {
     out->verdict = VXP_LONG_NO_BODY;

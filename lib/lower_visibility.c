@@ -58,7 +58,7 @@ typedef struct vis_walk {
   const vxp_fields *F;
   const vxp_lower_vis *V;
   Array(vis_var) vars;
-  vxp_scope_index names; /* entry i: vars.items[i]'s name, for lookup by hash */
+  vxp_scope_index names;   /* entry i: vars.items[i]'s name, for lookup by hash */
   Array(vis_fn) fns;       /* sorted by name, for the calls */
   Array(vis_param) params; /* the indexed functions' parameters */
   TSNode fn;               /* the function being walked (its generics name topology variables) */

@@ -269,8 +269,7 @@ typedef enum vxp_syntax_cut {
  * too far, and `why` says which. With `ctx` (NULL: none), a braced item past
  * VXP_MAX_PENDING_TOKENS is checked in pieces with its parser (long_items.h) and kept whole
  * when they are valid; otherwise the text is cut at the item's start (VXP_SYNTAX_CUT_LONG). */
-uint32_t vxp_syntax__parsable_length(vxp_context *ctx, const vxp_source *src,
-                                     vxp_syntax_cut *why);
+uint32_t vxp_syntax__parsable_length(vxp_context *ctx, const vxp_source *src, vxp_syntax_cut *why);
 
 /* vxp_syntax__parsable_length, recording in `marks` (appended to, empty on entry) the
  * scan's state after each complete top-level item. With the marks `old` of a scan of

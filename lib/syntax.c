@@ -794,8 +794,8 @@ static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, siz
     if (ends_item && long_at != SIZE_MAX) {
       /* A long item ended: parsed whole only when its pieces are valid. */
       vxp_long_check check;
-      int checked = vxp_long_item__check(ctx, src, (uint32_t)item_start, (uint32_t)(i + 1),
-                                         &check, NULL);
+      int checked =
+          vxp_long_item__check(ctx, src, (uint32_t)item_start, (uint32_t)(i + 1), &check, NULL);
       if (checked != VXP_OK) *rc = checked;
       if (checked != VXP_OK || check.verdict != VXP_LONG_VALID)
         return long_cut(fault, why, item_start, VXP_SYNTAX_CUT_NONE, i + 1, &check);
@@ -904,8 +904,7 @@ static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, siz
   return (uint32_t)len;
 }
 
-uint32_t vxp_syntax__parsable_length(vxp_context *ctx, const vxp_source *src,
-                                     vxp_syntax_cut *why) {
+uint32_t vxp_syntax__parsable_length(vxp_context *ctx, const vxp_source *src, vxp_syntax_cut *why) {
   vxp_scan_mark initial;
   memset(&initial, 0, sizeof(initial));
   size_t stopped;
@@ -922,8 +921,8 @@ int vxp_syntax__parsable_length_marked(vxp_context *ctx, const vxp_source *src,
     memset(&initial, 0, sizeof(initial));
     size_t stopped;
     int rc;
-    *out = scan(ctx, src, src->text, src->len, 0, &initial, why, marks, NULL, 0, 0, &stopped,
-                &rc, NULL);
+    *out = scan(ctx, src, src->text, src->len, 0, &initial, why, marks, NULL, 0, 0, &stopped, &rc,
+                NULL);
     return rc;
   }
   /* Where the texts differ: the first differing byte and the common tail. */
@@ -962,8 +961,8 @@ int vxp_syntax__parsable_length_resumed(vxp_context *ctx, const vxp_source *src,
   if (lo) memcpy(marks->items, old->items, lo * sizeof(*old->items));
   marks->len = lo;
   int64_t shift = (int64_t)lb - (int64_t)la;
-  *out = scan(ctx, src, b, lb, from->at, from, why, marks, old, lb - tail, shift, &stopped, &rc,
-              NULL);
+  *out =
+      scan(ctx, src, b, lb, from->at, from, why, marks, old, lb - tail, shift, &stopped, &rc, NULL);
   if (rc != VXP_OK || stopped == SIZE_MAX) return rc;
   /* The earlier scan's states after the one it stopped at, moved with the text. */
   size_t rest = old->len - stopped - 1;
@@ -989,8 +988,8 @@ static int report_long_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut
   vxp_long_fault f;
   memset(&f, 0, sizeof(f));
   f.at = cut;
-  uint32_t again = scan(ctx, src, src->text, src->len, cut, &initial, &why, NULL, NULL, 0, 0,
-                        &stopped, &rc, &f);
+  uint32_t again =
+      scan(ctx, src, src->text, src->len, cut, &initial, &why, NULL, NULL, 0, 0, &stopped, &rc, &f);
   if (rc != VXP_OK) return rc;
   vxp_point p = vxp_source__point(src, cut);
   char item[160];
@@ -1004,8 +1003,8 @@ static int report_long_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut
   } else if (f.inner == VXP_SYNTAX_CUT_BRACKETS || f.inner == VXP_SYNTAX_CUT_NESTING) {
     at = (uint32_t)f.at;
     if (f.inner == VXP_SYNTAX_CUT_BRACKETS)
-      snprintf(what, sizeof(what), "brackets nested more than %d deep in %s",
-               VXP_MAX_BRACKET_DEPTH, item);
+      snprintf(what, sizeof(what), "brackets nested more than %d deep in %s", VXP_MAX_BRACKET_DEPTH,
+               item);
     else
       snprintf(what, sizeof(what), "more than %d tokens of statements left open in %s",
                VXP_MAX_NESTED_TOKENS, item);
@@ -1029,15 +1028,11 @@ static int report_long_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut
                VXP_LONG_PIECE_MAX, item);
       break;
     case VXP_LONG_HEAD:
-      snprintf(what, sizeof(what), "more than %d tokens before the body of %s",
-               VXP_LONG_HEAD_MAX, item);
+      snprintf(what, sizeof(what), "more than %d tokens before the body of %s", VXP_LONG_HEAD_MAX,
+               item);
       break;
-    case VXP_LONG_NO_BODY:
-      snprintf(what, sizeof(what), "%s with no body in braces", item);
-      break;
-    default:
-      snprintf(what, sizeof(what), "the check of %s was stopped", item);
-      break;
+    case VXP_LONG_NO_BODY: snprintf(what, sizeof(what), "%s with no body in braces", item); break;
+    default: snprintf(what, sizeof(what), "the check of %s was stopped", item); break;
     }
   }
   vxp_diagnostic *d = vxp_diag__add(ctx, diags, VXP_SEVERITY_ERROR, "VXP0003", src, at, at + 1,

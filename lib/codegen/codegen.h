@@ -360,8 +360,8 @@ bool vxp_cg__index_build(cg *G);
 /* lookup.c: the analysis' records [first, end) at the span (start_byte, end_byte): their
  * count, and *from their first position in G->lookup.records (each entry's `at` is the
  * record's index), in the records' order. 0 when out of memory (G->rc set). */
-size_t vxp_cg__records_span(cg *G, size_t first, size_t end, uint32_t start_byte,
-                            uint32_t end_byte, size_t *from);
+size_t vxp_cg__records_span(cg *G, size_t first, size_t end, uint32_t start_byte, uint32_t end_byte,
+                            size_t *from);
 /* Whether the function being emitted used the C name `cname`; add one (borrowed: it lives in
  * used_names until vxp_cg__names_clear), false when out of memory; forget them all. */
 bool vxp_cg__name_used(const cg *G, const char *cname);

@@ -54,8 +54,8 @@ static bool index_records(cg *G, size_t first, size_t end) {
   return true;
 }
 
-size_t vxp_cg__records_span(cg *G, size_t first, size_t end, uint32_t start_byte,
-                            uint32_t end_byte, size_t *from) {
+size_t vxp_cg__records_span(cg *G, size_t first, size_t end, uint32_t start_byte, uint32_t end_byte,
+                            size_t *from) {
   *from = 0;
   if (!index_records(G, first, end)) return 0;
   const cg_lookup *L = &G->lookup;
@@ -91,8 +91,7 @@ bool vxp_cg__model_places(cg *G, TSNode node) {
         return false;
       }
     }
-    if (L->places.len > 1)
-      qsort(L->places.items, L->places.len, sizeof(*L->places.items), by_span);
+    if (L->places.len > 1) qsort(L->places.items, L->places.len, sizeof(*L->places.items), by_span);
     L->places_fn = model_fn;
     L->places_built = true;
   }

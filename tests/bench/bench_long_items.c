@@ -121,8 +121,8 @@ static void run(const text *t, const char *fn, unsigned long long want, double *
       peak = vxp_resident_set_peak_bytes(rs);
   }
   if (!vxp_analysis_admitted(an) || peak != want || !vxp_cuda_text(cu, NULL)) {
-    fprintf(stderr, "bench_long_items: %s: peak %llu, want %llu, admitted %d, CUDA %s\n", fn,
-            peak, want, vxp_analysis_admitted(an), vxp_cuda_text(cu, NULL) ? "yes" : "no");
+    fprintf(stderr, "bench_long_items: %s: peak %llu, want %llu, admitted %d, CUDA %s\n", fn, peak,
+            want, vxp_analysis_admitted(an), vxp_cuda_text(cu, NULL) ? "yes" : "no");
     exit(1);
   }
   *analyse_ms = t1 - t0;

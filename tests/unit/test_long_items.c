@@ -51,34 +51,35 @@ static char *one_function(size_t n) {
  * element statements read them. */
 static char *unrolled_llama(int layers) {
   text t = {NULL, 0, 0};
-  put(&t, "const HIDDEN : i64 = 4096;\nconst FFN : i64 = 11008;\nconst HEADS : i64 = 32;\n"
-          "const VOCAB : i64 = 32000;\nconst TOKENS : i64 = 4096;\nconst BATCH : i64 = 1;\n\n"
-          "fn layer_weights(layer : i64) -> Tensor<f16, [HIDDEN, 4 * HIDDEN + 3 * FFN]> {\n"
-          "  return Tensor<f16, [HIDDEN, 4 * HIDDEN + 3 * FFN]>::uninit();\n}\n\n"
-          "fn token_embeddings() -> Tensor<f16, [VOCAB, HIDDEN]> {\n"
-          "  return Tensor<f16, [VOCAB, HIDDEN]>::uninit();\n}\n\n"
-          "fn output_projection() -> Tensor<f16, [VOCAB, HIDDEN]> {\n"
-          "  return Tensor<f16, [VOCAB, HIDDEN]>::uninit();\n}\n\n"
-          "fn main() -> i32 {\n"
-          "  let embed = transfer(token_embeddings(), Memory::HBM);\n"
-          "  let lm_head = transfer(output_projection(), Memory::HBM);\n"
-          "  let mut kv = transfer(Tensor<f16, [2 * %d * TOKENS * BATCH, HIDDEN]>::new(), "
-          "Memory::HBM);\n"
-          "  let mut next_token : f32 = 0.0;\n",
+  put(&t,
+      "const HIDDEN : i64 = 4096;\nconst FFN : i64 = 11008;\nconst HEADS : i64 = 32;\n"
+      "const VOCAB : i64 = 32000;\nconst TOKENS : i64 = 4096;\nconst BATCH : i64 = 1;\n\n"
+      "fn layer_weights(layer : i64) -> Tensor<f16, [HIDDEN, 4 * HIDDEN + 3 * FFN]> {\n"
+      "  return Tensor<f16, [HIDDEN, 4 * HIDDEN + 3 * FFN]>::uninit();\n}\n\n"
+      "fn token_embeddings() -> Tensor<f16, [VOCAB, HIDDEN]> {\n"
+      "  return Tensor<f16, [VOCAB, HIDDEN]>::uninit();\n}\n\n"
+      "fn output_projection() -> Tensor<f16, [VOCAB, HIDDEN]> {\n"
+      "  return Tensor<f16, [VOCAB, HIDDEN]>::uninit();\n}\n\n"
+      "fn main() -> i32 {\n"
+      "  let embed = transfer(token_embeddings(), Memory::HBM);\n"
+      "  let lm_head = transfer(output_projection(), Memory::HBM);\n"
+      "  let mut kv = transfer(Tensor<f16, [2 * %d * TOKENS * BATCH, HIDDEN]>::new(), "
+      "Memory::HBM);\n"
+      "  let mut next_token : f32 = 0.0;\n",
       layers);
   static const char *const acts[][2] = {
       {"residual", "TOKENS * BATCH, HIDDEN"}, {"norm", "TOKENS * BATCH, HIDDEN"},
       {"qkv", "TOKENS * BATCH, 3 * HIDDEN"},  {"scores", "HEADS * BATCH, TOKENS, TOKENS"},
       {"attn_out", "TOKENS * BATCH, HIDDEN"}, {"proj", "TOKENS * BATCH, HIDDEN"},
       {"ffn", "TOKENS * BATCH, 2 * FFN"}};
-  static const char *const reads[][2] = {{"qkv", "norm"},  {"qkv", "norm"},     {"qkv", "norm"},
+  static const char *const reads[][2] = {{"qkv", "norm"},      {"qkv", "norm"}, {"qkv", "norm"},
                                          {"proj", "attn_out"}, {"ffn", "proj"}, {"ffn", "proj"},
                                          {"residual", "ffn"}};
   for (int l = 0; l < layers; l++) {
     put(&t, "  let w%d = transfer(layer_weights(%d), Memory::HBM);\n", l, l);
     for (size_t a = 0; a < sizeof(acts) / sizeof(acts[0]); a++)
-      put(&t, "  let %s%d = transfer(Tensor<f16, [%s]>::uninit(), Memory::HBM);\n", acts[a][0],
-          l, acts[a][1]);
+      put(&t, "  let %s%d = transfer(Tensor<f16, [%s]>::uninit(), Memory::HBM);\n", acts[a][0], l,
+          acts[a][1]);
     put(&t, "  spawn on(Topology::Device) {\n");
     put(&t, "    residual%d[0][0] = residual%d[0][0] + embed[0][0];\n", l, l);
     put(&t, "    norm%d[0][0] = residual%d[0][0];\n", l, l);
@@ -166,9 +167,9 @@ static void test_long_items__unrolled_126_layer_llama2_prefill_gets_its_peak(voi
   assert_false(vxp_analysis_admitted(r.an));
   const vxp_resident_set *rs = test_resident(r.an, "main", "HBM");
   assert_non_null(rs);
-  uint64_t layer = (uint64_t)4096 * (4 * 4096 + 3 * 11008) * 2 +
-                   4 * (uint64_t)4096 * 4096 * 2 + (uint64_t)4096 * 3 * 4096 * 2 +
-                   (uint64_t)32 * 4096 * 4096 * 2 + (uint64_t)4096 * 2 * 11008 * 2;
+  uint64_t layer = (uint64_t)4096 * (4 * 4096 + 3 * 11008) * 2 + 4 * (uint64_t)4096 * 4096 * 2 +
+                   (uint64_t)4096 * 3 * 4096 * 2 + (uint64_t)32 * 4096 * 4096 * 2 +
+                   (uint64_t)4096 * 2 * 11008 * 2;
   uint64_t resident = 2 * (uint64_t)32000 * 4096 * 2 + 2 * (uint64_t)126 * 4096 * 4096 * 2;
   assert_true(layer == 1893728256u);
   assert_true(resident + 126 * layer == 247589765120u);
@@ -282,8 +283,8 @@ static void test_long_items__the_scan_keeps_valid_long_items_and_cuts_broken_one
   assert_int_equal(why, VXP_SYNTAX_CUT_LONG);
   vxp_scan_marks marks = {NULL, 0, 0}, again = {NULL, 0, 0};
   uint32_t got;
-  assert_int_equal(
-      vxp_syntax__parsable_length_marked(ctx, broken, NULL, NULL, &marks, &got, &why), VXP_OK);
+  assert_int_equal(vxp_syntax__parsable_length_marked(ctx, broken, NULL, NULL, &marks, &got, &why),
+                   VXP_OK);
   assert_int_equal(got, item);
   t.s[at + 2] = saved; /* mended: the scan resumed from the broken one's marks agrees */
   vxp_source *mended = NULL;
@@ -330,7 +331,8 @@ static void assert_as_fresh(session *s) {
   size_t n = vxp_analysis_diagnostic_count(an);
   assert_int_equal(vxp_analysis_diagnostic_count(s->an), n);
   for (size_t i = 0; i < n; i++) {
-    const vxp_diagnostic *a = vxp_analysis_diagnostic(an, i), *b = vxp_analysis_diagnostic(s->an, i);
+    const vxp_diagnostic *a = vxp_analysis_diagnostic(an, i),
+                         *b = vxp_analysis_diagnostic(s->an, i);
     assert_string_equal(vxp_diagnostic_code(a), vxp_diagnostic_code(b));
     assert_int_equal(vxp_diagnostic_range(a).start_byte, vxp_diagnostic_range(b).start_byte);
   }
@@ -374,8 +376,7 @@ static void test_long_items__edits_of_a_long_function_reparse_as_a_fresh_parse(v
   assert_int_equal(vxp_machine_builtin(&s.machine, s.ctx, "a100-40"), VXP_OK);
   assert_int_equal(vxp_machine_builtin(&s.host, s.ctx, "host-default"), VXP_OK);
   assert_int_equal(vxp_source_new(&s.src, s.ctx, "long.vx", text, strlen(text)), VXP_OK);
-  assert_int_equal(vxp_program_parse_flags(&s.prog, s.ctx, s.src, VXP_PROGRAM_FOR_EDITING),
-                   VXP_OK);
+  assert_int_equal(vxp_program_parse_flags(&s.prog, s.ctx, s.src, VXP_PROGRAM_FOR_EDITING), VXP_OK);
   vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
   opts.machine = s.machine;
   opts.host = s.host;
