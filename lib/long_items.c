@@ -36,12 +36,13 @@ static uint32_t next_token(const char *t, uint32_t i, uint32_t end, uint32_t *st
   return i;
 }
 
-/* Whether the word t[s..e] begins a statement that cannot continue the expression before it,
- * so that a block closed just before it (`for ... { }`, `spawn on(..) { }`) ended a
- * statement. */
+/* Whether the word t[s..e] begins a statement (or a member of an `impl`) that cannot continue
+ * the expression before it, so that a block closed just before it (`for ... { }`,
+ * `spawn on(..) { }`, a method) ended a statement. */
 static bool statement_word(const char *t, uint32_t s, uint32_t e) {
   static const char *const words[] = {"let",    "for", "while", "loop",  "return",
-                                      "assert", "if",  "match", "spawn", "unsafe"};
+                                      "assert", "if",  "match", "spawn", "unsafe",
+                                      "fn",     "pub", "type",  "const"};
   size_t n = (size_t)(e - s) + 1;
   for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
     if (strlen(words[k]) == n && memcmp(words[k], t + s, n) == 0) return true;
@@ -173,8 +174,8 @@ int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start
       } else if (c == ')' || c == ']' || c == '}') {
         if (depth > 1) depth--;
         closed_block = c == '}' && depth == 1;
-      } else if (c == ';' && depth == 1) {
-        boundary = true;
+      } else if ((c == ';' || c == ',') && depth == 1) {
+        boundary = true; /* a statement's end, or a field's in a struct or enum body */
       }
     }
     if (boundary && run >= VXP_LONG_PIECE_TOKENS) {

@@ -302,6 +302,31 @@ static void test_long_items__the_scan_keeps_valid_long_items_and_cuts_broken_one
   free(s);
 }
 
+/* Long items of other kinds split too: an `impl` of many methods (a run ends after a method's
+ * closing brace) and a struct of many fields (after a field's comma). */
+static void test_long_items__long_impls_and_structs_are_kept_whole(void **state) {
+  (void)state;
+  text t = {NULL, 0, 0};
+  put(&t, "struct P {\n");
+  for (int i = 0; i < 25000; i++)
+    put(&t, "  f%d: i32,\n", i);
+  put(&t, "}\n\nimpl P {\n");
+  for (int i = 0; i < 8000; i++)
+    put(&t, "  fn m%d(x: i32) -> i32 { return x + %d; }\n", i, i);
+  put(&t, "}\n\nfn main() -> i32 {\n  return 0;\n}\n");
+  assert_true(rough_tokens(t.s) > 2 * VXP_MAX_PENDING_TOKENS);
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, t.s);
+  assert_int_equal(vxp_program_diagnostic_count(prog), 0);
+  vxp_syntax_cut why;
+  assert_int_equal(vxp_syntax__parsable_length(ctx, src, &why), t.len);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(t.s);
+}
+
 /* An editor's session on a long function: each edit (a tile's size, a syntax error, its
  * repair) is reparsed and analysed incrementally and gives what a fresh parse and analysis of
  * the same text gives: the peak, and the diagnostics' codes and places. */
@@ -407,6 +432,7 @@ int main(void) {
       cmocka_unit_test(test_long_items__an_unclosed_long_item_says_it_does_not_end),
       cmocka_unit_test(test_long_items__the_scan_keeps_valid_long_items_and_cuts_broken_ones),
       cmocka_unit_test(test_long_items__edits_of_a_long_function_reparse_as_a_fresh_parse),
+      cmocka_unit_test(test_long_items__long_impls_and_structs_are_kept_whole),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
