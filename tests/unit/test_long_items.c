@@ -394,7 +394,16 @@ static void edit(session *s, const char *what, size_t nth, const char *with) {
 
 static void test_long_items__edits_of_a_long_function_reparse_as_a_fresh_parse(void **state) {
   (void)state;
-  char *text = one_function(30000);
+  char *body = one_function(30000);
+  /* a short function before the long one, edited too: its window is parsed alone */
+  text whole = {NULL, 0, 0};
+  put(&whole,
+      "fn small() -> i32 {\n  let s = transfer(Tensor<f32, [8, 8]>::uninit(), Memory::HBM);\n"
+      "  let mut b : f32 = 0.0;\n  spawn on(Topology::Device) { b = s[0][0]; }\n"
+      "  print(b);\n  return 0;\n}\n\n%s",
+      body);
+  free(body);
+  char *text = whole.s;
   session s;
   memset(&s, 0, sizeof(s));
   s.ctx = test_context();
@@ -407,13 +416,18 @@ static void test_long_items__edits_of_a_long_function_reparse_as_a_fresh_parse(v
   opts.host = s.host;
   assert_int_equal(vxp_analyze(&s.an, s.ctx, s.prog, &opts), VXP_OK);
   assert_true(main_peak(s.an) == (uint64_t)15000 * 1024);
-  edit(&s, "[16, 16]", 100, "[32, 16]"); /* one tile twice as large */
+  edit(&s, "[16, 16]", 100, "[32, 16]"); /* one tile of main twice as large */
   assert_true(main_peak(s.an) == (uint64_t)15001 * 1024);
   edit(&s, "uninit()", 7000, "uninit(("); /* broken: refused, the error where it is */
   assert_false(vxp_analysis_admitted(s.an));
   assert_non_null(test_find_diag(s.an, "VXP0003"));
   edit(&s, "uninit((", 0, "uninit()"); /* mended */
   assert_true(vxp_analysis_admitted(s.an));
+  assert_true(main_peak(s.an) == (uint64_t)15001 * 1024);
+  edit(&s, "[8, 8]", 0, "[8, 9]"); /* the short function beside it */
+  const vxp_resident_set *rs = test_resident(s.an, "small", "HBM");
+  assert_non_null(rs);
+  assert_true(vxp_resident_set_peak_bytes(rs) == 8 * 9 * 4);
   assert_true(main_peak(s.an) == (uint64_t)15001 * 1024);
   vxp_analysis_free(s.an);
   vxp_program_free(s.prog);
