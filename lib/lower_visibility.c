@@ -20,6 +20,7 @@
 #include "context.h"
 #include "source.h"
 #include "symbols.h"
+#include "scope_index.h"
 #include "lower_visibility.h"
 #include "reuse.h"
 
@@ -56,6 +57,7 @@ typedef struct vis_walk {
   const vxp_fields *F;
   const vxp_lower_vis *V;
   Array(vis_var) vars;
+  vxp_scope_index names;   /* entry i: vars.items[i]'s name, for lookup by hash */
   Array(vis_fn) fns;       /* sorted by name, for the calls */
   Array(vis_param) params; /* the indexed functions' parameters */
   TSNode fn;               /* the function being walked (its generics name topology variables) */
@@ -190,15 +192,25 @@ static vis_space space_of_topology(vis_topo t) {
 /* ------------------------------------------------------------------ bindings */
 
 static const vis_var *lookup(const vis_walk *W, vis_name name) {
-  for (size_t i = W->vars.len; i-- > 0;) {
-    if (name_eq(W->vars.items[i].name, name)) return &W->vars.items[i];
-  }
-  return NULL;
+  size_t k = vxp_scope_index__find(&W->names, name.s, name.len);
+  return k == SIZE_MAX ? NULL : &W->vars.items[k];
 }
 
 static void bind(vis_walk *W, vis_var v) {
   v.region = W->region;
-  if (W->rc == VXP_OK && !array_push(W->ctx, &W->vars, v)) W->rc = VXP_ENOMEM;
+  if (W->rc != VXP_OK) return;
+  if (!vxp_scope_index__push(W->ctx, &W->names, v.name.s, v.name.len)) {
+    W->rc = VXP_ENOMEM;
+  } else if (!array_push(W->ctx, &W->vars, v)) {
+    vxp_scope_index__truncate(&W->names, W->vars.len);
+    W->rc = VXP_ENOMEM;
+  }
+}
+
+/* Drop the bindings from `mark` on. */
+static void unbind(vis_walk *W, size_t mark) {
+  W->vars.len = mark;
+  vxp_scope_index__truncate(&W->names, mark);
 }
 
 static void bind_other(vis_walk *W, TSNode name_node) {
@@ -672,14 +684,14 @@ static void walk(vis_walk *W, TSNode n) {
   } else {
     walk_children(W, n);
   }
-  W->vars.len = mark;
+  unbind(W, mark);
   W->in_access = access_chain;
   W->depth--;
 }
 
 static void walk_function(vis_walk *W, TSNode fn) {
   W->fn = fn;
-  W->vars.len = 0;
+  unbind(W, 0);
   W->region = VXP_NONE;
   W->comptime = false;
   W->depth = 0;
@@ -936,6 +948,7 @@ int vxp_lower_vis__item(vxp_lower_vis *V, TSNode item) {
   walk_init(&W, V);
   if (walked_item(&W, item)) walk_item(&W, item);
   array_free(V->ctx, &W.vars);
+  vxp_scope_index__free(V->ctx, &W.names);
   return W.rc;
 }
 

@@ -126,7 +126,7 @@ static int load_from_source(vxp_machine **out, vxp_context *ctx, const vxp_sourc
                             vxp_machine *m) {
   m->src = src;
   vxp_syntax_cut why;
-  uint32_t parsable = vxp_syntax__parsable_length(src, &why);
+  uint32_t parsable = vxp_syntax__parsable_length(ctx, src, &why);
   TSTree *tree = NULL;
   int parsed = vxp_syntax__parse_tree(ctx, src, NULL, parsable, &tree);
   if (parsed != VXP_OK) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* program.c - parsing a source into a syntax tree and lowering it to the program model. */
 #include "program.h"
+#include "long_items.h"
 
 #include <stdlib.h>
 
@@ -551,9 +552,10 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
     }
     prog->scan_whole = parsable == src->len;
   } else {
-    parsable = vxp_syntax__parsable_length(src, &why);
+    parsable = vxp_syntax__parsable_length(ctx, src, &why);
   }
-  if (parsable < src->len && old_tree) { /* a cut text is parsed afresh */
+  if (old_tree && (parsable < src->len || vxp_long_items__maybe(&prog->scan_marks, src->len))) {
+    /* a cut text is parsed afresh, and so is one that may hold a long item */
     ts_tree_delete(old_tree);
     old_tree = NULL;
   }

@@ -107,14 +107,20 @@ typedef enum vxp_syntax_cut {
   VXP_SYNTAX_CUT_BRACKETS, /* brackets nested deeper than VXP_MAX_BRACKET_DEPTH */
   VXP_SYNTAX_CUT_TOKENS,   /* more than VXP_MAX_PENDING_TOKENS tokens in one item */
   VXP_SYNTAX_CUT_NESTING,  /* more than VXP_MAX_NESTED_TOKENS tokens of open statements */
-  VXP_SYNTAX_CUT_STRAY     /* more than VXP_MAX_NESTED_TOKENS tokens outside any item */
+  VXP_SYNTAX_CUT_STRAY,    /* more than VXP_MAX_NESTED_TOKENS tokens outside any item */
+  VXP_SYNTAX_CUT_LONG      /* an item past VXP_MAX_PENDING_TOKENS that is not parsed whole
+                            * (long_items.h): cut at its start */
 } vxp_syntax_cut;
 
-/* The length of the prefix of `src` that is safe to hand to the parser: all of it, unless
+/* The scan (syntax_scan.c, above syntax.c and long_items.c in the layer).
+ *
+ * The length of the prefix of `src` that is safe to hand to the parser: all of it, unless
  * brackets (outside comments and strings) nest deeper than VXP_MAX_BRACKET_DEPTH or a
  * top-level item runs past VXP_MAX_PENDING_TOKENS tokens; then up to the token that goes
- * too far, and `why` says which. */
-uint32_t vxp_syntax__parsable_length(const vxp_source *src, vxp_syntax_cut *why);
+ * too far, and `why` says which. With `ctx` (NULL: none), a braced item past
+ * VXP_MAX_PENDING_TOKENS is checked in pieces with its parser (long_items.h) and kept whole
+ * when they are valid; otherwise the text is cut at the item's start (VXP_SYNTAX_CUT_LONG). */
+uint32_t vxp_syntax__parsable_length(vxp_context *ctx, const vxp_source *src, vxp_syntax_cut *why);
 
 /* vxp_syntax__parsable_length, recording in `marks` (appended to, empty on entry) the
  * scan's state after each complete top-level item. With the marks `old` of a scan of

@@ -13,6 +13,7 @@
 #include <tree_sitter/api.h>
 
 #include "analysis_data.h"
+#include "scope_index.h"
 #include "arena.h"
 #include "consteval.h"
 #include "context.h"
@@ -188,6 +189,24 @@ typedef struct cg_index {
   vxp_name_index fn_by_cname; /* C name -> generated function (a second one is refused) */
 } cg_index;
 
+/* A record or event of the function being emitted, by its source span (lookup.c). */
+typedef struct cg_span_ref {
+  uint32_t start, end, at;
+} cg_span_ref;
+
+/* The per-function indexes of lookup.c. */
+typedef struct cg_lookup {
+  Array(cg_span_ref) records; /* the records [rec_first, rec_end) by span */
+  size_t rec_first, rec_end;
+  bool records_built;
+  Array(cg_span_ref) places; /* model function places_fn's placements by span */
+  uint32_t places_fn;
+  bool places_built;
+  const char **names; /* the C names used (borrowed from used_names), open addressing */
+  size_t names_cap, names_count;
+  vxp_scope_index vars; /* entry i: cg.vars.items[i]'s name (scope_index.h) */
+} cg_lookup;
+
 typedef struct cg {
   vxp_context *ctx;
   const vxp_analysis *an;
@@ -226,6 +245,7 @@ typedef struct cg {
   Array(cg_var) vars;
   Array(size_t) scopes;
   Array(char *) used_names;
+  cg_lookup lookup;
   unsigned temps;
   bool in_kernel;
   bool lvalue; /* the element being emitted is written, not read */
@@ -337,6 +357,18 @@ void vxp_cg__reasons_json(vxp_context *ctx, vxp_sb *sb, unsigned why);
 
 /* The lookups (index.c). Build them once the analysis is known; false when out of memory. */
 bool vxp_cg__index_build(cg *G);
+
+/* lookup.c: the analysis' records [first, end) at the span (start_byte, end_byte): their
+ * count, and *from their first position in G->lookup.records (each entry's `at` is the
+ * record's index), in the records' order. 0 when out of memory (G->rc set). */
+size_t vxp_cg__records_span(cg *G, size_t first, size_t end, uint32_t start_byte, uint32_t end_byte,
+                            size_t *from);
+/* Whether the function being emitted used the C name `cname`; add one (borrowed: it lives in
+ * used_names until vxp_cg__names_clear), false when out of memory; forget them all. */
+bool vxp_cg__name_used(const cg *G, const char *cname);
+bool vxp_cg__name_add(cg *G, const char *cname);
+void vxp_cg__names_clear(cg *G);
+void vxp_cg__lookup_free(cg *G);
 void vxp_cg__index_free(cg *G);
 /* The model's non-closure function that starts at `start_byte`, or VXP_NONE. */
 uint32_t vxp_cg__index_model_fn(const cg *G, uint32_t start_byte);

@@ -607,6 +607,7 @@ static void cg_free(cg *G) {
   for (size_t i = 0; i < G->used_names.len; i++)
     vxp_ctx__free(ctx, G->used_names.items[i]);
   vxp_cg__index_free(G);
+  vxp_cg__lookup_free(G);
   array_free(ctx, &G->fns);
   array_free(ctx, &G->spaces);
   array_free(ctx, &G->buffers);

@@ -9,29 +9,7 @@
 
 /* ------------------------------------------------------------------ records */
 
-size_t vxp_cg__records_at(cg *G, TSNode node, const vxp_record **out, size_t max) {
-  uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
-  size_t n = 0;
-  for (size_t i = G->fn->record_first; i < G->fn->record_end; i++) {
-    const vxp_record *r = &G->an->records.items[i];
-    if (r->start_byte == start && r->end_byte == end) {
-      if (n < max) out[n] = r;
-      n++;
-    }
-  }
-  return n;
-}
-
-bool vxp_cg__model_places(cg *G, TSNode node) {
-  uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
-  const vxp_function *fn = &G->m->functions.items[G->fn->model_fn];
-  for (size_t i = 0; i < fn->events.len; i++) {
-    const vxp_event *ev = &fn->events.items[i];
-    if (ev->kind == VXP_EV_PLACE && ev->u.place.start_byte == start && ev->u.place.end_byte == end)
-      return true;
-  }
-  return false;
-}
+/* vxp_cg__records_at and vxp_cg__model_places are lookup.c's indexes. */
 
 static uint32_t space_of_record(cg *G, const vxp_record *r) {
   return r->space < G->an->view.spaces.len ? G->index.space_of_view[r->space] : VXP_NONE;

@@ -111,9 +111,10 @@ void vxp_cg__classify(cg *G, cg_fn *f) {
     if (ev->kind != VXP_EV_PLACE) continue;
     const vxp_place_event *p = &ev->u.place;
     tiles placed = {0, 0, 0};
-    for (size_t r = f->record_first; r < f->record_end; r++) {
-      const vxp_record *rec = &G->an->records.items[r];
-      if (rec->start_byte != p->start_byte || rec->end_byte != p->end_byte) continue;
+    size_t from, n = vxp_cg__records_span(G, f->record_first, f->record_end, p->start_byte,
+                                          p->end_byte, &from);
+    for (size_t k = 0; k < n; k++) {
+      const vxp_record *rec = &G->an->records.items[G->lookup.records.items[from + k].at];
       placed.count++;
       placed.bytes += rec->bytes;
       placed.mix += rec->bytes * (2654435761u * (uint64_t)(rec->space + 1));

@@ -953,7 +953,9 @@ static void reset_function(cg *G, cg_fn *fn) {
   for (size_t i = 0; i < G->used_names.len; i++)
     vxp_ctx__free(G->ctx, G->used_names.items[i]);
   G->used_names.len = 0;
+  vxp_cg__names_clear(G);
   G->buffers.len = G->pending.len = G->blocks.len = G->vars.len = G->scopes.len = 0;
+  vxp_scope_index__truncate(&G->lookup.vars, 0);
   G->serial = G->depth = 0;
   G->temps = 0;
   G->indent = 1;

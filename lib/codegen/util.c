@@ -387,18 +387,9 @@ void vxp_cg__c_ident_sb(cg *G, vxp_sb *sb, const char *name, size_t len) {
 }
 
 cg_var *vxp_cg__lookup(cg *G, const char *name, size_t len) {
-  for (size_t i = G->vars.len; i-- > 0;) {
-    cg_var *v = &G->vars.items[i];
-    if (v->name_len == len && memcmp(v->name, name, len) == 0) return v;
-  }
-  return NULL;
-}
-
-static bool name_used(cg *G, const char *cname) {
-  for (size_t i = 0; i < G->used_names.len; i++) {
-    if (strcmp(G->used_names.items[i], cname) == 0) return true;
-  }
-  return false;
+  /* by hash (lookup.c's names): a scan made a function of n bindings cost n^2 */
+  size_t k = vxp_scope_index__find(&G->lookup.vars, name, len);
+  return k == SIZE_MAX ? NULL : &G->vars.items[k];
 }
 
 /* A C identifier for a Vx name: ASCII letters, digits and `_` kept, other bytes as _xHH,
@@ -419,7 +410,7 @@ cg_var *vxp_cg__bind(cg *G, TSNode name_node) {
   vxp_sb__puts(G->ctx, &cname, "v_");
   vxp_cg__c_ident_sb(G, &cname, name, len);
   size_t base = cname.len;
-  for (unsigned k = 2; !cname.failed && name_used(G, vxp_sb__text(&cname)); k++) {
+  for (unsigned k = 2; !cname.failed && vxp_cg__name_used(G, vxp_sb__text(&cname)); k++) {
     cname.len = base;
     vxp_sb__printf(G->ctx, &cname, "_%u", k);
   }
@@ -430,7 +421,16 @@ cg_var *vxp_cg__bind(cg *G, TSNode name_node) {
     G->rc = VXP_ENOMEM;
     return NULL;
   }
+  if (!vxp_cg__name_add(G, copy)) {
+    G->rc = VXP_ENOMEM;
+    return NULL;
+  }
+  if (!vxp_scope_index__push(G->ctx, &G->lookup.vars, name, len)) {
+    G->rc = VXP_ENOMEM;
+    return NULL;
+  }
   if (!array_push(G->ctx, &G->vars, v)) {
+    vxp_scope_index__truncate(&G->lookup.vars, G->vars.len);
     G->rc = VXP_ENOMEM;
     return NULL;
   }
@@ -442,7 +442,10 @@ void vxp_cg__push_scope(cg *G) {
 }
 
 void vxp_cg__pop_scope(cg *G) {
-  if (G->scopes.len) G->vars.len = G->scopes.items[--G->scopes.len];
+  if (G->scopes.len) {
+    G->vars.len = G->scopes.items[--G->scopes.len];
+    vxp_scope_index__truncate(&G->lookup.vars, G->vars.len);
+  }
 }
 
 const vxp_event_fact *vxp_cg__place_fact(cg *G, uint32_t start_byte) {

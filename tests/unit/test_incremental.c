@@ -569,7 +569,7 @@ test_incremental__the_parsable_length_scan_resumes_where_the_text_changed(void *
     vxp_source *src;
     assert_int_equal(vxp_source_new(&src, ctx, "scan.vx", b.s, b.len), VXP_OK);
     vxp_syntax_cut why_whole, why, why_fresh;
-    uint32_t whole = vxp_syntax__parsable_length(src, &why_whole), got, fresh;
+    uint32_t whole = vxp_syntax__parsable_length(ctx, src, &why_whole), got, fresh;
     vxp_scan_marks marks = {NULL, 0, 0}, all = {NULL, 0, 0};
     assert_int_equal(vxp_syntax__parsable_length_marked(ctx, src, old_whole ? old_src : NULL,
                                                         old_whole ? &old : NULL, &marks, &got,

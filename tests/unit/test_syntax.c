@@ -227,7 +227,7 @@ test_syntax__unclosed_nesting_of_any_form_stops_the_parse_not_the_process(void *
       {"fn f() -> i32 { let a: ", "A<", "more than 4096 tokens of statements left open"},
       {"fn f() -> i32 { if x < ", "if x < ", "more than 4096 tokens of statements left open"},
       {"fn f() -> i32 { return ", "-", "more than 4096 tokens of statements left open"},
-      {"fn f() -> i32 {\n", "  let a = b + c;\n", "more than 61440 tokens in one top-level item"},
+      {"fn f() -> i32 {\n", "  let a = b + c;\n", "more than 61440 tokens (from 1:1) does not end"},
       {"", "A<x; fn f() {} ", "of stray text"},
       {"", "const N: A<x; ", "of stray text"},
       {"x = (", "[ a ! b ] ", "of stray text"}, /* stray text inside an open bracket */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* long_items.h - parsing a top-level item longer than VXP_MAX_PENDING_TOKENS.
+ *
+ * tree-sitter 0.20's faults (its 16-bit child count, error recovery whose time grows with
+ * the square of its stack) only bite on broken text: on valid text the parser's stack holds
+ * the open brackets and the statement being read, whatever the item's length. So a long item
+ * is first checked in bounded pieces, each the item's head, a run of whole statements of its
+ * body and its closing brace, parsed with tree-sitter's included ranges (the nodes keep their
+ * offsets in the whole text). When every piece parses without an error, the whole item is
+ * valid and is parsed whole like any other item; when one does not, its error recovery has
+ * run on a piece of bounded size, and the item is not parsed whole (VXP0003 names why). */
+#ifndef VXP_LONG_ITEMS_H
+#define VXP_LONG_ITEMS_H
+
+#include <stdint.h>
+
+#include "diag.h"
+#include "syntax.h"
+#include "source.h"
+
+/* The tokens of one piece's run of statements: a run ends at the first statement boundary
+ * past this many. Small enough that error recovery inside a piece stays fast (its time
+ * grows with the square of what it swallows), large enough that the item's head, parsed once
+ * per piece, costs little. */
+#define VXP_LONG_PIECE_TOKENS 4096
+
+/* The most tokens a piece may hold (head, statements and tail): a run of statements with no
+ * boundary before this fails the check (one statement of tens of thousands of tokens), so no
+ * piece comes near the fault VXP_MAX_PENDING_TOKENS guards. */
+#define VXP_LONG_PIECE_MAX 49152
+
+/* The most tokens of an item's head (its text before the body's `{`). */
+#define VXP_LONG_HEAD_MAX 4096
+
+typedef enum vxp_long_verdict {
+  VXP_LONG_VALID,   /* every piece parsed without an error: parse the item whole */
+  VXP_LONG_SYNTAX,  /* a piece has a syntax error, the first at `at` */
+  VXP_LONG_UNSPLIT, /* more than VXP_LONG_PIECE_MAX tokens with no statement boundary, at `at` */
+  VXP_LONG_HEAD,    /* the head runs past VXP_LONG_HEAD_MAX tokens, at `at` */
+  VXP_LONG_NO_BODY, /* no `{` opens a body at the item's top level */
+  VXP_LONG_STOPPED  /* a piece's parse was cancelled, ran out of time or failed */
+} vxp_long_verdict;
+
+typedef struct vxp_long_check {
+  vxp_long_verdict verdict;
+  uint32_t at;     /* where the verdict's fault is (the item's start when none) */
+  uint32_t pieces; /* pieces parsed */
+} vxp_long_check;
+
+/* Check the item [start, end) of `src` (from its first token to the `}` that closes its body,
+ * which the scan of syntax.c found) in pieces with the context's parser. With `diags`, the
+ * syntax diagnostics of the first piece with an error are appended to it (each in the whole
+ * text's coordinates). VXP_OK (the verdict in *out) or VXP_ENOMEM. */
+int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start, uint32_t end,
+                         vxp_long_check *out, vxp_diag_list *diags);
+
+/* Whether the text of `len` bytes whose scan left `marks` (one per complete top-level item)
+ * may hold an item past VXP_MAX_PENDING_TOKENS: two marks (or the text's ends) more than that
+ * many bytes apart. A reparse of such a text parses it afresh: the splice of an edited long
+ * item into the earlier program's lowering lost the item (test_long_items), while a fresh
+ * parse and lowering of it is exact. */
+bool vxp_long_items__maybe(const vxp_scan_marks *marks, size_t len);
+
+#endif

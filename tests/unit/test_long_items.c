@@ -1,0 +1,452 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_long_items.c - a top-level item longer than VXP_MAX_PENDING_TOKENS (issue 33): a valid
+ * one is parsed, lowered and analysed whole, with its exact peak; a broken one is refused with
+ * its syntax error first and VXP0003 naming the limit and where, never "unexpected 'fn' at
+ * 1:1"; every check stays bounded. */
+#include "support.h"
+
+#include "program.h"
+
+/* A growing text (libc's allocator: the test's own, not the library's). */
+typedef struct text {
+  char *s;
+  size_t len, cap;
+} text;
+
+static void put(text *t, const char *fmt, ...) VXP__PRINTF(2, 3);
+static void put(text *t, const char *fmt, ...) {
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0);
+    if (t->s && t->len + (size_t)n < t->cap) {
+      t->len += (size_t)n;
+      return;
+    }
+    t->cap = (t->cap + (size_t)n + 1) * 2;
+    t->s = realloc(t->s, t->cap);
+    assert_non_null(t->s);
+  }
+}
+
+/* One function of `n` statements: n/2 placements of a 16x16 f32 tile (1 KiB) at function
+ * scope, then n/2 spawn regions, each reading one of them, so every tile is live when the
+ * first is read. */
+static char *one_function(size_t n) {
+  text t = {NULL, 0, 0};
+  put(&t, "fn main() -> i32 {\n  let mut acc : f32 = 0.0;\n");
+  for (size_t i = 0; i < n / 2; i++)
+    put(&t, "  let t%zu = transfer(Tensor<f32, [16, 16]>::uninit(), Memory::HBM);\n", i);
+  for (size_t i = 0; i < n / 2; i++)
+    put(&t, "  spawn on(Topology::Device) { acc = acc + t%zu[0][0]; }\n", i);
+  put(&t, "  print(acc);\n  return 0;\n}\n");
+  return t.s;
+}
+
+/* The Llama-2-7B prefill of examples/llama2/prefill.vx at batch 1 with `layers` layers
+ * unrolled into main, the blog's unrolled.vx shape: every layer's weights and activations are
+ * placed at function scope, so nothing is released before main returns, and each layer's
+ * element statements read them. */
+static char *unrolled_llama(int layers) {
+  text t = {NULL, 0, 0};
+  put(&t,
+      "const HIDDEN : i64 = 4096;\nconst FFN : i64 = 11008;\nconst HEADS : i64 = 32;\n"
+      "const VOCAB : i64 = 32000;\nconst TOKENS : i64 = 4096;\nconst BATCH : i64 = 1;\n\n"
+      "fn layer_weights(layer : i64) -> Tensor<f16, [HIDDEN, 4 * HIDDEN + 3 * FFN]> {\n"
+      "  return Tensor<f16, [HIDDEN, 4 * HIDDEN + 3 * FFN]>::uninit();\n}\n\n"
+      "fn token_embeddings() -> Tensor<f16, [VOCAB, HIDDEN]> {\n"
+      "  return Tensor<f16, [VOCAB, HIDDEN]>::uninit();\n}\n\n"
+      "fn output_projection() -> Tensor<f16, [VOCAB, HIDDEN]> {\n"
+      "  return Tensor<f16, [VOCAB, HIDDEN]>::uninit();\n}\n\n"
+      "fn main() -> i32 {\n"
+      "  let embed = transfer(token_embeddings(), Memory::HBM);\n"
+      "  let lm_head = transfer(output_projection(), Memory::HBM);\n"
+      "  let mut kv = transfer(Tensor<f16, [2 * %d * TOKENS * BATCH, HIDDEN]>::new(), "
+      "Memory::HBM);\n"
+      "  let mut next_token : f32 = 0.0;\n",
+      layers);
+  static const char *const acts[][2] = {
+      {"residual", "TOKENS * BATCH, HIDDEN"}, {"norm", "TOKENS * BATCH, HIDDEN"},
+      {"qkv", "TOKENS * BATCH, 3 * HIDDEN"},  {"scores", "HEADS * BATCH, TOKENS, TOKENS"},
+      {"attn_out", "TOKENS * BATCH, HIDDEN"}, {"proj", "TOKENS * BATCH, HIDDEN"},
+      {"ffn", "TOKENS * BATCH, 2 * FFN"}};
+  static const char *const reads[][2] = {{"qkv", "norm"},      {"qkv", "norm"}, {"qkv", "norm"},
+                                         {"proj", "attn_out"}, {"ffn", "proj"}, {"ffn", "proj"},
+                                         {"residual", "ffn"}};
+  for (int l = 0; l < layers; l++) {
+    put(&t, "  let w%d = transfer(layer_weights(%d), Memory::HBM);\n", l, l);
+    for (size_t a = 0; a < sizeof(acts) / sizeof(acts[0]); a++)
+      put(&t, "  let %s%d = transfer(Tensor<f16, [%s]>::uninit(), Memory::HBM);\n", acts[a][0], l,
+          acts[a][1]);
+    put(&t, "  spawn on(Topology::Device) {\n");
+    put(&t, "    residual%d[0][0] = residual%d[0][0] + embed[0][0];\n", l, l);
+    put(&t, "    norm%d[0][0] = residual%d[0][0];\n", l, l);
+    put(&t, "    kv[%d][0] = qkv%d[0][1];\n", l, l);
+    put(&t, "    scores%d[0][0][0] = qkv%d[0][0] * kv[%d][0];\n", l, l, l);
+    put(&t, "    attn_out%d[0][0] = scores%d[0][0][0] * kv[%d][1];\n", l, l, l);
+    for (size_t k = 0; k < sizeof(reads) / sizeof(reads[0]); k++)
+      put(&t, "    %s%d[0][%zu] = %s%d[0][%zu] + %s%d[0][%zu] * w%d[%zu][%zu];\n", reads[k][0], l,
+          k, reads[k][0], l, k, reads[k][1], l, k, l, k, k);
+    put(&t, "    next_token = residual%d[0][0] * lm_head[0][0];\n  }\n", l);
+  }
+  put(&t, "  print(next_token);\n  return 0;\n}\n");
+  return t.s;
+}
+
+/* The analysis of `s` against the built-in a100-40 and host-default, as `vxpeak check` runs. */
+static test_run analyse_a100(const char *s) {
+  test_run r;
+  memset(&r, 0, sizeof(r));
+  r.ctx = test_context();
+  assert_int_equal(vxp_source_new(&r.src, r.ctx, "long.vx", s, strlen(s)), VXP_OK);
+  assert_int_equal(vxp_program_parse(&r.prog, r.ctx, r.src), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&r.machine, r.ctx, "a100-40"), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&r.host, r.ctx, "host-default"), VXP_OK);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = r.machine;
+  opts.host = r.host;
+  assert_int_equal(vxp_analyze(&r.an, r.ctx, r.prog, &opts), VXP_OK);
+  return r;
+}
+
+static size_t error_count(const vxp_analysis *an) {
+  size_t n = 0;
+  for (size_t i = 0; i < vxp_analysis_diagnostic_count(an); i++)
+    n += vxp_diagnostic_severity(vxp_analysis_diagnostic(an, i)) == VXP_SEVERITY_ERROR;
+  return n;
+}
+
+/* The count of tokens syntax.c's scan would give `s` between its first `{` and the end: more
+ * than VXP_MAX_PENDING_TOKENS means the item is long, so the test exercises the long path. */
+static size_t rough_tokens(const char *s) {
+  size_t n = 0;
+  for (const char *p = s; *p; p++) {
+    if (*p == ' ' || *p == '\n') continue;
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+        *p == '_') {
+      while ((p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' && p[1] <= 'Z') ||
+             (p[1] >= '0' && p[1] <= '9') || p[1] == '_')
+        p++;
+    }
+    n++;
+  }
+  return n;
+}
+
+static void test_long_items__a_function_of_1e5_statements_is_analysed_whole(void **state) {
+  (void)state;
+  char *s = one_function(100000);
+  assert_true(rough_tokens(s) > 10 * VXP_MAX_PENDING_TOKENS);
+  test_run r = analyse_a100(s);
+  assert_int_equal(error_count(r.an), 0);
+  assert_true(vxp_analysis_admitted(r.an));
+  const vxp_resident_set *rs = test_resident(r.an, "main", "HBM");
+  assert_non_null(rs);
+  /* 50,000 tiles of 16 x 16 x 4 bytes, all live when the first is read */
+  assert_true(vxp_resident_set_peak_bytes(rs) == (uint64_t)50000 * 16 * 16 * 4);
+  test_done(&r);
+  free(s);
+}
+
+/* The figures of examples/llama2/prefill.vx's comments, per layer and resident, summed by hand
+ * for 126 layers: embeddings 2 x 32000 x 4096 x 2 = 524,288,000; the KV cache 2 x 126 x 4096
+ * x 4096 x 2 = 8,455,716,864; per layer the weights 4096 x 49408 x 2 = 404,750,336 and the
+ * activations 4 x 33,554,432 + 100,663,296 + 1,073,741,824 + 180,355,072 = 1,488,977,920;
+ * 524,288,000 + 8,455,716,864 + 126 x 1,893,728,256 = 247,589,765,120 bytes (230.59 GiB),
+ * over the a100-40's 40 GiB: E6010. */
+static void test_long_items__unrolled_126_layer_llama2_prefill_gets_its_peak(void **state) {
+  (void)state;
+  char *s = unrolled_llama(126);
+  assert_true(rough_tokens(s) > VXP_MAX_PENDING_TOKENS);
+  test_run r = analyse_a100(s);
+  assert_null(test_find_diag(r.an, "VXP0001"));
+  assert_null(test_find_diag(r.an, "VXP0003"));
+  assert_non_null(test_find_diag(r.an, "E6010"));
+  assert_false(vxp_analysis_admitted(r.an));
+  const vxp_resident_set *rs = test_resident(r.an, "main", "HBM");
+  assert_non_null(rs);
+  uint64_t layer = (uint64_t)4096 * (4 * 4096 + 3 * 11008) * 2 + 4 * (uint64_t)4096 * 4096 * 2 +
+                   (uint64_t)4096 * 3 * 4096 * 2 + (uint64_t)32 * 4096 * 4096 * 2 +
+                   (uint64_t)4096 * 2 * 11008 * 2;
+  uint64_t resident = 2 * (uint64_t)32000 * 4096 * 2 + 2 * (uint64_t)126 * 4096 * 4096 * 2;
+  assert_true(layer == 1893728256u);
+  assert_true(resident + 126 * layer == 247589765120u);
+  assert_true(vxp_resident_set_peak_bytes(rs) == 247589765120u);
+  test_done(&r);
+  free(s);
+}
+
+/* The program's diagnostics, in order, by code and line (1-based). */
+static const vxp_diagnostic *program_diag(const vxp_program *prog, size_t i) {
+  return i < vxp_program_diagnostic_count(prog) ? vxp_program_diagnostic(prog, i) : NULL;
+}
+
+static vxp_program *parse_text(vxp_context *ctx, vxp_source **src, const char *s) {
+  assert_int_equal(vxp_source_new(src, ctx, "long.vx", s, strlen(s)), VXP_OK);
+  vxp_program *prog = NULL;
+  assert_int_equal(vxp_program_parse(&prog, ctx, *src), VXP_OK);
+  return prog;
+}
+
+/* The line (1-based) of the start of the `n`th line break of `s`... its offset. */
+static size_t line_offset(const char *s, size_t line) {
+  size_t at = 0;
+  for (size_t l = 1; l < line; l++)
+    at += strcspn(s + at, "\n") + 1;
+  return at;
+}
+
+static void test_long_items__a_syntax_error_in_a_long_item_is_reported_where_it_is(void **state) {
+  (void)state;
+  char *s = one_function(50000);
+  /* line 20003 (the 20,001st placement) loses its right-hand side */
+  size_t at = line_offset(s, 20003);
+  memcpy(s + at, "  let x = = ;", 13);
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, s);
+  const vxp_diagnostic *first = program_diag(prog, 0);
+  assert_non_null(first);
+  assert_string_equal(vxp_diagnostic_code(first), "VXP0001");
+  assert_int_equal(vxp_diagnostic_range(first).start.line, 20002); /* 0-based */
+  size_t cuts = 0;
+  for (size_t i = 0; i < vxp_program_diagnostic_count(prog); i++) {
+    const vxp_diagnostic *d = program_diag(prog, i);
+    assert_true(vxp_diagnostic_range(d).start.line != 0); /* nothing blamed on `fn` at 1:1 */
+    if (strcmp(vxp_diagnostic_code(d), "VXP0003") == 0) {
+      cuts++;
+      assert_non_null(strstr(vxp_diagnostic_message(d), "has a syntax error"));
+      assert_non_null(strstr(vxp_diagnostic_message(d), "more than 61440 tokens (from 1:1)"));
+    }
+  }
+  assert_int_equal(cuts, 1);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(s);
+}
+
+/* Text after a broken long item is not parsed (it is cut at the item's start, so the parser
+ * never sees a long broken prefix), and the items before it are parsed as usual. */
+static void test_long_items__an_unclosed_long_item_says_it_does_not_end(void **state) {
+  (void)state;
+  char *body = one_function(30000);
+  body[strlen(body) - 2] = '\0'; /* drop the closing brace */
+  text t = {NULL, 0, 0};
+  put(&t, "fn before() -> i32 {\n  return 1 +;\n}\n\n%s", body);
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, t.s);
+  size_t n = vxp_program_diagnostic_count(prog);
+  assert_true(n >= 2);
+  /* the error of `before` on its own line, then the long item's */
+  assert_string_equal(vxp_diagnostic_code(program_diag(prog, 0)), "VXP0001");
+  assert_int_equal(vxp_diagnostic_range(program_diag(prog, 0)).start.line, 1);
+  const vxp_diagnostic *cut = program_diag(prog, n - 1);
+  assert_string_equal(vxp_diagnostic_code(cut), "VXP0003");
+  assert_non_null(strstr(vxp_diagnostic_message(cut), "does not end"));
+  assert_int_equal(vxp_diagnostic_range(cut).start.line, 4); /* the item's `fn` */
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(t.s);
+  free(body);
+}
+
+/* The scan that decides what the parser sees keeps a valid long item whole and cuts a broken
+ * one at its start, with or without marks, and a scan resumed after an edit inside the item
+ * agrees with a fresh one. */
+static void test_long_items__the_scan_keeps_valid_long_items_and_cuts_broken_ones(void **state) {
+  (void)state;
+  char *s = one_function(30000);
+  text t = {NULL, 0, 0};
+  put(&t, "fn a() -> i32 {\n  return 1;\n}\n\n%s\nfn b() -> i32 {\n  return 2;\n}\n", s);
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  assert_int_equal(vxp_source_new(&src, ctx, "long.vx", t.s, t.len), VXP_OK);
+  vxp_syntax_cut why;
+  assert_int_equal(vxp_syntax__parsable_length(ctx, src, &why), t.len);
+  assert_int_equal(why, VXP_SYNTAX_CUT_NONE);
+  /* without a context (no parser to check it with) the item is cut as before */
+  assert_true(vxp_syntax__parsable_length(NULL, src, &why) < t.len);
+  assert_int_equal(why, VXP_SYNTAX_CUT_TOKENS);
+  /* broken in its middle: cut at its start */
+  size_t item = (size_t)(strstr(t.s, "fn main") - t.s);
+  size_t at = line_offset(t.s, 20000);
+  char saved = t.s[at + 2];
+  t.s[at + 2] = '%';
+  vxp_source *broken = NULL;
+  assert_int_equal(vxp_source_new(&broken, ctx, "long.vx", t.s, t.len), VXP_OK);
+  assert_int_equal(vxp_syntax__parsable_length(ctx, broken, &why), item);
+  assert_int_equal(why, VXP_SYNTAX_CUT_LONG);
+  vxp_scan_marks marks = {NULL, 0, 0}, again = {NULL, 0, 0};
+  uint32_t got;
+  assert_int_equal(vxp_syntax__parsable_length_marked(ctx, broken, NULL, NULL, &marks, &got, &why),
+                   VXP_OK);
+  assert_int_equal(got, item);
+  t.s[at + 2] = saved; /* mended: the scan resumed from the broken one's marks agrees */
+  vxp_source *mended = NULL;
+  assert_int_equal(vxp_source_new(&mended, ctx, "long.vx", t.s, t.len), VXP_OK);
+  assert_int_equal(
+      vxp_syntax__parsable_length_marked(ctx, mended, broken, &marks, &again, &got, &why), VXP_OK);
+  assert_int_equal(got, t.len);
+  array_free(ctx, &marks);
+  array_free(ctx, &again);
+  vxp_source_free(mended);
+  vxp_source_free(broken);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(t.s);
+  free(s);
+}
+
+/* Long items of other kinds split too: an `impl` of many methods (a run ends after a method's
+ * closing brace) and a struct of many fields (after a field's comma). */
+static void test_long_items__long_impls_and_structs_are_kept_whole(void **state) {
+  (void)state;
+  text t = {NULL, 0, 0};
+  put(&t, "struct P {\n");
+  for (int i = 0; i < 25000; i++)
+    put(&t, "  f%d: i32,\n", i);
+  put(&t, "}\n\nimpl P {\n");
+  for (int i = 0; i < 8000; i++)
+    put(&t, "  fn m%d(x: i32) -> i32 { return x + %d; }\n", i, i);
+  put(&t, "}\n\nfn main() -> i32 {\n  return 0;\n}\n");
+  assert_true(rough_tokens(t.s) > 2 * VXP_MAX_PENDING_TOKENS);
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, t.s);
+  assert_int_equal(vxp_program_diagnostic_count(prog), 0);
+  vxp_syntax_cut why;
+  assert_int_equal(vxp_syntax__parsable_length(ctx, src, &why), t.len);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(t.s);
+}
+
+/* An editor's session on a long function: each edit (a tile's size, a syntax error, its
+ * repair) is reparsed and analysed incrementally and gives what a fresh parse and analysis of
+ * the same text gives: the peak, and the diagnostics' codes and places. */
+typedef struct session {
+  vxp_context *ctx;
+  vxp_machine *machine, *host;
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_analysis *an;
+} session;
+
+static uint64_t main_peak(const vxp_analysis *an) {
+  const vxp_resident_set *rs = test_resident(an, "main", "HBM");
+  return rs ? vxp_resident_set_peak_bytes(rs) : 0;
+}
+
+static void assert_as_fresh(session *s) {
+  vxp_program *prog = NULL;
+  assert_int_equal(vxp_program_parse(&prog, s->ctx, s->src), VXP_OK);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = s->machine;
+  opts.host = s->host;
+  vxp_analysis *an = NULL;
+  assert_int_equal(vxp_analyze(&an, s->ctx, prog, &opts), VXP_OK);
+  assert_true(main_peak(an) == main_peak(s->an));
+  assert_int_equal(vxp_analysis_admitted(an), vxp_analysis_admitted(s->an));
+  size_t n = vxp_analysis_diagnostic_count(an);
+  assert_int_equal(vxp_analysis_diagnostic_count(s->an), n);
+  for (size_t i = 0; i < n; i++) {
+    const vxp_diagnostic *a = vxp_analysis_diagnostic(an, i),
+                         *b = vxp_analysis_diagnostic(s->an, i);
+    assert_string_equal(vxp_diagnostic_code(a), vxp_diagnostic_code(b));
+    assert_int_equal(vxp_diagnostic_range(a).start_byte, vxp_diagnostic_range(b).start_byte);
+  }
+  vxp_analysis_free(an);
+  vxp_program_free(prog);
+}
+
+static void edit(session *s, const char *what, size_t nth, const char *with) {
+  const char *t = vxp_source_text(s->src, NULL), *at = t;
+  for (size_t k = 0; k <= nth; k++) {
+    at = strstr(k ? at + 1 : at, what);
+    assert_non_null(at);
+  }
+  uint32_t start = (uint32_t)(at - t);
+  vxp_source *next = NULL;
+  assert_int_equal(
+      vxp_source_edit(&next, s->src, start, start + (uint32_t)strlen(what), with, strlen(with)),
+      VXP_OK);
+  vxp_program *prog = NULL;
+  assert_int_equal(vxp_program_reparse(&prog, s->ctx, s->prog, next), VXP_OK);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = s->machine;
+  opts.host = s->host;
+  vxp_analysis *an = NULL;
+  assert_int_equal(vxp_analyze_incremental(&an, s->ctx, prog, s->an, &opts), VXP_OK);
+  vxp_analysis_free(s->an);
+  vxp_program_free(s->prog);
+  vxp_source_free(s->src);
+  s->src = next;
+  s->prog = prog;
+  s->an = an;
+  assert_as_fresh(s);
+}
+
+static void test_long_items__edits_of_a_long_function_reparse_as_a_fresh_parse(void **state) {
+  (void)state;
+  char *body = one_function(30000);
+  /* a short function before the long one, edited too: its window is parsed alone */
+  text whole = {NULL, 0, 0};
+  put(&whole,
+      "fn small() -> i32 {\n  let s = transfer(Tensor<f32, [8, 8]>::uninit(), Memory::HBM);\n"
+      "  let mut b : f32 = 0.0;\n  spawn on(Topology::Device) { b = s[0][0]; }\n"
+      "  print(b);\n  return 0;\n}\n\n%s",
+      body);
+  free(body);
+  char *text = whole.s;
+  session s;
+  memset(&s, 0, sizeof(s));
+  s.ctx = test_context();
+  assert_int_equal(vxp_machine_builtin(&s.machine, s.ctx, "a100-40"), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&s.host, s.ctx, "host-default"), VXP_OK);
+  assert_int_equal(vxp_source_new(&s.src, s.ctx, "long.vx", text, strlen(text)), VXP_OK);
+  assert_int_equal(vxp_program_parse_flags(&s.prog, s.ctx, s.src, VXP_PROGRAM_FOR_EDITING), VXP_OK);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = s.machine;
+  opts.host = s.host;
+  assert_int_equal(vxp_analyze(&s.an, s.ctx, s.prog, &opts), VXP_OK);
+  assert_true(main_peak(s.an) == (uint64_t)15000 * 1024);
+  edit(&s, "[16, 16]", 100, "[32, 16]"); /* one tile of main twice as large */
+  assert_true(main_peak(s.an) == (uint64_t)15001 * 1024);
+  edit(&s, "uninit()", 7000, "uninit(("); /* broken: refused, the error where it is */
+  assert_false(vxp_analysis_admitted(s.an));
+  assert_non_null(test_find_diag(s.an, "VXP0003"));
+  edit(&s, "uninit((", 0, "uninit()"); /* mended */
+  assert_true(vxp_analysis_admitted(s.an));
+  assert_true(main_peak(s.an) == (uint64_t)15001 * 1024);
+  edit(&s, "[8, 8]", 0, "[8, 9]"); /* the short function beside it */
+  const vxp_resident_set *rs = test_resident(s.an, "small", "HBM");
+  assert_non_null(rs);
+  assert_true(vxp_resident_set_peak_bytes(rs) == 8 * 9 * 4);
+  assert_true(main_peak(s.an) == (uint64_t)15001 * 1024);
+  vxp_analysis_free(s.an);
+  vxp_program_free(s.prog);
+  vxp_source_free(s.src);
+  vxp_machine_free(s.host);
+  vxp_machine_free(s.machine);
+  vxp_context_free(s.ctx);
+  free(text);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_long_items__a_function_of_1e5_statements_is_analysed_whole),
+      cmocka_unit_test(test_long_items__unrolled_126_layer_llama2_prefill_gets_its_peak),
+      cmocka_unit_test(test_long_items__a_syntax_error_in_a_long_item_is_reported_where_it_is),
+      cmocka_unit_test(test_long_items__an_unclosed_long_item_says_it_does_not_end),
+      cmocka_unit_test(test_long_items__the_scan_keeps_valid_long_items_and_cuts_broken_ones),
+      cmocka_unit_test(test_long_items__edits_of_a_long_function_reparse_as_a_fresh_parse),
+      cmocka_unit_test(test_long_items__long_impls_and_structs_are_kept_whole),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
