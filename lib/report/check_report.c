@@ -247,7 +247,8 @@ static bool inside_margin(const vxp_call_tree *ct, uint32_t margin_ppm, uint64_t
   uint64_t total = vxp_call_tree_total_bytes(ct), cap = vxp_call_tree_capacity_bytes(ct);
   if (!cap || !margin_ppm || margin_ppm >= 1000000u) return false;
   u128 need = (u128)total * 1000000u;
-  u128 have = (u128)cap * (1000000u - margin_ppm);
+  /* A share of what the device offers, a calibrated overhead included (machine.h). */
+  u128 have = vxp_space__budget(ct->owner->view.spaces.items[ct->space], margin_ppm);
   if (budget) *budget = (uint64_t)(have / 1000000u);
   return need > have && total <= cap; /* over capacity is already an error */
 }

@@ -484,6 +484,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_analysis_sarif": (c_void_p, [H.analysis, _SIZE_OUT]),
     "vxp_report_options_init": (c_int, [c_void_p, c_uint]),
     "vxp_report_machine_overhead": (c_int, [OUT.report, H.context, H.machine, c_char_p, c_uint64, c_char_p]),
+    "vxp_report_machine_calibrate": (c_int, [OUT.report, H.context, H.machine, c_char_p, c_uint64, c_uint64, c_char_p]),
     "vxp_report_check": (c_int, [OUT.report, H.context, H.analysis, c_void_p]),
     "vxp_analysis_inside_margin": (c_size_t, [H.analysis, c_uint32]),
     "vxp_report_explain": (c_int, [OUT.report, H.context, H.analysis, c_void_p]),
