@@ -30,6 +30,68 @@ def largest(cli, machine):
     return json.loads(out)["machines"][0]["largest"]["value"]
 
 
+def largest_with_margin(cli, machine, margin):
+    rc, out, err = run(cli, ["sweep", PROGRAM, "--const", "BATCH=1..256", "--machine", machine,
+                             "--host", "default", "--margin", margin, "--format", "json"])
+    assert rc == 0, err
+    return json.loads(out)["machines"][0]["largest"]["value"]
+
+
+def overheads(cli, tmp, capacity, constant, per_batch):
+    """--overhead NAME=SIZE held inside what the device offers: a margin is a share of the
+    capacity before the overheads; a copy calibrated again adds its line; sizes are exact;
+    a malformed overhead line is refused, not read as prose."""
+    failures = []
+    once = os.path.join(tmp, "once.vx")
+    rc, out, err = run(cli, ["calibrate", PROGRAM, "--overhead", "CUDA context=1.5GB", "-o", once,
+                             "--format", "json"])
+    doc = json.loads(out) if rc == 0 else {}
+    if doc.get("stored_bytes") != OVERHEAD or doc.get("residual_bytes", 0) is not None or \
+            doc.get("overheads") != [{"name": "CUDA context", "bytes": OVERHEAD}]:
+        failures.append("--overhead CUDA context=1.5GB: exit %d, %s %s" % (rc, out, err))
+        return failures
+    # With a 19% margin: peak <= capacity x 0.81 - overhead; (capacity - overhead) x 0.81, a
+    # margin of what the overhead leaves, would give one sequence more.
+    got = largest_with_margin(cli, once, "19%")
+    expected = (capacity * 81 // 100 - OVERHEAD - constant) // per_batch
+    if got != expected:
+        failures.append("--margin 19%% on a calibrated copy: largest BATCH %d, the formula "
+                        "with the margin a share of the device's memory gives %d" % (got, expected))
+    else:
+        print("ok   --margin 19%% on a calibrated copy: BATCH %d, the margin a share of what the "
+              "device offers" % got)
+    twice = os.path.join(tmp, "twice.vx")
+    rc, out, err = run(cli, ["calibrate", PROGRAM, "--machine", once, "--overhead",
+                             "workspace=0.5GB", "--offered", "41GiB", "-o", twice, "--format", "json"])
+    doc = json.loads(out) if rc == 0 else {}
+    want = 41 * (1 << 30) - OVERHEAD - 500000000
+    text = open(twice).read() if rc == 0 else ""
+    if doc.get("calibrated_capacity_bytes") != want or text.count("// overhead: ") != 2:
+        failures.append("calibrating a calibrated copy: exit %d, %s %s" % (rc, out, err))
+    else:
+        got = largest_with_margin(cli, twice, "5%")
+        expected = (41 * (1 << 30) * 95 // 100 - OVERHEAD - 500000000 - constant) // per_batch
+        if got != expected:
+            failures.append("two overhead lines: largest BATCH %d, expected %d" % (got, expected))
+        else:
+            print("ok   a copy calibrated again holds both overheads inside --offered 41GiB: "
+                  "BATCH %d at a 5%% margin" % got)
+    for bad in (["--overhead", "x=12 parsecs"], ["--overhead", "=5GB"], ["--overhead", "x=0"],
+                ["--offered", "-3GiB"], ["--offered", "1.0000000000001GiB"]):
+        rc, out, err = run(cli, ["calibrate", PROGRAM, "-o", os.path.join(tmp, "bad.vx")] + bad)
+        if rc != 2:
+            failures.append("%s: exit %d, expected 2" % (" ".join(bad), rc))
+    broken = os.path.join(tmp, "broken.vx")
+    with open(broken, "w") as f:
+        f.write(open(once).read().replace("// overhead: %d B," % OVERHEAD, "// overhead: lots,"))
+    rc, out, err = run(cli, ["check", PROGRAM, "--machine", broken, "--host", "default"])
+    if rc == 0 or "VXP0017" not in out + err:
+        failures.append("a malformed overhead line: exit %d, no VXP0017" % rc)
+    else:
+        print("ok   a malformed overhead line is VXP0017")
+    return failures
+
+
 def main(argv):
     cli = os.path.abspath(argv[1])
     failures = []
@@ -52,7 +114,8 @@ def main(argv):
         if doc["residual_bytes"] != OVERHEAD or doc["stored_bytes"] != OVERHEAD:
             failures.append("%s: residual %s, stored %s" % (how, doc["residual_bytes"], doc["stored_bytes"]))
         text = open(copy).read()
-        if "// overhead: calibrated " not in text or "capacity: %d B" % (capacity - OVERHEAD) not in text:
+        if "// overhead: %d B, calibrated " % OVERHEAD not in text or \
+                "capacity: %d B" % (capacity - OVERHEAD) not in text:
             failures.append("%s: the copy lacks the overhead line or the lowered capacity" % how)
         after = largest(cli, copy)
         expected = (capacity - OVERHEAD - constant) // per_batch
@@ -75,7 +138,8 @@ def main(argv):
         print("ok   a negative residual is reported (-1000 bytes) and nothing is stored")
     rc, out, err = run(cli, ["calibrate", PROGRAM, "-o", os.path.join(tmp, "x.vx")])
     if rc != 2:
-        failures.append("no measurement: exit %d, expected 2" % rc)
+        failures.append("nothing to calibrate: exit %d, expected 2" % rc)
+    failures += overheads(cli, tmp, capacity, constant, per_batch)
     for f in failures:
         print("FAIL " + f)
     print("calibrate: %d failures" % len(failures))
