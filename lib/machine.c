@@ -144,7 +144,7 @@ static const char *const scope_words[] = {"device", "sm", "cta", "thread"};
 
 /* `// overhead: N B` in a Memory body, N whole bytes (what `vxpeak calibrate` writes, the
  * rest of the line is prose): bytes a run holds beside the program, already out of the
- * capacity. Any other comment is prose; a malformed overhead line is VXP0017, so that a typo
+ * capacity. Any other comment is prose; a malformed overhead line is VXP0018, so that a typo
  * never silently drops a figure. */
 static void read_overhead(reader *R, vxp_space *sp, TSNode comment) {
   size_t len;
@@ -163,7 +163,7 @@ static void read_overhead(reader *R, vxp_space *sp, TSNode comment) {
   if (!ok) {
     char quoted[128];
     quote(R, comment, quoted, sizeof(quoted));
-    diag(R, "VXP0017", comment,
+    diag(R, "VXP0018", comment,
          "'%s': an overhead line is `// overhead: N B, why` with N whole bytes", quoted);
     return;
   }

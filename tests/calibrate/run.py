@@ -85,10 +85,10 @@ def overheads(cli, tmp, capacity, constant, per_batch):
     with open(broken, "w") as f:
         f.write(open(once).read().replace("// overhead: %d B," % OVERHEAD, "// overhead: lots,"))
     rc, out, err = run(cli, ["check", PROGRAM, "--machine", broken, "--host", "default"])
-    if rc == 0 or "VXP0017" not in out + err:
-        failures.append("a malformed overhead line: exit %d, no VXP0017" % rc)
+    if rc == 0 or "VXP0018" not in out + err:
+        failures.append("a malformed overhead line: exit %d, no VXP0018" % rc)
     else:
-        print("ok   a malformed overhead line is VXP0017")
+        print("ok   a malformed overhead line is VXP0018")
     return failures
 
 

@@ -208,7 +208,7 @@ static void test_machine__overhead_lines_are_summed_and_a_margin_is_a_share_of_b
   big.overhead = 1000;
   big.capacity = 10;
   assert_true(vxp_space__budget(&big, 500000) == 0);
-  assert_int_equal(test_count_diag(r.an, "VXP0017"), 2); /* B's and C's */
+  assert_int_equal(test_count_diag(r.an, "VXP0018"), 2); /* B's and C's */
   test_done(&r);
 }
 
