@@ -683,7 +683,8 @@ static void option_help(FILE *out, const vxpeak_command *cmd, const option_spec 
     size_t used = strlen(example);
     if (accepts(cmd, OPT_CONST) && s->id != OPT_CONST && !strstr(example, "--const "))
       used += (size_t)snprintf(example + used, sizeof(example) - used, " --const BATCH=1..64");
-    if (accepts(cmd, OPT_MEASURED) && !strstr(example, "--measured"))
+    if (accepts(cmd, OPT_MEASURED) && !strstr(example, "--measured") &&
+        !strstr(example, "--overhead") && !strstr(example, "--offered"))
       used += (size_t)snprintf(example + used, sizeof(example) - used, " --measured 32858265088");
     if (cmd->needs_output && !strstr(example, " -o "))
       snprintf(example + used, sizeof(example) - used, " -o %s",
