@@ -60,6 +60,24 @@ def overheads(cli, tmp, capacity, constant, per_batch):
     else:
         print("ok   --margin 19%% on a calibrated copy: BATCH %d, the margin a share of what the "
               "device offers" % got)
+    # Every answer reading the copy carries it: frontier and advise find the same batch, and
+    # check puts the default BATCH (8) inside a 24% margin, which a margin of what the overhead
+    # leaves (31,501,751,449 bytes) would not.
+    rc, out, err = run(cli, ["frontier", PROGRAM, "--const", "BATCH=1..64", "--machine", once,
+                             "--host", "default", "--margin", "19%", "--format", "json"])
+    front = json.loads(out)["largest_fit"]["value"] if rc == 0 else None
+    rc, out, err = run(cli, ["advise", PROGRAM, "-D", "BATCH=16", "--machine", once, "--host",
+                             "default", "--margin", "19%", "--format", "json"])
+    advised = [x["value"] for x in json.loads(out)["suggestions"] if x.get("name") == "BATCH"] \
+        if rc in (0, 1) else []
+    rc, out, err = run(cli, ["check", PROGRAM, "--machine", once, "--host", "default",
+                             "--margin", "24%"])
+    inside = "31,141,751,449 bytes" in out and "1 inside the margin" in out
+    if front != expected or advised != [expected] or not inside:
+        failures.append("the calibrated copy's overhead in frontier (%s), advise (%s), check's "
+                        "margin (%s): expected BATCH %d" % (front, advised, inside, expected))
+    else:
+        print("ok   frontier, advise and check's margin carry the overhead: BATCH %d" % expected)
     twice = os.path.join(tmp, "twice.vx")
     rc, out, err = run(cli, ["calibrate", PROGRAM, "--machine", once, "--overhead",
                              "workspace=0.5GB", "--offered", "41GiB", "-o", twice, "--format", "json"])
