@@ -20,6 +20,8 @@ margin of what is left would give about 98,900 tokens, 8.6% too many.
 """
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -49,6 +51,19 @@ def main(argv):
     run(cli, ["model", "examples/models/llama-3-8b.json", "--workload", "decode", "--context", "1",
               "-o", program])
     failures = []
+    # fleet/a100-40.vx cites the same log, with the command that applies its figures when
+    # asked: the figures must be the ones reproduced here, and the command must run.
+    fleet = open("fleet/a100-40.vx").read()
+    m = re.search(r"^// (vxpeak calibrate PROGRAM\.vx .*)$", fleet, re.M)
+    if not m or "--offered 39.50GiB" not in m.group(1) or \
+            '--overhead "non-torch=0.10GiB"' not in m.group(1):
+        failures.append("fleet/a100-40.vx does not cite vllm#12330's figures as a command")
+    else:
+        words = shlex.split(m.group(1))[1:]
+        words[words.index("PROGRAM.vx")] = program
+        words[words.index("MACHINE.vx")] = os.path.join(tmp, "fleet-cited.vx")
+        run(cli, words)
+        print("ok   fleet/a100-40.vx's cited command runs: %s" % m.group(1))
     machine = os.path.join(tmp, "vllm-a100.vx")
     doc = json.loads(run(cli, ["calibrate", program, "--machine", "a100-40", "--offered", "39.50GiB",
                                "--overhead", "activation peak=9.37GiB",
