@@ -167,7 +167,13 @@ static void read_overhead(reader *R, vxp_space *sp, TSNode comment) {
          "'%s': an overhead line is `// overhead: N B, why` with N whole bytes", quoted);
     return;
   }
-  sp->overhead += n; /* 128 bits: no sum of 64-bit lines a file can hold passes them */
+  if (n > UINT64_MAX - sp->overhead) {
+    char quoted[128];
+    quote(R, comment, quoted, sizeof(quoted));
+    diag(R, "VXP0018", comment, "'%s': the overheads of %s pass 2^64 bytes", quoted, sp->name);
+    return;
+  }
+  sp->overhead += n;
 }
 
 static void read_memory_field(reader *R, vxp_space *sp, TSNode f) {
@@ -1126,8 +1132,7 @@ void vxp_machine__link_declarations(vxp_model *m) {
 
 u128 vxp_space__budget(const vxp_space *sp, uint32_t margin_ppm) {
   u128 offered = (u128)sp->capacity + sp->overhead;
-  /* offered < 2^97 (fewer than 2^32 lines of 64 bits) and 10^6 < 2^20: no product passes 128
-   * bits. */
+  /* offered < 2^65 and 10^6 < 2^20: no product passes 128 bits. */
   u128 have = offered * (1000000u - margin_ppm), held = sp->overhead * 1000000u;
   return have > held ? have - held : 0;
 }

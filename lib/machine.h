@@ -31,8 +31,9 @@ typedef struct vxp_space {
   uint32_t capacity_start, capacity_end;
   /* `// overhead: N B` lines in the body (`vxpeak calibrate`): bytes a real run holds that no
    * program declares, already taken out of `capacity`. A margin is a share of what the device
-   * offers, capacity + overhead, so the overhead is kept apart (vxp_space__budget). */
-  u128 overhead;
+   * offers, capacity + overhead, so the overhead is kept apart (vxp_space__budget). 64 bits
+   * (a sum that passes them is VXP0018): a u128 here would widen every space. */
+  uint64_t overhead;
   bool has_bandwidth;
   uint64_t bandwidth; /* bytes per second, or per cycle when bandwidth_per_cycle */
   bool bandwidth_per_cycle;

@@ -27,7 +27,7 @@ int vxp_report_machine_calibrate(vxp_report **out, vxp_context *ctx, const vxp_m
   /* What the device offers: the framework's figure, else the model's (its capacity with the
    * overheads already taken out of it put back). Every overhead, old and new, comes out. */
   u128 offered = offered_bytes ? (u128)offered_bytes : (u128)sp->capacity + sp->overhead;
-  u128 held = sp->overhead + overhead_bytes;
+  u128 held = (u128)sp->overhead + overhead_bytes;
   if (held >= offered)
     return vxp_ctx__error(
         ctx, VXP_EINVAL, "overheads of %llu bytes leave nothing of the %llu bytes %s offers",
