@@ -277,7 +277,18 @@ static size_t margin_lines(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an,
     put_bytes(ctx, sb, vxp_call_tree_total_bytes(ct));
     vxp_sb__puts(ctx, sb, ", more than the ");
     put_bytes(ctx, sb, budget);
-    vxp_sb__printf(ctx, sb, " that leave %s%% of it free\n", pct);
+    const vxp_space *sp = ct->owner->view.spaces.items[ct->space];
+    if (sp->overhead) { /* the margin is of what the device offers, the overhead held in it */
+      vxp_sb__printf(ctx, sb, " that leave %s%% of the ", pct);
+      put_bytes(ctx, sb, (uint64_t)((u128)sp->capacity + sp->overhead > UINT64_MAX
+                                        ? UINT64_MAX
+                                        : sp->capacity + sp->overhead));
+      vxp_sb__puts(ctx, sb, " the device offers free, beside the ");
+      put_bytes(ctx, sb, sp->overhead);
+      vxp_sb__puts(ctx, sb, " of calibrated overheads\n");
+    } else {
+      vxp_sb__printf(ctx, sb, " that leave %s%% of it free\n", pct);
+    }
   }
   return count;
 }

@@ -72,7 +72,8 @@ def overheads(cli, tmp, capacity, constant, per_batch):
         if rc in (0, 1) else []
     rc, out, err = run(cli, ["check", PROGRAM, "--machine", once, "--host", "default",
                              "--margin", "24%"])
-    inside = "31,141,751,449 bytes" in out and "1 inside the margin" in out
+    inside = "31,141,751,449 bytes" in out and "1 inside the margin" in out and \
+        "leave 24% of the 42,949,672,960 bytes" in out
     if front != expected or advised != [expected] or not inside:
         failures.append("the calibrated copy's overhead in frontier (%s), advise (%s), check's "
                         "margin (%s): expected BATCH %d" % (front, advised, inside, expected))
