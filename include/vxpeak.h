@@ -933,6 +933,15 @@ VXP_API uint64_t vxp_resident_set_peak_bytes(const vxp_resident_set *rs);
 /** The space's capacity in bytes. */
 VXP_API uint64_t vxp_resident_set_capacity_bytes(const vxp_resident_set *rs);
 
+/**
+ * The bytes the peak may reach in the space with `margin_ppm` millionths kept free: that share
+ * of what the device offers (the capacity plus the overheads a calibrated model's `// overhead:`
+ * lines took out of it, `vxpeak calibrate`) less those overheads, rounded down; without
+ * overheads, capacity x (10^6 - margin_ppm) / 10^6. 0 for NULL, a space without a capacity,
+ * or a margin of 10^6 or more.
+ */
+VXP_API uint64_t vxp_resident_set_budget_bytes(const vxp_resident_set *rs, uint32_t margin_ppm);
+
 /** Number of tiles live at the peak (at least 1). */
 VXP_API size_t vxp_resident_set_tile_count(const vxp_resident_set *rs);
 

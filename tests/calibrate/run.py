@@ -79,6 +79,16 @@ def overheads(cli, tmp, capacity, constant, per_batch):
                         "margin (%s): expected BATCH %d" % (front, advised, inside, expected))
     else:
         print("ok   frontier, advise and check's margin carry the overhead: BATCH %d" % expected)
+    # advise on a program that fits: its headroom is what the margin leaves of the device's
+    # memory, less the overhead (vxp_resident_set_budget_bytes).
+    rc, out, err = run(cli, ["advise", PROGRAM, "--machine", once, "--host", "default",
+                             "--margin", "19%", "--format", "json"])
+    room = json.loads(out)["headroom"][0] if rc == 0 else {}
+    if room.get("budget_bytes") != capacity * 81 // 100 - OVERHEAD:
+        failures.append("advise's headroom on the calibrated copy: %s" % room)
+    else:
+        print("ok   advise's headroom keeps the margin of the device's memory and the overhead: "
+              "%d bytes" % room["budget_bytes"])
     twice = os.path.join(tmp, "twice.vx")
     rc, out, err = run(cli, ["calibrate", PROGRAM, "--machine", once, "--overhead",
                              "workspace=0.5GB", "--offered", "41GiB", "-o", twice, "--format", "json"])

@@ -320,6 +320,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "vxp_resident_set_space": (c_char_p, [H.resident_set]),
     "vxp_resident_set_peak_bytes": (c_uint64, [H.resident_set]),
     "vxp_resident_set_capacity_bytes": (c_uint64, [H.resident_set]),
+    "vxp_resident_set_budget_bytes": (c_uint64, [H.resident_set, c_uint32]),
     "vxp_resident_set_tile_count": (c_size_t, [H.resident_set]),
     "vxp_resident_set_overcommit": (c_int, [H.resident_set]),
     "vxp_resident_set_record_count": (c_size_t, [H.resident_set]),
