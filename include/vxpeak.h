@@ -1978,8 +1978,7 @@ VXP_API VXP_WARN_UNUSED int vxp_report_machine_overhead(vxp_report **out, vxp_co
 VXP_API VXP_WARN_UNUSED int vxp_report_machine_calibrate(vxp_report **out, vxp_context *ctx,
                                                          const vxp_machine *m, const char *space,
                                                          uint64_t offered_bytes,
-                                                         uint64_t overhead_bytes,
-                                                         const char *note);
+                                                         uint64_t overhead_bytes, const char *note);
 
 /**
  * The verdict of `an` as text (`vxpeak check`): the machine (and host), each resident set's

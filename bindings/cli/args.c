@@ -159,9 +159,8 @@ static bool parse_size(const char *s, uint64_t *out) {
   static const struct {
     const char *unit;
     uint64_t bytes;
-  } units[] = {{"B", 1},         {"KB", 1000},           {"MB", 1000000},
-               {"GB", 1000000000}, {"KiB", 1024},         {"MiB", 1048576},
-               {"GiB", 1073741824}, {"TiB", 1099511627776ull}};
+  } units[] = {{"B", 1},      {"KB", 1000},     {"MB", 1000000},     {"GB", 1000000000},
+               {"KiB", 1024}, {"MiB", 1048576}, {"GiB", 1073741824}, {"TiB", 1099511627776ull}};
   const char *p = s;
   unsigned __int128 whole = 0, frac = 0, scale = 1;
   for (; *p >= '0' && *p <= '9'; p++)
@@ -540,8 +539,8 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
     case OPT_OVERHEAD: rc = parse_overhead(cmd, a, value); break;
     case OPT_OFFERED:
       if (!parse_size(value, &a->offered) || a->offered == 0)
-        return usage_error(cmd, "--offered takes a positive size (39.50GiB, 42412802048), not '%s'%s",
-                           value, "");
+        return usage_error(
+            cmd, "--offered takes a positive size (39.50GiB, 42412802048), not '%s'%s", value, "");
       break;
     case OPT_TRAFFIC:
       if (strcmp(value, "compulsory") == 0)

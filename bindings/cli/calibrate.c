@@ -195,8 +195,8 @@ int vxpeak_calibrate(const vxpeak_args *args) {
   struct tm tm;
   gmtime_r(&now, &tm);
   strftime(date, sizeof(date), "%Y-%m-%d", &tm);
-  size_t used = (size_t)snprintf(note, sizeof(note), "calibrated %s for %s in %s", date,
-                                 function, space);
+  size_t used =
+      (size_t)snprintf(note, sizeof(note), "calibrated %s for %s in %s", date, function, space);
   if (negative)
     used += (size_t)snprintf(
         note + used, sizeof(note) - used,
@@ -222,8 +222,8 @@ int vxpeak_calibrate(const vxpeak_args *args) {
     exit_code = VXPEAK_EXIT_USAGE;
     goto done;
   }
-  int rc = vxp_report_machine_calibrate(&rep, s.program.ctx, s.target.machine, space,
-                                        args->offered, (uint64_t)total, note);
+  int rc = vxp_report_machine_calibrate(&rep, s.program.ctx, s.target.machine, space, args->offered,
+                                        (uint64_t)total, note);
   if (rc != VXP_OK) {
     exit_code = vxpeak_fail(s.program.ctx, rc, "calibrate");
     goto done;

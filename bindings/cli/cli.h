@@ -93,7 +93,7 @@ typedef struct vxpeak_args {
   const char *workload, *dtype, *kv_dtype, *optimizer;
   uint64_t model_batch, model_context;
   bool fused_attention, checkpointing;
-  const char *weights; /* --weights: a .safetensors header or an index.json */
+  const char *weights;                       /* --weights: a .safetensors header or an index.json */
   const char *symbolic[VXPEAK_MAX_SYMBOLIC]; /* --symbolic NAME,...: the names, in order */
   char symbolic_names[VXPEAK_MAX_SYMBOLIC][128];
   size_t symbolic_count;

@@ -280,9 +280,10 @@ static size_t margin_lines(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an,
     const vxp_space *sp = ct->owner->view.spaces.items[ct->space];
     if (sp->overhead) { /* the margin is of what the device offers, the overhead held in it */
       vxp_sb__printf(ctx, sb, " that leave %s%% of the ", pct);
-      put_bytes(ctx, sb, (uint64_t)((u128)sp->capacity + sp->overhead > UINT64_MAX
-                                        ? UINT64_MAX
-                                        : sp->capacity + sp->overhead));
+      put_bytes(ctx, sb,
+                (uint64_t)((u128)sp->capacity + sp->overhead > UINT64_MAX
+                               ? UINT64_MAX
+                               : sp->capacity + sp->overhead));
       vxp_sb__puts(ctx, sb, " the device offers free, beside the ");
       put_bytes(ctx, sb, sp->overhead);
       vxp_sb__puts(ctx, sb, " of calibrated overheads\n");

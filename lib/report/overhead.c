@@ -11,8 +11,8 @@
 #include "strbuf.h"
 
 int vxp_report_machine_calibrate(vxp_report **out, vxp_context *ctx, const vxp_machine *m,
-                                 const char *space, uint64_t offered_bytes,
-                                 uint64_t overhead_bytes, const char *note) {
+                                 const char *space, uint64_t offered_bytes, uint64_t overhead_bytes,
+                                 const char *note) {
   if (out) *out = NULL;
   if (!ctx) return VXP_EINVAL;
   vxp_ctx__begin(ctx);
@@ -29,10 +29,10 @@ int vxp_report_machine_calibrate(vxp_report **out, vxp_context *ctx, const vxp_m
   u128 offered = offered_bytes ? (u128)offered_bytes : (u128)sp->capacity + sp->overhead;
   u128 held = (u128)sp->overhead + overhead_bytes;
   if (held >= offered)
-    return vxp_ctx__error(
-        ctx, VXP_EINVAL, "overheads of %llu bytes leave nothing of the %llu bytes %s offers",
-        (unsigned long long)(held > UINT64_MAX ? UINT64_MAX : held),
-        (unsigned long long)(offered > UINT64_MAX ? UINT64_MAX : offered), space);
+    return vxp_ctx__error(ctx, VXP_EINVAL,
+                          "overheads of %llu bytes leave nothing of the %llu bytes %s offers",
+                          (unsigned long long)(held > UINT64_MAX ? UINT64_MAX : held),
+                          (unsigned long long)(offered > UINT64_MAX ? UINT64_MAX : offered), space);
   const vxp_source *src = sp->src ? sp->src : m->src;
   if (!src) return vxp_ctx__error(ctx, VXP_EINVAL, "machine '%s' was not read from text", m->label);
   const char *text = src->text;

@@ -629,8 +629,8 @@ test_report__check_lists_each_sets_own_tiles_and_the_pairs_inside_the_margin(voi
 /* The machine model's text with the framework's memory and overheads: the capacity becomes
  * what is offered less every overhead, old and new; a second calibration adds its line; the
  * reader of the copy sees the overheads apart; overheads that leave nothing are refused. */
-static void test_report__calibrated_machine_keeps_what_is_offered_and_the_overheads_apart(
-    void **state) {
+static void
+test_report__calibrated_machine_keeps_what_is_offered_and_the_overheads_apart(void **state) {
   (void)state;
   vxp_context *ctx = NULL;
   assert_int_equal(vxp_context_new(&ctx, NULL), VXP_OK);
@@ -652,8 +652,8 @@ static void test_report__calibrated_machine_keeps_what_is_offered_and_the_overhe
   assert_int_equal(vxp_machine_diagnostic_count(m2), 0);
   assert_int_equal(vxp_report_machine_overhead(&rep2, ctx, m2, "HBM", 200000, "again"), VXP_OK);
   assert_non_null(strstr(vxp_report_text(rep2, NULL), "// overhead: 300000 B, a log\n"));
-  assert_non_null(strstr(vxp_report_text(rep2, NULL),
-                         "// overhead: 200000 B, again\n  capacity: 500000 B,"));
+  assert_non_null(
+      strstr(vxp_report_text(rep2, NULL), "// overhead: 200000 B, again\n  capacity: 500000 B,"));
   vxp_report_free(rep2);
   rep2 = NULL;
   /* 300,000 held already and 700,000 more leave nothing of 1,000,000. */
