@@ -1964,8 +1964,9 @@ VXP_API VXP_WARN_UNUSED int vxp_report_machine_overhead(vxp_report **out, vxp_co
                                                         uint64_t overhead_bytes, const char *note);
 
 /**
- * vxp_report_machine_overhead with what the device offers restated: `offered_bytes` (the
- * space's memory as the framework sees it, torch.cuda.mem_get_info()'s total; 0 keeps the
+ * A copy of machine model `m`'s text calibrated to a run (`vxpeak calibrate`), as
+ * vxp_report_machine_overhead writes it, with what the device offers restated: `offered_bytes`
+ * (the space's memory as the framework sees it, torch.cuda.mem_get_info()'s total; 0 keeps the
  * model's) replaces the capacity, and `overhead_bytes` (0 allowed) is held inside it. The
  * copy's space gets a `// overhead: N B, NOTE` line in its body above `capacity:`, which is
  * the offered bytes less every overhead the space now carries. vxpeak's machine reader sums a
