@@ -319,6 +319,7 @@ examples: $(EXAMPLE_BINS) $(CLI)
 	@sh tests/models_regen.sh $(CLI)
 	@python3 tests/advise/apply.py $(CLI)
 	@python3 tests/calibrate/run.py $(CLI)
+	@python3 tests/calibrate/vllm_a100.py $(CLI)
 
 # CUDA code generation without a GPU: golden .cu files, and the generated programs built
 # against a CPU emulation of the CUDA runtime, whose measured peaks must equal the

@@ -933,6 +933,15 @@ VXP_API uint64_t vxp_resident_set_peak_bytes(const vxp_resident_set *rs);
 /** The space's capacity in bytes. */
 VXP_API uint64_t vxp_resident_set_capacity_bytes(const vxp_resident_set *rs);
 
+/**
+ * The bytes the peak may reach in the space with `margin_ppm` millionths kept free: that share
+ * of what the device offers (the capacity plus the overheads a calibrated model's `// overhead:`
+ * lines took out of it, `vxpeak calibrate`) less those overheads, rounded down; without
+ * overheads, capacity x (10^6 - margin_ppm) / 10^6. 0 for NULL, a space without a capacity,
+ * or a margin of 10^6 or more.
+ */
+VXP_API uint64_t vxp_resident_set_budget_bytes(const vxp_resident_set *rs, uint32_t margin_ppm);
+
 /** Number of tiles live at the peak (at least 1). */
 VXP_API size_t vxp_resident_set_tile_count(const vxp_resident_set *rs);
 
@@ -1942,7 +1951,7 @@ VXP_API int vxp_report_options_init(vxp_report_options *opts, unsigned int versi
 /**
  * A copy of machine model `m`'s text carrying a measured overhead (`vxpeak calibrate`):
  * memory space `space`'s `capacity:` lowered by `overhead_bytes` (written in bytes), and a
- * comment line `// overhead: NOTE` put before the space's declaration, so that every later
+ * comment line `// overhead: N B, NOTE` put in the space's body, so that every later
  * answer against the copy (check, sweep, frontier, advise) holds the overhead, and vxc reads
  * the copy unchanged. The model must have been read from text (a file or a built-in).
  * @param[out] out the text (vxp_report_text), owned by the caller (vxp_report_free)
@@ -1953,6 +1962,24 @@ VXP_API int vxp_report_options_init(vxp_report_options *opts, unsigned int versi
 VXP_API VXP_WARN_UNUSED int vxp_report_machine_overhead(vxp_report **out, vxp_context *ctx,
                                                         const vxp_machine *m, const char *space,
                                                         uint64_t overhead_bytes, const char *note);
+
+/**
+ * A copy of machine model `m`'s text calibrated to a run (`vxpeak calibrate`), as
+ * vxp_report_machine_overhead writes it, with what the device offers restated: `offered_bytes`
+ * (the space's memory as the framework sees it, torch.cuda.mem_get_info()'s total; 0 keeps the
+ * model's) replaces the capacity, and `overhead_bytes` (0 allowed) is held inside it. The
+ * copy's space gets a `// overhead: N B, NOTE` line in its body above `capacity:`, which is
+ * the offered bytes less every overhead the space now carries. vxpeak's machine reader sums a
+ * space's overhead lines, so that `--margin` stays a share of what the device offers (the
+ * capacity plus the overheads) with the overheads held inside it, as a framework's memory
+ * fraction is (vLLM's gpu_memory_utilization).
+ * @return as vxp_report_machine_overhead; VXP_EINVAL also when the overheads are not less
+ *         than what the device offers
+ */
+VXP_API VXP_WARN_UNUSED int vxp_report_machine_calibrate(vxp_report **out, vxp_context *ctx,
+                                                         const vxp_machine *m, const char *space,
+                                                         uint64_t offered_bytes,
+                                                         uint64_t overhead_bytes, const char *note);
 
 /**
  * The verdict of `an` as text (`vxpeak check`): the machine (and host), each resident set's

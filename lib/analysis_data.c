@@ -200,6 +200,13 @@ uint64_t vxp_resident_set_peak_bytes(const vxp_resident_set *rs) { return rs ? r
 uint64_t vxp_resident_set_capacity_bytes(const vxp_resident_set *rs) {
   return rs ? rs->capacity_bytes : 0;
 }
+uint64_t vxp_resident_set_budget_bytes(const vxp_resident_set *rs, uint32_t margin_ppm) {
+  if (!rs || !rs->capacity_bytes || margin_ppm >= 1000000u) return 0;
+  if (!rs->owner) /* an analysis still being built: no machine view to read overheads from */
+    return (uint64_t)((u128)rs->capacity_bytes * (1000000u - margin_ppm) / 1000000u);
+  return (uint64_t)(vxp_space__budget(rs->owner->view.spaces.items[rs->space], margin_ppm) /
+                    1000000u);
+}
 size_t vxp_resident_set_tile_count(const vxp_resident_set *rs) { return rs ? rs->tiles : 0; }
 int vxp_resident_set_overcommit(const vxp_resident_set *rs) { return rs && rs->overcommit; }
 int vxp_resident_set_allocated_bytes(const vxp_resident_set *rs, uint64_t *out) {

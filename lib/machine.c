@@ -142,9 +142,47 @@ static bool read_rate(reader *R, TSNode rate, uint64_t *out, bool *per_cycle) {
 
 static const char *const scope_words[] = {"device", "sm", "cta", "thread"};
 
+/* `// overhead: N B` in a Memory body, N whole bytes (what `vxpeak calibrate` writes, the
+ * rest of the line is prose): bytes a run holds beside the program, already out of the
+ * capacity. Any other comment is prose; a malformed overhead line is VXP0018, so that a typo
+ * never silently drops a figure. */
+static void read_overhead(reader *R, vxp_space *sp, TSNode comment) {
+  size_t len;
+  const char *s = node_text(R, comment, &len);
+  static const char lead[] = "// overhead:";
+  if (len < sizeof(lead) - 1 || memcmp(s, lead, sizeof(lead) - 1) != 0) return;
+  size_t i = sizeof(lead) - 1;
+  while (i < len && s[i] == ' ')
+    i++;
+  size_t w = i;
+  while (i < len && s[i] >= '0' && s[i] <= '9')
+    i++;
+  uint64_t n = 0;
+  bool ok = i > w && vxp_units__integer(s + w, i - w, &n) == VXP_UNIT_OK && i + 2 <= len &&
+            s[i] == ' ' && s[i + 1] == 'B' && (i + 2 == len || s[i + 2] == ',' || s[i + 2] == ':');
+  if (!ok) {
+    char quoted[128];
+    quote(R, comment, quoted, sizeof(quoted));
+    diag(R, "VXP0018", comment,
+         "'%s': an overhead line is `// overhead: N B, why` with N whole bytes", quoted);
+    return;
+  }
+  if (n > UINT64_MAX - sp->overhead) {
+    char quoted[128];
+    quote(R, comment, quoted, sizeof(quoted));
+    diag(R, "VXP0018", comment, "'%s': the overheads of %s pass 2^64 bytes", quoted, sp->name);
+    return;
+  }
+  sp->overhead += n;
+}
+
 static void read_memory_field(reader *R, vxp_space *sp, TSNode f) {
   const vxp_symbols *S = R->S;
   TSSymbol sym = ts_node_symbol(f);
+  if (sym == S->line_comment) {
+    read_overhead(R, sp, f);
+    return;
+  }
   TSNode value = fld(R, f, R->F->value);
   if (sym == S->overcommit_field) {
     sp->overcommit = true;
@@ -1090,4 +1128,11 @@ void vxp_machine__link_declarations(vxp_model *m) {
     else if (it->kind == VXP_ITEM_LOWERING)
       LINK(d->lowerings, lowering, it);
   }
+}
+
+u128 vxp_space__budget(const vxp_space *sp, uint32_t margin_ppm) {
+  u128 offered = (u128)sp->capacity + sp->overhead;
+  /* offered < 2^65 and 10^6 < 2^20: no product passes 128 bits. */
+  u128 have = offered * (1000000u - margin_ppm), held = sp->overhead * 1000000u;
+  return have > held ? have - held : 0;
 }

@@ -29,6 +29,11 @@ typedef struct vxp_space {
   bool has_capacity;
   uint64_t capacity;
   uint32_t capacity_start, capacity_end;
+  /* `// overhead: N B` lines in the body (`vxpeak calibrate`): bytes a real run holds that no
+   * program declares, already taken out of `capacity`. A margin is a share of what the device
+   * offers, capacity + overhead, so the overhead is kept apart (vxp_space__budget). 64 bits
+   * (a sum that passes them is VXP0018): a u128 here would widen every space. */
+  uint64_t overhead;
   bool has_bandwidth;
   uint64_t bandwidth; /* bytes per second, or per cycle when bandwidth_per_cycle */
   bool bandwidth_per_cycle;
@@ -248,5 +253,10 @@ extern const size_t vxp_builtin__model_count;
 /* Point each Memory, Topology and lowering item of `m` at the declaration
  * `m->declarations` holds of it (both are in source order), VXP_NONE where there is none. */
 void vxp_machine__link_declarations(vxp_model *m);
+
+/* What a space leaves for a program's peak under a margin of `margin_ppm` millionths, in
+ * millionths of a byte: (capacity + overhead) x (10^6 - margin) - overhead x 10^6, or 0 when the
+ * overhead takes all of it. With no overhead it is the capacity x (10^6 - margin) of before. */
+u128 vxp_space__budget(const vxp_space *sp, uint32_t margin_ppm);
 
 #endif /* VXP_MACHINE_H */

@@ -362,9 +362,10 @@ int vxp_sweep__fit(vxp_context *ctx, vxp_arena *arena, const vxp_analysis *an, c
     p->function = vxp_arena__strdup(ctx, arena, tight_function);
     p->space = vxp_arena__strdup(ctx, arena, tight_space->name);
     if (!p->function || !p->space) rc = VXP_ENOMEM;
-    /* The budget: peak x 10^6 <= capacity x (10^6 - margin). */
+    /* The budget: peak x 10^6 <= capacity x (10^6 - margin), the margin a share of what the
+     * device offers when a calibrated overhead was taken out of the capacity (machine.h). */
     u128 need = (u128)p->peak_bytes * 1000000u;
-    u128 have = (u128)p->capacity_bytes * (1000000u - margin_ppm);
+    u128 have = vxp_space__budget(tight_space, margin_ppm);
     bool decided_here = p->fits;
     if (p->fits && (saturated || p->peak_bytes > p->capacity_bytes)) {
       p->fits = false;

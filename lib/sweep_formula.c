@@ -94,7 +94,7 @@ int vxp_sweep__solve(const vxp_analysis *at_lo, const char *name, uint64_t lo, u
     }
     sets[n].set = &f->sets[i];
     sets[n].rs = rs;
-    sets[n].budget = (uint64_t)((u128)sp->capacity * (1000000u - margin_ppm) / 1000000u);
+    sets[n].budget = (uint64_t)(vxp_space__budget(sp, margin_ppm) / 1000000u);
     n++;
   }
   if (n == 0) {

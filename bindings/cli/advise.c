@@ -267,8 +267,7 @@ static void print_json(const advisor *A, bool fit) {
       const vxp_resident_set *rs = vxp_analysis_resident_set(an, i);
       uint64_t p = vxp_resident_set_peak_bytes(rs), c = vxp_resident_set_capacity_bytes(rs);
       if (!c) continue;
-      uint64_t budget =
-          (uint64_t)((unsigned __int128)c * (1000000u - A->args->margin_ppm) / 1000000u);
+      uint64_t budget = vxp_resident_set_budget_bytes(rs, A->args->margin_ppm);
       printf("%s\n    {\"function\": ", first ? "" : ",");
       vxpeak_json_string(stdout, vxp_resident_set_function(rs));
       printf(", \"space\": ");
@@ -327,8 +326,7 @@ static void print_text(const advisor *A, bool fit) {
       const vxp_resident_set *rs = vxp_analysis_resident_set(an, i);
       uint64_t p = vxp_resident_set_peak_bytes(rs), c = vxp_resident_set_capacity_bytes(rs);
       if (!c) continue;
-      uint64_t budget =
-          (uint64_t)((unsigned __int128)c * (1000000u - A->args->margin_ppm) / 1000000u);
+      uint64_t budget = vxp_resident_set_budget_bytes(rs, A->args->margin_ppm);
       printf("  %s: %s peak %s of %s bytes: %s bytes to spare\n", vxp_resident_set_function(rs),
              vxp_resident_set_space(rs), vxpeak_grouped(p, b1), vxpeak_grouped(budget, b2),
              vxpeak_grouped(budget > p ? budget - p : 0, b3));

@@ -120,6 +120,14 @@ static const option_spec specs[OPT_COUNT] = {
      "(reserved_bytes.all.peak, else allocated_bytes.all.peak)",
      "vxpeak %s examples/llama2/decode.vx --measured-from tests/calibrate/memory_stats.json "
      "-o calibrated.vx"},
+    {OPT_OVERHEAD, "--overhead", NULL, "NAME=SIZE",
+     "an overhead known from a run's log, held beside the program (calibrate):\n"
+     "SIZE in bytes or with a unit (9.37GiB, 500MiB, 1.5GB); repeatable",
+     "vxpeak %s examples/llama2/decode.vx --overhead \"CUDA context=500MiB\" -o calibrated.vx"},
+    {OPT_OFFERED, "--offered", NULL, "SIZE",
+     "the space's memory as the framework sees it (torch.cuda.mem_get_info()'s total),\n"
+     "in place of the model's capacity; a margin is a share of it (calibrate)",
+     "vxpeak %s examples/llama2/decode.vx --offered 39.50GiB -o calibrated.vx"},
     {OPT_HELP, "--help", "-h", NULL, "show this command's options and examples",
      "vxpeak %s --help"},
 };
@@ -143,6 +151,63 @@ static bool parse_u64(const char *s, const char *end, uint64_t *out) {
   }
   *out = v;
   return true;
+}
+
+/* A size: whole or decimal, with an optional unit (B, KB, MB, GB, KiB, MiB, GiB, TiB),
+ * rounded to the nearest byte exactly (a log prints 9.37GiB, not a byte count). */
+static bool parse_size(const char *s, uint64_t *out) {
+  static const struct {
+    const char *unit;
+    uint64_t bytes;
+  } units[] = {{"B", 1},      {"KB", 1000},     {"MB", 1000000},     {"GB", 1000000000},
+               {"KiB", 1024}, {"MiB", 1048576}, {"GiB", 1073741824}, {"TiB", 1099511627776ull}};
+  const char *p = s;
+  unsigned __int128 whole = 0, frac = 0, scale = 1;
+  for (; *p >= '0' && *p <= '9'; p++)
+    if ((whole = whole * 10 + (unsigned)(*p - '0')) > UINT64_MAX) return false;
+  if (p == s) return false;
+  if (*p == '.') {
+    const char *f = ++p;
+    for (; *p >= '0' && *p <= '9'; p++) {
+      if (p - f >= 12) return false;
+      frac = frac * 10 + (unsigned)(*p - '0');
+      scale *= 10;
+    }
+    if (p == f) return false;
+  }
+  while (*p == ' ')
+    p++;
+  uint64_t unit = *p ? 0 : 1;
+  for (size_t i = 0; i < sizeof(units) / sizeof(units[0]) && !unit; i++)
+    if (strcmp(p, units[i].unit) == 0) unit = units[i].bytes;
+  if (!unit) return false;
+  /* whole < 2^64, unit < 2^41, scale <= 10^12 < 2^40: (whole x scale + frac) x unit < 2^145
+   * could pass 128 bits, so the whole part is multiplied out alone. */
+  unsigned __int128 bytes = whole * unit;
+  if (bytes > UINT64_MAX) return false;
+  bytes += (frac * unit + scale / 2) / scale;
+  if (bytes > UINT64_MAX) return false;
+  *out = (uint64_t)bytes;
+  return true;
+}
+
+/* NAME=SIZE: an overhead known in advance or from a log. */
+static int parse_overhead(const vxpeak_command *cmd, vxpeak_args *a, const char *text) {
+  const char *eq = strrchr(text, '=');
+  uint64_t bytes = 0;
+  if (!eq || eq == text || !parse_size(eq + 1, &bytes) || bytes == 0)
+    return usage_error(cmd,
+                       "--overhead takes NAME=SIZE with a positive size (e.g. --overhead "
+                       "\"CUDA context=500MiB\"), not '%s'%s",
+                       text, "");
+  if ((size_t)(eq - text) >= sizeof(a->overhead_name[0]) || memchr(text, '\n', (size_t)(eq - text)))
+    return usage_error(cmd, "--overhead %s: a name of one line, under 128 bytes%s", text, "");
+  if (a->overhead_count == VXPEAK_MAX_OVERHEADS)
+    return usage_error(cmd, "at most 8 --overhead options%s%s", "", "");
+  memcpy(a->overhead_name[a->overhead_count], text, (size_t)(eq - text));
+  a->overhead_name[a->overhead_count][eq - text] = '\0';
+  a->overhead_bytes[a->overhead_count++] = bytes;
+  return VXPEAK_EXIT_OK;
 }
 
 static bool valid_name(const char *s, size_t len) {
@@ -471,6 +536,12 @@ int vxpeak_args_parse(const vxpeak_command *cmd, int argc, char **argv, vxpeak_a
       a->has_measured = true;
       break;
     case OPT_MEASURED_FROM: a->measured_from = value; break;
+    case OPT_OVERHEAD: rc = parse_overhead(cmd, a, value); break;
+    case OPT_OFFERED:
+      if (!parse_size(value, &a->offered) || a->offered == 0)
+        return usage_error(
+            cmd, "--offered takes a positive size (39.50GiB, 42412802048), not '%s'%s", value, "");
+      break;
     case OPT_TRAFFIC:
       if (strcmp(value, "compulsory") == 0)
         a->no_reuse = false;
@@ -611,7 +682,8 @@ static void option_help(FILE *out, const vxpeak_command *cmd, const option_spec 
     size_t used = strlen(example);
     if (accepts(cmd, OPT_CONST) && s->id != OPT_CONST && !strstr(example, "--const "))
       used += (size_t)snprintf(example + used, sizeof(example) - used, " --const BATCH=1..64");
-    if (accepts(cmd, OPT_MEASURED) && !strstr(example, "--measured"))
+    if (accepts(cmd, OPT_MEASURED) && !strstr(example, "--measured") &&
+        !strstr(example, "--overhead") && !strstr(example, "--offered"))
       used += (size_t)snprintf(example + used, sizeof(example) - used, " --measured 32858265088");
     if (cmd->needs_output && !strstr(example, " -o "))
       snprintf(example + used, sizeof(example) - used, " -o %s",

@@ -125,15 +125,36 @@ static bool choose(const vxpeak_args *args, const vxp_analysis *an, const char *
   return true;
 }
 
+/* The capacity the copy gives the space: the field right after the overhead line the library
+ * wrote (vxp_report_machine_calibrate puts it there), read back rather than recomputed, since
+ * the model may carry overheads of an earlier calibration. 0 when it is not found. */
+static uint64_t written_capacity(const char *text, const char *note) {
+  const char *p = strstr(text, note);
+  if (!p || !(p = strchr(p, '\n'))) return 0;
+  while (*p == '\n' || *p == ' ' || *p == '\t')
+    p++;
+  if (strncmp(p, "capacity: ", 10) != 0) return 0;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(p + 10, &end, 10);
+  return errno || strncmp(end, " B", 2) != 0 ? 0 : (uint64_t)v;
+}
+
 int vxpeak_calibrate(const vxpeak_args *args) {
-  if (args->has_measured == (args->measured_from != NULL)) {
+  if (args->has_measured && args->measured_from) {
     fprintf(stderr, "vxpeak calibrate: give the measured peak once: --measured BYTES or "
                     "--measured-from FILE (see 'vxpeak calibrate --help')\n");
     return VXPEAK_EXIT_USAGE;
   }
+  bool has_measurement = args->has_measured || args->measured_from;
+  if (!has_measurement && !args->overhead_count && !args->offered) {
+    fprintf(stderr, "vxpeak calibrate: nothing to calibrate: give a measured peak (--measured, "
+                    "--measured-from), an --overhead NAME=SIZE or --offered SIZE\n");
+    return VXPEAK_EXIT_USAGE;
+  }
   uint64_t measured = 0;
   const char *source = NULL;
-  int exit_code = measured_bytes(args, &measured, &source);
+  int exit_code = has_measurement ? measured_bytes(args, &measured, &source) : VXPEAK_EXIT_OK;
   if (exit_code != VXPEAK_EXIT_OK) return exit_code;
   vxpeak_session s;
   vxp_report *rep = NULL;
@@ -157,34 +178,59 @@ int vxpeak_calibrate(const vxpeak_args *args) {
     exit_code = VXPEAK_EXIT_USAGE;
     goto done;
   }
-  bool negative = measured < peak;
+  bool negative = has_measurement && measured < peak;
   uint64_t residual = negative ? peak - measured : measured - peak;
-  uint64_t stored = negative ? 0 : residual;
-  char date[16], b1[32], b2[32], b3[32], b4[32], note[1024];
+  uint64_t stored = negative || !has_measurement ? 0 : residual;
+  /* The overheads held: the measured residual, then each --overhead, summed exactly. */
+  unsigned __int128 total = stored;
+  for (size_t i = 0; i < args->overhead_count; i++)
+    total += args->overhead_bytes[i];
+  if (total > UINT64_MAX) {
+    fprintf(stderr, "vxpeak calibrate: the overheads pass 2^64 bytes\n");
+    exit_code = VXPEAK_EXIT_USAGE;
+    goto done;
+  }
+  char date[16], b1[32], b2[32], b3[32], b4[32], note[2048];
   time_t now = time(NULL);
   struct tm tm;
   gmtime_r(&now, &tm);
   strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+  size_t used =
+      (size_t)snprintf(note, sizeof(note), "calibrated %s for %s in %s", date, function, space);
   if (negative)
-    snprintf(note, sizeof(note),
-             "calibrated %s, none stored: %s measured %s bytes (%s), %s bytes less than the "
-             "static peak of %s in %s (%s): the program declares more than the run used",
-             date, args->file, vxpeak_grouped(measured, b1), source, vxpeak_grouped(residual, b2),
-             function, space, vxpeak_grouped(peak, b3));
-  else
-    snprintf(note, sizeof(note),
-             "calibrated %s: %s measured %s bytes (%s) for %s in %s, whose static peak is %s: "
-             "residual %s bytes, taken from the capacity of %s (%s bytes)",
-             date, args->file, vxpeak_grouped(measured, b1), source, function, space,
-             vxpeak_grouped(peak, b2), vxpeak_grouped(residual, b3), space,
-             vxpeak_grouped(capacity, b4));
-  int rc = vxp_report_machine_overhead(&rep, s.program.ctx, s.target.machine, space, stored, note);
+    used += (size_t)snprintf(
+        note + used, sizeof(note) - used,
+        "; none stored: %s measured %s bytes (%s), %s bytes less than the static peak (%s): "
+        "the program declares more than the run used",
+        args->file, vxpeak_grouped(measured, b1), source, vxpeak_grouped(residual, b2),
+        vxpeak_grouped(peak, b3));
+  else if (has_measurement)
+    used += (size_t)snprintf(note + used, sizeof(note) - used,
+                             "; %s measured %s bytes (%s), static peak %s: residual %s bytes",
+                             args->file, vxpeak_grouped(measured, b1), source,
+                             vxpeak_grouped(peak, b2), vxpeak_grouped(residual, b3));
+  for (size_t i = 0; i < args->overhead_count && used < sizeof(note); i++)
+    used += (size_t)snprintf(note + used, sizeof(note) - used, "; %s %s bytes (given)",
+                             args->overhead_name[i], vxpeak_grouped(args->overhead_bytes[i], b1));
+  if (args->offered && used < sizeof(note))
+    used += (size_t)snprintf(note + used, sizeof(note) - used,
+                             "; the device offers %s bytes as the framework sees it (the model's "
+                             "capacity was %s)",
+                             vxpeak_grouped(args->offered, b1), vxpeak_grouped(capacity, b2));
+  if (used >= sizeof(note)) {
+    fprintf(stderr, "vxpeak calibrate: the overhead line passes %zu bytes\n", sizeof(note));
+    exit_code = VXPEAK_EXIT_USAGE;
+    goto done;
+  }
+  int rc = vxp_report_machine_calibrate(&rep, s.program.ctx, s.target.machine, space, args->offered,
+                                        (uint64_t)total, note);
   if (rc != VXP_OK) {
     exit_code = vxpeak_fail(s.program.ctx, rc, "calibrate");
     goto done;
   }
   size_t len = 0;
   const char *text = vxp_report_text(rep, &len);
+  uint64_t after = written_capacity(text, note);
   FILE *out = fopen(args->output, "wb");
   if (!out || fwrite(text, 1, len, out) != len || fclose(out) != 0) {
     fprintf(stderr, "vxpeak calibrate: cannot write %s: %s\n", args->output, strerror(errno));
@@ -200,26 +246,50 @@ int vxpeak_calibrate(const vxpeak_args *args) {
     vxpeak_json_string(stdout, function);
     printf(",\n  \"space\": ");
     vxpeak_json_string(stdout, space);
-    printf(",\n  \"measured_bytes\": %llu,\n  \"measured_from\": \"%s\",\n"
-           "  \"static_peak_bytes\": %llu,\n  \"residual_bytes\": %s%llu,\n"
-           "  \"stored_bytes\": %llu,\n  \"capacity_bytes\": %llu,\n"
+    if (has_measurement)
+      printf(",\n  \"measured_bytes\": %llu,\n  \"measured_from\": \"%s\"",
+             (unsigned long long)measured, source);
+    else
+      printf(",\n  \"measured_bytes\": null,\n  \"measured_from\": null");
+    printf(",\n  \"static_peak_bytes\": %llu,\n  \"residual_bytes\": ", (unsigned long long)peak);
+    if (has_measurement)
+      printf("%s%llu", negative ? "-" : "", (unsigned long long)residual);
+    else
+      printf("null");
+    printf(",\n  \"overheads\": [");
+    for (size_t i = 0; i < args->overhead_count; i++) {
+      printf("%s{\"name\": ", i ? ", " : "");
+      vxpeak_json_string(stdout, args->overhead_name[i]);
+      printf(", \"bytes\": %llu}", (unsigned long long)args->overhead_bytes[i]);
+    }
+    printf("],\n  \"offered_bytes\": ");
+    if (args->offered)
+      printf("%llu", (unsigned long long)args->offered);
+    else
+      printf("null");
+    printf(",\n  \"stored_bytes\": %llu,\n  \"capacity_bytes\": %llu,\n"
            "  \"calibrated_capacity_bytes\": %llu,\n  \"output\": ",
-           (unsigned long long)measured, source, (unsigned long long)peak, negative ? "-" : "",
-           (unsigned long long)residual, (unsigned long long)stored, (unsigned long long)capacity,
-           (unsigned long long)(capacity - stored));
+           (unsigned long long)total, (unsigned long long)capacity, (unsigned long long)after);
     vxpeak_json_string(stdout, args->output);
     printf("\n}\n");
   } else {
-    printf("%s in %s on %s: measured %s bytes (%s), static peak %s bytes\n", function, space,
-           vxpeak_target_name(&s.target), vxpeak_grouped(measured, b1), source,
-           vxpeak_grouped(peak, b2));
+    if (has_measurement)
+      printf("%s in %s on %s: measured %s bytes (%s), static peak %s bytes\n", function, space,
+             vxpeak_target_name(&s.target), vxpeak_grouped(measured, b1), source,
+             vxpeak_grouped(peak, b2));
     if (negative)
       printf("residual -%s bytes: the program declares more than the run used; nothing stored\n",
              vxpeak_grouped(residual, b3));
-    else
-      printf("residual %s bytes: %s's capacity %s -> %s bytes in %s\n",
-             vxpeak_grouped(residual, b3), space, vxpeak_grouped(capacity, b1),
-             vxpeak_grouped(capacity - stored, b2), args->output);
+    else if (has_measurement)
+      printf("residual %s bytes\n", vxpeak_grouped(residual, b3));
+    for (size_t i = 0; i < args->overhead_count; i++)
+      printf("overhead %s: %s bytes\n", args->overhead_name[i],
+             vxpeak_grouped(args->overhead_bytes[i], b1));
+    if (args->offered)
+      printf("offered: %s bytes as the framework sees it\n", vxpeak_grouped(args->offered, b1));
+    printf("%s's capacity %s -> %s bytes in %s (overheads held: %s bytes)\n", space,
+           vxpeak_grouped(capacity, b1), vxpeak_grouped(after, b2), args->output,
+           vxpeak_grouped((uint64_t)total, b4));
   }
   exit_code = VXPEAK_EXIT_OK;
 done:

@@ -44,6 +44,8 @@ typedef enum vxpeak_opt {
   OPT_RETYPE,
   OPT_MEASURED,
   OPT_MEASURED_FROM,
+  OPT_OVERHEAD,
+  OPT_OFFERED,
   OPT_HELP,
   OPT_COUNT
 } vxpeak_opt;
@@ -51,6 +53,7 @@ typedef enum vxpeak_opt {
 #define VXPEAK_MAX_DEFINES 64
 #define VXPEAK_MAX_MACHINES 32
 #define VXPEAK_MAX_RETYPES 16
+#define VXPEAK_MAX_OVERHEADS 8
 #define VXPEAK_MAX_SYMBOLIC 8 /* the library's limit (vxp_formula_new) */
 
 /* The parsed command line of one command. */
@@ -100,6 +103,10 @@ typedef struct vxpeak_args {
   bool has_measured; /* --measured BYTES */
   uint64_t measured;
   const char *measured_from; /* --measured-from FILE (torch.cuda.memory_stats() as JSON) */
+  char overhead_name[VXPEAK_MAX_OVERHEADS][128]; /* --overhead NAME=SIZE, in order */
+  uint64_t overhead_bytes[VXPEAK_MAX_OVERHEADS];
+  size_t overhead_count;
+  uint64_t offered; /* --offered SIZE: what the device offers as the framework sees it; 0: none */
 } vxpeak_args;
 
 /* A command: its name, what it does, which options it takes, which formats it writes. */

@@ -148,7 +148,8 @@ const vxpeak_command vxpeak_commands[] = {
      "  $ vxpeak advise examples/llama2/decode.vx -D BATCH=16 --tokens-per-call BATCH\n"
      "  $ vxpeak advise examples/llama2/decode.vx -D BATCH=16 --format json\n"},
     {"calibrate",
-     "FILE.vx (--measured BYTES | --measured-from FILE) [--space S] [--function F] "
+     "FILE.vx [--measured BYTES | --measured-from FILE] [--overhead NAME=SIZE]... "
+     "[--offered SIZE] [--space S] [--function F] "
      "[--machine M] [--host H] [-D NAME=VALUE]... -o MACHINE.vx [--format text|json]",
      "one measured peak as a named, dated overhead in a copy of the machine model",
      "Set a peak measured on a real run beside the static peak of a function (default: main,\n"
@@ -158,11 +159,14 @@ const vxpeak_command vxpeak_commands[] = {
      "written to -o with a dated `// overhead:` line, so that --machine MACHINE.vx carries\n"
      "it in every later answer (check, sweep, frontier, advise). A negative residual (the\n"
      "program declares more than the run used) is reported and never stored as extra\n"
-     "capacity. --measured-from reads torch.cuda.memory_stats() saved as JSON. Exit status 0\n"
+     "capacity. --measured-from reads torch.cuda.memory_stats() saved as JSON. --overhead\n"
+     "names an overhead a log states (an activation peak, non-torch memory), --offered the\n"
+     "memory the framework sees; a --margin is then a share of what the device offers, the\n"
+     "overheads held inside it. Exit status 0\n"
      "written, 2 usage or I/O error.",
      vxpeak_calibrate,
      MACHINE_OPTS | O(OPT_FORMAT) | O(OPT_FUNCTION) | O(OPT_SPACE) | O(OPT_OUTPUT) |
-         O(OPT_MEASURED) | O(OPT_MEASURED_FROM),
+         O(OPT_MEASURED) | O(OPT_MEASURED_FROM) | O(OPT_OVERHEAD) | O(OPT_OFFERED),
      report_formats, true,
      "  $ vxpeak calibrate examples/llama2/decode.vx --measured 32858265088 -o calibrated.vx\n"
      "  $ vxpeak sweep examples/llama2/decode.vx --const BATCH=1..64 --machine calibrated.vx \\\n"

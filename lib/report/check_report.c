@@ -247,7 +247,8 @@ static bool inside_margin(const vxp_call_tree *ct, uint32_t margin_ppm, uint64_t
   uint64_t total = vxp_call_tree_total_bytes(ct), cap = vxp_call_tree_capacity_bytes(ct);
   if (!cap || !margin_ppm || margin_ppm >= 1000000u) return false;
   u128 need = (u128)total * 1000000u;
-  u128 have = (u128)cap * (1000000u - margin_ppm);
+  /* A share of what the device offers, a calibrated overhead included (machine.h). */
+  u128 have = vxp_space__budget(ct->owner->view.spaces.items[ct->space], margin_ppm);
   if (budget) *budget = (uint64_t)(have / 1000000u);
   return need > have && total <= cap; /* over capacity is already an error */
 }
@@ -276,7 +277,19 @@ static size_t margin_lines(vxp_context *ctx, vxp_sb *sb, const vxp_analysis *an,
     put_bytes(ctx, sb, vxp_call_tree_total_bytes(ct));
     vxp_sb__puts(ctx, sb, ", more than the ");
     put_bytes(ctx, sb, budget);
-    vxp_sb__printf(ctx, sb, " that leave %s%% of it free\n", pct);
+    const vxp_space *sp = ct->owner->view.spaces.items[ct->space];
+    if (sp->overhead) { /* the margin is of what the device offers, the overhead held in it */
+      vxp_sb__printf(ctx, sb, " that leave %s%% of the ", pct);
+      put_bytes(ctx, sb,
+                (uint64_t)((u128)sp->capacity + sp->overhead > UINT64_MAX
+                               ? UINT64_MAX
+                               : sp->capacity + sp->overhead));
+      vxp_sb__puts(ctx, sb, " the device offers free, beside the ");
+      put_bytes(ctx, sb, sp->overhead);
+      vxp_sb__puts(ctx, sb, " of calibrated overheads\n");
+    } else {
+      vxp_sb__printf(ctx, sb, " that leave %s%% of it free\n", pct);
+    }
   }
   return count;
 }

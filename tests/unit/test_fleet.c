@@ -200,6 +200,30 @@ static void test_fleet__every_model_loads_and_sources_every_figure(void **state)
   assert_true(files >= sizeof(required) / sizeof(required[0]) + 1); /* and a real host */
 }
 
+/* Every GPU model (arch nvptx64 or amdgcn) says what it knows of the overhead a process holds
+ * before it places a byte (fleet/README.md, "Overheads"): a comment that no size is published
+ * for the part, so none is taken out of its capacity; none carries an `// overhead:` line, which
+ * would mean bytes already taken out. */
+static void test_fleet__each_gpu_says_what_is_known_of_its_context_overhead(void **state) {
+  (void)state;
+  const char *gpus[] = {"a100-40", "a100-80", "h100-sxm", "h200",     "b200",
+                        "mi300x",  "l4",      "rtx-4090", "node-8gpu"};
+  for (size_t i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++) {
+    char path[128];
+    snprintf(path, sizeof(path), "fleet/%s.vx", gpus[i]);
+    size_t len;
+    char *text = read_text(path, &len);
+    if (!strstr(text, "arch: nvptx64") && !strstr(text, "arch: amdgcn"))
+      fail_msg("%s: not a GPU model", path);
+    if (!strstr(text, "// Overheads (fleet/README.md, \"Overheads\"):") ||
+        !strstr(text, "has no published size for this part"))
+      fail_msg("%s: says nothing of the context's overhead", path);
+    if (strstr(text, "// overhead:"))
+      fail_msg("%s: a fleet model carries no calibrated overhead", path);
+    free(text);
+  }
+}
+
 /* Which element types each part's hardware takes (E6026 on `dtypes:`): the table vxc's
  * fleet pins, cited in each file. FP8 arrives with Hopper, FP4 with Blackwell only, INT4 goes
  * the other way (Ampere has it, Hopper and Blackwell do not), and Metal has no double. */
@@ -280,6 +304,7 @@ static void test_fleet__an_unsourced_figure_is_caught(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fleet__every_model_loads_and_sources_every_figure),
+      cmocka_unit_test(test_fleet__each_gpu_says_what_is_known_of_its_context_overhead),
       cmocka_unit_test(test_fleet__element_types_follow_each_parts_hardware),
       cmocka_unit_test(test_fleet__an_unsourced_figure_is_caught),
   };

@@ -180,6 +180,42 @@ static void test_machine__compute_lines_declare_peak_rates(void **state) {
   test_done(&r);
 }
 
+static void test_machine__overhead_lines_are_summed_and_a_margin_is_a_share_of_both(void **state) {
+  (void)state;
+  /* `// overhead: N B` lines (vxpeak calibrate) are comments vxc skips; vxpeak sums them per
+   * space, already out of the capacity, so that a margin is a share of capacity + overhead. */
+  test_run r = test_analyse("Memory A {\n"
+                            "  // overhead: 100 B, calibrated 2026-12-06: a CUDA context\n"
+                            "  // overhead: 50 B: the framework's workspace\n"
+                            "  // overheads are prose when no colon follows the word\n"
+                            "  capacity: 850 B\n}\n"
+                            "Memory B {\n  // overhead: lots of it\n  capacity: 1 KiB\n}\n"
+                            "Memory C {\n  // overhead: 7 KB, a unit other than B\n"
+                            "  capacity: 1 KiB\n}\n"
+                            "Memory D { capacity: 1000 B }\n"
+                            "Memory E {\n  // overhead: 18446744073709551615 B, all of it\n"
+                            "  // overhead: 1 B, and one more\n  capacity: 1 KiB\n}\n");
+  const vxp_space *a = vxp_machine__space(&r.an->view, "A");
+  assert_non_null(a);
+  assert_true(a->overhead == 150);
+  assert_true(a->capacity == 850);
+  /* 10% of the 1,000 bytes offered is 100: the program may hold 900 - 150 = 750 bytes, not
+   * 90% of the 850 left (765). */
+  assert_true(vxp_space__budget(a, 100000) == (u128)750 * 1000000u);
+  const vxp_space *d = vxp_machine__space(&r.an->view, "D");
+  assert_true(d->overhead == 0);
+  assert_true(vxp_space__budget(d, 100000) == (u128)900 * 1000000u);
+  /* An overhead of more than the margin leaves would leave nothing, not wrap around. */
+  vxp_space big = *a;
+  big.overhead = 1000;
+  big.capacity = 10;
+  assert_true(vxp_space__budget(&big, 500000) == 0);
+  /* B's and C's lines do not parse; E's second line takes the sum past 64 bits. */
+  assert_int_equal(test_count_diag(r.an, "VXP0018"), 3);
+  assert_true(vxp_machine__space(&r.an->view, "E")->overhead == UINT64_MAX);
+  test_done(&r);
+}
+
 static void test_machine__every_field_is_read(void **state) {
   (void)state;
   /* A space with every field, checked through what the analysis makes of it. */
@@ -279,6 +315,7 @@ int main(void) {
       cmocka_unit_test(test_machine__topology_coherence_e6005_e6016_and_dtypes),
       cmocka_unit_test(test_machine__every_field_is_read),
       cmocka_unit_test(test_machine__compute_lines_declare_peak_rates),
+      cmocka_unit_test(test_machine__overhead_lines_are_summed_and_a_margin_is_a_share_of_both),
       cmocka_unit_test(test_machine__built_in_machines_cover_the_fleet),
   };
   return cmocka_run_group_tests_name("machine", tests, NULL, NULL);

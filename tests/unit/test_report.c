@@ -626,6 +626,49 @@ test_report__check_lists_each_sets_own_tiles_and_the_pairs_inside_the_margin(voi
   test_done(&r);
 }
 
+/* The machine model's text with the framework's memory and overheads: the capacity becomes
+ * what is offered less every overhead, old and new; a second calibration adds its line; the
+ * reader of the copy sees the overheads apart; overheads that leave nothing are refused. */
+static void
+test_report__calibrated_machine_keeps_what_is_offered_and_the_overheads_apart(void **state) {
+  (void)state;
+  vxp_context *ctx = NULL;
+  assert_int_equal(vxp_context_new(&ctx, NULL), VXP_OK);
+  static const char text[] = "Memory HBM {\n  capacity: 40 GiB,\n  managed: explicit\n}\n";
+  vxp_source *src = NULL, *src2 = NULL;
+  vxp_machine *m = NULL, *m2 = NULL;
+  vxp_report *rep = NULL, *rep2 = NULL;
+  assert_int_equal(vxp_source_new(&src, ctx, "m.vx", text, sizeof(text) - 1), VXP_OK);
+  assert_int_equal(vxp_machine_load(&m, ctx, src), VXP_OK);
+  assert_int_equal(vxp_report_machine_calibrate(&rep, ctx, m, "HBM", 1000000, 300000, "a log"),
+                   VXP_OK);
+  size_t len = 0;
+  const char *out = vxp_report_text(rep, &len);
+  assert_string_equal(out, "Memory HBM {\n  // overhead: 300000 B, a log\n  capacity: 700000 B,\n"
+                           "  managed: explicit\n}\n");
+  /* Calibrated again, with the model's offer kept: 1,000,000 less both overheads. */
+  assert_int_equal(vxp_source_new(&src2, ctx, "m2.vx", out, len), VXP_OK);
+  assert_int_equal(vxp_machine_load(&m2, ctx, src2), VXP_OK);
+  assert_int_equal(vxp_machine_diagnostic_count(m2), 0);
+  assert_int_equal(vxp_report_machine_overhead(&rep2, ctx, m2, "HBM", 200000, "again"), VXP_OK);
+  assert_non_null(strstr(vxp_report_text(rep2, NULL), "// overhead: 300000 B, a log\n"));
+  assert_non_null(
+      strstr(vxp_report_text(rep2, NULL), "// overhead: 200000 B, again\n  capacity: 500000 B,"));
+  vxp_report_free(rep2);
+  rep2 = NULL;
+  /* 300,000 held already and 700,000 more leave nothing of 1,000,000. */
+  assert_int_equal(vxp_report_machine_overhead(&rep2, ctx, m2, "HBM", 700000, "too much"),
+                   VXP_EINVAL);
+  assert_null(rep2);
+  assert_int_equal(vxp_report_machine_calibrate(&rep2, ctx, m2, "HBM", 0, 1, "x\ny"), VXP_EINVAL);
+  vxp_report_free(rep);
+  vxp_machine_free(m2);
+  vxp_machine_free(m);
+  vxp_source_free(src2);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_report__explain_keeps_every_row),
@@ -642,6 +685,8 @@ int main(void) {
       cmocka_unit_test(test_report__a_streamed_plot_is_the_plot_in_bounded_pieces),
       cmocka_unit_test(
           test_report__check_lists_each_sets_own_tiles_and_the_pairs_inside_the_margin),
+      cmocka_unit_test(
+          test_report__calibrated_machine_keeps_what_is_offered_and_the_overheads_apart),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
