@@ -66,7 +66,8 @@ static vxp_const_env env_of(const deriver *D, uint32_t fn) {
   e.consts = D->an->const_table;
   if (fn != VXP_NONE) {
     const vxp_analysed_fn *af = &D->an->functions.items[fn];
-    e.bindings = D->an->const_binds.items + af->const_first;
+    /* No bindings at all leaves the table NULL: an offset on NULL, even 0, is undefined. */
+    e.bindings = af->const_count ? D->an->const_binds.items + af->const_first : NULL;
     e.binding_count = af->const_count;
   }
   return e;
