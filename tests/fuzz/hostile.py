@@ -221,11 +221,12 @@ def cases():
 # placements, 8.6 MiB): check 325 MB (26.7), parse about the same, emit-cuda 589 MB (56.0).
 # instantiation-explosion (a generic of 3000 placements instantiated until VXP0030 stops at
 # 2^18 placements in all): emit-cuda 109 MB on 0.3 MB of input (44), the instances' records,
-# which VXP0030 bounds whatever the input's size.
+# which VXP0030 bounds whatever the input's size; check holds the same records: 104 MB in
+# the full run of 6 December on the merged tree, 1 MB over the 25x bound (103 MB).
 MEMORY_GAPS = {
     "one-line-10MB-of-placements": {"check": 30, "parse": 30, "emit-cuda": 62, "explain": 30,
                                     "roofline": 30, "plot": 30},
-    "instantiation-explosion": {"emit-cuda": 50},
+    "instantiation-explosion": {"emit-cuda": 50, "check": 35},
 }
 
 # Commands run on a case besides its four (the largest pictures: 10^5 panels, whose SVG of
