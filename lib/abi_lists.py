@@ -18,6 +18,7 @@ options structs, arrays, callbacks (`vxp_*_fn`) and `void *` are c_void_p, `cons
 function also returns a length (then the text is read with its length: c_void_p).
 """
 
+import functools
 import difflib
 import re
 import sys
@@ -101,11 +102,12 @@ def scalar(t):
     raise SystemExit("abi_lists.py: no ctypes rule for type %r" % t)
 
 
+@functools.lru_cache(maxsize=None)
 def opaque_types():
     """The header's opaque types (`typedef struct vxp_K vxp_K;`): the handles and borrowed
     views, each its own ctypes type. A struct the header spells out (vxp_model_config, ...)
     is data the caller fills, passed as c_void_p."""
-    return set(re.findall(r"typedef struct (vxp_\w+) \1;", HEADER.read_text()))
+    return frozenset(re.findall(r"typedef struct (vxp_\w+) \1;", HEADER.read_text()))
 
 
 def handle_kind(t):

@@ -7,6 +7,7 @@ the same functions; and the loaded library has them all."""
 from __future__ import annotations
 
 import ctypes
+import functools
 import re
 from pathlib import Path
 from typing import Dict, List, Tuple
@@ -133,10 +134,11 @@ def test_every_function_has_the_header_arity_and_types() -> None:
     assert problems == []
 
 
-def opaque_types() -> set:
+@functools.lru_cache(maxsize=None)
+def opaque_types() -> frozenset:
     """The header's opaque types (`typedef struct vxp_K vxp_K;`): handles and views."""
     text = (ROOT / "include" / "vxpeak.h").read_text()
-    return set(re.findall(r"typedef struct (vxp_\w+) \1;", text))
+    return frozenset(re.findall(r"typedef struct (vxp_\w+) \1;", text))
 
 
 def handle_kind(decl: str, named: bool) -> object:

@@ -16,7 +16,7 @@ import json
 from ctypes import c_char_p, c_int, c_uint, c_uint64
 import os
 from os import PathLike, fspath
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Union
 
 from . import _ffi
 from .errors import InvalidArgument, error_for
@@ -239,14 +239,22 @@ def _config(doc: Mapping[str, Any], label: str, keep: List[bytes]) -> _Config:
     return c
 
 
+def _in_context(label: str, call: Callable[[Any], int]) -> None:
+    """Run ``call`` with a new context's handle, in the package's own Context (its handle
+    type, its freeing); a failure raises with the library's message after ``label``."""
+    from . import Context  # here: the package imports this module first
+
+    with Context() as ctx:
+        rc = call(ctx._handle())
+        if rc != 0:
+            message = _ffi.lib().vxp_context_errmsg(ctx._handle())
+            raise error_for(rc, "%s: %s" % (label, (message or b"").decode("utf-8", "replace")))
+
+
 def _generate(doc: Mapping[str, Any], label: str, opts: _Options) -> str:
     lib = _ffi.lib()
     keep: List[bytes] = []
     config = _config(doc, label, keep)
-    ctx = _ffi.H.context()
-    rc = lib.vxp_context_new(ctypes.byref(ctx), None)
-    if rc != 0:
-        raise error_for(rc, "cannot make a context")
     pieces: List[bytes] = []
 
     def write(_arg: Optional[int], data: Optional[int], length: int) -> int:
@@ -254,15 +262,8 @@ def _generate(doc: Mapping[str, Any], label: str, opts: _Options) -> str:
         return 0
 
     writer = _WRITE_FN(write)
-    try:
-        rc = lib.vxp_model_generate(
-            ctx, ctypes.byref(config), ctypes.byref(opts), ctypes.cast(writer, ctypes.c_void_p), None
-        )
-        if rc != 0:
-            message = lib.vxp_context_errmsg(ctx)
-            raise error_for(rc, "%s: %s" % (label, (message or b"").decode("utf-8", "replace")))
-    finally:
-        lib.vxp_context_free(ctx)
+    _in_context(label, lambda ctx: lib.vxp_model_generate(
+        ctx, ctypes.byref(config), ctypes.byref(opts), ctypes.cast(writer, ctypes.c_void_p), None))
     return b"".join(pieces).decode("utf-8")
 
 
@@ -272,20 +273,10 @@ def parameters(config: ConfigArg) -> int:
     doc, label = _read(config)
     keep: List[bytes] = []
     c = _config(doc, label, keep)
-    lib = _ffi.lib()
-    ctx = _ffi.H.context()
-    rc = lib.vxp_context_new(ctypes.byref(ctx), None)
-    if rc != 0:
-        raise error_for(rc, "cannot make a context")
-    try:
-        out = c_uint64()
-        rc = lib.vxp_model_parameters(ctx, ctypes.byref(c), ctypes.byref(out))
-        if rc != 0:
-            message = lib.vxp_context_errmsg(ctx)
-            raise error_for(rc, "%s: %s" % (label, (message or b"").decode("utf-8", "replace")))
-        return int(out.value)
-    finally:
-        lib.vxp_context_free(ctx)
+    out = c_uint64()
+    _in_context(label, lambda ctx: _ffi.lib().vxp_model_parameters(
+        ctx, ctypes.byref(c), ctypes.byref(out)))
+    return int(out.value)
 
 
 def model(
