@@ -193,12 +193,3 @@ int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start
     return check_piece(ctx, src, start, open, from, close, close, end, out, diags);
   return VXP_OK;
 }
-
-bool vxp_long_items__maybe(const vxp_scan_marks *marks, size_t len) {
-  size_t last = 0;
-  for (size_t i = 0; i < marks->len; i++) {
-    if (marks->items[i].at - last > VXP_MAX_PENDING_TOKENS) return true;
-    last = marks->items[i].at;
-  }
-  return len - last > VXP_MAX_PENDING_TOKENS;
-}

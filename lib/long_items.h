@@ -54,11 +54,4 @@ typedef struct vxp_long_check {
 int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start, uint32_t end,
                          vxp_long_check *out, vxp_diag_list *diags);
 
-/* Whether the text of `len` bytes whose scan left `marks` (one per complete top-level item)
- * may hold an item past VXP_MAX_PENDING_TOKENS: two marks (or the text's ends) more than that
- * many bytes apart. A reparse of such a text parses it afresh: the splice of an edited long
- * item into the earlier program's lowering lost the item (test_long_items), while a fresh
- * parse and lowering of it is exact. */
-bool vxp_long_items__maybe(const vxp_scan_marks *marks, size_t len);
-
 #endif

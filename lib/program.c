@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* program.c - parsing a source into a syntax tree and lowering it to the program model. */
 #include "program.h"
-#include "long_items.h"
 
 #include <stdlib.h>
 
@@ -554,8 +553,7 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   } else {
     parsable = vxp_syntax__parsable_length(ctx, src, &why);
   }
-  if (old_tree && (parsable < src->len || vxp_long_items__maybe(&prog->scan_marks, src->len))) {
-    /* a cut text is parsed afresh, and so is one that may hold a long item */
+  if (old_tree && parsable < src->len) { /* a cut text is parsed afresh */
     ts_tree_delete(old_tree);
     old_tree = NULL;
   }
@@ -869,7 +867,12 @@ int vxp_program_reparse(vxp_program **out, vxp_context *ctx, const vxp_program *
   long first = edits_between(prog->src, src);
   const TSTree *whole = prog->tree ? prog->tree : prog->edited_tree;
   /* (a program made by a reparse is an editor's: it keeps what the next one reuses) */
-  if (first < 0 || !whole) return build(out, ctx, src, NULL, NULL, NULL, 0, true);
+  /* A tree parsed only up to a cut (VXP0003: parsable < the text's length) ends there, and
+   * tree-sitter 0.20, given it as the older tree, reuses its end of input wherever the edits
+   * lie past it: the new tree would stop at the old cut and lose every item after it (the
+   * "long item lost" of an edit that mends a long item). Such a text is parsed afresh. */
+  if (first < 0 || !whole || ts_node_end_byte(ts_tree_root_node(whole)) < prog->src->len)
+    return build(out, ctx, src, NULL, NULL, NULL, 0, true);
   /* No pointer arithmetic on a NULL history (a reparse of the same source): clang's UBSan
    * reports NULL + 0. */
   size_t count = src->history.len - (size_t)first;
