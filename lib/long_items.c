@@ -3,6 +3,7 @@
  * pieces before it is parsed whole (long_items.h says why). */
 #include <string.h>
 
+#include "array.h"
 #include "context.h"
 #include "long_items.h"
 #include "syntax.h"
@@ -77,24 +78,64 @@ static TSRange ts_range(const vxp_source *src, uint32_t a, uint32_t b) {
   return out;
 }
 
-/* Parse the piece made of the head [start, open], the statements [from, to) and the tail
- * [close, end) and record its verdict in *out (left VALID when it has no error). */
-static int check_piece(vxp_context *ctx, const vxp_source *src, uint32_t start, uint32_t open,
-                       uint32_t from, uint32_t to, uint32_t close, uint32_t end,
-                       vxp_long_check *out, vxp_diag_list *diags) {
-  TSRange ranges[3];
-  uint32_t n = 0;
-  ranges[n++] = ts_range(src, start, open + 1);
-  if (to > from) ranges[n++] = ts_range(src, from, to);
-  ranges[n++] = ts_range(src, close, end);
+/* One long `{` of the item's body (the body's own first, and any left unclosed): where it
+ * opens and closes (UINT32_MAX while unclosed), the tokens between, and the index of the first
+ * kept `{` after its close. */
+typedef struct brace {
+  uint32_t open, close, tokens, next;
+} brace;
+
+/* A stretch [a, b) of the text that every piece of a block holds around its run. */
+typedef struct seg {
+  uint32_t a, b;
+} seg;
+
+typedef struct walk {
+  vxp_context *ctx;
+  const vxp_source *src;
+  uint32_t end; /* the item's end: each piece is parsed up to it */
+  Array(brace) braces;
+  Array(seg) before; /* the segments before a run, in text order */
+  Array(seg) after;  /* the segments after it, innermost (first in the text) last */
+  Array(size_t) kids; /* the long blocks of the statements being read, by brace index */
+  Array(TSRange) ranges;
+  uint64_t work, budget; /* tokens parsed in pieces so far, and the most allowed */
+  vxp_long_check *out;
+  vxp_diag_list *diags;
+} walk;
+
+/* A block is long, and checked in its own pieces, when it holds more tokens than a run. */
+static bool long_brace(const brace *b) {
+  return b->close != UINT32_MAX && b->tokens > VXP_LONG_PIECE_TOKENS;
+}
+
+/* Parse the piece made of the segments before, the statements [from, to) and the segments
+ * after, `tokens` in all, and record its verdict in w->out (left VALID when it has no
+ * error). */
+static int check_piece(walk *w, uint32_t from, uint32_t to, uint64_t tokens) {
+  vxp_long_check *out = w->out;
+  if (w->work + tokens > w->budget) {
+    out->verdict = VXP_LONG_NESTED;
+    out->at = from;
+    return VXP_OK;
+  }
+  w->work += tokens;
+  w->ranges.len = 0;
+  if (!array_reserve(w->ctx, &w->ranges, w->before.len + w->after.len + 1)) return VXP_ENOMEM;
+  for (size_t k = 0; k < w->before.len; k++)
+    w->ranges.items[w->ranges.len++] = ts_range(w->src, w->before.items[k].a, w->before.items[k].b);
+  if (to > from) w->ranges.items[w->ranges.len++] = ts_range(w->src, from, to);
+  for (size_t k = w->after.len; k-- > 0;)
+    w->ranges.items[w->ranges.len++] = ts_range(w->src, w->after.items[k].a, w->after.items[k].b);
   out->pieces++;
-  if (!ts_parser_set_included_ranges(ctx->parser, ranges, n)) {
+  vxp_context *ctx = w->ctx;
+  if (!ts_parser_set_included_ranges(ctx->parser, w->ranges.items, (uint32_t)w->ranges.len)) {
     out->verdict = VXP_LONG_STOPPED;
     out->at = from;
     return VXP_OK;
   }
   TSTree *tree = NULL;
-  int rc = vxp_syntax__parse_tree(ctx, src, NULL, end, &tree);
+  int rc = vxp_syntax__parse_tree(ctx, w->src, NULL, w->end, &tree);
   ts_parser_set_included_ranges(ctx->parser, NULL, 0); /* the whole text again */
   if (rc != VXP_OK) {
     out->verdict = VXP_LONG_STOPPED;
@@ -105,9 +146,198 @@ static int check_piece(vxp_context *ctx, const vxp_source *src, uint32_t start, 
   if (ts_node_has_error(root) || ts_node_is_missing(root)) {
     out->verdict = VXP_LONG_SYNTAX;
     out->at = first_error(root);
-    if (diags) rc = vxp_syntax__diagnose(ctx, src, root, diags);
+    if (w->diags) rc = vxp_syntax__diagnose(ctx, w->src, root, w->diags);
   }
   ts_tree_delete(tree);
+  return rc;
+}
+
+static bool push_seg(walk *w, bool before, uint32_t a, uint32_t b) {
+  if (b <= a) return true;
+  seg s = {a, b};
+  return before ? array_push(w->ctx, &w->before, s) : array_push(w->ctx, &w->after, s);
+}
+
+static int check_block(walk *w, size_t at, uint64_t fixed, unsigned depth);
+
+/* The statement [start, end) of a block, `tokens` of its own (its long blocks' braces among
+ * them), holds the long blocks w->kids[first..]: each is checked in its own pieces, whose
+ * segments are the statement with the long blocks' insides left out (`for i in 0..2 {` before,
+ * `}` after; `if c {` `} else {` before the else branch, with the then branch emptied). */
+static int check_kids(walk *w, size_t first, uint32_t start, uint32_t end, uint64_t fixed,
+                      uint64_t tokens, unsigned depth) {
+  size_t n = w->kids.len - first;
+  if (depth >= VXP_LONG_DEPTH_MAX) {
+    w->out->verdict = VXP_LONG_NESTED;
+    w->out->at = w->braces.items[w->kids.items[first]].open;
+    return VXP_OK;
+  }
+  for (size_t j = 0; j < n; j++) {
+    size_t before = w->before.len, after = w->after.len;
+    uint32_t from = start;
+    for (size_t q = 0; q <= j; q++) { /* the statement up to this block's `{` */
+      const brace *b = &w->braces.items[w->kids.items[first + q]];
+      if (!push_seg(w, true, from, b->open + 1)) return VXP_ENOMEM;
+      from = b->close;
+    }
+    /* and from its `}` on, innermost last (pushed from the statement's end back) */
+    for (size_t q = n; q-- > j;) {
+      const brace *b = &w->braces.items[w->kids.items[first + q]];
+      uint32_t until = q + 1 < n ? w->braces.items[w->kids.items[first + q + 1]].open + 1 : end;
+      if (!push_seg(w, false, b->close, until)) return VXP_ENOMEM;
+    }
+    int rc = check_block(w, w->kids.items[first + j], fixed + tokens, depth + 1);
+    w->before.len = before;
+    w->after.len = after;
+    if (rc != VXP_OK || w->out->verdict != VXP_LONG_VALID) return rc;
+  }
+  return VXP_OK;
+}
+
+/* A block being checked: its pieces so far end at `from`, its current statement starts at
+ * `stmt`; `run` tokens since `from`, `own` of them the statement's (a long block it holds
+ * counts its braces), whose long blocks are w->kids[kids..]. */
+typedef struct block {
+  uint32_t from, stmt;
+  uint64_t run, own, fixed, theta;
+  size_t kids;
+  unsigned depth;
+} block;
+
+/* The statement of `b` ends at `end`: a statement holding long blocks is checked through them
+ * (after the run before it), else the run is checked once it is long enough, or at the
+ * block's end (`last`). */
+static int statement_ends(walk *w, block *b, uint32_t end, bool last) {
+  int rc = VXP_OK;
+  if (w->kids.len > b->kids) {
+    if (b->run > b->own) rc = check_piece(w, b->from, b->stmt, b->fixed + b->run - b->own);
+    if (rc == VXP_OK && w->out->verdict == VXP_LONG_VALID)
+      rc = check_kids(w, b->kids, b->stmt, end, b->fixed, b->own, b->depth);
+    w->kids.len = b->kids;
+    b->from = end;
+    b->run = 0;
+  } else if (b->run >= b->theta || (last && b->run > 0)) {
+    rc = check_piece(w, b->from, end, b->fixed + b->run);
+    b->from = end;
+    b->run = 0;
+  }
+  b->stmt = end;
+  b->own = 0;
+  return rc;
+}
+
+/* Check the block whose `{` is w->braces.items[at] in runs of whole statements: each piece
+ * is the segments of the blocks around it (`fixed` tokens), a run and their closing
+ * segments. A statement holding a long block is checked through that block's own pieces. */
+static int check_block(walk *w, size_t at, uint64_t fixed, unsigned depth) {
+  const char *t = w->src->text;
+  uint32_t open = w->braces.items[at].open, close = w->braces.items[at].close;
+  size_t k = at + 1; /* the next kept `{` */
+  block b = {open + 1, open + 1, 0, 0, fixed, 0, w->kids.len, depth};
+  /* a run ends at a boundary past this many tokens: as many as the segments around it
+   * (so that a piece's parse costs at most twice its run's) while that leaves room */
+  uint64_t room = fixed < VXP_LONG_PIECE_MAX ? (VXP_LONG_PIECE_MAX - fixed) / 2 : 0;
+  b.theta = fixed < room ? fixed : room;
+  if (b.theta < VXP_LONG_PIECE_TOKENS) b.theta = VXP_LONG_PIECE_TOKENS;
+  size_t depth_b = 1;
+  bool closed_block = false;
+  uint32_t s = open + 1;
+  for (uint32_t i = open + 1;; i++) {
+    if (i < close) {
+      i = next_token(t, i, close, &s);
+      if (s >= close) i = close;
+    }
+    int rc = VXP_OK;
+    if (i >= close) /* the block's last statement ends at its `}` */
+      rc = statement_ends(w, &b, close, true);
+    else if (closed_block && statement_word(t, s, i)) /* the statement ends before the word */
+      rc = statement_ends(w, &b, s, false);
+    if (rc != VXP_OK || w->out->verdict != VXP_LONG_VALID || i >= close) return rc;
+    char c = t[s];
+    closed_block = false;
+    b.run++;
+    b.own++;
+    bool boundary = false;
+    if (i == s) {
+      const brace *kept = k < w->braces.len && w->braces.items[k].open == s ? &w->braces.items[k]
+                                                                             : NULL;
+      if (c == '{' && kept && long_brace(kept)) {
+        /* a long block: its inside is checked in its own pieces; skip to its `}` */
+        if (!array_push(w->ctx, &w->kids, k)) return VXP_ENOMEM;
+        i = kept->close;
+        k = kept->next;
+        b.run++;
+        b.own++;
+        closed_block = depth_b == 1;
+      } else if (c == '(' || c == '[' || c == '{') {
+        if (kept) k++; /* an unclosed `{` */
+        depth_b++;
+      } else if (c == ')' || c == ']' || c == '}') {
+        if (depth_b > 1) depth_b--;
+        closed_block = c == '}' && depth_b == 1;
+      } else if ((c == ';' || c == ',') && depth_b == 1) {
+        boundary = true; /* a statement's end, or a field's in a struct or enum body */
+      }
+    }
+    if (b.run + fixed > VXP_LONG_PIECE_MAX) {
+      w->out->verdict = VXP_LONG_UNSPLIT;
+      w->out->at = s;
+      return VXP_OK;
+    }
+    if (boundary) {
+      rc = statement_ends(w, &b, i + 1, false);
+      if (rc != VXP_OK || w->out->verdict != VXP_LONG_VALID) return rc;
+    }
+  }
+}
+
+/* The long blocks of the body [open, close] (a bracket closes the innermost open one,
+ * whatever its kind, as the scan counts them), in text order, with where each closes and the
+ * tokens inside: the body's own `{` first. */
+static int read_braces(walk *w, uint32_t open, uint32_t close, uint64_t *tokens) {
+  const char *t = w->src->text;
+  Array(uint32_t) stack = {0}; /* open brackets: a brace's index, or UINT32_MAX */
+  Array(uint64_t) count = {0}; /* the token count at each open bracket */
+  uint64_t n = 0;
+  uint32_t s;
+  int rc = VXP_OK;
+  for (uint32_t i = open; i <= close && rc == VXP_OK; i++) {
+    i = next_token(t, i, close + 1, &s);
+    if (s > close) break;
+    n++;
+    if (i != s) continue;
+    char c = t[s];
+    if (c == '(' || c == '[' || c == '{') {
+      uint32_t idx = UINT32_MAX;
+      if (c == '{') {
+        brace b = {s, UINT32_MAX, 0, 0};
+        if (w->braces.len >= UINT32_MAX || !array_push(w->ctx, &w->braces, b)) {
+          rc = VXP_ENOMEM;
+          break;
+        }
+        idx = (uint32_t)(w->braces.len - 1);
+      }
+      if (!array_push(w->ctx, &stack, idx) || !array_push(w->ctx, &count, n)) rc = VXP_ENOMEM;
+    } else if ((c == ')' || c == ']' || c == '}') && stack.len > 0) {
+      stack.len--;
+      count.len--;
+      uint32_t idx = stack.items[stack.len];
+      if (idx != UINT32_MAX) {
+        brace *b = &w->braces.items[idx];
+        uint64_t inside = n - count.items[count.len] - 1;
+        b->close = s;
+        b->tokens = inside > UINT32_MAX ? UINT32_MAX : (uint32_t)inside;
+        b->next = (uint32_t)w->braces.len;
+        /* A short block is read with its statement: only long ones (and the body) are kept,
+         * so memory grows with the long blocks, not with every brace. The braces inside a
+         * short one are short and went before it, so it is the last. */
+        if (idx > 0 && !long_brace(b) && idx + 1 == w->braces.len) w->braces.len--;
+      }
+    }
+  }
+  array_free(w->ctx, &stack);
+  array_free(w->ctx, &count);
+  *tokens = n;
   return rc;
 }
 
@@ -144,52 +374,31 @@ int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start
     out->verdict = VXP_LONG_NO_BODY;
     return VXP_OK;
   }
-  uint32_t close = end - 1;
-  size_t fixed = head + 1; /* the head's tokens and the closing brace, in every piece */
-  /* The body, in runs of whole statements: a run ends after a `;` at the body's level, or
-   * after a block closed there when a statement keyword follows. */
-  uint32_t from = open + 1;
-  size_t run = 0;
-  depth = 1;
-  bool closed_block = false;
-  for (uint32_t i = open + 1; i < close; i++) {
-    i = next_token(t, i, close, &s);
-    if (s >= close) break;
-    char c = t[s];
-    bool boundary = false;
-    if (closed_block && statement_word(t, s, i)) {
-      /* the run ends before this word */
-      if (run >= VXP_LONG_PIECE_TOKENS) {
-        int rc = check_piece(ctx, src, start, open, from, s, close, end, out, diags);
-        if (rc != VXP_OK || out->verdict != VXP_LONG_VALID) return rc;
-        from = s;
-        run = 0;
-      }
-    }
-    closed_block = false;
-    run++;
-    if (i == s) {
-      if (c == '(' || c == '[' || c == '{') {
-        depth++;
-      } else if (c == ')' || c == ']' || c == '}') {
-        if (depth > 1) depth--;
-        closed_block = c == '}' && depth == 1;
-      } else if ((c == ';' || c == ',') && depth == 1) {
-        boundary = true; /* a statement's end, or a field's in a struct or enum body */
-      }
-    }
-    if (boundary && run >= VXP_LONG_PIECE_TOKENS) {
-      int rc = check_piece(ctx, src, start, open, from, i + 1, close, end, out, diags);
-      if (rc != VXP_OK || out->verdict != VXP_LONG_VALID) return rc;
-      from = i + 1;
-      run = 0;
-    } else if (run + fixed > VXP_LONG_PIECE_MAX) {
-      out->verdict = VXP_LONG_UNSPLIT;
-      out->at = s;
-      return VXP_OK;
-    }
+  walk w;
+  memset(&w, 0, sizeof(w));
+  w.ctx = ctx;
+  w.src = src;
+  w.end = end;
+  w.out = out;
+  w.diags = diags;
+  uint64_t tokens = 0;
+  int rc = read_braces(&w, open, end - 1, &tokens);
+  if (rc == VXP_OK && (w.braces.len == 0 || w.braces.items[0].close != end - 1)) {
+    out->verdict = VXP_LONG_NO_BODY; /* the body's `{` is not closed by the item's last byte */
+    rc = VXP_OK;
+  } else if (rc == VXP_OK) {
+    /* linear: a piece's segments cost at most its run's tokens but where blocks nest */
+    w.budget = 4 * (tokens + head) + 4 * (uint64_t)VXP_LONG_PIECE_MAX;
+    if (!push_seg(&w, true, start, open + 1) || !push_seg(&w, false, end - 1, end))
+      rc = VXP_ENOMEM;
+    if (rc == VXP_OK) rc = check_block(&w, 0, head + 1, 0);
+    if (rc == VXP_OK && out->verdict == VXP_LONG_VALID && out->pieces == 0)
+      rc = check_piece(&w, open + 1, end - 1, head + 1 + tokens);
   }
-  if (run > 0 || out->pieces == 0)
-    return check_piece(ctx, src, start, open, from, close, close, end, out, diags);
-  return VXP_OK;
+  array_free(ctx, &w.braces);
+  array_free(ctx, &w.before);
+  array_free(ctx, &w.after);
+  array_free(ctx, &w.kids);
+  array_free(ctx, &w.ranges);
+  return rc;
 }

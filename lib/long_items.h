@@ -29,6 +29,10 @@
  * piece comes near the fault VXP_MAX_PENDING_TOKENS guards. */
 #define VXP_LONG_PIECE_MAX 49152
 
+/* The most long blocks (each holding more than VXP_LONG_PIECE_TOKENS tokens) nested in one
+ * another within an item, each checked through its own pieces. */
+#define VXP_LONG_DEPTH_MAX 256
+
 /* The most tokens of an item's head (its text before the body's `{`). */
 #define VXP_LONG_HEAD_MAX 4096
 
@@ -38,6 +42,8 @@ typedef enum vxp_long_verdict {
   VXP_LONG_UNSPLIT, /* more than VXP_LONG_PIECE_MAX tokens with no statement boundary, at `at` */
   VXP_LONG_HEAD,    /* the head runs past VXP_LONG_HEAD_MAX tokens, at `at` */
   VXP_LONG_NO_BODY, /* no `{` opens a body at the item's top level */
+  VXP_LONG_NESTED,  /* long blocks nested past VXP_LONG_DEPTH_MAX, or so that checking them
+                     * would parse more than 4 times the item's tokens, at `at` */
   VXP_LONG_STOPPED  /* a piece's parse was cancelled, ran out of time or failed */
 } vxp_long_verdict;
 

@@ -5,6 +5,7 @@
  * 1:1"; every check stays bounded. */
 #include "support.h"
 
+#include "long_items.h"
 #include "program.h"
 
 /* A growing text (libc's allocator: the test's own, not the library's). */
@@ -327,6 +328,152 @@ static void test_long_items__long_impls_and_structs_are_kept_whole(void **state)
   free(t.s);
 }
 
+/* `n` placements of a 16x16 f32 tile (1 KiB) and `n` spawn regions reading them, the
+ * statements of a block `indent` deep. */
+static void placements(text *t, size_t n, const char *indent, const char *tag) {
+  for (size_t i = 0; i < n; i++)
+    put(t, "%slet %s%zu = transfer(Tensor<f32, [16, 16]>::uninit(), Memory::HBM);\n", indent, tag,
+        i);
+  for (size_t i = 0; i < n; i++)
+    put(t, "%sspawn on(Topology::Device) { acc = acc + %s%zu[0][0]; }\n", indent, tag, i);
+}
+
+/* main with one `for` statement whose body holds 5 x 10^4 placements and as many spawn regions
+ * (10^5 statements), in `depth` nested loops: a statement of more than VXP_LONG_PIECE_MAX
+ * tokens, checked through its body's pieces. */
+static char *long_for(size_t n, int depth) {
+  text t = {NULL, 0, 0};
+  put(&t, "fn main() -> i32 {\n  let mut acc : f32 = 0.0;\n");
+  for (int d = 0; d < depth; d++)
+    put(&t, "%*sfor i%d in 0..%d {\n", 2 + 2 * d, "", d, d + 2);
+  placements(&t, n / 2, "      ", "t");
+  for (int d = depth; d-- > 0;)
+    put(&t, "%*s}\n", 2 + 2 * d, "");
+  put(&t, "  print(acc);\n  return 0;\n}\n");
+  return t.s;
+}
+
+/* Each iteration's tiles go at its end, so the peak is one iteration's: 5 x 10^4 tiles of
+ * 16 x 16 x 4 bytes, all live when the first is read (51,200,000 bytes), however many
+ * iterations. */
+static void test_long_items__a_for_body_of_1e5_statements_is_analysed_whole(void **state) {
+  (void)state;
+  char *s = long_for(100000, 1);
+  assert_true(rough_tokens(s) > 20 * VXP_LONG_PIECE_MAX);
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  assert_int_equal(vxp_source_new(&src, ctx, "long.vx", s, strlen(s)), VXP_OK);
+  uint32_t item = (uint32_t)(strstr(s, "fn main") - s);
+  vxp_long_check check;
+  assert_int_equal(vxp_long_item__check(ctx, src, item, (uint32_t)(strrchr(s, '}') + 1 - s),
+                                        &check, NULL),
+                   VXP_OK);
+  assert_int_equal(check.verdict, VXP_LONG_VALID);
+  assert_true(check.pieces > 100); /* the for body's runs, not one piece */
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  test_run r = analyse_a100(s);
+  assert_int_equal(error_count(r.an), 0);
+  assert_true(vxp_analysis_admitted(r.an));
+  const vxp_resident_set *rs = test_resident(r.an, "main", "HBM");
+  assert_non_null(rs);
+  assert_true(vxp_resident_set_peak_bytes(rs) == (uint64_t)50000 * 16 * 16 * 4);
+  test_done(&r);
+  free(s);
+}
+
+/* Long blocks inside long blocks: two nested loops around 10^5 statements, and an `if` whose
+ * then and else branches are both long (the else branch's pieces hold the then branch as
+ * `{ }`). The peaks: one iteration's 5 x 10^4 tiles; the larger branch's 3 x 10^4 tiles. */
+static void test_long_items__nested_long_blocks_are_analysed_whole(void **state) {
+  (void)state;
+  char *s = long_for(100000, 2);
+  test_run r = analyse_a100(s);
+  assert_int_equal(error_count(r.an), 0);
+  assert_true(vxp_analysis_admitted(r.an));
+  const vxp_resident_set *rs = test_resident(r.an, "main", "HBM");
+  assert_non_null(rs);
+  assert_true(vxp_resident_set_peak_bytes(rs) == (uint64_t)50000 * 16 * 16 * 4);
+  test_done(&r);
+  free(s);
+  text t = {NULL, 0, 0};
+  put(&t, "fn main() -> i32 {\n  let mut acc : f32 = 0.0;\n  let c : i64 = 3;\n"
+          "  for i in 0..2 {\n    if c > 2 {\n");
+  placements(&t, 30000, "      ", "a");
+  put(&t, "    } else {\n");
+  placements(&t, 20000, "      ", "b");
+  put(&t, "    }\n  }\n  print(acc);\n  return 0;\n}\n");
+  r = analyse_a100(t.s);
+  assert_int_equal(error_count(r.an), 0);
+  rs = test_resident(r.an, "main", "HBM");
+  assert_non_null(rs);
+  assert_true(vxp_resident_set_peak_bytes(rs) == (uint64_t)30000 * 16 * 16 * 4);
+  test_done(&r);
+  free(t.s);
+}
+
+/* A broken statement deep in a long `for` body (inside two loops): the first diagnostic is
+ * its syntax error, where it is; VXP0003 then says which limit kept the item out. */
+static void test_long_items__a_syntax_error_deep_in_a_long_for_body_is_reported_where_it_is(
+    void **state) {
+  (void)state;
+  char *s = long_for(100000, 2);
+  /* the 30,001st placement (line 30,005: main, acc and two loop heads before) breaks */
+  size_t at = line_offset(s, 30005);
+  assert_non_null(strstr(s + at, "let t30000 "));
+  memcpy(s + at, "      let x = = ;", 17);
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, s);
+  const vxp_diagnostic *first = program_diag(prog, 0);
+  assert_non_null(first);
+  assert_string_equal(vxp_diagnostic_code(first), "VXP0001");
+  assert_int_equal(vxp_diagnostic_range(first).start.line, 30004); /* 0-based */
+  assert_int_equal(vxp_diagnostic_range(first).start.column, 14);  /* the second `=` */
+  size_t cuts = 0;
+  for (size_t i = 0; i < vxp_program_diagnostic_count(prog); i++) {
+    const vxp_diagnostic *d = program_diag(prog, i);
+    assert_true(vxp_diagnostic_range(d).start.line != 0);
+    if (strcmp(vxp_diagnostic_code(d), "VXP0003") == 0) {
+      cuts++;
+      assert_non_null(strstr(vxp_diagnostic_message(d), "has a syntax error"));
+      assert_non_null(strstr(vxp_diagnostic_message(d), "(from 1:1)"));
+    }
+  }
+  assert_int_equal(cuts, 1);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(s);
+}
+
+/* What is still refused says so: one statement of more than VXP_LONG_PIECE_MAX tokens outside
+ * any block (an array of 4 x 10^4 elements, 8 x 10^4 tokens) has no boundary to check it at. */
+static void test_long_items__a_statement_long_outside_its_blocks_names_the_limit(void **state) {
+  (void)state;
+  text t = {NULL, 0, 0};
+  put(&t, "fn main() -> i32 {\n  let a = [0");
+  for (int i = 0; i < 40000; i++)
+    put(&t, ", %d", i % 10);
+  put(&t, "];\n  return 0;\n}\n");
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, t.s);
+  size_t cuts = 0;
+  for (size_t i = 0; i < vxp_program_diagnostic_count(prog); i++) {
+    const vxp_diagnostic *d = program_diag(prog, i);
+    if (strcmp(vxp_diagnostic_code(d), "VXP0003") != 0) continue;
+    cuts++;
+    assert_non_null(strstr(vxp_diagnostic_message(d), "a statement of more than 49152 tokens"));
+    assert_int_equal(vxp_diagnostic_range(d).start.line, 1); /* in main's `let`, line 2 */
+  }
+  assert_int_equal(cuts, 1);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(t.s);
+}
+
 /* An editor's session on a long function: each edit (a tile's size, a syntax error, its
  * repair) is reparsed and analysed incrementally and gives what a fresh parse and analysis of
  * the same text gives: the peak, and the diagnostics' codes and places. */
@@ -447,6 +594,10 @@ int main(void) {
       cmocka_unit_test(test_long_items__the_scan_keeps_valid_long_items_and_cuts_broken_ones),
       cmocka_unit_test(test_long_items__edits_of_a_long_function_reparse_as_a_fresh_parse),
       cmocka_unit_test(test_long_items__long_impls_and_structs_are_kept_whole),
+      cmocka_unit_test(test_long_items__a_for_body_of_1e5_statements_is_analysed_whole),
+      cmocka_unit_test(test_long_items__nested_long_blocks_are_analysed_whole),
+      cmocka_unit_test(test_long_items__a_syntax_error_deep_in_a_long_for_body_is_reported_where_it_is),
+      cmocka_unit_test(test_long_items__a_statement_long_outside_its_blocks_names_the_limit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
