@@ -110,6 +110,14 @@ def cases():
     yield "one-line-10MB-of-placements", body(b"".join(
         b"let t%d = transfer(Tensor<f32, [4]>::uninit(), Memory::HBM); " % i
         for i in range(140000)) + b"\n"), None
+    # one statement holding 10^5 (a for body; two loops deep, a syntax error at its middle):
+    # checked through its body's pieces (docs/limits.md, "Long items")
+    yield "for-body-1e5-placements", body(b"  for i in 0..2 {\n" + b"".join(
+        place(i) for i in range(10 ** 5)) + b"  }\n"), None
+    yield "nested-for-body-1e5-one-syntax-error", body(
+        b"  for i in 0..2 {\n  for j in 0..3 {\n" + b"".join(
+            b"  let x = = ;\n" if i == 50000 else place(i) for i in range(10 ** 5))
+        + b"  }\n  }\n"), None
     yield "roles-1e4-distinct", body(b"".join(place(i)[:-1] + b" // role: r%d\n" % i
                                               for i in range(10 ** 4))), None
     # --- overflowing shapes and trip counts, numbers at the edges
@@ -215,7 +223,7 @@ def cases():
 # streams the program (vxp_cuda_generate_write: 18.2 on functions-1e5, 13.1 on tiles-1e5,
 # 15.1 on calls-chain-1e5, 13.4 on the one line; 52-64 when it kept the whole tree).
 #
-# Two cases hold valid long items, which were cut by VXP0003 before long items were parsed
+# Three cases hold valid long items, which were cut by VXP0003 before long items were parsed
 # whole (docs/limits.md, "Long items"), and now are analysed: one function's tree is one
 # window, so it is held whole. one-line-10MB-of-placements (one function of 140,000
 # placements, 8.6 MiB): check 325 MB (26.7), parse about the same, emit-cuda 589 MB (56.0).
@@ -223,7 +231,10 @@ def cases():
 # 2^18 placements in all): emit-cuda 109 MB on 0.3 MB of input (44), the instances' records,
 # which VXP0030 bounds whatever the input's size; check holds the same records: 104 MB in
 # the full run of 6 December on the merged tree, 1 MB over the 25x bound (103 MB).
+# for-body-1e5-placements (one for statement of 10^5 placements in one function, 6.8 MiB): the
+# same one window, emit-cuda 427 MB (46.7).
 MEMORY_GAPS = {
+    "for-body-1e5-placements": {"emit-cuda": 52},
     "one-line-10MB-of-placements": {"check": 30, "parse": 30, "emit-cuda": 62, "explain": 30,
                                     "roofline": 30, "plot": 30},
     "instantiation-explosion": {"emit-cuda": 50, "check": 35},
