@@ -6,9 +6,15 @@
  * the open brackets and the statement being read, whatever the item's length. So a long item
  * is first checked in bounded pieces, each the item's head, a run of whole statements of its
  * body and its closing brace, parsed with tree-sitter's included ranges (the nodes keep their
- * offsets in the whole text). When every piece parses without an error, the whole item is
- * valid and is parsed whole like any other item; when one does not, its error recovery has
- * run on a piece of bounded size, and the item is not parsed whole (VXP0003 names why). */
+ * offsets in the whole text). A block of more than VXP_LONG_PIECE_TOKENS tokens inside the
+ * body (a `for`, `if`, `spawn` ... of 10^5 statements, at any depth) is checked the same way in
+ * its own pieces: the item's head and the statements on the path down to it with the long
+ * blocks' insides left out (`for i in 0..2 {`; `if c {` `} else {`), a run of whole statements
+ * of the block, then each block's `}` and the rest of its statement on the way back. When
+ * every piece parses without an error, the whole item is valid and is parsed whole like any
+ * other item; when one does not, its error recovery has run on a piece of bounded size, and
+ * the item is not parsed whole (VXP0003 names why). Pieces cost at most about twice their
+ * runs, and at most 4 times the item's tokens in all (else VXP_LONG_NESTED). */
 #ifndef VXP_LONG_ITEMS_H
 #define VXP_LONG_ITEMS_H
 
@@ -24,9 +30,10 @@
  * per piece, costs little. */
 #define VXP_LONG_PIECE_TOKENS 4096
 
-/* The most tokens a piece may hold (head, statements and tail): a run of statements with no
- * boundary before this fails the check (one statement of tens of thousands of tokens), so no
- * piece comes near the fault VXP_MAX_PENDING_TOKENS guards. */
+/* The most tokens a piece may hold (the segments around its run, and the run): a run with no
+ * boundary before this fails the check (one statement of tens of thousands of tokens outside
+ * the long blocks it holds: an array literal, a call's arguments), so no piece comes near the
+ * fault VXP_MAX_PENDING_TOKENS guards. */
 #define VXP_LONG_PIECE_MAX 49152
 
 /* The most long blocks (each holding more than VXP_LONG_PIECE_TOKENS tokens) nested in one
@@ -39,7 +46,8 @@
 typedef enum vxp_long_verdict {
   VXP_LONG_VALID,   /* every piece parsed without an error: parse the item whole */
   VXP_LONG_SYNTAX,  /* a piece has a syntax error, the first at `at` */
-  VXP_LONG_UNSPLIT, /* more than VXP_LONG_PIECE_MAX tokens with no statement boundary, at `at` */
+  VXP_LONG_UNSPLIT, /* more than VXP_LONG_PIECE_MAX tokens with no statement boundary outside
+                     * a long block, at `at` */
   VXP_LONG_HEAD,    /* the head runs past VXP_LONG_HEAD_MAX tokens, at `at` */
   VXP_LONG_NO_BODY, /* no `{` opens a body at the item's top level */
   VXP_LONG_NESTED,  /* long blocks nested past VXP_LONG_DEPTH_MAX, or so that checking them
