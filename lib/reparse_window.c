@@ -440,6 +440,19 @@ int vxp_program__reparse_window(vxp_program **out, vxp_context *ctx, const vxp_p
     vxp_source__steps_span(steps, count, &R.prefix, &R.old_end, &R.new_end);
   else
     vxp_reuse__diff(old->src, src, &R.prefix, &R.old_end, &R.new_end);
+  /* An edit inside an item longer than the limit (a long item) has no window: find_window
+   * would say so after the scan, which then checks that item in pieces (long_items.h) once
+   * more than build's. The older item ends around the edit tell it before: the text before
+   * the edit is the same, so no window starts nearer before it; and one that ended nearer
+   * after it would have to be made by the edit (which then takes build's path). */
+  const vxp_scan_marks *om = &old->scan_marks;
+  size_t k0 = vxp_scan_marks__first_at(om, (uint64_t)R.prefix + 1),
+         k1 = vxp_scan_marks__first_at(om, R.old_end);
+  uint64_t a = k0 ? om->items[k0 - 1].at : 0, b_old = k1 < om->len ? om->items[k1].at : old->src->len;
+  if (b_old + R.new_end - R.old_end > a + R.limit) {
+    vxp_program_free(R.prog);
+    return 1;
+  }
   vxp_syntax_cut why;
   uint32_t parsable;
   int rc =
