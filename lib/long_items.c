@@ -95,8 +95,8 @@ typedef struct walk {
   const vxp_source *src;
   uint32_t end; /* the item's end: each piece is parsed up to it */
   Array(brace) braces;
-  Array(seg) before; /* the segments before a run, in text order */
-  Array(seg) after;  /* the segments after it, innermost (first in the text) last */
+  Array(seg) before;  /* the segments before a run, in text order */
+  Array(seg) after;   /* the segments after it, innermost (first in the text) last */
   Array(size_t) kids; /* the long blocks of the statements being read, by brace index */
   Array(TSRange) ranges;
   uint64_t work, budget; /* tokens parsed in pieces so far, and the most allowed */
@@ -259,8 +259,8 @@ static int check_block(walk *w, size_t at, uint64_t fixed, unsigned depth) {
     b.own++;
     bool boundary = false;
     if (i == s) {
-      const brace *kept = k < w->braces.len && w->braces.items[k].open == s ? &w->braces.items[k]
-                                                                             : NULL;
+      const brace *kept =
+          k < w->braces.len && w->braces.items[k].open == s ? &w->braces.items[k] : NULL;
       if (c == '{' && kept && long_brace(kept)) {
         /* a long block: its inside is checked in its own pieces; skip to its `}` */
         if (!array_push(w->ctx, &w->kids, k)) return VXP_ENOMEM;
@@ -389,8 +389,7 @@ int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start
   } else if (rc == VXP_OK) {
     /* linear: a piece's segments cost at most its run's tokens but where blocks nest */
     w.budget = 4 * (tokens + head) + 4 * (uint64_t)VXP_LONG_PIECE_MAX;
-    if (!push_seg(&w, true, start, open + 1) || !push_seg(&w, false, end - 1, end))
-      rc = VXP_ENOMEM;
+    if (!push_seg(&w, true, start, open + 1) || !push_seg(&w, false, end - 1, end)) rc = VXP_ENOMEM;
     if (rc == VXP_OK) rc = check_block(&w, 0, head + 1, 0);
     if (rc == VXP_OK && out->verdict == VXP_LONG_VALID && out->pieces == 0)
       rc = check_piece(&w, open + 1, end - 1, head + 1 + tokens);

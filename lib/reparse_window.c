@@ -448,7 +448,8 @@ int vxp_program__reparse_window(vxp_program **out, vxp_context *ctx, const vxp_p
   const vxp_scan_marks *om = &old->scan_marks;
   size_t k0 = vxp_scan_marks__first_at(om, (uint64_t)R.prefix + 1),
          k1 = vxp_scan_marks__first_at(om, R.old_end);
-  uint64_t a = k0 ? om->items[k0 - 1].at : 0, b_old = k1 < om->len ? om->items[k1].at : old->src->len;
+  uint64_t a = k0 ? om->items[k0 - 1].at : 0,
+           b_old = k1 < om->len ? om->items[k1].at : old->src->len;
   if (b_old + R.new_end - R.old_end > a + R.limit) {
     vxp_program_free(R.prog);
     return 1;

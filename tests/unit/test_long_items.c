@@ -365,9 +365,9 @@ static void test_long_items__a_for_body_of_1e5_statements_is_analysed_whole(void
   assert_int_equal(vxp_source_new(&src, ctx, "long.vx", s, strlen(s)), VXP_OK);
   uint32_t item = (uint32_t)(strstr(s, "fn main") - s);
   vxp_long_check check;
-  assert_int_equal(vxp_long_item__check(ctx, src, item, (uint32_t)(strrchr(s, '}') + 1 - s),
-                                        &check, NULL),
-                   VXP_OK);
+  assert_int_equal(
+      vxp_long_item__check(ctx, src, item, (uint32_t)(strrchr(s, '}') + 1 - s), &check, NULL),
+      VXP_OK);
   assert_int_equal(check.verdict, VXP_LONG_VALID);
   assert_true(check.pieces > 100); /* the for body's runs, not one piece */
   vxp_source_free(src);
@@ -414,8 +414,7 @@ static void test_long_items__nested_long_blocks_are_analysed_whole(void **state)
 
 /* A broken statement deep in a long `for` body (inside two loops): the first diagnostic is
  * its syntax error, where it is; VXP0003 then says which limit kept the item out. */
-static void test_long_items__a_syntax_error_deep_in_a_long_for_body_is_reported_where_it_is(
-    void **state) {
+static void test_long_items__a_syntax_error_deep_in_a_for_body_is_reported_first(void **state) {
   (void)state;
   char *s = long_for(100000, 2);
   /* the 30,001st placement (line 30,005: main, acc and two loop heads before) breaks */
@@ -597,7 +596,7 @@ int main(void) {
       cmocka_unit_test(test_long_items__long_impls_and_structs_are_kept_whole),
       cmocka_unit_test(test_long_items__a_for_body_of_1e5_statements_is_analysed_whole),
       cmocka_unit_test(test_long_items__nested_long_blocks_are_analysed_whole),
-      cmocka_unit_test(test_long_items__a_syntax_error_deep_in_a_long_for_body_is_reported_where_it_is),
+      cmocka_unit_test(test_long_items__a_syntax_error_deep_in_a_for_body_is_reported_first),
       cmocka_unit_test(test_long_items__a_statement_long_outside_its_blocks_names_the_limit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
