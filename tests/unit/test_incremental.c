@@ -367,32 +367,95 @@ static void run_sequence(const char *initial, uint32_t seed, int steps, bool bod
   run_sequence_defines(initial, seed, steps, bodies, false);
 }
 
+/* An editor's state in a sequence: the current version's source, program and analysis. */
+typedef struct seq_state {
+  vxp_context *ctx;
+  vxp_source *src;
+  vxp_program *prog;
+  vxp_analysis *an;
+} seq_state;
+
+/* What a sequence's reparses and analyses did. */
+typedef struct seq_counts {
+  size_t reused, lent, taken, spliced, fns_taken, fns_walked;
+  size_t windowed; /* reparses that parsed only the window around the edit */
+} seq_counts;
+
+/* Reparse `cur` (the text of `b`, made by edits of st->src) from st->prog, analyse it with
+ * `opts` from st->an, and hold both to a fresh parse and analysis of the same text, report
+ * byte for byte and tables; `cur`, its program and its analysis become the current version.
+ * Returns the number of the fresh program's syntax findings. */
+static size_t reparse_and_compare(seq_state *st, vxp_source *cur, const text_buf *b,
+                                  const vxp_analyze_options *opts, uint32_t seed, int step,
+                                  seq_counts *c) {
+  vxp_context *ctx = st->ctx;
+  size_t len;
+  const char *text = vxp_source_text(cur, &len);
+  assert_int_equal(len, b->len);
+  assert_memory_equal(text, b->s, len);
+
+  vxp_program *inc;
+  assert_int_equal(vxp_program_reparse(&inc, ctx, st->prog, cur), VXP_OK);
+  c->reused += (size_t)vxp_program_reused_tree(inc);
+  c->spliced += inc->spliced;
+  c->windowed += inc->window_tree != NULL;
+  vxp_source *fresh_src;
+  vxp_program *fresh;
+  assert_int_equal(vxp_source_new(&fresh_src, ctx, "prop.vx", b->s, b->len), VXP_OK);
+  assert_int_equal(vxp_program_parse(&fresh, ctx, fresh_src), VXP_OK);
+  vxp_analysis *inc_an;
+  assert_int_equal(vxp_analyze_incremental(&inc_an, ctx, inc, st->an, opts), VXP_OK);
+  c->lent += inc_an->items_taken > 0;
+  c->taken += inc_an->items_taken;
+  c->fns_taken += inc_an->functions_taken;
+  c->fns_walked += inc_an->functions_walked;
+  char *a = json_of(ctx, inc_an), *f = report_compared(ctx, fresh, inc_an, opts);
+  if (strcmp(a, f) != 0) {
+    fprintf(stderr, "seed %u, step %d: the incremental report differs; the text:\n%s\n", seed,
+            step, b->s);
+    fprintf(stderr, "the trees are %s\n",
+            strcmp(vxp_program_sexp(inc), vxp_program_sexp(fresh)) ? "different" : "the same");
+    assert_string_equal(a, f);
+  }
+  free(a);
+  free(f);
+  size_t syntax = fresh->syntax_counts[0] + fresh->syntax_counts[1] + fresh->syntax_counts[2];
+  vxp_program_free(fresh);
+  vxp_source_free(fresh_src);
+  /* The earlier version goes first, as in an editor: the new analysis owes it nothing. */
+  vxp_analysis_free(st->an);
+  vxp_program_free(st->prog);
+  vxp_source_free(st->src);
+  st->an = inc_an;
+  st->prog = inc;
+  st->src = cur;
+  return syntax;
+}
+
 /* With `vary_defines`, each analysis takes one of the_defines, mostly the last one's. */
 static void run_sequence_defines(const char *initial, uint32_t seed, int steps, bool bodies,
                                  bool vary_defines) {
-  vxp_context *ctx;
-  assert_int_equal(vxp_context_new(&ctx, NULL), VXP_OK);
+  seq_state st;
+  assert_int_equal(vxp_context_new(&st.ctx, NULL), VXP_OK);
   text_buf b = {NULL, 0, 0};
   buf_replace(&b, 0, 0, initial, strlen(initial));
-  vxp_source *src;
-  vxp_program *prog;
-  assert_int_equal(vxp_source_new(&src, ctx, "prop.vx", b.s, b.len), VXP_OK);
+  assert_int_equal(vxp_source_new(&st.src, st.ctx, "prop.vx", b.s, b.len), VXP_OK);
   /* odd seeds as an editor opens a file (VXP_PROGRAM_FOR_EDITING: the first edit may parse
    * only its window), even ones as a plain parse (the first reparse lowers in full) */
-  assert_int_equal(vxp_program_parse_flags(&prog, ctx, src, seed & 1 ? VXP_PROGRAM_FOR_EDITING : 0),
-                   VXP_OK);
-  vxp_analysis *an;
-  assert_int_equal(vxp_analyze(&an, ctx, prog, NULL), VXP_OK);
+  assert_int_equal(
+      vxp_program_parse_flags(&st.prog, st.ctx, st.src, seed & 1 ? VXP_PROGRAM_FOR_EDITING : 0),
+      VXP_OK);
+  assert_int_equal(vxp_analyze(&st.an, st.ctx, st.prog, NULL), VXP_OK);
   uint32_t rnd = seed;
   static char scratch[8192];
-  size_t reused = 0, lent = 0, taken = 0, spliced = 0, fns_taken = 0, fns_walked = 0;
-  size_t windowed = 0; /* reparses that parsed only the window around the edit */
+  seq_counts c;
+  memset(&c, 0, sizeof(c));
   size_t defines = 0;
   for (int step = 0; step < steps; step++) {
     /* Usually one edit per reparse, sometimes a burst of up to four (typing faster than
      * the analysis): each applies to the version the previous one made. */
     int burst = next_random(&rnd) % 5 == 0 ? 2 + (int)(next_random(&rnd) % 3) : 1;
-    vxp_source *cur = src;
+    vxp_source *cur = st.src;
     for (int k = 0; k < burst; k++) {
       size_t start, end, n;
       random_edit(&b, &rnd, bodies, &start, &end, scratch, &n);
@@ -400,66 +463,28 @@ static void run_sequence_defines(const char *initial, uint32_t seed, int steps, 
       assert_int_equal(vxp_source_edit(&next, cur, (uint32_t)start, (uint32_t)end, scratch, n),
                        VXP_OK);
       buf_replace(&b, start, end, scratch, n);
-      if (cur != src) vxp_source_free(cur);
+      if (cur != st.src) vxp_source_free(cur);
       cur = next;
     }
-    size_t len;
-    const char *text = vxp_source_text(cur, &len);
-    assert_int_equal(len, b.len);
-    assert_memory_equal(text, b.s, len);
-
-    vxp_program *inc;
-    assert_int_equal(vxp_program_reparse(&inc, ctx, prog, cur), VXP_OK);
-    reused += (size_t)vxp_program_reused_tree(inc);
-    spliced += inc->spliced;
-    windowed += inc->window_tree != NULL;
-    vxp_source *fresh_src;
-    vxp_program *fresh;
-    assert_int_equal(vxp_source_new(&fresh_src, ctx, "prop.vx", b.s, b.len), VXP_OK);
-    assert_int_equal(vxp_program_parse(&fresh, ctx, fresh_src), VXP_OK);
     if (vary_defines && next_random(&rnd) % 4 == 0)
       defines = next_random(&rnd) % ARRAY_LEN(the_defines);
-    const vxp_analyze_options *opts = &the_defines[defines];
-    vxp_analysis *inc_an;
-    assert_int_equal(vxp_analyze_incremental(&inc_an, ctx, inc, an, opts), VXP_OK);
-    lent += inc_an->items_taken > 0;
-    taken += inc_an->items_taken;
-    fns_taken += inc_an->functions_taken;
-    fns_walked += inc_an->functions_walked;
-    char *a = json_of(ctx, inc_an), *f = report_compared(ctx, fresh, inc_an, opts);
-    if (strcmp(a, f) != 0) {
-      fprintf(stderr, "seed %u, step %d: the incremental report differs; the text:\n%s\n", seed,
-              step, b.s);
-      fprintf(stderr, "the trees are %s\n",
-              strcmp(vxp_program_sexp(inc), vxp_program_sexp(fresh)) ? "different" : "the same");
-      assert_string_equal(a, f);
-    }
-    free(a);
-    free(f);
-    vxp_program_free(fresh);
-    vxp_source_free(fresh_src);
-    /* The earlier version goes first, as in an editor: the new analysis owes it nothing. */
-    vxp_analysis_free(an);
-    vxp_program_free(prog);
-    vxp_source_free(src);
-    an = inc_an;
-    prog = inc;
-    src = cur;
+    reparse_and_compare(&st, cur, &b, &the_defines[defines], seed, step, &c);
   }
   /* The sequence really exercised the incremental paths. */
   fprintf(stderr,
           "seed %u: %d reparses, %zu on the old tree (%zu of them parsing only the edit's "
           "window), %zu with the unchanged items' model copied; %zu analyses took %zu items "
           "over; functions taken over %zu, walked %zu\n",
-          seed, steps, reused, windowed, spliced, lent, taken, fns_taken, fns_walked);
-  assert_true(lent > (size_t)steps / (bodies ? 6 : 12));
-  if (bodies) assert_true(spliced > (size_t)steps / 10);
-  if (bodies) assert_true(windowed > (size_t)steps / 10);
-  if (bodies) assert_true(fns_taken > (size_t)steps / 2);
-  vxp_analysis_free(an);
-  vxp_program_free(prog);
-  vxp_source_free(src);
-  vxp_context_free(ctx);
+          seed, steps, c.reused, c.windowed, c.spliced, c.lent, c.taken, c.fns_taken,
+          c.fns_walked);
+  assert_true(c.lent > (size_t)steps / (bodies ? 6 : 12));
+  if (bodies) assert_true(c.spliced > (size_t)steps / 10);
+  if (bodies) assert_true(c.windowed > (size_t)steps / 10);
+  if (bodies) assert_true(c.fns_taken > (size_t)steps / 2);
+  vxp_analysis_free(st.an);
+  vxp_program_free(st.prog);
+  vxp_source_free(st.src);
+  vxp_context_free(st.ctx);
   free(b.s);
 }
 
