@@ -74,7 +74,7 @@ struct vxp_reuse;
  * `model`, `marks` and what was appended to `diags` are to be discarded by the caller; or a
  * negative error code. */
 int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nodes *top,
-                      const struct vxp_reuse *R, const vxp_model *old,
+                      struct vxp_reuse *R, const vxp_model *old,
                       const vxp_lower_marks *old_marks, const vxp_diag_list *old_diags,
                       vxp_model *model, vxp_diag_list *diags, vxp_lower_marks *marks);
 

@@ -36,7 +36,9 @@ void vxp_reuse__diff(const vxp_source *old_src, const vxp_source *new_src, uint3
 
 void vxp_reuse__free(vxp_context *ctx, vxp_reuse *R) {
   vxp_ctx__free(ctx, R->side);
-  R->side = NULL;
+  vxp_ctx__free(ctx, R->changed_sig);
+  vxp_ctx__free(ctx, R->again);
+  R->side = R->changed_sig = R->again = NULL;
 }
 
 bool vxp_reuse__mappable(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *d, bool named) {

@@ -27,6 +27,13 @@ typedef struct vxp_reuse {
   uint32_t prefix, old_end, new_end;
   uint32_t items;
   uint8_t *side;
+  /* Per item, or NULL when none is set: `changed_sig`, a touched function whose signature
+   * (the text before its body) is not the earlier one's, or a touched `const` item (the plan
+   * lets the splice decide whether it can take that over: program.h); `again`, an item
+   * outside the middle that the splice lowered again from its node because a callee's
+   * signature record changed (its analysis walks it again). */
+  uint8_t *changed_sig, *again;
+  bool consts_changed; /* a `const` item is among the touched ones */
   size_t taken, walked; /* items taken over and items recomputed (for the tests) */
 } vxp_reuse;
 
