@@ -2225,8 +2225,18 @@ static bool lower_item_again(lowerer *L, TSNode item) {
   return true;
 }
 
+/* The node of item `k`, from `top` or one of the `more_count` ranges `more`. */
+static bool item_node(const vxp_top_nodes *top, const vxp_top_nodes *more, size_t more_count,
+                      uint32_t k, TSNode *out) {
+  if (vxp_top_nodes__get(top, k, out)) return true;
+  for (size_t i = 0; i < more_count; i++)
+    if (vxp_top_nodes__get(&more[i], k, out)) return true;
+  return false;
+}
+
 int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nodes *top,
-                      vxp_reuse *R, const vxp_model *old, const vxp_lower_marks *old_marks,
+                      const vxp_top_nodes *more, size_t more_count, vxp_reuse *R,
+                      const vxp_model *old, const vxp_lower_marks *old_marks,
                       const vxp_diag_list *old_diags, vxp_model *model, vxp_diag_list *diags,
                       vxp_lower_marks *marks) {
   uint32_t n = R->items;
@@ -2264,11 +2274,18 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
     L.signatures.len = marks->signatures.len = old_marks->signatures.len;
   }
   /* Changed signatures: taken over when what other items read of them is unchanged. */
+  R->again_unread = false;
   if (ok == 1 && !failed(&L) && R->changed_sig) ok = resign(&L, R, top, old, old_marks, marks);
   if (ok < 0) {
     L.rc = ok;
     ok = 0;
   }
+  TSNode unused;
+  for (uint32_t k = 0; ok == 1 && R->again && k < n; k++)
+    if (R->again[k] && !item_node(top, more, more_count, k, &unused)) {
+      R->again_unread = true;
+      ok = 0;
+    }
   /* The item pass: the touched functions lowered, the others copied and moved. */
   if (ok == 1 && !failed(&L) && n) {
     /* the earlier version's index of the functions, carried over when it was kept; else
@@ -2307,7 +2324,7 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
     push_mark(&L, &marks->body);
     TSNode item;
     TSSymbol sym = 0;
-    if (vxp_top_nodes__get(top, k, &item)) sym = ts_node_symbol(item);
+    if (item_node(top, more, more_count, k, &item)) sym = ts_node_symbol(item);
     /* a touched function, or const when the plan marked it; an item lowered again */
     if (!(sym == L.S->function_item ||
           (sym == L.S->const_item && R->changed_sig && R->changed_sig[k]) ||

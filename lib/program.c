@@ -407,8 +407,8 @@ static int lower(vxp_program *prog, const vxp_program *old, TSNode root, bool ke
       prog->plan_base_src = old->src->id;
       size_t before = prog->diags.len;
       vxp_top_nodes nodes = vxp_program__nodes(prog);
-      int done = vxp_lower__splice(ctx, prog->src, &nodes, R, &old->model, &old->marks, &old->diags,
-                                   &prog->model, &prog->diags, &prog->marks);
+      int done = vxp_lower__splice(ctx, prog->src, &nodes, NULL, 0, R, &old->model, &old->marks,
+                                   &old->diags, &prog->model, &prog->diags, &prog->marks);
       if (done == 1) {
         prog->spliced = true;
         return VXP_OK;

@@ -192,14 +192,15 @@ test_signature_edits__a_parameter_type_edit_takes_a_window_and_the_other_functio
 }
 
 /* A return type is read by the callers' lowering (a call's value carries the nominal type its
- * callee returns): `caller` binds callee's result, so it is lowered again with it and walked
- * again; the other functions are taken over. */
+ * callee returns): `caller` binds callee's result, so it is lowered again with it (from a
+ * window parsed around it) and walked again; the other functions are taken over. */
 static void test_signature_edits__a_return_type_edit_lowers_and_walks_its_callers_again(
     void **state) {
   (void)state;
   session S;
   session_open(&S, base);
   edit(&S, "fn callee", "-> i32", "-> i64");
+  assert_true(windowed(&S)); /* caller's node from a window of its own */
   assert_true(S.prog->spliced);
   assert_non_null(S.prog->plan);
   assert_non_null(S.prog->plan->again);
