@@ -18,7 +18,8 @@
 /* Invariant (when planned): the earlier text's [prefix, old_end) became the new text's
  * [prefix, new_end), the rest is the same; both trees have `items` top-level items, pairwise
  * of one kind, and side[i] says where item i lies: before the middle (same offsets), after
- * it (moved by new_end - old_end), or touched by it (recomputed). */
+ * it (moved by new_end - old_end), or touched by it (recomputed: a function, or a `const`
+ * item, which changed_sig marks with every function whose signature text changed). */
 enum { VXP_REUSE_BEFORE, VXP_REUSE_AFTER, VXP_REUSE_FRESH };
 
 typedef struct vxp_reuse {
