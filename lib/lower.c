@@ -1841,10 +1841,21 @@ static void push_mark(lowerer *L, void *marks) {
   if (list && !failed(L) && !array_push(L->ctx, list, mark_now(L))) oom(L);
 }
 
+/* push_mark in a splice, whose name table was copied whole: the mark's next name id is
+ * `names`, the older version's there (see push_copied_marks). */
+static void push_mark_names(lowerer *L, void *marks, uint32_t names) {
+  Array(vxp_lower_mark) *list = marks;
+  size_t before = list->len;
+  push_mark(L, marks);
+  if (list->len > before) list->items[before].names = names;
+}
+
 /* The marks of items [k, j), copied at once by a splice from the older program's `old`
  * marks when the model stood at `base`: each is the mark that copying the items before it
  * one by one would leave (what mark_now would read), every count moved by what the older
- * items before it added; the name table is copied whole before, so `names` stays. */
+ * items before it added. The name table is copied whole before, so `names` is the older
+ * mark's: the next name id a full lowering stands at there, which a successful splice keeps
+ * for every item (the next splice's check_names reads these ranges). */
 static void push_copied_marks(lowerer *L, void *marks, vxp_lower_mark base,
                               const vxp_lower_mark *old, uint32_t k, uint32_t j) {
   Array(vxp_lower_mark) *list = marks;
@@ -1857,6 +1868,7 @@ static void push_copied_marks(lowerer *L, void *marks, vxp_lower_mark base,
   for (uint32_t m = k; m < j; m++) {
     const vxp_lower_mark *x = &old[m];
     vxp_lower_mark at = base;
+    at.names = x->names;
 #define MOVED(field) at.field = base.field + (x->field - o->field)
     MOVED(cexprs);
     MOVED(dim_list);
@@ -2260,7 +2272,7 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
                     : vxp_model__copy_part(ctx, R, side, old, old_diags, &sig[k], &sig[j], &sig[k],
                                            model, diags);
   }
-  if (ok == 1) push_mark(&L, &marks->sig);
+  if (ok == 1) push_mark_names(&L, &marks->sig, sig[n].names);
   if (ok == 1 && !failed(&L) && old_marks->signatures.len &&
       (!array_reserve(ctx, &L.signatures, old_marks->signatures.len) ||
        !array_reserve(ctx, &marks->signatures, old_marks->signatures.len)))
@@ -2321,7 +2333,7 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
                                   model, diags);
       continue;
     }
-    push_mark(&L, &marks->body);
+    push_mark_names(&L, &marks->body, body[k].names);
     TSNode item;
     TSSymbol sym = 0;
     if (item_node(top, more, more_count, k, &item)) sym = ts_node_symbol(item);
@@ -2341,7 +2353,7 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
     L.check_names = false;
     if (L.names_differ || L.name_next != L.name_hi) ok = 0;
   }
-  if (ok == 1) push_mark(&L, &marks->body);
+  if (ok == 1) push_mark_names(&L, &marks->body, body[n].names);
   if (ok == 1 && !failed(&L)) { /* for the next splice */
     vxp_lower_vis__keep(&L.vis, &marks->vis);
     marks->vis_kept = true;

@@ -121,21 +121,13 @@ static void assert_as_fresh(session *S) {
   vxp_source_free(fsrc);
 }
 
-/* Replace the first `what` (after `after`, when not NULL) with `with`, reparse and analyse
+/* Replace [start, end) of the text with `with` (`len` bytes), reparse and analyse
  * incrementally, and hold the result to a fresh one. */
-static void edit(session *S, const char *after, const char *what, const char *with) {
-  const char *text = vxp_source_text(S->src, NULL);
-  const char *from = after ? strstr(text, after) : text;
-  assert_non_null(from);
-  const char *at = strstr(from, what);
-  assert_non_null(at);
-  uint32_t start = (uint32_t)(at - text);
+static void edit_at(session *S, uint32_t start, uint32_t end, const char *with, size_t len) {
   vxp_source *next;
   vxp_program *prog;
   vxp_analysis *an;
-  assert_int_equal(
-      vxp_source_edit(&next, S->src, start, start + (uint32_t)strlen(what), with, strlen(with)),
-      VXP_OK);
+  assert_int_equal(vxp_source_edit(&next, S->src, start, end, with, len), VXP_OK);
   assert_int_equal(vxp_program_reparse(&prog, S->ctx, S->prog, next), VXP_OK);
   assert_int_equal(vxp_analyze_incremental(&an, S->ctx, prog, S->an, NULL), VXP_OK);
   vxp_analysis_free(S->an);
@@ -145,6 +137,17 @@ static void edit(session *S, const char *after, const char *what, const char *wi
   S->prog = prog;
   S->an = an;
   assert_as_fresh(S);
+}
+
+/* Replace the first `what` (after `after`, when not NULL) with `with`. */
+static void edit(session *S, const char *after, const char *what, const char *with) {
+  const char *text = vxp_source_text(S->src, NULL);
+  const char *from = after ? strstr(text, after) : text;
+  assert_non_null(from);
+  const char *at = strstr(from, what);
+  assert_non_null(at);
+  uint32_t start = (uint32_t)(at - text);
+  edit_at(S, start, start + (uint32_t)strlen(what), with, strlen(with));
 }
 
 static bool windowed(const session *S) {
@@ -309,6 +312,139 @@ static void test_signature_edits__what_the_splice_cannot_show_is_lowered_in_full
   session_close(&S);
 }
 
+/* A spliced program's lowering marks carry each item's range of the name table (the names it
+ * introduces first), which the next splice checks the items it lowers again against: a body
+ * edit after a splice that drops the first use of a name (`print`, first used by callee, then
+ * by caller) would give the names after it other ids in a full lowering, so it is lowered in
+ * full, and the name table is a fresh lowering's. */
+static void test_signature_edits__a_spliced_programs_name_ranges_hold_at_the_next_splice(
+    void **state) {
+  (void)state;
+  session S;
+  session_open(&S, base);
+  edit(&S, "fn user", "caller(1)", "caller(2)");
+  assert_true(S.prog->spliced);
+  edit(&S, "fn callee", "  print(w);\n", "");
+  assert_false(S.prog->spliced);
+  edit(&S, "fn callee", "  return x;", "  print(w);\n  return x;");
+  assert_false(S.prog->spliced); /* print first used by callee again */
+  edit(&S, "fn user", "caller(2)", "caller(1)");
+  assert_true(S.prog->spliced);
+  session_close(&S);
+}
+
+/* ---------------------------------------------------------------- random signature edits */
+
+/* Types a parameter or a return type is edited to: scalars the program names and one it does
+ * not (u16), pointers wanting host or device memory, a tensor, a struct (read through a
+ * field by the caller), a reference. */
+static const char *const types[] = {"i32",
+                                    "i64",
+                                    "f32",
+                                    "u16",
+                                    "*const f32",
+                                    "*const f32 in Memory::HBM",
+                                    "Tensor<f32, [TILE]>",
+                                    "Point",
+                                    "&Tensor<f32, [4]>"};
+#define TYPES (sizeof(types) / sizeof(types[0]))
+#define CHAIN 6
+
+typedef struct chain {
+  int param[CHAIN], ret[CHAIN], tile;
+  bool generic[CHAIN];
+} chain;
+
+/* A chain of functions, each calling the one before it with a device pointer and reading a
+ * field of what it returns, after four functions whose return types name i32, i64, f32 and
+ * Point in the signature pass (so that a return type edited among them keeps every name id;
+ * u16 and the tensor types do not). */
+static char *render(const chain *c) {
+  size_t cap = 16384, n = 0;
+  char *buf = malloc(cap);
+  assert_non_null(buf);
+  n += (size_t)snprintf(buf + n, cap - n,
+                        "Memory CPU_DRAM {}\nMemory HBM {\n  within: Memory::CPU_DRAM, capacity: 40 "
+                        "GiB, managed: explicit\n}\nTopology Dev {\n  arch: nvptx64, memory: "
+                        "Memory::HBM, visible: [Memory::HBM],\n  transfer Memory::CPU_DRAM -> "
+                        "Memory::HBM : 31.5 GB/s\n}\nconst TILE: i64 = %d;\nstruct Point { x: i32 }\n"
+                        "fn t_i32() -> i32 {\n  return 0;\n}\nfn t_i64() -> i64 {\n  return 0;\n}\n"
+                        "fn t_f32() -> f32 {\n  return 0;\n}\nfn t_point() -> Point {\n  return 0;\n}\n",
+                        c->tile);
+  for (int f = 0; f < CHAIN; f++) {
+    n += (size_t)snprintf(buf + n, cap - n,
+                          "\nfn g%d%s(p: %s, k: i32) -> %s {\n"
+                          "  let w = transfer(Tensor<f32, [TILE, %d]>::uninit(), Memory::HBM);\n"
+                          "  let g = transfer(Tensor<f32, [4]>::new(), Memory::HBM);\n",
+                          f, c->generic[f] ? "<T>" : "", types[c->param[f]], types[c->ret[f]], f + 1);
+    if (f > 0)
+      n += (size_t)snprintf(buf + n, cap - n, "  let r = g%d(g.as_ptr(), k);\n  let q = r.x;\n",
+                            f - 1);
+    n += (size_t)snprintf(buf + n, cap - n, "  print(w);\n  return 0;\n}\n");
+  }
+  n += (size_t)snprintf(buf + n, cap - n, "\nfn main() -> i32 {\n  let v = g%d(1, 2);\n  return 0;\n}\n",
+                        CHAIN - 1);
+  assert_true(n < cap);
+  return buf;
+}
+
+/* Random edits of the chain's parameter and return types, generics and TILE, each made as
+ * one edit of the text where the versions differ, each result held to a fresh one; the
+ * splice must have taken signature edits over, and lowered callers again, along the way (or
+ * this would test only the full lowering). */
+static void test_signature_edits__random_signature_edits_report_what_a_fresh_parse_reports(
+    void **state) {
+  (void)state;
+  for (unsigned seed = 1; seed <= 3; seed++) {
+    chain c;
+    memset(&c, 0, sizeof(c));
+    for (int f = 0; f < CHAIN; f++) {
+      c.param[f] = f % 2;
+      c.ret[f] = (f + 1) % 2;
+    }
+    c.tile = 64;
+    char *text = render(&c);
+    session S;
+    session_open(&S, text);
+    int taken = 0, again = 0;
+    uint32_t x = seed;
+    for (int e = 0; e < 60; e++) {
+      x = x * 1103515245u + 12345u;
+      unsigned what = (x >> 8) % 6, f = (x >> 12) % CHAIN, pick = (x >> 16) % TYPES;
+      if (what < 2)
+        c.param[f] = (int)pick;
+      else if (what < 4)
+        c.ret[f] = (int)pick;
+      else if (what == 4)
+        c.tile = 16 * (1 + (int)(pick % 8));
+      else
+        c.generic[f] = pick == 0;
+      char *next = render(&c);
+      size_t a = 0, la = strlen(text), lb = strlen(next);
+      while (a < la && a < lb && text[a] == next[a])
+        a++;
+      size_t ea = la, eb = lb;
+      while (ea > a && eb > a && text[ea - 1] == next[eb - 1]) {
+        ea--;
+        eb--;
+      }
+      edit_at(&S, (uint32_t)a, (uint32_t)ea, next + a, eb - a);
+      taken += S.prog->spliced && S.prog->plan && S.prog->plan->changed_sig;
+      again += S.prog->spliced && S.prog->plan && S.prog->plan->again;
+      size_t now_len;
+      const char *now = vxp_source_text(S.src, &now_len);
+      assert_int_equal(now_len, lb);
+      assert_memory_equal(now, next, lb);
+      free(text);
+      text = next;
+    }
+    assert_true(taken > 0);
+    assert_true(again > 0);
+    free(text);
+    session_close(&S);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(
@@ -318,6 +454,10 @@ int main(void) {
       cmocka_unit_test(
           test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter),
       cmocka_unit_test(test_signature_edits__what_the_splice_cannot_show_is_lowered_in_full),
+      cmocka_unit_test(
+          test_signature_edits__a_spliced_programs_name_ranges_hold_at_the_next_splice),
+      cmocka_unit_test(
+          test_signature_edits__random_signature_edits_report_what_a_fresh_parse_reports),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
