@@ -2222,8 +2222,7 @@ static int resign(lowerer *L, vxp_reuse *R, const vxp_top_nodes *top, const vxp_
  * splice's item pass; false when it is not of a kind a splice lowers. */
 static bool lower_item_again(lowerer *L, TSNode item) {
   TSSymbol sym = ts_node_symbol(item);
-  if (sym != L->S->function_item && sym != L->S->const_item && sym != L->S->impl_item)
-    return false;
+  if (sym != L->S->function_item && sym != L->S->const_item && sym != L->S->impl_item) return false;
   begin_item(L, item);
   if (sym == L->S->function_item)
     lower_function(L, item);
@@ -2313,7 +2312,8 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
       ok = 0;
     /* a changed signature is taken over only with every function's entry unchanged: the
      * callers' visibility facts (copied) read them */
-    if (ok == 1 && !failed(&L) && R->changed_sig && !vxp_lower_vis__same_index(&L.vis, &old_marks->vis))
+    if (ok == 1 && !failed(&L) && R->changed_sig &&
+        !vxp_lower_vis__same_index(&L.vis, &old_marks->vis))
       ok = 0;
   }
   for (uint32_t k = 0, j; ok == 1 && !failed(&L) && k < n; k = j) {

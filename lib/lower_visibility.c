@@ -938,10 +938,9 @@ bool vxp_lower_vis__same_index(const vxp_lower_vis *V, const vxp_vis_index *old)
   if (now->fns.len != old->fns.len) return false;
   for (size_t i = 0; i < now->fns.len; i++) {
     const vis_fn *a = &now->fns.items[i], *b = &old->fns.items[i];
-    if (!same_text(a->name, b->name) || a->is_extern != b->is_extern ||
-        a->on_path != b->on_path || !same_text(a->on.name, b->on.name) ||
-        !same_text(a->on.index, b->on.index) || a->item != b->item ||
-        a->param_count != b->param_count ||
+    if (!same_text(a->name, b->name) || a->is_extern != b->is_extern || a->on_path != b->on_path ||
+        !same_text(a->on.name, b->on.name) || !same_text(a->on.index, b->on.index) ||
+        a->item != b->item || a->param_count != b->param_count ||
         (size_t)a->param_first + a->param_count > now->params.len ||
         (size_t)b->param_first + b->param_count > old->params.len)
       return false;

@@ -1108,8 +1108,8 @@ int vxp_program__plan_reuse(vxp_reuse *R, vxp_context *ctx, const vxp_program *o
       if (n->sym == ctx->syms.function_item) {
         ok = o_body && n_body && closes_on_its_own_line(R->old_src->text, o->start, o->end) &&
              closes_on_its_own_line(R->new_src->text, n->start, n->end);
-        changed = ok && (o_body - o->start != sig ||
-                         memcmp(R->old_src->text + o->start, R->new_src->text + n->start, sig) != 0);
+        changed = ok && (o_body - o->start != sig || memcmp(R->old_src->text + o->start,
+                                                            R->new_src->text + n->start, sig) != 0);
         /* a comment in a changed signature could be a `// role:` line: not taken */
         ok = ok && (!changed || (!has_comment(R->old_src->text, o->start, o_body) &&
                                  !has_comment(R->new_src->text, n->start, n_body)));

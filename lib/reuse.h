@@ -34,8 +34,8 @@ typedef struct vxp_reuse {
    * outside the middle that the splice lowered again from its node because a callee's
    * signature record changed (its analysis walks it again). */
   uint8_t *changed_sig, *again;
-  bool consts_changed; /* a `const` item is among the touched ones */
-  bool again_unread;   /* the splice failed only for want of the nodes of an `again` item */
+  bool consts_changed;  /* a `const` item is among the touched ones */
+  bool again_unread;    /* the splice failed only for want of the nodes of an `again` item */
   size_t taken, walked; /* items taken over and items recomputed (for the tests) */
 } vxp_reuse;
 

@@ -81,18 +81,19 @@ static char *generate(size_t *len) {
     /* f00000 returns i64 and f00001 i32, so that both names are the signature pass's and a
      * signature edit of a later function (signature_edits) introduces no name; every fourth
      * function's loop tile is TILE wide (const_edits) */
-    n += (size_t)snprintf(text + n, cap - n,
-                          "fn f%05d(x: i32) -> %s {\n"
-                          "  let w = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::HBM);\n"
-                          "  for i in 0..10 {\n"
-                          "    let s = transfer(Tensor<f16, [%s, 256]>::uninit(), Memory::HBM);\n"
-                          "    print(s);\n"
-                          "  }\n"
-                          "  print(w);\n"
-                          "  f%05d(x);\n"
-                          "  return 0;\n"
-                          "}\n",
-                          k, k == 0 ? "i64" : "i32", k % 4 == 0 ? "TILE" : "256", k > 0 ? k - 1 : 0);
+    n +=
+        (size_t)snprintf(text + n, cap - n,
+                         "fn f%05d(x: i32) -> %s {\n"
+                         "  let w = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::HBM);\n"
+                         "  for i in 0..10 {\n"
+                         "    let s = transfer(Tensor<f16, [%s, 256]>::uninit(), Memory::HBM);\n"
+                         "    print(s);\n"
+                         "  }\n"
+                         "  print(w);\n"
+                         "  f%05d(x);\n"
+                         "  return 0;\n"
+                         "}\n",
+                         k, k == 0 ? "i64" : "i32", k % 4 == 0 ? "TILE" : "256", k > 0 ? k - 1 : 0);
   }
   *len = n;
   return text;

@@ -257,8 +257,7 @@ static void test_reparse_window__what_it_cannot_show_goes_to_the_whole_tree(void
 
 /* A const's value is lowered from the window (its item alone) and every function walked
  * again; a declaration and a new item go to the whole tree. */
-static void
-test_reparse_window__a_const_takes_a_window_declarations_and_new_items_the_whole_tree(
+static void test_reparse_window__a_const_takes_a_window_declarations_and_new_items_the_whole_tree(
     void **state) {
   (void)state;
   session s = open_session(base);

@@ -12,44 +12,43 @@
 
 /* f0 returns i64 and f1 i32 (so both names are the signature pass's); `user` reads TILE in
  * a shape; `caller` binds what `callee` returns. */
-static const char base[] =
-    "// test_signature_edits\n"
-    "Memory CPU_DRAM {}\n"
-    "Memory HBM {\n"
-    "  within: Memory::CPU_DRAM, capacity: 40 GiB, managed: explicit\n"
-    "}\n"
-    "Topology Dev {\n"
-    "  arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"
-    "  transfer Memory::CPU_DRAM -> Memory::HBM : 31.5 GB/s\n"
-    "}\n"
-    "const TILE: i64 = 256;\n"
-    "\n"
-    "fn f0(x: i32) -> i64 {\n"
-    "  return 0;\n"
-    "}\n"
-    "\n"
-    "fn f1(x: i32) -> i32 {\n"
-    "  return 0;\n"
-    "}\n"
-    "\n"
-    "fn callee(x: i32) -> i32 {\n"
-    "  let w = transfer(Tensor<f32, [TILE, 64]>::uninit(), Memory::HBM);\n"
-    "  print(w);\n"
-    "  return x;\n"
-    "}\n"
-    "\n"
-    "fn caller(x: i32) -> i32 {\n"
-    "  let held = transfer(Tensor<f16, [64, 64]>::uninit(), Memory::HBM);\n"
-    "  let r = callee(x);\n"
-    "  print(held);\n"
-    "  return r;\n"
-    "}\n"
-    "\n"
-    "fn user() -> i32 {\n"
-    "  let t = transfer(Tensor<f32, [TILE, TILE]>::uninit(), Memory::HBM);\n"
-    "  print(t);\n"
-    "  return caller(1);\n"
-    "}\n";
+static const char base[] = "// test_signature_edits\n"
+                           "Memory CPU_DRAM {}\n"
+                           "Memory HBM {\n"
+                           "  within: Memory::CPU_DRAM, capacity: 40 GiB, managed: explicit\n"
+                           "}\n"
+                           "Topology Dev {\n"
+                           "  arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"
+                           "  transfer Memory::CPU_DRAM -> Memory::HBM : 31.5 GB/s\n"
+                           "}\n"
+                           "const TILE: i64 = 256;\n"
+                           "\n"
+                           "fn f0(x: i32) -> i64 {\n"
+                           "  return 0;\n"
+                           "}\n"
+                           "\n"
+                           "fn f1(x: i32) -> i32 {\n"
+                           "  return 0;\n"
+                           "}\n"
+                           "\n"
+                           "fn callee(x: i32) -> i32 {\n"
+                           "  let w = transfer(Tensor<f32, [TILE, 64]>::uninit(), Memory::HBM);\n"
+                           "  print(w);\n"
+                           "  return x;\n"
+                           "}\n"
+                           "\n"
+                           "fn caller(x: i32) -> i32 {\n"
+                           "  let held = transfer(Tensor<f16, [64, 64]>::uninit(), Memory::HBM);\n"
+                           "  let r = callee(x);\n"
+                           "  print(held);\n"
+                           "  return r;\n"
+                           "}\n"
+                           "\n"
+                           "fn user() -> i32 {\n"
+                           "  let t = transfer(Tensor<f32, [TILE, TILE]>::uninit(), Memory::HBM);\n"
+                           "  print(t);\n"
+                           "  return caller(1);\n"
+                           "}\n";
 
 typedef struct session {
   vxp_context *ctx;
@@ -175,8 +174,7 @@ static uint64_t peak_of(const vxp_analysis *an, const char *fn, const char *spac
 /* A parameter's type is what the function's own lowering reads (its parameters' bindings);
  * no caller reads it, so the edit is parsed from its window, the function lowered again from
  * the window's nodes, and every other function's walk taken over. */
-static void
-test_signature_edits__a_parameter_type_edit_takes_a_window_and_the_other_functions_over(
+static void test_signature_edits__a_parameter_type_edit_takes_a_window_and_the_other_functions_over(
     void **state) {
   (void)state;
   session S;
@@ -197,8 +195,8 @@ test_signature_edits__a_parameter_type_edit_takes_a_window_and_the_other_functio
 /* A return type is read by the callers' lowering (a call's value carries the nominal type its
  * callee returns): `caller` binds callee's result, so it is lowered again with it (from a
  * window parsed around it) and walked again; the other functions are taken over. */
-static void test_signature_edits__a_return_type_edit_lowers_and_walks_its_callers_again(
-    void **state) {
+static void
+test_signature_edits__a_return_type_edit_lowers_and_walks_its_callers_again(void **state) {
   (void)state;
   session S;
   session_open(&S, base);
@@ -244,8 +242,8 @@ static void test_signature_edits__a_const_edit_changes_the_shapes_exactly(void *
  * that changes what it wants is not taken over (the callers' facts would be stale), and the
  * callers' diagnostics come and go as a fresh analysis finds them; an edit of another
  * parameter's type leaves the entry as it was and is taken over. */
-static void test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter(
-    void **state) {
+static void
+test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter(void **state) {
   (void)state;
   static const char text[] = "Memory CPU_DRAM {}\n"
                              "Memory HBM {\n"
@@ -317,8 +315,8 @@ static void test_signature_edits__what_the_splice_cannot_show_is_lowered_in_full
  * edit after a splice that drops the first use of a name (`print`, first used by callee, then
  * by caller) would give the names after it other ids in a full lowering, so it is lowered in
  * full, and the name table is a fresh lowering's. */
-static void test_signature_edits__a_spliced_programs_name_ranges_hold_at_the_next_splice(
-    void **state) {
+static void
+test_signature_edits__a_spliced_programs_name_ranges_hold_at_the_next_splice(void **state) {
   (void)state;
   session S;
   session_open(&S, base);
@@ -363,27 +361,29 @@ static char *render(const chain *c) {
   size_t cap = 16384, n = 0;
   char *buf = malloc(cap);
   assert_non_null(buf);
-  n += (size_t)snprintf(buf + n, cap - n,
-                        "Memory CPU_DRAM {}\nMemory HBM {\n  within: Memory::CPU_DRAM, capacity: 40 "
-                        "GiB, managed: explicit\n}\nTopology Dev {\n  arch: nvptx64, memory: "
-                        "Memory::HBM, visible: [Memory::HBM],\n  transfer Memory::CPU_DRAM -> "
-                        "Memory::HBM : 31.5 GB/s\n}\nconst TILE: i64 = %d;\nstruct Point { x: i32 }\n"
-                        "fn t_i32() -> i32 {\n  return 0;\n}\nfn t_i64() -> i64 {\n  return 0;\n}\n"
-                        "fn t_f32() -> f32 {\n  return 0;\n}\nfn t_point() -> Point {\n  return 0;\n}\n",
-                        c->tile);
+  n += (size_t)snprintf(
+      buf + n, cap - n,
+      "Memory CPU_DRAM {}\nMemory HBM {\n  within: Memory::CPU_DRAM, capacity: 40 "
+      "GiB, managed: explicit\n}\nTopology Dev {\n  arch: nvptx64, memory: "
+      "Memory::HBM, visible: [Memory::HBM],\n  transfer Memory::CPU_DRAM -> "
+      "Memory::HBM : 31.5 GB/s\n}\nconst TILE: i64 = %d;\nstruct Point { x: i32 }\n"
+      "fn t_i32() -> i32 {\n  return 0;\n}\nfn t_i64() -> i64 {\n  return 0;\n}\n"
+      "fn t_f32() -> f32 {\n  return 0;\n}\nfn t_point() -> Point {\n  return 0;\n}\n",
+      c->tile);
   for (int f = 0; f < CHAIN; f++) {
     n += (size_t)snprintf(buf + n, cap - n,
                           "\nfn g%d%s(p: %s, k: i32) -> %s {\n"
                           "  let w = transfer(Tensor<f32, [TILE, %d]>::uninit(), Memory::HBM);\n"
                           "  let g = transfer(Tensor<f32, [4]>::new(), Memory::HBM);\n",
-                          f, c->generic[f] ? "<T>" : "", types[c->param[f]], types[c->ret[f]], f + 1);
+                          f, c->generic[f] ? "<T>" : "", types[c->param[f]], types[c->ret[f]],
+                          f + 1);
     if (f > 0)
       n += (size_t)snprintf(buf + n, cap - n, "  let r = g%d(g.as_ptr(), k);\n  let q = r.x;\n",
                             f - 1);
     n += (size_t)snprintf(buf + n, cap - n, "  print(w);\n  return 0;\n}\n");
   }
-  n += (size_t)snprintf(buf + n, cap - n, "\nfn main() -> i32 {\n  let v = g%d(1, 2);\n  return 0;\n}\n",
-                        CHAIN - 1);
+  n += (size_t)snprintf(buf + n, cap - n,
+                        "\nfn main() -> i32 {\n  let v = g%d(1, 2);\n  return 0;\n}\n", CHAIN - 1);
   assert_true(n < cap);
   return buf;
 }
@@ -392,8 +392,8 @@ static char *render(const chain *c) {
  * one edit of the text where the versions differ, each result held to a fresh one; the
  * splice must have taken signature edits over, and lowered callers again, along the way (or
  * this would test only the full lowering). */
-static void test_signature_edits__random_signature_edits_report_what_a_fresh_parse_reports(
-    void **state) {
+static void
+test_signature_edits__random_signature_edits_report_what_a_fresh_parse_reports(void **state) {
   (void)state;
   for (unsigned seed = 1; seed <= 3; seed++) {
     chain c;
