@@ -1136,9 +1136,9 @@ static void test_incremental__a_splice_carries_the_function_index_over(void **st
   assert_true(S.prog->spliced);
   assert_int_equal(code_count(S.an, "E6029"), 1);
   session_edit(&S, "  let r = reads_host(g.as_ptr());\n",
-               "  let r = reads_host(g.as_ptr());\n  let x = reads_host(g.as_ptr());\n"
-               "  let p : f32 = on_dev(0.5);\n",
-               NULL); /* main grows (names the program has): the callees move two lines */
+               "  let r = reads_host(g.as_ptr());\n  let r = reads_host(g.as_ptr());\n"
+               "  let v : f32 = on_dev(0.5);\n",
+               NULL); /* main grows (names it introduces already): the callees move two lines */
   assert_true(S.prog->spliced);
   assert_int_equal(code_count(S.an, "E6001"), 2);
   assert_int_equal(code_count(S.an, "E6029"), 2);
