@@ -1437,6 +1437,16 @@ static int analyse(vxp_analysis *an, const vxp_analysis *prev) {
     } else if (same_inputs) {
       planned = vxp_program__plan_reuse(&R, ctx, prev->prog, prog);
     }
+    /* A changed signature or const lends nothing unless the splice took it over: only the
+     * splice checked that what the other items read of it (the visibility index entry, the
+     * signature record, the names) is unchanged. */
+    if (planned > 0 && R.changed_sig && !(planned_by_reparse && prog->spliced)) {
+      if (!planned_by_reparse) vxp_reuse__free(ctx, &R);
+      memset(&R, 0, sizeof(R));
+      plan = NULL;
+      planned = 0;
+      planned_by_reparse = true; /* nothing of R's to free below */
+    }
     R.prev = prev;
     vxp_visibility_reuse lend = {vxp_reuse__take_visibility, &R};
     an->vis_start = an->diags.len;

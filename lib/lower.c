@@ -1709,18 +1709,26 @@ static void lower_const(lowerer *L, TSNode node) {
 /* Functions in impl blocks: the owner's name qualifies them (`Type::method`). */
 static void lower_impl(lowerer *L, TSNode node, bool signatures_only);
 
-static void collect_signature(lowerer *L, TSNode node) {
+/* The signature record of function node `node` (its order left to the caller); false when
+ * it has no name. */
+static bool signature_of(lowerer *L, TSNode node, fn_signature *sig) {
   TSNode name_node = field(L, node, L->F->name);
-  if (ts_node_is_null(name_node)) return;
-  fn_signature sig;
-  sig.name = qualified_name(L, name_node);
+  if (ts_node_is_null(name_node)) return false;
+  sig->name = qualified_name(L, name_node);
   size_t generic_mark = push_generics(L, field(L, node, L->F->generics));
-  sig.return_type = ts_node_is_null(field(L, node, L->F->generics))
-                        ? lower_type(L, field(L, node, L->F->return_type))
-                        : VXP_NONE;
-  sig.return_nominal = nominal_name(L, field(L, node, L->F->return_type));
-  sig.order = (uint32_t)L->signatures.len;
+  sig->return_type = ts_node_is_null(field(L, node, L->F->generics))
+                         ? lower_type(L, field(L, node, L->F->return_type))
+                         : VXP_NONE;
+  sig->return_nominal = nominal_name(L, field(L, node, L->F->return_type));
+  sig->order = 0;
   pop_generics(L, generic_mark);
+  return true;
+}
+
+static void collect_signature(lowerer *L, TSNode node) {
+  fn_signature sig;
+  if (!signature_of(L, node, &sig)) return;
+  sig.order = (uint32_t)L->signatures.len;
   if (!failed(L) && !array_push(L->ctx, &L->signatures, sig)) oom(L);
 }
 
@@ -1833,10 +1841,21 @@ static void push_mark(lowerer *L, void *marks) {
   if (list && !failed(L) && !array_push(L->ctx, list, mark_now(L))) oom(L);
 }
 
+/* push_mark in a splice, whose name table was copied whole: the mark's next name id is
+ * `names`, the older version's there (see push_copied_marks). */
+static void push_mark_names(lowerer *L, void *marks, uint32_t names) {
+  Array(vxp_lower_mark) *list = marks;
+  size_t before = list->len;
+  push_mark(L, marks);
+  if (list->len > before) list->items[before].names = names;
+}
+
 /* The marks of items [k, j), copied at once by a splice from the older program's `old`
  * marks when the model stood at `base`: each is the mark that copying the items before it
  * one by one would leave (what mark_now would read), every count moved by what the older
- * items before it added; the name table is copied whole before, so `names` stays. */
+ * items before it added. The name table is copied whole before, so `names` is the older
+ * mark's: the next name id a full lowering stands at there, which a successful splice keeps
+ * for every item (the next splice's check_names reads these ranges). */
 static void push_copied_marks(lowerer *L, void *marks, vxp_lower_mark base,
                               const vxp_lower_mark *old, uint32_t k, uint32_t j) {
   Array(vxp_lower_mark) *list = marks;
@@ -1849,6 +1868,7 @@ static void push_copied_marks(lowerer *L, void *marks, vxp_lower_mark base,
   for (uint32_t m = k; m < j; m++) {
     const vxp_lower_mark *x = &old[m];
     vxp_lower_mark at = base;
+    at.names = x->names;
 #define MOVED(field) at.field = base.field + (x->field - o->field)
     MOVED(cexprs);
     MOVED(dim_list);
@@ -2084,8 +2104,150 @@ int vxp_lower__end(vxp_lower_run *W) {
   return rc;
 }
 
+/* Whether two marks count the same of every model array and of the diagnostics (the names
+ * aside). */
+static bool same_counts(const vxp_lower_mark *a, const vxp_lower_mark *b) {
+  return a->cexprs == b->cexprs && a->dim_list == b->dim_list && a->types == b->types &&
+         a->functions == b->functions && a->declared == b->declared &&
+         a->call_args == b->call_args && a->consts == b->consts && a->structs == b->structs &&
+         a->enums == b->enums && a->externs == b->externs && a->traits == b->traits &&
+         a->topologies == b->topologies && a->refs == b->refs && a->items == b->items &&
+         a->visibility == b->visibility && a->raw == b->raw && a->imports == b->imports &&
+         a->diags == b->diags;
+}
+
+/* A splice's signature pass for the touched functions whose signature text changed
+ * (R->changed_sig): each is taken over only when its signature part of the model is empty
+ * before and after (no tensor return type: a caller's lowering reads that type's contents),
+ * it has no generic parameters before and after, it introduces the same names in that
+ * pass, and its name has one signature record. The record (sorted in place in
+ * L->signatures and marks->signatures) then differs at most in the nominal type it returns,
+ * which a call's value carries; when it does, every function item outside the middle
+ * with a call of that name is marked in R->again, to be lowered again. Returns 1, 0 (not
+ * taken over) or an error code. */
+static int resign(lowerer *L, vxp_reuse *R, const vxp_top_nodes *top, const vxp_model *old,
+                  const vxp_lower_marks *old_marks, vxp_lower_marks *marks) {
+  uint32_t n = R->items;
+  const vxp_lower_mark *sig = old_marks->sig.items, *body = old_marks->body.items;
+  Array(vxp_name) changed;
+  memset(&changed, 0, sizeof(changed));
+  int ok = 1;
+  for (uint32_t k = 0; ok == 1 && k < n; k++) {
+    if (!R->changed_sig[k]) continue;
+    TSNode item;
+    if (!vxp_top_nodes__get(top, k, &item)) {
+      ok = 0;
+      break;
+    }
+    if (!same_counts(&sig[k], &sig[k + 1])) {
+      ok = 0;
+      break;
+    }
+    if (ts_node_symbol(item) == L->S->const_item) continue; /* no part in this pass */
+    if (ts_node_symbol(item) != L->S->function_item ||
+        !ts_node_is_null(field(L, item, L->F->generics))) {
+      ok = 0;
+      break;
+    }
+    /* the earlier version: its model item is the one its body mark opens */
+    uint32_t at = body[k].items;
+    if (at >= old->items.len || old->items.items[at].top != k ||
+        old->items.items[at].function_count == 0 ||
+        old->functions.items[old->items.items[at].first_function].generics.len != 0) {
+      ok = 0;
+      break;
+    }
+    vxp_lower_mark m0 = mark_now(L);
+    L->check_names = true;
+    L->names_differ = false;
+    L->name_lo = L->name_next = sig[k].names;
+    L->name_hi = sig[k + 1].names;
+    L->top_index = k;
+    fn_signature now;
+    bool named = signature_of(L, item, &now);
+    L->check_names = false;
+    vxp_lower_mark m1 = mark_now(L);
+    if (failed(L)) break;
+    if (!named || L->names_differ || L->name_next != L->name_hi || !same_counts(&m0, &m1)) {
+      ok = 0;
+      break;
+    }
+    /* its one record among the sorted ones */
+    size_t lo = 0, hi = marks->signatures.len;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (marks->signatures.items[mid].name < now.name)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo >= marks->signatures.len || marks->signatures.items[lo].name != now.name ||
+        (lo + 1 < marks->signatures.len && marks->signatures.items[lo + 1].name == now.name) ||
+        marks->signatures.items[lo].return_type != now.return_type) {
+      ok = 0;
+      break;
+    }
+    if (marks->signatures.items[lo].return_nominal != now.return_nominal) {
+      marks->signatures.items[lo].return_nominal = now.return_nominal;
+      L->signatures.items[lo].return_nominal = now.return_nominal;
+      if (!array_push(L->ctx, &changed, now.name)) oom(L);
+    }
+  }
+  if (ok == 1 && !failed(L) && changed.len) {
+    if (!R->again) R->again = vxp_ctx__calloc(L->ctx, n, sizeof(uint8_t));
+    if (!R->again) oom(L);
+    for (size_t f = 0; !failed(L) && f < old->functions.len; f++) {
+      const vxp_function *fn = &old->functions.items[f];
+      if (fn->item >= old->items.len) continue;
+      uint32_t t = old->items.items[fn->item].top;
+      if (t >= n || R->side[t] == VXP_REUSE_FRESH || R->again[t]) continue;
+      for (size_t e = 0; e < fn->events.len; e++) {
+        const vxp_event *ev = &fn->events.items[e];
+        if (ev->kind != VXP_EV_CALL || ev->u.call.generic_count != 0) continue;
+        bool calls = false;
+        for (size_t c = 0; c < changed.len; c++)
+          calls = calls || ev->u.call.callee == changed.items[c];
+        if (calls) {
+          R->again[t] = 1;
+          break;
+        }
+      }
+    }
+  }
+  array_free(L->ctx, &changed);
+  return failed(L) ? L->rc : ok;
+}
+
+/* Lower top-level item `item` (a touched function or const, or an item lowered again) in a
+ * splice's item pass; false when it is not of a kind a splice lowers. */
+static bool lower_item_again(lowerer *L, TSNode item) {
+  TSSymbol sym = ts_node_symbol(item);
+  if (sym != L->S->function_item && sym != L->S->const_item && sym != L->S->impl_item) return false;
+  begin_item(L, item);
+  if (sym == L->S->function_item)
+    lower_function(L, item);
+  else if (sym == L->S->impl_item)
+    lower_impl(L, item, false);
+  else
+    lower_const(L, item);
+  if (sym != L->S->const_item) lower_vis(L, item);
+  lower_raw(L, item);
+  end_item(L);
+  return true;
+}
+
+/* The node of item `k`, from `top` or one of the `more_count` ranges `more`. */
+static bool item_node(const vxp_top_nodes *top, const vxp_top_nodes *more, size_t more_count,
+                      uint32_t k, TSNode *out) {
+  if (vxp_top_nodes__get(top, k, out)) return true;
+  for (size_t i = 0; i < more_count; i++)
+    if (vxp_top_nodes__get(&more[i], k, out)) return true;
+  return false;
+}
+
 int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nodes *top,
-                      const vxp_reuse *R, const vxp_model *old, const vxp_lower_marks *old_marks,
+                      const vxp_top_nodes *more, size_t more_count, vxp_reuse *R,
+                      const vxp_model *old, const vxp_lower_marks *old_marks,
                       const vxp_diag_list *old_diags, vxp_model *model, vxp_diag_list *diags,
                       vxp_lower_marks *marks) {
   uint32_t n = R->items;
@@ -2109,7 +2271,7 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
                     : vxp_model__copy_part(ctx, R, side, old, old_diags, &sig[k], &sig[j], &sig[k],
                                            model, diags);
   }
-  if (ok == 1) push_mark(&L, &marks->sig);
+  if (ok == 1) push_mark_names(&L, &marks->sig, sig[n].names);
   if (ok == 1 && !failed(&L) && old_marks->signatures.len &&
       (!array_reserve(ctx, &L.signatures, old_marks->signatures.len) ||
        !array_reserve(ctx, &marks->signatures, old_marks->signatures.len)))
@@ -2122,8 +2284,21 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
     }
     L.signatures.len = marks->signatures.len = old_marks->signatures.len;
   }
+  /* Changed signatures: taken over when what other items read of them is unchanged. */
+  R->again_unread = false;
+  if (ok == 1 && !failed(&L) && R->changed_sig) ok = resign(&L, R, top, old, old_marks, marks);
+  if (ok < 0) {
+    L.rc = ok;
+    ok = 0;
+  }
+  TSNode unused;
+  for (uint32_t k = 0; ok == 1 && R->again && k < n; k++)
+    if (R->again[k] && !item_node(top, more, more_count, k, &unused)) {
+      R->again_unread = true;
+      ok = 0;
+    }
   /* The item pass: the touched functions lowered, the others copied and moved. */
-  if (ok == 1 && n) {
+  if (ok == 1 && !failed(&L) && n) {
     /* the earlier version's index of the functions, carried over when it was kept; else
      * read afresh, which needs every item's node */
     setup_vis(&L);
@@ -2135,6 +2310,11 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
       begin_vis(&L, top->nodes, n, top->nodes[0]);
     else if (carried == 0)
       ok = 0;
+    /* a changed signature is taken over only with every function's entry unchanged: the
+     * callers' visibility facts (copied) read them */
+    if (ok == 1 && !failed(&L) && R->changed_sig &&
+        !vxp_lower_vis__same_index(&L.vis, &old_marks->vis))
+      ok = 0;
   }
   for (uint32_t k = 0, j; ok == 1 && !failed(&L) && k < n; k = j) {
     if (vxp_ctx__interrupted(ctx)) {
@@ -2142,17 +2322,25 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
       break;
     }
     j = k + 1;
-    if (R->side[k] != VXP_REUSE_FRESH) {
+    bool again = R->again && R->again[k];
+    if (R->side[k] != VXP_REUSE_FRESH && !again) {
       j = copy_run_end(R, k, n, false);
+      for (uint32_t x = k + 1; R->again && x < j; x++)
+        if (R->again[x]) j = x;
       push_copied_marks(&L, &marks->body, mark_now(&L), body, k, j);
       if (!failed(&L))
         ok = vxp_model__copy_part(ctx, R, R->side[k], old, old_diags, &body[k], &body[j], &sig[n],
                                   model, diags);
       continue;
     }
-    push_mark(&L, &marks->body);
+    push_mark_names(&L, &marks->body, body[k].names);
     TSNode item;
-    if (!vxp_top_nodes__get(top, k, &item) || ts_node_symbol(item) != L.S->function_item) {
+    TSSymbol sym = 0;
+    if (item_node(top, more, more_count, k, &item)) sym = ts_node_symbol(item);
+    /* a touched function, or const when the plan marked it; an item lowered again */
+    if (!(sym == L.S->function_item ||
+          (sym == L.S->const_item && R->changed_sig && R->changed_sig[k]) ||
+          (sym == L.S->impl_item && again))) {
       ok = 0;
       break;
     }
@@ -2161,15 +2349,11 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
     L.name_lo = L.name_next = body[k].names;
     L.name_hi = body[k + 1].names;
     L.top_index = k;
-    begin_item(&L, item);
-    lower_function(&L, item);
-    lower_vis(&L, item);
-    lower_raw(&L, item);
-    end_item(&L);
+    lower_item_again(&L, item);
     L.check_names = false;
     if (L.names_differ || L.name_next != L.name_hi) ok = 0;
   }
-  if (ok == 1) push_mark(&L, &marks->body);
+  if (ok == 1) push_mark_names(&L, &marks->body, body[n].names);
   if (ok == 1 && !failed(&L)) { /* for the next splice */
     vxp_lower_vis__keep(&L.vis, &marks->vis);
     marks->vis_kept = true;

@@ -66,17 +66,23 @@ struct vxp_reuse;
 
 /* vxp_lower__program for a new version of a program whose earlier version was lowered into
  * `old` (with `old_marks`, its lowering diagnostics in `old_diags`): the items reuse.c found
- * unchanged are copied, moved past the edit, and the touched ones (functions whose
- * signatures did not change) are lowered from their nodes in `top` (which must hold them; the
- * others' nodes are read only when the earlier version kept no index of its functions). Returns 1
+ * unchanged are copied, moved past the edit, and the touched ones (functions, and `const`
+ * items the plan marked) are lowered from their nodes in `top` (which must hold them; the
+ * others' nodes are read only when the earlier version kept no index of its functions). A
+ * touched function whose signature changed (R->changed_sig) is taken over when what other
+ * items read of it is unchanged but for the nominal type it returns: then the functions
+ * outside the middle that call it are marked in R->again and lowered again from their nodes,
+ * in `top` or in one of the `more_count` ranges `more` (when none holds them, R->again_unread
+ * is set and 0 returned, so that the caller may parse them and splice again). Returns 1
  * when the model is the one vxp_lower__program would build, name ids included; 0 when that cannot
  * be shown (an item that names a name no other item introduced, a position inside the edit): then
  * `model`, `marks` and what was appended to `diags` are to be discarded by the caller; or a
  * negative error code. */
 int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nodes *top,
-                      const struct vxp_reuse *R, const vxp_model *old,
-                      const vxp_lower_marks *old_marks, const vxp_diag_list *old_diags,
-                      vxp_model *model, vxp_diag_list *diags, vxp_lower_marks *marks);
+                      const vxp_top_nodes *more, size_t more_count, struct vxp_reuse *R,
+                      const vxp_model *old, const vxp_lower_marks *old_marks,
+                      const vxp_diag_list *old_diags, vxp_model *model, vxp_diag_list *diags,
+                      vxp_lower_marks *marks);
 
 /* Reserve room in each of the large arrays of `to` for as many elements as `from` holds
  * (a splice fills them item by item: grown by doubling, they were copied again and again).

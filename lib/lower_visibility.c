@@ -892,8 +892,9 @@ int vxp_lower_vis__carry(vxp_lower_vis *V, const vxp_vis_index *old, const vxp_r
   for (uint32_t k = 0; ok && k < top_count && W.rc == VXP_OK; k++) {
     if (R->side[k] != VXP_REUSE_FRESH) continue;
     TSNode item;
-    ok = vxp_top_nodes__get(top, k, &item) && vxp_node__is(item, W.S->function_item);
-    if (ok) index_fn(&W, item, false, k);
+    ok = vxp_top_nodes__get(top, k, &item) &&
+         (vxp_node__is(item, W.S->function_item) || vxp_node__is(item, W.S->const_item));
+    if (ok && vxp_node__is(item, W.S->function_item)) index_fn(&W, item, false, k);
   }
   size_t fresh = W.fns.len;
   if (fresh > 1) qsort(W.fns.items, fresh, sizeof(vis_fn), fn_cmp);
@@ -925,6 +926,33 @@ int vxp_lower_vis__carry(vxp_lower_vis *V, const vxp_vis_index *old, const vxp_r
   V->items_indexed = top_count;
   VXP__ASSERT(index_is_fresh_for(V, top, top_count));
   return 1;
+}
+
+/* Whether two names are the same text. */
+static bool same_text(vis_name a, vis_name b) {
+  return a.len == b.len && (a.len == 0 || memcmp(a.s, b.s, a.len) == 0);
+}
+
+bool vxp_lower_vis__same_index(const vxp_lower_vis *V, const vxp_vis_index *old) {
+  const vxp_vis_index *now = &V->index;
+  if (now->fns.len != old->fns.len) return false;
+  for (size_t i = 0; i < now->fns.len; i++) {
+    const vis_fn *a = &now->fns.items[i], *b = &old->fns.items[i];
+    if (!same_text(a->name, b->name) || a->is_extern != b->is_extern || a->on_path != b->on_path ||
+        !same_text(a->on.name, b->on.name) || !same_text(a->on.index, b->on.index) ||
+        a->item != b->item || a->param_count != b->param_count ||
+        (size_t)a->param_first + a->param_count > now->params.len ||
+        (size_t)b->param_first + b->param_count > old->params.len)
+      return false;
+    for (uint32_t p = 0; p < a->param_count; p++) {
+      const vis_param *x = &now->params.items[a->param_first + p];
+      const vis_param *y = &old->params.items[b->param_first + p];
+      if (x->pointer != y->pointer || x->want_host != y->want_host ||
+          !same_text(x->want_name, y->want_name))
+        return false;
+    }
+  }
+  return true;
 }
 
 void vxp_lower_vis__keep(vxp_lower_vis *V, vxp_vis_index *out) {

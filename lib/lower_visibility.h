@@ -50,6 +50,12 @@ void vxp_lower_vis__index_done(vxp_lower_vis *V);
 int vxp_lower_vis__carry(vxp_lower_vis *V, const vxp_vis_index *old, const struct vxp_reuse *R,
                          const vxp_top_nodes *top, uint32_t top_count);
 
+/* Whether V's index holds the entries of `old` (an earlier version's): the same functions
+ * in the same order, with the same `on` topologies and pointer parameters, as text (where
+ * they are written aside). What a call's visibility facts read of its callee is then the
+ * same, so a splice may keep the callers' facts when a signature changed. */
+bool vxp_lower_vis__same_index(const vxp_lower_vis *V, const vxp_vis_index *old);
+
 /* Move V's index to `out` (empty), for the next splice; V holds none afterwards. */
 void vxp_lower_vis__keep(vxp_lower_vis *V, vxp_vis_index *out);
 

@@ -406,8 +406,8 @@ static int lower(vxp_program *prog, const vxp_program *old, TSNode root, bool ke
       prog->plan_base_src = old->src->id;
       size_t before = prog->diags.len;
       vxp_top_nodes nodes = vxp_program__nodes(prog);
-      int done = vxp_lower__splice(ctx, prog->src, &nodes, R, &old->model, &old->marks, &old->diags,
-                                   &prog->model, &prog->diags, &prog->marks);
+      int done = vxp_lower__splice(ctx, prog->src, &nodes, NULL, 0, R, &old->model, &old->marks,
+                                   &old->diags, &prog->model, &prog->diags, &prog->marks);
       if (done == 1) {
         prog->spliced = true;
         return VXP_OK;
@@ -427,7 +427,7 @@ static int lower(vxp_program *prog, const vxp_program *old, TSNode root, bool ke
 
 /* Every table of the program: the model's (one list, vxp_model__each_table), the lowering's
  * marks, the top-level nodes, the scan's marks, the changed ranges, and a reparse's plan (its
- * sides, then the plan itself, which points at them). */
+ * sides and per-item flags, then the plan itself, which points at them). */
 static void program_tables(vxp_program *prog, vxp_table_fn fn, void *data) {
   vxp_model__each_table(&prog->model, fn, data);
 #define PROGRAM_TABLE(a) fn(data, (void **)&(a).items, (a).len, sizeof(*(a).items), &(a).cap)
@@ -444,6 +444,9 @@ static void program_tables(vxp_program *prog, vxp_table_fn fn, void *data) {
 #undef PROGRAM_TABLE
   if (prog->plan) {
     fn(data, (void **)&prog->plan->side, prog->plan->items, 1, NULL);
+    if (prog->plan->changed_sig)
+      fn(data, (void **)&prog->plan->changed_sig, prog->plan->items, 1, NULL);
+    if (prog->plan->again) fn(data, (void **)&prog->plan->again, prog->plan->items, 1, NULL);
     fn(data, (void **)&prog->plan, 1, sizeof(*prog->plan), NULL);
   }
 }
@@ -1055,6 +1058,13 @@ static bool closes_on_its_own_line(const char *text, uint32_t start, uint32_t en
   return at < end && text[at] == '}';
 }
 
+/* Whether [start, end) of `text` holds a comment opener. */
+static bool has_comment(const char *text, uint32_t start, uint32_t end) {
+  for (uint32_t at = start; at + 1 < end; at++)
+    if (text[at] == '/' && (text[at + 1] == '/' || text[at + 1] == '*')) return true;
+  return false;
+}
+
 int vxp_program__plan_reuse(vxp_reuse *R, vxp_context *ctx, const vxp_program *old,
                             const vxp_program *prog) {
   memset(R, 0, sizeof(*R));
@@ -1091,13 +1101,32 @@ int vxp_program__plan_reuse(vxp_reuse *R, vxp_context *ctx, const vxp_program *o
            s == n->start && e == n->end && o->has_error == n->has_error;
       R->side[i] = side;
     } else {
-      /* touched: a function whose signature (everything before its body) is unchanged */
+      /* touched: a function (whose body closes on its own line), or a `const` item without
+       * a comment; one whose signature (everything before its body) changed, or a const, is
+       * marked for the splice, which takes it over only when what other items read of it
+       * (the signature record, the visibility index entry, the names) allows it */
       uint32_t o_body = o->body, n_body = n->body;
       uint32_t sig = n_body - n->start;
-      ok = n->sym == ctx->syms.function_item && o_body && n_body && o_body - o->start == sig &&
-           memcmp(R->old_src->text + o->start, R->new_src->text + n->start, sig) == 0 &&
-           closes_on_its_own_line(R->old_src->text, o->start, o->end) &&
-           closes_on_its_own_line(R->new_src->text, n->start, n->end);
+      bool changed = false;
+      if (n->sym == ctx->syms.function_item) {
+        ok = o_body && n_body && closes_on_its_own_line(R->old_src->text, o->start, o->end) &&
+             closes_on_its_own_line(R->new_src->text, n->start, n->end);
+        changed = ok && (o_body - o->start != sig || memcmp(R->old_src->text + o->start,
+                                                            R->new_src->text + n->start, sig) != 0);
+        /* a comment in a changed signature could be a `// role:` line: not taken */
+        ok = ok && (!changed || (!has_comment(R->old_src->text, o->start, o_body) &&
+                                 !has_comment(R->new_src->text, n->start, n_body)));
+      } else {
+        ok = n->sym == ctx->syms.const_item && !has_comment(R->old_src->text, o->start, o->end) &&
+             !has_comment(R->new_src->text, n->start, n->end);
+        changed = ok;
+        R->consts_changed = R->consts_changed || ok;
+      }
+      if (ok && changed && !R->changed_sig) {
+        R->changed_sig = vxp_ctx__calloc(ctx, new_n, sizeof(uint8_t));
+        if (!R->changed_sig) rc = VXP_ENOMEM;
+      }
+      if (ok && changed && R->changed_sig) R->changed_sig[i] = 1;
       R->side[i] = VXP_REUSE_FRESH;
     }
   }

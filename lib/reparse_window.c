@@ -349,6 +349,68 @@ static bool items_are_the_whole_trees(const vxp_program *prog) {
 }
 #endif
 
+/* The splice again, with the nodes of the items it lowers again (plan->again: the callers
+ * of a function whose returned type changed) read from windows parsed around them, within
+ * R->limit bytes in all. 1 when spliced, 0 when not, or an error code. */
+static int splice_with_callers(reparse *R, const vxp_top_nodes *new_nodes) {
+  vxp_context *ctx = R->ctx;
+  vxp_program *prog = R->prog;
+  const vxp_program *old = R->old;
+  const uint8_t *again = prog->plan->again;
+  Array(window) around = {0};
+  Array(TSNode) nodes = {0};
+  Array(uint32_t) at = {0};
+  uint32_t parsed = 0;
+  int rc = VXP_OK;
+  for (uint32_t k = 0; k < prog->plan->items && rc == VXP_OK; k++) {
+    if (!again[k]) continue;
+    window *w = around.len ? array_last(&around) : NULL;
+    const vxp_top_item *it = &prog->items.items[k];
+    if (!w || it->start >= w->to) {
+      uint32_t from = cut_before(R, it->start), to = cut_after(R, it->end);
+      parsed += to - from;
+      if (to <= from || parsed > R->limit) {
+        rc = 1;
+        break;
+      }
+      window next;
+      rc = window_parse(ctx, R->src, from, to, &next);
+      if (rc == VXP_OK && !array_push(ctx, &around, next)) rc = VXP_ENOMEM;
+      if (rc != VXP_OK) {
+        window_free(ctx, &next);
+        break;
+      }
+      w = array_last(&around);
+    }
+    TSNode node;
+    if (!node_in(R, w, k, &node))
+      rc = 1;
+    else if (!array_push(ctx, &nodes, node) || !array_push(ctx, &at, k))
+      rc = VXP_ENOMEM;
+  }
+  vxp_top_nodes *more = NULL;
+  if (rc == VXP_OK && nodes.len) {
+    more = vxp_ctx__calloc(ctx, nodes.len, sizeof(*more));
+    if (!more) rc = VXP_ENOMEM;
+  }
+  for (size_t i = 0; rc == VXP_OK && i < nodes.len; i++) {
+    more[i].nodes = &nodes.items[i];
+    more[i].first = at.items[i];
+    more[i].count = 1;
+  }
+  int done = rc == VXP_OK ? vxp_lower__splice(ctx, R->src, new_nodes, more, nodes.len, prog->plan,
+                                              &old->model, &old->marks, &old->diags, &prog->model,
+                                              &prog->diags, &prog->marks)
+                          : (rc == 1 ? 0 : rc);
+  vxp_ctx__free(ctx, more);
+  for (size_t i = 0; i < around.len; i++)
+    window_free(ctx, &around.items[i]);
+  array_free(ctx, &around);
+  array_free(ctx, &nodes);
+  array_free(ctx, &at);
+  return done;
+}
+
 /* The steps after the window is found and parsed: VXP_OK, 1 (not for this path) or an
  * error code. */
 static int build(reparse *R, const vxp_source_step *steps, size_t step_count) {
@@ -393,8 +455,19 @@ static int build(reparse *R, const vxp_source_step *steps, size_t step_count) {
   if (rc != VXP_OK) return rc;
   vxp_top_nodes new_nodes = {R->win.top.items, R->first, R->count};
   prog->model.arena = &prog->arena; /* the names' strings go with the program */
-  int done = vxp_lower__splice(ctx, R->src, &new_nodes, prog->plan, &old->model, &old->marks,
-                               &old->diags, &prog->model, &prog->diags, &prog->marks);
+  size_t before = prog->diags.len;
+  int done = vxp_lower__splice(ctx, R->src, &new_nodes, NULL, 0, prog->plan, &old->model,
+                               &old->marks, &old->diags, &prog->model, &prog->diags, &prog->marks);
+  if (done == 0 && prog->plan->again_unread) {
+    /* a changed signature whose callers are lowered again: their nodes from windows of their
+     * own, then the splice once more */
+    vxp_model__free(ctx, &prog->model);
+    memset(&prog->model, 0, sizeof(prog->model));
+    prog->model.arena = &prog->arena;
+    vxp_lower__marks_free(ctx, &prog->marks);
+    vxp_diag__truncate(ctx, &prog->diags, before);
+    done = splice_with_callers(R, &new_nodes);
+  }
   if (done != 1) return done == 0 ? 1 : done;
   prog->spliced = true;
   rc = read_declarations(R);

@@ -7,8 +7,11 @@
  * matching offsets in both trees, has the same text; its results depend on that text and
  * on the program's other items only through what the unchanged items and the function
  * signatures say, so they are the earlier ones, moved. The items the middle touches are
- * recomputed, and only when they are functions whose signatures did not change (a callee's
- * signature is what the checks of its callers read); anything else is no reuse at all. */
+ * recomputed, and only when they are functions or `const` items; a function whose signature
+ * changed, and a const, are marked (changed_sig) for the splice (lower.c), which takes them
+ * over only when what the other items read of them is unchanged (a callee's signature is what
+ * its callers' lowering and visibility facts read) or lowers those readers again; anything
+ * else is no reuse at all. */
 #include <string.h>
 
 #include "context.h"
@@ -36,7 +39,9 @@ void vxp_reuse__diff(const vxp_source *old_src, const vxp_source *new_src, uint3
 
 void vxp_reuse__free(vxp_context *ctx, vxp_reuse *R) {
   vxp_ctx__free(ctx, R->side);
-  R->side = NULL;
+  vxp_ctx__free(ctx, R->changed_sig);
+  vxp_ctx__free(ctx, R->again);
+  R->side = R->changed_sig = R->again = NULL;
 }
 
 bool vxp_reuse__mappable(const vxp_reuse *R, uint8_t side, const vxp_diagnostic *d, bool named) {

@@ -18,7 +18,8 @@
 /* Invariant (when planned): the earlier text's [prefix, old_end) became the new text's
  * [prefix, new_end), the rest is the same; both trees have `items` top-level items, pairwise
  * of one kind, and side[i] says where item i lies: before the middle (same offsets), after
- * it (moved by new_end - old_end), or touched by it (recomputed). */
+ * it (moved by new_end - old_end), or touched by it (recomputed: a function, or a `const`
+ * item, which changed_sig marks with every function whose signature text changed). */
 enum { VXP_REUSE_BEFORE, VXP_REUSE_AFTER, VXP_REUSE_FRESH };
 
 typedef struct vxp_reuse {
@@ -27,6 +28,14 @@ typedef struct vxp_reuse {
   uint32_t prefix, old_end, new_end;
   uint32_t items;
   uint8_t *side;
+  /* Per item, or NULL when none is set: `changed_sig`, a touched function whose signature
+   * (the text before its body) is not the earlier one's, or a touched `const` item (the plan
+   * lets the splice decide whether it can take that over: program.h); `again`, an item
+   * outside the middle that the splice lowered again from its node because a callee's
+   * signature record changed (its analysis walks it again). */
+  uint8_t *changed_sig, *again;
+  bool consts_changed;  /* a `const` item is among the touched ones */
+  bool again_unread;    /* the splice failed only for want of the nodes of an `again` item */
   size_t taken, walked; /* items taken over and items recomputed (for the tests) */
 } vxp_reuse;
 

@@ -327,6 +327,7 @@ int vxp_walk_reuse__take(vxp_walk_reuse *F, vxp_analysis *an, vxp_resolver *reso
   const vxp_model_item *was = &om->items.items[mf->item];
   uint8_t side = F->R->side[it->top];
   if (side == VXP_REUSE_FRESH || it->function_count != was->function_count) return 0;
+  if (F->R->again && F->R->again[it->top]) return 0; /* lowered again: a callee's record changed */
   uint32_t old_fn = af->model_fn - it->first_function + was->first_function;
   if (old_fn >= om->functions.len) return 0;
   uint32_t of = F->old_analysed[old_fn];

@@ -12,9 +12,12 @@
  *
  * A function's results are taken over when all of those inputs are shown unchanged: the
  * reparse's plan says its item lies outside the edit (its model is the earlier one, moved),
- * the plan's edit touched only function bodies with unchanged signatures, the splice kept
- * every name id, and the analysis options and -D overrides are the earlier analysis' own
- * (then the const table, the view and the name resolution are the same). Its callees' results
+ * the splice did not lower it again (R->again: a callee's returned type changed), the plan's
+ * edit touched only functions (bodies, or signatures the splice took over: what a walk of
+ * another function reads of a callee needing no generic arguments is none of its signature),
+ * the splice kept every name id, and the analysis options and -D overrides are the earlier
+ * analysis' own (then the const table, the view and the name resolution are the same; a
+ * touched `const` item walks every function). Its callees' results
  * are not among its inputs: the call-tree fold, which combines them, runs afresh over all
  * functions afterwards. Its calls are resolved again, in the order the walk would, so that
  * instances, call sites and their indices are the ones a walk makes. Instances (generic

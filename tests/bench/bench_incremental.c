@@ -57,8 +57,8 @@ static void check(int rc, vxp_context *ctx, const char *what) {
   }
 }
 
-/* A program of exactly LINES lines: a machine header, then functions of LINES_PER_FN
- * lines with placements, a loop and a call. Function k's loop bound is on line
+/* A program of exactly LINES lines: a machine header with a const, then functions of
+ * LINES_PER_FN lines with placements, a loop and a call. Function k's loop bound is on line
  * HEADER_LINES + k * LINES_PER_FN + 2. */
 static char *generate(size_t *len) {
   size_t cap = (size_t)LINES * 96, n = 0;
@@ -74,22 +74,26 @@ static char *generate(size_t *len) {
                         "  arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"
                         "  transfer Memory::CPU_DRAM -> Memory::HBM : 31.5 GB/s\n"
                         "}\n"
-                        "\n",
+                        "const TILE: i64 = 256;\n",
                         LINES);
   int functions = (LINES - HEADER_LINES) / LINES_PER_FN;
   for (int k = 0; k < functions; k++) {
-    n += (size_t)snprintf(text + n, cap - n,
-                          "fn f%05d(x: i32) -> i32 {\n"
-                          "  let w = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::HBM);\n"
-                          "  for i in 0..10 {\n"
-                          "    let s = transfer(Tensor<f16, [256, 256]>::uninit(), Memory::HBM);\n"
-                          "    print(s);\n"
-                          "  }\n"
-                          "  print(w);\n"
-                          "  f%05d(x);\n"
-                          "  return 0;\n"
-                          "}\n",
-                          k, k > 0 ? k - 1 : 0);
+    /* f00000 returns i64 and f00001 i32, so that both names are the signature pass's and a
+     * signature edit of a later function (signature_edits) introduces no name; every fourth
+     * function's loop tile is TILE wide (const_edits) */
+    n +=
+        (size_t)snprintf(text + n, cap - n,
+                         "fn f%05d(x: i32) -> %s {\n"
+                         "  let w = transfer(Tensor<f32, [512, 512]>::uninit(), Memory::HBM);\n"
+                         "  for i in 0..10 {\n"
+                         "    let s = transfer(Tensor<f16, [%s, 256]>::uninit(), Memory::HBM);\n"
+                         "    print(s);\n"
+                         "  }\n"
+                         "  print(w);\n"
+                         "  f%05d(x);\n"
+                         "  return 0;\n"
+                         "}\n",
+                         k, k == 0 ? "i64" : "i32", k % 4 == 0 ? "TILE" : "256", k > 0 ? k - 1 : 0);
   }
   *len = n;
   return text;
@@ -231,27 +235,49 @@ static int count_only(vxp_context *ctx, const char *text, size_t len, int edits)
   return 0;
 }
 
-/* Edits the window cannot take: a function's parameter type changes (i32 <-> i64), which
- * changes its signature, so the reparse goes through the whole tree and the analysis runs in
- * full (README, Limitations). Timed as the body edits are, checked against a fresh parse and
- * analysis of the same text; prints the medians. Returns 0, or 1 when they disagree or a
- * window was (wrongly) used. */
+/* Signature and const edits, each kind timed on its own as the body edits are and checked
+ * against a fresh parse and analysis of the same text: a function's parameter type (i32 <->
+ * i64), its return type (i32 <-> i64: callers' calls carry the nominal type it returns, so
+ * its caller is lowered again, from a window of its own), and the header's `const TILE`
+ * (every fourth function's loop tile; every function is walked again). Prints the medians and
+ * ratios; returns 0, or 1 when a result disagrees with the fresh one or an edit did not take
+ * the path docs/design.md §9 promises it (reparsed from a window, the model spliced; no
+ * function walked but the edited one, for a parameter edit, and the edited one and its
+ * caller, for a return edit). Timing is never asserted. */
 #define SIGNATURE_EDITS 11
+enum { EDIT_PARAM, EDIT_RETURN, EDIT_CONST };
 static int signature_edits(vxp_context *ctx, vxp_source **src, vxp_program **prog,
-                           vxp_analysis **an) {
+                           vxp_analysis **an, int kind) {
+  static const char *const names[] = {"a parameter's type", "a return type", "a const's value"};
   double inc[SIGNATURE_EDITS], full[SIGNATURE_EDITS];
-  int functions = (LINES - HEADER_LINES) / LINES_PER_FN, windowed = 0;
-  unsigned seed = 7;
+  int functions = (LINES - HEADER_LINES) / LINES_PER_FN, windowed = 0, spliced = 0;
+  size_t walked = 0, most_walked = 0;
+  unsigned seed = 7 + (unsigned)kind;
   for (int e = 0; e < SIGNATURE_EDITS; e++) {
     seed = seed * 1103515245u + 12345u;
-    int k = (int)((seed >> 8) % (unsigned)functions);
+    /* f00000 and f00001 introduce i64 and i32 (generate): not edited */
+    int k = 2 + (int)((seed >> 8) % (unsigned)(functions - 2));
     const char *cur = vxp_source_text(*src, NULL);
-    size_t at = line_offset(cur, (size_t)(HEADER_LINES + k * LINES_PER_FN));
-    size_t line_end = (size_t)(strchr(cur + at, '\n') - cur);
-    /* the line is `fn fNNNNN(x: T) -> i32 {` (generate): T starts after `fn fNNNNN(x: ` */
-    bool wide = strncmp(cur + at + strlen("fn f00000(x: "), "i64", 3) == 0;
+    size_t at, line_end;
     char line[64];
-    int n = snprintf(line, sizeof(line), "fn f%05d(x: %s) -> i32 {", k, wide ? "i32" : "i64");
+    int n;
+    if (kind == EDIT_CONST) {
+      at = line_offset(cur, HEADER_LINES - 1);
+      line_end = (size_t)(strchr(cur + at, '\n') - cur);
+      n = snprintf(line, sizeof(line), "const TILE: i64 = %u;", 64 + 64 * ((seed >> 4) % 8));
+    } else {
+      at = line_offset(cur, (size_t)(HEADER_LINES + k * LINES_PER_FN));
+      line_end = (size_t)(strchr(cur + at, '\n') - cur);
+      /* the line is `fn fNNNNN(x: T) -> R {` (generate): T after `fn fNNNNN(x: `, R after
+       * `fn fNNNNN(x: T) -> ` */
+      const char *param = cur + at + strlen("fn f00000(x: ");
+      const char *ret = cur + at + strlen("fn f00000(x: i32) -> ");
+      bool param_wide = strncmp(param, "i64", 3) == 0, ret_wide = strncmp(ret, "i64", 3) == 0;
+      if (kind == EDIT_PARAM) param_wide = !param_wide;
+      if (kind == EDIT_RETURN) ret_wide = !ret_wide;
+      n = snprintf(line, sizeof(line), "fn f%05d(x: %s) -> %s {", k, param_wide ? "i64" : "i32",
+                   ret_wide ? "i64" : "i32");
+    }
 
     double t0 = now_us();
     vxp_source *next;
@@ -264,10 +290,13 @@ static int signature_edits(vxp_context *ctx, vxp_source **src, vxp_program **pro
           "vxp_analyze_incremental");
     double t1 = now_us();
     windowed += next_prog->window_tree != NULL;
+    spliced += next_prog->spliced;
+    walked += next_an->functions_walked;
+    if (next_an->functions_walked > most_walked) most_walked = next_an->functions_walked;
     inc[e] = t1 - t0;
     double parse_us;
-    char what[32];
-    snprintf(what, sizeof(what), "signature edit %d", e);
+    char what[48];
+    snprintf(what, sizeof(what), "signature edit %d (%s)", e, names[kind]);
     bool agree = agrees_with_fresh(ctx, next, next_an, &parse_us, &full[e], what);
     vxp_analysis_free(*an);
     vxp_program_free(*prog);
@@ -277,16 +306,20 @@ static int signature_edits(vxp_context *ctx, vxp_source **src, vxp_program **pro
     *an = next_an;
     if (!agree) return 1;
   }
-  if (windowed) {
-    fprintf(stderr, "bench_incremental: %d signature edits were reparsed from a window\n",
-            windowed);
-    return 1;
-  }
   double m_inc = median(inc, SIGNATURE_EDITS), m_full = median(full, SIGNATURE_EDITS);
-  printf("a signature edit (a parameter's type; the whole tree's path, %d edits), medians:\n",
-         SIGNATURE_EDITS);
+  printf("%s edited (%d edits), medians:\n", names[kind], SIGNATURE_EDITS);
   printf("  edit + reparse + analyse   %10.0f us   full parse + analyse %10.0f us   (%.2fx)\n",
          m_inc, m_full, m_full / m_inc);
+  printf("  reparsed from a window: %d; model spliced: %d; functions walked: %zu (at most %zu "
+         "per edit)\n",
+         windowed, spliced, walked, most_walked);
+  bool path = spliced == SIGNATURE_EDITS && windowed == SIGNATURE_EDITS;
+  if (kind == EDIT_PARAM) path = path && most_walked == 1;
+  if (kind == EDIT_RETURN) path = path && most_walked <= 2;
+  if (!path) {
+    fprintf(stderr, "bench_incremental: %s: the incremental path was not taken\n", names[kind]);
+    return 1;
+  }
   return 0;
 }
 
@@ -438,7 +471,8 @@ int main(int argc, char **argv) {
             windowed, spliced, lent, EDITS, fns_taken, fns_walked);
     return 1;
   }
-  if (signature_edits(ctx, &src, &prog, &prev_an) != 0) return 1;
+  for (int kind = EDIT_PARAM; kind <= EDIT_CONST; kind++)
+    if (signature_edits(ctx, &src, &prog, &prev_an, kind) != 0) return 1;
   ts_tree_delete(ts_prev);
   vxp_analysis_free(prev_an);
   vxp_program_free(prog);
