@@ -2116,22 +2116,80 @@ static bool same_counts(const vxp_lower_mark *a, const vxp_lower_mark *b) {
          a->diags == b->diags;
 }
 
-/* A splice's signature pass for the touched functions whose signature text changed
- * (R->changed_sig): each is taken over only when its signature part of the model is empty
- * before and after (no tensor return type: a caller's lowering reads that type's contents),
- * it has no generic parameters before and after, it introduces the same names in that
- * pass, and its name has one signature record. The record (sorted in place in
- * L->signatures and marks->signatures) then differs at most in the nominal type it returns,
- * which a call's value carries; when it does, every function item outside the middle
- * with a call of that name is marked in R->again, to be lowered again. Returns 1, 0 (not
- * taken over) or an error code. */
+/* Whether the part between marks a0 and a1 of one model counts, array by array and in the
+ * diagnostics, what the part between b0 and b1 of another does (the names aside). */
+static bool same_deltas(const vxp_lower_mark *a0, const vxp_lower_mark *a1,
+                        const vxp_lower_mark *b0, const vxp_lower_mark *b1) {
+  return a1->cexprs - a0->cexprs == b1->cexprs - b0->cexprs &&
+         a1->dim_list - a0->dim_list == b1->dim_list - b0->dim_list &&
+         a1->types - a0->types == b1->types - b0->types &&
+         a1->functions - a0->functions == b1->functions - b0->functions &&
+         a1->declared - a0->declared == b1->declared - b0->declared &&
+         a1->call_args - a0->call_args == b1->call_args - b0->call_args &&
+         a1->consts - a0->consts == b1->consts - b0->consts &&
+         a1->structs - a0->structs == b1->structs - b0->structs &&
+         a1->enums - a0->enums == b1->enums - b0->enums &&
+         a1->externs - a0->externs == b1->externs - b0->externs &&
+         a1->traits - a0->traits == b1->traits - b0->traits &&
+         a1->topologies - a0->topologies == b1->topologies - b0->topologies &&
+         a1->refs - a0->refs == b1->refs - b0->refs && a1->items - a0->items == b1->items - b0->items &&
+         a1->visibility - a0->visibility == b1->visibility - b0->visibility &&
+         a1->raw - a0->raw == b1->raw - b0->raw && a1->imports - a0->imports == b1->imports - b0->imports &&
+         a1->diags - a0->diags == b1->diags - b0->diags;
+}
+
+/* A splice's signature pass for touched function item `k` (node `item`), whose signature text
+ * changed: its part of the model (the tensor type it returns: its dimensions' constant
+ * expressions, the type) is lowered again in place from the node. Taken when it has no
+ * generic parameters before and after (a generic callee's parameters are read by its
+ * callers' instance inference), it introduces the same names in this pass, and its part
+ * counts what the earlier one did and stands where it stood (every later index into the
+ * signature part, which the copied items' parts keep, then holds: the record's return type
+ * too). `*now` is its record. Returns 1, 0 (not taken over) or an error code. */
+static int resign_item(lowerer *L, const vxp_model *old, const vxp_lower_mark *sig,
+                       const vxp_lower_mark *body, uint32_t k, TSNode item, fn_signature *now) {
+  if (!ts_node_is_null(field(L, item, L->F->generics))) return 0;
+  /* the earlier version: its model item is the one its body mark opens */
+  uint32_t at = body[k].items;
+  if (at >= old->items.len || old->items.items[at].top != k ||
+      old->items.items[at].function_count == 0 ||
+      old->functions.items[old->items.items[at].first_function].generics.len != 0)
+    return 0;
+  vxp_lower_mark m0 = mark_now(L);
+  if (m0.cexprs != sig[k].cexprs || m0.dim_list != sig[k].dim_list || m0.types != sig[k].types)
+    return 0;
+  L->check_names = true;
+  L->names_differ = false;
+  L->name_lo = L->name_next = sig[k].names;
+  L->name_hi = sig[k + 1].names;
+  L->top_index = k;
+  bool named = signature_of(L, item, now);
+  L->check_names = false;
+  vxp_lower_mark m1 = mark_now(L);
+  if (failed(L)) return L->rc;
+  return named && !L->names_differ && L->name_next == L->name_hi &&
+         same_deltas(&m0, &m1, &sig[k], &sig[k + 1]);
+}
+
+/* After a splice's signature pass: the touched items whose signature text changed
+ * (R->changed_sig), a const (whose part of that pass must be empty) or a function whose part
+ * resign_item lowered again, its record `resigned` (one per such function, in order). Each
+ * is taken over when its name has one signature record, whose return type index is the one
+ * lowered (resign_item kept it in place); the record (sorted in place in L->signatures and
+ * marks->signatures) then differs at most in the nominal type it returns, which a call's
+ * value carries, and in the tensor type at that index, whose placement a call's value
+ * carries: when either may have changed, every function item outside the middle with a call
+ * of that name is marked in R->again, to be lowered again. Returns 1, 0 (not taken over) or
+ * an error code. */
 static int resign(lowerer *L, vxp_reuse *R, const vxp_top_nodes *top, const vxp_model *old,
-                  const vxp_lower_marks *old_marks, vxp_lower_marks *marks) {
+                  const vxp_lower_marks *old_marks, vxp_lower_marks *marks,
+                  const fn_signature *resigned, size_t resigned_count) {
   uint32_t n = R->items;
-  const vxp_lower_mark *sig = old_marks->sig.items, *body = old_marks->body.items;
+  const vxp_lower_mark *sig = old_marks->sig.items;
   Array(vxp_name) changed;
   memset(&changed, 0, sizeof(changed));
   int ok = 1;
+  size_t next = 0;
   for (uint32_t k = 0; ok == 1 && k < n; k++) {
     if (!R->changed_sig[k]) continue;
     TSNode item;
@@ -2139,39 +2197,15 @@ static int resign(lowerer *L, vxp_reuse *R, const vxp_top_nodes *top, const vxp_
       ok = 0;
       break;
     }
-    if (!same_counts(&sig[k], &sig[k + 1])) {
+    if (ts_node_symbol(item) == L->S->const_item) { /* no part in this pass */
+      if (!same_counts(&sig[k], &sig[k + 1])) ok = 0;
+      continue;
+    }
+    if (ts_node_symbol(item) != L->S->function_item || next >= resigned_count) {
       ok = 0;
       break;
     }
-    if (ts_node_symbol(item) == L->S->const_item) continue; /* no part in this pass */
-    if (ts_node_symbol(item) != L->S->function_item ||
-        !ts_node_is_null(field(L, item, L->F->generics))) {
-      ok = 0;
-      break;
-    }
-    /* the earlier version: its model item is the one its body mark opens */
-    uint32_t at = body[k].items;
-    if (at >= old->items.len || old->items.items[at].top != k ||
-        old->items.items[at].function_count == 0 ||
-        old->functions.items[old->items.items[at].first_function].generics.len != 0) {
-      ok = 0;
-      break;
-    }
-    vxp_lower_mark m0 = mark_now(L);
-    L->check_names = true;
-    L->names_differ = false;
-    L->name_lo = L->name_next = sig[k].names;
-    L->name_hi = sig[k + 1].names;
-    L->top_index = k;
-    fn_signature now;
-    bool named = signature_of(L, item, &now);
-    L->check_names = false;
-    vxp_lower_mark m1 = mark_now(L);
-    if (failed(L)) break;
-    if (!named || L->names_differ || L->name_next != L->name_hi || !same_counts(&m0, &m1)) {
-      ok = 0;
-      break;
-    }
+    fn_signature now = resigned[next++];
     /* its one record among the sorted ones */
     size_t lo = 0, hi = marks->signatures.len;
     while (lo < hi) {
@@ -2187,12 +2221,15 @@ static int resign(lowerer *L, vxp_reuse *R, const vxp_top_nodes *top, const vxp_
       ok = 0;
       break;
     }
+    bool reread = now.return_type != VXP_NONE; /* its contents lowered again */
     if (marks->signatures.items[lo].return_nominal != now.return_nominal) {
       marks->signatures.items[lo].return_nominal = now.return_nominal;
       L->signatures.items[lo].return_nominal = now.return_nominal;
-      if (!array_push(L->ctx, &changed, now.name)) oom(L);
+      reread = true;
     }
+    if (reread && !array_push(L->ctx, &changed, now.name)) oom(L);
   }
+  if (ok == 1 && next != resigned_count) ok = 0;
   if (ok == 1 && !failed(L) && changed.len) {
     if (!R->again) R->again = vxp_ctx__calloc(L->ctx, n, sizeof(uint8_t));
     if (!R->again) oom(L);
@@ -2260,16 +2297,35 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
   lowerer_init(&L, ctx, src, model, diags);
   const vxp_lower_mark *sig = old_marks->sig.items, *body = old_marks->body.items;
   int ok = 1;
-  /* The signature pass: every signature is unchanged, so its part is copied in place. */
+  /* The signature pass: every unchanged signature's part is copied in place; a function's
+   * whose signature text changed is lowered again in place (resign_item). */
   /* Items are copied in runs (copy_run_end): one copy per run, not per item, since the
    * per-copy work (some twenty tables reserved and appended) was most of a splice's. */
-  for (uint32_t k = 0, j; ok == 1 && k < n; k = j) {
+  Array(fn_signature) resigned;
+  memset(&resigned, 0, sizeof(resigned));
+  for (uint32_t k = 0, j; ok == 1 && !failed(&L) && k < n; k = j) {
+    TSNode item;
+    if (R->changed_sig && R->changed_sig[k] && vxp_top_nodes__get(top, k, &item) &&
+        ts_node_symbol(item) == L.S->function_item) {
+      j = k + 1;
+      push_mark_names(&L, &marks->sig, sig[k].names);
+      fn_signature now;
+      if (!failed(&L)) ok = resign_item(&L, old, sig, body, k, item, &now);
+      if (ok == 1 && !failed(&L) && !array_push(ctx, &resigned, now)) oom(&L);
+      continue;
+    }
     j = copy_run_end(R, k, n, true);
+    for (uint32_t x = k + 1; R->changed_sig && x < j; x++)
+      if (R->changed_sig[x]) j = x; /* lowered again, or a const's (empty) part */
     uint8_t side = R->side[k] == VXP_REUSE_FRESH ? VXP_REUSE_BEFORE : R->side[k];
     push_copied_marks(&L, &marks->sig, mark_now(&L), sig, k, j);
     ok = failed(&L) ? 1
                     : vxp_model__copy_part(ctx, R, side, old, old_diags, &sig[k], &sig[j], &sig[k],
                                            model, diags);
+  }
+  if (ok < 0) {
+    L.rc = ok;
+    ok = 0;
   }
   if (ok == 1) push_mark_names(&L, &marks->sig, sig[n].names);
   if (ok == 1 && !failed(&L) && old_marks->signatures.len &&
@@ -2286,7 +2342,9 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
   }
   /* Changed signatures: taken over when what other items read of them is unchanged. */
   R->again_unread = false;
-  if (ok == 1 && !failed(&L) && R->changed_sig) ok = resign(&L, R, top, old, old_marks, marks);
+  if (ok == 1 && !failed(&L) && R->changed_sig)
+    ok = resign(&L, R, top, old, old_marks, marks, resigned.items, resigned.len);
+  array_free(ctx, &resigned);
   if (ok < 0) {
     L.rc = ok;
     ok = 0;

@@ -217,6 +217,82 @@ test_signature_edits__a_return_type_edit_lowers_and_walks_its_callers_again(void
   session_close(&S);
 }
 
+/* A placed tensor return type is read by the callers' lowering (a call's value carries its
+ * type and its placement): an edit that keeps the type's shape of rank and of expressions
+ * (another extent, element or memory) is lowered again in place from the window, the callers
+ * lowered again (from windows parsed around them) and walked again, the others taken over;
+ * the caller's peak follows the callee's type. A rank changed moves every later index of the
+ * signature part, and stays on the full lowering. */
+static void
+test_signature_edits__a_tensor_return_type_edit_lowers_and_walks_its_callers_again(void **state) {
+  (void)state;
+  static const char text[] = "Memory CPU_DRAM {}\n"
+                             "Memory HBM {\n"
+                             "  within: Memory::CPU_DRAM, capacity: 40 GiB, managed: explicit\n"
+                             "}\n"
+                             "Topology Dev {\n"
+                             "  arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"
+                             "  transfer Memory::CPU_DRAM -> Memory::HBM : 31.5 GB/s\n"
+                             "}\n"
+                             "const TILE: i64 = 256;\n"
+                             "fn half() -> Tensor<f16, [4], Memory::HBM> {\n"
+                             "  return Tensor<f16, [4], Memory::HBM>::uninit();\n"
+                             "}\n"
+                             "fn host() -> Tensor<f32, [2], Memory::CPU_DRAM> {\n"
+                             "  return Tensor<f32, [2], Memory::CPU_DRAM>::uninit();\n"
+                             "}\n"
+                             "\n"
+                             "fn tile(n: i32) -> Tensor<f32, [TILE, 64], Memory::HBM> {\n"
+                             "  return Tensor<f32, [TILE, 64], Memory::HBM>::uninit();\n"
+                             "}\n"
+                             "\n"
+                             "fn uses(x: i32) -> i32 {\n"
+                             "  let t = tile(x);\n"
+                             "  print(t);\n"
+                             "  return x;\n"
+                             "}\n"
+                             "\n"
+                             "fn other() -> i32 {\n"
+                             "  let w = transfer(Tensor<f32, [TILE]>::uninit(), Memory::HBM);\n"
+                             "  print(w);\n"
+                             "  return uses(1);\n"
+                             "}\n";
+  session S;
+  session_open(&S, text);
+  size_t functions = S.an->functions.len;
+  uint64_t peak = peak_of(S.an, "uses", "HBM"); /* the tile tile() returns */
+  assert_true(peak > 0);
+  edit(&S, "fn tile", "[TILE, 64], Memory::HBM> {", "[TILE, 128], Memory::HBM> {");
+  assert_true(windowed(&S)); /* uses' node from a window of its own */
+  assert_true(S.prog->spliced);
+  assert_non_null(S.prog->plan->again);
+  assert_int_equal(S.an->functions_walked, 2); /* tile, uses */
+  assert_int_equal(S.an->functions_taken, functions - 2);
+  assert_true(peak_of(S.an, "uses", "HBM") == 2 * peak);
+  edit(&S, "fn tile", "-> Tensor<f32,", "-> Tensor<f16,"); /* the element */
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2);
+  assert_true(peak_of(S.an, "uses", "HBM") == peak);
+  edit(&S, "fn tile", "128], Memory::HBM> {", "128], Memory::CPU_DRAM> {"); /* the memory */
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2);
+  assert_true(peak_of(S.an, "uses", "HBM") == 0);
+  edit(&S, "fn tile", "(n: i32)", "(n: f32)"); /* a parameter, the tensor the same */
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2);
+  edit(&S, "fn tile", "[TILE, 128], Memory::CPU_DRAM> {", "[TILE], Memory::CPU_DRAM> {");
+  assert_false(S.prog->spliced); /* a rank changed */
+  edit(&S, "fn tile", "-> Tensor<f16, [TILE], Memory::CPU_DRAM>",
+       "-> Tensor<f32, [TILE, 64], Memory::HBM>");
+  assert_false(S.prog->spliced); /* and back */
+  edit(&S, "fn tile", "[TILE, 64], Memory::HBM> {", "[TILE, 32], Memory::HBM> {");
+  assert_true(S.prog->spliced);
+  assert_true(2 * peak_of(S.an, "uses", "HBM") == peak);
+  session_close(&S);
+}
+
 /* A const's value reaches shapes at analysis time (the lowering keeps them unevaluated): the
  * const item is lowered again from its window, and every function walked again with the new
  * table; the peaks are exactly a fresh analysis' (assert_as_fresh). */
@@ -334,7 +410,8 @@ test_signature_edits__a_spliced_programs_name_ranges_hold_at_the_next_splice(voi
 /* ---------------------------------------------------------------- random signature edits */
 
 /* Types a parameter or a return type is edited to: scalars the program names and one it does
- * not (u16), pointers wanting host or device memory, a tensor, a struct (read through a
+ * not (u16), pointers wanting host or device memory, tensors (of one rank: a return type
+ * edited between them is lowered again in place), a struct (read through a
  * field by the caller), a reference. */
 static const char *const types[] = {"i32",
                                     "i64",
@@ -343,6 +420,7 @@ static const char *const types[] = {"i32",
                                     "*const f32",
                                     "*const f32 in Memory::HBM",
                                     "Tensor<f32, [TILE]>",
+                                    "Tensor<f32, [64]>",
                                     "Point",
                                     "&Tensor<f32, [4]>"};
 #define TYPES (sizeof(types) / sizeof(types[0]))
@@ -450,6 +528,8 @@ int main(void) {
       cmocka_unit_test(
           test_signature_edits__a_parameter_type_edit_takes_a_window_and_the_other_functions_over),
       cmocka_unit_test(test_signature_edits__a_return_type_edit_lowers_and_walks_its_callers_again),
+      cmocka_unit_test(
+          test_signature_edits__a_tensor_return_type_edit_lowers_and_walks_its_callers_again),
       cmocka_unit_test(test_signature_edits__a_const_edit_changes_the_shapes_exactly),
       cmocka_unit_test(
           test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter),
