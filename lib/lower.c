@@ -2282,6 +2282,70 @@ static bool item_node(const vxp_top_nodes *top, const vxp_top_nodes *more, size_
   return false;
 }
 
+static bool ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* A splice whose index of the functions (L->vis, lower_visibility.h) differs from the earlier
+ * version's in what a call reads of a callee (its `on` topology, what its pointer parameters
+ * want): every function or impl item outside the middle whose text names such a callee (a
+ * whole identifier anywhere in it: a superset of its calls, which the facts' reader finds by
+ * that text) is marked in R->again, to be lowered again, its visibility facts read again with
+ * the new entry. Returns 1, 0 when the indexes differ otherwise (other functions, names,
+ * parameter counts) or an item's node is missing (R->again_unread), or an error code. */
+static int vis_readers_again(lowerer *L, vxp_reuse *R, const vxp_model *old,
+                             const vxp_vis_index *old_index, const vxp_top_nodes *top,
+                             const vxp_top_nodes *more, size_t more_count) {
+  const vxp_vis_index *now = &L->vis.index;
+  uint32_t n = R->items;
+  if (!R->old_src || !now->fns.len) return 0;
+  uint8_t *changed = vxp_ctx__calloc(L->ctx, now->fns.len, sizeof(uint8_t));
+  if (!changed) return VXP_ENOMEM;
+  int ok = vxp_lower_vis__changed_entries(&L->vis, old_index, changed) ? 1 : 0;
+  if (ok == 1 && !R->again) {
+    R->again = vxp_ctx__calloc(L->ctx, n, sizeof(uint8_t));
+    if (!R->again) ok = VXP_ENOMEM;
+  }
+  const char *text = R->old_src->text;
+  size_t len = R->old_src->len;
+  for (size_t i = 0; ok == 1 && i < now->fns.len; i++) {
+    if (!changed[i]) continue;
+    vis_name name = now->fns.items[i].name;
+    if (!name.len) continue;
+    for (size_t at = 0; at + name.len <= len; at++) {
+      const char *hit = memchr(text + at, name.s[0], len - name.len - at + 1);
+      if (!hit) break;
+      at = (size_t)(hit - text);
+      if (memcmp(hit, name.s, name.len) != 0 || (at > 0 && ident_char(text[at - 1])) ||
+          (at + name.len < len && ident_char(text[at + name.len])))
+        continue;
+      /* the earlier version's item holding it (items are in the order of the text) */
+      size_t lo = 0, hi = old->items.len;
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (old->items.items[mid].start_byte <= at)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      if (lo == 0) continue;
+      const vxp_model_item *it = &old->items.items[lo - 1];
+      if (at >= it->end_byte || it->top >= n || R->side[it->top] == VXP_REUSE_FRESH ||
+          (it->kind != VXP_ITEM_FUNCTION && it->kind != VXP_ITEM_IMPL))
+        continue;
+      R->again[it->top] = 1;
+    }
+  }
+  vxp_ctx__free(L->ctx, changed);
+  TSNode unused;
+  for (uint32_t k = 0; ok == 1 && k < n; k++)
+    if (R->again[k] && !item_node(top, more, more_count, k, &unused)) {
+      R->again_unread = true;
+      ok = 0;
+    }
+  return ok;
+}
+
 int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nodes *top,
                       const vxp_top_nodes *more, size_t more_count, vxp_reuse *R,
                       const vxp_model *old, const vxp_lower_marks *old_marks,
@@ -2368,11 +2432,15 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
       begin_vis(&L, top->nodes, n, top->nodes[0]);
     else if (carried == 0)
       ok = 0;
-    /* a changed signature is taken over only with every function's entry unchanged: the
-     * callers' visibility facts (copied) read them */
+    /* a changed signature whose function's entry changed: the callers' visibility facts
+     * read it, so they are lowered again */
     if (ok == 1 && !failed(&L) && R->changed_sig &&
         !vxp_lower_vis__same_index(&L.vis, &old_marks->vis))
+      ok = vis_readers_again(&L, R, old, &old_marks->vis, top, more, more_count);
+    if (ok < 0) {
+      L.rc = ok;
       ok = 0;
+    }
   }
   for (uint32_t k = 0, j; ok == 1 && !failed(&L) && k < n; k = j) {
     if (vxp_ctx__interrupted(ctx)) {

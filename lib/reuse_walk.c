@@ -350,7 +350,8 @@ static int take(vxp_reuse *R, size_t start, const vxp_item_ends *ends, uint32_t 
                 vxp_diag_list *diags, bool count) {
   const vxp_analysis *prev = R->prev;
   uint8_t side = item < R->items ? R->side[item] : VXP_REUSE_FRESH;
-  if (!prev || ends->len != R->items || side == VXP_REUSE_FRESH) {
+  /* an item lowered again (R->again) has its facts read again: a callee's entry changed */
+  if (!prev || ends->len != R->items || side == VXP_REUSE_FRESH || (R->again && R->again[item])) {
     R->walked += count;
     return 0;
   }

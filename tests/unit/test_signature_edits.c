@@ -314,10 +314,13 @@ static void test_signature_edits__a_const_edit_changes_the_shapes_exactly(void *
   session_close(&S);
 }
 
-/* A callee's pointer parameter is what its callers' visibility facts read (E6029): an edit
- * that changes what it wants is not taken over (the callers' facts would be stale), and the
- * callers' diagnostics come and go as a fresh analysis finds them; an edit of another
- * parameter's type leaves the entry as it was and is taken over. */
+/* A callee's pointer parameters and its `on` topology are what its callers' visibility facts
+ * read (E6029, E6001): an edit that changes what a pointer parameter wants, or the topology,
+ * changes the callee's entry in the index of the functions, so every function naming the
+ * callee is lowered again (from a window parsed around it) and its facts and walks made
+ * again, and the callers' diagnostics come and go as a fresh analysis finds them; the
+ * functions that do not name it are taken over. An edit of another parameter's type leaves
+ * the entry as it was: no caller is lowered again. */
 static void
 test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter(void **state) {
   (void)state;
@@ -335,22 +338,58 @@ test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter
                              "  return 0;\n"
                              "}\n"
                              "\n"
+                             "fn other() -> i32 {\n"
+                             "  return k2();\n"
+                             "}\n"
+                             "\n"
+                             "fn k2() on Topology::Dev -> i32 {\n"
+                             "  return 0;\n"
+                             "}\n"
+                             "\n"
                              "fn reads(p : *const f32, n : i32) -> i32 {\n"
                              "  return 0;\n"
+                             "}\n"
+                             "\n"
+                             "fn kernel() on Topology::Dev -> i32 {\n"
+                             "  return 0;\n"
+                             "}\n"
+                             "\n"
+                             "fn host_side() -> i32 {\n"
+                             "  return kernel();\n"
                              "}\n";
   session S;
   session_open(&S, text);
+  size_t functions = S.an->functions.len;
   assert_int_equal(code_count(S.an, "E6029"), 1);
+  assert_int_equal(code_count(S.an, "E6001"), 2); /* other calls k2, host_side kernel */
   edit(&S, "fn reads", "*const f32,", "*const f32 in Memory::HBM,");
-  assert_false(S.prog->spliced); /* the index entry changed */
+  assert_true(windowed(&S)); /* main's node from a window of its own */
+  assert_true(S.prog->spliced);
+  assert_non_null(S.prog->plan->again);
+  assert_int_equal(S.an->functions_walked, 2); /* reads, main */
+  assert_int_equal(S.an->functions_taken, functions - 2);
   assert_int_equal(code_count(S.an, "E6029"), 0);
   edit(&S, "fn reads", "n : i32", "n : f32"); /* the entry as it was */
   assert_true(windowed(&S));
   assert_true(S.prog->spliced);
+  assert_null(S.prog->plan->again);
+  assert_int_equal(S.an->functions_walked, 1);
   assert_int_equal(code_count(S.an, "E6029"), 0);
   edit(&S, "fn reads", " in Memory::HBM,", ",");
-  assert_false(S.prog->spliced);
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2);
   assert_int_equal(code_count(S.an, "E6029"), 1);
+  /* the `on` topology: host_side calls kernel from the host */
+  edit(&S, "fn kernel", " on Topology::Dev", "");
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2); /* kernel, host_side */
+  assert_int_equal(code_count(S.an, "E6001"), 1);
+  assert_int_equal(code_count(S.an, "E6029"), 1);
+  edit(&S, "fn kernel", "fn kernel()", "fn kernel() on Topology::Dev");
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2);
+  assert_int_equal(code_count(S.an, "E6001"), 2);
   session_close(&S);
 }
 
