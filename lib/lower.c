@@ -2287,12 +2287,12 @@ static bool ident_char(char c) {
 }
 
 /* A splice whose index of the functions (L->vis, lower_visibility.h) differs from the earlier
- * version's in what a call reads of a callee (its `on` topology, what its pointer parameters
- * want): every function or impl item outside the middle whose text names such a callee (a
+ * version's in what a call reads of a callee (its `on` topology, its number of parameters,
+ * what its pointer parameters want): every function or impl item outside the middle whose text names such a callee (a
  * whole identifier anywhere in it: a superset of its calls, which the facts' reader finds by
  * that text) is marked in R->again, to be lowered again, its visibility facts read again with
- * the new entry. Returns 1, 0 when the indexes differ otherwise (other functions, names,
- * parameter counts) or an item's node is missing (R->again_unread), or an error code. */
+ * the new entry. Returns 1, 0 when the indexes differ otherwise (other functions or names)
+ * or an item's node is missing (R->again_unread), or an error code. */
 static int vis_readers_again(lowerer *L, vxp_reuse *R, const vxp_model *old,
                              const vxp_vis_index *old_index, const vxp_top_nodes *top,
                              const vxp_top_nodes *more, size_t more_count) {

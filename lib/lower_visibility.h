@@ -57,9 +57,9 @@ int vxp_lower_vis__carry(vxp_lower_vis *V, const vxp_vis_index *old, const struc
 bool vxp_lower_vis__same_index(const vxp_lower_vis *V, const vxp_vis_index *old);
 
 /* Whether V's index holds the functions of `old` (an earlier version's) in the same order:
- * the same names (as text), items, extern or not, and numbers of parameters. When it does,
- * changed[i], for each of V's entries, says whether entry i differs from the earlier one in
- * what a call's visibility facts read of its callee (its `on` topology, what its pointer
+ * the same names (as text), items, and extern or not. When it does, changed[i], for each of
+ * V's entries, says whether entry i differs from the earlier one in what a call's visibility
+ * facts read of its callee (its `on` topology, its number of parameters, what its pointer
  * parameters want): the facts of every call by that name are then to be read again. */
 bool vxp_lower_vis__changed_entries(const vxp_lower_vis *V, const vxp_vis_index *old,
                                     uint8_t *changed);

@@ -293,6 +293,31 @@ test_signature_edits__a_tensor_return_type_edit_lowers_and_walks_its_callers_aga
   session_close(&S);
 }
 
+/* A parameter added, renamed or removed, with names the program already uses before the
+ * function (w: callee's, held: the function's own first): the names keep their ids, and the
+ * function's entry in the index of the functions counts another number of parameters, which
+ * its callers' visibility facts read, so `user` is lowered and walked again with it. */
+static void test_signature_edits__a_parameter_added_or_renamed_with_known_names_is_spliced(
+    void **state) {
+  (void)state;
+  session S;
+  session_open(&S, base);
+  edit(&S, "fn caller", "(x: i32)", "(x: i32, w: i32)");
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_non_null(S.prog->plan->again);
+  assert_int_equal(S.an->functions_walked, 2); /* caller, user */
+  edit(&S, "fn caller", "w: i32)", "held: i32)");
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_null(S.prog->plan->again);
+  assert_int_equal(S.an->functions_walked, 1);
+  edit(&S, "fn caller", "(x: i32, held: i32)", "(x: i32)");
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2);
+  session_close(&S);
+}
+
 /* A const's value reaches shapes at analysis time (the lowering keeps them unevaluated): the
  * const item is lowered again from its window, and every function walked again with the new
  * table; the peaks are exactly a fresh analysis' (assert_as_fresh). */
@@ -569,6 +594,8 @@ int main(void) {
       cmocka_unit_test(test_signature_edits__a_return_type_edit_lowers_and_walks_its_callers_again),
       cmocka_unit_test(
           test_signature_edits__a_tensor_return_type_edit_lowers_and_walks_its_callers_again),
+      cmocka_unit_test(
+          test_signature_edits__a_parameter_added_or_renamed_with_known_names_is_spliced),
       cmocka_unit_test(test_signature_edits__a_const_edit_changes_the_shapes_exactly),
       cmocka_unit_test(
           test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter),
