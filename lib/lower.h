@@ -70,8 +70,10 @@ struct vxp_reuse;
  * items the plan marked) are lowered from their nodes in `top` (which must hold them; the
  * others' nodes are read only when the earlier version kept no index of its functions). A
  * touched function whose signature changed (R->changed_sig) is taken over when what other
- * items read of it is unchanged but for the nominal type it returns: then the functions
- * outside the middle that call it are marked in R->again and lowered again from their nodes,
+ * items read of it is unchanged but for the nominal type it returns, the contents of the
+ * tensor type it returns (of the same rank) and its visibility index entry: then the
+ * functions outside the middle that call it (or, for the entry, name it) are marked in
+ * R->again and lowered again from their nodes,
  * in `top` or in one of the `more_count` ranges `more` (when none holds them, R->again_unread
  * is set and 0 returned, so that the caller may parse them and splice again). Returns 1
  * when the model is the one vxp_lower__program would build, name ids included; 0 when that cannot
