@@ -76,6 +76,14 @@ typedef struct lowerer {
   uint32_t top_index; /* the position among the root's children of the item being lowered */
   bool names_differ;
   vxp_name name_lo, name_next, name_hi;
+  /* A name the earlier version's table did not hold (an id from names_old on) may come in
+   * anywhere in an item's sequence: its first interning is recorded in `inserts`, with the
+   * earlier name it comes before and the pass and item that brought it in (`name_ord`: item
+   * k's signature part is k, its item part items + 1 + k), for the splice to renumber the
+   * table as a full lowering numbers it (rename_names). */
+  vxp_name names_old, names_new_next;
+  uint32_t name_ord;
+  Array(struct name_insert { vxp_name before; uint32_t ord; }) inserts;
   int rc; /* sticky failure (VXP_ENOMEM) */
 } lowerer;
 
@@ -106,7 +114,13 @@ static vxp_name intern_text(lowerer *L, const char *s, size_t len) {
     oom(L);
     return VXP_NAME_NONE;
   }
-  if (L->check_names && n >= L->name_lo) {
+  if (L->check_names && n >= L->names_old) { /* brought in by this splice */
+    if (n == L->names_new_next) {
+      struct name_insert at = {L->name_next, L->name_ord};
+      L->names_new_next++;
+      if (!array_push(L->ctx, &L->inserts, at)) oom(L);
+    }
+  } else if (L->check_names && n >= L->name_lo) {
     if (n == L->name_next && n < L->name_hi)
       L->name_next++;
     else if (n >= L->name_next)
@@ -2003,6 +2017,7 @@ static void lowerer_init(lowerer *L, vxp_context *ctx, const vxp_source *src, vx
   L->diags = diags;
   L->S = &ctx->syms;
   L->F = &ctx->fields;
+  L->names_old = L->names_new_next = UINT32_MAX;
   vxp_roles__memo_init(&L->roles);
 }
 
@@ -2016,6 +2031,7 @@ static void lowerer_free(lowerer *L) {
   array_free(ctx, &L->cx_lets);
   array_free(ctx, &L->arg_stack);
   array_free(ctx, &L->generic_scope);
+  array_free(ctx, &L->inserts);
   vxp_lower_vis__end(&L->vis);
 }
 
@@ -2162,6 +2178,7 @@ static int resign_item(lowerer *L, const vxp_model *old, const vxp_lower_mark *s
   L->names_differ = false;
   L->name_lo = L->name_next = sig[k].names;
   L->name_hi = sig[k + 1].names;
+  L->name_ord = k;
   L->top_index = k;
   bool named = signature_of(L, item, now);
   L->check_names = false;
@@ -2346,6 +2363,59 @@ static int vis_readers_again(lowerer *L, vxp_reuse *R, const vxp_model *old,
   return ok;
 }
 
+/* After a splice whose items brought in names the earlier table did not hold (L->inserts,
+ * in the order a full lowering meets them: each item's sequence was the earlier one with
+ * those inserted), the ids a full lowering gives: the earlier names keep their order, each
+ * inserted name comes before the earlier name recorded with it, and every id held by the
+ * model, the signature records and the marks' name ranges is renumbered so. Returns 1, 0 (the
+ * insertions are not in that order) or VXP_ENOMEM. */
+static int rename_names(lowerer *L, vxp_lower_marks *marks, uint32_t n) {
+  vxp_model *m = L->m;
+  size_t old_len = L->names_old, count = L->inserts.len, total = m->names.strings.len;
+  if (total != old_len + count || marks->sig.len != (size_t)n + 1 ||
+      marks->body.len != (size_t)n + 1)
+    return 0;
+  const struct name_insert *ins = L->inserts.items;
+  for (size_t j = 1; j < count; j++)
+    if (ins[j].before < ins[j - 1].before || ins[j].ord < ins[j - 1].ord) return 0;
+  vxp_name *map = vxp_ctx__malloc(L->ctx, total * sizeof(vxp_name));
+  if (!map) return VXP_ENOMEM;
+  for (size_t i = 0, j = 0; i < old_len; i++) {
+    while (j < count && ins[j].before <= i)
+      j++;
+    map[i] = (vxp_name)(i + j);
+  }
+  for (size_t j = 0; j < count; j++)
+    map[old_len + j] = (vxp_name)(ins[j].before + j);
+  int rc = vxp_strtab__renumber(L->ctx, &m->names, map);
+  if (rc == VXP_OK) {
+    vxp_model__rename(m, map, total);
+    bool sorted = true;
+    for (size_t i = 0; i < marks->signatures.len; i++) {
+      fn_signature *r = &marks->signatures.items[i];
+      r->name = map[r->name];
+      if (r->return_nominal < total) r->return_nominal = map[r->return_nominal];
+      if (i && compare_signatures(&marks->signatures.items[i - 1], r) > 0) sorted = false;
+    }
+    if (!sorted)
+      qsort(marks->signatures.items, marks->signatures.len, sizeof(fn_signature),
+            compare_signatures);
+    /* a mark's next name id moves by the names brought in before it */
+    for (uint32_t k = 0, j = 0; k <= n; k++) {
+      while (j < count && ins[j].ord < k)
+        j++;
+      marks->sig.items[k].names += j;
+    }
+    for (uint32_t k = 0, j = 0; k <= n; k++) {
+      while (j < count && ins[j].ord < n + 1 + k)
+        j++;
+      marks->body.items[k].names += j;
+    }
+  }
+  vxp_ctx__free(L->ctx, map);
+  return rc == VXP_OK ? 1 : rc;
+}
+
 int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nodes *top,
                       const vxp_top_nodes *more, size_t more_count, vxp_reuse *R,
                       const vxp_model *old, const vxp_lower_marks *old_marks,
@@ -2359,6 +2429,7 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
     return VXP_ENOMEM;
   lowerer L;
   lowerer_init(&L, ctx, src, model, diags);
+  L.names_old = L.names_new_next = (vxp_name)old->names.strings.len;
   const vxp_lower_mark *sig = old_marks->sig.items, *body = old_marks->body.items;
   int ok = 1;
   /* The signature pass: every unchanged signature's part is copied in place; a function's
@@ -2474,12 +2545,19 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
     L.names_differ = false;
     L.name_lo = L.name_next = body[k].names;
     L.name_hi = body[k + 1].names;
+    L.name_ord = n + 1 + k;
     L.top_index = k;
     lower_item_again(&L, item);
     L.check_names = false;
     if (L.names_differ || L.name_next != L.name_hi) ok = 0;
   }
   if (ok == 1) push_mark_names(&L, &marks->body, body[n].names);
+  if (ok == 1 && !failed(&L) && L.inserts.len) ok = rename_names(&L, marks, n);
+  if (ok < 0) {
+    L.rc = ok;
+    ok = 0;
+  }
+  R->names_moved = ok == 1 && L.inserts.len > 0;
   if (ok == 1 && !failed(&L)) { /* for the next splice */
     vxp_lower_vis__keep(&L.vis, &marks->vis);
     marks->vis_kept = true;

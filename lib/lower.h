@@ -100,6 +100,11 @@ int vxp_model__copy_part(vxp_context *ctx, const struct vxp_reuse *R, uint8_t si
                          const vxp_lower_mark *a, const vxp_lower_mark *b,
                          const vxp_lower_mark *fixed, vxp_model *to, vxp_diag_list *diags);
 
+/* Give every name id `v` held anywhere in `m` (below `len`) the id map[v], for a splice
+ * whose items brought names in (vxp_lower__splice): each function's sorted `reads` sorted
+ * again. The name table itself is vxp_strtab__renumber's (model_copy.c). */
+void vxp_model__rename(vxp_model *m, const vxp_name *map, size_t len);
+
 /* Parse a Vx number token: `text` is the whole token. Sets *value, *suffix (element type
  * or UNKNOWN) and *is_float; returns false when the token is malformed (bad suffix, more
  * than one '.', no digits), true otherwise; *too_big is set when an integer does not fit

@@ -38,6 +38,7 @@ typedef struct vxp_reuse {
   uint8_t *changed_sig, *again;
   bool consts_changed;  /* a `const` item is among the touched ones */
   bool again_unread;    /* the splice failed only for want of the nodes of an `again` item */
+  bool names_moved;     /* the splice brought names in: the earlier ids moved (no walk lent) */
   size_t taken, walked; /* items taken over and items recomputed (for the tests) */
 } vxp_reuse;
 

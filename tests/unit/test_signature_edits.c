@@ -418,21 +418,51 @@ test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter
   session_close(&S);
 }
 
-/* What stays on the full lowering, each still a fresh analysis' result: a type the program
- * never named before (the name table would grow in the middle: every later name's id moves),
- * a parameter added (a new name), a tensor return type (its contents are read by the callers'
- * lowering), generics, a renamed function. */
+/* A name the program never used before (`u16`, a parameter `y`, a body's `brand_new`) comes
+ * in where a full lowering meets it first: the splice takes it, and renumbers the name table
+ * and every id the model, the signature records and the marks' name ranges hold as a full
+ * lowering numbers them (assert_as_fresh compares the tables name by name), so the next
+ * splice's name ranges hold too. */
+static void test_signature_edits__a_name_brought_in_is_spliced_and_the_table_renumbered(
+    void **state) {
+  (void)state;
+  session S;
+  session_open(&S, base);
+  size_t names = S.prog->model.names.strings.len;
+  edit(&S, "fn callee", "x: i32", "x: u16"); /* u16 in callee's item part */
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_true(S.prog->plan->names_moved);
+  assert_int_equal(S.prog->model.names.strings.len, names + 1);
+  edit(&S, "fn callee", "(x: u16)", "(x: u16, y: i32)"); /* y: caller lowered again too */
+  assert_true(S.prog->spliced);
+  assert_non_null(S.prog->plan->again);
+  edit(&S, "fn user", "  print(t);", "  let brand_new = t;\n  print(brand_new);");
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.prog->model.names.strings.len, names + 3);
+  edit(&S, "fn user", "caller(1)", "caller(2)"); /* no name brought in: the ranges hold */
+  assert_true(S.prog->spliced);
+  assert_false(S.prog->plan->names_moved);
+  edit(&S, "fn f1", "-> i32", "-> u16"); /* u16 now first in the signature pass */
+  assert_false(S.prog->spliced); /* callee's first use of it is dropped from its range */
+  session_close(&S);
+}
+
+/* What stays on the full lowering, each still a fresh analysis' result: a name's first use
+ * dropped (the names after it would move back), a tensor return type added (the signature
+ * part's indexes move), generics, a renamed function. */
 static void test_signature_edits__what_the_splice_cannot_show_is_lowered_in_full(void **state) {
   (void)state;
   session S;
   session_open(&S, base);
-  edit(&S, "fn callee", "x: i32", "x: u16"); /* u16: a new name */
-  assert_false(S.prog->spliced);
+  edit(&S, "fn callee", "x: i32", "x: u16"); /* u16: a new name, brought in */
+  assert_true(S.prog->spliced);
   edit(&S, "fn callee", "x: u16", "x: i32"); /* u16 gone: the names after it move back */
   assert_false(S.prog->spliced);
-  edit(&S, "fn callee", "(x: i32)", "(x: i32, y: i32)");
-  assert_false(S.prog->spliced);
-  edit(&S, "fn callee", "(x: i32, y: i32)", "(x: i32)");
+  edit(&S, "fn callee", "(x: i32)", "(x: i32, y: i32)"); /* y brought in */
+  assert_true(S.prog->spliced);
+  edit(&S, "fn callee", "(x: i32, y: i32)", "(x: i32)"); /* y's only use dropped */
   assert_false(S.prog->spliced);
   edit(&S, "fn f1", "-> i32", "-> Tensor<f32, [4]>");
   assert_false(S.prog->spliced);
@@ -599,6 +629,8 @@ int main(void) {
       cmocka_unit_test(test_signature_edits__a_const_edit_changes_the_shapes_exactly),
       cmocka_unit_test(
           test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter),
+      cmocka_unit_test(
+          test_signature_edits__a_name_brought_in_is_spliced_and_the_table_renumbered),
       cmocka_unit_test(test_signature_edits__what_the_splice_cannot_show_is_lowered_in_full),
       cmocka_unit_test(
           test_signature_edits__a_spliced_programs_name_ranges_hold_at_the_next_splice),
