@@ -235,8 +235,11 @@ static int compare_name_ids(const void *a, const void *b) {
 
 void vxp_model__rename(vxp_model *m, const vxp_name *map, size_t len) {
   renamer N = {map, len};
-  for (size_t i = 0; i < m->cexprs.len; i++)
-    rn(&N, &m->cexprs.items[i].name);
+  for (size_t i = 0; i < m->cexprs.len; i++) {
+    vxp_cexpr *x = &m->cexprs.items[i];
+    rn(&N, &x->name);
+    if (x->kind == VXP_CX_REACHABLE && x->value < len) x->value = map[x->value]; /* a name */
+  }
   for (size_t i = 0; i < m->types.len; i++) {
     rn(&N, &m->types.items[i].elem_name);
     rn_place(&N, &m->types.items[i].placement);
