@@ -37,6 +37,13 @@ typedef struct binding {
 /* Function signatures are collected before the bodies are lowered (lower.h). */
 typedef vxp_lower_signature fn_signature;
 
+/* A name a splice brought in (lowerer.inserts): the earlier name it comes before, and the pass
+ * and item that met it first. */
+typedef struct name_insert {
+  vxp_name before;
+  uint32_t ord;
+} name_insert;
+
 typedef struct lowerer {
   vxp_context *ctx;
   const vxp_source *src;
@@ -83,7 +90,7 @@ typedef struct lowerer {
    * table as a full lowering numbers it (rename_names). */
   vxp_name names_old, names_new_next;
   uint32_t name_ord;
-  Array(struct name_insert { vxp_name before; uint32_t ord; }) inserts;
+  Array(name_insert) inserts;
   int rc; /* sticky failure (VXP_ENOMEM) */
 } lowerer;
 
@@ -116,7 +123,7 @@ static vxp_name intern_text(lowerer *L, const char *s, size_t len) {
   }
   if (L->check_names && n >= L->names_old) { /* brought in by this splice */
     if (n == L->names_new_next) {
-      struct name_insert at = {L->name_next, L->name_ord};
+      name_insert at = {L->name_next, L->name_ord};
       L->names_new_next++;
       if (!array_push(L->ctx, &L->inserts, at)) oom(L);
     }
@@ -2148,9 +2155,11 @@ static bool same_deltas(const vxp_lower_mark *a0, const vxp_lower_mark *a1,
          a1->externs - a0->externs == b1->externs - b0->externs &&
          a1->traits - a0->traits == b1->traits - b0->traits &&
          a1->topologies - a0->topologies == b1->topologies - b0->topologies &&
-         a1->refs - a0->refs == b1->refs - b0->refs && a1->items - a0->items == b1->items - b0->items &&
+         a1->refs - a0->refs == b1->refs - b0->refs &&
+         a1->items - a0->items == b1->items - b0->items &&
          a1->visibility - a0->visibility == b1->visibility - b0->visibility &&
-         a1->raw - a0->raw == b1->raw - b0->raw && a1->imports - a0->imports == b1->imports - b0->imports &&
+         a1->raw - a0->raw == b1->raw - b0->raw &&
+         a1->imports - a0->imports == b1->imports - b0->imports &&
          a1->diags - a0->diags == b1->diags - b0->diags;
 }
 
@@ -2305,11 +2314,11 @@ static bool ident_char(char c) {
 
 /* A splice whose index of the functions (L->vis, lower_visibility.h) differs from the earlier
  * version's in what a call reads of a callee (its `on` topology, its number of parameters,
- * what its pointer parameters want): every function or impl item outside the middle whose text names such a callee (a
- * whole identifier anywhere in it: a superset of its calls, which the facts' reader finds by
- * that text) is marked in R->again, to be lowered again, its visibility facts read again with
- * the new entry. Returns 1, 0 when the indexes differ otherwise (other functions or names)
- * or an item's node is missing (R->again_unread), or an error code. */
+ * what its pointer parameters want): every function or impl item outside the middle whose text
+ * names such a callee (a whole identifier anywhere in it: a superset of its calls, which the facts'
+ * reader finds by that text) is marked in R->again, to be lowered again, its visibility facts read
+ * again with the new entry. Returns 1, 0 when the indexes differ otherwise (other functions or
+ * names) or an item's node is missing (R->again_unread), or an error code. */
 static int vis_readers_again(lowerer *L, vxp_reuse *R, const vxp_model *old,
                              const vxp_vis_index *old_index, const vxp_top_nodes *top,
                              const vxp_top_nodes *more, size_t more_count) {
@@ -2375,7 +2384,7 @@ static int rename_names(lowerer *L, vxp_lower_marks *marks, uint32_t n) {
   if (total != old_len + count || marks->sig.len != (size_t)n + 1 ||
       marks->body.len != (size_t)n + 1)
     return 0;
-  const struct name_insert *ins = L->inserts.items;
+  const name_insert *ins = L->inserts.items;
   for (size_t j = 1; j < count; j++)
     if (ins[j].before < ins[j - 1].before || ins[j].ord < ins[j - 1].ord) return 0;
   vxp_name *map = vxp_ctx__malloc(L->ctx, total * sizeof(vxp_name));

@@ -76,8 +76,10 @@ struct vxp_reuse;
  * R->again and lowered again from their nodes,
  * in `top` or in one of the `more_count` ranges `more` (when none holds them, R->again_unread
  * is set and 0 returned, so that the caller may parse them and splice again). Returns 1
- * when the model is the one vxp_lower__program would build, name ids included; 0 when that cannot
- * be shown (an item that names a name no other item introduced, a position inside the edit): then
+ * when the model is the one vxp_lower__program would build, name ids included (names the
+ * earlier table did not hold are brought in and every id renumbered: R->names_moved); 0 when
+ * that cannot be shown (an item that meets a name earlier than before or drops the first use
+ * of one, a position inside the edit): then
  * `model`, `marks` and what was appended to `diags` are to be discarded by the caller; or a
  * negative error code. */
 int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nodes *top,

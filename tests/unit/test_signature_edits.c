@@ -352,8 +352,8 @@ test_signature_edits__a_tensor_return_type_edit_lowers_and_walks_its_callers_aga
  * function (w: callee's, held: the function's own first): the names keep their ids, and the
  * function's entry in the index of the functions counts another number of parameters, which
  * its callers' visibility facts read, so `user` is lowered and walked again with it. */
-static void test_signature_edits__a_parameter_added_or_renamed_with_known_names_is_spliced(
-    void **state) {
+static void
+test_signature_edits__a_parameter_added_or_renamed_with_known_names_is_spliced(void **state) {
   (void)state;
   session S;
   session_open(&S, base);
@@ -478,8 +478,8 @@ test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter
  * and every id the model, the signature records and the marks' name ranges hold as a full
  * lowering numbers them (assert_as_fresh compares the tables name by name), so the next
  * splice's name ranges hold too. */
-static void test_signature_edits__a_name_brought_in_is_spliced_and_the_table_renumbered(
-    void **state) {
+static void
+test_signature_edits__a_name_brought_in_is_spliced_and_the_table_renumbered(void **state) {
   (void)state;
   /* reach's condition names Scratch first: its id moves up with every name brought in */
   static const char reach[] = "\nfn reach() -> i32 {\n"
@@ -509,7 +509,7 @@ static void test_signature_edits__a_name_brought_in_is_spliced_and_the_table_ren
   assert_true(S.prog->spliced);
   assert_false(S.prog->plan->names_moved);
   edit(&S, "fn f1", "-> i32", "-> u16"); /* u16 now first in the signature pass */
-  assert_false(S.prog->spliced); /* callee's first use of it is dropped from its range */
+  assert_false(S.prog->spliced);         /* callee's first use of it is dropped from its range */
   session_close(&S);
 }
 
@@ -693,8 +693,7 @@ int main(void) {
       cmocka_unit_test(test_signature_edits__a_const_edit_changes_the_shapes_exactly),
       cmocka_unit_test(
           test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter),
-      cmocka_unit_test(
-          test_signature_edits__a_name_brought_in_is_spliced_and_the_table_renumbered),
+      cmocka_unit_test(test_signature_edits__a_name_brought_in_is_spliced_and_the_table_renumbered),
       cmocka_unit_test(test_signature_edits__what_the_splice_cannot_show_is_lowered_in_full),
       cmocka_unit_test(
           test_signature_edits__a_spliced_programs_name_ranges_hold_at_the_next_splice),
