@@ -252,7 +252,7 @@ enum { EDIT_PARAM, EDIT_RETURN, EDIT_CONST, EDIT_NAME };
 static int signature_edits(vxp_context *ctx, vxp_source **src, vxp_program **prog,
                            vxp_analysis **an, int kind) {
   static const char *const names[] = {"a parameter's type", "a return type", "a const's value",
-                                       "a parameter with a new name"};
+                                      "a parameter with a new name"};
   double inc[SIGNATURE_EDITS], full[SIGNATURE_EDITS];
   int functions = (LINES - HEADER_LINES) / LINES_PER_FN, windowed = 0, spliced = 0;
   size_t walked = 0, most_walked = 0;
