@@ -37,6 +37,13 @@ typedef struct binding {
 /* Function signatures are collected before the bodies are lowered (lower.h). */
 typedef vxp_lower_signature fn_signature;
 
+/* A name a splice brought in (lowerer.inserts): the earlier name it comes before, and the pass
+ * and item that met it first. */
+typedef struct name_insert {
+  vxp_name before;
+  uint32_t ord;
+} name_insert;
+
 typedef struct lowerer {
   vxp_context *ctx;
   const vxp_source *src;
@@ -76,6 +83,14 @@ typedef struct lowerer {
   uint32_t top_index; /* the position among the root's children of the item being lowered */
   bool names_differ;
   vxp_name name_lo, name_next, name_hi;
+  /* A name the earlier version's table did not hold (an id from names_old on) may come in
+   * anywhere in an item's sequence: its first interning is recorded in `inserts`, with the
+   * earlier name it comes before and the pass and item that brought it in (`name_ord`: item
+   * k's signature part is k, its item part items + 1 + k), for the splice to renumber the
+   * table as a full lowering numbers it (rename_names). */
+  vxp_name names_old, names_new_next;
+  uint32_t name_ord;
+  Array(name_insert) inserts;
   int rc; /* sticky failure (VXP_ENOMEM) */
 } lowerer;
 
@@ -106,7 +121,13 @@ static vxp_name intern_text(lowerer *L, const char *s, size_t len) {
     oom(L);
     return VXP_NAME_NONE;
   }
-  if (L->check_names && n >= L->name_lo) {
+  if (L->check_names && n >= L->names_old) { /* brought in by this splice */
+    if (n == L->names_new_next) {
+      name_insert at = {L->name_next, L->name_ord};
+      L->names_new_next++;
+      if (!array_push(L->ctx, &L->inserts, at)) oom(L);
+    }
+  } else if (L->check_names && n >= L->name_lo) {
     if (n == L->name_next && n < L->name_hi)
       L->name_next++;
     else if (n >= L->name_next)
@@ -2003,6 +2024,7 @@ static void lowerer_init(lowerer *L, vxp_context *ctx, const vxp_source *src, vx
   L->diags = diags;
   L->S = &ctx->syms;
   L->F = &ctx->fields;
+  L->names_old = L->names_new_next = UINT32_MAX;
   vxp_roles__memo_init(&L->roles);
 }
 
@@ -2016,6 +2038,7 @@ static void lowerer_free(lowerer *L) {
   array_free(ctx, &L->cx_lets);
   array_free(ctx, &L->arg_stack);
   array_free(ctx, &L->generic_scope);
+  array_free(ctx, &L->inserts);
   vxp_lower_vis__end(&L->vis);
 }
 
@@ -2116,22 +2139,83 @@ static bool same_counts(const vxp_lower_mark *a, const vxp_lower_mark *b) {
          a->diags == b->diags;
 }
 
-/* A splice's signature pass for the touched functions whose signature text changed
- * (R->changed_sig): each is taken over only when its signature part of the model is empty
- * before and after (no tensor return type: a caller's lowering reads that type's contents),
- * it has no generic parameters before and after, it introduces the same names in that
- * pass, and its name has one signature record. The record (sorted in place in
- * L->signatures and marks->signatures) then differs at most in the nominal type it returns,
- * which a call's value carries; when it does, every function item outside the middle
- * with a call of that name is marked in R->again, to be lowered again. Returns 1, 0 (not
- * taken over) or an error code. */
+/* Whether the part between marks a0 and a1 of one model counts, array by array and in the
+ * diagnostics, what the part between b0 and b1 of another does (the names aside). */
+static bool same_deltas(const vxp_lower_mark *a0, const vxp_lower_mark *a1,
+                        const vxp_lower_mark *b0, const vxp_lower_mark *b1) {
+  return a1->cexprs - a0->cexprs == b1->cexprs - b0->cexprs &&
+         a1->dim_list - a0->dim_list == b1->dim_list - b0->dim_list &&
+         a1->types - a0->types == b1->types - b0->types &&
+         a1->functions - a0->functions == b1->functions - b0->functions &&
+         a1->declared - a0->declared == b1->declared - b0->declared &&
+         a1->call_args - a0->call_args == b1->call_args - b0->call_args &&
+         a1->consts - a0->consts == b1->consts - b0->consts &&
+         a1->structs - a0->structs == b1->structs - b0->structs &&
+         a1->enums - a0->enums == b1->enums - b0->enums &&
+         a1->externs - a0->externs == b1->externs - b0->externs &&
+         a1->traits - a0->traits == b1->traits - b0->traits &&
+         a1->topologies - a0->topologies == b1->topologies - b0->topologies &&
+         a1->refs - a0->refs == b1->refs - b0->refs &&
+         a1->items - a0->items == b1->items - b0->items &&
+         a1->visibility - a0->visibility == b1->visibility - b0->visibility &&
+         a1->raw - a0->raw == b1->raw - b0->raw &&
+         a1->imports - a0->imports == b1->imports - b0->imports &&
+         a1->diags - a0->diags == b1->diags - b0->diags;
+}
+
+/* A splice's signature pass for touched function item `k` (node `item`), whose signature text
+ * changed: its part of the model (the tensor type it returns: its dimensions' constant
+ * expressions, the type) is lowered again in place from the node. Taken when it has no
+ * generic parameters before and after (a generic callee's parameters are read by its
+ * callers' instance inference), it introduces the same names in this pass, and its part
+ * counts what the earlier one did and stands where it stood (every later index into the
+ * signature part, which the copied items' parts keep, then holds: the record's return type
+ * too). `*now` is its record. Returns 1, 0 (not taken over) or an error code. */
+static int resign_item(lowerer *L, const vxp_model *old, const vxp_lower_mark *sig,
+                       const vxp_lower_mark *body, uint32_t k, TSNode item, fn_signature *now) {
+  if (!ts_node_is_null(field(L, item, L->F->generics))) return 0;
+  /* the earlier version: its model item is the one its body mark opens */
+  uint32_t at = body[k].items;
+  if (at >= old->items.len || old->items.items[at].top != k ||
+      old->items.items[at].function_count == 0 ||
+      old->functions.items[old->items.items[at].first_function].generics.len != 0)
+    return 0;
+  vxp_lower_mark m0 = mark_now(L);
+  if (m0.cexprs != sig[k].cexprs || m0.dim_list != sig[k].dim_list || m0.types != sig[k].types)
+    return 0;
+  L->check_names = true;
+  L->names_differ = false;
+  L->name_lo = L->name_next = sig[k].names;
+  L->name_hi = sig[k + 1].names;
+  L->name_ord = k;
+  L->top_index = k;
+  bool named = signature_of(L, item, now);
+  L->check_names = false;
+  vxp_lower_mark m1 = mark_now(L);
+  if (failed(L)) return L->rc;
+  return named && !L->names_differ && L->name_next == L->name_hi &&
+         same_deltas(&m0, &m1, &sig[k], &sig[k + 1]);
+}
+
+/* After a splice's signature pass: the touched items whose signature text changed
+ * (R->changed_sig), a const (whose part of that pass must be empty) or a function whose part
+ * resign_item lowered again, its record `resigned` (one per such function, in order). Each
+ * is taken over when its name has one signature record, whose return type index is the one
+ * lowered (resign_item kept it in place); the record (sorted in place in L->signatures and
+ * marks->signatures) then differs at most in the nominal type it returns, which a call's
+ * value carries, and in the tensor type at that index, whose placement a call's value
+ * carries: when either may have changed, every function item outside the middle with a call
+ * of that name is marked in R->again, to be lowered again. Returns 1, 0 (not taken over) or
+ * an error code. */
 static int resign(lowerer *L, vxp_reuse *R, const vxp_top_nodes *top, const vxp_model *old,
-                  const vxp_lower_marks *old_marks, vxp_lower_marks *marks) {
+                  const vxp_lower_marks *old_marks, vxp_lower_marks *marks,
+                  const fn_signature *resigned, size_t resigned_count) {
   uint32_t n = R->items;
-  const vxp_lower_mark *sig = old_marks->sig.items, *body = old_marks->body.items;
+  const vxp_lower_mark *sig = old_marks->sig.items;
   Array(vxp_name) changed;
   memset(&changed, 0, sizeof(changed));
   int ok = 1;
+  size_t next = 0;
   for (uint32_t k = 0; ok == 1 && k < n; k++) {
     if (!R->changed_sig[k]) continue;
     TSNode item;
@@ -2139,39 +2223,15 @@ static int resign(lowerer *L, vxp_reuse *R, const vxp_top_nodes *top, const vxp_
       ok = 0;
       break;
     }
-    if (!same_counts(&sig[k], &sig[k + 1])) {
+    if (ts_node_symbol(item) == L->S->const_item) { /* no part in this pass */
+      if (!same_counts(&sig[k], &sig[k + 1])) ok = 0;
+      continue;
+    }
+    if (ts_node_symbol(item) != L->S->function_item || next >= resigned_count) {
       ok = 0;
       break;
     }
-    if (ts_node_symbol(item) == L->S->const_item) continue; /* no part in this pass */
-    if (ts_node_symbol(item) != L->S->function_item ||
-        !ts_node_is_null(field(L, item, L->F->generics))) {
-      ok = 0;
-      break;
-    }
-    /* the earlier version: its model item is the one its body mark opens */
-    uint32_t at = body[k].items;
-    if (at >= old->items.len || old->items.items[at].top != k ||
-        old->items.items[at].function_count == 0 ||
-        old->functions.items[old->items.items[at].first_function].generics.len != 0) {
-      ok = 0;
-      break;
-    }
-    vxp_lower_mark m0 = mark_now(L);
-    L->check_names = true;
-    L->names_differ = false;
-    L->name_lo = L->name_next = sig[k].names;
-    L->name_hi = sig[k + 1].names;
-    L->top_index = k;
-    fn_signature now;
-    bool named = signature_of(L, item, &now);
-    L->check_names = false;
-    vxp_lower_mark m1 = mark_now(L);
-    if (failed(L)) break;
-    if (!named || L->names_differ || L->name_next != L->name_hi || !same_counts(&m0, &m1)) {
-      ok = 0;
-      break;
-    }
+    fn_signature now = resigned[next++];
     /* its one record among the sorted ones */
     size_t lo = 0, hi = marks->signatures.len;
     while (lo < hi) {
@@ -2187,12 +2247,15 @@ static int resign(lowerer *L, vxp_reuse *R, const vxp_top_nodes *top, const vxp_
       ok = 0;
       break;
     }
+    bool reread = now.return_type != VXP_NONE; /* its contents lowered again */
     if (marks->signatures.items[lo].return_nominal != now.return_nominal) {
       marks->signatures.items[lo].return_nominal = now.return_nominal;
       L->signatures.items[lo].return_nominal = now.return_nominal;
-      if (!array_push(L->ctx, &changed, now.name)) oom(L);
+      reread = true;
     }
+    if (reread && !array_push(L->ctx, &changed, now.name)) oom(L);
   }
+  if (ok == 1 && next != resigned_count) ok = 0;
   if (ok == 1 && !failed(L) && changed.len) {
     if (!R->again) R->again = vxp_ctx__calloc(L->ctx, n, sizeof(uint8_t));
     if (!R->again) oom(L);
@@ -2245,6 +2308,123 @@ static bool item_node(const vxp_top_nodes *top, const vxp_top_nodes *more, size_
   return false;
 }
 
+static bool ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* A splice whose index of the functions (L->vis, lower_visibility.h) differs from the earlier
+ * version's in what a call reads of a callee (its `on` topology, its number of parameters,
+ * what its pointer parameters want): every function or impl item outside the middle whose text
+ * names such a callee (a whole identifier anywhere in it: a superset of its calls, which the facts'
+ * reader finds by that text) is marked in R->again, to be lowered again, its visibility facts read
+ * again with the new entry. Returns 1, 0 when the indexes differ otherwise (other functions or
+ * names) or an item's node is missing (R->again_unread), or an error code. */
+static int vis_readers_again(lowerer *L, vxp_reuse *R, const vxp_model *old,
+                             const vxp_vis_index *old_index, const vxp_top_nodes *top,
+                             const vxp_top_nodes *more, size_t more_count) {
+  const vxp_vis_index *now = &L->vis.index;
+  uint32_t n = R->items;
+  if (!R->old_src || !now->fns.len) return 0;
+  uint8_t *changed = vxp_ctx__calloc(L->ctx, now->fns.len, sizeof(uint8_t));
+  if (!changed) return VXP_ENOMEM;
+  int ok = vxp_lower_vis__changed_entries(&L->vis, old_index, changed) ? 1 : 0;
+  if (ok == 1 && !R->again) {
+    R->again = vxp_ctx__calloc(L->ctx, n, sizeof(uint8_t));
+    if (!R->again) ok = VXP_ENOMEM;
+  }
+  const char *text = R->old_src->text;
+  size_t len = R->old_src->len;
+  for (size_t i = 0; ok == 1 && i < now->fns.len; i++) {
+    if (!changed[i]) continue;
+    vis_name name = now->fns.items[i].name;
+    if (!name.len) continue;
+    for (size_t at = 0; at + name.len <= len; at++) {
+      const char *hit = memchr(text + at, name.s[0], len - name.len - at + 1);
+      if (!hit) break;
+      at = (size_t)(hit - text);
+      if (memcmp(hit, name.s, name.len) != 0 || (at > 0 && ident_char(text[at - 1])) ||
+          (at + name.len < len && ident_char(text[at + name.len])))
+        continue;
+      /* the earlier version's item holding it (items are in the order of the text) */
+      size_t lo = 0, hi = old->items.len;
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (old->items.items[mid].start_byte <= at)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      if (lo == 0) continue;
+      const vxp_model_item *it = &old->items.items[lo - 1];
+      if (at >= it->end_byte || it->top >= n || R->side[it->top] == VXP_REUSE_FRESH ||
+          (it->kind != VXP_ITEM_FUNCTION && it->kind != VXP_ITEM_IMPL))
+        continue;
+      R->again[it->top] = 1;
+    }
+  }
+  vxp_ctx__free(L->ctx, changed);
+  TSNode unused;
+  for (uint32_t k = 0; ok == 1 && k < n; k++)
+    if (R->again[k] && !item_node(top, more, more_count, k, &unused)) {
+      R->again_unread = true;
+      ok = 0;
+    }
+  return ok;
+}
+
+/* After a splice whose items brought in names the earlier table did not hold (L->inserts,
+ * in the order a full lowering meets them: each item's sequence was the earlier one with
+ * those inserted), the ids a full lowering gives: the earlier names keep their order, each
+ * inserted name comes before the earlier name recorded with it, and every id held by the
+ * model, the signature records and the marks' name ranges is renumbered so. Returns 1, 0 (the
+ * insertions are not in that order) or VXP_ENOMEM. */
+static int rename_names(lowerer *L, vxp_lower_marks *marks, uint32_t n) {
+  vxp_model *m = L->m;
+  size_t old_len = L->names_old, count = L->inserts.len, total = m->names.strings.len;
+  if (total != old_len + count || marks->sig.len != (size_t)n + 1 ||
+      marks->body.len != (size_t)n + 1)
+    return 0;
+  const name_insert *ins = L->inserts.items;
+  for (size_t j = 1; j < count; j++)
+    if (ins[j].before < ins[j - 1].before || ins[j].ord < ins[j - 1].ord) return 0;
+  vxp_name *map = vxp_ctx__malloc(L->ctx, total * sizeof(vxp_name));
+  if (!map) return VXP_ENOMEM;
+  for (size_t i = 0, j = 0; i < old_len; i++) {
+    while (j < count && ins[j].before <= i)
+      j++;
+    map[i] = (vxp_name)(i + j);
+  }
+  for (size_t j = 0; j < count; j++)
+    map[old_len + j] = (vxp_name)(ins[j].before + j);
+  int rc = vxp_strtab__renumber(L->ctx, &m->names, map);
+  if (rc == VXP_OK) {
+    vxp_model__rename(m, map, total);
+    bool sorted = true;
+    for (size_t i = 0; i < marks->signatures.len; i++) {
+      fn_signature *r = &marks->signatures.items[i];
+      r->name = map[r->name];
+      if (r->return_nominal < total) r->return_nominal = map[r->return_nominal];
+      if (i && compare_signatures(&marks->signatures.items[i - 1], r) > 0) sorted = false;
+    }
+    if (!sorted)
+      qsort(marks->signatures.items, marks->signatures.len, sizeof(fn_signature),
+            compare_signatures);
+    /* a mark's next name id moves by the names brought in before it */
+    for (uint32_t k = 0, j = 0; k <= n; k++) {
+      while (j < count && ins[j].ord < k)
+        j++;
+      marks->sig.items[k].names += j;
+    }
+    for (uint32_t k = 0, j = 0; k <= n; k++) {
+      while (j < count && ins[j].ord < n + 1 + k)
+        j++;
+      marks->body.items[k].names += j;
+    }
+  }
+  vxp_ctx__free(L->ctx, map);
+  return rc == VXP_OK ? 1 : rc;
+}
+
 int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nodes *top,
                       const vxp_top_nodes *more, size_t more_count, vxp_reuse *R,
                       const vxp_model *old, const vxp_lower_marks *old_marks,
@@ -2258,18 +2438,38 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
     return VXP_ENOMEM;
   lowerer L;
   lowerer_init(&L, ctx, src, model, diags);
+  L.names_old = L.names_new_next = (vxp_name)old->names.strings.len;
   const vxp_lower_mark *sig = old_marks->sig.items, *body = old_marks->body.items;
   int ok = 1;
-  /* The signature pass: every signature is unchanged, so its part is copied in place. */
+  /* The signature pass: every unchanged signature's part is copied in place; a function's
+   * whose signature text changed is lowered again in place (resign_item). */
   /* Items are copied in runs (copy_run_end): one copy per run, not per item, since the
    * per-copy work (some twenty tables reserved and appended) was most of a splice's. */
-  for (uint32_t k = 0, j; ok == 1 && k < n; k = j) {
+  Array(fn_signature) resigned;
+  memset(&resigned, 0, sizeof(resigned));
+  for (uint32_t k = 0, j; ok == 1 && !failed(&L) && k < n; k = j) {
+    TSNode item;
+    if (R->changed_sig && R->changed_sig[k] && vxp_top_nodes__get(top, k, &item) &&
+        ts_node_symbol(item) == L.S->function_item) {
+      j = k + 1;
+      push_mark_names(&L, &marks->sig, sig[k].names);
+      fn_signature now;
+      if (!failed(&L)) ok = resign_item(&L, old, sig, body, k, item, &now);
+      if (ok == 1 && !failed(&L) && !array_push(ctx, &resigned, now)) oom(&L);
+      continue;
+    }
     j = copy_run_end(R, k, n, true);
+    for (uint32_t x = k + 1; R->changed_sig && x < j; x++)
+      if (R->changed_sig[x]) j = x; /* lowered again, or a const's (empty) part */
     uint8_t side = R->side[k] == VXP_REUSE_FRESH ? VXP_REUSE_BEFORE : R->side[k];
     push_copied_marks(&L, &marks->sig, mark_now(&L), sig, k, j);
     ok = failed(&L) ? 1
                     : vxp_model__copy_part(ctx, R, side, old, old_diags, &sig[k], &sig[j], &sig[k],
                                            model, diags);
+  }
+  if (ok < 0) {
+    L.rc = ok;
+    ok = 0;
   }
   if (ok == 1) push_mark_names(&L, &marks->sig, sig[n].names);
   if (ok == 1 && !failed(&L) && old_marks->signatures.len &&
@@ -2286,7 +2486,9 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
   }
   /* Changed signatures: taken over when what other items read of them is unchanged. */
   R->again_unread = false;
-  if (ok == 1 && !failed(&L) && R->changed_sig) ok = resign(&L, R, top, old, old_marks, marks);
+  if (ok == 1 && !failed(&L) && R->changed_sig)
+    ok = resign(&L, R, top, old, old_marks, marks, resigned.items, resigned.len);
+  array_free(ctx, &resigned);
   if (ok < 0) {
     L.rc = ok;
     ok = 0;
@@ -2310,11 +2512,15 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
       begin_vis(&L, top->nodes, n, top->nodes[0]);
     else if (carried == 0)
       ok = 0;
-    /* a changed signature is taken over only with every function's entry unchanged: the
-     * callers' visibility facts (copied) read them */
+    /* a changed signature whose function's entry changed: the callers' visibility facts
+     * read it, so they are lowered again */
     if (ok == 1 && !failed(&L) && R->changed_sig &&
         !vxp_lower_vis__same_index(&L.vis, &old_marks->vis))
+      ok = vis_readers_again(&L, R, old, &old_marks->vis, top, more, more_count);
+    if (ok < 0) {
+      L.rc = ok;
       ok = 0;
+    }
   }
   for (uint32_t k = 0, j; ok == 1 && !failed(&L) && k < n; k = j) {
     if (vxp_ctx__interrupted(ctx)) {
@@ -2348,12 +2554,19 @@ int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nod
     L.names_differ = false;
     L.name_lo = L.name_next = body[k].names;
     L.name_hi = body[k + 1].names;
+    L.name_ord = n + 1 + k;
     L.top_index = k;
     lower_item_again(&L, item);
     L.check_names = false;
     if (L.names_differ || L.name_next != L.name_hi) ok = 0;
   }
   if (ok == 1) push_mark_names(&L, &marks->body, body[n].names);
+  if (ok == 1 && !failed(&L) && L.inserts.len) ok = rename_names(&L, marks, n);
+  if (ok < 0) {
+    L.rc = ok;
+    ok = 0;
+  }
+  R->names_moved = ok == 1 && L.inserts.len > 0;
   if (ok == 1 && !failed(&L)) { /* for the next splice */
     vxp_lower_vis__keep(&L.vis, &marks->vis);
     marks->vis_kept = true;

@@ -70,12 +70,16 @@ struct vxp_reuse;
  * items the plan marked) are lowered from their nodes in `top` (which must hold them; the
  * others' nodes are read only when the earlier version kept no index of its functions). A
  * touched function whose signature changed (R->changed_sig) is taken over when what other
- * items read of it is unchanged but for the nominal type it returns: then the functions
- * outside the middle that call it are marked in R->again and lowered again from their nodes,
+ * items read of it is unchanged but for the nominal type it returns, the contents of the
+ * tensor type it returns (of the same rank) and its visibility index entry: then the
+ * functions outside the middle that call it (or, for the entry, name it) are marked in
+ * R->again and lowered again from their nodes,
  * in `top` or in one of the `more_count` ranges `more` (when none holds them, R->again_unread
  * is set and 0 returned, so that the caller may parse them and splice again). Returns 1
- * when the model is the one vxp_lower__program would build, name ids included; 0 when that cannot
- * be shown (an item that names a name no other item introduced, a position inside the edit): then
+ * when the model is the one vxp_lower__program would build, name ids included (names the
+ * earlier table did not hold are brought in and every id renumbered: R->names_moved); 0 when
+ * that cannot be shown (an item that meets a name earlier than before or drops the first use
+ * of one, a position inside the edit): then
  * `model`, `marks` and what was appended to `diags` are to be discarded by the caller; or a
  * negative error code. */
 int vxp_lower__splice(vxp_context *ctx, const vxp_source *src, const vxp_top_nodes *top,
@@ -97,6 +101,11 @@ int vxp_model__copy_part(vxp_context *ctx, const struct vxp_reuse *R, uint8_t si
                          const vxp_model *from, const vxp_diag_list *from_diags,
                          const vxp_lower_mark *a, const vxp_lower_mark *b,
                          const vxp_lower_mark *fixed, vxp_model *to, vxp_diag_list *diags);
+
+/* Give every name id `v` held anywhere in `m` (below `len`) the id map[v], for a splice
+ * whose items brought names in (vxp_lower__splice): each function's sorted `reads` sorted
+ * again. The name table itself is vxp_strtab__renumber's (model_copy.c). */
+void vxp_model__rename(vxp_model *m, const vxp_name *map, size_t len);
 
 /* Parse a Vx number token: `text` is the whole token. Sets *value, *suffix (element type
  * or UNKNOWN) and *is_float; returns false when the token is malformed (bad suffix, more

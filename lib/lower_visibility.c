@@ -955,6 +955,29 @@ bool vxp_lower_vis__same_index(const vxp_lower_vis *V, const vxp_vis_index *old)
   return true;
 }
 
+bool vxp_lower_vis__changed_entries(const vxp_lower_vis *V, const vxp_vis_index *old,
+                                    uint8_t *changed) {
+  const vxp_vis_index *now = &V->index;
+  if (now->fns.len != old->fns.len) return false;
+  for (size_t i = 0; i < now->fns.len; i++) {
+    const vis_fn *a = &now->fns.items[i], *b = &old->fns.items[i];
+    if (!same_text(a->name, b->name) || a->is_extern != b->is_extern || a->item != b->item ||
+        (size_t)a->param_first + a->param_count > now->params.len ||
+        (size_t)b->param_first + b->param_count > old->params.len)
+      return false;
+    bool differs = a->on_path != b->on_path || !same_text(a->on.name, b->on.name) ||
+                   !same_text(a->on.index, b->on.index) || a->param_count != b->param_count;
+    for (uint32_t p = 0; !differs && p < a->param_count; p++) {
+      const vis_param *x = &now->params.items[a->param_first + p];
+      const vis_param *y = &old->params.items[b->param_first + p];
+      differs = x->pointer != y->pointer || x->want_host != y->want_host ||
+                !same_text(x->want_name, y->want_name);
+    }
+    changed[i] = differs;
+  }
+  return true;
+}
+
 void vxp_lower_vis__keep(vxp_lower_vis *V, vxp_vis_index *out) {
   *out = V->index;
   memset(&V->index, 0, sizeof(V->index));

@@ -56,6 +56,14 @@ int vxp_lower_vis__carry(vxp_lower_vis *V, const vxp_vis_index *old, const struc
  * same, so a splice may keep the callers' facts when a signature changed. */
 bool vxp_lower_vis__same_index(const vxp_lower_vis *V, const vxp_vis_index *old);
 
+/* Whether V's index holds the functions of `old` (an earlier version's) in the same order:
+ * the same names (as text), items, and extern or not. When it does, changed[i], for each of
+ * V's entries, says whether entry i differs from the earlier one in what a call's visibility
+ * facts read of its callee (its `on` topology, its number of parameters, what its pointer
+ * parameters want): the facts of every call by that name are then to be read again. */
+bool vxp_lower_vis__changed_entries(const vxp_lower_vis *V, const vxp_vis_index *old,
+                                    uint8_t *changed);
+
 /* Move V's index to `out` (empty), for the next splice; V holds none afterwards. */
 void vxp_lower_vis__keep(vxp_lower_vis *V, vxp_vis_index *out);
 

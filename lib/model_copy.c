@@ -5,6 +5,7 @@
  * does not belong to the item (or to the part that stays in place) makes the copy fail, so
  * that the caller lowers the program afresh instead of building a wrong model. */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -196,6 +197,127 @@ static bool copy_function(vxp_context *ctx, copier *C, const vxp_function *from,
                     (memcpy((dst)->items + (dst)->len, (src)->items + (lo),                        \
                             ((hi) - (lo)) * sizeof(*(src)->items)),                                \
                      (dst)->len += (hi) - (lo), true)))
+
+/* ------------------------------------------------------------------ renaming */
+
+/* Every name field of the model is renamed here: a struct that grows one without it would
+ * keep an earlier id after a splice that brought names in, so the sizes are checked. */
+_Static_assert(sizeof(vxp_vis_fact) == 76 && sizeof(vxp_event) == 72 && sizeof(vxp_place) == 20 &&
+                   sizeof(vxp_cexpr) == 40 && sizeof(vxp_tensor_type) == 52 &&
+                   sizeof(vxp_access) == 52 && sizeof(vxp_raw_fact) == 28 &&
+                   sizeof(vxp_name_ref) == 24 && sizeof(vxp_declared) == 24 &&
+                   sizeof(vxp_model_item) == 52 && sizeof(vxp_param) == 12 &&
+                   sizeof(vxp_call_arg) == 12 && sizeof(vxp_const_item) == 16 &&
+                   sizeof(vxp_generic_param) == 8 && sizeof(vxp_call_event) == 40 &&
+                   sizeof(vxp_place_event) == 68 && sizeof(vxp_block_event) == 28,
+               "a model struct changed: vxp_model__rename must rename every name it holds");
+
+typedef struct renamer {
+  const vxp_name *map;
+  size_t len;
+} renamer;
+
+static inline void rn(const renamer *N, vxp_name *v) {
+  if (*v < N->len) *v = N->map[*v];
+}
+
+static void rn_place(const renamer *N, vxp_place *p) { rn(N, &p->name); }
+
+static void rn_topo(const renamer *N, vxp_vis_topo *t) {
+  rn(N, &t->name);
+  rn(N, &t->index);
+}
+
+static int compare_name_ids(const void *a, const void *b) {
+  vxp_name x = *(const vxp_name *)a, y = *(const vxp_name *)b;
+  return (x > y) - (x < y);
+}
+
+void vxp_model__rename(vxp_model *m, const vxp_name *map, size_t len) {
+  renamer N = {map, len};
+  for (size_t i = 0; i < m->cexprs.len; i++) {
+    vxp_cexpr *x = &m->cexprs.items[i];
+    rn(&N, &x->name);
+    if (x->kind == VXP_CX_REACHABLE && x->value < len) x->value = map[x->value]; /* a name */
+  }
+  for (size_t i = 0; i < m->types.len; i++) {
+    rn(&N, &m->types.items[i].elem_name);
+    rn_place(&N, &m->types.items[i].placement);
+  }
+  for (size_t i = 0; i < m->call_args.len; i++)
+    rn(&N, &m->call_args.items[i].nominal);
+  for (size_t i = 0; i < m->declared.len; i++) {
+    rn(&N, &m->declared.items[i].owner);
+    rn(&N, &m->declared.items[i].member);
+  }
+  for (size_t i = 0; i < m->consts.len; i++)
+    rn(&N, &m->consts.items[i].name);
+  for (size_t i = 0; i < m->structs.len; i++)
+    rn(&N, &m->structs.items[i]);
+  for (size_t i = 0; i < m->enums.len; i++)
+    rn(&N, &m->enums.items[i]);
+  for (size_t i = 0; i < m->externs.len; i++)
+    rn(&N, &m->externs.items[i]);
+  for (size_t i = 0; i < m->traits.len; i++)
+    rn(&N, &m->traits.items[i]);
+  for (size_t i = 0; i < m->topologies.len; i++)
+    rn(&N, &m->topologies.items[i]);
+  for (size_t i = 0; i < m->refs.len; i++)
+    rn(&N, &m->refs.items[i].name);
+  for (size_t i = 0; i < m->items.len; i++)
+    rn(&N, &m->items.items[i].name);
+  for (size_t i = 0; i < m->visibility.len; i++) {
+    vxp_vis_fact *f = &m->visibility.items[i];
+    rn(&N, &f->name);
+    rn(&N, &f->want_space);
+    rn_topo(&N, &f->here);
+    rn_topo(&N, &f->topo);
+    rn_topo(&N, &f->want);
+    rn(&N, &f->space.space);
+    rn_topo(&N, &f->space.topo);
+  }
+  for (size_t i = 0; i < m->raw.len; i++) {
+    rn(&N, &m->raw.items[i].message);
+    rn(&N, &m->raw.items[i].from);
+    rn(&N, &m->raw.items[i].to);
+  }
+  for (size_t f = 0; f < m->functions.len; f++) {
+    vxp_function *fn = &m->functions.items[f];
+    rn(&N, &fn->name);
+    rn(&N, &fn->owner);
+    for (size_t i = 0; i < fn->generics.len; i++)
+      rn(&N, &fn->generics.items[i].name);
+    for (size_t i = 0; i < fn->params.len; i++) {
+      rn(&N, &fn->params.items[i].name);
+      rn(&N, &fn->params.items[i].type_name);
+    }
+    for (size_t i = 0; i < fn->events.len; i++) {
+      vxp_event *ev = &fn->events.items[i];
+      if (ev->kind == VXP_EV_OPEN) {
+        rn(&N, &ev->u.block.topology);
+      } else if (ev->kind == VXP_EV_PLACE) {
+        rn_place(&N, &ev->u.place.dest);
+        rn_place(&N, &ev->u.place.origin.place);
+        rn(&N, &ev->u.place.binding);
+        rn(&N, &ev->u.place.role);
+      } else if (ev->kind == VXP_EV_CALL) {
+        rn(&N, &ev->u.call.callee);
+        rn(&N, &ev->u.call.method);
+        rn(&N, &ev->u.call.receiver_type);
+      }
+    }
+    bool sorted = true;
+    for (size_t i = 0; i < fn->reads.len; i++) {
+      rn(&N, &fn->reads.items[i]);
+      if (i && fn->reads.items[i] < fn->reads.items[i - 1]) sorted = false;
+    }
+    if (!sorted) qsort(fn->reads.items, fn->reads.len, sizeof(vxp_name), compare_name_ids);
+    for (size_t i = 0; i < fn->accesses.len; i++) {
+      rn(&N, &fn->accesses.items[i].tensor);
+      rn_place(&N, &fn->accesses.items[i].loc.place);
+    }
+  }
+}
 
 /* Reserve `to`'s arrays for as many elements as `from`'s, appended to item by item. */
 #define RESERVE_LIKE(ctx, to, from)                                                                \

@@ -31,11 +31,14 @@ typedef struct vxp_reuse {
   /* Per item, or NULL when none is set: `changed_sig`, a touched function whose signature
    * (the text before its body) is not the earlier one's, or a touched `const` item (the plan
    * lets the splice decide whether it can take that over: program.h); `again`, an item
-   * outside the middle that the splice lowered again from its node because a callee's
-   * signature record changed (its analysis walks it again). */
+   * outside the middle that the splice lowered again from its node because what it read of
+   * a callee changed: its signature record (a nominal return type, a tensor return type's
+   * contents) or its visibility index entry (its analysis walks it again and makes its
+   * visibility diagnostics again). */
   uint8_t *changed_sig, *again;
   bool consts_changed;  /* a `const` item is among the touched ones */
   bool again_unread;    /* the splice failed only for want of the nodes of an `again` item */
+  bool names_moved;     /* the splice brought names in: the earlier ids moved (no walk lent) */
   size_t taken, walked; /* items taken over and items recomputed (for the tests) */
 } vxp_reuse;
 

@@ -37,8 +37,8 @@ int vxp_walk_reuse__init(vxp_walk_reuse *F, const vxp_analysis *an, const vxp_an
   if (old->model.items.len != prog->model.items.len || old->marks.sig.len != prog->marks.sig.len ||
       old->marks.body.len != prog->marks.body.len || prog->marks.sig.len != (size_t)R->items + 1 ||
       prog->marks.body.len != (size_t)R->items + 1 ||
-      old->model.names.strings.len != prog->model.names.strings.len)
-    return 0;
+      old->model.names.strings.len != prog->model.names.strings.len) /* names brought in: */
+    return 0; /* the earlier ids moved (R->names_moved), which the walks' results hold */
   /* Only function bodies changed: consts, declarations and the names they give are the
    * earlier program's (the plan only lets a function with an unchanged signature change). */
   for (size_t i = 0; i < prog->model.items.len; i++) {
@@ -350,7 +350,8 @@ static int take(vxp_reuse *R, size_t start, const vxp_item_ends *ends, uint32_t 
                 vxp_diag_list *diags, bool count) {
   const vxp_analysis *prev = R->prev;
   uint8_t side = item < R->items ? R->side[item] : VXP_REUSE_FRESH;
-  if (!prev || ends->len != R->items || side == VXP_REUSE_FRESH) {
+  /* an item lowered again (R->again) has its facts read again: a callee's entry changed */
+  if (!prev || ends->len != R->items || side == VXP_REUSE_FRESH || (R->again && R->again[item])) {
     R->walked += count;
     return 0;
   }

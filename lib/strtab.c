@@ -69,6 +69,30 @@ int vxp_strtab__copy(vxp_context *ctx, vxp_strtab *to, const vxp_strtab *from, v
   return VXP_OK;
 }
 
+int vxp_strtab__renumber(vxp_context *ctx, vxp_strtab *tab, const vxp_name *map) {
+  size_t n = tab->strings.len;
+  char **strings = vxp_ctx__malloc(ctx, (n ? n : 1) * sizeof(char *));
+  uint32_t *lengths = vxp_ctx__malloc(ctx, (n ? n : 1) * sizeof(uint32_t));
+  if (!strings || !lengths) {
+    vxp_ctx__free(ctx, strings);
+    vxp_ctx__free(ctx, lengths);
+    return VXP_ENOMEM;
+  }
+  for (size_t i = 0; i < n; i++) {
+    strings[map[i]] = tab->strings.items[i];
+    lengths[map[i]] = tab->lengths.items[i];
+  }
+  if (n) {
+    memcpy(tab->strings.items, strings, n * sizeof(char *));
+    memcpy(tab->lengths.items, lengths, n * sizeof(uint32_t));
+  }
+  vxp_ctx__free(ctx, strings);
+  vxp_ctx__free(ctx, lengths);
+  for (size_t i = 0; i < tab->slot_count; i++)
+    if (tab->slots[i] != VXP_NAME_NONE) tab->slots[i] = map[tab->slots[i]];
+  return VXP_OK;
+}
+
 static size_t probe(const vxp_strtab *tab, const char *s, size_t len, uint32_t hash) {
   size_t mask = tab->slot_count - 1;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {

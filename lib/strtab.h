@@ -38,6 +38,11 @@ void vxp_strtab__free(vxp_context *ctx, vxp_strtab *tab);
  * its own). VXP_OK or VXP_ENOMEM. */
 int vxp_strtab__copy(vxp_context *ctx, vxp_strtab *to, const vxp_strtab *from, vxp_arena *pool);
 
+/* Give every name `i` of `tab` the id map[i] (a permutation of the table's ids that keeps 0):
+ * its text and length move there, and the lookup slots name the new ids (where a name's slot
+ * is depends on its text only). VXP_OK or VXP_ENOMEM (then the table is unchanged). */
+int vxp_strtab__renumber(vxp_context *ctx, vxp_strtab *tab, const vxp_name *map);
+
 /* Intern `len` bytes of `s`; returns the name or VXP_NAME_ERROR on allocation failure. */
 vxp_name vxp_strtab__intern(vxp_context *ctx, vxp_strtab *tab, const char *s, size_t len);
 

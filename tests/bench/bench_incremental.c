@@ -238,17 +238,21 @@ static int count_only(vxp_context *ctx, const char *text, size_t len, int edits)
 /* Signature and const edits, each kind timed on its own as the body edits are and checked
  * against a fresh parse and analysis of the same text: a function's parameter type (i32 <->
  * i64), its return type (i32 <-> i64: callers' calls carry the nominal type it returns, so
- * its caller is lowered again, from a window of its own), and the header's `const TILE`
- * (every fourth function's loop tile; every function is walked again). Prints the medians and
- * ratios; returns 0, or 1 when a result disagrees with the fresh one or an edit did not take
- * the path docs/design.md §9 promises it (reparsed from a window, the model spliced; no
- * function walked but the edited one, for a parameter edit, and the edited one and its
+ * its caller is lowered again, from a window of its own), the header's `const TILE`
+ * (every fourth function's loop tile; every function is walked again), and a parameter added
+ * with a name the program never used (`q0`, `q1`, ...: the name table grows across the splice
+ * and is renumbered, the caller is lowered again for its visibility facts, every function is
+ * walked again; last, since the other kinds write the whole signature line). Prints the
+ * medians and ratios; returns 0, or 1 when a result disagrees with the fresh one or an edit did
+ * not take the path docs/design.md §9 promises it (reparsed from a window, the model spliced;
+ * no function walked but the edited one, for a parameter edit, and the edited one and its
  * caller, for a return edit). Timing is never asserted. */
 #define SIGNATURE_EDITS 11
-enum { EDIT_PARAM, EDIT_RETURN, EDIT_CONST };
+enum { EDIT_PARAM, EDIT_RETURN, EDIT_CONST, EDIT_NAME };
 static int signature_edits(vxp_context *ctx, vxp_source **src, vxp_program **prog,
                            vxp_analysis **an, int kind) {
-  static const char *const names[] = {"a parameter's type", "a return type", "a const's value"};
+  static const char *const names[] = {"a parameter's type", "a return type", "a const's value",
+                                      "a parameter with a new name"};
   double inc[SIGNATURE_EDITS], full[SIGNATURE_EDITS];
   int functions = (LINES - HEADER_LINES) / LINES_PER_FN, windowed = 0, spliced = 0;
   size_t walked = 0, most_walked = 0;
@@ -265,6 +269,10 @@ static int signature_edits(vxp_context *ctx, vxp_source **src, vxp_program **pro
       at = line_offset(cur, HEADER_LINES - 1);
       line_end = (size_t)(strchr(cur + at, '\n') - cur);
       n = snprintf(line, sizeof(line), "const TILE: i64 = %u;", 64 + 64 * ((seed >> 4) % 8));
+    } else if (kind == EDIT_NAME) { /* `, qE: i32` inserted before the line's `) -> ` */
+      size_t fn_at = line_offset(cur, (size_t)(HEADER_LINES + k * LINES_PER_FN));
+      at = line_end = (size_t)(strstr(cur + fn_at, ") -> ") - cur);
+      n = snprintf(line, sizeof(line), ", q%d: i32", e);
     } else {
       at = line_offset(cur, (size_t)(HEADER_LINES + k * LINES_PER_FN));
       line_end = (size_t)(strchr(cur + at, '\n') - cur);
@@ -471,7 +479,7 @@ int main(int argc, char **argv) {
             windowed, spliced, lent, EDITS, fns_taken, fns_walked);
     return 1;
   }
-  for (int kind = EDIT_PARAM; kind <= EDIT_CONST; kind++)
+  for (int kind = EDIT_PARAM; kind <= EDIT_NAME; kind++)
     if (signature_edits(ctx, &src, &prog, &prev_an, kind) != 0) return 1;
   ts_tree_delete(ts_prev);
   vxp_analysis_free(prev_an);

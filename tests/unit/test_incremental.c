@@ -857,17 +857,18 @@ static bool same_raw(const vxp_raw_fact *a, const vxp_raw_fact *b) {
 }
 
 /* A reparse after an edit inside one function body lowers that function only and copies
- * the others' model; a body that introduces a name no other item has is lowered with the
- * whole program (the names' ids must be a full lowering's). Either way the report is a
- * fresh parse's. */
+ * the others' model; a body that introduces a name no other item has (`fresh_name`, a raw::
+ * fact's message) is spliced too, the name table renumbered as a full lowering numbers it
+ * and every id the model holds with it. Either way the model, name by name, and the report
+ * are a fresh parse's. */
 static void test_incremental__a_body_edit_copies_the_other_items_model(void **state) {
   (void)state;
   static const struct {
     const char *text;
     bool spliced;
   } edits[] = {{"  print(x);\n", true},
-               {"  let fresh_name = x;\n", false},
-               {"  print(raw::lanes());\n", false}};
+               {"  let fresh_name = x;\n", true},
+               {"  print(raw::lanes());\n", true}};
   for (size_t e = 0; e < ARRAY_LEN(edits); e++) {
     vxp_context *ctx = test_context();
     vxp_source *src, *next, *fresh_src;
@@ -883,6 +884,14 @@ static void test_incremental__a_body_edit_copies_the_other_items_model(void **st
     assert_int_equal(vxp_source_new(&fresh_src, ctx, "m.vx", t, len), VXP_OK);
     assert_int_equal(vxp_program_parse(&fresh, ctx, fresh_src), VXP_OK);
     assert_int_equal(inc->model.names.strings.len, fresh->model.names.strings.len);
+    for (size_t i = 0; i < fresh->model.names.strings.len; i++)
+      assert_string_equal(vxp_strtab__str(&inc->model.names, (vxp_name)i),
+                          vxp_strtab__str(&fresh->model.names, (vxp_name)i));
+    for (size_t i = 0; i < fresh->model.names.strings.len; i++) /* and found by their text */
+      assert_int_equal(vxp_strtab__find(&inc->model.names,
+                                        vxp_strtab__str(&fresh->model.names, (vxp_name)i),
+                                        strlen(vxp_strtab__str(&fresh->model.names, (vxp_name)i))),
+                       i);
     assert_int_equal(inc->model.functions.len, fresh->model.functions.len);
     assert_int_equal(inc->model.cexprs.len, fresh->model.cexprs.len);
     assert_int_equal(inc->model.items.len, fresh->model.items.len);

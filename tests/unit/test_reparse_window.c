@@ -235,8 +235,9 @@ test_reparse_window__declarations_around_the_window_are_read_as_a_whole_read(voi
 }
 
 /* What the window path leaves to the whole tree's reparse, each made as a fresh parse would
- * make it: a syntax error (and the repair after it), a signature that introduces another
- * name (a parameter renamed). */
+ * make it: a syntax error (and the repair after it), a signature the splice cannot take over
+ * (generics added). A parameter renamed to a name the program never used is taken: the name
+ * table is renumbered as a fresh lowering numbers it. */
 static void test_reparse_window__what_it_cannot_show_goes_to_the_whole_tree(void **state) {
   (void)state;
   session s = open_session(base);
@@ -250,7 +251,9 @@ static void test_reparse_window__what_it_cannot_show_goes_to_the_whole_tree(void
   assert_false(windowed(&s));
   edit(&s, "fn leaf", "0..6", "0..7");
   assert_true(windowed(&s));
-  edit(&s, "fn middle", "x: i32", "y: i32"); /* a signature */
+  edit(&s, "fn middle", "x: i32", "y: i32"); /* y: a new name */
+  assert_true(windowed(&s));
+  edit(&s, "fn middle", "fn middle(", "fn middle<T>("); /* generics */
   assert_false(windowed(&s));
   close_session(&s);
 }

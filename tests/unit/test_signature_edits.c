@@ -79,6 +79,60 @@ static char *copy_of(const char *text) {
   return copy;
 }
 
+/* The name ids the model holds are a fresh lowering's (a splice that brought names in
+ * renumbered them): the constant expressions' (a `Transfer<A, B>` condition's B is a name in
+ * `value`), the types', the visibility facts', the references', the functions' and their
+ * parameters', events' and reads'. */
+static void assert_same_names(const vxp_model *m, const vxp_model *f) {
+  assert_int_equal(m->cexprs.len, f->cexprs.len);
+  for (size_t i = 0; i < f->cexprs.len; i++) {
+    assert_int_equal(m->cexprs.items[i].kind, f->cexprs.items[i].kind);
+    assert_int_equal(m->cexprs.items[i].name, f->cexprs.items[i].name);
+    assert_true(m->cexprs.items[i].value == f->cexprs.items[i].value);
+  }
+  assert_int_equal(m->types.len, f->types.len);
+  for (size_t i = 0; i < f->types.len; i++) {
+    assert_int_equal(m->types.items[i].elem_name, f->types.items[i].elem_name);
+    assert_int_equal(m->types.items[i].placement.name, f->types.items[i].placement.name);
+  }
+  assert_int_equal(m->visibility.len, f->visibility.len);
+  for (size_t i = 0; i < f->visibility.len; i++) {
+    const vxp_vis_fact *a = &m->visibility.items[i], *b = &f->visibility.items[i];
+    assert_int_equal(a->name, b->name);
+    assert_int_equal(a->want_space, b->want_space);
+    assert_int_equal(a->here.name, b->here.name);
+    assert_int_equal(a->topo.name, b->topo.name);
+    assert_int_equal(a->space.space, b->space.space);
+  }
+  assert_int_equal(m->refs.len, f->refs.len);
+  for (size_t i = 0; i < f->refs.len; i++)
+    assert_int_equal(m->refs.items[i].name, f->refs.items[i].name);
+  for (size_t i = 0; i < f->items.len; i++)
+    assert_int_equal(m->items.items[i].name, f->items.items[i].name);
+  for (size_t i = 0; i < f->functions.len; i++) {
+    const vxp_function *a = &m->functions.items[i], *b = &f->functions.items[i];
+    assert_int_equal(a->name, b->name);
+    for (size_t p = 0; p < b->params.len; p++) {
+      assert_int_equal(a->params.items[p].name, b->params.items[p].name);
+      assert_int_equal(a->params.items[p].type_name, b->params.items[p].type_name);
+    }
+    assert_int_equal(a->reads.len, b->reads.len);
+    for (size_t r = 0; r < b->reads.len; r++)
+      assert_int_equal(a->reads.items[r], b->reads.items[r]);
+    for (size_t e = 0; e < b->events.len; e++) {
+      const vxp_event *x = &a->events.items[e], *y = &b->events.items[e];
+      assert_int_equal(x->kind, y->kind);
+      if (y->kind == VXP_EV_CALL) {
+        assert_int_equal(x->u.call.callee, y->u.call.callee);
+        assert_int_equal(x->u.call.method, y->u.call.method);
+      } else if (y->kind == VXP_EV_PLACE) {
+        assert_int_equal(x->u.place.binding, y->u.place.binding);
+        assert_int_equal(x->u.place.dest.name, y->u.place.dest.name);
+      }
+    }
+  }
+}
+
 /* The session's program and analysis against a fresh parse (for editing: it keeps its
  * lowering marks) and analysis of the same text. */
 static void assert_as_fresh(session *S) {
@@ -115,6 +169,7 @@ static void assert_as_fresh(session *S) {
     assert_int_equal(m->functions.items[i].params.len, f->functions.items[i].params.len);
     assert_int_equal(m->functions.items[i].events.len, f->functions.items[i].events.len);
   }
+  assert_same_names(m, f);
   vxp_analysis_free(fan);
   vxp_program_free(fresh);
   vxp_source_free(fsrc);
@@ -217,6 +272,107 @@ test_signature_edits__a_return_type_edit_lowers_and_walks_its_callers_again(void
   session_close(&S);
 }
 
+/* A placed tensor return type is read by the callers' lowering (a call's value carries its
+ * type and its placement): an edit that keeps the type's shape of rank and of expressions
+ * (another extent, element or memory) is lowered again in place from the window, the callers
+ * lowered again (from windows parsed around them) and walked again, the others taken over;
+ * the caller's peak follows the callee's type. A rank changed moves every later index of the
+ * signature part, and stays on the full lowering. */
+static void
+test_signature_edits__a_tensor_return_type_edit_lowers_and_walks_its_callers_again(void **state) {
+  (void)state;
+  static const char text[] = "Memory CPU_DRAM {}\n"
+                             "Memory HBM {\n"
+                             "  within: Memory::CPU_DRAM, capacity: 40 GiB, managed: explicit\n"
+                             "}\n"
+                             "Topology Dev {\n"
+                             "  arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"
+                             "  transfer Memory::CPU_DRAM -> Memory::HBM : 31.5 GB/s\n"
+                             "}\n"
+                             "const TILE: i64 = 256;\n"
+                             "fn half() -> Tensor<f16, [4], Memory::HBM> {\n"
+                             "  return Tensor<f16, [4], Memory::HBM>::uninit();\n"
+                             "}\n"
+                             "fn host() -> Tensor<f32, [2], Memory::CPU_DRAM> {\n"
+                             "  return Tensor<f32, [2], Memory::CPU_DRAM>::uninit();\n"
+                             "}\n"
+                             "\n"
+                             "fn tile(n: i32) -> Tensor<f32, [TILE, 64], Memory::HBM> {\n"
+                             "  return Tensor<f32, [TILE, 64], Memory::HBM>::uninit();\n"
+                             "}\n"
+                             "\n"
+                             "fn uses(x: i32) -> i32 {\n"
+                             "  let t = tile(x);\n"
+                             "  print(t);\n"
+                             "  return x;\n"
+                             "}\n"
+                             "\n"
+                             "fn other() -> i32 {\n"
+                             "  let w = transfer(Tensor<f32, [TILE]>::uninit(), Memory::HBM);\n"
+                             "  print(w);\n"
+                             "  return uses(1);\n"
+                             "}\n";
+  session S;
+  session_open(&S, text);
+  size_t functions = S.an->functions.len;
+  uint64_t peak = peak_of(S.an, "uses", "HBM"); /* the tile tile() returns */
+  assert_true(peak > 0);
+  edit(&S, "fn tile", "[TILE, 64], Memory::HBM> {", "[TILE, 128], Memory::HBM> {");
+  assert_true(windowed(&S)); /* uses' node from a window of its own */
+  assert_true(S.prog->spliced);
+  assert_non_null(S.prog->plan->again);
+  assert_int_equal(S.an->functions_walked, 2); /* tile, uses */
+  assert_int_equal(S.an->functions_taken, functions - 2);
+  assert_true(peak_of(S.an, "uses", "HBM") == 2 * peak);
+  edit(&S, "fn tile", "-> Tensor<f32,", "-> Tensor<f16,"); /* the element */
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2);
+  assert_true(peak_of(S.an, "uses", "HBM") == peak);
+  edit(&S, "fn tile", "128], Memory::HBM> {", "128], Memory::CPU_DRAM> {"); /* the memory */
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2);
+  assert_true(peak_of(S.an, "uses", "HBM") == 0);
+  edit(&S, "fn tile", "(n: i32)", "(n: f32)"); /* a parameter, the tensor the same */
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2);
+  edit(&S, "fn tile", "[TILE, 128], Memory::CPU_DRAM> {", "[TILE], Memory::CPU_DRAM> {");
+  assert_false(S.prog->spliced); /* a rank changed */
+  edit(&S, "fn tile", "-> Tensor<f16, [TILE], Memory::CPU_DRAM>",
+       "-> Tensor<f32, [TILE, 64], Memory::HBM>");
+  assert_false(S.prog->spliced); /* and back */
+  edit(&S, "fn tile", "[TILE, 64], Memory::HBM> {", "[TILE, 32], Memory::HBM> {");
+  assert_true(S.prog->spliced);
+  assert_true(2 * peak_of(S.an, "uses", "HBM") == peak);
+  session_close(&S);
+}
+
+/* A parameter added, renamed or removed, with names the program already uses before the
+ * function (w: callee's, held: the function's own first): the names keep their ids, and the
+ * function's entry in the index of the functions counts another number of parameters, which
+ * its callers' visibility facts read, so `user` is lowered and walked again with it. */
+static void
+test_signature_edits__a_parameter_added_or_renamed_with_known_names_is_spliced(void **state) {
+  (void)state;
+  session S;
+  session_open(&S, base);
+  edit(&S, "fn caller", "(x: i32)", "(x: i32, w: i32)");
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_non_null(S.prog->plan->again);
+  assert_int_equal(S.an->functions_walked, 2); /* caller, user */
+  edit(&S, "fn caller", "w: i32)", "held: i32)");
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_null(S.prog->plan->again);
+  assert_int_equal(S.an->functions_walked, 1);
+  edit(&S, "fn caller", "(x: i32, held: i32)", "(x: i32)");
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2);
+  session_close(&S);
+}
+
 /* A const's value reaches shapes at analysis time (the lowering keeps them unevaluated): the
  * const item is lowered again from its window, and every function walked again with the new
  * table; the peaks are exactly a fresh analysis' (assert_as_fresh). */
@@ -238,10 +394,13 @@ static void test_signature_edits__a_const_edit_changes_the_shapes_exactly(void *
   session_close(&S);
 }
 
-/* A callee's pointer parameter is what its callers' visibility facts read (E6029): an edit
- * that changes what it wants is not taken over (the callers' facts would be stale), and the
- * callers' diagnostics come and go as a fresh analysis finds them; an edit of another
- * parameter's type leaves the entry as it was and is taken over. */
+/* A callee's pointer parameters and its `on` topology are what its callers' visibility facts
+ * read (E6029, E6001): an edit that changes what a pointer parameter wants, or the topology,
+ * changes the callee's entry in the index of the functions, so every function naming the
+ * callee is lowered again (from a window parsed around it) and its facts and walks made
+ * again, and the callers' diagnostics come and go as a fresh analysis finds them; the
+ * functions that do not name it are taken over. An edit of another parameter's type leaves
+ * the entry as it was: no caller is lowered again. */
 static void
 test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter(void **state) {
   (void)state;
@@ -259,40 +418,115 @@ test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter
                              "  return 0;\n"
                              "}\n"
                              "\n"
+                             "fn other() -> i32 {\n"
+                             "  return k2();\n"
+                             "}\n"
+                             "\n"
+                             "fn k2() on Topology::Dev -> i32 {\n"
+                             "  return 0;\n"
+                             "}\n"
+                             "\n"
                              "fn reads(p : *const f32, n : i32) -> i32 {\n"
                              "  return 0;\n"
+                             "}\n"
+                             "\n"
+                             "fn kernel() on Topology::Dev -> i32 {\n"
+                             "  return 0;\n"
+                             "}\n"
+                             "\n"
+                             "fn host_side() -> i32 {\n"
+                             "  return kernel();\n"
                              "}\n";
   session S;
   session_open(&S, text);
+  size_t functions = S.an->functions.len;
   assert_int_equal(code_count(S.an, "E6029"), 1);
+  assert_int_equal(code_count(S.an, "E6001"), 2); /* other calls k2, host_side kernel */
   edit(&S, "fn reads", "*const f32,", "*const f32 in Memory::HBM,");
-  assert_false(S.prog->spliced); /* the index entry changed */
+  assert_true(windowed(&S)); /* main's node from a window of its own */
+  assert_true(S.prog->spliced);
+  assert_non_null(S.prog->plan->again);
+  assert_int_equal(S.an->functions_walked, 2); /* reads, main */
+  assert_int_equal(S.an->functions_taken, functions - 2);
   assert_int_equal(code_count(S.an, "E6029"), 0);
   edit(&S, "fn reads", "n : i32", "n : f32"); /* the entry as it was */
   assert_true(windowed(&S));
   assert_true(S.prog->spliced);
+  assert_null(S.prog->plan->again);
+  assert_int_equal(S.an->functions_walked, 1);
   assert_int_equal(code_count(S.an, "E6029"), 0);
   edit(&S, "fn reads", " in Memory::HBM,", ",");
-  assert_false(S.prog->spliced);
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2);
   assert_int_equal(code_count(S.an, "E6029"), 1);
+  /* the `on` topology: host_side calls kernel from the host */
+  edit(&S, "fn kernel", " on Topology::Dev", "");
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2); /* kernel, host_side */
+  assert_int_equal(code_count(S.an, "E6001"), 1);
+  assert_int_equal(code_count(S.an, "E6029"), 1);
+  edit(&S, "fn kernel", "fn kernel()", "fn kernel() on Topology::Dev");
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.an->functions_walked, 2);
+  assert_int_equal(code_count(S.an, "E6001"), 2);
   session_close(&S);
 }
 
-/* What stays on the full lowering, each still a fresh analysis' result: a type the program
- * never named before (the name table would grow in the middle: every later name's id moves),
- * a parameter added (a new name), a tensor return type (its contents are read by the callers'
- * lowering), generics, a renamed function. */
+/* A name the program never used before (`u16`, a parameter `y`, a body's `brand_new`) comes
+ * in where a full lowering meets it first: the splice takes it, and renumbers the name table
+ * and every id the model, the signature records and the marks' name ranges hold as a full
+ * lowering numbers them (assert_as_fresh compares the tables name by name), so the next
+ * splice's name ranges hold too. */
+static void
+test_signature_edits__a_name_brought_in_is_spliced_and_the_table_renumbered(void **state) {
+  (void)state;
+  /* reach's condition names Scratch first: its id moves up with every name brought in */
+  static const char reach[] = "\nfn reach() -> i32 {\n"
+                              "  if comptime Transfer<Memory::HBM, Memory::Scratch> {\n"
+                              "    print(1);\n"
+                              "  }\n"
+                              "  return 0;\n"
+                              "}\n";
+  char text[sizeof(base) + sizeof(reach)];
+  snprintf(text, sizeof(text), "%s%s", base, reach);
+  session S;
+  session_open(&S, text);
+  size_t names = S.prog->model.names.strings.len;
+  edit(&S, "fn callee", "x: i32", "x: u16"); /* u16 in callee's item part */
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_true(S.prog->plan->names_moved);
+  assert_int_equal(S.prog->model.names.strings.len, names + 1);
+  edit(&S, "fn callee", "(x: u16)", "(x: u16, y: i32)"); /* y: caller lowered again too */
+  assert_true(S.prog->spliced);
+  assert_non_null(S.prog->plan->again);
+  edit(&S, "fn user", "  print(t);", "  let brand_new = t;\n  print(brand_new);");
+  assert_true(windowed(&S));
+  assert_true(S.prog->spliced);
+  assert_int_equal(S.prog->model.names.strings.len, names + 3);
+  edit(&S, "fn user", "caller(1)", "caller(2)"); /* no name brought in: the ranges hold */
+  assert_true(S.prog->spliced);
+  assert_false(S.prog->plan->names_moved);
+  edit(&S, "fn f1", "-> i32", "-> u16"); /* u16 now first in the signature pass */
+  assert_false(S.prog->spliced);         /* callee's first use of it is dropped from its range */
+  session_close(&S);
+}
+
+/* What stays on the full lowering, each still a fresh analysis' result: a name's first use
+ * dropped (the names after it would move back), a tensor return type added (the signature
+ * part's indexes move), generics, a renamed function. */
 static void test_signature_edits__what_the_splice_cannot_show_is_lowered_in_full(void **state) {
   (void)state;
   session S;
   session_open(&S, base);
-  edit(&S, "fn callee", "x: i32", "x: u16"); /* u16: a new name */
-  assert_false(S.prog->spliced);
+  edit(&S, "fn callee", "x: i32", "x: u16"); /* u16: a new name, brought in */
+  assert_true(S.prog->spliced);
   edit(&S, "fn callee", "x: u16", "x: i32"); /* u16 gone: the names after it move back */
   assert_false(S.prog->spliced);
-  edit(&S, "fn callee", "(x: i32)", "(x: i32, y: i32)");
-  assert_false(S.prog->spliced);
-  edit(&S, "fn callee", "(x: i32, y: i32)", "(x: i32)");
+  edit(&S, "fn callee", "(x: i32)", "(x: i32, y: i32)"); /* y brought in */
+  assert_true(S.prog->spliced);
+  edit(&S, "fn callee", "(x: i32, y: i32)", "(x: i32)"); /* y's only use dropped */
   assert_false(S.prog->spliced);
   edit(&S, "fn f1", "-> i32", "-> Tensor<f32, [4]>");
   assert_false(S.prog->spliced);
@@ -334,7 +568,8 @@ test_signature_edits__a_spliced_programs_name_ranges_hold_at_the_next_splice(voi
 /* ---------------------------------------------------------------- random signature edits */
 
 /* Types a parameter or a return type is edited to: scalars the program names and one it does
- * not (u16), pointers wanting host or device memory, a tensor, a struct (read through a
+ * not (u16), pointers wanting host or device memory, tensors (of one rank: a return type
+ * edited between them is lowered again in place), a struct (read through a
  * field by the caller), a reference. */
 static const char *const types[] = {"i32",
                                     "i64",
@@ -343,6 +578,7 @@ static const char *const types[] = {"i32",
                                     "*const f32",
                                     "*const f32 in Memory::HBM",
                                     "Tensor<f32, [TILE]>",
+                                    "Tensor<f32, [64]>",
                                     "Point",
                                     "&Tensor<f32, [4]>"};
 #define TYPES (sizeof(types) / sizeof(types[0]))
@@ -450,9 +686,14 @@ int main(void) {
       cmocka_unit_test(
           test_signature_edits__a_parameter_type_edit_takes_a_window_and_the_other_functions_over),
       cmocka_unit_test(test_signature_edits__a_return_type_edit_lowers_and_walks_its_callers_again),
+      cmocka_unit_test(
+          test_signature_edits__a_tensor_return_type_edit_lowers_and_walks_its_callers_again),
+      cmocka_unit_test(
+          test_signature_edits__a_parameter_added_or_renamed_with_known_names_is_spliced),
       cmocka_unit_test(test_signature_edits__a_const_edit_changes_the_shapes_exactly),
       cmocka_unit_test(
           test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter),
+      cmocka_unit_test(test_signature_edits__a_name_brought_in_is_spliced_and_the_table_renumbered),
       cmocka_unit_test(test_signature_edits__what_the_splice_cannot_show_is_lowered_in_full),
       cmocka_unit_test(
           test_signature_edits__a_spliced_programs_name_ranges_hold_at_the_next_splice),
