@@ -366,7 +366,7 @@ static void test_long_items__a_for_body_of_1e5_statements_is_analysed_whole(void
   uint32_t item = (uint32_t)(strstr(s, "fn main") - s);
   vxp_long_check check;
   assert_int_equal(
-      vxp_long_item__check(ctx, src, item, (uint32_t)(strrchr(s, '}') + 1 - s), &check, NULL),
+      vxp_long_item__check(ctx, src, item, (uint32_t)(strrchr(s, '}') + 1 - s), NULL, &check, NULL),
       VXP_OK);
   assert_int_equal(check.verdict, VXP_LONG_VALID);
   assert_true(check.pieces > 100); /* the for body's runs, not one piece */
