@@ -487,7 +487,7 @@ int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start
     w.budget = 4 * (tokens + head) + 4 * (uint64_t)VXP_LONG_PIECE_MAX;
     if (!push_seg(&w, true, start, open + 1) || !push_seg(&w, false, end - 1, end)) rc = VXP_ENOMEM;
     if (rc == VXP_OK) rc = check_block(&w, 0, head + 1, 0);
-    if (rc == VXP_OK && out->verdict == VXP_LONG_VALID && out->pieces == 0)
+    if (rc == VXP_OK && out->verdict == VXP_LONG_VALID && out->pieces + out->kept == 0)
       rc = check_piece(&w, open + 1, end - 1, head + 1 + tokens);
   }
   array_free(ctx, &w.braces);
