@@ -93,7 +93,7 @@ typedef struct seg {
 typedef struct walk {
   vxp_context *ctx;
   const vxp_source *src;
-  uint32_t start, end; /* the item's start, and its end: each piece is parsed up to it */
+  uint32_t start, end;          /* the item's start, and its end: each piece is parsed up to it */
   const vxp_long_memo_use *use; /* an earlier check's valid pieces, and this one's memo */
   Array(brace) braces;
   Array(seg) before;  /* the segments before a run, in text order */
@@ -101,7 +101,7 @@ typedef struct walk {
   Array(size_t) kids; /* the long blocks of the statements being read, by brace index */
   Array(TSRange) ranges;
   Array(vxp_long_span) spans, moved; /* a piece's ranges, and moved back to the earlier text */
-  uint64_t work, budget; /* tokens parsed in pieces so far, and the most allowed */
+  uint64_t work, budget;             /* tokens parsed in pieces so far, and the most allowed */
   vxp_long_check *out;
   vxp_diag_list *diags;
 } walk;

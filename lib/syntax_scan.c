@@ -473,9 +473,8 @@ static int report_long_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut
   vxp_long_fault f;
   memset(&f, 0, sizeof(f));
   f.at = cut;
-  uint32_t again =
-      scan(ctx, src, src->text, src->len, cut, &initial, &why, NULL, NULL, 0, 0, &stopped, &rc, &f,
-           NULL);
+  uint32_t again = scan(ctx, src, src->text, src->len, cut, &initial, &why, NULL, NULL, 0, 0,
+                        &stopped, &rc, &f, NULL);
   if (rc != VXP_OK) return rc;
   vxp_point p = vxp_source__point(src, cut);
   char item[160];
