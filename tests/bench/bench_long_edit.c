@@ -109,9 +109,10 @@ int main(void) {
     double t0 = now_ms();
     vxp_program *q = NULL;
     vxp_analysis *b = NULL;
-    if (vxp_program_reparse(&q, ctx, prog, next) != VXP_OK ||
-        vxp_analyze_incremental(&b, ctx, q, an, &o) != VXP_OK)
-      return fail("the reparse or incremental analysis failed");
+    if (vxp_program_reparse(&q, ctx, prog, next) != VXP_OK) return fail("the reparse failed");
+    double reparse_ms = now_ms() - t0;
+    if (vxp_analyze_incremental(&b, ctx, q, an, &o) != VXP_OK)
+      return fail("the incremental analysis failed");
     edit_ms[kind][e] = now_ms() - t0;
     /* the same text, afresh */
     size_t flen = 0;
@@ -129,10 +130,11 @@ int main(void) {
     const char *inc = vxp_analysis_json(b, &ja), *fr = vxp_analysis_json(fan, &jb);
     if (!inc || !fr || ja != jb || memcmp(inc, fr, ja) != 0)
       return fail("the incremental analysis differs from the fresh one");
-    printf("%s, %d, at byte %u: reparse + incremental analysis %.1f ms, fresh %.1f ms, "
-           "admitted %d, pieces parsed %u, kept %u\n",
-           kinds[kind], e, st, edit_ms[kind][e], fresh_ms[kind][e], vxp_analysis_admitted(b),
-           q->long_memo.parsed, q->long_memo.kept);
+    printf(
+        "%s, %d, at byte %u: reparse + incremental analysis %.1f ms (reparse %.1f), fresh %.1f ms, "
+        "admitted %d, pieces parsed %u, kept %u\n",
+        kinds[kind], e, st, edit_ms[kind][e], reparse_ms, fresh_ms[kind][e],
+        vxp_analysis_admitted(b), q->long_memo.parsed, q->long_memo.kept);
     vxp_analysis_free(fan);
     vxp_program_free(fprog);
     vxp_source_free(fsrc);
