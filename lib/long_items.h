@@ -14,7 +14,9 @@
  * every piece parses without an error, the whole item is valid and is parsed whole like any
  * other item; when one does not, its error recovery has run on a piece of bounded size, and
  * the item is not parsed whole (VXP0003 names why). Pieces cost at most about twice their
- * runs, and at most 4 times the item's tokens in all (else VXP_LONG_NESTED). */
+ * runs, and at most 4 times the item's tokens in all (else VXP_LONG_NESTED). The check of an
+ * edited text walks the same pieces but parses only those whose bytes changed; the others are
+ * valid pieces of the earlier check's, byte for byte (vxp_long_memo_use). */
 #ifndef VXP_LONG_ITEMS_H
 #define VXP_LONG_ITEMS_H
 
