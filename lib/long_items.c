@@ -93,13 +93,15 @@ typedef struct seg {
 typedef struct walk {
   vxp_context *ctx;
   const vxp_source *src;
-  uint32_t end; /* the item's end: each piece is parsed up to it */
+  uint32_t start, end;          /* the item's start, and its end: each piece is parsed up to it */
+  const vxp_long_memo_use *use; /* an earlier check's valid pieces, and this one's memo */
   Array(brace) braces;
   Array(seg) before;  /* the segments before a run, in text order */
   Array(seg) after;   /* the segments after it, innermost (first in the text) last */
   Array(size_t) kids; /* the long blocks of the statements being read, by brace index */
   Array(TSRange) ranges;
-  uint64_t work, budget; /* tokens parsed in pieces so far, and the most allowed */
+  Array(vxp_long_span) spans, moved; /* a piece's ranges, and moved back to the earlier text */
+  uint64_t work, budget;             /* tokens parsed in pieces so far, and the most allowed */
   vxp_long_check *out;
   vxp_diag_list *diags;
 } walk;
@@ -109,9 +111,80 @@ static bool long_brace(const brace *b) {
   return b->close != UINT32_MAX && b->tokens > VXP_LONG_PIECE_TOKENS;
 }
 
+/* The range [a, b) of this text moved back to the earlier text of `use` into *out: false
+ * when it holds a changed byte (or lies across one), so that its bytes may differ. */
+static bool move_back(const vxp_long_memo_use *use, uint32_t a, uint32_t b, vxp_long_span *out) {
+  if (b <= use->prefix) {
+    out->a = a;
+    out->b = b;
+    return true;
+  }
+  if (a < use->tail) return false;
+  int64_t oa = (int64_t)a - use->shift, ob = (int64_t)b - use->shift;
+  if (oa < 0 || ob > (int64_t)UINT32_MAX) return false;
+  out->a = (uint32_t)oa;
+  out->b = (uint32_t)ob;
+  return true;
+}
+
+/* Whether the piece w->spans, whose run (w->spans.items[run]) starts the piece's key, holds
+ * the bytes of a valid piece of the earlier check: each range unchanged, or moved with the
+ * text after the change, and the earlier piece's ranges exactly these, in the same order.
+ * The parse of a piece reads the bytes of its ranges in order and nothing else (the lexer
+ * jumps from one range's end to the next's start, the grammar's scanner reads bytes, not
+ * columns), and only a parse without an error is kept, so the piece has no error either. */
+static int kept_before(walk *w, size_t run, bool *kept) {
+  const vxp_long_memo_use *use = w->use;
+  *kept = false;
+  if (!use || !use->old || use->old->pieces.len == 0) return VXP_OK;
+  if (!array_reserve(w->ctx, &w->moved, w->spans.len)) return VXP_ENOMEM;
+  w->moved.len = w->spans.len;
+  for (size_t k = 0; k < w->spans.len; k++)
+    if (!move_back(use, w->spans.items[k].a, w->spans.items[k].b, &w->moved.items[k]))
+      return VXP_OK;
+  uint32_t key = w->moved.items[run].a;
+  const vxp_long_memo *old = use->old;
+  size_t lo = 0, hi = old->pieces.len; /* the first piece whose key is at least `key` */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (old->pieces.items[mid].key < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == old->pieces.len) return VXP_OK;
+  const vxp_long_piece *p = &old->pieces.items[lo];
+  if (p->key != key || p->count != w->moved.len || p->first > old->spans.len ||
+      old->spans.len - p->first < p->count)
+    return VXP_OK;
+  *kept = memcmp(old->spans.items + p->first, w->moved.items,
+                 w->moved.len * sizeof(*w->moved.items)) == 0;
+  return VXP_OK;
+}
+
+/* Append the valid piece w->spans (its run starting at `key`) to the memo being made. Keys
+ * increase (runs are read in text order); a piece that would break the order is left out,
+ * which only costs a later check its parse. */
+static int memo_piece(walk *w, uint32_t key) {
+  vxp_long_memo *memo = w->use ? w->use->memo : NULL;
+  if (!memo) return VXP_OK;
+  size_t n = w->spans.len;
+  if ((memo->pieces.len && array_last(&memo->pieces)->key >= key) || n > UINT32_MAX ||
+      memo->spans.len > UINT32_MAX - n)
+    return VXP_OK;
+  if (!array_reserve(w->ctx, &memo->spans, n) || !array_reserve(w->ctx, &memo->pieces, 1))
+    return VXP_ENOMEM;
+  vxp_long_piece p = {w->start, w->end, key, (uint32_t)memo->spans.len, (uint32_t)n};
+  memcpy(memo->spans.items + memo->spans.len, w->spans.items, n * sizeof(*w->spans.items));
+  memo->spans.len += n;
+  memo->pieces.items[memo->pieces.len++] = p;
+  return VXP_OK;
+}
+
 /* Parse the piece made of the segments before, the statements [from, to) and the segments
  * after, `tokens` in all, and record its verdict in w->out (left VALID when it has no
- * error). */
+ * error); not parsed when it holds the bytes of a valid piece of the earlier check
+ * (kept_before). */
 static int check_piece(walk *w, uint32_t from, uint32_t to, uint64_t tokens) {
   vxp_long_check *out = w->out;
   if (w->work + tokens > w->budget) {
@@ -120,13 +193,32 @@ static int check_piece(walk *w, uint32_t from, uint32_t to, uint64_t tokens) {
     return VXP_OK;
   }
   w->work += tokens;
+  w->spans.len = 0;
+  if (!array_reserve(w->ctx, &w->spans, w->before.len + w->after.len + 1)) return VXP_ENOMEM;
+  for (size_t k = 0; k < w->before.len; k++) {
+    vxp_long_span sp = {w->before.items[k].a, w->before.items[k].b};
+    w->spans.items[w->spans.len++] = sp;
+  }
+  size_t run = w->spans.len;
+  if (to > from) {
+    vxp_long_span sp = {from, to};
+    w->spans.items[w->spans.len++] = sp;
+  }
+  for (size_t k = w->after.len; k-- > 0;) {
+    vxp_long_span sp = {w->after.items[k].a, w->after.items[k].b};
+    w->spans.items[w->spans.len++] = sp;
+  }
+  bool kept = false;
+  int krc = to > from ? kept_before(w, run, &kept) : VXP_OK;
+  if (krc != VXP_OK) return krc;
+  if (kept) {
+    out->kept++;
+    return memo_piece(w, from);
+  }
   w->ranges.len = 0;
-  if (!array_reserve(w->ctx, &w->ranges, w->before.len + w->after.len + 1)) return VXP_ENOMEM;
-  for (size_t k = 0; k < w->before.len; k++)
-    w->ranges.items[w->ranges.len++] = ts_range(w->src, w->before.items[k].a, w->before.items[k].b);
-  if (to > from) w->ranges.items[w->ranges.len++] = ts_range(w->src, from, to);
-  for (size_t k = w->after.len; k-- > 0;)
-    w->ranges.items[w->ranges.len++] = ts_range(w->src, w->after.items[k].a, w->after.items[k].b);
+  if (!array_reserve(w->ctx, &w->ranges, w->spans.len)) return VXP_ENOMEM;
+  for (size_t k = 0; k < w->spans.len; k++)
+    w->ranges.items[w->ranges.len++] = ts_range(w->src, w->spans.items[k].a, w->spans.items[k].b);
   out->pieces++;
   vxp_context *ctx = w->ctx;
   if (!ts_parser_set_included_ranges(ctx->parser, w->ranges.items, (uint32_t)w->ranges.len)) {
@@ -147,6 +239,8 @@ static int check_piece(walk *w, uint32_t from, uint32_t to, uint64_t tokens) {
     out->verdict = VXP_LONG_SYNTAX;
     out->at = first_error(root);
     if (w->diags) rc = vxp_syntax__diagnose(ctx, w->src, root, w->diags);
+  } else if (to > from) {
+    rc = memo_piece(w, from);
   }
   ts_tree_delete(tree);
   return rc;
@@ -342,7 +436,7 @@ static int read_braces(walk *w, uint32_t open, uint32_t close, uint64_t *tokens)
 }
 
 int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start, uint32_t end,
-                         vxp_long_check *out, vxp_diag_list *diags) {
+                         const vxp_long_memo_use *use, vxp_long_check *out, vxp_diag_list *diags) {
   const char *t = src->text;
   memset(out, 0, sizeof(*out));
   out->verdict = VXP_LONG_VALID;
@@ -378,7 +472,9 @@ int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start
   memset(&w, 0, sizeof(w));
   w.ctx = ctx;
   w.src = src;
+  w.start = start;
   w.end = end;
+  w.use = use;
   w.out = out;
   w.diags = diags;
   uint64_t tokens = 0;
@@ -391,7 +487,7 @@ int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start
     w.budget = 4 * (tokens + head) + 4 * (uint64_t)VXP_LONG_PIECE_MAX;
     if (!push_seg(&w, true, start, open + 1) || !push_seg(&w, false, end - 1, end)) rc = VXP_ENOMEM;
     if (rc == VXP_OK) rc = check_block(&w, 0, head + 1, 0);
-    if (rc == VXP_OK && out->verdict == VXP_LONG_VALID && out->pieces == 0)
+    if (rc == VXP_OK && out->verdict == VXP_LONG_VALID && out->pieces + out->kept == 0)
       rc = check_piece(&w, open + 1, end - 1, head + 1 + tokens);
   }
   array_free(ctx, &w.braces);
@@ -399,5 +495,7 @@ int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start
   array_free(ctx, &w.after);
   array_free(ctx, &w.kids);
   array_free(ctx, &w.ranges);
+  array_free(ctx, &w.spans);
+  array_free(ctx, &w.moved);
   return rc;
 }

@@ -14,7 +14,9 @@
  * every piece parses without an error, the whole item is valid and is parsed whole like any
  * other item; when one does not, its error recovery has run on a piece of bounded size, and
  * the item is not parsed whole (VXP0003 names why). Pieces cost at most about twice their
- * runs, and at most 4 times the item's tokens in all (else VXP_LONG_NESTED). */
+ * runs, and at most 4 times the item's tokens in all (else VXP_LONG_NESTED). The check of an
+ * edited text walks the same pieces but parses only those whose bytes changed; the others are
+ * valid pieces of the earlier check's, byte for byte (vxp_long_memo_use). */
 #ifndef VXP_LONG_ITEMS_H
 #define VXP_LONG_ITEMS_H
 
@@ -59,13 +61,28 @@ typedef struct vxp_long_check {
   vxp_long_verdict verdict;
   uint32_t at;     /* where the verdict's fault is (the item's start when none) */
   uint32_t pieces; /* pieces parsed */
+  uint32_t kept;   /* pieces not parsed: their bytes are those of a valid piece of the memo */
 } vxp_long_check;
+
+/* An earlier check's memo (syntax.h: vxp_long_memo) and where the texts differ: this text's
+ * [0, prefix) is the earlier text's, and its [tail, len) the earlier text's [tail - shift,
+ * len - shift). A piece whose every range lies in one of the two, and whose ranges moved back
+ * to the earlier text are exactly a kept piece's, holds the same bytes as that piece in the
+ * same order, so its parse has no error either: it is not parsed. Every other piece is. */
+typedef struct vxp_long_memo_use {
+  const vxp_long_memo *old; /* NULL: none, every piece is parsed */
+  uint32_t prefix, tail;
+  int64_t shift;
+  vxp_long_memo *memo; /* this text's memo, appended to (NULL: none) */
+} vxp_long_memo_use;
 
 /* Check the item [start, end) of `src` (from its first token to the `}` that closes its body,
  * which the scan of syntax.c found) in pieces with the context's parser. With `diags`, the
  * syntax diagnostics of the first piece with an error are appended to it (each in the whole
- * text's coordinates). VXP_OK (the verdict in *out) or VXP_ENOMEM. */
+ * text's coordinates). With `use` (NULL: none), pieces that an earlier check found valid are
+ * not parsed again, and the valid pieces are appended to use->memo: the verdict is the same
+ * as without. VXP_OK (the verdict in *out) or VXP_ENOMEM. */
 int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start, uint32_t end,
-                         vxp_long_check *out, vxp_diag_list *diags);
+                         const vxp_long_memo_use *use, vxp_long_check *out, vxp_diag_list *diags);
 
 #endif

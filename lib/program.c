@@ -440,6 +440,8 @@ static void program_tables(vxp_program *prog, vxp_table_fn fn, void *data) {
   PROGRAM_TABLE(prog->items);
   PROGRAM_TABLE(prog->top_keys);
   PROGRAM_TABLE(prog->scan_marks);
+  PROGRAM_TABLE(prog->long_memo.pieces);
+  PROGRAM_TABLE(prog->long_memo.spans);
   PROGRAM_TABLE(prog->changed);
 #undef PROGRAM_TABLE
   if (prog->plan) {
@@ -544,9 +546,9 @@ static int build(vxp_program **out, vxp_context *ctx, const vxp_source *src, TST
   uint32_t parsable;
   if (keep) { /* keep the scan's states for the next reparse, resume from the older's */
     bool resume = old && old->scan_whole;
-    int scanned = vxp_syntax__parsable_length_marked(ctx, src, resume ? old->src : NULL,
-                                                     resume ? &old->scan_marks : NULL,
-                                                     &prog->scan_marks, &parsable, &why);
+    int scanned = vxp_syntax__parsable_length_memo(
+        ctx, src, resume ? old->src : NULL, resume ? &old->scan_marks : NULL,
+        resume ? &old->long_memo : NULL, &prog->scan_marks, &prog->long_memo, &parsable, &why);
     if (scanned != VXP_OK) {
       if (old_tree) ts_tree_delete(old_tree);
       vxp_program_free(prog);

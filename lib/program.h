@@ -86,6 +86,9 @@ struct vxp_program {
    * reparse when `scan_whole` (the scan ran to the end of the text). */
   vxp_scan_marks scan_marks;
   bool scan_whole;
+  /* The valid pieces of its long items (syntax.h: vxp_long_memo), kept with the marks: a
+   * reparse does not parse again a piece whose bytes are unchanged. */
+  vxp_long_memo long_memo;
   /* What differs from the program this one was reparsed from (reuse.c), kept for the
    * analyses that take over an analysis of that program: `plan_base` (compared, never
    * read) and its source's id say which program it was. plan.side is NULL when none. */

@@ -529,9 +529,9 @@ int vxp_program__reparse_window(vxp_program **out, vxp_context *ctx, const vxp_p
   }
   vxp_syntax_cut why;
   uint32_t parsable;
-  int rc =
-      vxp_syntax__parsable_length_resumed(ctx, src, old->src, &old->scan_marks, R.prefix, R.old_end,
-                                          R.new_end, &R.prog->scan_marks, &parsable, &why);
+  int rc = vxp_syntax__parsable_length_resumed(
+      ctx, src, old->src, &old->scan_marks, &old->long_memo, R.prefix, R.old_end, R.new_end,
+      &R.prog->scan_marks, &R.prog->long_memo, &parsable, &why);
   if (rc == VXP_OK && parsable < src->len) rc = 1; /* cut: VXP0003 */
   if (rc == VXP_OK && !find_window(&R)) rc = 1;
   if (rc == VXP_OK) rc = window_parse(ctx, src, R.a, R.b, &R.win);

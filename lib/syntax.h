@@ -43,6 +43,28 @@ typedef struct vxp_scan_mark {
 
 typedef Array(vxp_scan_mark) vxp_scan_marks;
 
+/* What a check of a long item in pieces (long_items.h) keeps for the check of a later text:
+ * each piece that parsed without an error, as its ranges of the text (`spans[first ..
+ * first + count)`, in the order they were parsed), its item's [item_start, item_end) and
+ * `key`, the start of its run of statements. The pieces are in increasing `key`. A piece of a
+ * later text whose ranges hold the same bytes as a kept piece's has no error either (the
+ * parse reads the ranges' bytes and nothing else), so it is not parsed again. `parsed` and
+ * `kept` count the pieces that the scan which made the memo parsed and took from an earlier
+ * memo. */
+typedef struct vxp_long_span {
+  uint32_t a, b;
+} vxp_long_span;
+
+typedef struct vxp_long_piece {
+  uint32_t item_start, item_end, key, first, count;
+} vxp_long_piece;
+
+typedef struct vxp_long_memo {
+  Array(vxp_long_piece) pieces;
+  Array(vxp_long_span) spans;
+  uint32_t parsed, kept;
+} vxp_long_memo;
+
 /* The first mark of `marks` (sorted by offset) at or after offset `at`; marks->len when none. */
 size_t vxp_scan_marks__first_at(const vxp_scan_marks *marks, uint64_t at);
 
@@ -133,13 +155,24 @@ int vxp_syntax__parsable_length_marked(vxp_context *ctx, const vxp_source *src,
                                        const vxp_source *old_src, const vxp_scan_marks *old,
                                        vxp_scan_marks *marks, uint32_t *out, vxp_syntax_cut *why);
 
-/* vxp_syntax__parsable_length_marked when the caller knows where the texts differ: `src`'s
+/* vxp_syntax__parsable_length_marked that also records in `memo` (appended to, empty on
+ * entry; NULL: none) the valid pieces of the long items it checks, and with `old_memo` (the
+ * memo of the scan that made `old`; NULL: none) takes the verdict of a piece whose bytes
+ * are those of one of its pieces instead of parsing it again. The memo of the items that the
+ * resumed scan does not read again is `old_memo`'s, moved with the text. */
+int vxp_syntax__parsable_length_memo(vxp_context *ctx, const vxp_source *src,
+                                     const vxp_source *old_src, const vxp_scan_marks *old,
+                                     const vxp_long_memo *old_memo, vxp_scan_marks *marks,
+                                     vxp_long_memo *memo, uint32_t *out, vxp_syntax_cut *why);
+
+/* vxp_syntax__parsable_length_memo when the caller knows where the texts differ: `src`'s
  * [prefix, new_end) replaced `old_src`'s [prefix, old_end), the rest of both is the same
  * text (a span that holds more than the change is fine: the scan resumes earlier). */
 int vxp_syntax__parsable_length_resumed(vxp_context *ctx, const vxp_source *src,
                                         const vxp_source *old_src, const vxp_scan_marks *old,
-                                        uint32_t prefix, uint32_t old_end, uint32_t new_end,
-                                        vxp_scan_marks *marks, uint32_t *out, vxp_syntax_cut *why);
+                                        const vxp_long_memo *old_memo, uint32_t prefix,
+                                        uint32_t old_end, uint32_t new_end, vxp_scan_marks *marks,
+                                        vxp_long_memo *memo, uint32_t *out, vxp_syntax_cut *why);
 
 /* VXP0003 at byte `cut` of `src`: the text from there on was not parsed, for `why`. */
 int vxp_syntax__report_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut,

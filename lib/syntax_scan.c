@@ -115,13 +115,15 @@ static uint32_t long_cut(vxp_long_fault *fault, vxp_syntax_cut *why, size_t item
  * to it; with `old` (marks of an earlier scan of an earlier text that ran to its end,
  * whose bytes from old_from on are this text's from `resume_from` on, moved by `shift`),
  * the scan stops at the first such state at or after `resume_from` that the earlier scan
- * had at the same text: the rest would repeat it, and reach the end. Returns the
+ * had at the same text: the rest would repeat it, and reach the end. A long item is checked
+ * with `use` (NULL: none), whose memo counts the pieces parsed and kept. Returns the
  * parsable length; sets *stopped to the index in `old` it stopped at (SIZE_MAX if none);
- * VXP_ENOMEM in *rc when a mark could not be appended. */
+ * VXP_ENOMEM in *rc when a mark or a piece could not be appended. */
 static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, size_t len,
                      size_t begin, const vxp_scan_mark *st, vxp_syntax_cut *why,
                      vxp_scan_marks *marks, const vxp_scan_marks *old, size_t resume_from,
-                     int64_t shift, size_t *stopped, int *rc, vxp_long_fault *fault) {
+                     int64_t shift, size_t *stopped, int *rc, vxp_long_fault *fault,
+                     const vxp_long_memo_use *use) {
   size_t depth = 0;
   /* A braced item past VXP_MAX_PENDING_TOKENS (`long_at`: where it passed them, SIZE_MAX
    * while none) is not cut when it is checked in pieces (long_items.h) with the context's
@@ -227,9 +229,13 @@ static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, siz
     if (ends_item && long_at != SIZE_MAX) {
       /* A long item ended: parsed whole only when its pieces are valid. */
       vxp_long_check check;
-      int checked =
-          vxp_long_item__check(ctx, src, (uint32_t)item_start, (uint32_t)(i + 1), &check, NULL);
+      int checked = vxp_long_item__check(ctx, src, (uint32_t)item_start, (uint32_t)(i + 1), use,
+                                         &check, NULL);
       if (checked != VXP_OK) *rc = checked;
+      if (use && use->memo) {
+        use->memo->parsed += check.pieces;
+        use->memo->kept += check.kept;
+      }
       if (checked != VXP_OK || check.verdict != VXP_LONG_VALID)
         return long_cut(fault, why, item_start, VXP_SYNTAX_CUT_NONE, i + 1, &check);
       long_at = SIZE_MAX;
@@ -343,19 +349,27 @@ uint32_t vxp_syntax__parsable_length(vxp_context *ctx, const vxp_source *src, vx
   size_t stopped;
   int rc;
   return scan(ctx, src, src->text, src->len, 0, &initial, why, NULL, NULL, 0, 0, &stopped, &rc,
-              NULL);
+              NULL, NULL);
 }
 
 int vxp_syntax__parsable_length_marked(vxp_context *ctx, const vxp_source *src,
                                        const vxp_source *old_src, const vxp_scan_marks *old,
                                        vxp_scan_marks *marks, uint32_t *out, vxp_syntax_cut *why) {
+  return vxp_syntax__parsable_length_memo(ctx, src, old_src, old, NULL, marks, NULL, out, why);
+}
+
+int vxp_syntax__parsable_length_memo(vxp_context *ctx, const vxp_source *src,
+                                     const vxp_source *old_src, const vxp_scan_marks *old,
+                                     const vxp_long_memo *old_memo, vxp_scan_marks *marks,
+                                     vxp_long_memo *memo, uint32_t *out, vxp_syntax_cut *why) {
   if (!old_src || !old || old_src->len > UINT32_MAX) {
     vxp_scan_mark initial;
     memset(&initial, 0, sizeof(initial));
     size_t stopped;
     int rc;
+    vxp_long_memo_use use = {NULL, 0, 0, 0, memo};
     *out = scan(ctx, src, src->text, src->len, 0, &initial, why, marks, NULL, 0, 0, &stopped, &rc,
-                NULL);
+                NULL, &use);
     return rc;
   }
   /* Where the texts differ: the first differing byte and the common tail. */
@@ -369,15 +383,45 @@ int vxp_syntax__parsable_length_marked(vxp_context *ctx, const vxp_source *src,
     tail += 64;
   while (tail < min - p && a[la - tail - 1] == b[lb - tail - 1])
     tail++;
-  return vxp_syntax__parsable_length_resumed(ctx, src, old_src, old, (uint32_t)p,
+  return vxp_syntax__parsable_length_resumed(ctx, src, old_src, old, old_memo, (uint32_t)p,
                                              (uint32_t)(la - tail), (uint32_t)(lb - tail), marks,
-                                             out, why);
+                                             memo, out, why);
+}
+
+/* Append to `memo` the pieces of `old` (from index `from` on) of the items in [lo, hi) of
+ * the earlier text, moved by `shift`. */
+static int memo_copy(vxp_context *ctx, vxp_long_memo *memo, const vxp_long_memo *old, size_t from,
+                     uint64_t lo, uint64_t hi, int64_t shift) {
+  for (size_t k = from; k < old->pieces.len; k++) {
+    vxp_long_piece p = old->pieces.items[k];
+    if (p.item_start < lo || p.item_end > hi) continue;
+    if (p.first > old->spans.len || old->spans.len - p.first < p.count ||
+        memo->spans.len > UINT32_MAX - p.count)
+      continue;
+    if (memo->pieces.len && array_last(&memo->pieces)->key >= (uint32_t)((int64_t)p.key + shift))
+      continue;
+    if (!array_reserve(ctx, &memo->spans, p.count) || !array_push(ctx, &memo->pieces, p))
+      return VXP_ENOMEM;
+    vxp_long_piece *q = array_last(&memo->pieces);
+    q->item_start = (uint32_t)((int64_t)p.item_start + shift);
+    q->item_end = (uint32_t)((int64_t)p.item_end + shift);
+    q->key = (uint32_t)((int64_t)p.key + shift);
+    q->first = (uint32_t)memo->spans.len;
+    for (uint32_t j = 0; j < p.count; j++) {
+      vxp_long_span sp = old->spans.items[p.first + j];
+      sp.a = (uint32_t)((int64_t)sp.a + shift);
+      sp.b = (uint32_t)((int64_t)sp.b + shift);
+      memo->spans.items[memo->spans.len++] = sp;
+    }
+  }
+  return VXP_OK;
 }
 
 int vxp_syntax__parsable_length_resumed(vxp_context *ctx, const vxp_source *src,
                                         const vxp_source *old_src, const vxp_scan_marks *old,
-                                        uint32_t prefix, uint32_t old_end, uint32_t new_end,
-                                        vxp_scan_marks *marks, uint32_t *out, vxp_syntax_cut *why) {
+                                        const vxp_long_memo *old_memo, uint32_t prefix,
+                                        uint32_t old_end, uint32_t new_end, vxp_scan_marks *marks,
+                                        vxp_long_memo *memo, uint32_t *out, vxp_syntax_cut *why) {
   vxp_scan_mark initial;
   memset(&initial, 0, sizeof(initial));
   size_t stopped;
@@ -394,9 +438,17 @@ int vxp_syntax__parsable_length_resumed(vxp_context *ctx, const vxp_source *src,
   if (lo) memcpy(marks->items, old->items, lo * sizeof(*old->items));
   marks->len = lo;
   int64_t shift = (int64_t)lb - (int64_t)la;
-  *out =
-      scan(ctx, src, b, lb, from->at, from, why, marks, old, lb - tail, shift, &stopped, &rc, NULL);
+  /* The long items before the resumed scan keep their pieces; it checks the ones it reads
+   * with the earlier memo; the ones after where it stops keep theirs, moved. */
+  if (memo && old_memo && (rc = memo_copy(ctx, memo, old_memo, 0, 0, from->at, 0)) != VXP_OK)
+    return rc;
+  vxp_long_memo_use use = {old_memo, (uint32_t)p, (uint32_t)(lb - tail), shift, memo};
+  *out = scan(ctx, src, b, lb, from->at, from, why, marks, old, lb - tail, shift, &stopped, &rc,
+              NULL, &use);
   if (rc != VXP_OK || stopped == SIZE_MAX) return rc;
+  if (memo && old_memo &&
+      (rc = memo_copy(ctx, memo, old_memo, 0, old->items[stopped].at, la, shift)) != VXP_OK)
+    return rc;
   /* The earlier scan's states after the one it stopped at, moved with the text. */
   size_t rest = old->len - stopped - 1;
   if (rest && !array_reserve(ctx, marks, rest)) return VXP_ENOMEM;
@@ -421,8 +473,8 @@ static int report_long_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut
   vxp_long_fault f;
   memset(&f, 0, sizeof(f));
   f.at = cut;
-  uint32_t again =
-      scan(ctx, src, src->text, src->len, cut, &initial, &why, NULL, NULL, 0, 0, &stopped, &rc, &f);
+  uint32_t again = scan(ctx, src, src->text, src->len, cut, &initial, &why, NULL, NULL, 0, 0,
+                        &stopped, &rc, &f, NULL);
   if (rc != VXP_OK) return rc;
   vxp_point p = vxp_source__point(src, cut);
   char item[160];
@@ -450,7 +502,7 @@ static int report_long_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut
     switch (f.check.verdict) {
     case VXP_LONG_SYNTAX:
       /* the cause first: the piece's syntax errors, where they are */
-      rc = vxp_long_item__check(ctx, src, cut, (uint32_t)f.at, &c, diags);
+      rc = vxp_long_item__check(ctx, src, cut, (uint32_t)f.at, NULL, &c, diags);
       if (rc != VXP_OK) return rc;
       snprintf(what, sizeof(what),
                "%s has a syntax error; an item this long is parsed only when it is valid", item);

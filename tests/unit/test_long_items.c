@@ -366,7 +366,7 @@ static void test_long_items__a_for_body_of_1e5_statements_is_analysed_whole(void
   uint32_t item = (uint32_t)(strstr(s, "fn main") - s);
   vxp_long_check check;
   assert_int_equal(
-      vxp_long_item__check(ctx, src, item, (uint32_t)(strrchr(s, '}') + 1 - s), &check, NULL),
+      vxp_long_item__check(ctx, src, item, (uint32_t)(strrchr(s, '}') + 1 - s), NULL, &check, NULL),
       VXP_OK);
   assert_int_equal(check.verdict, VXP_LONG_VALID);
   assert_true(check.pieces > 100); /* the for body's runs, not one piece */
@@ -512,17 +512,11 @@ static void assert_as_fresh(session *s) {
   vxp_program_free(prog);
 }
 
-static void edit(session *s, const char *what, size_t nth, const char *with) {
-  const char *t = vxp_source_text(s->src, NULL), *at = t;
-  for (size_t k = 0; k <= nth; k++) {
-    at = strstr(k ? at + 1 : at, what);
-    assert_non_null(at);
-  }
-  uint32_t start = (uint32_t)(at - t);
+/* Replace [start, end) of the session's text with `with` (`len` bytes), reparse and analyse
+ * incrementally, and compare with a fresh parse and analysis. */
+static void edit_at(session *s, uint32_t start, uint32_t end, const char *with, size_t len) {
   vxp_source *next = NULL;
-  assert_int_equal(
-      vxp_source_edit(&next, s->src, start, start + (uint32_t)strlen(what), with, strlen(with)),
-      VXP_OK);
+  assert_int_equal(vxp_source_edit(&next, s->src, start, end, with, len), VXP_OK);
   vxp_program *prog = NULL;
   assert_int_equal(vxp_program_reparse(&prog, s->ctx, s->prog, next), VXP_OK);
   vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
@@ -537,6 +531,16 @@ static void edit(session *s, const char *what, size_t nth, const char *with) {
   s->prog = prog;
   s->an = an;
   assert_as_fresh(s);
+}
+
+static void edit(session *s, const char *what, size_t nth, const char *with) {
+  const char *t = vxp_source_text(s->src, NULL), *at = t;
+  for (size_t k = 0; k <= nth; k++) {
+    at = strstr(k ? at + 1 : at, what);
+    assert_non_null(at);
+  }
+  uint32_t start = (uint32_t)(at - t);
+  edit_at(s, start, start + (uint32_t)strlen(what), with, strlen(with));
 }
 
 static void test_long_items__edits_of_a_long_function_reparse_as_a_fresh_parse(void **state) {
@@ -585,6 +589,111 @@ static void test_long_items__edits_of_a_long_function_reparse_as_a_fresh_parse(v
   free(text);
 }
 
+static void session_start(session *s, const char *text) {
+  memset(s, 0, sizeof(*s));
+  s->ctx = test_context();
+  assert_int_equal(vxp_machine_builtin(&s->machine, s->ctx, "a100-40"), VXP_OK);
+  assert_int_equal(vxp_machine_builtin(&s->host, s->ctx, "host-default"), VXP_OK);
+  assert_int_equal(vxp_source_new(&s->src, s->ctx, "long.vx", text, strlen(text)), VXP_OK);
+  assert_int_equal(vxp_program_parse_flags(&s->prog, s->ctx, s->src, VXP_PROGRAM_FOR_EDITING),
+                   VXP_OK);
+  vxp_analyze_options opts = VXP_ANALYZE_OPTIONS_INIT;
+  opts.machine = s->machine;
+  opts.host = s->host;
+  assert_int_equal(vxp_analyze(&s->an, s->ctx, s->prog, &opts), VXP_OK);
+}
+
+static void session_end(session *s) {
+  vxp_analysis_free(s->an);
+  vxp_program_free(s->prog);
+  vxp_source_free(s->src);
+  vxp_machine_free(s->host);
+  vxp_machine_free(s->machine);
+  vxp_context_free(s->ctx);
+}
+
+/* An edit inside a long function parses again only the piece that holds it: the other pieces
+ * hold the bytes of pieces the earlier check parsed without an error (long_items.h), and the
+ * program says how many it parsed and how many it kept. The result is a fresh parse's. */
+static void test_long_items__an_edit_inside_a_long_function_parses_only_its_piece(void **state) {
+  (void)state;
+  char *body = one_function(30000);
+  session s;
+  session_start(&s, body);
+  uint32_t all = s.prog->long_memo.parsed;
+  assert_true(all > 10); /* the function is checked in many pieces, all parsed */
+  assert_int_equal(s.prog->long_memo.kept, 0);
+  edit(&s, "[16, 16]", 7000, "[32, 16]"); /* one tile, the same tokens */
+  assert_int_equal(s.prog->long_memo.parsed, 1);
+  assert_int_equal(s.prog->long_memo.kept, all - 1);
+  assert_true(main_peak(s.an) == (uint64_t)15001 * 1024);
+  edit(&s, "t7000[0][0]", 0, "t6999[0][0]"); /* a read, near the end */
+  assert_int_equal(s.prog->long_memo.parsed, 1);
+  assert_int_equal(s.prog->long_memo.kept, all - 1);
+  session_end(&s);
+  free(body);
+}
+
+/* An edit of the long function's head (every piece holds it) checks every piece again. */
+static void test_long_items__an_edit_of_a_long_items_head_checks_every_piece(void **state) {
+  (void)state;
+  char *body = one_function(30000);
+  session s;
+  session_start(&s, body);
+  uint32_t all = s.prog->long_memo.parsed;
+  edit(&s, "fn main() -> i32 {", 0, "fn main () -> i32 {");
+  assert_int_equal(s.prog->long_memo.parsed, all);
+  assert_int_equal(s.prog->long_memo.kept, 0);
+  assert_true(vxp_analysis_admitted(s.an));
+  edit(&s, "[16, 16]", 20, "[16, 8]"); /* and the memo of the new head is kept after it */
+  assert_int_equal(s.prog->long_memo.parsed, 1);
+  assert_int_equal(s.prog->long_memo.kept, all - 1);
+  session_end(&s);
+  free(body);
+}
+
+/* A syntax error typed mid-item, its repair, and a block wrapped around thousands of
+ * statements (its braces in two pieces, its body long enough for pieces of its own): each
+ * gives the fresh parse's peak and diagnostics. */
+static void test_long_items__breaking_edits_of_a_long_function_give_the_fresh_result(void **state) {
+  (void)state;
+  char *body = one_function(30000);
+  session s;
+  session_start(&s, body);
+  uint32_t all = s.prog->long_memo.parsed;
+  /* broken mid-item, brackets balanced (so that only the pieces' parse finds it), the same
+   * length: the piece holding it is parsed again, its error found */
+  edit(&s, "let t9000 = ", 0, "let t9000 + ");
+  assert_false(vxp_analysis_admitted(s.an));
+  assert_non_null(test_find_diag(s.an, "VXP0003"));
+  edit(&s, "let t9000 + ", 0, "let t9000 = "); /* mended: the cut text kept no memo */
+  assert_true(vxp_analysis_admitted(s.an));
+  assert_int_equal(s.prog->long_memo.parsed, all);
+  edit(&s, "let t2000 = ", 0, "let t2000 == "); /* broken, a byte longer */
+  assert_false(vxp_analysis_admitted(s.an));
+  assert_non_null(test_find_diag(s.an, "VXP0003"));
+  edit(&s, "let t2000 == ", 0, "let t2000 = ");
+  assert_true(vxp_analysis_admitted(s.an));
+  assert_true(main_peak(s.an) == (uint64_t)15000 * 1024);
+  /* `if true {` before placement 1000 and `}` before placement 9000, in one edit: the tiles
+   * inside are released at the block's end */
+  const char *t = vxp_source_text(s.src, NULL);
+  const char *a = strstr(t, "  let t1000 = "), *b = strstr(t, "  let t9000 = ");
+  assert_non_null(a);
+  assert_non_null(b);
+  text wrapped = {NULL, 0, 0};
+  put(&wrapped, "  if true {\n%.*s  }\n", (int)(b - a), a);
+  edit_at(&s, (uint32_t)(a - t), (uint32_t)(b - t), wrapped.s, wrapped.len);
+  assert_true(s.prog->long_memo.parsed + s.prog->long_memo.kept > all);
+  assert_true(vxp_analysis_admitted(s.an));
+  /* an unclosed brace inside it: the item runs on and is cut, as afresh */
+  edit(&s, "  let t5000 = ", 0, "  {\n  let t5000 = ");
+  assert_false(vxp_analysis_admitted(s.an));
+  free(wrapped.s);
+  session_end(&s);
+  free(body);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_long_items__a_function_of_1e5_statements_is_analysed_whole),
@@ -593,6 +702,9 @@ int main(void) {
       cmocka_unit_test(test_long_items__an_unclosed_long_item_says_it_does_not_end),
       cmocka_unit_test(test_long_items__the_scan_keeps_valid_long_items_and_cuts_broken_ones),
       cmocka_unit_test(test_long_items__edits_of_a_long_function_reparse_as_a_fresh_parse),
+      cmocka_unit_test(test_long_items__an_edit_inside_a_long_function_parses_only_its_piece),
+      cmocka_unit_test(test_long_items__an_edit_of_a_long_items_head_checks_every_piece),
+      cmocka_unit_test(test_long_items__breaking_edits_of_a_long_function_give_the_fresh_result),
       cmocka_unit_test(test_long_items__long_impls_and_structs_are_kept_whole),
       cmocka_unit_test(test_long_items__a_for_body_of_1e5_statements_is_analysed_whole),
       cmocka_unit_test(test_long_items__nested_long_blocks_are_analysed_whole),
