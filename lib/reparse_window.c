@@ -33,6 +33,9 @@ typedef struct window {
   Array(TSNode) top;
 } window;
 
+/* Windows parsed around items outside the edit's window, in text order. */
+typedef Array(window) window_list;
+
 static void window_free(vxp_context *ctx, window *w) {
   if (w->tree) ts_tree_delete(w->tree);
   array_free(ctx, &w->top);
@@ -262,6 +265,31 @@ static bool node_in(const reparse *R, const window *w, size_t k, TSNode *out) {
          ts_node_symbol(*out) == it->sym;
 }
 
+/* The node of item `k` from a window parsed around it: the last window of `around` when it
+ * reaches past the item's start, else a new one (cut_before to cut_after), appended, whose
+ * bytes count in `*parsed`. VXP_OK with *found, 1 when the windows would pass R->limit bytes,
+ * or an error code. */
+static int node_around(reparse *R, window_list *around, uint32_t *parsed, size_t k, TSNode *node,
+                       bool *found) {
+  const vxp_top_item *it = &R->prog->items.items[k];
+  window *w = around->len ? array_last(around) : NULL;
+  if (!w || it->start >= w->to) {
+    uint32_t from = cut_before(R, it->start), to = cut_after(R, it->end);
+    *parsed += to - from;
+    if (to <= from || *parsed > R->limit) return 1;
+    window next;
+    int rc = window_parse(R->ctx, R->src, from, to, &next);
+    if (rc == VXP_OK && !array_push(R->ctx, around, next)) rc = VXP_ENOMEM;
+    if (rc != VXP_OK) {
+      window_free(R->ctx, &next);
+      return rc;
+    }
+    w = array_last(around);
+  }
+  *found = node_in(R, w, k, node);
+  return VXP_OK;
+}
+
 /* The program's declarations (Memory, Topology and transfer lowering items), read again in
  * source order: those in the edit's window from its nodes, the others from windows parsed
  * around them (a program's declarations are few and usually together: one window). 1 when
@@ -270,7 +298,7 @@ static int read_declarations(reparse *R) {
   vxp_context *ctx = R->ctx;
   const vxp_top_items *items = &R->prog->items;
   Array(TSNode) nodes = {0};
-  Array(window) around = {0};
+  window_list around = {0};
   uint32_t parsed = 0;
   int rc = VXP_OK;
   for (size_t k = 0; k < items->len && rc == VXP_OK; k++) {
@@ -281,25 +309,8 @@ static int read_declarations(reparse *R) {
       node = R->win.top.items[k - R->first];
       found = true;
     } else {
-      window *w = around.len ? array_last(&around) : NULL;
-      if (!w || items->items[k].start >= w->to) {
-        uint32_t from = cut_before(R, items->items[k].start);
-        uint32_t to = cut_after(R, items->items[k].end);
-        parsed += to - from;
-        if (to <= from || parsed > R->limit) {
-          rc = 1;
-          break;
-        }
-        window next;
-        rc = window_parse(ctx, R->src, from, to, &next);
-        if (rc == VXP_OK && !array_push(ctx, &around, next)) rc = VXP_ENOMEM;
-        if (rc != VXP_OK) {
-          window_free(ctx, &next);
-          break;
-        }
-        w = array_last(&around);
-      }
-      found = node_in(R, w, k, &node);
+      rc = node_around(R, &around, &parsed, k, &node, &found);
+      if (rc != VXP_OK) break;
     }
     if (!found)
       rc = 1;
@@ -357,33 +368,18 @@ static int splice_with_callers(reparse *R, const vxp_top_nodes *new_nodes) {
   vxp_program *prog = R->prog;
   const vxp_program *old = R->old;
   const uint8_t *again = prog->plan->again;
-  Array(window) around = {0};
+  window_list around = {0};
   Array(TSNode) nodes = {0};
   Array(uint32_t) at = {0};
   uint32_t parsed = 0;
   int rc = VXP_OK;
   for (uint32_t k = 0; k < prog->plan->items && rc == VXP_OK; k++) {
     if (!again[k]) continue;
-    window *w = around.len ? array_last(&around) : NULL;
-    const vxp_top_item *it = &prog->items.items[k];
-    if (!w || it->start >= w->to) {
-      uint32_t from = cut_before(R, it->start), to = cut_after(R, it->end);
-      parsed += to - from;
-      if (to <= from || parsed > R->limit) {
-        rc = 1;
-        break;
-      }
-      window next;
-      rc = window_parse(ctx, R->src, from, to, &next);
-      if (rc == VXP_OK && !array_push(ctx, &around, next)) rc = VXP_ENOMEM;
-      if (rc != VXP_OK) {
-        window_free(ctx, &next);
-        break;
-      }
-      w = array_last(&around);
-    }
     TSNode node;
-    if (!node_in(R, w, k, &node))
+    bool found = false;
+    rc = node_around(R, &around, &parsed, k, &node, &found);
+    if (rc != VXP_OK) break;
+    if (!found)
       rc = 1;
     else if (!array_push(ctx, &nodes, node) || !array_push(ctx, &at, k))
       rc = VXP_ENOMEM;
