@@ -78,11 +78,13 @@ static TSRange ts_range(const vxp_source *src, uint32_t a, uint32_t b) {
   return out;
 }
 
-/* One long `{` of the item's body (the body's own first, and any left unclosed): where it
- * opens and closes (UINT32_MAX while unclosed), the tokens between, and the index of the first
- * kept `{` after its close. */
+/* One long bracket of the item's body (the body's own `{` first, any left unclosed, and any
+ * that holds a long one): where it opens and closes (UINT32_MAX while unclosed), the tokens
+ * between, the commas at its own level, and the index of the first kept bracket after its
+ * close. */
 typedef struct brace {
-  uint32_t open, close, tokens, next;
+  uint32_t open, close, tokens, commas, next;
+  bool fixed; /* a `(` whose first element must be a name (`grad(f, ...)`): not split */
 } brace;
 
 /* A stretch [a, b) of the text that every piece of a block holds around its run. */
@@ -106,9 +108,30 @@ typedef struct walk {
   vxp_diag_list *diags;
 } walk;
 
-/* A block is long, and checked in its own pieces, when it holds more tokens than a run. */
-static bool long_brace(const brace *b) {
-  return b->close != UINT32_MAX && b->tokens > VXP_LONG_PIECE_TOKENS;
+/* The most commas at the level of a tuple (`tupleOf` in grammar/grammar.js: two to six
+ * elements and a trailing comma): a `(` with more is a list of any length (a call's
+ * arguments, a variant pattern's fields), whose runs of whole elements parse alone. */
+#define TUPLE_COMMAS_MAX 6
+
+/* A block is long, and checked in its own pieces, when it holds more tokens than a run; so is
+ * a comma-separated list (an array literal's `[`, a call's `(`), split at its commas: every
+ * list of the grammar takes any number of elements (none, in a list emptied around a long
+ * list beside it) and a trailing comma, but a tuple (two to six) and the arguments of `grad`,
+ * `vjp` and `jvp` (a function's name first), which are not split. */
+static bool long_brace(const brace *b, const char *t) {
+  if (b->close == UINT32_MAX || b->tokens <= VXP_LONG_PIECE_TOKENS) return false;
+  char c = t[b->open];
+  return c == '{' || (c == '[' && b->commas > 0) ||
+         (c == '(' && !b->fixed && b->commas > TUPLE_COMMAS_MAX);
+}
+
+/* Whether the word t[s..e] names an operator whose `(` takes a function's name first. */
+static bool fixed_word(const char *t, uint32_t s, uint32_t e) {
+  static const char *const words[] = {"grad", "vjp", "jvp"};
+  size_t n = (size_t)(e - s) + 1;
+  for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+    if (strlen(words[k]) == n && memcmp(words[k], t + s, n) == 0) return true;
+  return false;
 }
 
 /* The range [a, b) of this text moved back to the earlier text of `use` into *out: false
@@ -326,7 +349,8 @@ static int statement_ends(walk *w, block *b, uint32_t end, bool last) {
 static int check_block(walk *w, size_t at, uint64_t fixed, unsigned depth) {
   const char *t = w->src->text;
   uint32_t open = w->braces.items[at].open, close = w->braces.items[at].close;
-  size_t k = at + 1; /* the next kept `{` */
+  bool list = t[open] != '{'; /* a list's runs are whole elements, split at its commas only */
+  size_t k = at + 1;          /* the next kept bracket */
   block b = {open + 1, open + 1, 0, 0, fixed, 0, w->kids.len, depth};
   /* a run ends at a boundary past this many tokens: as many as the segments around it
    * (so that a piece's parse costs at most twice its run's) while that leaves room */
@@ -355,22 +379,22 @@ static int check_block(walk *w, size_t at, uint64_t fixed, unsigned depth) {
     if (i == s) {
       const brace *kept =
           k < w->braces.len && w->braces.items[k].open == s ? &w->braces.items[k] : NULL;
-      if (c == '{' && kept && long_brace(kept)) {
-        /* a long block: its inside is checked in its own pieces; skip to its `}` */
+      if (kept && long_brace(kept, t)) {
+        /* a long block or list: its inside is checked in its own pieces; skip to its close */
         if (!array_push(w->ctx, &w->kids, k)) return VXP_ENOMEM;
         i = kept->close;
         k = kept->next;
         b.run++;
         b.own++;
-        closed_block = depth_b == 1;
+        closed_block = c == '{' && depth_b == 1 && !list;
       } else if (c == '(' || c == '[' || c == '{') {
         if (kept) k++; /* an unclosed `{` */
         depth_b++;
       } else if (c == ')' || c == ']' || c == '}') {
         if (depth_b > 1) depth_b--;
-        closed_block = c == '}' && depth_b == 1;
-      } else if ((c == ';' || c == ',') && depth_b == 1) {
-        boundary = true; /* a statement's end, or a field's in a struct or enum body */
+        closed_block = c == '}' && depth_b == 1 && !list;
+      } else if ((c == ',' || (c == ';' && !list)) && depth_b == 1) {
+        boundary = true; /* a statement's end, a field's in a struct or enum body, an element's */
       }
     }
     if (b.run + fixed > VXP_LONG_PIECE_MAX) {
@@ -385,48 +409,52 @@ static int check_block(walk *w, size_t at, uint64_t fixed, unsigned depth) {
   }
 }
 
-/* The long blocks of the body [open, close] (a bracket closes the innermost open one,
- * whatever its kind, as the scan counts them), in text order, with where each closes and the
- * tokens inside: the body's own `{` first. */
+/* The long blocks and lists of the body [open, close] (a bracket closes the innermost open
+ * one, whatever its kind, as the scan counts them), in text order, with where each closes, the
+ * tokens inside and its commas: the body's own `{` first. */
 static int read_braces(walk *w, uint32_t open, uint32_t close, uint64_t *tokens) {
   const char *t = w->src->text;
-  Array(uint32_t) stack = {0}; /* open brackets: a brace's index, or UINT32_MAX */
+  Array(uint32_t) stack = {0}; /* open brackets, by index in w->braces */
   Array(uint64_t) count = {0}; /* the token count at each open bracket */
   uint64_t n = 0;
-  uint32_t s;
+  uint32_t s, ws = 1, we = 0; /* the last token but comments, when a word: t[ws..we] */
   int rc = VXP_OK;
   for (uint32_t i = open; i <= close && rc == VXP_OK; i++) {
     i = next_token(t, i, close + 1, &s);
     if (s > close) break;
     n++;
+    uint32_t ps = ws, pe = we; /* the word before this token, if any */
+    if (!(t[s] == '/' && i > s && t[s + 1] == '/')) {
+      bool word = word_byte((unsigned char)t[s]);
+      ws = word ? s : 1;
+      we = word ? i : 0;
+    }
     if (i != s) continue;
     char c = t[s];
     if (c == '(' || c == '[' || c == '{') {
-      uint32_t idx = UINT32_MAX;
-      if (c == '{') {
-        brace b = {s, UINT32_MAX, 0, 0};
-        if (w->braces.len >= UINT32_MAX || !array_push(w->ctx, &w->braces, b)) {
-          rc = VXP_ENOMEM;
-          break;
-        }
-        idx = (uint32_t)(w->braces.len - 1);
+      brace b = {s, UINT32_MAX, 0, 0, 0, false};
+      b.fixed = c == '(' && ps <= pe && fixed_word(t, ps, pe);
+      if (w->braces.len >= UINT32_MAX || !array_push(w->ctx, &w->braces, b)) {
+        rc = VXP_ENOMEM;
+        break;
       }
+      uint32_t idx = (uint32_t)(w->braces.len - 1);
       if (!array_push(w->ctx, &stack, idx) || !array_push(w->ctx, &count, n)) rc = VXP_ENOMEM;
+    } else if (c == ',' && stack.len > 0) {
+      w->braces.items[stack.items[stack.len - 1]].commas++;
     } else if ((c == ')' || c == ']' || c == '}') && stack.len > 0) {
       stack.len--;
       count.len--;
       uint32_t idx = stack.items[stack.len];
-      if (idx != UINT32_MAX) {
-        brace *b = &w->braces.items[idx];
-        uint64_t inside = n - count.items[count.len] - 1;
-        b->close = s;
-        b->tokens = inside > UINT32_MAX ? UINT32_MAX : (uint32_t)inside;
-        b->next = (uint32_t)w->braces.len;
-        /* A short block is read with its statement: only long ones (and the body) are kept,
-         * so memory grows with the long blocks, not with every brace. The braces inside a
-         * short one are short and went before it, so it is the last. */
-        if (idx > 0 && !long_brace(b) && idx + 1 == w->braces.len) w->braces.len--;
-      }
+      brace *b = &w->braces.items[idx];
+      uint64_t inside = n - count.items[count.len] - 1;
+      b->close = s;
+      b->tokens = inside > UINT32_MAX ? UINT32_MAX : (uint32_t)inside;
+      b->next = (uint32_t)w->braces.len;
+      /* A short bracket is read with its statement: only long ones (the body, and those that
+       * hold one) are kept, so memory grows with the long brackets, not with every bracket.
+       * One that holds none is the last (those inside went before it). */
+      if (idx > 0 && !long_brace(b, t) && idx + 1 == w->braces.len) w->braces.len--;
     }
   }
   array_free(w->ctx, &stack);

@@ -10,7 +10,10 @@
  * body (a `for`, `if`, `spawn` ... of 10^5 statements, at any depth) is checked the same way in
  * its own pieces: the item's head and the statements on the path down to it with the long
  * blocks' insides left out (`for i in 0..2 {`; `if c {` `} else {`), a run of whole statements
- * of the block, then each block's `}` and the rest of its statement on the way back. When
+ * of the block, then each block's `}` and the rest of its statement on the way back. A long
+ * comma-separated list (an array literal's `[`, a call's arguments: any list of the grammar
+ * but a tuple's and `grad`'s) is checked so too, in runs of whole elements split at its
+ * commas (`let t = [` before, `];` after; every such list takes a trailing comma). When
  * every piece parses without an error, the whole item is valid and is parsed whole like any
  * other item; when one does not, its error recovery has run on a piece of bounded size, and
  * the item is not parsed whole (VXP0003 names why). Pieces cost at most about twice their
@@ -34,12 +37,12 @@
 
 /* The most tokens a piece may hold (the segments around its run, and the run): a run with no
  * boundary before this fails the check (one statement of tens of thousands of tokens outside
- * the long blocks it holds: an array literal, a call's arguments), so no piece comes near the
- * fault VXP_MAX_PENDING_TOKENS guards. */
+ * the long blocks and lists it holds: `grad`'s arguments, a chain of operators), so no piece
+ * comes near the fault VXP_MAX_PENDING_TOKENS guards. */
 #define VXP_LONG_PIECE_MAX 49152
 
-/* The most long blocks (each holding more than VXP_LONG_PIECE_TOKENS tokens) nested in one
- * another within an item, each checked through its own pieces. */
+/* The most long blocks and lists (each holding more than VXP_LONG_PIECE_TOKENS tokens) nested
+ * in one another within an item, each checked through its own pieces. */
 #define VXP_LONG_DEPTH_MAX 256
 
 /* The most tokens of an item's head (its text before the body's `{`). */
@@ -49,11 +52,11 @@ typedef enum vxp_long_verdict {
   VXP_LONG_VALID,   /* every piece parsed without an error: parse the item whole */
   VXP_LONG_SYNTAX,  /* a piece has a syntax error, the first at `at` */
   VXP_LONG_UNSPLIT, /* more than VXP_LONG_PIECE_MAX tokens with no statement boundary outside
-                     * a long block, at `at` */
+                     * a long block or list, at `at` */
   VXP_LONG_HEAD,    /* the head runs past VXP_LONG_HEAD_MAX tokens, at `at` */
   VXP_LONG_NO_BODY, /* no `{` opens a body at the item's top level */
-  VXP_LONG_NESTED,  /* long blocks nested past VXP_LONG_DEPTH_MAX, or so that checking them
-                     * would parse more than 4 times the item's tokens, at `at` */
+  VXP_LONG_NESTED,  /* long blocks or lists nested past VXP_LONG_DEPTH_MAX, or so that
+                     * checking them would parse more than 4 times the item's tokens, at `at` */
   VXP_LONG_STOPPED  /* a piece's parse was cancelled, ran out of time or failed */
 } vxp_long_verdict;
 

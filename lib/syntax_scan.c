@@ -509,8 +509,9 @@ static int report_long_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut
       break;
     case VXP_LONG_UNSPLIT:
       snprintf(what, sizeof(what),
-               "a statement of more than %d tokens outside its blocks in %s (each of its "
-               "statements, less the blocks it holds, must be shorter)",
+               "a statement of more than %d tokens outside its blocks and lists in %s (each of "
+               "its statements, less the long blocks and comma-separated lists it holds, must "
+               "be shorter)",
                VXP_LONG_PIECE_MAX, item);
       break;
     case VXP_LONG_HEAD:
@@ -520,8 +521,8 @@ static int report_long_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut
     case VXP_LONG_NO_BODY: snprintf(what, sizeof(what), "%s with no body in braces", item); break;
     case VXP_LONG_NESTED:
       snprintf(what, sizeof(what),
-               "blocks of more than %d tokens nested more than %d deep, or too many to check in "
-               "pieces, in %s",
+               "blocks or lists of more than %d tokens nested more than %d deep, or too many to "
+               "check in pieces, in %s",
                VXP_LONG_PIECE_TOKENS, VXP_LONG_DEPTH_MAX, item);
       break;
     default: snprintf(what, sizeof(what), "the check of %s was stopped", item); break;

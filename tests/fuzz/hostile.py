@@ -118,6 +118,17 @@ def cases():
         b"  for i in 0..2 {\n  for j in 0..3 {\n" + b"".join(
             b"  let x = = ;\n" if i == 50000 else place(i) for i in range(10 ** 5))
         + b"  }\n  }\n"), None
+    # long comma-separated lists, checked in pieces of whole elements (docs/limits.md "Long
+    # items"): valid ones are parsed whole; a broken one, or long lists nested past the limit,
+    # is cut with VXP0003
+    elems = b", ".join(b"%d" % (i % 10) for i in range(10 ** 5))
+    yield "array-literal-1e5", body(b"  let a = [" + elems + b"];\n"), None
+    yield "call-arguments-1e5", body(b"  print(" + elems + b");\n"), None
+    yield "array-literal-1e5-one-syntax-error", body(
+        b"  let a = [" + b",\n".join(b"= =" if i == 50000 else b"%d" % (i % 10)
+                                     for i in range(10 ** 5)) + b"];\n"), None
+    yield "long-lists-nested-300", body(b"  let a = " + b"[0, " * 300 + elems
+                                        + b"]" * 300 + b";\n"), None
     yield "roles-1e4-distinct", body(b"".join(place(i)[:-1] + b" // role: r%d\n" % i
                                               for i in range(10 ** 4))), None
     # --- overflowing shapes and trip counts, numbers at the edges

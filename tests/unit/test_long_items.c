@@ -447,15 +447,136 @@ static void test_long_items__a_syntax_error_deep_in_a_for_body_is_reported_first
   free(s);
 }
 
-/* What is still refused says so: one statement of more than VXP_LONG_PIECE_MAX tokens outside
- * any block (an array of 4 x 10^4 elements, 8 x 10^4 tokens) has no boundary to check it at. */
+/* The verdict of checking `s`'s function `fn main` (its last `}` ends it) in pieces, and the
+ * pieces parsed into *pieces. */
+static vxp_long_verdict check_main(const char *s, uint32_t *pieces) {
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  assert_int_equal(vxp_source_new(&src, ctx, "long.vx", s, strlen(s)), VXP_OK);
+  uint32_t item = (uint32_t)(strstr(s, "fn main") - s);
+  vxp_long_check check;
+  assert_int_equal(
+      vxp_long_item__check(ctx, src, item, (uint32_t)(strrchr(s, '}') + 1 - s), NULL, &check, NULL),
+      VXP_OK);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  if (pieces) *pieces = check.pieces;
+  return check.verdict;
+}
+
+/* `n` elements `first`, `first + 1`, ... (mod 10), each followed by `sep`. */
+static void elements(text *t, size_t n, const char *sep) {
+  for (size_t i = 0; i < n; i++)
+    put(t, "%zu%s", i % 10, i + 1 < n ? sep : "");
+}
+
+/* An array literal of 6 x 10^4 elements (12 x 10^4 tokens, one statement) in a function that
+ * places a 16 x 16 f32 tile: checked through the list's own pieces (runs of whole elements
+ * between `let table = [` and `];`), parsed whole, and admitted with the tile's 1,024 bytes
+ * (the array is a value, not a placement). The same with the list in a call's 6 x 10^4
+ * arguments, and two long lists in one statement (each checked with the other emptied). */
+static void test_long_items__a_long_array_literal_or_argument_list_is_analysed_whole(void **state) {
+  (void)state;
+  static const char *const shapes[][2] = {{"  let table = [", "];\n"},
+                                          {"  print(", ");\n"},
+                                          {"  print([", "], [1, 2]);\n"},
+                                          {"  let pair = ([", "], [0]);\n"}};
+  for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+    text t = {NULL, 0, 0};
+    put(&t,
+        "fn main() -> i32 {\n  let t = transfer(Tensor<f32, [16, 16]>::uninit(), "
+        "Memory::HBM);\n%s",
+        shapes[k][0]);
+    elements(&t, 60000, ", ");
+    put(&t, "%s", shapes[k][1]);
+    if (k == 3) { /* a second long list in the same statement */
+      t.len -= strlen("[0]);\n");
+      put(&t, "[");
+      elements(&t, 60000, ", ");
+      put(&t, "]);\n");
+    }
+    put(&t, "  spawn on(Topology::Device) { t[0][0] = 1.0; }\n  return 0;\n}\n");
+    assert_true(rough_tokens(t.s) > 2 * VXP_LONG_PIECE_MAX);
+    uint32_t pieces = 0;
+    assert_int_equal(check_main(t.s, &pieces), VXP_LONG_VALID);
+    assert_true(pieces > 10); /* the list's runs, not one piece */
+    test_run r = analyse_a100(t.s);
+    assert_int_equal(error_count(r.an), 0);
+    assert_true(vxp_analysis_admitted(r.an));
+    const vxp_resident_set *rs = test_resident(r.an, "main", "HBM");
+    assert_non_null(rs);
+    assert_true(vxp_resident_set_peak_bytes(rs) == (uint64_t)16 * 16 * 4);
+    test_done(&r);
+    free(t.s);
+  }
+}
+
+/* Lists whose runs would not parse alone are not split, as before: a tuple (two to six
+ * elements: a run of one would be `(e,)`) and `grad`'s arguments (a function's name first).
+ * Each here is long (more than VXP_LONG_PIECE_TOKENS tokens) but short enough for one piece. */
+static void test_long_items__tuples_and_grad_arguments_are_not_split(void **state) {
+  (void)state;
+  text t = {NULL, 0, 0};
+  put(&t, "fn main() -> i32 {\n  let v = [1];\n  let pair = (v");
+  for (int i = 0; i < 1500; i++)
+    put(&t, "[0]");
+  put(&t, ", v");
+  for (int i = 0; i < 1500; i++)
+    put(&t, "[0]");
+  put(&t, ");\n  let g = grad(f, ");
+  elements(&t, 3000, ", ");
+  put(&t, ");\n");
+  for (int i = 0; i < 40000; i++) /* a long item */
+    put(&t, "  let x%d = %d;\n", i, i);
+  put(&t, "  return 0;\n}\n");
+  assert_int_equal(check_main(t.s, NULL), VXP_LONG_VALID);
+  free(t.s);
+}
+
+/* A broken element in the middle of a long array literal (one element a line): the first
+ * diagnostic is its syntax error, at its line; VXP0003 then says the long item has one. */
+static void test_long_items__a_syntax_error_in_a_long_list_is_reported_first(void **state) {
+  (void)state;
+  text t = {NULL, 0, 0};
+  put(&t, "fn main() -> i32 {\n  let table = [\n");
+  for (int i = 0; i < 60000; i++)
+    put(&t, "    %d,\n", i % 10);
+  put(&t, "  ];\n  return 0;\n}\n");
+  size_t at = line_offset(t.s, 30003); /* the 30,001st element */
+  memcpy(t.s + at, "    =,", 6);
+  assert_int_equal(check_main(t.s, NULL), VXP_LONG_SYNTAX);
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, t.s);
+  const vxp_diagnostic *first = program_diag(prog, 0);
+  assert_non_null(first);
+  assert_string_equal(vxp_diagnostic_code(first), "VXP0001");
+  assert_int_equal(vxp_diagnostic_range(first).start.line, 30002); /* 0-based */
+  size_t cuts = 0;
+  for (size_t i = 0; i < vxp_program_diagnostic_count(prog); i++) {
+    const vxp_diagnostic *d = program_diag(prog, i);
+    assert_true(vxp_diagnostic_range(d).start.line != 0);
+    if (strcmp(vxp_diagnostic_code(d), "VXP0003") == 0) {
+      cuts++;
+      assert_non_null(strstr(vxp_diagnostic_message(d), "has a syntax error"));
+    }
+  }
+  assert_int_equal(cuts, 1);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(t.s);
+}
+
+/* What is still refused says so: one statement of more than VXP_LONG_PIECE_MAX tokens with no
+ * block or list to split it at (`grad`'s 4 x 10^4 arguments, which are not split). */
 static void test_long_items__a_statement_long_outside_its_blocks_names_the_limit(void **state) {
   (void)state;
   text t = {NULL, 0, 0};
-  put(&t, "fn main() -> i32 {\n  let a = [0");
-  for (int i = 0; i < 40000; i++)
-    put(&t, ", %d", i % 10);
-  put(&t, "];\n  return 0;\n}\n");
+  put(&t, "fn main() -> i32 {\n  let v = [1];\n  let a = grad(f, ");
+  elements(&t, 40000, ", ");
+  put(&t, ");\n  return 0;\n}\n");
+  assert_int_equal(check_main(t.s, NULL), VXP_LONG_UNSPLIT);
   vxp_context *ctx = test_context();
   vxp_source *src = NULL;
   vxp_program *prog = parse_text(ctx, &src, t.s);
@@ -465,7 +586,7 @@ static void test_long_items__a_statement_long_outside_its_blocks_names_the_limit
     if (strcmp(vxp_diagnostic_code(d), "VXP0003") != 0) continue;
     cuts++;
     assert_non_null(strstr(vxp_diagnostic_message(d), "a statement of more than 49152 tokens"));
-    assert_int_equal(vxp_diagnostic_range(d).start.line, 1); /* in main's `let`, line 2 */
+    assert_int_equal(vxp_diagnostic_range(d).start.line, 2); /* in main's second `let` */
   }
   assert_int_equal(cuts, 1);
   vxp_program_free(prog);
@@ -709,6 +830,9 @@ int main(void) {
       cmocka_unit_test(test_long_items__a_for_body_of_1e5_statements_is_analysed_whole),
       cmocka_unit_test(test_long_items__nested_long_blocks_are_analysed_whole),
       cmocka_unit_test(test_long_items__a_syntax_error_deep_in_a_for_body_is_reported_first),
+      cmocka_unit_test(test_long_items__a_long_array_literal_or_argument_list_is_analysed_whole),
+      cmocka_unit_test(test_long_items__tuples_and_grad_arguments_are_not_split),
+      cmocka_unit_test(test_long_items__a_syntax_error_in_a_long_list_is_reported_first),
       cmocka_unit_test(test_long_items__a_statement_long_outside_its_blocks_names_the_limit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
