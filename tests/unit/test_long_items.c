@@ -755,6 +755,34 @@ static void test_long_items__an_edit_inside_a_long_function_parses_only_its_piec
   free(body);
 }
 
+/* Edits inside a long array literal (one element a line, beside a placed tile) take the memo
+ * of pieces as a long block's do: an element changed within its tokens parses only its piece;
+ * a broken element and its repair give what a fresh parse and analysis give. */
+static void test_long_items__an_edit_inside_a_long_list_parses_only_its_piece(void **state) {
+  (void)state;
+  text t = {NULL, 0, 0};
+  put(&t, "fn main() -> i32 {\n  let t = transfer(Tensor<f32, [16, 16]>::uninit(), "
+          "Memory::HBM);\n  let table = [\n");
+  for (int i = 0; i < 40000; i++)
+    put(&t, "    %d,\n", i % 7);
+  put(&t, "  ];\n  spawn on(Topology::Device) { t[0][0] = 1.0; }\n  return 0;\n}\n");
+  session s;
+  session_start(&s, t.s);
+  uint32_t all = s.prog->long_memo.parsed;
+  assert_true(all > 10);                   /* the list's runs */
+  edit(&s, "    3,\n", 3000, "    9,\n"); /* one element, the same tokens */
+  assert_int_equal(s.prog->long_memo.parsed, 1);
+  assert_int_equal(s.prog->long_memo.kept, all - 1);
+  assert_true(main_peak(s.an) == 1024);
+  edit(&s, "    9,\n", 0, "    9 9,\n"); /* broken: as a fresh parse */
+  assert_false(vxp_analysis_admitted(s.an));
+  edit(&s, "    9 9,\n", 0, "    9,\n"); /* repaired */
+  assert_true(vxp_analysis_admitted(s.an));
+  assert_true(main_peak(s.an) == 1024);
+  session_end(&s);
+  free(t.s);
+}
+
 /* An edit of the long function's head (every piece holds it) checks every piece again. */
 static void test_long_items__an_edit_of_a_long_items_head_checks_every_piece(void **state) {
   (void)state;
@@ -833,6 +861,7 @@ int main(void) {
       cmocka_unit_test(test_long_items__a_long_array_literal_or_argument_list_is_analysed_whole),
       cmocka_unit_test(test_long_items__tuples_and_grad_arguments_are_not_split),
       cmocka_unit_test(test_long_items__a_syntax_error_in_a_long_list_is_reported_first),
+      cmocka_unit_test(test_long_items__an_edit_inside_a_long_list_parses_only_its_piece),
       cmocka_unit_test(test_long_items__a_statement_long_outside_its_blocks_names_the_limit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
