@@ -769,7 +769,7 @@ static void test_long_items__an_edit_inside_a_long_list_parses_only_its_piece(vo
   session s;
   session_start(&s, t.s);
   uint32_t all = s.prog->long_memo.parsed;
-  assert_true(all > 10);                   /* the list's runs */
+  assert_true(all > 10);                  /* the list's runs */
   edit(&s, "    3,\n", 3000, "    9,\n"); /* one element, the same tokens */
   assert_int_equal(s.prog->long_memo.parsed, 1);
   assert_int_equal(s.prog->long_memo.kept, all - 1);
