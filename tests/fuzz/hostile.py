@@ -9,7 +9,7 @@ and expression form to 10^6, overflowing shapes and trip counts, 10 MB lines, in
 UTF-8, NUL bytes, CRLF, cyclic and self-referential machine models, recursion,
 instantiation explosions, 10^5 functions, tiles and spaces, syntax errors in 10 MB of
 functions (one, one every window, one in each function, an item left open before the last),
-/dev/zero; and --time-limit
+long comma-separated lists (10^5 elements or arguments, one broken, 300 nested), /dev/zero; and --time-limit
 stopping four commands on a 10 MB program. Every case runs
 through check, parse and emit-cuda, and one more command in turn (JSON, SARIF, explain,
 roofline, plot, the S-expression); each run must end with exit 0, 1 or 2 and a diagnostic,
