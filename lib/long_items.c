@@ -463,12 +463,72 @@ static int read_braces(walk *w, uint32_t open, uint32_t close, uint64_t *tokens)
   return rc;
 }
 
+/* A `const` item [start, end) (`const NAME : Type = EXPR ;`, its `;` the last byte, or
+ * missing: a piece without it has a syntax error where it is missing): one
+ * statement, checked through the long lists it holds (the sentinel w->braces.items[0] stands
+ * for the item), as a statement of a block is: `const T : Tensor<i64, [N]> = [` before each
+ * run of whole elements, `];` after. */
+static int check_const(walk *w, uint32_t start, uint32_t end) {
+  const char *t = w->src->text;
+  vxp_long_check *out = w->out;
+  uint32_t s;
+  uint32_t e = next_token(t, start, end, &s);
+  if (s >= end || e - s + 1 != 5 || memcmp(t + s, "const", 5) != 0) {
+    out->verdict = VXP_LONG_NO_BODY;
+    return VXP_OK;
+  }
+  brace item = {start, end - 1, 0, 0, 0, false};
+  if (!array_push(w->ctx, &w->braces, item)) return VXP_ENOMEM;
+  uint64_t tokens = 0;
+  int rc = read_braces(w, start, end - 1, &tokens); /* the brackets up to the item's last byte */
+  if (rc != VXP_OK) return rc;
+  uint64_t own = tokens; /* the tokens outside the long lists (their brackets counted) */
+  for (size_t k = 1; k < w->braces.len;) {
+    const brace *b = &w->braces.items[k];
+    if (b->close == UINT32_MAX) break; /* not at a `;` at depth 0: the scan ends none so */
+    if (long_brace(b, t)) {
+      if (!array_push(w->ctx, &w->kids, k)) return VXP_ENOMEM;
+      own -= b->tokens;
+      k = b->next;
+    } else {
+      k++;
+    }
+  }
+  if (w->kids.len == 0 || own > VXP_LONG_PIECE_MAX) {
+    out->verdict = VXP_LONG_UNSPLIT;
+    return VXP_OK;
+  }
+  w->budget = 4 * tokens + 4 * (uint64_t)VXP_LONG_PIECE_MAX;
+  return check_kids(w, 0, start, end, 0, own, 0);
+}
+
 int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start, uint32_t end,
                          const vxp_long_memo_use *use, vxp_long_check *out, vxp_diag_list *diags) {
   const char *t = src->text;
   memset(out, 0, sizeof(*out));
   out->verdict = VXP_LONG_VALID;
   out->at = start;
+  uint32_t ks, ke = next_token(t, start, end, &ks); /* a `const` ends with `;`, or lacks it */
+  if (ks < end && ke - ks + 1 == 5 && memcmp(t + ks, "const", 5) == 0) {
+    walk w;
+    memset(&w, 0, sizeof(w));
+    w.ctx = ctx;
+    w.src = src;
+    w.start = start;
+    w.end = end;
+    w.use = use;
+    w.out = out;
+    w.diags = diags;
+    int rc = check_const(&w, start, end);
+    array_free(ctx, &w.braces);
+    array_free(ctx, &w.before);
+    array_free(ctx, &w.after);
+    array_free(ctx, &w.kids);
+    array_free(ctx, &w.ranges);
+    array_free(ctx, &w.spans);
+    array_free(ctx, &w.moved);
+    return rc;
+  }
   /* The head: up to the first `{` at the item's top level, which opens the body that the
    * item's last byte closes (the scan ends an item at the first `}` back at depth 0). */
   uint32_t open = UINT32_MAX, s = start;

@@ -42,6 +42,13 @@ static bool is_item_word(const char *t, size_t n, bool *semi) {
   return false;
 }
 
+/* Whether the item at t[at..len) is a `const` (`const NAME : Type = EXPR ;`): the one item
+ * ended by `;` that may be long (a generated table), checked in pieces like a braced one. */
+static bool const_item(const char *t, size_t at, size_t len) {
+  return len - at > 5 && memcmp(t + at, "const", 5) == 0 &&
+         (t[at + 5] == ' ' || t[at + 5] == '\t' || t[at + 5] == '\n' || t[at + 5] == '\r');
+}
+
 /* Whether the word ending at `i` is the name of a top-level macro invocation (`name!(...);`,
  * an item of the grammar: the standard library stamps its methods so); it ends with its
  * `;` (`*semi`). `macro_rules!` is an item word, not an invocation. */
@@ -125,11 +132,12 @@ static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, siz
                      int64_t shift, size_t *stopped, int *rc, vxp_long_fault *fault,
                      const vxp_long_memo_use *use) {
   size_t depth = 0;
-  /* A braced item past VXP_MAX_PENDING_TOKENS (`long_at`: where it passed them, SIZE_MAX
-   * while none) is not cut when it is checked in pieces (long_items.h) with the context's
+  /* A braced item or a `const` past VXP_MAX_PENDING_TOKENS (`long_at`: where it passed them,
+   * SIZE_MAX while none) is not cut when it is checked in pieces (long_items.h) with the context's
    * parser: it is scanned to its end and checked there. The check needs `src` and `ctx`. */
   bool check_long = ctx && src;
   size_t long_at = SIZE_MAX, item_start = 0;
+  bool unended = false; /* the item is a `const` that reached the next item's line */
   *stopped = SIZE_MAX;
   *rc = VXP_OK;
   /* Two estimates of what the parser's stack may hold, each with its limit.
@@ -208,8 +216,10 @@ static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, siz
       level[depth] = 0;
       if (c == ';' && depth == 0) {
         /* `const N: A<x;` repeated: the `;` of an unclosed generic does not end the item,
-         * and a `;` in the head of a braced item is stray. */
-        ends_item = window == WINDOW_ENDED && angles == 0;
+         * and a `;` in the head of a braced item is stray. A long `const` ends at its first
+         * `;` at depth 0 (its expression holds none) and is checked there, so that a broken
+         * one is never handed to the parser. */
+        ends_item = window == WINDOW_ENDED && (angles == 0 || long_at != SIZE_MAX);
         if (!ends_item) window = WINDOW_UNKNOWN;
       }
     } else if (!comment) {
@@ -241,6 +251,7 @@ static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, siz
       long_at = SIZE_MAX;
     }
     if (ends_item) {
+      unended = false;
       if (!tainted) pending = 0;
       angles = 0;
       window = WINDOW_EMPTY;
@@ -267,6 +278,23 @@ static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, siz
         }
       }
       continue;
+    }
+    /* A long `const` that reaches the next item's line (an item keyword and a blank in column
+     * 0, at depth 0) lacks its `;`: checked up to that line, its pieces report the missing `;`
+     * where it is, and the text is cut at its start. */
+    bool semi_next = false;
+    bool item_line = window == WINDOW_ENDED && depth == 0 && start > 0 && t[start - 1] == '\n' &&
+                     is_word_byte(c) && i + 1 < len && (t[i + 1] == ' ' || t[i + 1] == '\t') &&
+                     is_item_word(t + start, i + 1 - start, &semi_next);
+    /* one that reached an item line while short is not made long: the parser sees its prefix
+     * up to the pending limit, as before, and reports the missing `;` there */
+    if (item_line && long_at == SIZE_MAX) unended = true;
+    if (item_line && long_at != SIZE_MAX) {
+      vxp_long_check check;
+      int checked =
+          vxp_long_item__check(ctx, src, (uint32_t)item_start, (uint32_t)start, use, &check, NULL);
+      if (checked != VXP_OK) *rc = checked;
+      return long_cut(fault, why, item_start, VXP_SYNTAX_CUT_NONE, start, &check);
     }
     /* A line that starts in column 0 with an item keyword and a blank is where the
      * grammar's scanner ends broken text (grammar/src/scanner.c): stray text stops there,
@@ -329,7 +357,8 @@ static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, siz
       macro = macro || c == '!';
     }
     bool over = ++pending > limit;
-    if (over && check_long && window == WINDOW_BRACED && !tainted && !outside) {
+    if (over && check_long && !tainted && !outside && !unended &&
+        (window == WINDOW_BRACED || (window == WINDOW_ENDED && const_item(t, item_start, len)))) {
       if (long_at == SIZE_MAX) long_at = start;
       over = false;
     }
@@ -493,6 +522,8 @@ static int report_long_cut(vxp_context *ctx, const vxp_source *src, uint32_t cut
     else
       snprintf(what, sizeof(what), "more than %d tokens of statements left open in %s",
                VXP_MAX_NESTED_TOKENS, item);
+  } else if (!f.checked && const_item(src->text, cut, src->len)) {
+    snprintf(what, sizeof(what), "%s does not end: no `;` ends it by the end of the text", item);
   } else if (!f.checked) {
     snprintf(what, sizeof(what), "%s does not end: its body is not closed by the end of the text",
              item);

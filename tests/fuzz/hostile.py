@@ -9,7 +9,8 @@ and expression form to 10^6, overflowing shapes and trip counts, 10 MB lines, in
 UTF-8, NUL bytes, CRLF, cyclic and self-referential machine models, recursion,
 instantiation explosions, 10^5 functions, tiles and spaces, syntax errors in 10 MB of
 functions (one, one every window, one in each function, an item left open before the last),
-long comma-separated lists (10^5 elements or arguments, one broken, 300 nested), /dev/zero; and --time-limit
+long comma-separated lists (10^5 elements or arguments, one broken, 300 nested), a const
+table of 10^5 elements (valid, one broken, unended), /dev/zero; and --time-limit
 stopping four commands on a 10 MB program. Every case runs
 through check, parse and emit-cuda, and one more command in turn (JSON, SARIF, explain,
 roofline, plot, the S-expression); each run must end with exit 0, 1 or 2 and a diagnostic,
@@ -129,6 +130,14 @@ def cases():
                                      for i in range(10 ** 5)) + b"];\n"), None
     yield "long-lists-nested-300", body(b"  let a = " + b"[0, " * 300 + elems
                                         + b"]" * 300 + b";\n"), None
+    # a generated lookup table: a top-level const whose array literal holds 10^5 elements
+    # (valid: parsed whole), one of them broken, or no `;` to end it
+    table = b"const TABLE : Tensor<i64, [100000]> = [\n"
+    yield "const-table-1e5", table + elems + b"];\n\n" + body(b""), None
+    yield "const-table-1e5-one-syntax-error", table + b",\n".join(
+        b"= =" if i == 50000 else b"%d" % (i % 10) for i in range(10 ** 5)) + b"];\n\n" \
+        + body(b""), None
+    yield "const-table-1e5-unended", table + elems + b"]\n\n" + body(b""), None
     yield "roles-1e4-distinct", body(b"".join(place(i)[:-1] + b" // role: r%d\n" % i
                                               for i in range(10 ** 4))), None
     # --- overflowing shapes and trip counts, numbers at the edges

@@ -595,6 +595,106 @@ static void test_long_items__a_statement_long_outside_its_blocks_names_the_limit
   free(t.s);
 }
 
+/* A generated lookup table: a top-level `const` whose array literal holds 6 x 10^4 elements
+ * (one a line), checked through the list's pieces (`const TABLE : ... = [` before each run of
+ * whole elements, `];` after), parsed whole and analysed: the const N beside it sizes a tile
+ * of N f32 (its exact bytes), and main reads the table. A long `const` of a comparison (whose
+ * `<` a short item's scan would count as a generic's) ends at its `;` too. */
+static void test_long_items__a_long_const_table_is_analysed_whole(void **state) {
+  (void)state;
+  static const char *const shapes[][2] = {{"const TABLE : Tensor<i64, [N]> = [\n", "];\n"},
+                                          {"const SMALL : bool = [\n", "][0] < 3;\n"}};
+  for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+    text t = {NULL, 0, 0};
+    put(&t, "const N : i64 = 60000;\n\n%s", shapes[k][0]);
+    elements(&t, 60000, ",\n");
+    put(&t,
+        "%s\nfn main() -> i32 {\n  let first = TABLE;\n"
+        "  let u = transfer(Tensor<f32, [N]>::uninit(), Memory::HBM);\n"
+        "  spawn on(Topology::Device) { u[0] = 1.0; }\n  return 0;\n}\n",
+        shapes[k][1]);
+    assert_true(rough_tokens(t.s) > 2 * VXP_LONG_PIECE_MAX);
+    vxp_context *ctx = test_context();
+    vxp_source *src = NULL;
+    assert_int_equal(vxp_source_new(&src, ctx, "long.vx", t.s, t.len), VXP_OK);
+    uint32_t item = (uint32_t)(strstr(t.s, shapes[k][0]) - t.s);
+    uint32_t end = (uint32_t)(strstr(t.s, shapes[k][1]) + strlen(shapes[k][1]) - 1 - t.s);
+    vxp_long_check check;
+    assert_int_equal(vxp_long_item__check(ctx, src, item, end, NULL, &check, NULL), VXP_OK);
+    assert_int_equal(check.verdict, VXP_LONG_VALID);
+    assert_true(check.pieces > 10); /* the list's runs, not one piece */
+    vxp_syntax_cut why;
+    assert_int_equal(vxp_syntax__parsable_length(ctx, src, &why), t.len);
+    vxp_source_free(src);
+    vxp_context_free(ctx);
+    test_run r = analyse_a100(t.s);
+    assert_int_equal(vxp_program_diagnostic_count(r.prog), 0);
+    assert_int_equal(error_count(r.an), 0);
+    assert_true(vxp_analysis_admitted(r.an));
+    const vxp_resident_set *rs = test_resident(r.an, "main", "HBM");
+    assert_non_null(rs);
+    assert_true(vxp_resident_set_peak_bytes(rs) == (uint64_t)60000 * 4);
+    test_done(&r);
+    free(t.s);
+  }
+}
+
+/* A broken element in the middle of a long const table: the first diagnostic is its syntax
+ * error, at its line and column; VXP0003 then says the long item has one. Without its `;`
+ * before the next item, the missing `;` is reported where it is missing; without it at the
+ * text's end, VXP0003 says that the table does not end, at the `const`. */
+static void test_long_items__a_syntax_error_in_a_long_const_table_is_reported_first(void **state) {
+  (void)state;
+  text t = {NULL, 0, 0};
+  put(&t, "const TABLE : Tensor<i64, [60000]> = [\n");
+  for (int i = 0; i < 60000; i++)
+    put(&t, "    %d,\n", i % 10);
+  put(&t, "];\n\nfn main() -> i32 {\n  return 0;\n}\n");
+  size_t at = line_offset(t.s, 30002); /* the 30,001st element */
+  memcpy(t.s + at, "    =,", 6);
+  vxp_context *ctx = test_context();
+  vxp_source *src = NULL;
+  vxp_program *prog = parse_text(ctx, &src, t.s);
+  const vxp_diagnostic *first = program_diag(prog, 0);
+  assert_non_null(first);
+  assert_string_equal(vxp_diagnostic_code(first), "VXP0001");
+  assert_int_equal(vxp_diagnostic_range(first).start.line, 30001); /* 0-based */
+  assert_int_equal(vxp_diagnostic_range(first).start.column, 4);
+  size_t cuts = 0;
+  for (size_t i = 0; i < vxp_program_diagnostic_count(prog); i++) {
+    const vxp_diagnostic *d = program_diag(prog, i);
+    if (strcmp(vxp_diagnostic_code(d), "VXP0003") != 0) continue;
+    cuts++;
+    assert_non_null(strstr(vxp_diagnostic_message(d), "has a syntax error"));
+  }
+  assert_int_equal(cuts, 1);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  memcpy(t.s + at, "    0,", 6); /* repaired, and its `;` dropped */
+  char *semi = strstr(t.s, "];\n");
+  memmove(semi + 1, semi + 2, strlen(semi + 2) + 1);
+  prog = parse_text(ctx, &src, t.s);
+  first = program_diag(prog, 0);
+  assert_non_null(first);
+  assert_string_equal(vxp_diagnostic_code(first), "VXP0001");
+  assert_non_null(strstr(vxp_diagnostic_message(first), "missing ';'"));
+  assert_int_equal(vxp_diagnostic_range(first).start.line, 60001); /* after the `]` */
+  assert_int_equal(vxp_diagnostic_range(first).start.column, 1);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  semi[1] = '\0'; /* the text ends after the `]` */
+  prog = parse_text(ctx, &src, t.s);
+  size_t n = vxp_program_diagnostic_count(prog);
+  assert_int_equal(n, 1);
+  assert_string_equal(vxp_diagnostic_code(program_diag(prog, 0)), "VXP0003");
+  assert_non_null(strstr(vxp_diagnostic_message(program_diag(prog, 0)), "no `;` ends it"));
+  assert_int_equal(vxp_diagnostic_range(program_diag(prog, 0)).start.line, 0);
+  vxp_program_free(prog);
+  vxp_source_free(src);
+  vxp_context_free(ctx);
+  free(t.s);
+}
+
 /* An editor's session on a long function: each edit (a tile's size, a syntax error, its
  * repair) is reparsed and analysed incrementally and gives what a fresh parse and analysis of
  * the same text gives: the peak, and the diagnostics' codes and places. */
@@ -863,6 +963,8 @@ int main(void) {
       cmocka_unit_test(test_long_items__a_syntax_error_in_a_long_list_is_reported_first),
       cmocka_unit_test(test_long_items__an_edit_inside_a_long_list_parses_only_its_piece),
       cmocka_unit_test(test_long_items__a_statement_long_outside_its_blocks_names_the_limit),
+      cmocka_unit_test(test_long_items__a_long_const_table_is_analysed_whole),
+      cmocka_unit_test(test_long_items__a_syntax_error_in_a_long_const_table_is_reported_first),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
