@@ -13,7 +13,9 @@
  * of the block, then each block's `}` and the rest of its statement on the way back. A long
  * comma-separated list (an array literal's `[`, a call's arguments: any list of the grammar
  * but a tuple's and `grad`'s) is checked so too, in runs of whole elements split at its
- * commas (`let t = [` before, `];` after; every such list takes a trailing comma). When
+ * commas (`let t = [` before, `];` after; every such list takes a trailing comma). A
+ * top-level `const` (a generated table, ended by its `;`) is one such statement, checked
+ * through its long lists (`const T : Tensor<i64, [N]> = [` before, `];` after). When
  * every piece parses without an error, the whole item is valid and is parsed whole like any
  * other item; when one does not, its error recovery has run on a piece of bounded size, and
  * the item is not parsed whole (VXP0003 names why). Pieces cost at most about twice their
@@ -80,7 +82,8 @@ typedef struct vxp_long_memo_use {
 } vxp_long_memo_use;
 
 /* Check the item [start, end) of `src` (from its first token to the `}` that closes its body,
- * which the scan of syntax.c found) in pieces with the context's parser. With `diags`, the
+ * or a `const`'s `;` or the line of the next item when it lacks one, which the scan of
+ * syntax_scan.c found) in pieces with the context's parser. With `diags`, the
  * syntax diagnostics of the first piece with an error are appended to it (each in the whole
  * text's coordinates). With `use` (NULL: none), pieces that an earlier check found valid are
  * not parsed again, and the valid pieces are appended to use->memo: the verdict is the same
