@@ -883,6 +883,39 @@ static void test_long_items__an_edit_inside_a_long_list_parses_only_its_piece(vo
   free(t.s);
 }
 
+/* Edits of a long const table and of the const beside it: an element edited within its
+ * tokens parses only its piece; breaking and repairing an element, and resizing the tile the
+ * other const sizes, give what a fresh parse and analysis give. */
+static void test_long_items__edits_of_a_long_const_table_give_the_fresh_result(void **state) {
+  (void)state;
+  text t = {NULL, 0, 0};
+  put(&t, "const N : i64 = 16;\n\nconst TABLE : Tensor<i64, [40000]> = [\n");
+  for (int i = 0; i < 40000; i++)
+    put(&t, "    %d,\n", i % 7);
+  put(&t, "];\n\nfn main() -> i32 {\n  let t = transfer(Tensor<f32, [N, 16]>::uninit(), "
+          "Memory::HBM);\n  spawn on(Topology::Device) { t[0][0] = 1.0; }\n  return 0;\n}\n");
+  session s;
+  session_start(&s, t.s);
+  assert_true(vxp_analysis_admitted(s.an));
+  uint32_t all = s.prog->long_memo.parsed;
+  assert_true(all > 10);                  /* the list's runs */
+  edit(&s, "    3,\n", 3000, "    9,\n"); /* one element, the same tokens */
+  assert_int_equal(s.prog->long_memo.parsed, 1);
+  assert_int_equal(s.prog->long_memo.kept, all - 1);
+  assert_as_fresh(&s);
+  edit(&s, "    9,\n", 0, "    9 9,\n"); /* broken */
+  assert_false(vxp_analysis_admitted(s.an));
+  assert_as_fresh(&s);
+  edit(&s, "    9 9,\n", 0, "    9,\n"); /* repaired */
+  assert_true(vxp_analysis_admitted(s.an));
+  assert_as_fresh(&s);
+  edit(&s, "= 16;", 0, "= 32;"); /* the other const: a tile of 32 x 16 f32 */
+  assert_true(main_peak(s.an) == 32 * 16 * 4);
+  assert_as_fresh(&s);
+  session_end(&s);
+  free(t.s);
+}
+
 /* An edit of the long function's head (every piece holds it) checks every piece again. */
 static void test_long_items__an_edit_of_a_long_items_head_checks_every_piece(void **state) {
   (void)state;
@@ -965,6 +998,7 @@ int main(void) {
       cmocka_unit_test(test_long_items__a_statement_long_outside_its_blocks_names_the_limit),
       cmocka_unit_test(test_long_items__a_long_const_table_is_analysed_whole),
       cmocka_unit_test(test_long_items__a_syntax_error_in_a_long_const_table_is_reported_first),
+      cmocka_unit_test(test_long_items__edits_of_a_long_const_table_give_the_fresh_result),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
