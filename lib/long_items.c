@@ -8,11 +8,6 @@
 #include "long_items.h"
 #include "syntax.h"
 
-static bool word_byte(unsigned char c) {
-  return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         c >= 0x80;
-}
-
 /* The token of t[i..end) that starts at or after `i`, as syntax.c's scan reads tokens (a
  * comment, a string, a word or one byte): *start set to its first byte, returns its last; or
  * `end` when only blanks are left. */
@@ -30,8 +25,8 @@ static uint32_t next_token(const char *t, uint32_t i, uint32_t end, uint32_t *st
       if (t[i] == '\\') i++;
     }
     if (i >= end) i = end - 1; /* an unterminated string runs to the end */
-  } else if (word_byte(c)) {
-    while (i + 1 < end && word_byte((unsigned char)t[i + 1]))
+  } else if (vxp_source__word_byte(c)) {
+    while (i + 1 < end && vxp_source__word_byte((unsigned char)t[i + 1]))
       i++;
   }
   return i;
@@ -425,7 +420,7 @@ static int read_braces(walk *w, uint32_t open, uint32_t close, uint64_t *tokens)
     n++;
     uint32_t ps = ws, pe = we; /* the word before this token, if any */
     if (!(t[s] == '/' && i > s && t[s + 1] == '/')) {
-      bool word = word_byte((unsigned char)t[s]);
+      bool word = vxp_source__word_byte((unsigned char)t[s]);
       ws = word ? s : 1;
       we = word ? i : 0;
     }
@@ -502,6 +497,30 @@ static int check_const(walk *w, uint32_t start, uint32_t end) {
   return check_kids(w, 0, start, end, 0, own, 0);
 }
 
+/* A walk of the item [start, end) of `src`, its tables empty. */
+static void walk_init(walk *w, vxp_context *ctx, const vxp_source *src, uint32_t start,
+                      uint32_t end, const vxp_long_memo_use *use, vxp_long_check *out,
+                      vxp_diag_list *diags) {
+  memset(w, 0, sizeof(*w));
+  w->ctx = ctx;
+  w->src = src;
+  w->start = start;
+  w->end = end;
+  w->use = use;
+  w->out = out;
+  w->diags = diags;
+}
+
+static void walk_free(walk *w) {
+  array_free(w->ctx, &w->braces);
+  array_free(w->ctx, &w->before);
+  array_free(w->ctx, &w->after);
+  array_free(w->ctx, &w->kids);
+  array_free(w->ctx, &w->ranges);
+  array_free(w->ctx, &w->spans);
+  array_free(w->ctx, &w->moved);
+}
+
 int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start, uint32_t end,
                          const vxp_long_memo_use *use, vxp_long_check *out, vxp_diag_list *diags) {
   const char *t = src->text;
@@ -511,22 +530,9 @@ int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start
   uint32_t ks, ke = next_token(t, start, end, &ks); /* a `const` ends with `;`, or lacks it */
   if (ks < end && ke - ks + 1 == 5 && memcmp(t + ks, "const", 5) == 0) {
     walk w;
-    memset(&w, 0, sizeof(w));
-    w.ctx = ctx;
-    w.src = src;
-    w.start = start;
-    w.end = end;
-    w.use = use;
-    w.out = out;
-    w.diags = diags;
+    walk_init(&w, ctx, src, start, end, use, out, diags);
     int rc = check_const(&w, start, end);
-    array_free(ctx, &w.braces);
-    array_free(ctx, &w.before);
-    array_free(ctx, &w.after);
-    array_free(ctx, &w.kids);
-    array_free(ctx, &w.ranges);
-    array_free(ctx, &w.spans);
-    array_free(ctx, &w.moved);
+    walk_free(&w);
     return rc;
   }
   /* The head: up to the first `{` at the item's top level, which opens the body that the
@@ -557,14 +563,7 @@ int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start
     return VXP_OK;
   }
   walk w;
-  memset(&w, 0, sizeof(w));
-  w.ctx = ctx;
-  w.src = src;
-  w.start = start;
-  w.end = end;
-  w.use = use;
-  w.out = out;
-  w.diags = diags;
+  walk_init(&w, ctx, src, start, end, use, out, diags);
   uint64_t tokens = 0;
   int rc = read_braces(&w, open, end - 1, &tokens);
   if (rc == VXP_OK && (w.braces.len == 0 || w.braces.items[0].close != end - 1)) {
@@ -578,12 +577,6 @@ int vxp_long_item__check(vxp_context *ctx, const vxp_source *src, uint32_t start
     if (rc == VXP_OK && out->verdict == VXP_LONG_VALID && out->pieces + out->kept == 0)
       rc = check_piece(&w, open + 1, end - 1, head + 1 + tokens);
   }
-  array_free(ctx, &w.braces);
-  array_free(ctx, &w.before);
-  array_free(ctx, &w.after);
-  array_free(ctx, &w.kids);
-  array_free(ctx, &w.ranges);
-  array_free(ctx, &w.spans);
-  array_free(ctx, &w.moved);
+  walk_free(&w);
   return rc;
 }

@@ -2308,10 +2308,6 @@ static bool item_node(const vxp_top_nodes *top, const vxp_top_nodes *more, size_
   return false;
 }
 
-static bool ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 /* A splice whose index of the functions (L->vis, lower_visibility.h) differs from the earlier
  * version's in what a call reads of a callee (its `on` topology, its number of parameters,
  * what its pointer parameters want): every function or impl item outside the middle whose text
@@ -2342,8 +2338,9 @@ static int vis_readers_again(lowerer *L, vxp_reuse *R, const vxp_model *old,
       const char *hit = memchr(text + at, name.s[0], len - name.len - at + 1);
       if (!hit) break;
       at = (size_t)(hit - text);
-      if (memcmp(hit, name.s, name.len) != 0 || (at > 0 && ident_char(text[at - 1])) ||
-          (at + name.len < len && ident_char(text[at + name.len])))
+      if (memcmp(hit, name.s, name.len) != 0 ||
+          (at > 0 && vxp_source__word_byte((unsigned char)text[at - 1])) ||
+          (at + name.len < len && vxp_source__word_byte((unsigned char)text[at + name.len])))
         continue;
       /* the earlier version's item holding it (items are in the order of the text) */
       size_t lo = 0, hi = old->items.len;

@@ -933,24 +933,36 @@ static bool same_text(vis_name a, vis_name b) {
   return a.len == b.len && (a.len == 0 || memcmp(a.s, b.s, a.len) == 0);
 }
 
+/* Whether entries `a` (of `now`) and `b` (of `old`) index the same function at the same item,
+ * their parameters inside their tables: the entries the two indexes may be compared by. */
+static bool same_entry(const vxp_vis_index *now, const vis_fn *a, const vxp_vis_index *old,
+                       const vis_fn *b) {
+  return same_text(a->name, b->name) && a->is_extern == b->is_extern && a->item == b->item &&
+         (size_t)a->param_first + a->param_count <= now->params.len &&
+         (size_t)b->param_first + b->param_count <= old->params.len;
+}
+
+/* Whether two entries of one function differ in what a caller's visibility facts read: its
+ * `on` topology and what its pointer parameters want. */
+static bool entry_differs(const vxp_vis_index *now, const vis_fn *a, const vxp_vis_index *old,
+                          const vis_fn *b) {
+  bool differs = a->on_path != b->on_path || !same_text(a->on.name, b->on.name) ||
+                 !same_text(a->on.index, b->on.index) || a->param_count != b->param_count;
+  for (uint32_t p = 0; !differs && p < a->param_count; p++) {
+    const vis_param *x = &now->params.items[a->param_first + p];
+    const vis_param *y = &old->params.items[b->param_first + p];
+    differs = x->pointer != y->pointer || x->want_host != y->want_host ||
+              !same_text(x->want_name, y->want_name);
+  }
+  return differs;
+}
+
 bool vxp_lower_vis__same_index(const vxp_lower_vis *V, const vxp_vis_index *old) {
   const vxp_vis_index *now = &V->index;
   if (now->fns.len != old->fns.len) return false;
   for (size_t i = 0; i < now->fns.len; i++) {
     const vis_fn *a = &now->fns.items[i], *b = &old->fns.items[i];
-    if (!same_text(a->name, b->name) || a->is_extern != b->is_extern || a->on_path != b->on_path ||
-        !same_text(a->on.name, b->on.name) || !same_text(a->on.index, b->on.index) ||
-        a->item != b->item || a->param_count != b->param_count ||
-        (size_t)a->param_first + a->param_count > now->params.len ||
-        (size_t)b->param_first + b->param_count > old->params.len)
-      return false;
-    for (uint32_t p = 0; p < a->param_count; p++) {
-      const vis_param *x = &now->params.items[a->param_first + p];
-      const vis_param *y = &old->params.items[b->param_first + p];
-      if (x->pointer != y->pointer || x->want_host != y->want_host ||
-          !same_text(x->want_name, y->want_name))
-        return false;
-    }
+    if (!same_entry(now, a, old, b) || entry_differs(now, a, old, b)) return false;
   }
   return true;
 }
@@ -961,19 +973,8 @@ bool vxp_lower_vis__changed_entries(const vxp_lower_vis *V, const vxp_vis_index 
   if (now->fns.len != old->fns.len) return false;
   for (size_t i = 0; i < now->fns.len; i++) {
     const vis_fn *a = &now->fns.items[i], *b = &old->fns.items[i];
-    if (!same_text(a->name, b->name) || a->is_extern != b->is_extern || a->item != b->item ||
-        (size_t)a->param_first + a->param_count > now->params.len ||
-        (size_t)b->param_first + b->param_count > old->params.len)
-      return false;
-    bool differs = a->on_path != b->on_path || !same_text(a->on.name, b->on.name) ||
-                   !same_text(a->on.index, b->on.index) || a->param_count != b->param_count;
-    for (uint32_t p = 0; !differs && p < a->param_count; p++) {
-      const vis_param *x = &now->params.items[a->param_first + p];
-      const vis_param *y = &old->params.items[b->param_first + p];
-      differs = x->pointer != y->pointer || x->want_host != y->want_host ||
-                !same_text(x->want_name, y->want_name);
-    }
-    changed[i] = differs;
+    if (!same_entry(now, a, old, b)) return false;
+    changed[i] = entry_differs(now, a, old, b);
   }
   return true;
 }

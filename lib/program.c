@@ -198,16 +198,10 @@ int vxp_program__finish_changes(vxp_program *prog, const vxp_source_step *steps,
   return VXP_OK;
 }
 
-/* A byte that continues a word (as the reserved-word scan reads words). */
-static bool in_word(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c >= 0x80;
-}
-
 /* Whether offset `at` of `src` cuts a word in two. */
 static bool splits_word(const vxp_source *src, uint32_t at) {
-  return at > 0 && at < src->len && in_word((unsigned char)src->text[at - 1]) &&
-         in_word((unsigned char)src->text[at]);
+  return at > 0 && at < src->len && vxp_source__word_byte((unsigned char)src->text[at - 1]) &&
+         vxp_source__word_byte((unsigned char)src->text[at]);
 }
 
 /* Copy `d` (of the older program) for `src`, its ranges moved by `shift` bytes. */

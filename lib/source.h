@@ -61,4 +61,13 @@ vxp_range vxp_source__range(const vxp_source *src, uint32_t start, uint32_t end)
 vxp_range vxp_source__range_near(const vxp_source *src, uint32_t start, uint32_t end,
                                  uint32_t *line_hint);
 
+/* Whether byte `c` continues a word of Vx text (an identifier, a keyword or a number: ASCII
+ * letters, digits, `_`, and any byte of a non-ASCII character). Every scan of the text that
+ * reads words (the parsable-length scan, long items' pieces, the reserved-word scan, a
+ * callee's name found in an item's text) reads them by this one rule. */
+static inline bool vxp_source__word_byte(unsigned char c) {
+  return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         c >= 0x80;
+}
+
 #endif /* VXP_SOURCE_H */

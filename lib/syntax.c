@@ -266,11 +266,6 @@ static bool reserved_word(const char *s, size_t len) {
   return false;
 }
 
-static bool word_byte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c >= 0x80; /* non-ASCII letters continue a word too */
-}
-
 /* Byte offsets of the words of the text spelled as reserved words, in order. Most are
  * keywords used as keywords; the tree says which ones were parsed as names. */
 static int reserved_candidates(vxp_context *ctx, const vxp_source *src, uint32_t from, uint32_t to,
@@ -279,12 +274,12 @@ static int reserved_candidates(vxp_context *ctx, const vxp_source *src, uint32_t
   const unsigned char *t = (const unsigned char *)src->text;
   size_t len = to < src->len ? to : src->len;
   for (size_t i = from; i < len;) {
-    if (!word_byte(t[i])) {
+    if (!vxp_source__word_byte(t[i])) {
       i++;
       continue;
     }
     size_t start = i;
-    while (i < len && word_byte(t[i]))
+    while (i < len && vxp_source__word_byte(t[i]))
       i++;
     if (i - start <= 13 && reserved_word((const char *)t + start, i - start) &&
         !array_push(ctx, out, (uint32_t)start))
@@ -520,7 +515,7 @@ static bool stray_item_keyword(const vxp_source *src, uint32_t at, uint32_t *sta
     e--;
   if (e == at) return false;
   uint32_t b = e;
-  while (b > 0 && word_byte((unsigned char)t[b - 1]))
+  while (b > 0 && vxp_source__word_byte((unsigned char)t[b - 1]))
     b--;
   if (b == e || (b > 0 && t[b - 1] != '\n')) return false;
   static const char *const keywords[] = {"fn",     "struct", "enum",     "trait",      "impl",

@@ -15,12 +15,6 @@
 #include "source.h"
 #include "symbols.h"
 
-/* A byte that continues an identifier or number: such a run is one token. */
-static bool is_word_byte(unsigned char c) {
-  return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         c >= 0x80;
-}
-
 /* Whether the word t[0..n) begins a top-level item (grammar.js: _item); `semi` is set
  * for the items that end with `;` rather than a braced body. */
 static bool is_item_word(const char *t, size_t n, bool *semi) {
@@ -184,8 +178,8 @@ static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, siz
       for (i++; i < len && t[i] != '"'; i++) {
         if (t[i] == '\\') i++; /* an escape takes the next byte */
       }
-    } else if (is_word_byte(c)) {
-      while (i + 1 < len && is_word_byte((unsigned char)t[i + 1]))
+    } else if (vxp_source__word_byte(c)) {
+      while (i + 1 < len && vxp_source__word_byte((unsigned char)t[i + 1]))
         i++;
     }
     /* The open statements. A closed block ends its statement (`if c { }`, `fn f() { }`)
@@ -284,7 +278,8 @@ static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, siz
      * where it is, and the text is cut at its start. */
     bool semi_next = false;
     bool item_line = window == WINDOW_ENDED && depth == 0 && start > 0 && t[start - 1] == '\n' &&
-                     is_word_byte(c) && i + 1 < len && (t[i + 1] == ' ' || t[i + 1] == '\t') &&
+                     vxp_source__word_byte(c) && i + 1 < len &&
+                     (t[i + 1] == ' ' || t[i + 1] == '\t') &&
                      is_item_word(t + start, i + 1 - start, &semi_next);
     /* one that reached an item line while short is not made long: the parser sees its prefix
      * up to the pending limit, as before, and reports the missing `;` there */
@@ -300,8 +295,8 @@ static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, siz
      * grammar's scanner ends broken text (grammar/src/scanner.c): stray text stops there,
      * and the item that begins is counted as an item. */
     bool semi_item = false;
-    if (window == WINDOW_UNKNOWN && (start == 0 || t[start - 1] == '\n') && is_word_byte(c) &&
-        i + 1 < len &&
+    if (window == WINDOW_UNKNOWN && (start == 0 || t[start - 1] == '\n') &&
+        vxp_source__word_byte(c) && i + 1 < len &&
         (((t[i + 1] == ' ' || t[i + 1] == '\t') &&
           is_item_word(t + start, i + 1 - start, &semi_item)) ||
          is_macro_item(t, i, len, &semi_item))) {
@@ -333,7 +328,7 @@ static uint32_t scan(vxp_context *ctx, const vxp_source *src, const char *t, siz
     if (window == WINDOW_EMPTY && !comment) {
       bool semi = false;
       if (window == WINDOW_EMPTY)
-        window = depth == 0 && is_word_byte(c) &&
+        window = depth == 0 && vxp_source__word_byte(c) &&
                          (is_item_word(t + start, i + 1 - start, &semi) ||
                           is_macro_item(t, i, len, &semi))
                      ? (semi ? WINDOW_ENDED : WINDOW_BRACED)
