@@ -119,6 +119,17 @@ static size_t error_count(const vxp_analysis *an) {
   return n;
 }
 
+/* `s` analysed against the a100-40 is admitted with no error, and main's HBM peaks at `peak`. */
+static void assert_admitted_with_main_hbm_peak(const char *s, uint64_t peak) {
+  test_run r = analyse_a100(s);
+  assert_int_equal(error_count(r.an), 0);
+  assert_true(vxp_analysis_admitted(r.an));
+  const vxp_resident_set *rs = test_resident(r.an, "main", "HBM");
+  assert_non_null(rs);
+  assert_true(vxp_resident_set_peak_bytes(rs) == peak);
+  test_done(&r);
+}
+
 /* The count of tokens syntax.c's scan would give `s` between its first `{` and the end: more
  * than VXP_MAX_PENDING_TOKENS means the item is long, so the test exercises the long path. */
 static size_t rough_tokens(const char *s) {
@@ -140,14 +151,8 @@ static void test_long_items__a_function_of_1e5_statements_is_analysed_whole(void
   (void)state;
   char *s = one_function(100000);
   assert_true(rough_tokens(s) > 10 * VXP_MAX_PENDING_TOKENS);
-  test_run r = analyse_a100(s);
-  assert_int_equal(error_count(r.an), 0);
-  assert_true(vxp_analysis_admitted(r.an));
-  const vxp_resident_set *rs = test_resident(r.an, "main", "HBM");
-  assert_non_null(rs);
   /* 50,000 tiles of 16 x 16 x 4 bytes, all live when the first is read */
-  assert_true(vxp_resident_set_peak_bytes(rs) == (uint64_t)50000 * 16 * 16 * 4);
-  test_done(&r);
+  assert_admitted_with_main_hbm_peak(s, (uint64_t)50000 * 16 * 16 * 4);
   free(s);
 }
 
@@ -372,13 +377,7 @@ static void test_long_items__a_for_body_of_1e5_statements_is_analysed_whole(void
   assert_true(check.pieces > 100); /* the for body's runs, not one piece */
   vxp_source_free(src);
   vxp_context_free(ctx);
-  test_run r = analyse_a100(s);
-  assert_int_equal(error_count(r.an), 0);
-  assert_true(vxp_analysis_admitted(r.an));
-  const vxp_resident_set *rs = test_resident(r.an, "main", "HBM");
-  assert_non_null(rs);
-  assert_true(vxp_resident_set_peak_bytes(rs) == (uint64_t)50000 * 16 * 16 * 4);
-  test_done(&r);
+  assert_admitted_with_main_hbm_peak(s, (uint64_t)50000 * 16 * 16 * 4);
   free(s);
 }
 
@@ -388,13 +387,7 @@ static void test_long_items__a_for_body_of_1e5_statements_is_analysed_whole(void
 static void test_long_items__nested_long_blocks_are_analysed_whole(void **state) {
   (void)state;
   char *s = long_for(100000, 2);
-  test_run r = analyse_a100(s);
-  assert_int_equal(error_count(r.an), 0);
-  assert_true(vxp_analysis_admitted(r.an));
-  const vxp_resident_set *rs = test_resident(r.an, "main", "HBM");
-  assert_non_null(rs);
-  assert_true(vxp_resident_set_peak_bytes(rs) == (uint64_t)50000 * 16 * 16 * 4);
-  test_done(&r);
+  assert_admitted_with_main_hbm_peak(s, (uint64_t)50000 * 16 * 16 * 4);
   free(s);
   text t = {NULL, 0, 0};
   put(&t, "fn main() -> i32 {\n  let mut acc : f32 = 0.0;\n  let c : i64 = 3;\n"
@@ -403,12 +396,7 @@ static void test_long_items__nested_long_blocks_are_analysed_whole(void **state)
   put(&t, "    } else {\n");
   placements(&t, 20000, "      ", "b");
   put(&t, "    }\n  }\n  print(acc);\n  return 0;\n}\n");
-  r = analyse_a100(t.s);
-  assert_int_equal(error_count(r.an), 0);
-  rs = test_resident(r.an, "main", "HBM");
-  assert_non_null(rs);
-  assert_true(vxp_resident_set_peak_bytes(rs) == (uint64_t)30000 * 16 * 16 * 4);
-  test_done(&r);
+  assert_admitted_with_main_hbm_peak(t.s, (uint64_t)30000 * 16 * 16 * 4);
   free(t.s);
 }
 

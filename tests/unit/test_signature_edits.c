@@ -10,18 +10,20 @@
 #include "analysis_data.h" /* white box: which walks were taken over ... */
 #include "program.h"       /* ... which path a reparse took, and its lowering marks */
 
+/* The machine every program of these tests declares: a host, a 40 GiB HBM and a device. */
+#define MACHINE                                                                                    \
+  "Memory CPU_DRAM {}\n"                                                                           \
+  "Memory HBM {\n"                                                                                 \
+  "  within: Memory::CPU_DRAM, capacity: 40 GiB, managed: explicit\n"                              \
+  "}\n"                                                                                            \
+  "Topology Dev {\n"                                                                               \
+  "  arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"                                \
+  "  transfer Memory::CPU_DRAM -> Memory::HBM : 31.5 GB/s\n"                                       \
+  "}\n"
+
 /* f0 returns i64 and f1 i32 (so both names are the signature pass's); `user` reads TILE in
  * a shape; `caller` binds what `callee` returns. */
-static const char base[] = "// test_signature_edits\n"
-                           "Memory CPU_DRAM {}\n"
-                           "Memory HBM {\n"
-                           "  within: Memory::CPU_DRAM, capacity: 40 GiB, managed: explicit\n"
-                           "}\n"
-                           "Topology Dev {\n"
-                           "  arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"
-                           "  transfer Memory::CPU_DRAM -> Memory::HBM : 31.5 GB/s\n"
-                           "}\n"
-                           "const TILE: i64 = 256;\n"
+static const char base[] = "// test_signature_edits\n" MACHINE "const TILE: i64 = 256;\n"
                            "\n"
                            "fn f0(x: i32) -> i64 {\n"
                            "  return 0;\n"
@@ -281,37 +283,30 @@ test_signature_edits__a_return_type_edit_lowers_and_walks_its_callers_again(void
 static void
 test_signature_edits__a_tensor_return_type_edit_lowers_and_walks_its_callers_again(void **state) {
   (void)state;
-  static const char text[] = "Memory CPU_DRAM {}\n"
-                             "Memory HBM {\n"
-                             "  within: Memory::CPU_DRAM, capacity: 40 GiB, managed: explicit\n"
-                             "}\n"
-                             "Topology Dev {\n"
-                             "  arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"
-                             "  transfer Memory::CPU_DRAM -> Memory::HBM : 31.5 GB/s\n"
-                             "}\n"
-                             "const TILE: i64 = 256;\n"
-                             "fn half() -> Tensor<f16, [4], Memory::HBM> {\n"
-                             "  return Tensor<f16, [4], Memory::HBM>::uninit();\n"
-                             "}\n"
-                             "fn host() -> Tensor<f32, [2], Memory::CPU_DRAM> {\n"
-                             "  return Tensor<f32, [2], Memory::CPU_DRAM>::uninit();\n"
-                             "}\n"
-                             "\n"
-                             "fn tile(n: i32) -> Tensor<f32, [TILE, 64], Memory::HBM> {\n"
-                             "  return Tensor<f32, [TILE, 64], Memory::HBM>::uninit();\n"
-                             "}\n"
-                             "\n"
-                             "fn uses(x: i32) -> i32 {\n"
-                             "  let t = tile(x);\n"
-                             "  print(t);\n"
-                             "  return x;\n"
-                             "}\n"
-                             "\n"
-                             "fn other() -> i32 {\n"
-                             "  let w = transfer(Tensor<f32, [TILE]>::uninit(), Memory::HBM);\n"
-                             "  print(w);\n"
-                             "  return uses(1);\n"
-                             "}\n";
+  static const char text[] =
+      MACHINE "const TILE: i64 = 256;\n"
+              "fn half() -> Tensor<f16, [4], Memory::HBM> {\n"
+              "  return Tensor<f16, [4], Memory::HBM>::uninit();\n"
+              "}\n"
+              "fn host() -> Tensor<f32, [2], Memory::CPU_DRAM> {\n"
+              "  return Tensor<f32, [2], Memory::CPU_DRAM>::uninit();\n"
+              "}\n"
+              "\n"
+              "fn tile(n: i32) -> Tensor<f32, [TILE, 64], Memory::HBM> {\n"
+              "  return Tensor<f32, [TILE, 64], Memory::HBM>::uninit();\n"
+              "}\n"
+              "\n"
+              "fn uses(x: i32) -> i32 {\n"
+              "  let t = tile(x);\n"
+              "  print(t);\n"
+              "  return x;\n"
+              "}\n"
+              "\n"
+              "fn other() -> i32 {\n"
+              "  let w = transfer(Tensor<f32, [TILE]>::uninit(), Memory::HBM);\n"
+              "  print(w);\n"
+              "  return uses(1);\n"
+              "}\n";
   session S;
   session_open(&S, text);
   size_t functions = S.an->functions.len;
@@ -404,39 +399,31 @@ static void test_signature_edits__a_const_edit_changes_the_shapes_exactly(void *
 static void
 test_signature_edits__a_callers_visibility_follows_its_callees_pointer_parameter(void **state) {
   (void)state;
-  static const char text[] = "Memory CPU_DRAM {}\n"
-                             "Memory HBM {\n"
-                             "  within: Memory::CPU_DRAM, capacity: 40 GiB, managed: explicit\n"
-                             "}\n"
-                             "Topology Dev {\n"
-                             "  arch: nvptx64, memory: Memory::HBM, visible: [Memory::HBM],\n"
-                             "  transfer Memory::CPU_DRAM -> Memory::HBM : 31.5 GB/s\n"
-                             "}\n"
-                             "fn main() -> i32 {\n"
-                             "  let g = transfer(Tensor<f32, [4]>::new(), Memory::HBM);\n"
-                             "  let r = reads(g.as_ptr(), 1);\n"
-                             "  return 0;\n"
-                             "}\n"
-                             "\n"
-                             "fn other() -> i32 {\n"
-                             "  return k2();\n"
-                             "}\n"
-                             "\n"
-                             "fn k2() on Topology::Dev -> i32 {\n"
-                             "  return 0;\n"
-                             "}\n"
-                             "\n"
-                             "fn reads(p : *const f32, n : i32) -> i32 {\n"
-                             "  return 0;\n"
-                             "}\n"
-                             "\n"
-                             "fn kernel() on Topology::Dev -> i32 {\n"
-                             "  return 0;\n"
-                             "}\n"
-                             "\n"
-                             "fn host_side() -> i32 {\n"
-                             "  return kernel();\n"
-                             "}\n";
+  static const char text[] = MACHINE "fn main() -> i32 {\n"
+                                     "  let g = transfer(Tensor<f32, [4]>::new(), Memory::HBM);\n"
+                                     "  let r = reads(g.as_ptr(), 1);\n"
+                                     "  return 0;\n"
+                                     "}\n"
+                                     "\n"
+                                     "fn other() -> i32 {\n"
+                                     "  return k2();\n"
+                                     "}\n"
+                                     "\n"
+                                     "fn k2() on Topology::Dev -> i32 {\n"
+                                     "  return 0;\n"
+                                     "}\n"
+                                     "\n"
+                                     "fn reads(p : *const f32, n : i32) -> i32 {\n"
+                                     "  return 0;\n"
+                                     "}\n"
+                                     "\n"
+                                     "fn kernel() on Topology::Dev -> i32 {\n"
+                                     "  return 0;\n"
+                                     "}\n"
+                                     "\n"
+                                     "fn host_side() -> i32 {\n"
+                                     "  return kernel();\n"
+                                     "}\n";
   session S;
   session_open(&S, text);
   size_t functions = S.an->functions.len;
