@@ -2382,8 +2382,12 @@ static int rename_names(lowerer *L, vxp_lower_marks *marks, uint32_t n) {
       marks->body.len != (size_t)n + 1)
     return 0;
   const name_insert *ins = L->inserts.items;
-  for (size_t j = 1; j < count; j++)
-    if (ins[j].before < ins[j - 1].before || ins[j].ord < ins[j - 1].ord) return 0;
+  /* the map below is a permutation of [0, total) only when the inserts are in order and each
+   * comes before an earlier name or at the table's end: anything else is not renumbered */
+  for (size_t j = 0; j < count; j++)
+    if (ins[j].before > old_len ||
+        (j > 0 && (ins[j].before < ins[j - 1].before || ins[j].ord < ins[j - 1].ord)))
+      return 0;
   vxp_name *map = vxp_ctx__malloc(L->ctx, total * sizeof(vxp_name));
   if (!map) return VXP_ENOMEM;
   for (size_t i = 0, j = 0; i < old_len; i++) {
